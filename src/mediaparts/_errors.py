@@ -1,0 +1,126 @@
+"""The one exception tree of mediaparts.
+
+Every error the library raises on purpose is a `MediaError`; input that is malformed is also
+a `ValueError`, so code that already catches `ValueError` keeps working::
+
+    MediaError
+    ├── UnsupportedMediaType      the bytes are a type this part, call or provider does not take
+    ├── InvalidMedia (ValueError) corrupt or truncated media, bad base64, data URI or shorthand
+    ├── MediaTooLarge             more bytes (or pixels) than a cap allows
+    ├── ProviderLimitError        cannot be fitted to a provider's limits
+    └── FetchError                a URL could not be fetched (carries `url`, `status_code`)
+        ├── BlockedURL            the fetch policy refuses the URL before any request
+        └── OfflineError          fetching is switched off (`mp.offline()`, MEDIAPARTS_OFFLINE=1)
+
+Messages say what was wrong, with which input, and what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BlockedURL",
+    "FetchError",
+    "InvalidMedia",
+    "MediaError",
+    "MediaTooLarge",
+    "OfflineError",
+    "ProviderLimitError",
+    "UnsupportedMediaType",
+]
+
+
+class MediaError(Exception):
+    """Base class of every error mediaparts raises on purpose.
+
+    Attributes:
+        media_type: The media type involved, when known.
+        provider: The provider involved, when the error is about one.
+    """
+
+    def __init__(
+        self, message: str, *, media_type: str | None = None, provider: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.media_type = media_type
+        self.provider = provider
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UnsupportedMediaType(MediaError):
+    """The media is of a type that this part class, function or provider does not accept.
+
+    Attributes:
+        accepted: The types that would have been accepted, when there is a short list.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        media_type: str | None = None,
+        provider: str | None = None,
+        accepted: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message, media_type=media_type, provider=provider)
+        self.accepted = accepted
+
+
+class InvalidMedia(MediaError, ValueError):
+    """The input is malformed: corrupt or truncated media, bad base64 or data URI, bad shorthand."""
+
+
+class MediaTooLarge(MediaError):
+    """The input has more bytes (or pixels) than a configured cap allows.
+
+    Attributes:
+        size: How large the input is (or at least is), in the unit of `limit`.
+        limit: The cap that was exceeded.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        size: int | None = None,
+        limit: int | None = None,
+        media_type: str | None = None,
+    ) -> None:
+        super().__init__(message, media_type=media_type)
+        self.size = size
+        self.limit = limit
+
+
+class ProviderLimitError(MediaError):
+    """The media cannot be made to fit a provider's limits (bytes, pixels, count)."""
+
+
+class FetchError(MediaError):
+    """A URL could not be fetched.
+
+    Attributes:
+        url: The URL, with any credentials removed.
+        status_code: The HTTP status of the failed response, if there was one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str | None = None,
+        status_code: int | None = None,
+        media_type: str | None = None,
+    ) -> None:
+        super().__init__(message, media_type=media_type)
+        self.url = url
+        self.status_code = status_code
+
+
+class BlockedURL(FetchError):
+    """The fetch policy refuses this URL (scheme, address or redirect), before any request."""
+
+
+class OfflineError(FetchError):
+    """Fetching is switched off, by `mp.offline()`, `MEDIAPARTS_OFFLINE=1` or a test fixture."""
