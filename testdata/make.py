@@ -1,0 +1,773 @@
+"""Generate the media fixtures in ``testdata/``.
+
+Every file in this folder (except this script, ``README.md`` and ``.gitattributes``) is written
+by this script with real encoders; nothing is downloaded or copied from elsewhere.
+
+Usage, from the repository root::
+
+    python testdata/make.py                # (re)write every fixture
+    python testdata/make.py --show-ffmpeg  # print the ffmpeg commands that would run, then exit
+    python testdata/make.py --no-ffmpeg    # only the Pillow / stdlib fixtures
+
+Requirements: Pillow (with WebP, and AVIF for ``image.avif``), pillow-heif (for ``photo.heic``;
+it is skipped with a message when missing) and, optionally, ``ffmpeg`` on ``PATH``.
+
+* Files made with Pillow or the standard library are rewritten on every run.
+* Files made with ffmpeg are rewritten only when ``ffmpeg`` is on ``PATH``; otherwise the
+  committed copies are left alone and the script says so.
+
+Output is deterministic: with the same library versions, two runs produce the same bytes (no
+random seeds, no timestamps, fixed PDF dates and ZIP entry dates, ffmpeg in bitexact mode with a
+single thread). The drawings mark orientation: a red square at the top-left corner and a blue
+square at the top-right corner of the upright picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import wave
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont, features
+
+OUT = Path(__file__).resolve().parent
+
+RED = (255, 0, 0)
+BLUE = (0, 0, 255)
+FIXED_PDF_TIME = time.gmtime(1704067200)  # 2024-01-01T00:00:00Z
+ZIP_DATE_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest date a ZIP entry can hold
+
+Builder = Callable[[], bytes]
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled default font (FreeType when available), so no system fonts are used."""
+    return ImageFont.load_default(size=size)
+
+
+def gradient(width: int, height: int) -> Image.Image:
+    """A smooth RGB background: horizontal ramp in green, vertical ramp in blue, radial in red."""
+    ramp = Image.linear_gradient("L")  # 256x256, black at the top, white at the bottom
+    green = ramp.rotate(90).resize((width, height), Image.Resampling.BICUBIC)
+    blue = ramp.resize((width, height), Image.Resampling.BICUBIC)
+    red = Image.radial_gradient("L").resize((width, height), Image.Resampling.BICUBIC)
+    # Keep the red channel dim so that the red marker stays unmistakable.
+    red = red.point(lambda v: 40 + v // 4)
+    return Image.merge("RGB", (red, green, blue))
+
+
+def scene(width: int, height: int, label: str, phase: int = 0) -> Image.Image:
+    """Draw an RGB test card of the given size.
+
+    It has a gradient background, a grid, a circle, a triangle, a label and two corner markers:
+    a pure red square at the top-left and a pure blue square at the top-right, each one eighth
+    of the shorter side. ``phase`` moves the circle, for animation frames.
+    """
+    img = gradient(width, height)
+    draw = ImageDraw.Draw(img)
+    short = min(width, height)
+    step = max(8, short // 4)
+    for x in range(0, width, step):
+        draw.line([(x, 0), (x, height)], fill=(255, 255, 255), width=1)
+    for y in range(0, height, step):
+        draw.line([(0, y), (width, y)], fill=(255, 255, 255), width=1)
+
+    radius = short // 5
+    cx = width // 3 + phase * width // 6
+    cy = height // 2
+    draw.ellipse(
+        [cx - radius, cy - radius, cx + radius, cy + radius],
+        fill=(250, 200, 40),
+        outline=(0, 0, 0),
+        width=max(1, short // 80),
+    )
+    draw.polygon(
+        [
+            (width * 3 // 4, height // 4),
+            (width * 9 // 10, height * 3 // 4),
+            (width * 3 // 5, height * 3 // 4),
+        ],
+        fill=(30, 160, 90),
+        outline=(0, 0, 0),
+    )
+    if short >= 48:
+        size = max(10, short // 12)
+        draw.text((width // 2, height - size), label, fill=(0, 0, 0), font=font(size), anchor="ms")
+
+    marker = max(2, short // 8)
+    draw.rectangle([0, 0, marker - 1, marker - 1], fill=RED)
+    draw.rectangle([width - marker, 0, width - 1, marker - 1], fill=BLUE)
+    return img
+
+
+def frames(width: int, height: int, name: str) -> list[Image.Image]:
+    """Three clearly different frames for the animated formats."""
+    return [scene(width, height, f"{name} {i + 1}/3", phase=i) for i in range(3)]
+
+
+def paletted(img: Image.Image, colors: int) -> Image.Image:
+    """Quantize to ``colors`` colours plus exact red and blue entries, then redraw the markers.
+
+    Plain quantization would blend the small corner markers into their neighbours.
+    """
+    quantized = img.quantize(
+        colors=colors - 2, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    palette = (quantized.getpalette() or [])[: (colors - 2) * 3]
+    palette += [*RED, *BLUE]
+    quantized.putpalette(palette)
+    draw = ImageDraw.Draw(quantized)
+    width, height = img.size
+    marker = max(2, min(width, height) // 8)
+    draw.rectangle([0, 0, marker - 1, marker - 1], fill=colors - 2)
+    draw.rectangle([width - marker, 0, width - 1, marker - 1], fill=colors - 1)
+    return quantized
+
+
+def encode(img: Image.Image, fmt: str, **params: object) -> bytes:
+    """Save ``img`` with Pillow into memory and return the bytes."""
+    buf = io.BytesIO()
+    img.save(buf, fmt, **params)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Images (Pillow)
+# ---------------------------------------------------------------------------------------------
+
+
+def photo_jpg() -> bytes:
+    """640x480 stored pixels, EXIF Orientation=6: shown upright as 480x640."""
+    upright = scene(480, 640, "photo.jpg")
+    # Orientation 6 means "rotate 90 degrees clockwise to display", so store the upright picture
+    # rotated 90 degrees counter-clockwise (PIL's ROTATE_90 is counter-clockwise).
+    stored = upright.transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x010F] = "Mediaparts"  # Make
+    exif[0x0110] = "Fixture Camera 1"  # Model
+    exif[0x0112] = 6  # Orientation
+    return encode(stored, "JPEG", quality=85, exif=exif.tobytes())
+
+
+def upright_jpg() -> bytes:
+    return encode(scene(320, 240, "upright.jpg"), "JPEG", quality=85)
+
+
+def progressive_jpg() -> bytes:
+    return encode(scene(320, 240, "progressive.jpg"), "JPEG", quality=80, progressive=True)
+
+
+def cmyk_jpg() -> bytes:
+    return encode(scene(160, 120, "cmyk.jpg").convert("CMYK"), "JPEG", quality=80)
+
+
+def gray_jpg() -> bytes:
+    return encode(scene(160, 120, "gray.jpg").convert("L"), "JPEG", quality=80)
+
+
+def alpha_png() -> bytes:
+    """256x256 RGBA: opaque centre fading to a fully transparent rim; the markers stay opaque."""
+    img = scene(256, 256, "alpha.png").convert("RGBA")
+    # radial_gradient is 0 at the centre, 181 at the edge midpoints, 255 at the corners: the
+    # result is opaque within a radius of 60 px and fully transparent from 120 px outwards.
+    radial = Image.radial_gradient("L")  # 256x256
+    alpha = radial.point(lambda v: min(255, max(0, (170 - v) * 3)))
+    draw = ImageDraw.Draw(alpha)
+    marker = 256 // 8
+    draw.rectangle([0, 0, marker - 1, marker - 1], fill=255)
+    draw.rectangle([256 - marker, 0, 255, marker - 1], fill=255)
+    img.putalpha(alpha)
+    return encode(img, "PNG")
+
+
+def palette_png() -> bytes:
+    return encode(paletted(scene(160, 120, "palette.png"), 16), "PNG")
+
+
+def gray16_png() -> bytes:
+    """128x96, 16-bit grayscale with real 16-bit values (the low byte is not a copy)."""
+    width, height = 128, 96
+    base = scene(width, height, "gray16").convert("L")
+    values = [
+        (base.getpixel((x, y)) << 8) | ((x + y) & 0xFF)  # type: ignore[operator]
+        for y in range(height)
+        for x in range(width)
+    ]
+    data = struct.pack(f"<{len(values)}H", *values)
+    return encode(Image.frombytes("I;16", (width, height), data), "PNG")
+
+
+def still_gif() -> bytes:
+    return encode(paletted(scene(160, 120, "still.gif"), 64), "GIF")
+
+
+def animated_gif() -> bytes:
+    first, *rest = [paletted(f, 64) for f in frames(160, 120, "gif")]
+    return encode(first, "GIF", save_all=True, append_images=rest, duration=200, loop=0)
+
+
+def animated_png() -> bytes:
+    first, *rest = frames(160, 120, "apng")
+    return encode(first, "PNG", save_all=True, append_images=rest, duration=200, loop=0)
+
+
+def lossy_webp() -> bytes:
+    return encode(scene(320, 240, "lossy.webp"), "WEBP", quality=75, method=4)
+
+
+def lossless_webp() -> bytes:
+    img = scene(160, 120, "lossless.webp").convert("RGBA")
+    img.putalpha(Image.linear_gradient("L").rotate(90).resize(img.size).point(lambda v: 64 + v))
+    return encode(img, "WEBP", lossless=True, quality=100, method=4)
+
+
+def animated_webp() -> bytes:
+    first, *rest = frames(160, 120, "webp")
+    return encode(
+        first, "WEBP", save_all=True, append_images=rest, duration=200, loop=0, quality=60
+    )
+
+
+def image_bmp() -> bytes:
+    return encode(scene(96, 64, "bmp"), "BMP")
+
+
+def image_tiff() -> bytes:
+    # LZW with the horizontal-differencing predictor (tag 317 = 2): gradients compress well.
+    img = scene(160, 120, "image.tiff")
+    return encode(img, "TIFF", compression="tiff_lzw", tiffinfo={317: 2})
+
+
+def icon_ico() -> bytes:
+    return encode(scene(64, 64, "ico").convert("RGBA"), "ICO", sizes=[(16, 16), (32, 32), (48, 48)])
+
+
+def photo_heic() -> bytes | None:
+    try:
+        import pillow_heif
+    except ImportError:
+        return None
+    pillow_heif.register_heif_opener()
+    return encode(scene(320, 240, "photo.heic"), "HEIF", quality=50)
+
+
+def image_avif() -> bytes | None:
+    img = scene(320, 240, "image.avif")
+    if features.check("avif"):
+        return encode(img, "AVIF", quality=50, speed=6, max_threads=1)
+    try:
+        import pillow_heif
+    except ImportError:
+        return None
+    # pillow-heif dropped AVIF in 1.0; older versions can still encode it.
+    register_avif = getattr(pillow_heif, "register_avif_opener", None)
+    if register_avif is None or not pillow_heif.libheif_info().get("AVIF"):
+        return None
+    register_avif()
+    return encode(img, "AVIF", quality=50)
+
+
+def mislabelled_jpg() -> bytes:
+    """PNG bytes under a .jpg name: the bytes, not the name, say what this is."""
+    return encode(scene(64, 48, "png"), "PNG")
+
+
+def document_pdf() -> bytes:
+    """A 2-page PDF (A6 at 72 dpi); each page is an image with drawn text, no text layer."""
+    pages: list[Image.Image] = []
+    for number, lines in enumerate(
+        [
+            ["mediaparts test document", "", "Page 1 of 2", "", "Hello, PDF."],
+            ["Page 2 of 2", "", "The quick brown fox", "jumps over the lazy dog."],
+        ],
+        start=1,
+    ):
+        page = Image.new("RGB", (298, 420), "white")
+        draw = ImageDraw.Draw(page)
+        draw.rectangle([0, 0, 23, 23], fill=RED)
+        for row, line in enumerate(lines):
+            draw.text((36, 48 + row * 24), line, fill="black", font=font(16))
+        draw.ellipse([99, 260, 199, 360], outline=(30, 60, 200), width=4)
+        draw.text((149, 400), f"- {number} -", fill="black", font=font(12), anchor="ms")
+        pages.append(page)
+    return encode(
+        pages[0],
+        "PDF",
+        save_all=True,
+        append_images=pages[1:],
+        resolution=72.0,
+        title="mediaparts test document",
+        author="mediaparts",
+        subject="testdata",
+        creator="testdata/make.py",
+        producer="Pillow",
+        creationDate=FIXED_PDF_TIME,
+        modDate=FIXED_PDF_TIME,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Audio (stdlib)
+# ---------------------------------------------------------------------------------------------
+
+
+def tone_wav() -> bytes:
+    """1.0 s, 16 kHz, mono, 16-bit PCM, 440 Hz sine at half amplitude."""
+    rate, seconds, freq = 16_000, 1.0, 440.0
+    samples = [
+        round(0.5 * 32767 * math.sin(2 * math.pi * freq * n / rate))
+        for n in range(int(rate * seconds))
+    ]
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(struct.pack(f"<{len(samples)}h", *samples))
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Text and documents (stdlib)
+# ---------------------------------------------------------------------------------------------
+
+
+def utf8(text: str) -> Builder:
+    return lambda: text.encode("utf-8")
+
+
+NOTES = (
+    "Notes for mediaparts\n"
+    "====================\n"
+    "\n"
+    "Plain UTF-8 text with a few non-ASCII characters: café, naïve, Zürich, Ωmega, 東京, ✓.\n"
+    "Second line — with an em dash.\n"
+)
+
+LATIN1 = (
+    "Notes in ISO-8859-1 (Latin-1)\n"
+    "Crème brûlée, façade, Ångström, smørrebrød, 25 °C, ½ price, «quotes».\n"
+)
+
+UTF16 = "Notes in UTF-16 (little-endian, with a byte order mark)\nGrüße aus Köln — 東京 ✓\n"
+
+
+def notes_latin1() -> bytes:
+    return LATIN1.encode("iso-8859-1")
+
+
+def notes_utf16() -> bytes:
+    # Spell the BOM and byte order out: the "utf-16" codec would use the platform's byte order.
+    return b"\xff\xfe" + UTF16.encode("utf-16-le")
+
+
+ROWS = [
+    ["id", "name", "city", "note"],
+    ["1", "Ada Lovelace", "London", "analyst, programmer"],
+    ["2", "Alan Turing", "Wilmslow", 'said "hello"'],
+    ["3", "Grace Hopper", "Arlington", "compiler"],
+    ["4", "Zoë Müller", "Zürich", "non-ASCII"],
+]
+
+
+def table(delimiter: str) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
+    writer.writerows(ROWS)
+    return buf.getvalue().encode("utf-8")
+
+
+def data_json() -> bytes:
+    doc = {
+        "name": "mediaparts testdata",
+        "version": 1,
+        "tags": ["image", "audio", "video", "document"],
+        "nested": {"ok": True, "ratio": 0.5, "none": None},
+        "unicode": "café ✓",
+    }
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+PAGE_HTML = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>mediaparts test page</title>
+</head>
+<body>
+  <h1>mediaparts test page</h1>
+  <p>A small HTML document with a <a href="https://example.com/">link</a> and a list:</p>
+  <ul>
+    <li>first</li>
+    <li>second &amp; last</li>
+  </ul>
+</body>
+</html>
+"""
+
+DRAWING_SVG = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="64" height="48" viewBox="0 0 64 48">
+  <title>mediaparts test drawing</title>
+  <rect width="64" height="48" fill="#eeeeff"/>
+  <rect x="0" y="0" width="8" height="8" fill="#ff0000"/>
+  <rect x="56" y="0" width="8" height="8" fill="#0000ff"/>
+  <circle cx="32" cy="22" r="14" fill="#3366cc" stroke="#000000"/>
+  <text x="32" y="45" font-family="sans-serif" font-size="7" text-anchor="middle">mediaparts</text>
+</svg>
+"""
+
+FEED_XML = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0">
+  <channel>
+    <title>mediaparts test feed</title>
+    <link>https://example.com/</link>
+    <description>A tiny RSS 2.0 document.</description>
+    <item>
+      <title>First item</title>
+      <link>https://example.com/1</link>
+    </item>
+  </channel>
+</rss>
+"""
+
+README_MD = """\
+# mediaparts sample
+
+Some *Markdown* with **emphasis**.
+
+## A list
+
+- one
+- two
+- three
+
+## A link
+
+See [the example site](https://example.com/).
+
+## Code
+
+```python
+print("hello")
+```
+"""
+
+GIF8_TXT = (
+    "GIF8 is not an image, it is the start of this sentence.\n"
+    "A sniffer that trusts four bytes would call this file a GIF.\n"
+)
+BM_TXT = "BM: a text file that starts like a bitmap.\nIt is plain UTF-8 text.\n"
+
+CONTENT_TYPES = """\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+  <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+  <Default Extension="xml" ContentType="application/xml"/>
+  <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
+</Types>
+"""  # noqa: E501
+
+PACKAGE_RELS = """\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+  <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
+</Relationships>
+"""  # noqa: E501
+
+DOCUMENT_XML = """\
+<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+  <w:body>
+    <w:p>
+      <w:r><w:rPr><w:b/></w:rPr><w:t>mediaparts test document</w:t></w:r>
+    </w:p>
+    <w:p>
+      <w:r><w:t xml:space="preserve">Hello, Word. Some non-ASCII text: café, Zürich.</w:t></w:r>
+    </w:p>
+    <w:sectPr>
+      <w:pgSz w:w="11906" w:h="16838"/>
+      <w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"
+               w:header="708" w:footer="708" w:gutter="0"/>
+    </w:sectPr>
+  </w:body>
+</w:document>
+"""
+
+
+def document_docx() -> bytes:
+    """A minimal WordprocessingML package; fixed entry dates and attributes for determinism."""
+    parts = [
+        ("[Content_Types].xml", CONTENT_TYPES),
+        ("_rels/.rels", PACKAGE_RELS),
+        ("word/document.xml", DOCUMENT_XML),
+    ]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        for name, text in parts:
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 0  # MS-DOS, as Word writes; the default depends on the platform
+            info.external_attr = 0
+            archive.writestr(info, text.encode("utf-8"), compresslevel=9)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# The Pillow / stdlib fixtures, in the order they are written
+# ---------------------------------------------------------------------------------------------
+
+BUILDERS: dict[str, Callable[[], bytes | None]] = {
+    "photo.jpg": photo_jpg,
+    "upright.jpg": upright_jpg,
+    "progressive.jpg": progressive_jpg,
+    "cmyk.jpg": cmyk_jpg,
+    "gray.jpg": gray_jpg,
+    "alpha.png": alpha_png,
+    "palette.png": palette_png,
+    "gray16.png": gray16_png,
+    "still.gif": still_gif,
+    "animated.gif": animated_gif,
+    "animated.png": animated_png,
+    "lossy.webp": lossy_webp,
+    "lossless.webp": lossless_webp,
+    "animated.webp": animated_webp,
+    "image.bmp": image_bmp,
+    "image.tiff": image_tiff,
+    "icon.ico": icon_ico,
+    "photo.heic": photo_heic,
+    "image.avif": image_avif,
+    "mislabelled.jpg": mislabelled_jpg,
+    "document.pdf": document_pdf,
+    "tone.wav": tone_wav,
+    "gif8.txt": utf8(GIF8_TXT),
+    "bm.txt": utf8(BM_TXT),
+    "notes.txt": utf8(NOTES),
+    "notes-latin1.txt": notes_latin1,
+    "notes-utf16.txt": notes_utf16,
+    "data.csv": lambda: table(","),
+    "data.tsv": lambda: table("\t"),
+    "data.json": data_json,
+    "page.html": utf8(PAGE_HTML),
+    "drawing.svg": utf8(DRAWING_SVG),
+    "feed.xml": utf8(FEED_XML),
+    "readme.md": utf8(README_MD),
+    "document.docx": document_docx,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# ffmpeg fixtures
+# ---------------------------------------------------------------------------------------------
+
+BITEXACT = ["-fflags", "+bitexact", "-map_metadata", "-1", "-threads", "1"]
+AUDIO_BITEXACT = ["-flags:a", "+bitexact"]
+VIDEO_BITEXACT = ["-flags:v", "+bitexact"]
+
+
+def sine(rate: int) -> list[str]:
+    """A 1 s, 440 Hz mono sine from lavfi at the given sample rate."""
+    return ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={rate}:duration=1"]
+
+
+# 1 s of testsrc2 at 160x120, 10 frames per second.
+TESTSRC = ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=1"]
+
+
+@dataclass(frozen=True)
+class FfmpegJob:
+    """One ffmpeg run: the arguments between ``ffmpeg`` and the output file name."""
+
+    name: str
+    args: tuple[str, ...]
+
+    def command(self) -> list[str]:
+        return ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *self.args, self.name]
+
+
+def available_encoders() -> set[str]:
+    """Names of the encoders this ffmpeg build has (``ffmpeg -encoders``)."""
+    listing = subprocess.run(
+        ["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True, check=True
+    ).stdout
+    names: set[str] = set()
+    for line in listing.splitlines():
+        fields = line.split()
+        # Rows look like " V....D libx264   description"; the legend above them has "=".
+        if len(fields) >= 2 and len(fields[0]) == 6 and "=" not in line:
+            names.add(fields[1])
+    return names
+
+
+def first_of(encoders: set[str], *candidates: str) -> str | None:
+    return next((c for c in candidates if c in encoders), None)
+
+
+def ffmpeg_jobs(encoders: set[str]) -> tuple[list[FfmpegJob], list[str]]:
+    """The jobs this ffmpeg can run, with codecs chosen from ``encoders``, and skip messages."""
+    jobs: list[FfmpegJob] = []
+    skipped: list[str] = []
+
+    def audio(name: str, rate: int, *codec: str) -> None:
+        jobs.append(FfmpegJob(name, (*sine(rate), *codec, *BITEXACT, *AUDIO_BITEXACT)))
+
+    def video(name: str, *codec: str) -> None:
+        args = (*TESTSRC, *sine(16_000), *codec, *BITEXACT, *VIDEO_BITEXACT, *AUDIO_BITEXACT)
+        jobs.append(FfmpegJob(name, args))
+
+    mp3 = first_of(encoders, "libmp3lame", "libshine")
+    if mp3:
+        mp3_args = ("-c:a", mp3, "-b:a", "32k")
+        audio("tone.mp3", 44_100, *mp3_args, "-id3v2_version", "0", "-write_id3v1", "0")
+        audio(
+            "tagged.mp3",
+            44_100,
+            *mp3_args,
+            "-id3v2_version",
+            "3",
+            "-metadata",
+            "title=A440 test tone",
+            "-metadata",
+            "artist=mediaparts testdata",
+        )
+    else:
+        skipped += ["tone.mp3", "tagged.mp3"]
+
+    vorbis = "libvorbis" in encoders
+    opus = "libopus" in encoders
+    if vorbis:
+        audio("tone.ogg", 16_000, "-c:a", "libvorbis", "-q:a", "0")
+    else:
+        audio("tone.ogg", 16_000, "-c:a", "flac", "-sample_fmt", "s16")
+    if opus:
+        audio("tone.opus", 16_000, "-c:a", "libopus", "-b:a", "24k")
+    else:
+        skipped.append("tone.opus")
+    audio("tone.flac", 16_000, "-c:a", "flac", "-sample_fmt", "s16")
+    audio("tone.m4a", 16_000, "-c:a", "aac", "-b:a", "32k")
+    audio("tone.aac", 16_000, "-c:a", "aac", "-b:a", "32k", "-f", "adts")
+    audio("tone.aiff", 8_000, "-c:a", "pcm_s16be")
+    webm_audio = ("-c:a", "libopus", "-b:a", "24k") if opus else ("-c:a", "libvorbis", "-q:a", "0")
+    if opus or vorbis:
+        audio("tone.webm", 16_000, *webm_audio)
+    else:
+        skipped.append("tone.webm")
+
+    h264 = "libx264" in encoders
+    avc = (
+        ("-c:v", "libx264", "-preset", "medium", "-crf", "32", "-pix_fmt", "yuv420p")
+        if h264
+        else ("-c:v", "mpeg4", "-q:v", "8", "-pix_fmt", "yuv420p")
+    )
+    aac = ("-c:a", "aac", "-b:a", "32k")
+    video("clip.mp4", *avc, *aac)
+    video("clip.mov", *avc, *aac)
+    video("clip.mkv", *avc, *(("-c:a", "libopus", "-b:a", "24k") if opus else aac))
+    vpx = first_of(encoders, "libvpx-vp9", "libvpx")
+    if vpx and (opus or vorbis):
+        vpx_args: tuple[str, ...] = (
+            "-c:v",
+            vpx,
+            "-b:v",
+            "0",
+            "-crf",
+            "40",
+            "-deadline",
+            "good",
+            "-cpu-used",
+            "4",
+        )
+        if vpx == "libvpx-vp9":
+            vpx_args += ("-row-mt", "0")
+        video("clip.webm", *vpx_args, *webm_audio)
+    else:
+        skipped.append("clip.webm")
+    avi_audio = ("-c:a", mp3, "-b:a", "32k") if mp3 else ("-c:a", "pcm_s16le")
+    video("clip.avi", "-c:v", "mpeg4", "-q:v", "12", *avi_audio)
+    return jobs, skipped
+
+
+# ---------------------------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------------------------
+
+
+def write(name: str, data: bytes) -> None:
+    (OUT / name).write_bytes(data)
+    print(f"  wrote {name:<18} {len(data):>7} bytes")
+
+
+def make_python_fixtures() -> list[str]:
+    """Write every Pillow / stdlib fixture; return the names that could not be made."""
+    missing: list[str] = []
+    for name, build in BUILDERS.items():
+        data = build()
+        if data is None:
+            print(f"  skipped {name}: no encoder for it here (left as it is)")
+            missing.append(name)
+        else:
+            write(name, data)
+    return missing
+
+
+def make_ffmpeg_fixtures(jobs: Sequence[FfmpegJob]) -> None:
+    for job in jobs:
+        subprocess.run(job.command(), cwd=OUT, check=True)
+        print(f"  ffmpeg {job.name:<17} {(OUT / job.name).stat().st_size:>7} bytes")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--show-ffmpeg", action="store_true", help="print ffmpeg commands, exit")
+    parser.add_argument("--no-ffmpeg", action="store_true", help="skip the ffmpeg fixtures")
+    options = parser.parse_args(argv)
+
+    ffmpeg = None if options.no_ffmpeg else shutil.which("ffmpeg")
+    if options.show_ffmpeg:
+        if not ffmpeg:
+            print("ffmpeg is not on PATH", file=sys.stderr)
+            return 1
+        jobs, skipped = ffmpeg_jobs(available_encoders())
+        for job in jobs:
+            print(shlex.join(job.command()))
+        for name in skipped:
+            print(f"# skipped {name}: no suitable encoder")
+        return 0
+
+    print(f"Pillow / stdlib fixtures -> {OUT}")
+    make_python_fixtures()
+    if ffmpeg:
+        jobs, skipped = ffmpeg_jobs(available_encoders())
+        print("ffmpeg fixtures")
+        make_ffmpeg_fixtures(jobs)
+        for name in skipped:
+            print(f"  skipped {name}: this ffmpeg has no suitable encoder (left as it is)")
+    elif options.no_ffmpeg:
+        print("ffmpeg fixtures skipped (--no-ffmpeg); the committed copies are left alone")
+    else:
+        print("ffmpeg is not on PATH: the ffmpeg fixtures are left as they are")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
