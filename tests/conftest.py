@@ -1,0 +1,108 @@
+"""Shared fixtures: the testdata folder, the shared corpus, and a real local HTTP server."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTDATA = ROOT / "testdata"
+
+
+def corpus_dir() -> Path | None:
+    """Return the shared corpus folder, or None when this checkout has none beside it."""
+    configured = os.environ.get("MEDIAPARTS_CORPUS")
+    candidate = Path(configured) if configured else ROOT.parent / "shared" / "corpus"
+    return candidate if (candidate / "manifest.tsv").is_file() else None
+
+
+@pytest.fixture
+def testdata() -> Path:
+    """The folder of files made by testdata/make.py."""
+    return TESTDATA
+
+
+@pytest.fixture
+def corpus() -> Path:
+    """The shared corpus of real files; skips the test when it is absent."""
+    found = corpus_dir()
+    if found is None:
+        pytest.skip("the shared corpus is absent (set MEDIAPARTS_CORPUS to its folder)")
+    return found
+
+
+@dataclass
+class Route:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    stall_after: int | None = None  # send this many body bytes, then stop sending
+    delay: float = 0.0
+
+
+@dataclass
+class LocalServer:
+    """A real HTTP server on 127.0.0.1 whose routes a test sets."""
+
+    base: str
+    routes: dict[str, Route]
+    hits: dict[str, int]
+
+    def add(self, path: str, body: bytes = b"", **options: object) -> str:
+        self.routes[path] = Route(body=body, **options)  # type: ignore[arg-type]
+        return self.base + path
+
+
+def _handler(server_state: LocalServer, stop: threading.Event) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            path = self.path
+            server_state.hits[path] = server_state.hits.get(path, 0) + 1
+            route = server_state.routes.get(path)
+            if route is None:
+                self.send_error(404)
+                return
+            if route.delay:
+                time.sleep(route.delay)
+            self.send_response(route.status)
+            for name, value in route.headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(route.body)))
+            self.end_headers()
+            if route.stall_after is None:
+                self.wfile.write(route.body)
+                return
+            self.wfile.write(route.body[: route.stall_after])
+            self.wfile.flush()
+            stop.wait(10)  # hold the connection open without sending more
+
+    return Handler
+
+
+@pytest.fixture
+def local_server() -> Iterator[LocalServer]:
+    """Serve test-defined routes from a real server on 127.0.0.1."""
+    stop = threading.Event()
+    state = LocalServer(base="", routes={}, hits={})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state, stop))
+    server.daemon_threads = True
+    state.base = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

@@ -1,0 +1,165 @@
+"""Base64, data URIs, paths and file objects turned into bytes."""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+
+import pytest
+
+from mediaparts import InvalidMedia, MediaTooLarge
+from mediaparts._sources import (
+    b64decode,
+    b64decode_prefix,
+    b64encode,
+    parse_data_uri,
+    read_file_object,
+    read_path,
+)
+
+PAYLOAD = bytes(range(256)) * 4
+
+
+def test_b64encode_matches_standard_library() -> None:
+    """Encoding gives exactly what the standard library gives, as str."""
+    assert b64encode(PAYLOAD) == base64.b64encode(PAYLOAD).decode()
+    assert b64encode(memoryview(PAYLOAD)) == base64.b64encode(PAYLOAD).decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (base64.b64encode(PAYLOAD).decode(), PAYLOAD),
+        (base64.urlsafe_b64encode(PAYLOAD).decode(), PAYLOAD),
+        (base64.encodebytes(PAYLOAD).decode(), PAYLOAD),  # MIME line breaks
+        (base64.b64encode(b"abcd").decode().rstrip("="), b"abcd"),  # missing padding
+        (base64.b64encode(PAYLOAD), PAYLOAD),  # bytes in
+        ("", b""),
+    ],
+)
+def test_b64decode_accepts_common_variants(text: str | bytes, expected: bytes) -> None:
+    """Standard, URL-safe, line-wrapped and unpadded base64 all decode."""
+    assert b64decode(text) == expected
+
+
+@pytest.mark.parametrize("text", ["abc*", "a", "YWJj$", "ä" * 8, "=YWJj", "YW=Jj"])
+def test_b64decode_rejects_garbage(text: str) -> None:
+    """Text that is not base64 raises InvalidMedia (also a ValueError)."""
+    with pytest.raises(InvalidMedia, match="not valid base64"):
+        b64decode(text)
+    with pytest.raises(ValueError, match="base64"):
+        b64decode(text)
+
+
+def test_b64decode_prefix_decodes_only_the_head() -> None:
+    """A prefix decode returns the first bytes without touching a bad tail."""
+    text = base64.b64encode(PAYLOAD).decode() + "!!!not base64 at all!!!"
+    assert b64decode_prefix(text, 300) == PAYLOAD[: len(b64decode_prefix(text, 300))]
+    assert len(b64decode_prefix(text, 300)) >= 300
+
+
+def test_b64decode_prefix_of_short_text_validates_everything() -> None:
+    """A text shorter than the prefix is decoded (and validated) whole."""
+    with pytest.raises(InvalidMedia):
+        b64decode_prefix("YWJj!", 300)
+
+
+@pytest.mark.parametrize(
+    ("uri", "media_type", "data", "params"),
+    [
+        ("data:image/png;base64,aGVsbG8=", "image/png", b"hello", {}),
+        (
+            "data:text/plain;charset=utf-8,hi%20there",
+            "text/plain",
+            b"hi there",
+            {"charset": "utf-8"},
+        ),
+        ("data:,plain", None, b"plain", {}),
+        ("DATA:Image/PNG;BASE64,aGVsbG8=", "image/png", b"hello", {}),
+        ("data:image/png;base64,aGVs%0AbG8=", "image/png", b"hello", {}),
+        ("data:application/octet-stream;base64,", "application/octet-stream", b"", {}),
+    ],
+)
+def test_parse_data_uri_reads_rfc2397(
+    uri: str, media_type: str | None, data: bytes, params: dict[str, str]
+) -> None:
+    """Base64 and percent-encoded data URIs give their type, bytes and parameters."""
+    parsed = parse_data_uri(uri)
+    assert (parsed.media_type, parsed.data, parsed.parameters) == (media_type, data, params)
+
+
+@pytest.mark.parametrize(
+    ("uri", "message"),
+    [
+        ("image/png;base64,aGVsbG8=", "not a data URI"),
+        ("data:image/png;base64", "no ','"),
+        ("data:image/png;base64,@@@@", "not valid base64"),
+        ("data:png;base64,aGVsbG8=", "not a media type"),
+        ("data:image/png;charset;base64,aGVsbG8=", "name=value"),
+    ],
+)
+def test_parse_data_uri_rejects_malformed(uri: str, message: str) -> None:
+    """A malformed data URI raises InvalidMedia saying what is wrong."""
+    with pytest.raises(InvalidMedia, match=message):
+        parse_data_uri(uri)
+
+
+def test_read_path_refuses_oversized_file_before_reading(tmp_path: Path) -> None:
+    """A file over max_bytes raises MediaTooLarge with its size and the limit."""
+    path = tmp_path / "big.bin"
+    path.write_bytes(b"x" * 1000)
+    with pytest.raises(MediaTooLarge) as caught:
+        read_path(path, max_bytes=999)
+    assert (caught.value.size, caught.value.limit) == (1000, 999)
+    assert read_path(path, max_bytes=1000) == b"x" * 1000
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("missing.png", "no file at"), ("Describe this image", "not a path")],
+)
+def test_read_path_missing_file_says_so(tmp_path: Path, name: str, message: str) -> None:
+    """A missing path raises InvalidMedia naming it (and hinting when it looks like text)."""
+    with pytest.raises(InvalidMedia, match=message):
+        read_path(tmp_path / name)
+
+
+def test_read_path_directory_is_invalid(tmp_path: Path) -> None:
+    """A directory is not a file."""
+    with pytest.raises(InvalidMedia, match="directory"):
+        read_path(tmp_path)
+
+
+def test_read_file_object_restores_position() -> None:
+    """Reading a seekable file object puts its position back and does not close it."""
+    f = io.BytesIO(b"0123456789")
+    f.seek(3)
+    assert read_file_object(f) == b"3456789"
+    assert f.tell() == 3
+    assert not f.closed
+
+
+def test_read_file_object_caps_bytes() -> None:
+    """More than max_bytes raises MediaTooLarge after reading at most max_bytes + 1."""
+
+    class Counting(io.BytesIO):
+        def __init__(self, data: bytes) -> None:
+            super().__init__(data)
+            self.requested: list[int] = []
+
+        def read(self, size: int | None = -1) -> bytes:
+            self.requested.append(-1 if size is None else size)
+            return super().read(size)
+
+    f = Counting(b"x" * 10_000)
+    with pytest.raises(MediaTooLarge):
+        read_file_object(f, max_bytes=100)
+    assert f.requested == [101]
+
+
+@pytest.mark.parametrize("bad", [io.StringIO("text mode"), 42, object()])
+def test_read_file_object_rejects_non_binary(bad: object) -> None:
+    """Text-mode files and non-files raise InvalidMedia."""
+    with pytest.raises(InvalidMedia):
+        read_file_object(bad)
