@@ -7,11 +7,13 @@ and nothing here mutates or closes what the caller passed.
 from __future__ import annotations
 
 import binascii
+import contextlib
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
 from urllib.parse import unquote_to_bytes
 
 import pybase64
@@ -24,6 +26,7 @@ __all__ = [
     "b64decode_prefix",
     "b64encode",
     "filename_of",
+    "open_path",
     "parse_data_uri",
     "read_file_object",
     "read_path",
@@ -151,6 +154,29 @@ def filename_of(path: str | os.PathLike[str]) -> str:
     return Path(path).name
 
 
+@contextlib.contextmanager
+def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """Open a file for reading bytes, turning a missing or unreadable path into InvalidMedia.
+
+    Raises:
+        InvalidMedia: There is no file at the path, it is a directory, or it cannot be read.
+    """
+    shown = os.fspath(path)
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below; the open itself is what may fail
+    except FileNotFoundError as exc:
+        hint = ""
+        if not Path(shown).suffix or " " in str(shown):
+            hint = " (text for the model goes in a message or mp.TextPart, not a path)"
+        raise InvalidMedia(f"no file at {shown!r}{hint}") from exc
+    except IsADirectoryError as exc:
+        raise InvalidMedia(f"{shown!r} is a directory, not a file") from exc
+    except OSError as exc:
+        raise InvalidMedia(f"cannot read {shown!r}: {exc.strerror or exc}") from exc
+    with f:
+        yield f
+
+
 def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
     """Read a whole file, refusing it before reading when it is larger than `max_bytes`.
 
@@ -158,27 +184,16 @@ def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> 
         InvalidMedia: There is no readable file at the path.
         MediaTooLarge: The file is larger than `max_bytes`.
     """
-    p = Path(path)
-    try:
-        with p.open("rb") as f:
-            if max_bytes is not None:
-                size = os.fstat(f.fileno()).st_size
-                if size > max_bytes:
-                    raise MediaTooLarge(
-                        f"{p} is {size:,} bytes, over the limit of {max_bytes:,}",
-                        size=size,
-                        limit=max_bytes,
-                    )
-            return _read_capped(f, max_bytes, str(p))
-    except FileNotFoundError as exc:
-        hint = ""
-        if not p.suffix or " " in str(path):
-            hint = " (text for the model goes in a message or mp.TextPart, not a path)"
-        raise InvalidMedia(f"no file at {str(path)!r}{hint}") from exc
-    except IsADirectoryError as exc:
-        raise InvalidMedia(f"{str(path)!r} is a directory, not a file") from exc
-    except PermissionError as exc:
-        raise InvalidMedia(f"cannot read {str(path)!r}: permission denied") from exc
+    with open_path(path) as f:
+        if max_bytes is not None:
+            size = os.fstat(f.fileno()).st_size
+            if size > max_bytes:
+                raise MediaTooLarge(
+                    f"{os.fspath(path)} is {size:,} bytes, over the limit of {max_bytes:,}",
+                    size=size,
+                    limit=max_bytes,
+                )
+        return _read_capped(f, max_bytes, os.fspath(path))
 
 
 def read_file_object(fileobj: IO[bytes] | Any, *, max_bytes: int | None = None) -> bytes:

@@ -1,0 +1,27 @@
+"""Media type detection: from bytes, a path or a file object to a canonical media type.
+
+Magic bytes first (our signature table, then the `filetype` package for the long tail), then
+text sniffing, then the file name's extension, then a declared type. See `docs/detection.md`.
+"""
+
+from mediaparts.detection._detect import Detection, detect, detect_media_type
+from mediaparts.detection._reader import PREFIX_SIZE
+from mediaparts.detection._types import (
+    canonical_media_type,
+    extension_for,
+    kind_of,
+    media_type_from_filename,
+)
+
+# Plain `sorted()` order, which tests/test_public_api.py pins for every public `__all__`;
+# ruff's RUF022 would put the constant first instead.
+__all__ = [  # noqa: RUF022
+    "Detection",
+    "PREFIX_SIZE",
+    "canonical_media_type",
+    "detect",
+    "detect_media_type",
+    "extension_for",
+    "kind_of",
+    "media_type_from_filename",
+]

@@ -1,0 +1,194 @@
+"""Media containers whose type depends on what they hold: Matroska/WebM, Ogg, ASF, MPEG-TS.
+
+Each parser reads just the headers that name the streams, so an audio-only WebM, Ogg or ASF
+file is reported as audio, and one with a video stream as video (filetype says video for every
+WebM and Matroska file).
+"""
+
+from __future__ import annotations
+
+from mediaparts.detection._reader import Hit, Probe
+
+__all__ = ["asf", "ebml", "mpeg_ts", "ogg"]
+
+# --- EBML (RFC 8794) and Matroska (RFC 9559) -------------------------------------------------
+
+_EBML_HEADER = 0x1A45DFA3
+_DOC_TYPE = 0x4282
+_SEGMENT = 0x18538067
+_TRACKS = 0x1654AE6B
+_TRACK_ENTRY = 0xAE
+_TRACK_TYPE = 0x83
+_CLUSTER = 0x1F43B675
+_VIDEO_TRACK, _AUDIO_TRACK = 1, 2
+_MAX_TRACKS_SIZE = 65536
+
+
+def _vint(data: bytes, pos: int, *, keep_marker: bool) -> tuple[int, int] | None:
+    """Read an EBML variable-size integer at `pos`: (value, length).
+
+    A size of all ones means "unknown" and is returned as -1; element IDs keep their length
+    marker, by convention (RFC 8794 §4 and §5).
+    """
+    if pos >= len(data) or data[pos] == 0:
+        return None
+    length = 9 - data[pos].bit_length()
+    if pos + length > len(data):
+        return None
+    value = int.from_bytes(data[pos : pos + length], "big")
+    if keep_marker:
+        return value, length
+    value &= (1 << (7 * length)) - 1
+    return (-1 if value == (1 << (7 * length)) - 1 else value), length
+
+
+def _element(data: bytes, pos: int) -> tuple[int, int, int] | None:
+    """Read an element header at `pos`: (id, payload start, payload size or -1)."""
+    ident = _vint(data, pos, keep_marker=True)
+    if ident is None:
+        return None
+    size = _vint(data, pos + ident[1], keep_marker=False)
+    if size is None:
+        return None
+    return ident[0], pos + ident[1] + size[1], size[0]
+
+
+def _children(data: bytes, start: int, end: int) -> list[tuple[int, int, int]]:
+    """List the (id, payload start, size) of the elements between `start` and `end` in `data`."""
+    found: list[tuple[int, int, int]] = []
+    pos = start
+    while pos < end and len(found) < 256:
+        element = _element(data, pos)
+        if element is None or element[2] < 0:
+            break
+        found.append(element)
+        pos = element[1] + element[2]
+    return found
+
+
+def _track_types(probe: Probe, segment_start: int) -> set[int]:
+    """Return the TrackType values in the first Tracks element of a Segment."""
+    pos = segment_start
+    for _ in range(32):
+        element = _element(probe.at(pos, 16), 0)
+        if element is None:
+            return set()
+        ident, payload, size = element
+        payload += pos
+        if ident == _TRACKS:
+            data = probe.at(payload, min(size, _MAX_TRACKS_SIZE) if size >= 0 else 4096)
+            types = set()
+            for entry, start, length in _children(data, 0, len(data)):
+                if entry != _TRACK_ENTRY:
+                    continue
+                for child, value_start, value_size in _children(data, start, start + length):
+                    if child == _TRACK_TYPE and 0 < value_size <= 8:
+                        value = data[value_start : value_start + value_size]
+                        types.add(int.from_bytes(value, "big"))
+            return types
+        if ident == _CLUSTER or size < 0:
+            # Tracks come before the first Cluster in every muxer we know of; past it (or
+            # past an element of unknown size) there is nothing bounded left to read.
+            return set()
+        pos = payload + size
+    return set()
+
+
+def ebml(probe: Probe) -> Hit | None:
+    """Identify a WebM or Matroska file, as audio when its tracks are all audio."""
+    head = probe.head
+    header = _element(head, 0)
+    if header is None or header[0] != _EBML_HEADER or header[2] < 0:
+        return None
+    _, start, size = header
+    doc_type = b"matroska"  # the DocType default (RFC 8794 §11.2.5)
+    for ident, value_start, value_size in _children(head, start, start + size):
+        if ident == _DOC_TYPE:
+            doc_type = head[value_start : value_start + value_size].rstrip(b"\x00")
+    segment = _element(probe.at(start + size, 16), 0)
+    types: set[int] = set()
+    if segment is not None and segment[0] == _SEGMENT:
+        types = _track_types(probe, start + size + segment[1])
+    audio_only = _AUDIO_TRACK in types and _VIDEO_TRACK not in types
+    if doc_type == b"webm":
+        return Hit("audio/webm" if audio_only else "video/webm")
+    if doc_type == b"matroska":
+        return Hit("audio/x-matroska" if audio_only else "video/x-matroska")
+    return Hit("video/x-matroska", generic=True)
+
+
+# --- Ogg (RFC 3533) ---------------------------------------------------------------------------
+
+# The first packet of each logical stream names its codec (each codec's mapping spec).
+_OGG_VIDEO = (b"\x80theora", b"\x80daala", b"BBCD\x00", b"\x01video\x00\x00\x00")
+_OGG_AUDIO = (b"OpusHead", b"\x01vorbis", b"\x7fFLAC", b"Speex   ", b"CELT    ", b"\x01audio")
+
+
+def ogg(probe: Probe) -> Hit | None:
+    """Identify an Ogg file: video when a stream is Theora (or other video), else audio.
+
+    Audio is Vorbis, Opus, FLAC, Speex; most Ogg files are audio, so that is the default.
+    """
+    pos = 0
+    for _ in range(8):
+        page = probe.at(pos, 27 + 255)
+        if len(page) < 28 or not page.startswith(b"OggS") or page[4] != 0:
+            break
+        if not page[5] & 0x02:  # past the beginning-of-stream pages every codec is known
+            break
+        segments = page[26]
+        lacing = page[27 : 27 + segments]
+        packet = probe.at(pos + 27 + segments, 9)
+        if packet.startswith(_OGG_VIDEO):
+            return Hit("video/ogg")
+        pos += 27 + segments + sum(lacing)
+    # "OggS" plus a zero version byte is the capture pattern; a stream cut mid-way (no
+    # beginning-of-stream page) is still Ogg, and most Ogg is audio.
+    return Hit("audio/ogg") if probe.head[4:5] == b"\x00" else None
+
+
+# --- ASF (Advanced Systems Format specification 1.20, §3 and §10) -----------------------------
+
+_ASF_STREAM_PROPERTIES = bytes.fromhex("9107dcb7b7a9cf118ee600c00c205365")
+_ASF_AUDIO_MEDIA = bytes.fromhex("409e69f84d5bcf11a8fd00805f5c442b")
+_ASF_VIDEO_MEDIA = bytes.fromhex("c0ef19bc4d5bcf11a8fd00805f5c442b")
+
+
+def asf(probe: Probe) -> Hit | None:
+    """Identify an ASF file as WMA when its streams are all audio, otherwise as WMV."""
+    count = int.from_bytes(probe.head[24:28], "little")
+    pos = 30  # GUID, 64-bit size, object count, two reserved bytes
+    media = set()
+    for _ in range(min(count, 64)):
+        header = probe.at(pos, 40)
+        if len(header) < 24:
+            break
+        if header[:16] == _ASF_STREAM_PROPERTIES:
+            media.add(header[24:40])
+        size = int.from_bytes(header[16:24], "little")
+        if size < 24:
+            break
+        pos += size
+    if _ASF_AUDIO_MEDIA in media and _ASF_VIDEO_MEDIA not in media:
+        return Hit("audio/x-ms-wma")
+    return Hit("video/x-ms-wmv")
+
+
+# --- MPEG transport stream (ISO/IEC 13818-1 §2.4.3) -------------------------------------------
+
+
+def mpeg_ts(probe: Probe) -> Hit | None:
+    """Identify an MPEG transport stream by its sync byte every 188 bytes (192 for M2TS).
+
+    The sync byte is a `G`, so the first packet must also look binary: tables are padded with
+    0xFF and PES packets open with a 00 00 01 start code, while text has neither.
+    """
+    head = probe.head
+    for first, stride in ((0, 188), (4, 192)):
+        syncs = range(first, min(len(head), first + 8 * stride), stride)
+        enough = len(syncs) >= 2 or len(head) == first + stride
+        packet = head[first : first + stride]
+        binary = b"\x00" in packet or b"\xff" in packet
+        if enough and binary and all(head[i] == 0x47 for i in syncs):
+            return Hit("video/mp2t")
+    return None

@@ -1,0 +1,278 @@
+"""`detect()`: read a bounded prefix once, then magic bytes, text sniffing, name, declared type.
+
+The order is CONTRACT §1: the bytes win whenever they identify a type; the file name and the
+declared type only fill in what the bytes leave open (no signature, generic text, or a generic
+container), and otherwise only set `mismatch`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from typing import IO, Literal, Protocol, Union, cast
+
+import filetype
+
+from mediaparts._errors import InvalidMedia
+from mediaparts._sources import open_path
+from mediaparts.detection._reader import PREFIX_SIZE, Hit, Probe, ReadAt
+from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
+from mediaparts.detection._sniff import TextGuess, sniff_text
+from mediaparts.detection._types import (
+    OCTET_STREAM,
+    Kind,
+    canonical_media_type,
+    extension_for,
+    family_member,
+    is_textual,
+    kind_of,
+    media_type_from_filename,
+    same_format,
+)
+
+__all__ = ["Detection", "Source", "detect", "detect_media_type"]
+
+DetectionSource = Literal["magic", "content", "extension", "declared", "unknown"]
+
+
+class _Readable(Protocol):
+    def read(self, size: int = ..., /) -> bytes: ...
+
+
+Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", IO[bytes], _Readable]
+"""What `detect` accepts: bytes-like data, a path, or a binary file object."""
+
+# filetype reads at most this much (filetype/utils.py, _NUM_SIGNATURE_BYTES).
+_FILETYPE_BYTES = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """The outcome of `detect`.
+
+    Attributes:
+        media_type: The canonical media type.
+        kind: `"image"`, `"audio"`, `"video"` or `"file"` (documents and text).
+        extension: The usual extension for `media_type` (not the file's own), or None.
+        source: What decided: `"magic"` (signature bytes), `"content"` (text sniffing),
+            `"extension"` (the file name), `"declared"` (the caller's type) or `"unknown"`.
+        mismatch: True when the file name or declared type names a different format than
+            the bytes.
+    """
+
+    media_type: str
+    kind: Kind
+    extension: str | None
+    source: DetectionSource
+    mismatch: bool
+
+
+def _result(media_type: str, source: DetectionSource, mismatch: bool = False) -> Detection:
+    return Detection(media_type, kind_of(media_type), extension_for(media_type), source, mismatch)
+
+
+def _read_fully(stream: _Readable, size: int) -> bytes:
+    """Read `size` bytes, or up to the end: raw streams and pipes may return short reads."""
+    chunks = []
+    remaining = size
+    while remaining > 0:
+        chunk = stream.read(remaining)
+        if not chunk:
+            break
+        if not isinstance(chunk, (bytes, bytearray)):
+            raise InvalidMedia("detect() needs a binary file object; this one returned text")
+        chunks.append(bytes(chunk))
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def _hints(
+    filename: str | os.PathLike[str] | None, declared: str | None
+) -> list[tuple[str, DetectionSource]]:
+    """The file name's and declared types, canonical, without the uninformative octet-stream."""
+    hints: list[tuple[str, DetectionSource]] = []
+    named = media_type_from_filename(os.fspath(filename)) if filename else None
+    if named and named != OCTET_STREAM:
+        hints.append((named, "extension"))
+    stated = canonical_media_type(declared) if declared else None
+    if stated and stated != OCTET_STREAM and "/" in stated:
+        hints.append((stated, "declared"))
+    return hints
+
+
+def _from_filetype(head: bytes) -> Hit | None:
+    """Ask filetype about the long tail our table leaves out (archives, fonts, executables).
+
+    Its answers for formats our table owns are dropped: where our stricter checks said no,
+    filetype's looser ones (any 0xFFFB is MP3 to it) would only add false positives.
+    """
+    found = filetype.guess(head[:_FILETYPE_BYTES])
+    if found is None:
+        return None
+    media_type = canonical_media_type(str(found.mime))
+    if media_type == OCTET_STREAM or media_type in OWNED_TYPES:
+        return None
+    return Hit(media_type)
+
+
+def _text_agrees(guess: str, hint: str) -> bool:
+    """Tell whether a hint is compatible with sniffed text: same type, or a generic parent."""
+    if guess == hint or hint == "text/plain":
+        return is_textual(guess)
+    return hint == "application/xml" and guess.endswith("+xml")
+
+
+def _refines(guess: TextGuess, hint: str) -> bool:
+    """Tell whether a hint may replace what sniffing said: a more specific text format."""
+    if not is_textual(hint):
+        return False
+    if not guess.certain:
+        return True
+    if guess.media_type == "application/xml":
+        return hint.endswith("+xml")
+    if guess.media_type == "application/json":
+        return hint.endswith("+json") or hint == "application/x-ndjson"
+    return False
+
+
+def _decide(probe: Probe, hints: list[tuple[str, DetectionSource]]) -> Detection:
+    if not probe.head:
+        if hints:
+            return _result(hints[0][0], hints[0][1])
+        return _result(OCTET_STREAM, "unknown")
+
+    hit = match_signatures(probe)
+    if hit is None:
+        guess = sniff_text(probe.head, truncated=probe.truncated)
+        if guess is not None:
+            for hint, source in hints:
+                if hint != guess.media_type and _refines(guess, hint):
+                    return _result(hint, source)
+            mismatch = any(not _text_agrees(guess.media_type, hint) for hint, _ in hints)
+            return _result(guess.media_type, "content", mismatch)
+        hit = _from_filetype(probe.head)
+
+    if hit is None:
+        if hints:
+            return _result(hints[0][0], hints[0][1])
+        return _result(OCTET_STREAM, "unknown")
+
+    media_type = canonical_media_type(hit.media_type)
+    if hit.generic:
+        for hint, source in hints:
+            if family_member(media_type, hint):
+                return _result(hint, source)
+    mismatch = any(not same_format(media_type, hint) for hint, _ in hints)
+    return _result(media_type, "magic", mismatch)
+
+
+def _probe_buffer(data: bytes | bytearray | memoryview) -> Probe:
+    view = memoryview(data)
+    if not view.c_contiguous:
+        view = memoryview(view.tobytes())  # a strided view cannot be cast or sliced flat
+    if view.format != "B" or view.ndim != 1:
+        view = view.cast("B")
+    # Slicing a memoryview copies nothing; only the requested pieces become bytes.
+    return Probe(
+        bytes(view[:PREFIX_SIZE]), view.nbytes, lambda offset, n: bytes(view[offset : offset + n])
+    )
+
+
+def _seekable(stream: object) -> bool:
+    seekable = getattr(stream, "seekable", None)
+    if callable(seekable):
+        try:
+            return bool(seekable())
+        except (OSError, ValueError):
+            return False
+    return hasattr(stream, "seek") and hasattr(stream, "tell")
+
+
+def _detect_stream(stream: _Readable, hints: list[tuple[str, DetectionSource]]) -> Detection:
+    """Detect from a file object, from its current position, leaving that position as it was."""
+    if not _seekable(stream):
+        head = _read_fully(stream, PREFIX_SIZE)
+        size = len(head) if len(head) < PREFIX_SIZE else None
+        return _decide(Probe(head, size), hints)
+    seekable = cast(IO[bytes], stream)  # _seekable() checked it has seek and tell
+    start = seekable.tell()
+    try:
+        seekable.seek(0, io.SEEK_END)
+        size = seekable.tell() - start
+        seekable.seek(start)
+        head = _read_fully(seekable, PREFIX_SIZE)
+
+        def read_at(offset: int, length: int) -> bytes:
+            seekable.seek(start + offset)
+            return _read_fully(seekable, length)
+
+        return _decide(Probe(head, max(size, len(head)), read_at), hints)
+    finally:
+        seekable.seek(start)
+
+
+def detect(
+    source: Source,
+    *,
+    filename: str | os.PathLike[str] | None = None,
+    declared: str | None = None,
+) -> Detection:
+    """Detect the media type of bytes, a file or a binary file object.
+
+    Reads at most `PREFIX_SIZE` bytes from the start, plus a few small reads elsewhere when a
+    format needs them (what follows a large ID3 tag, a ZIP's central directory, an MP4's
+    `moov` box); never more than 256 KiB in all, whatever the size of the input. The bytes
+    decide whenever they identify a type (signatures first, then text sniffing); the file
+    name's extension and then `declared` are used only when the bytes are not conclusive.
+
+    Args:
+        source: `bytes`, `bytearray` or `memoryview` data; a `str` or `os.PathLike` path (a
+            `str` is always a path, never data); or a binary file object. A seekable file
+            object is read from its current position, which is restored afterwards. A
+            non-seekable one (a pipe, a socket) is read for the prefix only, and those bytes
+            are consumed.
+        filename: The file's name, path or URL, if known; its extension is a hint. For a path
+            source it defaults to the path itself.
+        declared: A media type someone claimed (a Content-Type header, an upload's type).
+
+    Returns:
+        The detection: canonical media type, kind, usual extension, what decided, and whether
+        the name or declared type disagreed with the bytes.
+
+    Raises:
+        InvalidMedia: A path that is missing, a directory or unreadable; a source of none of
+            the accepted kinds; a file object in text mode.
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _decide(_probe_buffer(source), _hints(filename, declared))
+    if isinstance(source, (str, os.PathLike)):
+        hints = _hints(source if filename is None else filename, declared)
+        with open_path(source) as file:
+            size = os.fstat(file.fileno()).st_size
+            head = _read_fully(file, PREFIX_SIZE)
+
+            def read_at(offset: int, length: int) -> bytes:
+                file.seek(offset)
+                return _read_fully(file, length)
+
+            reader: ReadAt = read_at
+            return _decide(Probe(head, max(size, len(head)), reader), hints)
+    if callable(getattr(source, "read", None)):
+        return _detect_stream(source, _hints(filename, declared))
+    raise InvalidMedia(
+        f"detect() takes bytes, a path or a binary file object, not {type(source).__name__}"
+    )
+
+
+def detect_media_type(source: Source, *, filename: str | os.PathLike[str] | None = None) -> str:
+    """Return the canonical media type of `source`; see `detect` for the rules.
+
+    Args:
+        source: Bytes-like data, a path, or a binary file object.
+        filename: The file's name, whose extension is a hint when the bytes are not conclusive.
+
+    Returns:
+        The media type, `application/octet-stream` when nothing identifies it.
+    """
+    return detect(source, filename=filename).media_type

@@ -1,0 +1,266 @@
+"""The magic-byte table: fixed bytes at fixed offsets, grouped by kind, first match wins.
+
+Each row names the media type its bytes mean. A row may also carry a `check` (the fixed bytes
+are too short to trust alone, so the header around them must be plausible) or a `parse` (the
+bytes only name a container family; a parser reads enough of it to say which member it is, and
+may answer with a type of another kind: an `ftyp` box opens MP4 video, M4A audio and HEIC
+images alike). Collisions that the rows and parsers settle, each with a test in both directions:
+RIFF (WAV / WebP / AVI), `ftyp` (MP4 / MOV / HEIC / AVIF / M4A / 3GP), EBML (WebM / Matroska,
+audio-only or not), ID3 in front of MP3 / AAC / FLAC, ZIP (DOCX / XLSX / PPTX / ODF / EPUB /
+ZIP), and text that merely starts like `GIF8` or `BM`.
+
+Formats the table leaves out (archives, fonts, executables, databases) are left to the
+`filetype` package, which `_detect` asks next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mediaparts.detection import _audio, _containers, _isobmff, _office
+from mediaparts.detection._reader import Hit, Probe
+
+__all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """One row of the table.
+
+    Attributes:
+        media_type: What the bytes mean (for a `parse` row: the family's usual answer).
+        pattern: (offset, bytes) pieces that must all be present; gaps between them are
+            wildcards.
+        check: Tells whether the rest of the header is plausible, for short signatures.
+        parse: Decides the exact type of a container family, or None when it is not one.
+    """
+
+    media_type: str
+    pattern: tuple[tuple[int, bytes], ...]
+    check: Callable[[Probe], bool] | None = None
+    parse: Callable[[Probe], Hit | None] | None = None
+
+    def match(self, probe: Probe) -> Hit | None:
+        """Return what these bytes are if the row matches, else None."""
+        head = probe.head
+        for offset, piece in self.pattern:
+            if not head.startswith(piece, offset):
+                return None
+        if self.parse is not None:
+            return self.parse(probe)
+        if self.check is not None and not self.check(probe):
+            return None
+        return Hit(self.media_type)
+
+
+def _sig(
+    media_type: str,
+    *pattern: tuple[int, bytes],
+    check: Callable[[Probe], bool] | None = None,
+    parse: Callable[[Probe], Hit | None] | None = None,
+) -> Signature:
+    return Signature(media_type, pattern, check, parse)
+
+
+# --- header checks for short signatures ------------------------------------------------------
+
+_BMP_INFO_SIZES = frozenset({12, 16, 40, 52, 56, 64, 108, 124})  # BITMAP*HEADER variants
+
+
+def _bmp(probe: Probe) -> bool:
+    """A BMP file header is followed by a DIB header of a known size (so "BMW rules" is text)."""
+    head = probe.head
+    if len(head) < 18:
+        return False
+    info_size = int.from_bytes(head[14:18], "little")
+    pixels_at = int.from_bytes(head[10:14], "little")
+    return info_size in _BMP_INFO_SIZES and 14 + info_size <= pixels_at < 1 << 28
+
+
+def _icon(probe: Probe) -> bool:
+    """An ICO/CUR directory has 1+ entries whose first points past the directory."""
+    head = probe.head
+    count = int.from_bytes(head[4:6], "little")
+    if count == 0 or len(head) < 22:
+        return False
+    entry = head[6:22]
+    offset = int.from_bytes(entry[12:16], "little")
+    return entry[3] == 0 and offset >= 6 + 16 * count
+
+
+def _psd(probe: Probe) -> bool:
+    """Photoshop: version 1 (PSD) or 2 (PSB), then six reserved zero bytes."""
+    return probe.head[4:6] in (b"\x00\x01", b"\x00\x02") and probe.head[6:12] == bytes(6)
+
+
+def _midi(probe: Probe) -> bool:
+    """A Standard MIDI File header chunk is six bytes long."""
+    return probe.head[4:8] == b"\x00\x00\x00\x06"
+
+
+def _sun_audio(probe: Probe) -> bool:
+    """Sun/NeXT audio: a data offset of at least 24 and a known encoding (1..27)."""
+    head = probe.head
+    offset = int.from_bytes(head[4:8], "big")
+    encoding = int.from_bytes(head[12:16], "big")
+    return len(head) >= 24 and offset >= 24 and 1 <= encoding <= 27
+
+
+def _id3(probe: Probe) -> Hit | None:
+    """Whatever follows the ID3v2 tag(s): MP3, AAC or FLAC."""
+    found = _audio.after_id3(probe)
+    return Hit(found) if found else None
+
+
+def _adts(probe: Probe) -> bool:
+    """A legal ADTS header, and the next one where the frame length says."""
+    return _audio.adts_at(probe.head, 0)
+
+
+def _mpeg_audio(probe: Probe) -> bool:
+    """A legal MPEG audio frame header, and the next one where the frame length says."""
+    return _audio.mpeg_audio_at(probe.head, 0)
+
+
+def _pdf_after_junk(probe: Probe) -> bool:
+    """Find `%PDF-` after leading junk, as readers do, but only in a plausible PDF.
+
+    Readers accept the header anywhere in the first 1024 bytes (PDF Reference 1.7, Appendix H,
+    implementation note 13); a version and an object must follow, so prose mentioning the
+    header stays text.
+    """
+    head = probe.head
+    start = head.find(b"%PDF-", 0, 1024)
+    version = head[start + 5 : start + 8]
+    return (
+        start > 0
+        and len(version) == 3
+        and version[0:1].isdigit()
+        and version[1:2] == b"."
+        and head.find(b" obj", start) > 0
+    )
+
+
+# --- the table --------------------------------------------------------------------------------
+
+IMAGE_SIGNATURES = (
+    _sig("image/jpeg", (0, b"\xff\xd8\xff")),
+    _sig("image/png", (0, b"\x89PNG\r\n\x1a\n")),
+    _sig("image/gif", (0, b"GIF87a")),
+    _sig("image/gif", (0, b"GIF89a")),
+    _sig("image/webp", (0, b"RIFF"), (8, b"WEBP")),
+    _sig("image/x-canon-cr2", (0, b"II*\x00"), (8, b"CR")),
+    _sig("image/tiff", (0, b"II*\x00")),
+    _sig("image/tiff", (0, b"MM\x00*")),
+    _sig("image/tiff", (0, b"II+\x00")),  # BigTIFF
+    _sig("image/tiff", (0, b"MM\x00+")),
+    _sig("image/bmp", (0, b"BM"), check=_bmp),
+    _sig("image/vnd.microsoft.icon", (0, b"\x00\x00\x01\x00"), check=_icon),
+    _sig("image/x-win-bitmap", (0, b"\x00\x00\x02\x00"), check=_icon),
+    _sig("image/vnd.adobe.photoshop", (0, b"8BPS"), check=_psd),
+    _sig("image/jxl", (0, b"\xff\x0a")),  # JPEG XL codestream (ISO/IEC 18181-1)
+    _sig("image/jxl", (0, b"\x00\x00\x00\x0cJXL \r\n\x87\n")),  # JPEG XL container
+    _sig("image/jp2", (0, b"\x00\x00\x00\x0cjP  \r\n\x87\n")),  # JPEG 2000 (ISO/IEC 15444-1)
+    _sig("image/jxr", (0, b"II\xbc\x01")),
+    _sig("image/vnd.djvu", (0, b"AT&TFORM"), (12, b"DJV")),
+)
+
+AUDIO_SIGNATURES = (
+    _sig("audio/mpeg", (0, b"ID3"), parse=_id3),
+    _sig("audio/flac", (0, b"fLaC")),
+    _sig("audio/wav", (0, b"RIFF"), (8, b"WAVE")),
+    _sig("audio/wav", (0, b"RIFX"), (8, b"WAVE")),
+    _sig("audio/wav", (0, b"RF64"), (8, b"WAVE")),  # EBU Tech 3306
+    _sig("audio/wav", (0, b"BW64"), (8, b"WAVE")),  # ITU-R BS.2088
+    _sig("audio/midi", (0, b"RIFF"), (8, b"RMID")),
+    _sig("audio/midi", (0, b"MThd"), check=_midi),
+    _sig("audio/aiff", (0, b"FORM"), (8, b"AIFF")),
+    _sig("audio/aiff", (0, b"FORM"), (8, b"AIFC")),
+    _sig("audio/amr-wb", (0, b"#!AMR-WB")),  # RFC 4867 §5: "#!AMR-WB\n", "#!AMR-WB_MC1.0\n"
+    _sig("audio/amr", (0, b"#!AMR")),
+    _sig("audio/basic", (0, b".snd"), check=_sun_audio),
+    _sig("audio/x-caf", (0, b"caff\x00\x01")),
+    _sig("audio/aac", (0, b"ADIF")),
+    _sig("audio/aac", (0, b"\xff"), check=_adts),
+    _sig("audio/mpeg", (0, b"\xff"), check=_mpeg_audio),
+)
+
+VIDEO_SIGNATURES = (
+    _sig("video/x-msvideo", (0, b"RIFF"), (8, b"AVI ")),
+    _sig("video/x-flv", (0, b"FLV\x01")),
+    _sig("video/mpeg", (0, b"\x00\x00\x01\xba")),  # MPEG program stream pack header
+    _sig("video/mpeg", (0, b"\x00\x00\x01\xb3")),  # MPEG-1/2 video sequence header
+)
+
+# Rows whose parser decides the kind too.
+CONTAINER_SIGNATURES = (
+    _sig("video/mp4", (4, b"ftyp"), parse=_isobmff.ftyp),
+    *(
+        _sig("video/quicktime", (4, atom), parse=_isobmff.quicktime_atoms)
+        for atom in (b"moov", b"mdat", b"wide", b"free", b"skip", b"pnot")
+    ),
+    _sig("video/webm", (0, b"\x1a\x45\xdf\xa3"), parse=_containers.ebml),
+    _sig("audio/ogg", (0, b"OggS"), parse=_containers.ogg),
+    _sig(
+        "video/x-ms-wmv",
+        (0, b"\x30\x26\xb2\x75\x8e\x66\xcf\x11\xa6\xd9\x00\xaa\x00\x62\xce\x6c"),
+        parse=_containers.asf,
+    ),
+    _sig("video/mp2t", (0, b"\x47"), parse=_containers.mpeg_ts),
+    _sig("video/mp2t", (4, b"\x47"), parse=_containers.mpeg_ts),
+    _sig("application/zip", (0, b"PK\x03\x04"), parse=_office.zip_family),
+    _sig("application/msword", (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), parse=_office.ole2),
+)
+
+DOCUMENT_SIGNATURES = (
+    _sig("application/pdf", (0, b"%PDF-")),
+    _sig("application/postscript", (0, b"%!PS")),
+    _sig("application/postscript", (0, b"\x04%!PS")),  # a printer driver's leading Ctrl-D
+    _sig("application/postscript", (0, b"\xc5\xd0\xd3\xc6")),  # DOS EPS binary header
+    _sig("application/rtf", (0, b"{\\rtf")),
+    _sig("application/zip", (0, b"PK\x05\x06")),  # an empty archive: only the end record
+    _sig("application/zip", (0, b"PK\x07\x08")),  # a split archive's first part
+    _sig("application/pdf", check=_pdf_after_junk),
+)
+
+SIGNATURES: tuple[Signature, ...] = (
+    IMAGE_SIGNATURES
+    + AUDIO_SIGNATURES
+    + VIDEO_SIGNATURES
+    + CONTAINER_SIGNATURES
+    + DOCUMENT_SIGNATURES
+)
+
+
+def match_signatures(probe: Probe) -> Hit | None:
+    """Return the first row's answer for these bytes, or None when no row matches."""
+    for signature in SIGNATURES:
+        hit = signature.match(probe)
+        if hit is not None:
+            return hit
+    return None
+
+
+# Every type the table or its parsers can answer. filetype is not asked to second-guess these.
+OWNED_TYPES = frozenset(signature.media_type for signature in SIGNATURES) | {
+    "image/heic",
+    "image/heif",
+    "image/avif",
+    "audio/mp4",
+    "audio/webm",
+    "audio/x-matroska",
+    "audio/x-ms-wma",
+    "video/x-matroska",
+    "video/quicktime",
+    "video/3gpp",
+    "video/3gpp2",
+    "video/ogg",
+    "application/epub+zip",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "application/vnd.oasis.opendocument.text",
+    "application/vnd.oasis.opendocument.spreadsheet",
+    "application/vnd.oasis.opendocument.presentation",
+}
