@@ -1,0 +1,213 @@
+"""`mp.part()`: make the right part class from whatever the caller has."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, overload
+
+from mediaparts._errors import InvalidMedia
+from mediaparts._parts import FilePart, MediaPart, TextPart, part_class
+from mediaparts._sources import b64decode, filename_of, parse_data_uri, read_file_object
+from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
+
+__all__ = ["part", "part_from_mapping"]
+
+_SOURCES = ("path", "url", "data")
+_FIELDS = ("media_type", "filename", "detail", "metadata")
+_SHORTHAND_KEYS = _SOURCES + _FIELDS
+_ALLOWED = ", ".join(_SHORTHAND_KEYS)
+
+
+@overload
+def part(value: TextPart) -> TextPart: ...
+@overload
+def part(value: Mapping[str, Any], **fields: Any) -> MediaPart | TextPart: ...
+@overload
+def part(value: Any, **fields: Any) -> MediaPart: ...
+def part(value: Any, **fields: Any) -> MediaPart | TextPart:
+    """Make a part from a path, URL, data URI, bytes, PIL image, file object, dict or part.
+
+    A `str` is a data URI when it starts with `data:`, a URL when it starts with `http://` or
+    `https://`, and a path otherwise; it is never guessed to be base64 (use a dict
+    `{"data": "..."}` or `from_base64()` for that). The class (`ImagePart`, `AudioPart`,
+    `VideoPart`, `FilePart`) follows the kind detected from the bytes; for a URL, from the
+    `media_type` or the URL's extension until it is loaded, else `FilePart`.
+
+    Args:
+        value: What to make the part from.
+        **fields: `media_type`, `filename`, `detail` (images only) or `metadata` to set.
+
+    Returns:
+        A new part, or `value` itself when it is a part and no fields are given.
+
+    Raises:
+        InvalidMedia: The value cannot be made into a part (unknown type, bad shorthand,
+            missing file, bad base64 or data URI).
+        UnsupportedMediaType: A field contradicts the bytes (e.g. `detail` on a PDF).
+    """
+    _check_fields(fields)
+    if isinstance(value, MediaPart):
+        return _replace(value, fields) if fields else value
+    if isinstance(value, TextPart):
+        if fields:
+            raise InvalidMedia("a TextPart takes no media fields")
+        return value
+    if isinstance(value, Mapping):
+        return part_from_mapping({**value, **fields})
+    if isinstance(value, str):
+        lowered = value[:8].lower()
+        if lowered.startswith("data:"):
+            return _from_data_uri(value, fields)
+        if lowered.startswith(("http://", "https://")):
+            return _from_url(value, fields)
+        return _from_path(value, fields)
+    if isinstance(value, os.PathLike):
+        return _from_path(value, fields)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return _from_bytes(bytes(value), fields)
+    if _is_pil_image(value):
+        from mediaparts._parts import ImagePart
+
+        return ImagePart.from_pil(value, **fields)
+    if callable(getattr(value, "read", None)):
+        name = getattr(value, "name", None)
+        if isinstance(name, str) and name and "filename" not in fields:
+            fields = {**fields, "filename": filename_of(name)}
+        return _from_bytes(read_file_object(value), fields)
+    raise InvalidMedia(
+        f"cannot make a part from {type(value).__name__}: pass a path, URL, data URI, bytes, "
+        "PIL image, binary file object, part, or a dict with one of path, url or data"
+    )
+
+
+def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | TextPart:
+    """Make a part from a dict shorthand or from `to_dict()` output.
+
+    Shorthand: exactly one of `path`, `url`, `data` (base64 text, a data URI or raw bytes),
+    with optional `media_type`, `filename`, `detail` and `metadata`. `to_dict()` output also
+    carries `kind`, and may hold both `url` and `data`.
+
+    Raises:
+        InvalidMedia: An unknown key, no source or two sources, or a bad value.
+    """
+    kind = value.get("kind")
+    if kind == "text":
+        extra = set(value) - {"kind", "text"}
+        if extra or not isinstance(value.get("text"), str):
+            raise InvalidMedia("a text part dict is {'kind': 'text', 'text': '...'}")
+        return TextPart(text=value["text"])
+    unknown = sorted(str(k) for k in value if k not in _SHORTHAND_KEYS and k != "kind")
+    if unknown:
+        raise InvalidMedia(
+            f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+            f"in a part dict; the allowed keys are {_ALLOWED}"
+        )
+    given = [k for k in _SOURCES if value.get(k) is not None]
+    two_ok = kind is not None and set(given) == {"url", "data"}  # a loaded URL part's to_dict
+    if len(given) != 1 and not two_ok:
+        found = ", ".join(given) if given else "none"
+        raise InvalidMedia(
+            f"a part dict needs exactly one of path, url or data (found: {found}); "
+            f"the allowed keys are {_ALLOWED}"
+        )
+    fields = {k: value[k] for k in _FIELDS if value.get(k) is not None}
+    _check_fields(fields)
+    cls: type[MediaPart] | None = None
+    if kind is not None:
+        if kind not in ("image", "audio", "video", "file"):
+            raise InvalidMedia(f"unknown part kind {kind!r}; expected image, audio, video or file")
+        cls = part_class(kind)
+    if "path" in given:
+        return _from_path(value["path"], fields, cls)
+    if "data" not in given:
+        return _from_url(value["url"], fields, cls)
+    data = value["data"]
+    if isinstance(data, str) and data[:5].lower() == "data:":
+        parsed = parse_data_uri(data)
+        fields.setdefault("media_type", parsed.media_type)
+        raw = parsed.data
+    elif isinstance(data, str):
+        raw = b64decode(data)
+    elif isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+    else:
+        raise InvalidMedia(
+            f"'data' must be base64 text, a data URI or bytes, got {type(data).__name__}"
+        )
+    if "url" in given:
+        fields["url"] = value["url"]
+    return _from_bytes(raw, fields, cls)
+
+
+def _check_fields(fields: Mapping[str, Any]) -> None:
+    unknown = sorted(k for k in fields if k not in _FIELDS)
+    if unknown:
+        raise InvalidMedia(
+            f"unknown field {', '.join(map(repr, unknown))}; mp.part() takes {', '.join(_FIELDS)}"
+        )
+    for name in ("media_type", "filename", "detail"):
+        value = fields.get(name)
+        if value is not None and not isinstance(value, str):
+            raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
+    metadata = fields.get("metadata")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
+
+
+def _fit(cls: type[MediaPart], fields: dict[str, Any]) -> dict[str, Any]:
+    if "detail" in fields and cls.__name__ != "ImagePart":
+        raise InvalidMedia(
+            f"'detail' applies to images only, and this is {cls.__name__} "
+            f"({fields.get('media_type') or 'not an image'})"
+        )
+    return fields
+
+
+def _from_bytes(
+    raw: bytes, fields: dict[str, Any], cls: type[MediaPart] | None = None
+) -> MediaPart:
+    if cls is None:
+        found = detect(raw, filename=fields.get("filename"), declared=fields.get("media_type"))
+        cls = part_class(found.kind)
+    return cls(data=raw, **_fit(cls, fields))
+
+
+def _from_path(path: Any, fields: dict[str, Any], cls: type[MediaPart] | None = None) -> MediaPart:
+    if not isinstance(path, str | os.PathLike):
+        raise InvalidMedia(f"'path' must be a string or path, got {type(path).__name__}")
+    if cls is None:
+        found = detect(path, filename=filename_of(path), declared=fields.get("media_type"))
+        cls = part_class(found.kind)
+    return cls.from_path(path, **_fit(cls, fields))
+
+
+def _from_url(url: Any, fields: dict[str, Any], cls: type[MediaPart] | None = None) -> MediaPart:
+    if not isinstance(url, str):
+        raise InvalidMedia(f"'url' must be a string, got {type(url).__name__}")
+    if cls is None:
+        guess = fields.get("media_type") or media_type_from_filename(url)
+        cls = part_class(kind_of(canonical_media_type(guess))) if guess else FilePart
+    return cls.from_url(url, **_fit(cls, fields))
+
+
+def _from_data_uri(uri: str, fields: dict[str, Any]) -> MediaPart:
+    parsed = parse_data_uri(uri)
+    merged = {"media_type": parsed.media_type, **fields} if parsed.media_type else fields
+    return _from_bytes(parsed.data, merged)
+
+
+def _replace(existing: MediaPart, fields: dict[str, Any]) -> MediaPart:
+    cls = type(existing)
+    values = {**existing._fields(exclude=("kind",)), **_fit(cls, fields)}
+    made = cls(**values)
+    if made.url == existing.url and existing.inline is None:
+        made._state.data, made._state.detected = existing._state.data, existing._state.detected
+    return made
+
+
+def _is_pil_image(value: Any) -> bool:
+    import sys
+
+    image_module = sys.modules.get("PIL.Image")
+    return image_module is not None and isinstance(value, image_module.Image)

@@ -1,0 +1,143 @@
+"""Image dimensions read from the header, without decoding pixels.
+
+PNG, GIF, JPEG, WebP, BMP and HEIF/AVIF are parsed here (no Pillow import, a few hundred
+bytes read for most files); anything else falls back to Pillow's lazy `Image.open`, which
+also reads only the header.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import warnings
+from collections.abc import Callable
+
+__all__ = ["image_size"]
+
+Size = tuple[int, int]
+
+
+def _png(data: bytes | memoryview) -> Size | None:
+    # The IHDR chunk always comes first (PNG spec, 11.2.2).
+    if len(data) >= 24 and bytes(data[12:16]) == b"IHDR":
+        w, h = struct.unpack(">II", data[16:24])
+        return w, h
+    return None
+
+
+def _gif(data: bytes | memoryview) -> Size | None:
+    if len(data) >= 10:
+        w, h = struct.unpack("<HH", data[6:10])
+        return w, h
+    return None
+
+
+# Start-of-frame markers carry the size; C4 (DHT), C8 (JPG) and CC (DAC) share the range.
+_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def _jpeg(data: bytes | memoryview) -> Size | None:
+    i, n = 2, len(data)
+    while i + 9 < n:
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", data[i + 2 : i + 4])
+        if marker in _SOF:
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            return w, h
+        i += 2 + length
+    return None
+
+
+def _webp(data: bytes | memoryview) -> Size | None:
+    chunk = bytes(data[12:16])
+    if chunk == b"VP8 " and len(data) >= 30:
+        w, h = struct.unpack("<HH", data[26:30])
+        return w & 0x3FFF, h & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        (bits,) = struct.unpack("<I", data[21:25])
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+        return w, h
+    return None
+
+
+def _bmp(data: bytes | memoryview) -> Size | None:
+    (header,) = struct.unpack("<I", data[14:18])
+    if header == 12:  # OS/2 BITMAPCOREHEADER
+        w, h = struct.unpack("<HH", data[18:22])
+        return w, h
+    w, h = struct.unpack("<ii", data[18:26])
+    return abs(w), abs(h)  # a negative height means top-down rows
+
+
+def _heif(data: bytes | memoryview) -> Size | None:
+    """Read the largest `ispe` (image spatial extent) property of a HEIF/AVIF file."""
+    # The primary image is normally the largest; thumbnails and tiles are smaller.
+    best: Size | None = None
+    start = 0
+    raw = bytes(data[: 1 << 20])
+    mdat = raw.find(b"mdat")  # properties precede the media data; don't read pixels as boxes
+    if mdat > 0:
+        raw = raw[:mdat]
+    while True:
+        i = raw.find(b"ispe", start)
+        if i < 0 or i + 16 > len(raw):
+            return best
+        w, h = struct.unpack(">II", raw[i + 8 : i + 16])
+        if best is None or w * h > best[0] * best[1]:
+            best = (w, h)
+        start = i + 4
+
+
+_PARSERS: dict[str, Callable[[bytes | memoryview], Size | None]] = {
+    "image/png": _png,
+    "image/gif": _gif,
+    "image/jpeg": _jpeg,
+    "image/webp": _webp,
+    "image/bmp": _bmp,
+    "image/heic": _heif,
+    "image/heif": _heif,
+    "image/avif": _heif,
+}
+
+
+def image_size(data: bytes, media_type: str) -> Size | None:
+    """Return (width, height) as stored in the header, or None when it cannot be read.
+
+    EXIF orientation is not applied: a photo stored sideways reports its stored size.
+    """
+    parser = _PARSERS.get(media_type)
+    if parser is not None:
+        try:
+            size = parser(memoryview(data))
+        except (struct.error, IndexError, ValueError):
+            size = None
+        if size is not None and size[0] > 0 and size[1] > 0:
+            return size
+    return _pillow_size(data)
+
+
+def _pillow_size(data: bytes) -> Size | None:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            # Only the header is read here; the pixel cap is enforced where pixels are decoded.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                size: Size = img.size
+                return size
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
+        return None
+    except (SyntaxError, struct.error, IndexError, KeyError):  # Pillow plugins on bad input
+        return None
