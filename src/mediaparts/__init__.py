@@ -1,0 +1,69 @@
+"""mediaparts: typed media parts for LLM prompts, detected from their bytes.
+
+import mediaparts as mp
+
+photo = mp.part("photo.jpg")                 # ImagePart, typed by its bytes
+msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"}])
+"""
+
+from mediaparts._build import part
+from mediaparts._errors import (
+    BlockedURL,
+    FetchError,
+    InvalidMedia,
+    MediaError,
+    MediaTooLarge,
+    OfflineError,
+    ProviderLimitError,
+    UnsupportedMediaType,
+)
+from mediaparts._fetch import FetchPolicy, configure, offline
+from mediaparts._messages import (
+    Assistant,
+    Message,
+    System,
+    Tool,
+    ToolCall,
+    Usage,
+    User,
+    merge_runs,
+    message_from_dict,
+)
+from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
+from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "Assistant",
+    "AudioPart",
+    "BlockedURL",
+    "Detection",
+    "FetchError",
+    "FetchPolicy",
+    "FilePart",
+    "ImagePart",
+    "InvalidMedia",
+    "MediaError",
+    "MediaPart",
+    "MediaTooLarge",
+    "Message",
+    "OfflineError",
+    "ProviderLimitError",
+    "System",
+    "TextPart",
+    "Tool",
+    "ToolCall",
+    "UnsupportedMediaType",
+    "Usage",
+    "User",
+    "VideoPart",
+    "canonical_media_type",
+    "configure",
+    "detect",
+    "detect_media_type",
+    "merge_runs",
+    "message_from_dict",
+    "offline",
+    "part",
+]

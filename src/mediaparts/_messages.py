@@ -1,0 +1,334 @@
+"""Chat messages that carry media: System, User, Assistant and Tool.
+
+Content is an ordered tuple of parts. Anything `mp.part()` takes can be given as content or
+`files=`; a plain `str` inside a content list is text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from mediaparts._build import part, part_from_mapping
+from mediaparts._errors import InvalidMedia
+from mediaparts._parts import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    MediaPart,
+    TextPart,
+    VideoPart,
+    explain,
+)
+
+__all__ = [
+    "Assistant",
+    "Message",
+    "System",
+    "Tool",
+    "ToolCall",
+    "Usage",
+    "User",
+    "merge_runs",
+    "message_from_dict",
+]
+
+AnyPart = Annotated[
+    ImagePart | AudioPart | VideoPart | FilePart | TextPart, Field(discriminator="kind")
+]
+_SEPARATOR = "\n\n"
+
+
+class ToolCall(BaseModel):
+    """A call the model asked for. `arguments` is the JSON text the model produced, as is."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+    def __init__(self, /, **values: Any) -> None:
+        args = values.get("arguments")
+        if isinstance(args, Mapping):
+            # Only a caller's own dict is encoded here; a model's text is never re-encoded.
+            values["arguments"] = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
+        _init(self, super().__init__, values)
+
+    def parsed_arguments(self) -> Any:
+        """Return the arguments decoded from JSON.
+
+        Raises:
+            InvalidMedia: The model's arguments are not valid JSON.
+        """
+        try:
+            return json.loads(self.arguments)
+        except json.JSONDecodeError as exc:
+            raise InvalidMedia(
+                f"the arguments of tool call {self.id!r} ({self.name}) are not valid JSON: {exc}"
+            ) from exc
+
+
+class Usage(BaseModel):
+    """Token counts a provider reported for one response."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Input and output tokens together."""
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+        )
+
+
+def _init(model: BaseModel, init: Any, values: dict[str, Any]) -> None:
+    try:
+        init(**values)
+    except ValidationError as exc:
+        raise InvalidMedia(explain(type(model).__name__, exc)) from exc
+
+
+def _to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
+    parts: list[Any] = []
+    if content is None:
+        pass
+    elif isinstance(content, str):
+        if content:
+            parts.append(TextPart(content))
+    elif isinstance(content, TextPart | MediaPart):
+        parts.append(content)
+    elif isinstance(content, Mapping):
+        parts.append(_item(content))
+    elif isinstance(content, Iterable) and not isinstance(content, bytes | bytearray):
+        parts.extend(_item(item) for item in content)
+    else:
+        parts.append(part(content))
+    if files is not None:
+        if isinstance(files, str | bytes | Mapping) or not isinstance(files, Iterable):
+            files = [files]
+        for item in files:
+            made = part(item)
+            if not isinstance(made, MediaPart):
+                raise InvalidMedia("files= takes media (paths, URLs, bytes, parts), not text")
+            parts.append(made)
+    return tuple(parts)
+
+
+def _item(item: Any) -> TextPart | MediaPart:
+    if isinstance(item, str):
+        return TextPart(item)
+    if isinstance(item, Mapping) and ("type" in item and "kind" not in item):
+        return _openai_part(item)
+    made: TextPart | MediaPart = part(item)
+    return made
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: str
+    id: str | None = None
+    parts: tuple[AnyPart, ...] = ()
+
+    def __init__(
+        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+    ) -> None:
+        if content is not None or files is not None:
+            if "parts" in values:
+                raise InvalidMedia("give content (and files=) or parts=, not both")
+            values["parts"] = _to_parts(content, files)
+        elif "parts" in values:
+            values["parts"] = _to_parts(values["parts"], None)
+        _init(self, super().__init__, values)
+
+    @property
+    def content(self) -> str:
+        """The message's text parts, joined with blank lines."""
+        return _SEPARATOR.join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def files(self) -> tuple[MediaPart, ...]:
+        """The message's media parts, in order."""
+        return tuple(p for p in self.parts if isinstance(p, MediaPart))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict that `mp.message_from_dict` turns back into this message."""
+        out: dict[str, Any] = {"role": self.role}
+        for name in type(self).model_fields:
+            if name in ("role", "parts"):
+                continue
+            value = getattr(self, name)
+            if value is None or value == ():
+                continue
+            if isinstance(value, BaseModel):
+                value = value.model_dump(mode="json")
+            elif isinstance(value, tuple):
+                value = [v.model_dump(mode="json") for v in value]
+            out[name] = value
+        out["parts"] = [p.to_dict() for p in self.parts]
+        return out
+
+
+class System(_Message):
+    """Instructions for the model. Text only."""
+
+    role: Literal["system"] = "system"
+
+    def __init__(
+        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+    ) -> None:
+        super().__init__(content, files=files, **values)
+        if self.files:
+            raise InvalidMedia("a System message holds text only; put media in a User message")
+
+
+class User(_Message):
+    """What the person says: text and media, in order."""
+
+    role: Literal["user"] = "user"
+
+
+class Assistant(_Message):
+    """What the model said: text (and media), tool calls, usage and structured output."""
+
+    role: Literal["assistant"] = "assistant"
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage | None = None
+    output: Any = None
+
+
+class Tool(_Message):
+    """The result of a tool call; may carry media (e.g. a cropped image)."""
+
+    role: Literal["tool"] = "tool"
+    tool_call_id: str
+    name: str | None = None
+    error: str | None = None
+    error_type: str | None = None
+
+
+Message: TypeAlias = System | User | Assistant | Tool
+
+_ROLES: dict[str, type[_Message]] = {
+    "system": System,
+    "developer": System,
+    "user": User,
+    "human": User,
+    "assistant": Assistant,
+    "ai": Assistant,
+    "model": Assistant,
+    "tool": Tool,
+}
+
+
+def message_from_dict(value: Mapping[str, Any]) -> Message:
+    """Make a message from `to_dict()` output or an OpenAI-style `{"role", "content"}` dict.
+
+    Roles `human`, `ai`, `model` and `developer` are read as `user`, `assistant`,
+    `assistant` and `system`.
+
+    Raises:
+        InvalidMedia: The dict has no known role or a malformed field.
+    """
+    if not isinstance(value, Mapping):
+        raise InvalidMedia(f"a message dict is needed, got {type(value).__name__}")
+    role = str(value.get("role", "")).lower()
+    cls = _ROLES.get(role)
+    if cls is None:
+        raise InvalidMedia(
+            f"unknown message role {value.get('role')!r}; expected one of {', '.join(_ROLES)}"
+        )
+    fields = {k: v for k, v in value.items() if k not in ("role", "content", "parts")}
+    if "tool_calls" in fields and fields["tool_calls"] is not None:
+        fields["tool_calls"] = tuple(_tool_call(c) for c in fields["tool_calls"])
+    elif "tool_calls" in fields:
+        fields.pop("tool_calls")
+    if "parts" in value and "content" in value:
+        raise InvalidMedia("a message dict has either 'parts' or 'content', not both")
+    source = value.get("parts", value.get("content"))
+    items = [source] if isinstance(source, str | Mapping) else list(source or ())
+    made = cls(items, **fields)
+    assert isinstance(made, System | User | Assistant | Tool)
+    return made
+
+
+def _tool_call(value: Any) -> ToolCall:
+    if isinstance(value, ToolCall):
+        return value
+    if not isinstance(value, Mapping):
+        raise InvalidMedia(f"a tool call must be a dict, got {type(value).__name__}")
+    if "function" in value:  # OpenAI Chat Completions shape
+        fn = value["function"]
+        return ToolCall(
+            id=value.get("id", ""), name=fn.get("name", ""), arguments=fn.get("arguments", "{}")
+        )
+    return ToolCall(**value)
+
+
+def _openai_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
+    """Read one OpenAI Chat Completions content part."""
+    kind = item.get("type")
+    if kind in ("text", "input_text", "output_text"):
+        return TextPart(str(item.get("text", "")))
+    if kind == "image_url":
+        spec = item.get("image_url")
+        url = spec.get("url") if isinstance(spec, Mapping) else spec
+        detail = spec.get("detail") if isinstance(spec, Mapping) else None
+        return part(url, **({"detail": detail} if detail else {}))
+    if kind == "input_audio":
+        spec = item.get("input_audio") or {}
+        fmt = str(spec.get("format", "wav"))
+        made = part_from_mapping({"data": spec.get("data"), "media_type": f"audio/{fmt}"})
+        assert isinstance(made, MediaPart)
+        return made
+    if kind == "file":
+        spec = item.get("file") or {}
+        made = part_from_mapping({"data": spec.get("file_data"), "filename": spec.get("filename")})
+        assert isinstance(made, MediaPart)
+        return made
+    raise InvalidMedia(f"unknown content part type {kind!r}")
+
+
+def merge_runs(messages: Sequence[Message]) -> list[Message]:
+    """Merge consecutive messages of the same role into one, returning new messages.
+
+    Text is joined with a blank line, media and tool calls are concatenated in order, usage
+    is added up; tool messages are never merged (each answers its own call).
+    """
+    merged: list[Message] = []
+    for message in messages:
+        last = merged[-1] if merged else None
+        if last is None or last.role != message.role or isinstance(message, Tool):
+            merged.append(message)
+            continue
+        merged[-1] = _merge(last, message)
+    return merged
+
+
+def _merge(first: Message, second: Message) -> Message:
+    parts: list[Any] = list(first.parts)
+    for p in second.parts:
+        if parts and isinstance(p, TextPart) and isinstance(parts[-1], TextPart):
+            parts[-1] = TextPart(parts[-1].text + _SEPARATOR + p.text)
+        else:
+            parts.append(p)
+    extra: dict[str, Any] = {}
+    if isinstance(first, Assistant) and isinstance(second, Assistant):
+        extra["tool_calls"] = first.tool_calls + second.tool_calls
+        usages = [u for u in (first.usage, second.usage) if u is not None]
+        extra["usage"] = sum(usages[1:], usages[0]) if usages else None
+        extra["output"] = second.output if second.output is not None else first.output
+    made = type(first)(parts=tuple(parts), id=first.id, **extra)
+    assert isinstance(made, System | User | Assistant | Tool)
+    return made

@@ -1,0 +1,87 @@
+"""The public surface: one sorted __all__, every name importable, nothing private leaking."""
+
+from __future__ import annotations
+
+import mediaparts as mp
+import mediaparts.detection as detection
+
+CONTRACT_NAMES = {
+    # CONTRACT sections 1, 2, 3, 5 and 6, as far as they are built.
+    "detect",
+    "detect_media_type",
+    "canonical_media_type",
+    "Detection",
+    "ImagePart",
+    "AudioPart",
+    "VideoPart",
+    "FilePart",
+    "TextPart",
+    "MediaPart",
+    "part",
+    "System",
+    "User",
+    "Assistant",
+    "Tool",
+    "ToolCall",
+    "Usage",
+    "message_from_dict",
+    "merge_runs",
+    "FetchPolicy",
+    "configure",
+    "offline",
+    "MediaError",
+    "UnsupportedMediaType",
+    "InvalidMedia",
+    "MediaTooLarge",
+    "ProviderLimitError",
+    "FetchError",
+    "BlockedURL",
+    "OfflineError",
+}
+
+
+def test_all_is_sorted_and_complete() -> None:
+    """__all__ is sorted, names only what exists, and covers every public object."""
+    assert mp.__all__ == sorted(mp.__all__)
+    assert all(hasattr(mp, name) for name in mp.__all__)
+    public = {n for n in vars(mp) if not n.startswith("_")} - {"annotations"}
+    modules = {n for n in public if type(getattr(mp, n)).__name__ == "module"}
+    assert public - modules == set(mp.__all__)
+
+
+def test_contract_names_exported() -> None:
+    """Every name the contract promises so far is exported at the top level."""
+    assert set(mp.__all__) >= CONTRACT_NAMES
+
+
+def test_detection_all_is_sorted() -> None:
+    """The detection sub-package has a sorted, resolvable __all__."""
+    assert detection.__all__ == sorted(detection.__all__)
+    assert all(hasattr(detection, name) for name in detection.__all__)
+
+
+def test_error_tree_shape() -> None:
+    """The error tree is as drawn in the contract; input errors are also ValueErrors."""
+    for cls in (
+        mp.UnsupportedMediaType,
+        mp.InvalidMedia,
+        mp.MediaTooLarge,
+        mp.ProviderLimitError,
+        mp.FetchError,
+    ):
+        assert issubclass(cls, mp.MediaError)
+    assert issubclass(mp.InvalidMedia, ValueError)
+    assert issubclass(mp.BlockedURL, mp.FetchError)
+    assert issubclass(mp.OfflineError, mp.FetchError)
+    err = mp.FetchError("boom", url="https://x", status_code=502)
+    assert (str(err), err.url, err.status_code) == ("boom", "https://x", 502)
+
+
+def test_import_is_light() -> None:
+    """Importing mediaparts does not import Pillow (it is loaded when pixels are needed)."""
+    import subprocess
+    import sys
+
+    code = "import sys, mediaparts; print('PIL' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
