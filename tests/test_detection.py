@@ -113,7 +113,8 @@ def wav_bytes() -> bytes:
 
 def image_bytes(format: str, **options: object) -> bytes:
     buffer = io.BytesIO()
-    Image.new("RGB", (8, 6), (200, 30, 30)).save(buffer, format=format, **options)
+    # 16 px: Pillow 12's ICO writer leaves out every icon size larger than the picture.
+    Image.new("RGB", (16, 16), (200, 30, 30)).save(buffer, format=format, **options)
     return buffer.getvalue()
 
 
