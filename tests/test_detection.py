@@ -380,7 +380,7 @@ def test_extension_table_round_trips(media_type: str) -> None:
     ("data", "expected"),
     [
         (b"\xff\xd8\xff\xe0" + bytes(20), "image/jpeg"),
-        (b"GIF87a" + bytes(10), "image/gif"),
+        (b"GIF87a\x01\x00\x01\x00\x00\x00\x00,\x00\x00", "image/gif"),  # then an image block
         (b"II*\x00" + bytes(20), "image/tiff"),
         (b"MM\x00*" + bytes(20), "image/tiff"),
         (b"8BPS\x00\x01" + bytes(30), "image/vnd.adobe.photoshop"),
@@ -583,7 +583,14 @@ def test_detect_zip_family_in_large_file_uses_central_directory(tmp_path: Path) 
 
 @pytest.mark.parametrize(
     "data",
-    [b"GIF8 is great", b"GIF89 is not a header", b"BM is a car brand, I think.\n", b"BMW" * 20],
+    [
+        b"GIF8 is great",
+        b"GIF89 is not a header",
+        b"GIF89a is a format name, said the text.\n",
+        b"GIF87a was the first version of the format; 89a added animation.\n",
+        b"BM is a car brand, I think.\n",
+        b"BMW" * 20,
+    ],
 )
 def test_detect_text_starting_like_gif_or_bmp_is_text(data: bytes) -> None:
     """Text that starts with `GIF8` or `BM` is plain text, not an image."""

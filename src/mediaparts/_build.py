@@ -7,11 +7,17 @@ from collections.abc import Mapping
 from typing import Any, overload
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._parts import FilePart, MediaPart, TextPart, part_class
-from mediaparts._sources import b64decode, filename_of, parse_data_uri, read_file_object
+from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, check_fields, part_class
+from mediaparts._sources import (
+    b64decode,
+    filename_of,
+    parse_data_uri,
+    read_file_object,
+    read_path,
+)
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 
-__all__ = ["part", "part_from_mapping"]
+__all__ = ["is_single_source", "part", "part_from_mapping"]
 
 _SOURCES = ("path", "url", "data")
 _FIELDS = ("media_type", "filename", "detail", "metadata")
@@ -54,6 +60,8 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
             raise InvalidMedia("a TextPart takes no media fields")
         return value
     if isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            raise InvalidMedia("a part dict's keys must be strings")
         return part_from_mapping({**value, **fields})
     if isinstance(value, str):
         lowered = value[:8].lower()
@@ -67,8 +75,6 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
     if isinstance(value, bytes | bytearray | memoryview):
         return _from_bytes(bytes(value), fields)
     if _is_pil_image(value):
-        from mediaparts._parts import ImagePart
-
         return ImagePart.from_pil(value, **fields)
     if callable(getattr(value, "read", None)):
         name = getattr(value, "name", None)
@@ -146,17 +152,11 @@ def _check_fields(fields: Mapping[str, Any]) -> None:
         raise InvalidMedia(
             f"unknown field {', '.join(map(repr, unknown))}; mp.part() takes {', '.join(_FIELDS)}"
         )
-    for name in ("media_type", "filename", "detail"):
-        value = fields.get(name)
-        if value is not None and not isinstance(value, str):
-            raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
-    metadata = fields.get("metadata")
-    if metadata is not None and not isinstance(metadata, Mapping):
-        raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
+    check_fields(fields)
 
 
 def _fit(cls: type[MediaPart], fields: dict[str, Any]) -> dict[str, Any]:
-    if "detail" in fields and cls.__name__ != "ImagePart":
+    if "detail" in fields and not issubclass(cls, ImagePart):
         raise InvalidMedia(
             f"'detail' applies to images only, and this is {cls.__name__} "
             f"({fields.get('media_type') or 'not an image'})"
@@ -174,12 +174,12 @@ def _from_bytes(
 
 
 def _from_path(path: Any, fields: dict[str, Any], cls: type[MediaPart] | None = None) -> MediaPart:
-    if not isinstance(path, str | os.PathLike):
+    if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
         raise InvalidMedia(f"'path' must be a string or path, got {type(path).__name__}")
-    if cls is None:
-        found = detect(path, filename=filename_of(path), declared=fields.get("media_type"))
-        cls = part_class(found.kind)
-    return cls.from_path(path, **_fit(cls, fields))
+    if cls is not None:
+        return cls.from_path(path, **_fit(cls, fields))
+    # Any kind will do, so read once and let the bytes pick the class.
+    return _from_bytes(read_path(path), {"filename": filename_of(path), **fields})
 
 
 def _from_url(url: Any, fields: dict[str, Any], cls: type[MediaPart] | None = None) -> MediaPart:
@@ -187,7 +187,10 @@ def _from_url(url: Any, fields: dict[str, Any], cls: type[MediaPart] | None = No
         raise InvalidMedia(f"'url' must be a string, got {type(url).__name__}")
     if cls is None:
         guess = fields.get("media_type") or media_type_from_filename(url)
-        cls = part_class(kind_of(canonical_media_type(guess))) if guess else FilePart
+        if guess:
+            cls = part_class(kind_of(canonical_media_type(guess)))
+        else:  # unknown until loaded; only an image takes `detail`, so it says what this is
+            cls = ImagePart if "detail" in fields else FilePart
     return cls.from_url(url, **_fit(cls, fields))
 
 
@@ -204,6 +207,16 @@ def _replace(existing: MediaPart, fields: dict[str, Any]) -> MediaPart:
     if made.url == existing.url and existing.inline is None:
         made._state.data, made._state.detected = existing._state.data, existing._state.detected
     return made
+
+
+def is_single_source(value: Any) -> bool:
+    """Tell whether a value is one piece of media (not a list of them): bytes, a path, a
+    binary file object or a PIL image. Such values are iterable, but never item by item."""
+    return (
+        isinstance(value, bytes | bytearray | memoryview | os.PathLike)
+        or callable(getattr(value, "read", None))
+        or _is_pil_image(value)
+    )
 
 
 def _is_pil_image(value: Any) -> bool:

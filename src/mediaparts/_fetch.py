@@ -225,6 +225,12 @@ def check_url(url: str, policy: FetchPolicy) -> None:
         )
     if not host:
         raise BlockedURL(f"refusing {shown!r}: the URL has no host", url=shown)
+    try:
+        httpx.URL(url)  # what httpx will send must parse: no control characters, valid IDNA
+        if _literal_address(host) is None:
+            host.encode("idna")  # empty or over-long labels fail here, not deep in a send
+    except (httpx.InvalidURL, UnicodeError, ValueError) as exc:
+        raise BlockedURL(f"refusing {shown!r}: not a valid URL ({exc})", url=shown) from exc
     if policy.allow_private:
         return
     host = host.rstrip(".").lower()
@@ -251,10 +257,15 @@ def _check_online(url: str) -> None:
 
 
 class _Attempt:
-    """The state of one fetch across its redirects and retries."""
+    """One fetch across its redirects and retries: every decision, none of the I/O.
+
+    The sync and async fetchers differ only in how they send and read; what to do with each
+    response (follow, retry, refuse, read) is decided here, once for both.
+    """
 
     def __init__(self, url: str, policy: FetchPolicy) -> None:
         self.url = url
+        self.current = url
         self.policy = policy
         self.deadline = time.monotonic() + policy.timeout
         self.hops = 0
@@ -269,27 +280,53 @@ class _Attempt:
             )
         return left
 
-    def timeout(self) -> httpx.Timeout:
-        return httpx.Timeout(self.remaining())
-
-    def next_url(self, response: httpx.Response) -> str | None:
-        """Return where a redirect points, after checking it; None for a final response."""
-        location = response.headers.get("location")
-        if response.status_code not in _REDIRECTS or location is None:
-            return None
-        self.hops += 1
-        if self.hops > self.policy.max_redirects:
-            raise FetchError(
-                f"fetching {redact(self.url)!r}: more than {self.policy.max_redirects} redirects",
-                url=redact(self.url),
-                status_code=response.status_code,
+    def request(self, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        """Build the next request, with the time left as its timeout."""
+        try:
+            return client.build_request(
+                "GET", self.current, timeout=httpx.Timeout(self.remaining())
             )
-        target: str = urljoin(str(response.url), location)
-        check_url(target, self.policy)
-        return target
+        except (httpx.InvalidURL, UnicodeError) as exc:
+            raise BlockedURL(
+                f"cannot request {redact(self.current)!r}: {exc}", url=redact(self.current)
+            ) from exc
 
-    def retry_delay(self, status: int | None) -> float | None:
-        """Return how long to wait before trying again, or None to stop trying."""
+    def after_failure(self, exc: Exception) -> float:
+        """Return how long to wait before retrying a failed send; raise when out of tries."""
+        delay = self._retry_delay(None)
+        if delay is None:
+            raise self.network_error(exc) from exc
+        return delay
+
+    def decide(self, response: httpx.Response) -> float | None:
+        """Return None to read this response's body, or seconds to wait before the next try.
+
+        Follows a redirect (after checking its target), retries what can recover, and raises
+        for everything else.
+        """
+        location = response.headers.get("location")
+        if response.status_code in _REDIRECTS and location is not None:
+            self.hops += 1
+            if self.hops > self.policy.max_redirects:
+                raise FetchError(
+                    f"fetching {redact(self.url)!r}: more than {self.policy.max_redirects} "
+                    "redirects",
+                    url=redact(self.url),
+                    status_code=response.status_code,
+                )
+            target: str = urljoin(str(response.url), location)
+            check_url(target, self.policy)
+            self.current = target
+            return 0.0
+        if response.status_code >= 400:
+            delay = self._retry_delay(response.status_code)
+            if delay is None:
+                raise self.status_error(response)
+            return delay
+        self._check_length(response)
+        return None
+
+    def _retry_delay(self, status: int | None) -> float | None:
         if status is not None and status not in _RETRY_STATUSES:
             return None
         if self.tries >= self.policy.retries:
@@ -300,16 +337,16 @@ class _Attempt:
             return None
         return delay
 
-    def check_length(self, response: httpx.Response) -> None:
+    def _check_length(self, response: httpx.Response) -> None:
         """Refuse a body whose declared length is over the cap, before reading it."""
         declared = response.headers.get("content-length", "")
         # A compressed body's length says nothing certain about its decoded size.
         encoded = response.headers.get("content-encoding", "identity").lower()
         plain = encoded in {"", "identity"}
         if plain and declared.isdigit() and int(declared) > self.policy.max_bytes:
-            raise self.too_large(int(declared))
+            raise self._too_large(int(declared))
 
-    def too_large(self, size: int) -> MediaTooLarge:
+    def _too_large(self, size: int) -> MediaTooLarge:
         return MediaTooLarge(
             f"{redact(self.url)!r} is larger than the fetch limit of {self.policy.max_bytes:,} "
             "bytes (FetchPolicy.max_bytes)",
@@ -320,7 +357,7 @@ class _Attempt:
     def add(self, body: bytearray, chunk: bytes) -> None:
         body += chunk
         if len(body) > self.policy.max_bytes:
-            raise self.too_large(len(body))
+            raise self._too_large(len(body))
         self.remaining()
 
     def status_error(self, response: httpx.Response) -> FetchError:
@@ -331,11 +368,11 @@ class _Attempt:
             status_code=response.status_code,
         )
 
-    def network_error(self, url: str, exc: Exception) -> FetchError:
+    def network_error(self, exc: Exception) -> FetchError:
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "failed"
         return FetchError(
-            f"fetching {redact(url)!r} {kind}: {type(exc).__name__}: {exc}".rstrip(": "),
-            url=redact(url),
+            f"fetching {redact(self.current)!r} {kind}: {type(exc).__name__}: {exc}".rstrip(": "),
+            url=redact(self.current),
         )
 
     def result(self, response: httpx.Response, body: bytearray) -> Fetched:
@@ -345,6 +382,10 @@ class _Attempt:
             content_type=response.headers.get("content-type"),
             status_code=response.status_code,
         )
+
+
+# What a send may raise that is worth a retry: the network, not the request.
+_SEND_ERRORS = (httpx.TransportError,)
 
 
 def _shared_client() -> httpx.Client:
@@ -381,37 +422,24 @@ def fetch(
     check_url(url, policy)
     attempt = _Attempt(url, policy)
     http = client or _shared_client()
-    current = url
     while True:
         try:
-            request = http.build_request("GET", current, timeout=attempt.timeout())
-            response = http.send(request, stream=True, follow_redirects=False)
-        except httpx.TransportError as exc:
-            delay = attempt.retry_delay(None)
-            if delay is None:
-                raise attempt.network_error(current, exc) from exc
-            time.sleep(delay)
+            response = http.send(attempt.request(http), stream=True, follow_redirects=False)
+        except _SEND_ERRORS as exc:
+            time.sleep(attempt.after_failure(exc))
             continue
         try:
-            target = attempt.next_url(response)
-            if target is not None:
-                current = target
-                continue
-            if response.status_code >= 400:
-                delay = attempt.retry_delay(response.status_code)
-                if delay is None:
-                    raise attempt.status_error(response)
-                time.sleep(delay)
-                continue
-            attempt.check_length(response)
-            body = bytearray()
-            for chunk in response.iter_bytes(_CHUNK):
-                attempt.add(body, chunk)
-            return attempt.result(response, body)
-        except httpx.HTTPError as exc:
-            raise attempt.network_error(current, exc) from exc
+            wait = attempt.decide(response)
+            if wait is None:
+                body = bytearray()
+                for chunk in response.iter_bytes(_CHUNK):
+                    attempt.add(body, chunk)
+                return attempt.result(response, body)
+        except (httpx.HTTPError, UnicodeError) as exc:
+            raise attempt.network_error(exc) from exc
         finally:
             response.close()
+        time.sleep(wait)
 
 
 async def afetch(
@@ -427,7 +455,7 @@ async def afetch(
     attempt = _Attempt(url, policy)
     try:
         return await asyncio.wait_for(
-            _afetch(url, attempt, client or _settings.async_client), policy.timeout
+            _afetch(attempt, client or _settings.async_client), policy.timeout
         )
     except asyncio.TimeoutError as exc:
         raise FetchError(
@@ -435,40 +463,29 @@ async def afetch(
         ) from exc
 
 
-async def _afetch(url: str, attempt: _Attempt, client: httpx.AsyncClient | None) -> Fetched:
+async def _afetch(attempt: _Attempt, client: httpx.AsyncClient | None) -> Fetched:
     if client is None:
         # A client is bound to the event loop it first ran on, so without a configured one
         # each fetch gets its own (configure(async_client=...) to pool connections).
         async with httpx.AsyncClient(follow_redirects=False) as own:
-            return await _afetch(url, attempt, own)
-    current = url
+            return await _afetch(attempt, own)
     while True:
         try:
-            request = client.build_request("GET", current, timeout=attempt.timeout())
-            response = await client.send(request, stream=True, follow_redirects=False)
-        except httpx.TransportError as exc:
-            delay = attempt.retry_delay(None)
-            if delay is None:
-                raise attempt.network_error(current, exc) from exc
-            await asyncio.sleep(delay)
+            response = await client.send(
+                attempt.request(client), stream=True, follow_redirects=False
+            )
+        except _SEND_ERRORS as exc:
+            await asyncio.sleep(attempt.after_failure(exc))
             continue
         try:
-            target = attempt.next_url(response)
-            if target is not None:
-                current = target
-                continue
-            if response.status_code >= 400:
-                delay = attempt.retry_delay(response.status_code)
-                if delay is None:
-                    raise attempt.status_error(response)
-                await asyncio.sleep(delay)
-                continue
-            attempt.check_length(response)
-            body = bytearray()
-            async for chunk in response.aiter_bytes(_CHUNK):
-                attempt.add(body, chunk)
-            return attempt.result(response, body)
-        except httpx.HTTPError as exc:
-            raise attempt.network_error(current, exc) from exc
+            wait = attempt.decide(response)
+            if wait is None:
+                body = bytearray()
+                async for chunk in response.aiter_bytes(_CHUNK):
+                    attempt.add(body, chunk)
+                return attempt.result(response, body)
+        except (httpx.HTTPError, UnicodeError) as exc:
+            raise attempt.network_error(exc) from exc
         finally:
             await response.aclose()
+        await asyncio.sleep(wait)

@@ -132,8 +132,9 @@ def _pillow_size(data: bytes) -> Size | None:
 
     try:
         with warnings.catch_warnings():
-            # Only the header is read here; the pixel cap is enforced where pixels are decoded.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            # Only the header is read here: the pixel cap is enforced where pixels are decoded,
+            # and a plugin's complaint about a damaged file (a UserWarning) just means None.
+            warnings.simplefilter("ignore")
             with Image.open(io.BytesIO(data)) as img:
                 size: Size = img.size
                 return size

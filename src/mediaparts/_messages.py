@@ -10,9 +10,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from mediaparts._build import part, part_from_mapping
+from mediaparts._build import is_single_source, part, part_from_mapping
 from mediaparts._errors import InvalidMedia
 from mediaparts._parts import (
     AudioPart,
@@ -21,7 +21,7 @@ from mediaparts._parts import (
     MediaPart,
     TextPart,
     VideoPart,
-    explain,
+    construct,
 )
 
 __all__ = [
@@ -55,8 +55,11 @@ class ToolCall(BaseModel):
         args = values.get("arguments")
         if isinstance(args, Mapping):
             # Only a caller's own dict is encoded here; a model's text is never re-encoded.
-            values["arguments"] = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
-        _init(self, super().__init__, values)
+            try:
+                values["arguments"] = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
+            except (TypeError, ValueError) as exc:
+                raise InvalidMedia(f"tool call arguments must be JSON data: {exc}") from exc
+        construct(self, super().__init__, values)
 
     def parsed_arguments(self) -> Any:
         """Return the arguments decoded from JSON.
@@ -77,8 +80,11 @@ class Usage(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    input_tokens: int = 0
-    output_tokens: int = 0
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+
+    def __init__(self, /, **values: Any) -> None:
+        construct(self, super().__init__, values)
 
     @property
     def total_tokens(self) -> int:
@@ -92,13 +98,6 @@ class Usage(BaseModel):
         )
 
 
-def _init(model: BaseModel, init: Any, values: dict[str, Any]) -> None:
-    try:
-        init(**values)
-    except ValidationError as exc:
-        raise InvalidMedia(explain(type(model).__name__, exc)) from exc
-
-
 def _to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
     parts: list[Any] = []
     if content is None:
@@ -106,17 +105,21 @@ def _to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
     elif isinstance(content, str):
         if content:
             parts.append(TextPart(content))
-    elif isinstance(content, TextPart | MediaPart):
-        parts.append(content)
+    elif isinstance(content, TextPart | MediaPart) or is_single_source(content):
+        parts.append(part(content))
     elif isinstance(content, Mapping):
         parts.append(_item(content))
-    elif isinstance(content, Iterable) and not isinstance(content, bytes | bytearray):
+    elif isinstance(content, Iterable):
         parts.extend(_item(item) for item in content)
     else:
-        parts.append(part(content))
+        raise InvalidMedia(
+            f"message content must be text, media or a list of them, got {type(content).__name__}"
+        )
     if files is not None:
-        if isinstance(files, str | bytes | Mapping) or not isinstance(files, Iterable):
+        if isinstance(files, str | Mapping) or is_single_source(files):
             files = [files]
+        elif not isinstance(files, Iterable):
+            raise InvalidMedia(f"files= takes a list of media, got {type(files).__name__}")
         for item in files:
             made = part(item)
             if not isinstance(made, MediaPart):
@@ -150,7 +153,7 @@ class _Message(BaseModel):
             values["parts"] = _to_parts(content, files)
         elif "parts" in values:
             values["parts"] = _to_parts(values["parts"], None)
-        _init(self, super().__init__, values)
+        construct(self, super().__init__, values)
 
     @property
     def content(self) -> str:
@@ -207,6 +210,17 @@ class Assistant(_Message):
     usage: Usage | None = None
     output: Any = None
 
+    @field_validator("output")
+    @classmethod
+    def _json_output(cls, value: Any) -> Any:
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidMedia(
+                f"output must be JSON data (it is kept in to_dict()): {exc}"
+            ) from exc
+        return value
+
 
 class Tool(_Message):
     """The result of a tool call; may carry media (e.g. a cropped image)."""
@@ -243,20 +257,25 @@ def message_from_dict(value: Mapping[str, Any]) -> Message:
     """
     if not isinstance(value, Mapping):
         raise InvalidMedia(f"a message dict is needed, got {type(value).__name__}")
-    role = str(value.get("role", "")).lower()
-    cls = _ROLES.get(role)
+    if not all(isinstance(key, str) for key in value):
+        raise InvalidMedia("a message dict's keys must be strings")
+    role = value.get("role")
+    cls = _ROLES.get(role.lower()) if isinstance(role, str) else None
     if cls is None:
         raise InvalidMedia(
             f"unknown message role {value.get('role')!r}; expected one of {', '.join(_ROLES)}"
         )
     fields = {k: v for k, v in value.items() if k not in ("role", "content", "parts")}
-    if "tool_calls" in fields and fields["tool_calls"] is not None:
-        fields["tool_calls"] = tuple(_tool_call(c) for c in fields["tool_calls"])
-    elif "tool_calls" in fields:
-        fields.pop("tool_calls")
+    calls = fields.pop("tool_calls", None)
+    if calls is not None:
+        if isinstance(calls, str | Mapping) or not isinstance(calls, Sequence):
+            raise InvalidMedia(f"tool_calls must be a list, got {type(calls).__name__}")
+        fields["tool_calls"] = tuple(_tool_call(c) for c in calls)
     if "parts" in value and "content" in value:
         raise InvalidMedia("a message dict has either 'parts' or 'content', not both")
     source = value.get("parts", value.get("content"))
+    if source is not None and not isinstance(source, str | Mapping | Sequence):
+        raise InvalidMedia(f"message content must be text or a list, got {type(source).__name__}")
     items = [source] if isinstance(source, str | Mapping) else list(source or ())
     made = cls(items, **fields)
     assert isinstance(made, System | User | Assistant | Tool)
@@ -270,30 +289,42 @@ def _tool_call(value: Any) -> ToolCall:
         raise InvalidMedia(f"a tool call must be a dict, got {type(value).__name__}")
     if "function" in value:  # OpenAI Chat Completions shape
         fn = value["function"]
+        if not isinstance(fn, Mapping):
+            raise InvalidMedia(f"a tool call's function must be a dict, got {type(fn).__name__}")
         return ToolCall(
             id=value.get("id", ""), name=fn.get("name", ""), arguments=fn.get("arguments", "{}")
         )
     return ToolCall(**value)
 
 
+def _spec(item: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    spec = item.get(key)
+    if not isinstance(spec, Mapping):
+        raise InvalidMedia(f"a {key!r} content part needs a dict under {key!r}")
+    return spec
+
+
 def _openai_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
     """Read one OpenAI Chat Completions content part."""
     kind = item.get("type")
     if kind in ("text", "input_text", "output_text"):
-        return TextPart(str(item.get("text", "")))
+        text = item.get("text")
+        if not isinstance(text, str):
+            raise InvalidMedia(f"a text part's text must be a string, got {type(text).__name__}")
+        return TextPart(text)
     if kind == "image_url":
         spec = item.get("image_url")
         url = spec.get("url") if isinstance(spec, Mapping) else spec
         detail = spec.get("detail") if isinstance(spec, Mapping) else None
         return part(url, **({"detail": detail} if detail else {}))
     if kind == "input_audio":
-        spec = item.get("input_audio") or {}
+        spec = _spec(item, "input_audio")
         fmt = str(spec.get("format", "wav"))
         made = part_from_mapping({"data": spec.get("data"), "media_type": f"audio/{fmt}"})
         assert isinstance(made, MediaPart)
         return made
     if kind == "file":
-        spec = item.get("file") or {}
+        spec = _spec(item, "file")
         made = part_from_mapping({"data": spec.get("file_data"), "filename": spec.get("filename")})
         assert isinstance(made, MediaPart)
         return made
@@ -306,8 +337,15 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
     Text is joined with a blank line, media and tool calls are concatenated in order, usage
     is added up; tool messages are never merged (each answers its own call).
     """
+    if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
+        raise InvalidMedia(f"merge_runs() takes a list of messages, got {type(messages).__name__}")
     merged: list[Message] = []
     for message in messages:
+        if not isinstance(message, System | User | Assistant | Tool):
+            raise InvalidMedia(
+                f"merge_runs() takes messages (mp.User, ...), got {type(message).__name__}; "
+                "use mp.message_from_dict() for dicts"
+            )
         last = merged[-1] if merged else None
         if last is None or last.role != message.role or isinstance(message, Tool):
             merged.append(message)

@@ -1,15 +1,18 @@
 """Typed, immutable media parts: image, audio, video and file, plus text.
 
 A part holds either its bytes (inline) or a URL that is fetched once, when the bytes are first
-needed. Its `media_type` always comes from the bytes when there are bytes: a PNG named
-`photo.jpg` or declared `image/jpeg` is `image/png`.
+needed. An inline part's `media_type` comes from its bytes: a PNG named `photo.jpg` or
+declared `image/jpeg` is `image/png`. A URL part's `media_type` is the declared or guessed type
+(the part is frozen); once loaded, `effective_media_type` is the bytes' type and `resolve()`
+returns a part typed by them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -98,10 +101,7 @@ class MediaPart(BaseModel):
     _kinds: ClassVar[frozenset[str]] = frozenset({"image", "audio", "video", "file"})
 
     def __init__(self, /, **values: Any) -> None:
-        try:
-            super().__init__(**values)
-        except ValidationError as exc:
-            raise InvalidMedia(explain(type(self).__name__, exc)) from exc
+        construct(self, super().__init__, values)
 
     # -- validation ---------------------------------------------------------------------
 
@@ -116,10 +116,9 @@ class MediaPart(BaseModel):
                 "FilePart, or let mp.part() pick one from the bytes"
             )
         values = dict(values)
-        for name in ("media_type", "filename", "url"):
-            value = values.get(name)
-            if value is not None and not isinstance(value, str):
-                raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
+        check_fields(values)
+        if values.get("metadata") is not None:
+            values["metadata"] = _copy_metadata(values["metadata"])
         declared = values.get("media_type")
         if declared is not None:
             declared = values["media_type"] = canonical_media_type(declared)
@@ -135,7 +134,7 @@ class MediaPart(BaseModel):
                 raise InvalidMedia(f"data must be bytes or base64 text, got {type(data).__name__}")
             values["data"] = data
             found = detect(data, filename=values.get("filename"), declared=declared)
-            cls._check_kind(found.media_type, what="the bytes")
+            cls._check_kind(found.media_type, what="these bytes")
             values["media_type"] = found.media_type
         elif declared is not None:
             cls._check_kind(declared, what="the declared media_type")
@@ -147,12 +146,12 @@ class MediaPart(BaseModel):
         if kind in cls._kinds:
             return
         if media_type == "application/octet-stream":
-            detail = f"{what} are not a recognised {'/'.join(sorted(cls._kinds))} format"
+            detail = f"{what}: not a recognised {'/'.join(sorted(cls._kinds))} format"
         else:
-            detail = f"{what} are {media_type}, which is {_article(kind)} {kind}"
+            detail = f"{what}: {media_type}, which is {_article(kind)} {kind}"
         better = _CLASS_NAMES.get(kind, "mp.part()")
         raise UnsupportedMediaType(
-            f"{cls.__name__} cannot hold this: {detail}. Use {better}, or mp.part() to "
+            f"{cls.__name__} cannot hold {detail}. Use {better}, or mp.part() to "
             "pick the part class from the bytes",
             media_type=media_type,
             accepted=tuple(sorted(cls._kinds)),
@@ -333,6 +332,7 @@ class MediaPart(BaseModel):
         """Make a part from raw bytes; the type comes from the bytes (`media_type` is a hint)."""
         if not isinstance(raw, bytes | bytearray | memoryview):
             raise InvalidMedia(f"from_bytes() takes bytes, got {type(raw).__name__}")
+        _extra_fields("from_bytes", fields)
         return cls(data=bytes(raw), media_type=media_type, filename=filename, **fields)
 
     @classmethod
@@ -346,12 +346,16 @@ class MediaPart(BaseModel):
             MediaTooLarge: The file is larger than `max_bytes`.
             UnsupportedMediaType: The file's bytes are not of this class's kind.
         """
+        if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+            raise InvalidMedia(f"from_path() takes a str or Path, got {type(path).__name__}")
+        _check_limit(max_bytes)
+        _extra_fields("from_path", fields, allowed=("filename", "media_type"))
+        check_fields(fields)
+        name = fields.setdefault("filename", filename_of(path))
         # Detect from a bounded prefix first, so a wrong kind fails before a big read.
-        found = detect(path, filename=filename_of(path))
+        found = detect(path, filename=name, declared=fields.get("media_type"))
         cls._check_kind(found.media_type, what=f"the bytes of {filename_of(path)}")
-        raw = read_path(path, max_bytes=max_bytes)
-        fields.setdefault("filename", filename_of(path))
-        return cls(data=raw, **fields)
+        return cls(data=read_path(path, max_bytes=max_bytes), **fields)
 
     @classmethod
     def from_url(
@@ -368,6 +372,8 @@ class MediaPart(BaseModel):
         """
         if not isinstance(url, str) or not url.strip():
             raise InvalidMedia(f"from_url() takes a URL string, got {url!r}")
+        _extra_fields("from_url", fields)
+        check_fields({"media_type": media_type, "filename": filename})
         name = filename or _loading.url_filename(url)
         if media_type is None and name is not None:
             guess = media_type_from_filename(name)
@@ -392,6 +398,8 @@ class MediaPart(BaseModel):
             raise InvalidMedia("this is a data URI, not bare base64: use from_data_uri()")
         if not isinstance(text, str | bytes):
             raise InvalidMedia(f"from_base64() takes text, got {type(text).__name__}")
+        _extra_fields("from_base64", fields)
+        check_fields({"media_type": media_type, "filename": filename})
         # Decoding a prefix is enough to refuse the wrong kind before decoding it all.
         head = b64decode_prefix(text, PREFIX_SIZE)
         found = detect(head, filename=filename, declared=media_type)
@@ -399,14 +407,25 @@ class MediaPart(BaseModel):
         return cls(data=b64decode(text), media_type=media_type, filename=filename, **fields)
 
     @classmethod
-    def from_data_uri(cls, uri: str, filename: str | None = None, **fields: Any) -> Self:
+    def from_data_uri(
+        cls,
+        uri: str,
+        media_type: str | None = None,
+        filename: str | None = None,
+        **fields: Any,
+    ) -> Self:
         """Make a part from an RFC 2397 data URI (base64 or percent-encoded).
+
+        The URI's own media type is a hint like `media_type` (which overrides it): the bytes
+        decide.
 
         Raises:
             InvalidMedia: The URI is malformed.
         """
+        _extra_fields("from_data_uri", fields)
         parsed = parse_data_uri(uri)
-        return cls(data=parsed.data, media_type=parsed.media_type, filename=filename, **fields)
+        declared = media_type or parsed.media_type
+        return cls(data=parsed.data, media_type=declared, filename=filename, **fields)
 
     @classmethod
     def from_file(
@@ -422,6 +441,8 @@ class MediaPart(BaseModel):
         Raises:
             MediaTooLarge: It holds more than `max_bytes`.
         """
+        _extra_fields("from_file", fields)
+        _check_limit(max_bytes)
         raw = read_file_object(fileobj, max_bytes=max_bytes)
         if filename is None:
             name = getattr(fileobj, "name", None)
@@ -433,8 +454,8 @@ class MediaPart(BaseModel):
         """Encode a PIL image: in `format`, else its own format if web-friendly, else PNG."""
         from mediaparts._pil import encode_pil
 
-        raw = encode_pil(image, format)
-        return cls(data=raw, **fields)
+        _extra_fields("from_pil", fields, allowed=("filename",))
+        return cls(data=encode_pil(image, format), **fields)
 
 
 class ImagePart(MediaPart):
@@ -496,10 +517,7 @@ class TextPart(BaseModel):
     def __init__(self, text: str | None = None, /, **values: Any) -> None:
         if text is not None:
             values["text"] = text
-        try:
-            super().__init__(**values)
-        except ValidationError as exc:
-            raise InvalidMedia(explain("TextPart", exc)) from exc
+        construct(self, super().__init__, values)
 
     def to_dict(self) -> dict[str, Any]:
         """Return `{"kind": "text", "text": ...}`."""
@@ -522,6 +540,58 @@ def part_class(kind: str) -> type[MediaPart]:
 
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
+
+
+def _extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> None:
+    """Refuse keyword fields that a constructor sets itself (data, url, kind)."""
+    clash = sorted(set(fields) - {"metadata", "detail", *allowed})
+    if clash:
+        raise InvalidMedia(
+            f"{where}() sets {', '.join(clash)} itself; it also takes metadata= (and detail= "
+            "for images)"
+        )
+
+
+def _check_limit(max_bytes: Any) -> None:
+    if max_bytes is not None and (not isinstance(max_bytes, int) or isinstance(max_bytes, bool)):
+        raise InvalidMedia(f"max_bytes must be a whole number, got {type(max_bytes).__name__}")
+
+
+_TEXT_FIELDS = ("media_type", "filename", "url", "detail")
+
+
+def check_fields(values: Mapping[str, Any]) -> None:
+    """Refuse field values of the wrong type before they reach detection.
+
+    Raises:
+        InvalidMedia: `media_type`, `filename`, `url` or `detail` is not a string, or
+            `metadata` is not a dict.
+    """
+    for name in _TEXT_FIELDS:
+        value = values.get(name)
+        if value is not None and not isinstance(value, str):
+            raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
+    metadata = values.get("metadata")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
+
+
+def _copy_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Copy metadata deeply, as JSON data, so the part shares nothing with the caller."""
+    try:
+        copied = json.loads(json.dumps(metadata, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise InvalidMedia(f"metadata must be JSON data (it is kept in to_dict()): {exc}") from exc
+    assert isinstance(copied, dict)
+    return copied
+
+
+def construct(model: BaseModel, init: Callable[..., None], values: dict[str, Any]) -> None:
+    """Run a pydantic model's __init__, turning its ValidationError into InvalidMedia."""
+    try:
+        init(**values)
+    except ValidationError as exc:
+        raise InvalidMedia(explain(type(model).__name__, exc)) from exc
 
 
 def explain(name: str, exc: ValidationError) -> str:

@@ -50,6 +50,9 @@ def _clean_base64(text: str | bytes) -> bytes:
         raw = raw.replace(b"-", b"+").replace(b"_", b"/")
     missing = -len(raw) % 4
     if missing == 3:
+        stray = re.search(rb"[^A-Za-z0-9+/=]", raw)
+        if stray is not None:
+            raise ValueError(f"it contains {stray.group()!r} at position {stray.start()}")
         raise ValueError("its length is not a whole number of base64 quanta")
     return raw + b"=" * missing if missing else raw
 
@@ -161,6 +164,8 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     Raises:
         InvalidMedia: There is no file at the path, it is a directory, or it cannot be read.
     """
+    if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+        raise InvalidMedia(f"a path must be a str or os.PathLike of str, got {type(path).__name__}")
     shown = os.fspath(path)
     try:
         f = open(path, "rb")  # noqa: SIM115 - closed below; the open itself is what may fail
@@ -173,6 +178,8 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         raise InvalidMedia(f"{shown!r} is a directory, not a file") from exc
     except OSError as exc:
         raise InvalidMedia(f"cannot read {shown!r}: {exc.strerror or exc}") from exc
+    except ValueError as exc:  # e.g. an embedded NUL character
+        raise InvalidMedia(f"{shown!r} is not a usable path: {exc}") from exc
     with f:
         yield f
 
@@ -223,7 +230,10 @@ def read_file_object(fileobj: IO[bytes] | Any, *, max_bytes: int | None = None) 
 
 
 def _read_capped(f: Any, max_bytes: int | None, name: str) -> bytes:
-    data = f.read() if max_bytes is None else f.read(max_bytes + 1)
+    try:
+        data = f.read() if max_bytes is None else f.read(max_bytes + 1)
+    except (OSError, ValueError) as exc:  # a closed file, a broken pipe, a failing disk
+        raise InvalidMedia(f"cannot read {name}: {exc}") from exc
     if isinstance(data, str):
         raise InvalidMedia(f"{name} was opened in text mode; open it with 'rb' for bytes")
     if not isinstance(data, bytes | bytearray | memoryview):

@@ -91,6 +91,12 @@ def _hints(
     filename: str | os.PathLike[str] | None, declared: str | None
 ) -> list[tuple[str, DetectionSource]]:
     """The file name's and declared types, canonical, without the uninformative octet-stream."""
+    if filename is not None and (
+        not isinstance(filename, str | os.PathLike) or isinstance(os.fspath(filename), bytes)
+    ):
+        raise InvalidMedia(f"filename must be a string, got {type(filename).__name__}")
+    if declared is not None and not isinstance(declared, str):
+        raise InvalidMedia(f"declared must be a media type string, got {type(declared).__name__}")
     hints: list[tuple[str, DetectionSource]] = []
     named = media_type_from_filename(os.fspath(filename)) if filename else None
     if named and named != OCTET_STREAM:
@@ -259,7 +265,11 @@ def detect(
             reader: ReadAt = read_at
             return _decide(Probe(head, max(size, len(head)), reader), hints)
     if callable(getattr(source, "read", None)):
-        return _detect_stream(source, _hints(filename, declared))
+        hints = _hints(filename, declared)
+        try:
+            return _detect_stream(source, hints)
+        except (OSError, ValueError) as exc:  # a closed file, a failing device
+            raise InvalidMedia(f"cannot read the file object: {exc}") from exc
     raise InvalidMedia(
         f"detect() takes bytes, a path or a binary file object, not {type(source).__name__}"
     )

@@ -78,6 +78,20 @@ def _bmp(probe: Probe) -> bool:
     return info_size in _BMP_INFO_SIZES and 14 + info_size <= pixels_at < 1 << 28
 
 
+def _gif(probe: Probe) -> bool:
+    """After the screen descriptor (and global colour table) comes a block introducer.
+
+    GIF89a spec: every block starts 0x21 (extension), 0x2C (image) or 0x3B (trailer), so
+    "GIF89a is a format name" is text. A file cut off before that byte is given the benefit.
+    """
+    head = probe.head
+    if len(head) < 13:
+        return len(head) == 6 or (len(head) >= 10 and head[6:10] != b"    ")
+    flags = head[10]
+    at = 13 + (3 << ((flags & 0x07) + 1) if flags & 0x80 else 0)
+    return at >= len(head) or head[at] in (0x21, 0x2C, 0x3B)
+
+
 def _icon(probe: Probe) -> bool:
     """An ICO/CUR directory has 1+ entries whose first points past the directory."""
     head = probe.head
@@ -147,8 +161,8 @@ def _pdf_after_junk(probe: Probe) -> bool:
 IMAGE_SIGNATURES = (
     _sig("image/jpeg", (0, b"\xff\xd8\xff")),
     _sig("image/png", (0, b"\x89PNG\r\n\x1a\n")),
-    _sig("image/gif", (0, b"GIF87a")),
-    _sig("image/gif", (0, b"GIF89a")),
+    _sig("image/gif", (0, b"GIF87a"), check=_gif),
+    _sig("image/gif", (0, b"GIF89a"), check=_gif),
     _sig("image/webp", (0, b"RIFF"), (8, b"WEBP")),
     _sig("image/x-canon-cr2", (0, b"II*\x00"), (8, b"CR")),
     _sig("image/tiff", (0, b"II*\x00")),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from mediaparts._errors import InvalidMedia
+
 __all__ = [
     "OCTET_STREAM",
     "Kind",
@@ -337,7 +339,12 @@ def canonical_media_type(media_type: str) -> str:
 
     Returns:
         The canonical media type.
+
+    Raises:
+        InvalidMedia: `media_type` is not a string.
     """
+    if not isinstance(media_type, str):
+        raise InvalidMedia(f"a media type must be a string, got {type(media_type).__name__}")
     bare = media_type.split(";", 1)[0].strip().lower()
     return _CANONICAL.get(bare, bare)
 
