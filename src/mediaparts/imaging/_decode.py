@@ -1,0 +1,132 @@
+"""Decode once, at the smallest scale that still serves the target, upright and in a plain mode.
+
+The order matters for speed: the JPEG draft is set before `load()`, so libjpeg-turbo scales by
+1/2, 1/4 or 1/8 inside its IDCT and a 24 MP photo bound for 1568 px is never held at 24 MP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mediaparts._errors import UnsupportedMediaType
+from mediaparts.imaging._probe import Probe
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+__all__ = ["Decoded", "decode", "plain", "resize"]
+
+# Pillow's own advice for `reducing_gap`: reduce by an integer factor (a cheap box filter)
+# only while the remaining LANCZOS step still shrinks by at least 2x, which hides the box
+# filter's aliasing ("reducing_gap=2.0 ... indistinguishable from fair resampling", Image.resize).
+_REDUCING_GAP = 2.0
+
+
+@dataclass(slots=True)
+class Decoded:
+    """An upright, decoded first frame in mode RGB, RGBA or L, with what it took."""
+
+    image: Image.Image
+    alpha: bool  # some pixel is not fully opaque
+    icc: bytes | None
+    steps: list[str]
+
+
+def decode(probe: Probe, size: tuple[int, int], *, first_frame: bool) -> Decoded:
+    """Decode the (first frame of the) probed image, upright, at `size` or somewhat larger.
+
+    Args:
+        probe: The header, with its lazily opened image.
+        size: The upright size the result will be resized to; JPEG decodes near it.
+        first_frame: Record the "first frame" step (the image is animated and must be still).
+
+    Raises:
+        UnsupportedMediaType: The plugin for this type (pillow-heif) is not installed.
+        Any of `DECODE_ERRORS`: Pillow could not decode the pixels (the caller wraps them).
+    """
+    image = probe.image
+    if image is None:
+        raise UnsupportedMediaType(probe.missing_plugin or "", media_type=probe.media_type)
+    steps: list[str] = []
+    if probe.media_type == "image/jpeg" and size != probe.upright:
+        stored = (size[1], size[0]) if probe.orientation >= 5 else size
+        # Pillow picks the largest 1/n scale whose result is still >= `stored` on both axes.
+        image.draft(image.mode, stored)
+    image.load()
+    if first_frame:
+        steps.append("first frame")
+    icc = image.info.get("icc_profile")
+    upright = transpose(image, probe.orientation)
+    if upright is not image:
+        steps.append("exif-transpose")
+    flat, alpha = plain(upright)
+    if upright.mode == "CMYK" or upright.mode.startswith("I") or upright.mode == "F":
+        steps.append(f"mode {upright.mode}→{flat.mode}")  # colour or depth changed, not just form
+    return Decoded(flat, alpha, icc if isinstance(icc, bytes) else None, steps)
+
+
+def transpose(image: Image.Image, orientation: int) -> Image.Image:
+    """Return `image` turned upright for EXIF `orientation` (the same mapping as exif_transpose).
+
+    The result carries no EXIF at all: encoders here never write it, so no tag survives.
+    """
+    from PIL import Image
+
+    method = {
+        2: Image.Transpose.FLIP_LEFT_RIGHT,
+        3: Image.Transpose.ROTATE_180,
+        4: Image.Transpose.FLIP_TOP_BOTTOM,
+        5: Image.Transpose.TRANSPOSE,
+        6: Image.Transpose.ROTATE_270,
+        7: Image.Transpose.TRANSVERSE,
+        8: Image.Transpose.ROTATE_90,
+    }.get(orientation)
+    return image if method is None else image.transpose(method)
+
+
+def plain(image: Image.Image) -> tuple[Image.Image, bool]:
+    """Convert any Pillow mode to RGB, RGBA or L; return it and whether alpha is really used."""
+    mode = image.mode
+    if mode.startswith("I") or mode == "F":
+        return _to_8bit(image), False
+    if mode == "1":
+        return image.convert("L"), False
+    has_alpha = "A" in mode or "a" in mode or "transparency" in image.info
+    if not has_alpha:
+        # CMYK (Adobe-inverted or not, Pillow handles it), YCbCr, LAB, HSV, RGBX, P without
+        # transparency: providers expect RGB, and JPEG readers differ on CMYK.
+        return (image if mode in ("RGB", "L") else image.convert("RGB")), False
+    # P/PA with transparency, LA, La, RGBa, L/RGB with a tRNS colour: all become RGBA.
+    rgba = image if mode == "RGBA" else image.convert("RGBA")
+    low, _ = rgba.getchannel("A").getextrema()
+    if low == 255:  # an alpha channel nobody uses: JPEG can carry this image losslessly enough
+        return rgba.convert("RGB"), False
+    return rgba, True
+
+
+def _to_8bit(image: Image.Image) -> Image.Image:
+    """Scale 16-bit (I;16*), 32-bit (I) or float (F) samples into 8 bits instead of clipping."""
+    # Pillow's convert("L") clips 16-bit samples at 255, turning mid-grey (32768) white.
+    wide = image.convert("F" if image.mode == "F" else "I")
+    extrema = wide.getextrema()
+    low, high = float(extrema[0]), float(extrema[1])  # type: ignore[arg-type]  # one band
+    if image.mode == "F" or high > 65535 or low < 0:
+        low, high = min(low, 0.0), max(high, 1.0)  # not 16-bit: scale the actual range
+    else:
+        low, high = 0.0, 65535.0  # 16-bit data: full range, so mid-grey stays mid-grey
+    scale = 255 / (high - low)
+    offset = 0.5 - low * scale  # round to nearest; point() truncates
+    return wide.point(lambda v: v * scale + offset).convert("L")
+
+
+def resize(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """Downscale `image` to exactly `size`: an integer `reduce()` first when cheap, then LANCZOS."""
+    from PIL import Image
+
+    if image.size == size:
+        return image
+    factor = int(min(image.width / size[0], image.height / size[1]) / _REDUCING_GAP)
+    if factor >= 2:
+        image = image.reduce(factor)
+    return image.resize(size, Image.Resampling.LANCZOS)

@@ -1,0 +1,189 @@
+"""`fit_image`: pass the bytes through when they already fit, else decode once and re-encode.
+
+The order of work: probe the header (pixel cap, orientation, animation) → pass through if
+nothing needs to change → decode (JPEG draft near the target) → first frame → exif-transpose →
+plain mode → choose the output type → resize → encode down the quality ladder → scale down
+by ~0.75 until the byte limit holds. See docs/imaging.md.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from mediaparts._errors import (
+    InvalidMedia,
+    MediaTooLarge,
+    ProviderLimitError,
+    UnsupportedMediaType,
+)
+from mediaparts.imaging._animate import fit_animation
+from mediaparts.imaging._decode import Decoded, decode, resize
+from mediaparts.imaging._encode import ENCODABLE, encode, label, ladder
+from mediaparts.imaging._probe import DECODE_ERRORS, Probe, probe
+from mediaparts.imaging._spec import FitSpec, FittedImage, limit_size, measured, short_name
+
+__all__ = ["MIN_LONG_SIDE", "fit_image", "shrink"]
+
+# Below this the picture says little; a provider limit that needs less is reported instead.
+MIN_LONG_SIDE = 64
+# How many times a lossless PNG is scaled by 0.75 before an opaque image switches to JPEG.
+_LOSSLESS_SCALINGS = 3
+_STEP = 0.75
+_WRITABLE_AS_IS = frozenset({"image/jpeg", "image/png", "image/webp"})
+
+
+def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
+    """Make an image acceptable to a provider, changing as little as possible.
+
+    When the type is accepted, the image is upright (EXIF orientation 1 or none), still (or
+    animations are allowed), within every size limit and `target`, and small enough in bytes,
+    the input is returned untouched, decided from the header alone. Otherwise it is decoded
+    once and re-encoded; see docs/imaging.md for the order of the steps.
+
+    Args:
+        data: The encoded image; never modified.
+        media_type: Its media type. The bytes win: a PNG labelled image/jpeg is read as PNG.
+        spec: The provider's limits.
+
+    Returns:
+        The image as it should be sent, with the steps taken.
+
+    Raises:
+        MediaTooLarge: The header claims more than `spec.pixel_cap` pixels (nothing decoded).
+        InvalidMedia: The image is corrupt, truncated or undecodable.
+        UnsupportedMediaType: Not a raster image fitting reads, HEIC/HEIF without pillow-heif,
+            or `spec.accepted` names no type this module can write.
+        ProviderLimitError: Even at 64 px on the long side it exceeds `spec.max_bytes`.
+    """
+    head = probe(data, media_type, spec.pixel_cap)
+    width, height = head.upright
+    size = limit_size(width, height, spec)
+    make_still = head.animated and not spec.animated_ok
+    if (
+        head.media_type in spec.accepted
+        and head.orientation == 1
+        and not make_still
+        and size == (width, height)
+        and head.complete
+        and not head.cmyk
+        and _fits(len(data), spec)
+    ):
+        return FittedImage(data, head.media_type, width, height, (), unchanged=True)
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            # The pixel cap was checked on the header; Pillow re-checks some frames on load.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            if head.animated and not make_still and head.media_type in spec.accepted:
+                animated = fit_animation(head, size, spec)
+                if animated is not None:
+                    return animated
+            # An animation the provider cannot take as its own type keeps its first frame.
+            decoded = decode(head, size, first_frame=head.animated)
+            return _fit_still(head, decoded, size, spec)
+    except Image.DecompressionBombError as exc:  # a later frame larger than the header said
+        raise MediaTooLarge(
+            f"{head.media_type}: {exc}", limit=spec.pixel_cap, media_type=head.media_type
+        ) from exc
+    except DECODE_ERRORS as exc:
+        raise InvalidMedia(
+            f"cannot decode {head.media_type}: {exc}", media_type=head.media_type
+        ) from exc
+
+
+def _fit_still(head: Probe, decoded: Decoded, size: tuple[int, int], spec: FitSpec) -> FittedImage:
+    out = _output_type(head, decoded, spec)
+    lossless_source = out == "image/webp" and head.lossless
+    steps = list(decoded.steps)
+    current, tried = size, 0
+    while True:
+        image = resize(decoded.image, current)
+        lossy = out == "image/jpeg" or (out == "image/webp" and not lossless_source)
+        qualities: tuple[int | None, ...] = ladder(spec.jpeg_quality) if lossy else (None,)
+        for quality in qualities:
+            result = encode(image, out, quality, decoded.icc)
+            if _fits(len(result), spec):
+                steps += _describe(head, out, size, image.size)
+                steps.append(label(out, quality))
+                return FittedImage(result, out, *image.size, tuple(steps), unchanged=False)
+        tried += 1
+        # Lossless sizes shrink by 0.75 exactly, so that JPEG gets its turn at full size.
+        smaller = shrink(current, _next_scale(len(result), spec) if lossy else _STEP)
+        if not lossy and (tried >= _LOSSLESS_SCALINGS or smaller == current):
+            # Lossless coding cannot fit even a smaller picture: go lossy, from the full size.
+            if out == "image/webp":  # lossy WebP keeps the alpha channel
+                current, tried, lossless_source = size, 0, False
+                continue
+            if not decoded.alpha and "image/jpeg" in spec.accepted:
+                out, current, tried = "image/jpeg", size, 0
+                continue
+        if smaller == current:
+            raise ProviderLimitError(
+                f"cannot fit {head.media_type} ({head.upright[0]}x{head.upright[1]}) into "
+                f"{spec.max_bytes:,} bytes ({spec.measure}): at {current[0]}x{current[1]} as "
+                f"{short_name(out)} it is still {measured(len(result), spec.measure):,} bytes",
+                media_type=head.media_type,
+            )
+        current = smaller
+
+
+def _next_scale(size: int, spec: FitSpec) -> float:
+    """Return the next scale factor: 0.75, or less when the overshoot is large."""
+    # Bytes grow roughly with the pixel count, so sqrt(limit / size) estimates the scale that
+    # fits; 0.95 leaves room for the estimate's error. Never less than halving at once.
+    limit = spec.max_bytes or 0
+    estimate = 0.95 * math.sqrt(limit / max(1, measured(size, spec.measure)))
+    return max(0.5, min(_STEP, estimate))
+
+
+def shrink(size: tuple[int, int], factor: float) -> tuple[int, int]:
+    """Return `size` scaled by `factor`, its long side no less than MIN_LONG_SIDE.
+
+    Returns `size` itself when it cannot shrink any further.
+    """
+    long_side = max(size)
+    if long_side <= MIN_LONG_SIDE:
+        return size
+    factor = max(factor, MIN_LONG_SIDE / long_side)
+    return max(1, round(size[0] * factor)), max(1, round(size[1] * factor))
+
+
+def _fits(size: int, spec: FitSpec) -> bool:
+    return spec.max_bytes is None or measured(size, spec.measure) <= spec.max_bytes
+
+
+def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
+    """Choose what to write: the source's own type if accepted and writable, else by content."""
+    if head.media_type in spec.accepted and head.media_type in _WRITABLE_AS_IS:
+        return head.media_type
+    order: tuple[str, ...]
+    if decoded.alpha:
+        # Transparency first: JPEG would flatten it, so it is the last resort.
+        order = ("image/png", "image/webp", "image/gif", "image/jpeg")
+    elif head.lossless:
+        order = ("image/png", *ENCODABLE)
+    else:
+        order = ENCODABLE
+    for media_type in order:
+        if media_type in spec.accepted:
+            return media_type
+    raise UnsupportedMediaType(
+        f"cannot convert {head.media_type}: the accepted types ({', '.join(spec.accepted)}) "
+        f"include none that fitting writes ({', '.join(ENCODABLE)})",
+        media_type=head.media_type,
+        accepted=spec.accepted,
+    )
+
+
+def _describe(head: Probe, out: str, target: tuple[int, int], final: tuple[int, int]) -> list[str]:
+    steps = []
+    if out != head.media_type:
+        steps.append(f"{short_name(head.media_type)}→{short_name(out)}")
+    width, height = head.upright
+    if target != (width, height):
+        steps.append(f"resize {width}x{height}→{target[0]}x{target[1]}")
+    if final != target:
+        steps.append(f"resize {target[0]}x{target[1]}→{final[0]}x{final[1]} to fit max_bytes")
+    return steps

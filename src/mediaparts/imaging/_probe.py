@@ -1,0 +1,261 @@
+"""Read what fitting needs from an image's header: type, size, orientation, animation.
+
+Nothing here decodes pixels. Pillow's `Image.open` parses only the header; its pixel data is
+read later, by `load()`, once `_decode` has set a draft size.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
+from mediaparts._imageinfo import image_size
+from mediaparts.detection import canonical_media_type, detect
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+__all__ = ["DECODE_ERRORS", "Probe", "image_orientation", "probe"]
+
+# What Pillow and its plugins raise on corrupt or hostile input. `UnidentifiedImageError`
+# (what Image.open raises for unknown bytes) is an OSError; plugins raise the rest.
+DECODE_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    SyntaxError,
+    ValueError,
+    struct.error,
+    EOFError,
+    IndexError,
+    KeyError,
+    ZeroDivisionError,
+)
+
+# Media type → the Pillow formats allowed to open it. Restricting `Image.open(formats=...)` to
+# the detected type keeps hostile bytes away from unrelated plugins (EPS would run Ghostscript).
+FORMATS: dict[str, tuple[str, ...]] = {
+    "image/jpeg": ("JPEG", "MPO"),
+    "image/png": ("PNG",),
+    "image/gif": ("GIF",),
+    "image/webp": ("WEBP",),
+    "image/bmp": ("BMP", "DIB"),
+    "image/tiff": ("TIFF",),
+    "image/vnd.microsoft.icon": ("ICO",),
+    "image/x-win-bitmap": ("CUR",),
+    "image/vnd.adobe.photoshop": ("PSD",),
+    "image/heic": ("HEIF",),
+    "image/heif": ("HEIF",),
+    # Pillow >= 11.2 reads AVIF itself; older pillow-heif releases registered it as "AVIF" too.
+    "image/avif": ("AVIF", "HEIF"),
+}
+HEIF_TYPES = frozenset({"image/heic", "image/heif"})
+# Types whose pixels survive their own encoding exactly; WebP is decided per file.
+_LOSSLESS = frozenset(
+    {
+        "image/png",
+        "image/gif",
+        "image/bmp",
+        "image/tiff",
+        "image/vnd.microsoft.icon",
+        "image/x-win-bitmap",
+        "image/vnd.adobe.photoshop",
+    }
+)
+# Only these containers hold animations that providers treat as animations.
+_ANIMATABLE = frozenset({"image/gif", "image/png", "image/webp"})
+_ORIENTATION_TAG = 0x0112
+_heif_lock = threading.Lock()
+_heif_registered = False
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """The header facts about one image, and the lazily opened Pillow image (if openable)."""
+
+    media_type: str
+    width: int  # as stored, before EXIF orientation
+    height: int
+    orientation: int
+    animated: bool
+    lossless: bool
+    complete: bool  # the format's end marker is present (JPEG EOI, PNG IEND)
+    cmyk: bool  # a CMYK/YCCK JPEG: valid, but providers' decoders expect RGB, so it is converted
+    image: Image.Image | None  # None: the HEIF plugin is missing (see `missing_plugin`)
+    missing_plugin: str | None = None
+
+    @property
+    def upright(self) -> tuple[int, int]:
+        """Return the displayed (width, height): orientations 5-8 swap the axes."""
+        swapped = self.orientation >= 5
+        return (self.height, self.width) if swapped else (self.width, self.height)
+
+
+def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
+    """Open `data` lazily and read its header.
+
+    Raises:
+        MediaTooLarge: The header claims more than `pixel_cap` pixels.
+        InvalidMedia: The header cannot be parsed.
+        UnsupportedMediaType: The bytes are not a raster image type fitting handles.
+    """
+    found = detect(data).media_type
+    kind = found if found in FORMATS else canonical_media_type(media_type)
+    if kind not in FORMATS:
+        raise UnsupportedMediaType(
+            f"cannot fit {found if found.startswith('image/') else media_type} as an image; "
+            f"fitting handles {', '.join(sorted(FORMATS))}",
+            media_type=media_type,
+            accepted=tuple(sorted(FORMATS)),
+        )
+    # Our own header parser first, so that this check (not Pillow's bomb guard) speaks.
+    stored = image_size(data, kind)
+    if stored is not None:
+        _check_cap(stored, pixel_cap, kind)
+    missing = _heif_plugin(kind)
+    if missing is not None:
+        if stored is None:  # nothing to pass through either: say what to install
+            raise UnsupportedMediaType(missing, media_type=kind)
+        return Probe(kind, *stored, 1, False, False, True, False, None, missing)
+    image = _open(data, kind, pixel_cap)
+    _check_cap(image.size, pixel_cap, kind)
+    animated = kind in _ANIMATABLE and bool(getattr(image, "is_animated", False))
+    return Probe(
+        media_type=kind,
+        width=image.size[0],
+        height=image.size[1],
+        orientation=_orientation(image),
+        animated=animated,
+        lossless=kind in _LOSSLESS or (kind == "image/webp" and _webp_lossless(data)),
+        complete=_complete(data, kind),
+        cmyk=kind == "image/jpeg" and image.mode == "CMYK",
+        image=image,
+    )
+
+
+def image_orientation(data: bytes) -> int:
+    """Return the EXIF orientation (1-8) of an image, read from its header only.
+
+    Args:
+        data: The encoded image.
+
+    Returns:
+        The orientation tag's value; 1 when it is absent, invalid or unreadable.
+    """
+    kind = detect(data).media_type
+    if kind not in FORMATS or _heif_plugin(kind) is not None:
+        return 1
+    try:
+        return _orientation(_open(data, kind, pixel_cap=None))
+    except (InvalidMedia, MediaTooLarge):
+        return 1
+
+
+def _check_cap(size: tuple[int, int], pixel_cap: int, media_type: str) -> None:
+    pixels = size[0] * size[1]
+    if pixels > pixel_cap:
+        raise MediaTooLarge(
+            f"{media_type} of {size[0]}x{size[1]} = {pixels:,} pixels exceeds the pixel cap of "
+            f"{pixel_cap:,}; refused before decoding (raise FitSpec.pixel_cap to allow it)",
+            size=pixels,
+            limit=pixel_cap,
+            media_type=media_type,
+        )
+
+
+def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:
+    from PIL import Image
+    from PIL import __version__ as pillow_version
+
+    formats = FORMATS[media_type]
+    if any(name not in Image.OPEN for name in formats):
+        Image.init()  # load every plugin, as Image.open would; a name still missing is absent
+    formats = tuple(name for name in formats if name in Image.OPEN)
+    if not formats:  # e.g. AVIF on Pillow < 11.2 without an old pillow-heif
+        raise UnsupportedMediaType(
+            f"this Pillow ({pillow_version}) cannot read {media_type}; "
+            "Pillow 11.2 or later reads AVIF",
+            media_type=media_type,
+        )
+    try:
+        with warnings.catch_warnings():
+            # Our pixel cap is the guard; Pillow's warning would be an error under `-W error`.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            return Image.open(io.BytesIO(data), formats=formats)
+    except Image.DecompressionBombError as exc:
+        # Pillow's hard limit (2 x MAX_IMAGE_PIXELS) is below a raised pixel cap.
+        limit = 2 * (Image.MAX_IMAGE_PIXELS or 0)
+        raise MediaTooLarge(
+            f"{media_type} exceeds Pillow's limit of {limit:,} pixels "
+            f"(PIL.Image.MAX_IMAGE_PIXELS); refused before decoding: {exc}",
+            limit=min(limit, pixel_cap or limit),
+            media_type=media_type,
+        ) from exc
+    except DECODE_ERRORS as exc:
+        raise InvalidMedia(f"cannot decode {media_type}: {exc}", media_type=media_type) from exc
+
+
+def _orientation(image: Image.Image) -> int:
+    from PIL import Image
+
+    try:
+        if image.format == "PNG":
+            # PngImageFile.getexif() decodes the whole image when the eXIf chunk is absent
+            # from the header; the PNG spec (1.5 extensions) puts eXIf before IDAT anyway.
+            raw = image.info.get("exif")
+            if not raw:
+                return 1
+            exif = Image.Exif()
+            exif.load(raw)
+        else:
+            exif = image.getexif()
+        value = exif.get(_ORIENTATION_TAG, 1)
+    except DECODE_ERRORS:
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def _heif_plugin(media_type: str) -> str | None:
+    """Register pillow-heif's opener once; return why HEIF cannot be read, or None."""
+    global _heif_registered
+    if media_type not in HEIF_TYPES:
+        return None
+    try:
+        import pillow_heif
+    except ImportError:
+        return (
+            f"reading {media_type} needs pillow-heif: pip install 'mediaparts[heif]' "
+            "(or pip install pillow-heif)"
+        )
+    with _heif_lock:
+        if not _heif_registered:
+            pillow_heif.register_heif_opener()
+            _heif_registered = True
+    return None
+
+
+def _complete(data: bytes, media_type: str) -> bool:
+    """Return False when a JPEG or PNG visibly ends early, so it is decoded, not passed on."""
+    if media_type == "image/jpeg":
+        return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
+    if media_type == "image/png":
+        return data[-12:-4] == b"\x00\x00\x00\x00IEND"
+    return True
+
+
+def _webp_lossless(data: bytes) -> bool:
+    """Return True when the first image chunk of a RIFF/WebP file is lossless (`VP8L`)."""
+    i, end = 12, len(data)
+    while i + 8 <= end:
+        tag = data[i : i + 4]
+        (length,) = struct.unpack("<I", data[i + 4 : i + 8])
+        if tag in (b"VP8L", b"VP8 "):
+            return tag == b"VP8L"
+        if tag == b"ANMF":
+            i += 8 + 16  # an animation frame's header, then its own image chunks
+            continue
+        i += 8 + length + (length & 1)  # RIFF chunks are padded to even sizes
+    return False

@@ -1,0 +1,119 @@
+"""What a provider accepts (`FitSpec`), what fitting returns (`FittedImage`), size arithmetic."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["FitSpec", "FittedImage", "limit_size", "measured", "short_name"]
+
+# Pillow refuses to open images above twice `Image.MAX_IMAGE_PIXELS` (89,478,485) with a
+# DecompressionBombError; the default cap is the same number, so both refuse alike.
+DEFAULT_PIXEL_CAP = 178_956_970
+
+
+@dataclass(frozen=True, slots=True)
+class FitSpec:
+    """The limits an image must meet for one provider.
+
+    Attributes:
+        accepted: Canonical media types the provider takes as they are, e.g.
+            `("image/jpeg", "image/png", "image/gif", "image/webp")`.
+        animated_ok: When False, an animated GIF, WebP or APNG becomes its first frame.
+        max_width: Hard width limit in pixels; larger images are downscaled.
+        max_height: Hard height limit in pixels.
+        max_pixels: Downscale so that width * height is at most this.
+        target: The size the provider would downscale an upright (width, height) image to
+            anyway; fitting downscales to it (never up).
+        max_bytes: Byte limit of the result, counted as `measure` says.
+        measure: `"raw"` counts the bytes, `"base64"` their base64 text (4 * ceil(n / 3)).
+        pixel_cap: Images with more pixels than this are refused before decoding.
+        jpeg_quality: The first rung of the JPEG (and lossy WebP) quality ladder.
+    """
+
+    accepted: tuple[str, ...]
+    animated_ok: bool = True
+    max_width: int | None = None
+    max_height: int | None = None
+    max_pixels: int | None = None
+    target: Callable[[int, int], tuple[int, int]] | None = None
+    max_bytes: int | None = None
+    measure: Literal["raw", "base64"] = "raw"
+    pixel_cap: int = DEFAULT_PIXEL_CAP
+    jpeg_quality: int = 85
+
+
+@dataclass(frozen=True, slots=True)
+class FittedImage:
+    """An image as it will be sent.
+
+    Attributes:
+        data: The encoded bytes (the input object itself when `unchanged`).
+        media_type: The canonical media type of `data`.
+        width: Width of the image in `data`, in pixels.
+        height: Height of the image in `data`, in pixels.
+        steps: What was done, in order, e.g. `("exif-transpose", "resize 6000x4000→1568x1045",
+            "jpeg q=85")`; empty when `unchanged`.
+        unchanged: True when `data` is the input bytes, untouched.
+    """
+
+    data: bytes
+    media_type: str
+    width: int
+    height: int
+    steps: tuple[str, ...]
+    unchanged: bool
+
+
+def measured(size: int, measure: Literal["raw", "base64"]) -> int:
+    """Return how many bytes a provider counts for `size` raw bytes."""
+    return 4 * math.ceil(size / 3) if measure == "base64" else size
+
+
+def limit_size(width: int, height: int, spec: FitSpec) -> tuple[int, int]:
+    """Return the largest size within every limit of `spec`, keeping the aspect ratio.
+
+    Never larger than (width, height); `width` and `height` are the upright size.
+    """
+    scale = 1.0
+    if spec.max_width is not None:
+        scale = min(scale, spec.max_width / width)
+    if spec.max_height is not None:
+        scale = min(scale, spec.max_height / height)
+    if spec.max_pixels is not None:
+        scale = min(scale, math.sqrt(spec.max_pixels / (width * height)))
+    w, h = width, height
+    if scale < 1.0:
+        w, h = max(1, round(width * scale)), max(1, round(height * scale))
+        # Rounding may overshoot a limit by a pixel; the limits are hard, the ratio is not.
+        w = min(w, spec.max_width or w)
+        h = min(h, spec.max_height or h)
+        while spec.max_pixels is not None and w * h > spec.max_pixels and max(w, h) > 1:
+            w, h = (w - 1, h) if w >= h else (w, h - 1)
+    if spec.target is not None:
+        tw, th = spec.target(width, height)
+        # A target larger than the image means "no resize": never upscale.
+        w, h = max(1, min(w, tw)), max(1, min(h, th))
+    return w, h
+
+
+_SHORT = {
+    "image/jpeg": "jpeg",
+    "image/png": "png",
+    "image/gif": "gif",
+    "image/webp": "webp",
+    "image/bmp": "bmp",
+    "image/tiff": "tiff",
+    "image/heic": "heic",
+    "image/heif": "heif",
+    "image/avif": "avif",
+    "image/vnd.microsoft.icon": "ico",
+    "image/vnd.adobe.photoshop": "psd",
+}
+
+
+def short_name(media_type: str) -> str:
+    """Return the short format name used in steps, e.g. "jpeg" for image/jpeg."""
+    return _SHORT.get(media_type, media_type.rpartition("/")[2])
