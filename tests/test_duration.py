@@ -1,0 +1,200 @@
+"""Media duration from container headers, and PDF page counts without a PDF library."""
+
+from __future__ import annotations
+
+import io
+import struct
+import wave
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mediaparts._duration import _MUTAGEN, _OWN, audio_duration, pdf_page_count, video_duration
+
+AUDIO = [
+    ("tone.wav", "audio/wav"),
+    ("tone.wav", "audio/x-wav"),
+    ("tone.mp3", "audio/mpeg"),
+    ("tagged.mp3", "audio/mp3"),
+    ("tone.m4a", "audio/mp4"),
+    ("tone.m4a", "audio/x-m4a"),
+    ("tone.ogg", "audio/ogg"),
+    ("tone.opus", "audio/opus"),
+    ("tone.flac", "audio/flac"),
+    ("tone.aiff", "audio/aiff"),
+    ("tone.aac", "audio/aac"),
+    ("tone.webm", "audio/webm"),
+]
+VIDEO = [
+    ("clip.mp4", "video/mp4"),
+    ("clip.mov", "video/quicktime"),
+    ("clip.mkv", "video/x-matroska"),
+    ("clip.webm", "video/webm"),
+    ("clip.avi", "video/x-msvideo"),
+]
+EVERY_TYPE = sorted({*_MUTAGEN, *_OWN})
+
+
+@pytest.mark.parametrize(("name", "media_type"), AUDIO)
+def test_audio_duration_of_one_second_tones(testdata: Path, name: str, media_type: str) -> None:
+    """Every testdata tone reads as about one second (encoder padding aside)."""
+    seconds = audio_duration((testdata / name).read_bytes(), media_type)
+    assert seconds == pytest.approx(1.0, abs=0.1)
+
+
+@pytest.mark.parametrize(("name", "media_type"), VIDEO)
+def test_video_duration_of_one_second_clips(testdata: Path, name: str, media_type: str) -> None:
+    """Every testdata clip reads as about one second."""
+    seconds = video_duration((testdata / name).read_bytes(), media_type)
+    assert seconds == pytest.approx(1.0, abs=0.15)
+
+
+def test_wav_duration_is_exact() -> None:
+    """A stdlib-written WAV of 2.5 s at 8 kHz reads as exactly 2.5 s."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\x00\x00" * 20_000)
+    assert audio_duration(buffer.getvalue(), "audio/wav; codecs=1") == 2.5
+
+
+def test_unknown_type_is_none(testdata: Path) -> None:
+    """A type with no reader gives None, even for readable bytes."""
+    assert audio_duration((testdata / "tone.wav").read_bytes(), "audio/x-unknown") is None
+    assert video_duration((testdata / "clip.mp4").read_bytes(), "image/png") is None
+
+
+@pytest.mark.parametrize(("name", "media_type"), [*AUDIO, *VIDEO])
+def test_truncated_media_never_raises(testdata: Path, name: str, media_type: str) -> None:
+    """Cut-off files give a duration or None, never an exception."""
+    data = (testdata / name).read_bytes()
+    for size in (0, 4, 12, 40, 100, len(data) // 2):
+        result = audio_duration(data[:size], media_type)
+        assert result is None or result > 0
+
+
+@pytest.mark.parametrize("media_type", EVERY_TYPE)
+def test_mislabelled_bytes_give_none(testdata: Path, media_type: str) -> None:
+    """A JPEG under an audio or video type is not given a duration."""
+    assert audio_duration((testdata / "photo.jpg").read_bytes(), media_type) is None
+
+
+@given(data=st.binary(max_size=2048), media_type=st.sampled_from(EVERY_TYPE))
+def test_garbage_never_raises(data: bytes, media_type: str) -> None:
+    """Random bytes under any supported type give None or a positive duration."""
+    result = audio_duration(data, media_type)
+    assert result is None or result > 0
+
+
+def _ebml(eid: int, body: bytes, *, unknown_size: bool = False) -> bytes:
+    id_bytes = eid.to_bytes((eid.bit_length() + 7) // 8, "big")
+    size = (
+        b"\x01\xff\xff\xff\xff\xff\xff\xff"
+        if unknown_size
+        else (0x10000000 | len(body)).to_bytes(4, "big")
+    )
+    return id_bytes + size + body
+
+
+def test_matroska_duration_with_scale_and_unknown_segment_size() -> None:
+    """The Info Duration is scaled by TimestampScale; an unknown-size segment is read too."""
+    info = _ebml(
+        0x1549A966,
+        _ebml(0x2AD7B1, (1_000_000).to_bytes(3, "big")) + _ebml(0x4489, struct.pack(">d", 2500.0)),
+    )
+    data = _ebml(0x1A45DFA3, b"") + _ebml(
+        0x18538067, _ebml(0xEC, b"\0" * 8) + info, unknown_size=True
+    )
+    assert audio_duration(data, "audio/webm") == 2.5
+    float32 = _ebml(0x1549A966, _ebml(0x4489, struct.pack(">f", 1500.0)))  # default 1 ms scale
+    assert video_duration(_ebml(0x18538067, float32), "video/x-matroska") == 1.5
+
+
+def test_matroska_without_duration_is_none() -> None:
+    """A live WebM (no Duration before the first Cluster) has no known duration."""
+    data = _ebml(0x18538067, _ebml(0x1F43B675, b"\0" * 16) + _ebml(0x1549A966, b""))
+    assert video_duration(data, "video/webm") is None
+
+
+# --- PDF pages ------------------------------------------------------------------------------
+
+
+def _pdf(*objects: bytes, update: bytes = b"") -> bytes:
+    body = b"".join(b"%d 0 obj\n%s\nendobj\n" % (i, obj) for i, obj in enumerate(objects, 1))
+    return b"%PDF-1.7\n" + body + b"trailer\n<< /Root 1 0 R >>\n%%EOF\n" + update
+
+
+def test_pdf_page_count_of_testdata(testdata: Path) -> None:
+    """testdata/document.pdf has two pages."""
+    assert pdf_page_count((testdata / "document.pdf").read_bytes()) == 2
+
+
+def test_pdf_page_count_prefers_the_root_pages_node() -> None:
+    """Nested page-tree nodes: the root's /Count (no /Parent) is the total."""
+    data = _pdf(
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Kids [3 0 R 4 0 R] /Count 5 /Type /Pages >>",
+        b"<< /Type /Pages /Parent 2 0 R /Kids [5 0 R] /Count 4 >>",
+        b"<< /Type/Page /Parent 2 0 R >>",
+        b"<< /Type /Page /Parent 3 0 R >>",
+    )
+    assert pdf_page_count(data) == 5
+
+
+def test_pdf_page_count_follows_incremental_updates() -> None:
+    """An incremental update that rewrites the root node wins, even with fewer pages."""
+    update = b"2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n%%EOF\n"
+    data = _pdf(b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Count 3 >>", update=update)
+    assert pdf_page_count(data) == 1
+
+
+def test_pdf_page_count_falls_back_to_page_objects() -> None:
+    """Without any /Count, the /Type /Page objects are counted (not /Pages)."""
+    data = _pdf(
+        b"<< /Type /Pages /Kids [2 0 R 3 0 R 4 0 R] >>",
+        b"<< /Type /Page >>",
+        b"<< /Type /Page /Contents 5 0 R >>",
+        b"<</Type/Page/Parent 1 0 R>>",
+        b"<< /Length 3 >>\nstream\nabc\nendstream",
+    )
+    assert pdf_page_count(data) == 3
+
+
+def test_pdf_page_count_reads_object_streams() -> None:
+    """A page tree inside a compressed object stream (PDF 1.5+) is found."""
+    objects = [b"<< /Type /Pages /Kids [11 0 R] /Count 7 >>", b"<< /Type /Page /Parent 10 0 R >>"]
+    header = b"10 0 11 %d " % len(objects[0])
+    payload = header + objects[0] + objects[1]
+    stream = zlib.compress(payload)
+    objstm = b"<< /Type /ObjStm /N 2 /First %d /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (
+        len(header), len(stream), stream,
+    )  # fmt: skip
+    data = _pdf(b"<< /Type /Catalog /Pages 10 0 R >>", objstm)
+    assert pdf_page_count(data) == 7
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b"%PDF-1.4\n%%EOF", b"not a pdf at all", b"1 0 obj << /Count 3 >> endobj"]
+)
+def test_pdf_without_page_tree_is_none(data: bytes) -> None:
+    """No page tree, no count."""
+    assert pdf_page_count(data) is None
+
+
+def test_pdf_with_broken_object_stream_still_counts() -> None:
+    """A corrupt compressed stream is skipped, not fatal."""
+    broken = b"<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>\nstream\nnot zlib\nendstream"
+    data = _pdf(broken, b"<< /Type /Pages /Count 2 >>")
+    assert pdf_page_count(data) == 2
+
+
+@given(st.binary(max_size=4096))
+def test_pdf_garbage_never_raises(data: bytes) -> None:
+    """Random bytes give None or a count, never an exception."""
+    result = pdf_page_count(data)
+    assert result is None or result >= 0
