@@ -1,0 +1,72 @@
+"""`NormalizedPart`: a part as one provider will receive it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mediaparts._parts import MediaPart
+from mediaparts._sources import b64encode
+
+__all__ = ["NormalizedPart"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NormalizedPart:
+    """A part made ready for one provider by `mp.normalize`.
+
+    Exactly one of `data` (bytes to send inline), `url` (passed through for the provider to
+    fetch) or `text` (a text file the provider reads as text) is set.
+
+    Attributes:
+        kind: `"image"`, `"audio"`, `"video"` or `"file"`.
+        media_type: The type as sent (after any conversion).
+        data: The bytes to send inline, or None.
+        url: The URL passed through, or None.
+        text: The decoded text of a text file sent as text, or None.
+        filename: The part's file name, if any.
+        width: Image width as sent, when known.
+        height: Image height as sent, when known.
+        detail: The image detail level asked for, if any.
+        tokens: The provider's documented token cost, when there is a rule for it.
+        steps: What was done, in order (`"exif-transpose"`, `"resize 6000x4000→1568x1045"`).
+        part: The part this was made from.
+    """
+
+    kind: str
+    media_type: str
+    data: bytes | None = None
+    url: str | None = None
+    text: str | None = None
+    filename: str | None = None
+    width: int | None = None
+    height: int | None = None
+    detail: str | None = None
+    tokens: int | None = None
+    steps: tuple[str, ...] = ()
+    part: MediaPart | None = field(default=None, repr=False)
+
+    @property
+    def byte_size(self) -> int | None:
+        """Bytes sent inline (the UTF-8 size for text), or None for a URL."""
+        if self.data is not None:
+            return len(self.data)
+        if self.text is not None:
+            return len(self.text.encode("utf-8"))
+        return None
+
+    @property
+    def base64(self) -> str | None:
+        """The inline bytes as base64 text, or None when nothing is inline."""
+        return b64encode(self.data) if self.data is not None else None
+
+    @property
+    def data_uri(self) -> str | None:
+        """A `data:` URI of the inline bytes, or None."""
+        if self.data is None:
+            return None
+        return f"data:{self.media_type};base64,{b64encode(self.data)}"
+
+    @property
+    def unchanged(self) -> bool:
+        """True when the original bytes (or URL) are sent as they were."""
+        return not self.steps or self.steps == ("url pass-through",)

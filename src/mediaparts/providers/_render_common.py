@@ -1,0 +1,218 @@
+"""What the provider renderers share: the `Prepare` seam, text files, tool results and turns.
+
+Each provider module maps `NormalizedPart`s to its SDK's shapes; everything that is the same
+for several providers lives here, so the provider modules hold only their own shapes.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, TypeGuard
+
+from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
+from mediaparts._parts import MediaPart, TextPart
+from mediaparts.detection import extension_for
+from mediaparts.providers._normalized import NormalizedPart
+
+__all__ = [
+    "TEXT_TYPES",
+    "Item",
+    "Prepare",
+    "as_text",
+    "call_arguments",
+    "collapse_text",
+    "error_text",
+    "filename_for",
+    "is_media",
+    "items",
+    "joined_text",
+    "merge_turns",
+    "no_assistant_media",
+    "split_system",
+    "text_file",
+    "tool_names",
+    "unsupported",
+]
+
+Prepare: TypeAlias = Callable[[MediaPart], NormalizedPart]
+"""Fits one media part to a provider (`mp.normalize` bound to it) or raises."""
+
+Item: TypeAlias = str | NormalizedPart
+"""One part of a message as a renderer sees it: text, or a prepared media part."""
+
+# Text formats every provider here is given as text (a text part, or Anthropic's text document,
+# or Bedrock's `DocumentSource.text`), never as a file. Our choice, not a provider fact: any text
+# format reads the same to a model once decoded. OpenAI's file-inputs guide lists txt, md, json,
+# html, xml, code and csv; Gemini's document-processing page lists html, css, plain, xml, csv,
+# javascript and json "read as text" (both read 2026-08, shared/PROVIDERS.md).
+TEXT_TYPES: tuple[str, ...] = (
+    "text/plain",
+    "text/markdown",
+    "text/csv",
+    "text/tab-separated-values",
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "text/x-python",
+    "text/x-shellscript",
+    "application/json",
+    "application/x-ndjson",
+    "application/xml",
+    "application/yaml",
+)
+
+
+def items(message: Message, prepare: Prepare) -> list[Item]:
+    """Return a message's parts in order: non-empty text as `str`, media through `prepare`."""
+    out: list[Item] = []
+    for part in message.parts:
+        if isinstance(part, TextPart):
+            if part.text:
+                out.append(part.text)
+        else:
+            out.append(prepare(part))
+    return out
+
+
+def text_file(part: NormalizedPart) -> str:
+    """Return a text file as the text a model reads: the decoded text inside a `<file>` tag.
+
+    The tag carries the file name (escaped) and the media type, so the model can tell the
+    file's text from the prompt around it and refer to the file by name.
+    """
+    name = f' name="{html.escape(part.filename, quote=True)}"' if part.filename else ""
+    text = part.text or ""
+    end = "" if text.endswith("\n") else "\n"
+    return f'<file{name} media_type="{part.media_type}">\n{text}{end}</file>'
+
+
+def is_media(item: Item) -> TypeGuard[NormalizedPart]:
+    """Tell whether an item is media, not text (a text file sent as text counts as text)."""
+    return not isinstance(item, str) and item.text is None
+
+
+def as_text(item: Item) -> str:
+    """Return a text item's text (a text file wrapped by `text_file`)."""
+    return item if isinstance(item, str) else text_file(item)
+
+
+def joined_text(parts: Sequence[Item]) -> str | None:
+    """Return text-only parts as one string joined by blank lines, or None if any is media.
+
+    Text files count as text (see `text_file`); an empty list gives `""`.
+    """
+    if any(is_media(p) for p in parts):
+        return None
+    return "\n\n".join(as_text(p) for p in parts)
+
+
+def filename_for(part: NormalizedPart, stem: str = "file") -> str:
+    """Return the part's file name, or `stem` plus the usual extension of its type."""
+    return part.filename or stem + (extension_for(part.media_type) or "")
+
+
+def unsupported(provider: str, part: NormalizedPart, why: str) -> UnsupportedMediaType:
+    """Return the error for a prepared part that `provider`'s request shape cannot carry."""
+    source = "a URL" if part.url is not None else "inline data"
+    return UnsupportedMediaType(
+        f"{provider} cannot take {part.media_type} ({part.kind}) as {source} {why}",
+        media_type=part.media_type,
+        provider=provider,
+    )
+
+
+def no_assistant_media(message: Message, provider: str) -> None:
+    """Raise when an assistant message carries media that `provider` takes only from users."""
+    if isinstance(message, Assistant) and message.files:
+        media_type = message.files[0].media_type
+        raise UnsupportedMediaType(
+            f"{provider} takes media only in user messages and tool results, not from the "
+            f"assistant ({media_type}); move it to a User message",
+            media_type=media_type,
+            provider=provider,
+        )
+
+
+def error_text(message: Tool) -> str | None:
+    """Return a tool's error as one line (`"Error (Timeout): took too long"`), or None."""
+    if message.error is None:
+        return None
+    label = f"Error ({message.error_type})" if message.error_type else "Error"
+    return f"{label}: {message.error}"
+
+
+def call_arguments(call_id: str, name: str, arguments: Any) -> dict[str, Any]:
+    """Return parsed tool-call arguments, checked to be the JSON object the APIs need.
+
+    Raises:
+        InvalidMedia: The arguments are JSON but not an object.
+    """
+    if not isinstance(arguments, dict):
+        raise InvalidMedia(
+            f"the arguments of tool call {call_id!r} ({name}) must be a JSON object, "
+            f"got {type(arguments).__name__}"
+        )
+    return arguments
+
+
+def tool_names(messages: Sequence[Message]) -> dict[str, str]:
+    """Map each tool-call id in the assistant messages to the tool's name."""
+    return {
+        call.id: call.name
+        for message in messages
+        if isinstance(message, Assistant)
+        for call in message.tool_calls
+    }
+
+
+def split_system(messages: Sequence[Message]) -> tuple[list[str], list[Message]]:
+    """Split off the system texts (for a top-level field) and merge runs of the rest.
+
+    Returns:
+        The non-empty system texts in order, and the other messages with consecutive
+        same-role messages merged by `mp.merge_runs` (tool messages are never merged).
+    """
+    system = [m.content for m in messages if isinstance(m, System) and m.content]
+    return system, merge_runs([m for m in messages if not isinstance(m, System)])
+
+
+def merge_turns(
+    turns: list[dict[str, Any]],
+    *,
+    key: str = "content",
+    first: Callable[[Any], bool] | None = None,
+) -> list[dict[str, Any]]:
+    """Merge adjacent turns of the same role and drop empty ones, for APIs that alternate.
+
+    Args:
+        turns: Dicts with a `role` and a list of blocks under `key`; they are not changed.
+        key: The name of the block list (`"content"`, or Gemini's `"parts"`).
+        first: Blocks for which this is true go first in a merged turn (tool results must
+            lead the user turn that follows a tool call), in their order.
+
+    Returns:
+        New turns, none empty, no two adjacent ones with the same role.
+    """
+    merged: list[dict[str, Any]] = []
+    for turn in turns:
+        if not turn[key]:
+            continue
+        if merged and merged[-1]["role"] == turn["role"]:
+            merged[-1] = {**merged[-1], key: merged[-1][key] + turn[key]}
+        else:
+            merged.append({**turn, key: list(turn[key])})
+    if first is not None:
+        for turn in merged:
+            blocks = turn[key]
+            turn[key] = [b for b in blocks if first(b)] + [b for b in blocks if not first(b)]
+    return merged
+
+
+def collapse_text(blocks: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """Return the text of a lone `{"type": "text"}` block as a plain string, else the blocks."""
+    if len(blocks) == 1 and blocks[0].get("type") == "text" and set(blocks[0]) == {"type", "text"}:
+        text: str = blocks[0]["text"]
+        return text
+    return blocks

@@ -1,0 +1,158 @@
+"""Provider rules as data: what each API accepts, how large, measured how.
+
+Each provider module opens with its `RULES`, a `Rules` built from these frozen dataclasses,
+one comment per table naming its source and the date it was read. Code reads rules; it does
+not hard-code numbers, so `Provider.with_rules(...)` can change any of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from mediaparts._errors import InvalidMedia
+
+if TYPE_CHECKING:
+    from mediaparts.providers._vision import ModelRule, VisionGeometry
+    from mediaparts.providers._vision_tables import MediaCosts
+
+__all__ = ["DocumentRules", "ImageRules", "KindRules", "Measure", "Rules", "replace_rules"]
+
+Measure = Literal["raw", "base64"]
+
+
+def base64_size(n: int) -> int:
+    """Return the length of the base64 text of `n` bytes."""
+    return 4 * ((n + 2) // 3)
+
+
+@dataclass(frozen=True, slots=True)
+class KindRules:
+    """What a provider accepts for one kind of media.
+
+    Attributes:
+        media_types: Canonical media types accepted inline; empty when the kind is refused.
+        max_bytes: Most bytes one item may have, counted as `measure` says.
+        measure: Whether `max_bytes` counts the raw bytes or their base64 text.
+        url_types: Types the provider fetches from a URL itself (so a URL can pass through).
+        max_count: Most items of this kind in one request.
+        source: Where the facts come from, and when they were read.
+    """
+
+    media_types: tuple[str, ...] = ()
+    max_bytes: int | None = None
+    measure: Measure = "raw"
+    url_types: tuple[str, ...] = ()
+    max_count: int | None = None
+    source: str = ""
+
+    def accepts(self, media_type: str | None) -> bool:
+        """Tell whether this media type is accepted inline."""
+        return media_type is not None and media_type in self.media_types
+
+    def measured(self, n_bytes: int) -> int:
+        """Return `n_bytes` as this provider counts them against `max_bytes`."""
+        return base64_size(n_bytes) if self.measure == "base64" else n_bytes
+
+    def fits(self, n_bytes: int) -> bool:
+        """Tell whether an item of `n_bytes` raw bytes is within `max_bytes`."""
+        return self.max_bytes is None or self.measured(n_bytes) <= self.max_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ImageRules(KindRules):
+    """Image rules: the kind's rules plus hard dimension limits and animation support.
+
+    Attributes:
+        max_width: Widest image accepted (larger ones are downscaled to fit).
+        max_height: Tallest image accepted.
+        animated: Whether animated images are taken (False: only the first frame is sent).
+        detail_levels: The `detail` values the API takes.
+    """
+
+    max_width: int | None = None
+    max_height: int | None = None
+    animated: bool = False
+    detail_levels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRules(KindRules):
+    """Document rules: binary documents in `media_types`; text files in `text_types`.
+
+    Attributes:
+        text_types: Text formats the provider reads as text (sent as text, not as a file).
+    """
+
+    text_types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Everything mediaparts knows about one provider's media input.
+
+    Attributes:
+        provider: The provider's name (`"openai"`, `"anthropic"`, ...).
+        image: Image rules.
+        audio: Audio rules (no media types: audio is refused).
+        video: Video rules.
+        document: Document and text-file rules.
+        max_request_bytes: Most bytes one request may have, when documented.
+        vision: Model-keyed image geometry (resize target and token formula), first match
+            wins; `model=None` takes the first row.
+        costs: Model-keyed audio, video and PDF token rates.
+        source: Where the request-level facts come from, and when they were read.
+    """
+
+    provider: str
+    image: ImageRules
+    audio: KindRules
+    video: KindRules
+    document: DocumentRules
+    max_request_bytes: int | None = None
+    vision: tuple[ModelRule[VisionGeometry], ...] = ()
+    costs: tuple[ModelRule[MediaCosts], ...] = ()
+    source: str = ""
+
+    def for_kind(self, kind: str) -> KindRules:
+        """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`."""
+        return {
+            "image": self.image,
+            "audio": self.audio,
+            "video": self.video,
+            "file": self.document,
+        }[kind]
+
+
+_KINDS = ("image", "audio", "video", "document")
+
+
+def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
+    """Return `rules` with overrides applied.
+
+    A key naming a field of `Rules` replaces it (`max_request_bytes=...`, `image=ImageRules(...)`);
+    a key `<kind>_<field>` replaces one field of a kind's rules (`image_max_bytes=...`,
+    `audio_media_types=(...)`, `document_text_types=(...)`).
+
+    Raises:
+        InvalidMedia: A key names no rule.
+    """
+    top: dict[str, Any] = {}
+    nested: dict[str, dict[str, Any]] = {}
+    names = {f.name for f in dataclasses.fields(rules)}
+    for key, value in overrides.items():
+        if key in names:
+            top[key] = value
+            continue
+        kind, _, field = key.partition("_")
+        target = getattr(rules, kind, None) if kind in _KINDS else None
+        if target is None or field not in {f.name for f in dataclasses.fields(target)}:
+            raise InvalidMedia(
+                f"no rule named {key!r}: use a field of Rules ({', '.join(sorted(names))}) "
+                f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
+            )
+        nested.setdefault(kind, {})[field] = value
+    for kind, changes in nested.items():
+        top[kind] = dataclasses.replace(top.get(kind, getattr(rules, kind)), **changes)
+    return dataclasses.replace(rules, **top)

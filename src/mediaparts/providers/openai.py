@@ -1,0 +1,200 @@
+"""OpenAI Chat Completions: its media rules and `render` to `chat.completions.create` arguments.
+
+The shapes follow the openai SDK's `ChatCompletionMessageParam` (openai-python 3.54, read
+2026-08): text, `image_url`, `input_audio` and `file` content parts; assistant `tool_calls`;
+`tool` messages whose content is text only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mediaparts._messages import Assistant, Message, System, Tool, User
+from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._render_common import (
+    TEXT_TYPES,
+    Item,
+    Prepare,
+    as_text,
+    error_text,
+    filename_for,
+    is_media,
+    items,
+    joined_text,
+    no_assistant_media,
+    unsupported,
+)
+from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
+from mediaparts.providers._vision_tables import MEDIA_COSTS, OPENAI_VISION
+
+__all__ = ["OFFICE_TYPES", "RULES", "render"]
+
+_IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
+
+# Binary documents OpenAI reads: "doc, docx, rtf, odt; ppt, pptx; … xls, xlsx" beside PDF
+# (developers.openai.com/api/docs/guides/file-inputs, read 2026-08). Only PDFs on vision models
+# get page images; the others are read as text by OpenAI.
+OFFICE_TYPES: tuple[str, ...] = (
+    "application/msword",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/rtf",
+    "application/vnd.oasis.opendocument.text",
+    "application/vnd.ms-powerpoint",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "application/vnd.ms-excel",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+)
+
+RULES = Rules(
+    vision=OPENAI_VISION,  # model-keyed image geometry and tokens: see _vision_tables
+    costs=MEDIA_COSTS["openai"],
+    provider="openai",
+    # developers.openai.com/api/docs/guides/images-vision (read 2026-08): PNG, JPEG, WEBP and
+    # non-animated GIF; "Up to 1,500 images per request"; no per-image byte limit on the current
+    # page (older pages said 20 MB, then 50 MB in total). URLs are fetched by OpenAI. `original`
+    # is in the SDK's chat `ImageURL.detail` Literal as of openai-python 3.54 (2026-08).
+    image=ImageRules(
+        media_types=_IMAGE_TYPES,
+        url_types=_IMAGE_TYPES,
+        max_count=1500,
+        animated=False,
+        detail_levels=("auto", "low", "high", "original"),
+        source="developers.openai.com/api/docs/guides/images-vision; openai-python "
+        "chat_completion_content_part_image_param.py (read 2026-08)",
+    ),
+    # `input_audio` takes base64 data with format "wav" | "mp3" only; it has no URL field
+    # (openai-python chat_completion_content_part_input_audio_param.py, read 2026-08).
+    audio=KindRules(
+        media_types=("audio/wav", "audio/mpeg"),
+        source="openai-python chat_completion_content_part_input_audio_param.py (read 2026-08)",
+    ),
+    # Chat Completions has no video input (no content part type for it, SDK read 2026-08).
+    video=KindRules(source="openai-python chat_completion_content_part_param.py (read 2026-08)"),
+    # The `file` part takes `file_data` or `file_id`, not a URL. PDFs: "up to 100 pages and 32MB
+    # of total content in a single request … across multiple file inputs" (pdf-files guide, the
+    # newest figure found), used here as a per-file bound. Text formats go as text parts.
+    document=DocumentRules(
+        media_types=("application/pdf", *OFFICE_TYPES),
+        max_bytes=32_000_000,
+        text_types=TEXT_TYPES,
+        source="developers.openai.com/api/docs/guides/file-inputs and pdf-files; openai-python "
+        "chat_completion_content_part_param.py (read 2026-08)",
+    ),
+    # "Up to 512 MB total payload per request" (images-vision guide, read 2026-08).
+    max_request_bytes=512_000_000,
+    source="developers.openai.com/api/docs/guides/images-vision (read 2026-08)",
+)
+
+_AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
+
+
+def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
+    """Render messages as the keyword arguments of `client.chat.completions.create`.
+
+    System messages stay in place as `system` messages. Tool messages carry text only (the
+    API's rule), so media in a run of tool results is sent in one user message right after
+    the run, each group introduced by a line naming its tool call.
+
+    Args:
+        messages: The conversation, in order.
+        prepare: Fits each media part to OpenAI (normally `mp.normalize` bound to it).
+
+    Returns:
+        `{"messages": [...]}`, a list of `ChatCompletionMessageParam` dicts.
+
+    Raises:
+        UnsupportedMediaType: A part has no Chat Completions shape (video, audio by URL, a file
+            by URL, media from the assistant).
+    """
+    out: list[dict[str, Any]] = []
+    tool_media: list[dict[str, Any]] = []
+    for message in messages:
+        if tool_media and not isinstance(message, Tool):
+            out.append({"role": "user", "content": tool_media})
+            tool_media = []
+        if isinstance(message, System):
+            out.append({"role": "system", "content": message.content})
+        elif isinstance(message, User):
+            parts = items(message, prepare)
+            text = joined_text(parts)
+            content = text if text is not None else [_block(item) for item in parts]
+            out.append({"role": "user", "content": content})
+        elif isinstance(message, Assistant):
+            out.append(_assistant(message))
+        else:
+            text, media = _tool(message, prepare)
+            out.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": text})
+            tool_media.extend(media)
+    if tool_media:
+        out.append({"role": "user", "content": tool_media})
+    return {"messages": out}
+
+
+def _assistant(message: Assistant) -> dict[str, Any]:
+    no_assistant_media(message, RULES.provider)
+    text = message.content
+    out: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if message.tool_calls:
+        out["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments},
+            }
+            for call in message.tool_calls
+        ]
+    elif not text:
+        out["content"] = ""  # content may be null only beside tool calls
+    return out
+
+
+def _tool(message: Tool, prepare: Prepare) -> tuple[str, list[dict[str, Any]]]:
+    """Return a tool message's text content and the blocks of media to send after it."""
+    error = error_text(message)
+    parts = ([error] if error else []) + items(message, prepare)
+    texts = [p for p in parts if not is_media(p)]
+    media = [_block(p) for p in parts if is_media(p)]
+    if media:
+        texts.append(f"[{_count(parts)} returned by this tool: attached to the next user message]")
+        label = f"Media returned by tool call {message.tool_call_id}:"
+        media.insert(0, {"type": "text", "text": label})
+    return joined_text(texts) or "", media
+
+
+def _count(parts: list[Item]) -> str:
+    """Describe the media among `parts`: `"1 image"`, `"2 images and 1 file"`."""
+    kinds = [p.kind for p in parts if is_media(p)]
+    counts = [
+        f"{kinds.count(k)} {k}{'s' if kinds.count(k) > 1 else ''}" for k in dict.fromkeys(kinds)
+    ]
+    return " and ".join(counts)
+
+
+def _block(item: Item) -> dict[str, Any]:
+    """Return one Chat Completions content part."""
+    if not is_media(item):
+        return {"type": "text", "text": as_text(item)}
+    if item.kind == "image":
+        return {"type": "image_url", "image_url": _image_url(item)}
+    if item.kind == "audio":
+        return _audio(item)
+    if item.kind == "file" and item.url is None:
+        file = {"file_data": item.data_uri, "filename": filename_for(item)}
+        return {"type": "file", "file": file}
+    why = "(the file part has no URL field)" if item.kind == "file" else "in Chat Completions"
+    raise unsupported(RULES.provider, item, why)
+
+
+def _image_url(item: NormalizedPart) -> dict[str, Any]:
+    out: dict[str, Any] = {"url": item.url if item.url is not None else item.data_uri}
+    if item.detail is not None:
+        out["detail"] = item.detail
+    return out
+
+
+def _audio(item: NormalizedPart) -> dict[str, Any]:
+    fmt = _AUDIO_FORMATS.get(item.media_type)
+    if fmt is None or item.url is not None:
+        raise unsupported(RULES.provider, item, "(input_audio takes base64 wav or mp3 only)")
+    return {"type": "input_audio", "input_audio": {"data": item.base64, "format": fmt}}

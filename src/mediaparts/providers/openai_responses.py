@@ -1,0 +1,122 @@
+"""OpenAI Responses API: its media rules and `render` to `responses.create` arguments.
+
+The shapes follow the openai SDK's `ResponseInputParam` (openai-python 3.54, read 2026-08):
+messages of `input_text` / `input_image` / `input_file` parts, `function_call` items for the
+assistant's tool calls and `function_call_output` items, whose output may hold images and files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from mediaparts._messages import Assistant, Message, System, Tool, User
+from mediaparts.providers import openai as _chat
+from mediaparts.providers._render_common import (
+    Item,
+    Prepare,
+    as_text,
+    error_text,
+    filename_for,
+    is_media,
+    items,
+    joined_text,
+    no_assistant_media,
+    unsupported,
+)
+from mediaparts.providers._rules import KindRules, Rules
+
+__all__ = ["RULES", "render"]
+
+# The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
+# read 2026-08), except:
+RULES: Rules = dataclasses.replace(
+    _chat.RULES,
+    provider="openai-responses",
+    # No audio: `ResponseInputContentParam` is input_text | input_image | input_file, and
+    # `function_call_output` takes the same three. `ResponseInputAudioParam` exists in the SDK
+    # but only the evals/graders types use it (openai-python 3.54, read 2026-08).
+    audio=KindRules(
+        source="openai-python responses/response_input_message_content_list_param.py (read 2026-08)"
+    ),
+    # `input_file` also takes `file_url`, so OpenAI fetches document URLs itself
+    # (openai-python responses/response_input_file_param.py, read 2026-08).
+    document=dataclasses.replace(
+        _chat.RULES.document,
+        url_types=_chat.RULES.document.media_types,
+        source="developers.openai.com/api/docs/guides/file-inputs; openai-python "
+        "responses/response_input_file_param.py (read 2026-08)",
+    ),
+)
+
+
+def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
+    """Render messages as the keyword arguments of `client.responses.create`.
+
+    System messages stay in place as `system` messages. An assistant message becomes a
+    message item (when it has text) followed by one `function_call` item per tool call; a
+    tool message becomes a `function_call_output` whose output is its text, or a list of
+    parts when it carries media.
+
+    Args:
+        messages: The conversation, in order.
+        prepare: Fits each media part to OpenAI (normally `mp.normalize` bound to it).
+
+    Returns:
+        `{"input": [...]}`, a `ResponseInputParam` list.
+
+    Raises:
+        UnsupportedMediaType: A part has no Responses shape (audio, video, media from the
+            assistant).
+    """
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if isinstance(message, System):
+            out.append({"role": "system", "content": message.content})
+        elif isinstance(message, User):
+            out.append({"role": "user", "content": _content(items(message, prepare))})
+        elif isinstance(message, Assistant):
+            no_assistant_media(message, RULES.provider)
+            if message.content or not message.tool_calls:
+                out.append({"role": "assistant", "content": message.content})
+            out.extend(
+                {
+                    "type": "function_call",
+                    "call_id": call.id,
+                    "name": call.name,
+                    "arguments": call.arguments,
+                }
+                for call in message.tool_calls
+            )
+        else:
+            out.append(_tool(message, prepare))
+    return {"input": out}
+
+
+def _tool(message: Tool, prepare: Prepare) -> dict[str, Any]:
+    parts: list[Item] = [text for text in [error_text(message)] if text is not None]
+    parts += items(message, prepare)
+    output = _content(parts)
+    return {"type": "function_call_output", "call_id": message.tool_call_id, "output": output}
+
+
+def _content(parts: list[Item]) -> str | list[dict[str, Any]]:
+    """Return text-only content as one string, else a list of `input_*` parts."""
+    text = joined_text(parts)
+    return text if text is not None else [_block(p) for p in parts]
+
+
+def _block(item: Item) -> dict[str, Any]:
+    """Return one `input_*` content part."""
+    if not is_media(item):
+        return {"type": "input_text", "text": as_text(item)}
+    if item.kind == "image":
+        # `detail` is Required in ResponseInputImageParam; "auto" is the API's default.
+        url = item.url if item.url is not None else item.data_uri
+        return {"type": "input_image", "image_url": url, "detail": item.detail or "auto"}
+    if item.kind == "file":
+        if item.url is not None:
+            return {"type": "input_file", "file_url": item.url}
+        return {"type": "input_file", "file_data": item.data_uri, "filename": filename_for(item)}
+    raise unsupported(RULES.provider, item, "in the Responses API (no input part for it)")

@@ -1,0 +1,533 @@
+"""Rendering: each provider's payload against golden JSON, its SDK's own types and its client."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+
+import mediaparts as mp
+from mediaparts.providers import anthropic, bedrock, gemini, openai, openai_responses
+from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._render_common import Prepare
+from mediaparts.providers._rules import DocumentRules, Rules
+from tests._golden import check_golden
+
+TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+MODULES = {
+    "openai": openai,
+    "openai-responses": openai_responses,
+    "anthropic": anthropic,
+    "gemini": gemini,
+    "bedrock": bedrock,
+}
+
+
+# -- the seam: the lead's `normalize` replaces this one function ---------------------------------
+
+
+def make_prepare(rules: Rules) -> Prepare:
+    """Return a `prepare` that builds NormalizedParts straight from parts, as `rules` allow.
+
+    It stands in for `mp.normalize` (no resizing, no fetching): a URL passes through when the
+    rules list its type in `url_types` (like `urls="pass"`), text types become text, accepted
+    types are sent as they are, and anything else raises `UnsupportedMediaType`.
+    """
+
+    def prepare(part: mp.MediaPart) -> NormalizedPart:
+        kind = rules.for_kind(part.kind)
+        media_type = part.media_type or "application/octet-stream"
+        fields: dict[str, Any] = {"kind": part.kind, "media_type": media_type, "part": part}
+        fields["filename"] = part.filename
+        if isinstance(part, mp.ImagePart):
+            fields["detail"] = part.detail
+        if part.is_url:
+            if media_type not in kind.url_types:
+                raise mp.UnsupportedMediaType(
+                    f"{rules.provider} does not fetch {media_type} URLs", provider=rules.provider
+                )
+            return NormalizedPart(url=part.url, **fields)
+        if isinstance(kind, DocumentRules) and media_type in kind.text_types:
+            return NormalizedPart(text=part.data.decode("utf-8"), **fields)
+        if not kind.accepts(media_type):
+            raise mp.UnsupportedMediaType(
+                f"{rules.provider} does not take {media_type}", provider=rules.provider
+            )
+        if isinstance(part, mp.ImagePart):
+            fields.update(width=part.width, height=part.height)
+        return NormalizedPart(data=part.data, **fields)
+
+    return prepare
+
+
+def render(provider: str, messages: list[mp.Message], **overrides: Any) -> dict[str, Any]:
+    """Render through the real pipeline (mp.render: normalize, then the provider's renderer).
+
+    `urls="pass"` keeps the tests offline: URLs pass through where the provider fetches them.
+    """
+    chosen = mp.providers.get(provider).with_rules(**overrides)
+    return mp.render(messages, chosen, urls="pass")
+
+
+# -- the conversations --------------------------------------------------------------------------
+
+
+def _file(name: str, cls: type[mp.MediaPart] = mp.FilePart, **fields: Any) -> Any:
+    return cls.from_path(TESTDATA / name, **fields)
+
+
+def _image(**fields: Any) -> mp.ImagePart:
+    image: mp.ImagePart = _file("alpha.png", mp.ImagePart, **fields)
+    return image
+
+
+def _zoom(call_id: str = "call_1") -> mp.ToolCall:
+    return mp.ToolCall(id=call_id, name="zoom", arguments='{"x": 128, "y": 96}')
+
+
+CONVERSATIONS: dict[str, Callable[[], list[mp.Message]]] = {
+    "system_text": lambda: [mp.System("You are terse."), mp.User("Hello")],
+    "image": lambda: [mp.User(["What is in this picture?", _image(detail="high")])],
+    "image_url": lambda: [
+        mp.User(["Describe it.", mp.ImagePart.from_url("https://example.com/cat.png")])
+    ],
+    "image_s3": lambda: [
+        mp.User(["Describe it.", mp.ImagePart.from_url("s3://my-bucket/images/cat.png")])
+    ],
+    "pdf": lambda: [mp.User(["Summarise this.", _file("document.pdf")])],
+    "pdf_url": lambda: [
+        mp.User(["Summarise this.", mp.FilePart.from_url("https://example.com/report.pdf")])
+    ],
+    "text_file": lambda: [mp.User(["What is the total?", _file("data.csv")])],
+    "json_file": lambda: [mp.User(["Which keys?", _file("data.json")])],
+    "audio": lambda: [mp.User(["Transcribe this.", _file("tone.wav", mp.AudioPart)])],
+    "video": lambda: [mp.User(["What happens?", _file("clip.mp4", mp.VideoPart)])],
+    "documents": lambda: [
+        mp.User(
+            files=[
+                _file("document.pdf", filename="Q3 report: FINAL!.pdf"),
+                _file("document.pdf", filename="Q3 report: FINAL!.pdf"),
+                _file("document.pdf", filename="???.pdf"),
+            ]
+        )
+    ],
+    "tool_image": lambda: [
+        mp.System("You can zoom into images."),
+        mp.User("Zoom into the circle.", files=[_image()]),
+        mp.Assistant("Zooming in.", tool_calls=[_zoom()]),
+        mp.Tool(["Cropped:", _image()], tool_call_id="call_1", name="zoom"),
+        mp.User("What colour is it?"),
+    ],
+    "parallel_tools": lambda: [
+        mp.User("Zoom in and look the colour up."),
+        mp.Assistant(
+            tool_calls=[
+                _zoom("call_1"),
+                mp.ToolCall(id="call_2", name="lookup", arguments={"colour": "yellow"}),
+            ]
+        ),
+        mp.Tool([_image()], tool_call_id="call_1"),
+        mp.Tool("Yellow is #FFFF00.", tool_call_id="call_2"),
+    ],
+    "tool_error": lambda: [
+        mp.User("Zoom in."),
+        mp.Assistant(tool_calls=[_zoom()]),
+        mp.Tool(
+            tool_call_id="call_1", name="zoom", error="x out of range", error_type="ValueError"
+        ),
+        mp.User("Try the middle."),
+    ],
+    "consecutive_users": lambda: [
+        mp.User("First question."),
+        mp.User(["Second, with a picture.", _image()]),
+        mp.Assistant("One answer."),
+        mp.Assistant("Another answer."),
+        mp.User("Thanks."),
+    ],
+}
+
+_COMMON = [
+    "system_text",
+    "image",
+    "pdf",
+    "text_file",
+    "tool_image",
+    "parallel_tools",
+    "tool_error",
+    "consecutive_users",
+]
+_URL_IMAGES = {"image_url_types": ("image/png",)}
+# (provider, conversation, rule overrides) rendered to golden files.
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    *[(p, c, {}) for p in MODULES for c in _COMMON],
+    ("openai", "image_url", {}),
+    ("openai", "audio", {}),
+    ("openai-responses", "image_url", {}),
+    ("openai-responses", "pdf_url", {}),
+    ("anthropic", "image_url", _URL_IMAGES),  # Anthropic passes no URL by default
+    ("anthropic", "pdf_url", {"document_url_types": ("application/pdf",)}),
+    ("gemini", "image_url", {}),
+    ("gemini", "pdf_url", {}),
+    ("gemini", "audio", {}),
+    ("gemini", "video", {}),
+    ("bedrock", "image_s3", _URL_IMAGES),
+    ("bedrock", "json_file", {}),
+    ("bedrock", "audio", {}),
+    ("bedrock", "video", {}),
+    ("bedrock", "documents", {}),
+]
+IDS = [f"{p}-{c}" for p, c, _ in CASES]
+
+
+@pytest.fixture(params=CASES, ids=IDS)
+def case(request: pytest.FixtureRequest) -> tuple[str, str, dict[str, Any]]:
+    """One (provider, conversation, rendered payload) from CASES."""
+    provider, name, overrides = request.param
+    return provider, name, render(provider, CONVERSATIONS[name](), **overrides)
+
+
+def test_render_matches_golden(case: tuple[str, str, dict[str, Any]]) -> None:
+    """The rendered payload, media summarised, equals tests/golden/<provider>/<case>.json."""
+    provider, name, payload = case
+    check_golden(f"{provider}/{name}", payload)
+
+
+# -- the SDKs' own request types ----------------------------------------------------------------
+
+
+def _materialized(value: Any) -> Any:
+    """Turn what pydantic validated into plain lists and dicts (Iterable fields are lazy)."""
+    if isinstance(value, dict):
+        return {k: _materialized(v) for k, v in value.items()}
+    if isinstance(value, str | bytes | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Iterable):
+        return [_materialized(v) for v in value]
+    return value
+
+
+def _strict(annotation: Any, value: Any) -> None:
+    """Validate `value` as the TypedDict `annotation`, failing on keys the type does not have.
+
+    Pydantic validates a TypedDict leniently: unknown keys are dropped, not refused, and an
+    `Iterable[...]` field is only validated when iterated. Iterating everything and comparing
+    the result with the input catches both a wrong key and a wrong item.
+    """
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(annotation)  # keep it alive: the lazy iterators validate through it
+    validated = _materialized(adapter.validate_python(value))
+    assert validated == value
+
+
+def _check_openai(payload: dict[str, Any]) -> None:
+    from openai.types.chat import ChatCompletionMessageParam
+
+    assert set(payload) == {"messages"}
+    _strict(list[ChatCompletionMessageParam], payload["messages"])
+
+
+def _check_openai_responses(payload: dict[str, Any]) -> None:
+    from openai.types.responses import ResponseInputParam
+
+    assert set(payload) == {"input"}
+    _strict(ResponseInputParam, payload["input"])
+
+
+def _check_anthropic(payload: dict[str, Any]) -> None:
+    from anthropic.types import MessageParam
+
+    assert set(payload) <= {"system", "messages"}
+    _strict(list[MessageParam], payload["messages"])
+    assert isinstance(payload.get("system", ""), str)
+    _assert_alternates(payload["messages"])
+
+
+def _assert_alternates(turns: list[dict[str, Any]]) -> None:
+    """No two adjacent turns share a role (what Anthropic and Bedrock require)."""
+    roles = [turn["role"] for turn in turns]
+    assert all(a != b for a, b in itertools.pairwise(roles)), roles
+
+
+def _check_gemini(payload: dict[str, Any]) -> None:
+    from google.genai import types
+
+    assert set(payload) <= {"contents", "systemInstruction"}
+    _assert_alternates(payload["contents"])
+    for content in payload["contents"]:
+        # JSON mode, as the REST body is sent: bytes fields read base64 there.
+        model = types.Content.model_validate_json(json.dumps(content))
+        assert model.role in ("user", "model")
+        dumped = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+        assert _normalized_b64(dumped) == _normalized_b64(content)
+    if "systemInstruction" in payload:
+        system = types.Content.model_validate(payload["systemInstruction"])
+        types.GenerateContentConfig(system_instruction=system)
+
+
+def _normalized_b64(value: Any) -> Any:
+    """Map pydantic's URL-safe base64 output back to the standard alphabet for comparison."""
+    if isinstance(value, dict):
+        return {
+            k: v.replace("-", "+").replace("_", "/") if k == "data" else _normalized_b64(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_normalized_b64(v) for v in value]
+    return value
+
+
+def _check_bedrock(payload: dict[str, Any]) -> None:
+    import botocore.session
+    from botocore.validate import ParamValidator
+
+    service = botocore.session.get_session().get_service_model("bedrock-runtime")
+    shape = service.operation_model("Converse").input_shape
+    report = ParamValidator().validate({"modelId": "m", **payload}, shape)
+    assert not report.has_errors(), report.generate_report()
+    _assert_alternates(payload["messages"])
+
+
+SDK_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "openai": _check_openai,
+    "openai-responses": _check_openai_responses,
+    "anthropic": _check_anthropic,
+    "gemini": _check_gemini,
+    "bedrock": _check_bedrock,
+}
+
+
+def test_render_validates_with_sdk_types(case: tuple[str, str, dict[str, Any]]) -> None:
+    """The payload is accepted, key for key, by the provider SDK's own request types."""
+    provider, _, payload = case
+    SDK_CHECKS[provider](payload)
+
+
+def test_strict_check_catches_unknown_keys() -> None:
+    """The TypedDict check refuses a misspelt key that plain pydantic validation would drop."""
+    from openai.types.chat import ChatCompletionMessageParam
+
+    bad = [{"role": "user", "content": [{"type": "text", "text": "hi", "txet": "typo"}]}]
+    with pytest.raises(AssertionError):
+        _strict(list[ChatCompletionMessageParam], bad)
+
+
+# -- the real clients, over a mock transport ----------------------------------------------------
+
+_REPLIES: dict[str, dict[str, Any]] = {
+    "openai": {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "gpt-4o",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "ok"},
+                "finish_reason": "stop",
+                "logprobs": None,
+            }
+        ],
+    },
+    "openai-responses": {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 0,
+        "model": "gpt-4o",
+        "status": "completed",
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_1",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "ok", "annotations": []}],
+            }
+        ],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    },
+    "anthropic": {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test-model",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    },
+}
+
+
+def _send(provider: str, payload: dict[str, Any], http: httpx2.Client) -> str:
+    """Send the payload with the provider's real client and return the reply's text."""
+    if provider == "anthropic":
+        import anthropic as anthropic_sdk
+
+        # A made-up model name: the SDK warns (an error here) for deprecated ones.
+        claude = anthropic_sdk.Anthropic(api_key="x", http_client=http, max_retries=0)
+        message = claude.messages.create(model="claude-test-model", max_tokens=64, **payload)
+        block = message.content[0]
+        assert block.type == "text"
+        return block.text
+    import openai as openai_sdk
+
+    client = openai_sdk.OpenAI(api_key="x", http_client=http, max_retries=0)
+    if provider == "openai":
+        completion = client.chat.completions.create(model="gpt-4o", **payload)
+        return completion.choices[0].message.content or ""
+    return client.responses.create(model="gpt-4o", **payload).output_text
+
+
+_SENT = [(p, c, o) for p, c, o in CASES if p in _REPLIES]
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "overrides"), _SENT, ids=[f"{p}-{c}" for p, c, _ in _SENT]
+)
+def test_render_goes_through_sdk_client(
+    provider: str, name: str, overrides: dict[str, Any]
+) -> None:
+    """The SDK client sends the payload unchanged (besides model settings) and parses a reply."""
+    payload = render(provider, CONVERSATIONS[name](), **overrides)
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        bodies.append(json.loads(request.content))
+        return httpx2.Response(200, json=_REPLIES[provider])
+
+    # The SDKs now ride on httpx2 (anthropic 2.x takes only httpx2 clients; openai takes both).
+    with httpx2.Client(transport=httpx2.MockTransport(handler)) as http:
+        assert _send(provider, payload, http) == "ok"
+    (body,) = bodies
+    settings = {"model", "max_tokens"}
+    assert {k: v for k, v in body.items() if k not in settings} == json.loads(json.dumps(payload))
+
+
+# -- refusals and details -----------------------------------------------------------------------
+
+
+def _passthrough(part: mp.MediaPart) -> NormalizedPart:
+    """A prepare that accepts anything, so that the renderer's own refusals show."""
+    if part.is_url:
+        return NormalizedPart(kind=part.kind, media_type=part.media_type or "", url=part.url)
+    return NormalizedPart(kind=part.kind, media_type=part.media_type or "", data=part.data)
+
+
+@pytest.mark.parametrize(
+    ("provider", "part"),
+    [
+        ("openai", lambda: _file("clip.mp4", mp.VideoPart)),
+        ("openai", lambda: mp.AudioPart.from_url("https://example.com/a.wav")),
+        ("openai", lambda: _file("tone.flac", mp.AudioPart)),
+        ("openai", lambda: mp.FilePart.from_url("https://example.com/a.pdf")),
+        ("openai-responses", lambda: _file("tone.wav", mp.AudioPart)),
+        ("anthropic", lambda: _file("tone.wav", mp.AudioPart)),
+        ("anthropic", lambda: _file("document.docx")),
+        ("bedrock", lambda: mp.ImagePart.from_url("https://example.com/cat.png")),
+        ("bedrock", lambda: _file("photo.heic", mp.ImagePart)),
+    ],
+    ids=[
+        "openai-video",
+        "openai-audio-url",
+        "openai-flac",
+        "openai-file-url",
+        "responses-audio",
+        "anthropic-audio",
+        "anthropic-docx",
+        "bedrock-http-url",
+        "bedrock-heic",
+    ],
+)
+def test_render_refuses_media_without_a_shape(provider: str, part: Callable[[], Any]) -> None:
+    """Media the request shape cannot carry raises UnsupportedMediaType naming the provider."""
+    with pytest.raises(mp.UnsupportedMediaType, match=provider) as info:
+        MODULES[provider].render([mp.User(["Look.", part()])], _passthrough)
+    assert info.value.provider == provider
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "bedrock"])
+def test_render_refuses_media_from_the_assistant(provider: str) -> None:
+    """Only Gemini takes media in the model's turn; the others raise naming themselves."""
+    messages: list[mp.Message] = [mp.User("Draw."), mp.Assistant(["Here.", _image()])]
+    with pytest.raises(mp.UnsupportedMediaType, match="assistant"):
+        MODULES[provider].render(messages, _passthrough)
+
+
+def test_bedrock_refuses_audio_in_a_tool_result() -> None:
+    """Converse tool results hold text, JSON, images, documents and video, not audio."""
+    messages: list[mp.Message] = [
+        mp.Assistant(tool_calls=[_zoom()]),
+        mp.Tool([_file("tone.wav", mp.AudioPart)], tool_call_id="call_1"),
+    ]
+    with pytest.raises(mp.UnsupportedMediaType, match="tool result"):
+        bedrock.render(messages, _passthrough)
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "gemini", "bedrock"])
+def test_render_refuses_non_object_arguments(provider: str) -> None:
+    """APIs that take parsed tool arguments need a JSON object; a list raises InvalidMedia."""
+    messages: list[mp.Message] = [
+        mp.Assistant(tool_calls=[mp.ToolCall(id="c1", name="f", arguments="[1, 2]")])
+    ]
+    with pytest.raises(mp.InvalidMedia, match="JSON object"):
+        MODULES[provider].render(messages, _passthrough)
+
+
+def test_gemini_needs_the_tool_name() -> None:
+    """A tool result with no name and no matching call cannot be a functionResponse."""
+    with pytest.raises(mp.InvalidMedia, match="name"):
+        gemini.render([mp.Tool("42", tool_call_id="c9")], _passthrough)
+
+
+def test_gemini_finds_the_tool_name_from_the_call() -> None:
+    """A nameless tool result takes the name of the call it answers."""
+    payload = gemini.render(
+        [mp.Assistant(tool_calls=[_zoom()]), mp.Tool("done", tool_call_id="call_1")], _passthrough
+    )
+    response = payload["contents"][1]["parts"][0]["functionResponse"]
+    assert response == {"id": "call_1", "name": "zoom", "response": {"output": "done"}}
+
+
+@pytest.mark.parametrize(
+    ("filenames", "names"),
+    [
+        (["Q3 report: FINAL!.pdf"], ["Q3 report FINAL"]),
+        (["Résumé \u2013 2024.pdf"], ["Resume 2024"]),
+        (["a\t\tb.pdf", "a b.pdf", "a b.pdf"], ["a b", "a b (2)", "a b (3)"]),
+        (["???.pdf", None], ["Document 1", "Document 2"]),
+        (["x" * 250 + ".pdf", "x" * 250 + ".pdf"], ["x" * 200, "x" * 196 + " (2)"]),
+        (["dir/sub/[draft] (v2).pdf"], ["[draft] (v2)"]),
+    ],
+)
+def test_bedrock_document_names(filenames: list[str | None], names: list[str]) -> None:
+    """Document names keep only what Bedrock allows, fall back to `Document N` and are unique."""
+    pdf = (TESTDATA / "document.pdf").read_bytes()
+    parts = [mp.FilePart.from_bytes(pdf, filename=f) for f in filenames]
+    payload = bedrock.render([mp.User(["Read these.", *parts])], make_prepare(bedrock.RULES))
+    blocks = payload["messages"][0]["content"]
+    assert [b["document"]["name"] for b in blocks if "document" in b] == names
+
+
+def test_openai_tool_media_follows_the_tool_run() -> None:
+    """Tool messages stay together after the call; their media comes in one user message after."""
+    payload = render("openai", CONVERSATIONS["parallel_tools"]())
+    roles = [m["role"] for m in payload["messages"]]
+    assert roles == ["user", "assistant", "tool", "tool", "user"]
+    assert payload["messages"][-1]["content"][1]["type"] == "image_url"
+
+
+def test_render_leaves_messages_unchanged() -> None:
+    """Rendering (with merging) builds new data; the input messages compare equal afterwards."""
+    messages = CONVERSATIONS["consecutive_users"]()
+    before = [m.to_dict() for m in messages]
+    for provider in MODULES:
+        render(provider, messages)
+    assert [m.to_dict() for m in messages] == before
