@@ -6,6 +6,7 @@ photo = mp.part("photo.jpg")                 # ImagePart, typed by its bytes
 msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"}])
 """
 
+from mediaparts import providers
 from mediaparts._build import part
 from mediaparts._errors import (
     BlockedURL,
@@ -31,6 +32,11 @@ from mediaparts._messages import (
 )
 from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
 from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
+from mediaparts.providers import NormalizedPart, Provider
+from mediaparts.providers._check import Violation, check
+from mediaparts.providers._estimate import estimate_tokens
+from mediaparts.providers._normalize import anormalize, normalize, normalize_many
+from mediaparts.providers._render import arender, render
 
 __version__ = "0.1.0.dev0"
 
@@ -48,7 +54,9 @@ __all__ = [
     "MediaPart",
     "MediaTooLarge",
     "Message",
+    "NormalizedPart",
     "OfflineError",
+    "Provider",
     "ProviderLimitError",
     "System",
     "TextPart",
@@ -58,12 +66,21 @@ __all__ = [
     "Usage",
     "User",
     "VideoPart",
+    "Violation",
+    "anormalize",
+    "arender",
     "canonical_media_type",
+    "check",
     "configure",
     "detect",
     "detect_media_type",
+    "estimate_tokens",
     "merge_runs",
     "message_from_dict",
+    "normalize",
+    "normalize_many",
     "offline",
     "part",
+    "providers",
+    "render",
 ]

@@ -201,11 +201,24 @@ class User(_Message):
 
     role: Literal["user"] = "user"
 
+    def __init__(
+        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+    ) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(content, files=files, **values)
+
 
 class Assistant(_Message):
     """What the model said: text (and media), tool calls, usage and structured output."""
 
     role: Literal["assistant"] = "assistant"
+
+    def __init__(
+        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+    ) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(content, files=files, **values)
+
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage | None = None
     output: Any = None
@@ -226,6 +239,13 @@ class Tool(_Message):
     """The result of a tool call; may carry media (e.g. a cropped image)."""
 
     role: Literal["tool"] = "tool"
+
+    def __init__(
+        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+    ) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(content, files=files, **values)
+
     tool_call_id: str
     name: str | None = None
     error: str | None = None

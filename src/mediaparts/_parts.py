@@ -462,6 +462,11 @@ class ImagePart(MediaPart):
     """An image. `width`/`height` come from the header without decoding pixels."""
 
     kind: Literal["image"] = "image"
+
+    def __init__(self, /, **values: Any) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(**values)
+
     detail: Detail | None = None
     _kinds: ClassVar[frozenset[str]] = frozenset({"image"})
 
@@ -489,6 +494,11 @@ class AudioPart(MediaPart):
     """An audio clip."""
 
     kind: Literal["audio"] = "audio"
+
+    def __init__(self, /, **values: Any) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(**values)
+
     _kinds: ClassVar[frozenset[str]] = frozenset({"audio"})
 
 
@@ -496,6 +506,11 @@ class VideoPart(MediaPart):
     """A video clip."""
 
     kind: Literal["video"] = "video"
+
+    def __init__(self, /, **values: Any) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(**values)
+
     _kinds: ClassVar[frozenset[str]] = frozenset({"video"})
 
 
@@ -503,6 +518,11 @@ class FilePart(MediaPart):
     """A document or text file (PDF, DOCX, CSV, JSON, plain text, ...)."""
 
     kind: Literal["file"] = "file"
+
+    def __init__(self, /, **values: Any) -> None:
+        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        super().__init__(**values)
+
     _kinds: ClassVar[frozenset[str]] = frozenset({"file"})
 
 

@@ -1,0 +1,99 @@
+"""Token costs from a provider's rules: image geometry, and audio, video and PDF rates."""
+
+from __future__ import annotations
+
+from mediaparts._duration import audio_duration, pdf_page_count, video_duration
+from mediaparts._errors import InvalidMedia, MediaError
+from mediaparts.providers import Provider
+from mediaparts.providers._vision import VisionGeometry, lookup
+
+__all__ = ["choose_detail", "image_tokens", "known_tokens", "media_tokens", "vision"]
+
+
+def vision(provider: Provider, model: str | None) -> VisionGeometry | None:
+    """Return the image geometry for a model, or None when the provider has no table."""
+    table = provider.rules.vision
+    return lookup(table, model) if table else None
+
+
+def choose_detail(
+    provider: Provider, geometry: VisionGeometry | None, explicit: str | None, own: str | None
+) -> str | None:
+    """Pick the image detail level to use on this provider and model.
+
+    A part's own `detail` is a hint written once for every provider: where this provider or
+    model has no such level it is dropped (the provider's default applies). A level passed
+    explicitly for this call must be one the provider takes.
+
+    Raises:
+        InvalidMedia: An explicit level the provider does not take.
+    """
+    levels = provider.rules.image.detail_levels
+    if explicit is not None:
+        if explicit not in levels:
+            allowed = ", ".join(levels) if levels else "none (it has no detail setting)"
+            raise InvalidMedia(
+                f"{provider.name} takes image detail levels: {allowed}; got {explicit!r}"
+            )
+        return explicit
+    if own is None or own not in levels:
+        return None
+    if geometry is not None and own not in geometry.detail_levels:
+        return None
+    return own
+
+
+def image_tokens(
+    geometry: VisionGeometry | None, width: int, height: int, detail: str | None
+) -> int | None:
+    """Return an image's documented token cost, or None where no rule is documented."""
+    if geometry is None or not geometry.documented:
+        return None
+    return geometry.tokens(width, height, detail)
+
+
+def media_tokens(
+    provider: Provider, kind: str, media_type: str, data: bytes, model: str | None
+) -> int:
+    """Return the documented token cost of audio, video or a PDF.
+
+    Raises:
+        MediaError: No rule is documented, or the duration or page count cannot be read.
+    """
+    if not provider.rules.costs:
+        raise MediaError(
+            f"{provider.name} documents no token rule for {kind}", provider=provider.name
+        )
+    costs = lookup(provider.rules.costs, model)
+    if kind in ("audio", "video"):
+        read = audio_duration if kind == "audio" else video_duration
+        seconds = read(data, media_type)
+        if seconds is None:
+            raise MediaError(
+                f"cannot read the duration of this {media_type}, so its tokens are unknown",
+                media_type=media_type,
+                provider=provider.name,
+            )
+        if kind == "audio":
+            return costs.audio_tokens(seconds)
+        return costs.video_tokens(seconds)
+    if media_type == "application/pdf":
+        pages = pdf_page_count(data)
+        if pages is None:
+            raise MediaError("cannot count the pages of this PDF", media_type=media_type)
+        return costs.pdf_tokens(pages)
+    raise MediaError(
+        f"{provider.name} documents no token rule for {media_type}",
+        media_type=media_type,
+        provider=provider.name,
+    )
+
+
+def known_tokens(
+    provider: Provider, kind: str, media_type: str, data: bytes, model: str | None
+) -> int | None:
+    """`media_tokens`, or None where there is no rule (normalize reports what is known)."""
+    try:
+        return media_tokens(provider, kind, media_type, data, model)
+    except MediaError:
+        return None

@@ -1,0 +1,88 @@
+"""`estimate_tokens`: what media costs on a provider, from headers, without re-encoding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mediaparts._errors import MediaError, UnsupportedMediaType
+from mediaparts._parts import ImagePart, MediaPart, TextPart
+from mediaparts.detection import kind_of
+from mediaparts.imaging import image_orientation
+from mediaparts.providers import Provider, _costs, get
+from mediaparts.providers._render import as_messages
+
+__all__ = ["estimate_tokens"]
+
+# EXIF orientations 5-8 turn the picture a quarter: the upright size swaps width and height.
+_QUARTER_TURNS = frozenset({5, 6, 7, 8})
+
+
+def estimate_tokens(
+    part_or_messages: Any,
+    provider: str | Provider,
+    *,
+    model: str | None = None,
+    detail: str | None = None,
+) -> int:
+    """Return the documented token cost of media on a provider, following its formula.
+
+    Images are priced from their upright size read from the header, by the model's rule
+    (the provider's own resizing included). Audio and video are priced by duration, PDFs by
+    page count, where the provider documents a rate. Text is not counted: text parts and text
+    files sent as text cost 0 here.
+
+    Args:
+        part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
+        provider: A provider name or `Provider`.
+        model: The model, for model-dependent rules; None for the newest documented rule.
+        detail: The image detail level; defaults to each image's own `detail`.
+
+    Returns:
+        The estimated tokens, summed over every media part.
+
+    Raises:
+        UnsupportedMediaType: The provider does not take some of the media.
+        MediaError: Some media has no documented token rule (no guess is made).
+    """
+    chosen = get(provider)
+    if isinstance(part_or_messages, MediaPart | TextPart):
+        return _part_tokens(part_or_messages, chosen, model, detail)
+    messages = as_messages(part_or_messages)
+    return sum(_part_tokens(p, chosen, model, detail) for m in messages for p in m.parts)
+
+
+def _part_tokens(
+    part: MediaPart | TextPart, provider: Provider, model: str | None, detail: str | None
+) -> int:
+    if isinstance(part, TextPart):
+        return 0
+    resolved = part.resolve()
+    media_type = resolved.media_type or "application/octet-stream"
+    kind = kind_of(media_type)
+    rules = provider.rules.for_kind(kind)
+    if kind == "file" and media_type in provider.rules.document.text_types:
+        return 0
+    if not rules.media_types:
+        raise UnsupportedMediaType(
+            f"{provider.name} does not accept {kind} ({media_type})",
+            media_type=media_type,
+            provider=provider.name,
+        )
+    if kind != "image":
+        return _costs.media_tokens(provider, kind, media_type, resolved.data, model)
+    image = resolved
+    assert isinstance(image, ImagePart)
+    width, height = image.width, image.height
+    if width is None or height is None:
+        raise MediaError(f"cannot read the size of this {media_type}", media_type=media_type)
+    if image_orientation(image.data) in _QUARTER_TURNS:
+        width, height = height, width
+    geometry = _costs.vision(provider, model)
+    level = _costs.choose_detail(provider, geometry, detail, image.detail)
+    tokens = _costs.image_tokens(geometry, width, height, level)
+    if tokens is None:
+        raise MediaError(
+            f"{provider.name} documents no image token rule for model {model!r}",
+            provider=provider.name,
+        )
+    return tokens

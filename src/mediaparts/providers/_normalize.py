@@ -1,0 +1,301 @@
+"""`normalize`: make one part what a provider accepts, or say clearly why it cannot be.
+
+Images are fitted (oriented, converted, downscaled, re-encoded) by `mediaparts.imaging` to
+the provider's rules; audio, video and documents pass through where accepted; text files
+become text where the provider reads them as text; everything else is refused by name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Literal
+
+from mediaparts._build import part as make_part
+from mediaparts._errors import (
+    InvalidMedia,
+    MediaError,
+    ProviderLimitError,
+    UnsupportedMediaType,
+)
+from mediaparts._parts import MediaPart
+from mediaparts.detection import kind_of
+from mediaparts.imaging import FitSpec, fit_image
+from mediaparts.providers import Provider, _costs, get
+from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._rules import KindRules
+
+__all__ = ["UrlMode", "anormalize", "normalize", "normalize_many"]
+
+UrlMode = Literal["auto", "inline", "pass"]
+_PASSED = ("url pass-through",)
+
+
+def _media(value: Any) -> MediaPart:
+    made = value if isinstance(value, MediaPart) else make_part(value)
+    if not isinstance(made, MediaPart):
+        raise InvalidMedia("normalize() takes media, not text; text needs no normalizing")
+    return made
+
+
+def _refuse(provider: Provider, kind: str, media_type: str, rules: KindRules) -> MediaError:
+    accepted = ", ".join(rules.media_types) or f"no {kind} at all"
+    return UnsupportedMediaType(
+        f"{provider.name} does not accept {media_type} ({kind}); it accepts: {accepted}",
+        media_type=media_type,
+        provider=provider.name,
+        accepted=rules.media_types,
+    )
+
+
+def _passed_url(part: MediaPart, provider: Provider, urls: UrlMode) -> NormalizedPart | None:
+    """Return the part as a URL to pass through, when allowed; None to load and inline it."""
+    if part.url is None or urls == "inline":
+        return None
+    media_type = part.effective_media_type
+    kind = kind_of(media_type) if media_type else None
+    if kind is not None and media_type in provider.rules.for_kind(kind).url_types:
+        return NormalizedPart(
+            kind=kind,
+            media_type=media_type,
+            url=part.url,
+            filename=part.filename,
+            detail=getattr(part, "detail", None),
+            steps=_PASSED,
+            part=part,
+        )
+    if urls == "pass":
+        what = media_type or "a URL of unknown type"
+        raise UnsupportedMediaType(
+            f"{provider.name} does not fetch {what} from URLs itself, and urls='pass' forbids "
+            "fetching it here; use urls='auto' to inline it",
+            media_type=media_type,
+            provider=provider.name,
+        )
+    return None
+
+
+def _check_urls(urls: str) -> None:
+    if urls not in ("auto", "inline", "pass"):
+        raise InvalidMedia(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
+
+
+def normalize(
+    part: Any,
+    provider: str | Provider,
+    *,
+    model: str | None = None,
+    detail: str | None = None,
+    urls: UrlMode = "auto",
+) -> NormalizedPart:
+    """Make a part what `provider` accepts: the bytes it will receive, and what was done.
+
+    Args:
+        part: A part, or anything `mp.part()` takes.
+        provider: A provider name (`"openai"`, `"anthropic"`, ...) or a `Provider`.
+        model: The model, for model-dependent rules (image sizes, tokens); None for the
+            provider's newest documented rule.
+        detail: The image detail level for this provider. Defaults to the part's own `detail`,
+            which is dropped where this provider or model has no such level.
+        urls: `"auto"` passes a URL through where the provider fetches that type itself,
+            else loads and inlines it; `"inline"` always inlines; `"pass"` never fetches.
+
+    Returns:
+        The normalized part: `media_type`, `data` (or `url`, or `text`), `width`/`height`,
+        `byte_size`, `tokens`, `steps`.
+
+    Raises:
+        UnsupportedMediaType: The provider cannot take this media (names provider, type and
+            what it accepts).
+        ProviderLimitError: The media cannot be fitted to the provider's limits.
+        FetchError: A URL part could not be fetched.
+    """
+    _check_urls(urls)
+    chosen = get(provider)
+    media = _media(part)
+    passed = _passed_url(media, chosen, urls)
+    if passed is not None:
+        return passed
+    media.load()
+    return _prepare(media, chosen, model, detail)
+
+
+async def anormalize(
+    part: Any,
+    provider: str | Provider,
+    *,
+    model: str | None = None,
+    detail: str | None = None,
+    urls: UrlMode = "auto",
+) -> NormalizedPart:
+    """`normalize` for async code: fetches with `aload`, fits images in a worker thread."""
+    _check_urls(urls)
+    chosen = get(provider)
+    media = _media(part)
+    passed = _passed_url(media, chosen, urls)
+    if passed is not None:
+        return passed
+    await media.aload()
+    return await asyncio.to_thread(_prepare, media, chosen, model, detail)
+
+
+def normalize_many(
+    parts: Sequence[Any],
+    provider: str | Provider,
+    *,
+    model: str | None = None,
+    detail: str | None = None,
+    urls: UrlMode = "auto",
+    workers: int | None = None,
+) -> list[NormalizedPart]:
+    """Normalize many parts, in worker processes (all cores when `workers` is None).
+
+    Results come back in the order of `parts`. With `workers=1`, or a single part, the work
+    is done in this process.
+    """
+    _check_urls(urls)
+    chosen = get(provider)
+    medias = [_media(p) for p in parts]
+    count = workers or os.cpu_count() or 1
+    if count <= 1 or len(medias) <= 1:
+        return [normalize(m, chosen, model=model, detail=detail, urls=urls) for m in medias]
+    with ProcessPoolExecutor(max_workers=min(count, len(medias))) as pool:
+        jobs = [
+            pool.submit(normalize, m, chosen, model=model, detail=detail, urls=urls) for m in medias
+        ]
+        return [job.result() for job in jobs]
+
+
+def _prepare(
+    media: MediaPart, provider: Provider, model: str | None, detail: str | None
+) -> NormalizedPart:
+    media_type = media.effective_media_type or "application/octet-stream"
+    kind = kind_of(media_type)
+    if kind == "image":
+        return _image(media, media_type, provider, model, detail)
+    if kind == "file":
+        return _document(media, media_type, provider, model)
+    return _audio_video(media, media_type, kind, provider, model)
+
+
+def _image(
+    media: MediaPart, media_type: str, provider: Provider, model: str | None, detail: str | None
+) -> NormalizedPart:
+    rules = provider.rules.image
+    if not rules.media_types:
+        raise _refuse(provider, "image", media_type, rules)
+    geometry = _costs.vision(provider, model)
+    detail = _costs.choose_detail(provider, geometry, detail, getattr(media, "detail", None))
+    spec = FitSpec(
+        accepted=rules.media_types,
+        animated_ok=rules.animated,
+        max_width=rules.max_width,
+        max_height=rules.max_height,
+        target=None if geometry is None else lambda w, h: geometry.target_size(w, h, detail),
+        max_bytes=rules.max_bytes,
+        measure=rules.measure,
+    )
+    try:
+        fitted = fit_image(media.data, media_type, spec)
+    except InvalidMedia as exc:
+        if rules.accepts(media_type):
+            raise
+        # Bytes we cannot decode, of a type the provider refuses: say that, not "corrupt".
+        raise _refuse(provider, "image", media_type, rules) from exc
+    except (UnsupportedMediaType, ProviderLimitError) as exc:
+        raise type(exc)(
+            f"{provider.name}: {exc}", media_type=media_type, provider=provider.name
+        ) from exc
+    tokens = _costs.image_tokens(geometry, fitted.width, fitted.height, detail)
+    return NormalizedPart(
+        kind="image",
+        media_type=fitted.media_type,
+        data=fitted.data,
+        filename=media.filename,
+        width=fitted.width,
+        height=fitted.height,
+        detail=detail,
+        tokens=tokens,
+        steps=fitted.steps,
+        part=media,
+    )
+
+
+def _within(provider: Provider, rules: KindRules, kind: str, media_type: str, size: int) -> None:
+    if not rules.fits(size):
+        measured = rules.measured(size)
+        how = " as base64" if rules.measure == "base64" else ""
+        raise ProviderLimitError(
+            f"this {media_type} {kind} is {measured:,} bytes{how}; {provider.name} takes at "
+            f"most {rules.max_bytes:,}",
+            media_type=media_type,
+            provider=provider.name,
+        )
+
+
+def _audio_video(
+    media: MediaPart, media_type: str, kind: str, provider: Provider, model: str | None
+) -> NormalizedPart:
+    rules = provider.rules.for_kind(kind)
+    if not rules.accepts(media_type):
+        raise _refuse(provider, kind, media_type, rules)
+    data = media.data
+    _within(provider, rules, kind, media_type, len(data))
+    return NormalizedPart(
+        kind=kind,
+        media_type=media_type,
+        data=data,
+        filename=media.filename,
+        tokens=_costs.known_tokens(provider, kind, media_type, data, model),
+        part=media,
+    )
+
+
+def _document(
+    media: MediaPart, media_type: str, provider: Provider, model: str | None
+) -> NormalizedPart:
+    rules = provider.rules.document
+    data = media.data
+    if rules.accepts(media_type):
+        _within(provider, rules, "file", media_type, len(data))
+        return NormalizedPart(
+            kind="file",
+            media_type=media_type,
+            data=data,
+            filename=media.filename,
+            tokens=_costs.known_tokens(provider, "file", media_type, data, model),
+            part=media,
+        )
+    if media_type in rules.text_types:
+        return NormalizedPart(
+            kind="file",
+            media_type=media_type,
+            text=_decode_text(data, media_type),
+            filename=media.filename,
+            steps=("as text",),
+            part=media,
+        )
+    accepted = KindRules(media_types=rules.media_types + rules.text_types)
+    raise _refuse(provider, "file", media_type, accepted)
+
+
+def _decode_text(data: bytes, media_type: str) -> str:
+    """Decode a text file: BOMs first, then UTF-8, then Windows-1252 (a superset of Latin-1)."""
+    for bom, codec in (
+        (b"\xef\xbb\xbf", "utf-8-sig"),
+        (b"\xff\xfe\x00\x00", "utf-32"),
+        (b"\x00\x00\xfe\xff", "utf-32"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+    ):
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise InvalidMedia(f"this {media_type} file is not valid {codec}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")

@@ -1,0 +1,127 @@
+"""check: rendered payloads validated offline, violations named with JSON paths."""
+
+from __future__ import annotations
+
+import base64
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+
+PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
+
+
+def _message(testdata: Path) -> list[mp.Message]:
+    return [
+        mp.System("Be brief."),
+        mp.User(
+            "What is in these?",
+            files=[testdata / "photo.jpg", testdata / "alpha.png", testdata / "document.pdf"],
+        ),
+    ]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_rendered_payload_is_clean(testdata: Path, provider: str) -> None:
+    """What render produces passes check for the same provider."""
+    payload = mp.render(_message(testdata), provider)
+    assert mp.check(payload, provider) == []
+
+
+def _anthropic_images(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        b
+        for m in payload["messages"]
+        for b in m["content"]
+        if isinstance(b, dict) and b.get("type") == "image"
+    ]
+
+
+def test_check_flags_wrong_declared_type(testdata: Path) -> None:
+    """An image whose block claims image/tiff for Anthropic is flagged, with its path."""
+    payload = mp.render(_message(testdata), "anthropic")
+    tampered = copy.deepcopy(payload)
+    _anthropic_images(tampered)[0]["source"]["media_type"] = "image/tiff"
+    violations = mp.check(tampered, "anthropic")
+    rules = {v.rule for v in violations}
+    assert "image.media_type" in rules
+    assert all(
+        v.path.startswith("$.messages[") and v.path.endswith(".source.data") for v in violations
+    )
+    assert any("image/tiff" in v.message for v in violations)
+
+
+def test_check_flags_real_tiff_bytes(testdata: Path) -> None:
+    """TIFF bytes honestly labelled are still refused for Anthropic."""
+    payload = mp.render(_message(testdata), "anthropic")
+    tampered = copy.deepcopy(payload)
+    image = _anthropic_images(tampered)[0]["source"]
+    image["media_type"] = "image/tiff"
+    image["data"] = base64.b64encode((testdata / "image.tiff").read_bytes()).decode()
+    assert [v.rule for v in mp.check(tampered, "anthropic")] == ["image.media_type"]
+
+
+def test_check_flags_oversized_image(testdata: Path) -> None:
+    """An image over the provider's byte limit (as it measures bytes) is flagged."""
+    payload = mp.render(_message(testdata), "anthropic")
+    strict = mp.providers.get("anthropic").with_rules(image_max_bytes=1000)
+    rules = [v.rule for v in mp.check(payload, strict)]
+    assert rules.count("image.max_bytes") == 2
+
+
+def test_check_flags_too_many_images(testdata: Path) -> None:
+    """More images than allowed in one request is flagged at the first one over."""
+    payload = mp.render(_message(testdata), "bedrock")
+    strict = mp.providers.get("bedrock").with_rules(image_max_count=1)
+    violations = [v for v in mp.check(payload, strict) if v.rule == "image.max_count"]
+    assert len(violations) == 1
+
+
+def test_check_flags_bad_bedrock_document_name(testdata: Path) -> None:
+    """A Bedrock document name breaking its character rules is flagged."""
+    payload = mp.render(_message(testdata), "bedrock")
+    tampered = copy.deepcopy(payload)
+    for block in tampered["messages"][0]["content"]:
+        if "document" in block:
+            block["document"]["name"] = "report.v2 (final)!!"
+    assert "document.name" in {v.rule for v in mp.check(tampered, "bedrock")}
+
+
+def test_check_flags_bad_base64_and_oversized_request(testdata: Path) -> None:
+    """Broken base64 and a request over the size limit are both reported."""
+    payload = mp.render(_message(testdata), "anthropic")
+    tampered = copy.deepcopy(payload)
+    _anthropic_images(tampered)[0]["source"]["data"] = "not base64!"
+    small = mp.providers.get("anthropic").with_rules(max_request_bytes=10_000)
+    rules = {v.rule for v in mp.check(tampered, small)}
+    assert {"payload.base64", "request.max_bytes"} <= rules
+
+
+def test_check_flags_url_where_not_fetched() -> None:
+    """An image URL in a payload for a provider that fetches no image URLs is flagged."""
+    payload = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"image": {"format": "png", "source": {"s3Location": {"uri": "s3://b/k"}}}}
+                ],
+            }
+        ]
+    }
+    assert mp.check(payload, "bedrock") == []  # S3 references are not inline bytes; not checked
+    gemini = {
+        "contents": [
+            {"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "@@"}}]}
+        ]
+    }
+    assert [v.rule for v in mp.check(gemini, "gemini")] == ["payload.base64"]
+
+
+def test_violation_str_names_path_and_rule() -> None:
+    """A violation reads as 'path: message (rule)'."""
+    v = mp.Violation(path="$.a[0]", rule="image.max_bytes", message="too big")
+    assert str(v) == "$.a[0]: too big (image.max_bytes)"

@@ -1,0 +1,121 @@
+"""estimate_tokens: the worked examples of the providers' documentation, end to end."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+import mediaparts as mp
+
+
+def png_header(width: int, height: int) -> mp.ImagePart:
+    """A PNG whose header says width x height (estimates read only the header)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    raw = (
+        b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk))
+    )
+    return mp.ImagePart.from_bytes(raw + b"\x00\x00\x00\x00IEND\xaeB`\x82")
+
+
+# (provider, model, detail, width, height, tokens): PROVIDERS.md "Test vectors".
+VECTORS = [
+    ("openai", "gpt-4o", "high", 1024, 1024, 765),
+    ("openai", "gpt-4o", "high", 2048, 4096, 1105),
+    ("openai", "gpt-4o", "low", 4096, 8192, 85),
+    ("openai", "gpt-5.4", "high", 1024, 1024, 1229),
+    ("openai", "gpt-5.4", "high", 2048, 2048, 3000),
+    ("openai-responses", "gpt-4o", "high", 1024, 1024, 765),
+    ("anthropic", None, None, 200, 200, 64),
+    ("anthropic", None, None, 1000, 1000, 1296),
+    ("anthropic", None, None, 1092, 1092, 1521),
+    ("anthropic", None, None, 1920, 1080, 1560),
+    ("anthropic", None, None, 2000, 1500, 1564),
+    ("anthropic", None, None, 3840, 2160, 1560),
+    ("anthropic", "claude-opus-4-7", None, 1920, 1080, 2691),
+    ("anthropic", "claude-opus-4-7", None, 3840, 2160, 4784),
+    ("anthropic", "claude-opus-4-7", None, 1075, 1520, 2145),
+    ("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0", None, 1000, 1000, 1296),
+    ("gemini", "gemini-2.5-pro", None, 300, 300, 258),
+    ("gemini", "gemini-3-pro", "low", 1000, 1000, 280),
+    ("gemini", "gemini-3-pro", None, 1000, 1000, 1120),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "detail", "width", "height", "tokens"), VECTORS)
+def test_estimate_tokens_worked_examples(
+    provider: str, model: str | None, detail: str | None, width: int, height: int, tokens: int
+) -> None:
+    """Every documented worked example is reproduced exactly."""
+    assert (
+        mp.estimate_tokens(png_header(width, height), provider, model=model, detail=detail)
+        == tokens
+    )
+
+
+def test_estimate_tokens_gemini_audio_minute(tmp_path: Path) -> None:
+    """One minute of audio is 1,920 tokens on Gemini."""
+    import wave
+
+    path = tmp_path / "minute.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(1)
+        w.setframerate(800)
+        w.writeframes(b"\x80" * 800 * 60)
+    assert mp.estimate_tokens(path, "gemini") == 1920
+
+
+def test_estimate_tokens_uses_upright_size(testdata: Path) -> None:
+    """An EXIF-rotated photo is priced at its upright size (480x640, not 640x480)."""
+    assert mp.estimate_tokens(testdata / "photo.jpg", "anthropic") == 18 * 23
+    assert mp.estimate_tokens(png_header(480, 640), "anthropic") == 18 * 23
+
+
+def test_estimate_tokens_sums_messages(testdata: Path) -> None:
+    """Over messages, media costs add up and text costs nothing."""
+    one = mp.estimate_tokens(testdata / "alpha.png", "anthropic")
+    msgs = [
+        mp.System("terse"),
+        mp.User("Two images", files=[testdata / "alpha.png", testdata / "alpha.png"]),
+    ]
+    assert mp.estimate_tokens(msgs, "anthropic") == 2 * one
+    assert mp.estimate_tokens(mp.User("Only text"), "anthropic") == 0
+    assert mp.estimate_tokens(mp.User("csv", files=[testdata / "data.csv"]), "anthropic") == 0
+
+
+def test_estimate_tokens_detail_from_part() -> None:
+    """An image's own detail is used when none is passed."""
+    low = mp.part(png_header(1024, 1024), detail="low")
+    assert mp.estimate_tokens(low, "openai", model="gpt-4o") == 85
+
+
+@pytest.mark.parametrize(
+    ("name", "provider", "error"),
+    [
+        ("tone.wav", "anthropic", mp.UnsupportedMediaType),
+        ("tone.wav", "openai", mp.MediaError),
+        ("document.pdf", "anthropic", mp.MediaError),
+        ("clip.mp4", "openai", mp.UnsupportedMediaType),
+    ],
+)
+def test_estimate_tokens_no_guess(
+    testdata: Path, name: str, provider: str, error: type[Exception]
+) -> None:
+    """Media with no documented rule raise a clear error rather than a guess."""
+    with pytest.raises(error):
+        mp.estimate_tokens(testdata / name, provider)
+
+
+def test_estimate_tokens_pdf_pages_on_gemini(testdata: Path) -> None:
+    """A 2-page PDF on Gemini 2.x costs 258 per page."""
+    assert mp.estimate_tokens(testdata / "document.pdf", "gemini", model="gemini-2.5-flash") == 516
+
+
+def test_estimate_tokens_unknown_detail() -> None:
+    """An unknown detail level is refused, naming the allowed ones."""
+    with pytest.raises(mp.InvalidMedia, match="detail"):
+        mp.estimate_tokens(png_header(100, 100), "openai", model="gpt-4o", detail="ultra")

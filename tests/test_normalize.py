@@ -1,0 +1,228 @@
+"""normalize: every image fits every provider; other media pass or are refused by name."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pytest_httpx import HTTPXMock
+
+import mediaparts as mp
+
+PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
+IMAGES = [
+    "photo.jpg",
+    "upright.jpg",
+    "progressive.jpg",
+    "cmyk.jpg",
+    "gray.jpg",
+    "alpha.png",
+    "palette.png",
+    "gray16.png",
+    "still.gif",
+    "animated.gif",
+    "animated.png",
+    "lossy.webp",
+    "lossless.webp",
+    "animated.webp",
+    "image.bmp",
+    "image.tiff",
+    "icon.ico",
+    "photo.heic",
+    "image.avif",
+    "mislabelled.jpg",
+]
+
+
+def _frames(data: bytes) -> int:
+    with Image.open(io.BytesIO(data)) as img:
+        return getattr(img, "n_frames", 1)
+
+
+def _fits(result: mp.NormalizedPart, provider: mp.Provider) -> None:
+    rules = provider.rules.image
+    assert result.data is not None
+    assert result.media_type in rules.media_types
+    assert mp.detect(result.data).media_type == result.media_type
+    assert rules.fits(len(result.data))
+    with Image.open(io.BytesIO(result.data)) as img:
+        assert (result.width, result.height) == img.size
+    if rules.max_width:
+        assert result.width is not None and result.width <= rules.max_width
+    if rules.max_height:
+        assert result.height is not None and result.height <= rules.max_height
+    if not rules.animated:
+        assert _frames(result.data) == 1
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _heif() -> None:
+    """Let Pillow read HEIC/AVIF outputs in assertions."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("name", IMAGES)
+def test_normalize_every_image_fits(testdata: Path, name: str, provider: str) -> None:
+    """Every testdata image comes out an accepted type, within limits, size true to bytes."""
+    _fits(mp.normalize(testdata / name, provider), mp.providers.get(provider))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_normalize_exif_photo_upright(testdata: Path, provider: str) -> None:
+    """The EXIF-rotated photo comes out upright: 480x640, red top-left, blue top-right."""
+    result = mp.normalize(testdata / "photo.jpg", provider)
+    assert "exif-transpose" in result.steps
+    assert result.data is not None
+    with Image.open(io.BytesIO(result.data)) as img:
+        rgb = img.convert("RGB")
+        assert rgb.size == (480, 640)
+        assert 0x0112 not in img.getexif() or img.getexif()[0x0112] == 1
+        red, blue = rgb.getpixel((8, 8)), rgb.getpixel((471, 8))
+    assert isinstance(red, tuple) and isinstance(blue, tuple)
+    assert red[0] > 180 and red[2] < 90
+    assert blue[2] > 180 and blue[0] < 90
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_normalize_fitting_jpeg_passes_through(testdata: Path, provider: str) -> None:
+    """A JPEG that already fits is sent byte for byte, with no steps."""
+    raw = (testdata / "upright.jpg").read_bytes()
+    result = mp.normalize(testdata / "upright.jpg", provider)
+    assert result.data == raw
+    assert result.steps == ()
+    assert result.unchanged
+
+
+@pytest.fixture(scope="module")
+def big_images(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A 24-megapixel JPEG and a 9000-px-wide PNG, made once."""
+    folder = tmp_path_factory.mktemp("big")
+    import random
+
+    rng = random.Random(7)
+    photo = Image.linear_gradient("L").resize((6000, 4000)).convert("RGB")
+    noise = Image.frombytes("L", (600, 400), bytes(rng.randrange(256) for _ in range(240_000)))
+    photo.paste(noise.convert("RGB").resize((6000, 4000)), mask=Image.new("L", (6000, 4000), 60))
+    photo.save(folder / "24mp.jpg", quality=90)
+    wide = Image.linear_gradient("L").resize((9000, 600)).convert("RGBA")
+    wide.save(folder / "wide.png")
+    return {"24mp": folder / "24mp.jpg", "wide": folder / "wide.png"}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("which", ["24mp", "wide"])
+def test_normalize_large_images_fit(big_images: dict[str, Path], which: str, provider: str) -> None:
+    """A 24 MP photo and a 9000-px-wide PNG are fitted to every provider's limits."""
+    chosen = mp.providers.get(provider)
+    result = mp.normalize(big_images[which], chosen)
+    _fits(result, chosen)
+    if provider in ("anthropic", "bedrock"):  # Claude's 1568-px rule; the others keep the size
+        assert any(step.startswith("resize ") for step in result.steps)
+
+
+def test_normalize_audio_for_anthropic_names_anthropic(testdata: Path) -> None:
+    """Audio is refused for Anthropic by an error naming the provider, type and what it takes."""
+    with pytest.raises(mp.UnsupportedMediaType, match="anthropic") as caught:
+        mp.normalize(testdata / "tone.wav", "anthropic")
+    assert caught.value.provider == "anthropic"
+    assert caught.value.media_type == "audio/wav"
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "media_type"),
+    [
+        ("gemini", "tone.wav", "audio/wav"),
+        ("gemini", "tone.mp3", "audio/mpeg"),
+        ("gemini", "clip.mp4", "video/mp4"),
+        ("openai", "tone.wav", "audio/wav"),
+        ("openai", "tone.mp3", "audio/mpeg"),
+        ("bedrock", "clip.mp4", "video/mp4"),
+        ("anthropic", "document.pdf", "application/pdf"),
+        ("openai", "document.pdf", "application/pdf"),
+        ("gemini", "document.pdf", "application/pdf"),
+    ],
+)
+def test_normalize_media_passes_through(
+    testdata: Path, provider: str, name: str, media_type: str
+) -> None:
+    """Accepted audio, video and documents are sent as they are."""
+    result = mp.normalize(testdata / name, provider)
+    assert (result.media_type, result.data) == (media_type, (testdata / name).read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("provider", "name"),
+    [
+        ("openai", "clip.mp4"),
+        ("anthropic", "clip.webm"),
+        ("openai", "tone.flac"),
+        ("anthropic", "document.docx"),
+    ],
+)
+def test_normalize_refuses_by_name(testdata: Path, provider: str, name: str) -> None:
+    """Media a provider cannot take raises UnsupportedMediaType naming it."""
+    with pytest.raises(mp.UnsupportedMediaType, match=provider):
+        mp.normalize(testdata / name, provider)
+
+
+def test_normalize_text_file_as_text(testdata: Path) -> None:
+    """A CSV for Anthropic becomes text."""
+    result = mp.normalize(testdata / "data.csv", "anthropic")
+    assert result.text == (testdata / "data.csv").read_text()
+    assert result.data is None
+
+
+def test_normalize_urls_modes(httpx_mock: HTTPXMock, testdata: Path) -> None:
+    """auto passes a URL the provider fetches itself; inline fetches; pass refuses to fetch."""
+    url = "https://example.com/a.png"
+    passed = mp.normalize(url, "openai")
+    assert (passed.url, passed.data, passed.steps) == (url, None, ("url pass-through",))
+    httpx_mock.add_response(url=url, content=(testdata / "alpha.png").read_bytes())
+    inlined = mp.normalize(url, "openai", urls="inline")
+    assert inlined.url is None and inlined.media_type == "image/png"
+    with pytest.raises(mp.UnsupportedMediaType, match="urls='pass'"):
+        mp.normalize(url, "bedrock", urls="pass")
+
+
+def test_normalize_with_rules_override(testdata: Path) -> None:
+    """with_rules changes a limit: a tight byte cap forces re-encoding; an impossible one fails."""
+    tight = mp.providers.get("anthropic").with_rules(image_max_bytes=12_000, image_measure="raw")
+    result = mp.normalize(testdata / "photo.jpg", tight)
+    assert result.data is not None and len(result.data) <= 12_000
+    impossible = tight.with_rules(image_max_bytes=50)
+    with pytest.raises(mp.ProviderLimitError):
+        mp.normalize(testdata / "photo.jpg", impossible)
+    with pytest.raises(mp.InvalidMedia, match="no rule named"):
+        tight.with_rules(image_colour="red")
+
+
+def test_anormalize_matches_normalize(testdata: Path) -> None:
+    """The async path gives the same result."""
+    sync = mp.normalize(testdata / "photo.jpg", "anthropic")
+    result = asyncio.run(mp.anormalize(testdata / "photo.jpg", "anthropic"))
+    assert (result.data, result.steps, result.tokens) == (sync.data, sync.steps, sync.tokens)
+
+
+def test_normalize_many_in_processes(testdata: Path) -> None:
+    """normalize_many with two workers gives what one process gives, in order."""
+    names = ["photo.jpg", "alpha.png", "image.bmp", "still.gif"]
+    parts = [mp.part(testdata / n) for n in names]
+    one = mp.normalize_many(parts, "openai", workers=1)
+    two = mp.normalize_many(parts, "openai", workers=2)
+    assert [r.data for r in one] == [r.data for r in two]
+    assert [r.media_type for r in two] == ["image/jpeg", "image/png", "image/png", "image/gif"]
+
+
+def test_normalize_reports_tokens(testdata: Path) -> None:
+    """normalize reports the documented token cost where there is one."""
+    assert mp.normalize(testdata / "photo.jpg", "anthropic").tokens == mp.estimate_tokens(
+        testdata / "photo.jpg", "anthropic"
+    )
+    assert mp.normalize(testdata / "tone.wav", "gemini").tokens == 32
+    assert mp.normalize(testdata / "tone.wav", "openai").tokens is None

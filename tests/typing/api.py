@@ -1,0 +1,39 @@
+"""API examples the type checker must accept (run: mypy --strict tests/typing).
+
+Not collected by pytest (no test_ prefix); CI type-checks it with the sources.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mediaparts as mp
+
+image = mp.ImagePart(data=b"\x89PNG...", media_type="image/png")
+photo: mp.ImagePart = mp.ImagePart.from_path("photo.jpg", detail="high")
+lazy: mp.ImagePart = mp.ImagePart.from_url("https://example.com/a.png")
+any_part: mp.MediaPart = mp.part(Path("notes.pdf"))
+shorthand = mp.part({"path": "a.jpg"})
+width: int | None = photo.width
+uri: str = photo.to_data_uri()
+text = mp.TextPart("hello")
+
+messages: list[mp.Message] = [
+    mp.System("You are terse."),
+    mp.User("Describe", files=[{"path": "a.jpg"}, photo]),
+    mp.User(["Compare", photo, {"path": "b.png"}]),
+    mp.Assistant("Done.", tool_calls=[mp.ToolCall(id="c1", name="zoom", arguments="{}")]),
+    mp.Tool(["Cropped:", photo], tool_call_id="c1", name="zoom"),
+]
+merged: list[mp.Message] = mp.merge_runs(messages)
+again: mp.Message = mp.message_from_dict(messages[1].to_dict())
+
+normalized: mp.NormalizedPart = mp.normalize(photo, "anthropic", model="claude-sonnet-4-5")
+steps: tuple[str, ...] = normalized.steps
+payload: dict[str, object] = mp.render(messages, "openai", urls="inline")
+tokens: int = mp.estimate_tokens(photo, "openai", model="gpt-4o", detail="low")
+violations: list[mp.Violation] = mp.check(payload, "openai")
+roomy: mp.Provider = mp.providers.get("anthropic").with_rules(image_max_bytes=10 * 2**20)
+policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
+with mp.offline():
+    pass
