@@ -32,6 +32,55 @@ def test_inspect_json(testdata: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert info["bytes"] == (testdata / "tone.wav").stat().st_size
 
 
+def test_inspect_provider_verdicts(testdata: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--provider says per provider: as is, normalized (how), or rejected (why); exit 1."""
+    code = main(
+        [
+            "inspect",
+            str(testdata / "photo.heic"),
+            str(testdata / "tone.wav"),
+            "--provider",
+            "anthropic",
+            "--provider",
+            "gemini",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1  # audio is rejected by Anthropic
+    assert "anthropic: normalized to image/jpeg 320x240 (heic→jpeg" in out
+    assert "gemini: accepted as is, ~1,120 tokens" in out
+    assert "anthropic: rejected: anthropic does not accept audio/wav" in out
+
+
+def test_inspect_provider_json(testdata: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--json carries each provider's verdict, steps and tokens."""
+    assert (
+        main(
+            [
+                "inspect",
+                "--json",
+                str(testdata / "photo.jpg"),
+                "--provider",
+                "openai",
+                "--model",
+                "gpt-4o",
+            ]
+        )
+        == 0
+    )
+    verdict = json.loads(capsys.readouterr().out)["providers"]["openai"]
+    assert verdict["verdict"] == "normalized"
+    assert verdict["steps"][0] == "exif-transpose"
+    assert (verdict["width"], verdict["height"], verdict["tokens"]) == (480, 640, 425)
+
+
+def test_inspect_unknown_provider_exits_2(
+    testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unknown provider is a usage error."""
+    assert main(["inspect", str(testdata / "photo.jpg"), "--provider", "acme"]) == 2
+
+
 def test_inspect_missing_file_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An input that cannot be read is reported on one line and the exit status is 1."""
     assert main(["inspect", str(tmp_path / "nope.png")]) == 1

@@ -1,0 +1,92 @@
+"""Write the providers' rules as Markdown, for docs/providers.md, from the rule objects."""
+
+from __future__ import annotations
+
+from mediaparts.providers import get, names
+from mediaparts.providers._rules import KindRules
+
+__all__ = ["rules_markdown"]
+
+
+def _mib(n: int | None) -> str:
+    if n is None:
+        return "—"
+    if n % 2**20 == 0:
+        return f"{n // 2**20} MiB"
+    if n % 1_000_000 == 0:
+        return f"{n // 1_000_000} MB"
+    return f"{n:,} B"
+
+
+def _types(rules: KindRules, extra: tuple[str, ...] = ()) -> str:
+    types = rules.media_types + extra
+    return ", ".join(f"`{t}`" for t in types) if types else "refused"
+
+
+def _limit(rules: KindRules) -> str:
+    if rules.max_bytes is None:
+        return "—"
+    how = " (base64)" if rules.measure == "base64" else ""
+    return _mib(rules.max_bytes) + how
+
+
+def rules_markdown() -> str:
+    """Return one Markdown section per provider: accepted types, limits, sources."""
+    out = []
+    for name in names():
+        rules = get(name).rules
+        image = rules.image
+        dims = "—"
+        if image.max_width or image.max_height:
+            dims = f"{image.max_width or '∞'}×{image.max_height or '∞'} px"
+        rows = [
+            ("image", _types(image), _limit(image), image.max_count, image.url_types, image.source),
+            (
+                "audio",
+                _types(rules.audio),
+                _limit(rules.audio),
+                rules.audio.max_count,
+                rules.audio.url_types,
+                rules.audio.source,
+            ),
+            (
+                "video",
+                _types(rules.video),
+                _limit(rules.video),
+                rules.video.max_count,
+                rules.video.url_types,
+                rules.video.source,
+            ),
+            (
+                "document",
+                _types(rules.document),
+                _limit(rules.document),
+                rules.document.max_count,
+                rules.document.url_types,
+                rules.document.source,
+            ),
+        ]
+        out.append(f"## `{name}`\n")
+        out.append(
+            "| kind | accepted inline | max per item | max count | fetched from URLs | source |"
+        )
+        out.append("|---|---|---|---|---|---|")
+        for kind, types, limit, count, urls, source in rows:
+            fetched = ", ".join(f"`{t}`" for t in urls) if urls else "—"
+            out.append(
+                f"| {kind} | {types} | {limit} | {count or '—'} | {fetched} | {source or '—'} |"
+            )
+        text = ", ".join(f"`{t}`" for t in rules.document.text_types) or "—"
+        out.append("")
+        out.append(f"- Text files sent as text: {text}")
+        out.append(
+            f"- Image dimensions: {dims}; animated images: "
+            f"{'accepted' if image.animated else 'first frame only'}; detail levels: "
+            f"{', '.join(image.detail_levels) or '—'}"
+        )
+        out.append(
+            f"- Request size: {_mib(rules.max_request_bytes)}"
+            + (f" ({rules.source})" if rules.source else "")
+        )
+        out.append("")
+    return "\n".join(out)
