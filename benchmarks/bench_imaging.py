@@ -4,7 +4,7 @@
 
 The naive pipeline decodes every pixel, transposes, resizes with LANCZOS straight to the same
 output size and saves at quality 85. `fit_image` sets a JPEG draft so libjpeg-turbo decodes at
-1/2 scale, then resizes the smaller picture. Target (issue 3): ours <= 0.6x the naive time.
+1/2 scale, then resizes the smaller picture. Target: ours <= 0.6x the naive time.
 """
 
 from __future__ import annotations

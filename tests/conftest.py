@@ -11,6 +11,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests with a fixed seed, so a run is repeatable; locally they explore.
+# MEDIAPARTS_HYPOTHESIS=long searches much harder (run it before a release).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("long", max_examples=5000)
+if os.environ.get("MEDIAPARTS_HYPOTHESIS"):
+    settings.load_profile(os.environ["MEDIAPARTS_HYPOTHESIS"])
+elif os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"

@@ -21,7 +21,7 @@ def png_header(width: int, height: int) -> mp.ImagePart:
     return mp.ImagePart.from_bytes(raw + b"\x00\x00\x00\x00IEND\xaeB`\x82")
 
 
-# (provider, model, detail, width, height, tokens): PROVIDERS.md "Test vectors".
+# (provider, model, detail, width, height, tokens): the worked examples in the providers' docs.
 VECTORS = [
     ("openai", "gpt-4o", "high", 1024, 1024, 765),
     ("openai", "gpt-4o", "high", 2048, 4096, 1105),

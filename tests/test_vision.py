@@ -1,4 +1,4 @@
-"""Vision geometry and token formulas: every worked example of PROVIDERS.md, and their invariants."""
+"""Vision geometry and token formulas: every documented worked example, and their invariants."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ GEOMETRIES = _every_geometry()
 DOCUMENTED = [g for g in GEOMETRIES if g.documented]
 
 
-# --- The worked examples (PROVIDERS.md, "Test vectors") -------------------------------------
+# --- The worked examples in the providers' docs -------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,7 @@ def test_openai_tiles_gpt_4o_vectors(
 
 
 def test_openai_tiles_small_image_not_enlarged() -> None:
-    """A 512 px square stays 512 px under the current rule: one tile (conflict 4)."""
+    """A 512 px square stays 512 px under the current rule: one tile (the current rule never enlarges)."""
     assert GPT_4O.target_size(512, 512, "high") == (512, 512)
     assert GPT_4O.tokens(512, 512, "high") == 255
 
@@ -112,8 +112,8 @@ def test_openai_gpt_5_4_low_can_cost_more_than_high() -> None:
     assert geometry.tokens(2048, 2048) == geometry.tokens(2048, 2048, "high")  # auto = high
 
 
-# 2000x1500: the doc's table says 1269x952, its reference implementation returns 1270x952
-# (conflict 6); both cost 1564. The implementation is what the API runs, so 1270 is asserted.
+# 2000x1500: the doc's table says 1269x952, its reference implementation returns 1270x952;
+# both cost 1564. The implementation is what the API runs, so 1270 is asserted.
 ANTHROPIC_VECTORS = [
     ((200, 200), (200, 200), 64, (200, 200), 64),
     ((1000, 1000), (1000, 1000), 1296, (1000, 1000), 1296),

@@ -305,8 +305,8 @@ def message_from_dict(value: Mapping[str, Any]) -> Message:
 def _tool_call(value: Any) -> ToolCall:
     if isinstance(value, ToolCall):
         return value
-    if not isinstance(value, Mapping):
-        raise InvalidMedia(f"a tool call must be a dict, got {type(value).__name__}")
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise InvalidMedia(f"a tool call must be a dict with string keys, got {value!r:.60}")
     if "function" in value:  # OpenAI Chat Completions shape
         fn = value["function"]
         if not isinstance(fn, Mapping):

@@ -1,6 +1,6 @@
 """`detect()`: read a bounded prefix once, then magic bytes, text sniffing, name, declared type.
 
-The order is CONTRACT §1: the bytes win whenever they identify a type; the file name and the
+The order: the bytes win whenever they identify a type; the file name and the
 declared type only fill in what the bytes leave open (no signature, generic text, or a generic
 container), and otherwise only set `mismatch`.
 """

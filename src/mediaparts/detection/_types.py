@@ -264,7 +264,7 @@ _TEXTUAL = frozenset(
 )
 
 # Formats that differ only in what the same container holds, or in a profile name; a file name
-# or declared type naming the other one is not a mismatch (CONTRACT §1).
+# or declared type naming the other one is not a mismatch (a family, not a disagreement).
 _SAME_FORMAT: tuple[frozenset[str], ...] = (
     frozenset({"image/heic", "image/heif"}),
     frozenset({"audio/mp4", "video/mp4"}),

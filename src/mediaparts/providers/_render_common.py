@@ -46,7 +46,7 @@ Item: TypeAlias = str | NormalizedPart
 # or Bedrock's `DocumentSource.text`), never as a file. Our choice, not a provider fact: any text
 # format reads the same to a model once decoded. OpenAI's file-inputs guide lists txt, md, json,
 # html, xml, code and csv; Gemini's document-processing page lists html, css, plain, xml, csv,
-# javascript and json "read as text" (both read 2026-08, shared/PROVIDERS.md).
+# javascript and json "read as text" (both read 2026-08).
 TEXT_TYPES: tuple[str, ...] = (
     "text/plain",
     "text/markdown",

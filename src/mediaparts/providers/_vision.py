@@ -9,7 +9,8 @@ same questions about an upright image of `width` x `height` pixels:
 
 `detail=None` means the provider default (`"auto"`); an unknown level raises `InvalidMedia`.
 Which geometry a model uses is a table of `ModelRule`s (`_vision_tables.py`), read by `lookup`.
-The formulas, and the worked examples the tests reproduce, are in `shared/PROVIDERS.md`.
+The formulas come from the providers' vision and token pages (read 2026-08); the tests
+reproduce every worked example those pages give.
 """
 
 from __future__ import annotations
@@ -111,8 +112,8 @@ class OpenAITiles(VisionGeometry):
 
     `low` costs `base` whatever the size (the model sees a 512 x 512 version). `high` and `auto`
     fit the image in a `max_side` square, then scale a short side over `short_side` down to it
-    (the other side rounded down), never enlarging: the current text (conflict 4 in
-    PROVIDERS.md; the older text also enlarged small images to a 768-px short side).
+    (the other side rounded down), never enlarging, as the current page says (the older text
+    also enlarged small images to a 768-px short side).
     """
 
     base: int
@@ -321,7 +322,7 @@ class AnthropicLegacy(VisionGeometry):
 class GeminiTiles(VisionGeometry):
     """Gemini 2.x: 258 tokens when both sides are <= 384 px, else 258 per 768 x 768 tile.
 
-    No official worked example exists for the tile case (PROVIDERS.md), so this follows the
+    No official worked example exists for the tile case, so this follows the
     sentence of the docs literally: ceil(w/768) * ceil(h/768) tiles. With `min_tile_px` set it
     is the Gemini 1.5 variant: the tile side is min(w, h) / 1.5, clamped to
     [min_tile_px, tile_px]. Gemini documents no downscale size, so `target_size` is the input.

@@ -1,7 +1,7 @@
 """Which vision geometry and media token rates each provider and model uses, as dated tables.
 
 Each table is a tuple of `ModelRule`s read by `lookup` (first match wins; `model=None` and
-unknown models get the first row). The facts are those of `shared/PROVIDERS.md`, which cites
+unknown models get the first row). The facts come from the providers' pages, which cite
 the providers' pages; every table names its sources and the date they were read.
 """
 
@@ -61,7 +61,7 @@ _GPT_4O_TILES = OpenAITiles(base=85, tile=170)
 _O_SERIES_TILES = OpenAITiles(base=75, tile=150)
 
 # OpenAI images-vision guide ("Model sizing behavior", "Calculating costs": patch budgets,
-# multipliers, tile bases), read 2026-08 (PROVIDERS.md section 1; gpt-5.5 `low` from the same
+# multipliers, tile bases), read 2026-08 (gpt-5.5 `low` from the same
 # page's sizing table). Rows after gpt-4.1-mini that the current page drops from its sizing
 # table (gpt-5-mini/nano, gpt-4.1-nano, o4-mini: multipliers only) keep the older page's
 # 1,536-patch budget. computer-use-preview is from the mid-2025 page. First row = default.
@@ -116,8 +116,8 @@ _CLAUDE_STANDARD = AnthropicPatches(max_long_edge=1568, max_tokens=1568)
 _CLAUDE_HIGH_RES = AnthropicPatches(max_long_edge=2576, max_tokens=4784)
 
 # Anthropic vision and vision-coordinates pages (28-px patches; standard tier 1568 px / 1568
-# tokens; high-resolution tier 2576 px / 4784 tokens for "Claude 4.7 and later"), read 2026-08
-# (PROVIDERS.md section 2). The first row, the default for model=None and unknown names, is the
+# tokens; high-resolution tier 2576 px / 4784 tokens for "Claude 4.7 and later"), read
+# 2026-08. The first row, the default for model=None and unknown names, is the
 # standard tier: every current model honours it, and an image fitted to it is never refused,
 # as with the 5 MB default. Old names (claude-3-5-sonnet, claude-3-7-sonnet) come before the
 # version patterns so that "3-7" is not read as 4.7 or later.
@@ -130,9 +130,9 @@ ANTHROPIC_VISION: VisionTable = (
     ModelRule("claude-*", _CLAUDE_STANDARD),
 )
 
-# Gemini API tokens, image-understanding and media-resolution pages, read 2026-08 (PROVIDERS.md
-# section 3). Gemini 3 per-image counts come from secondary summaries of the media-resolution
-# page (conflict 10): confirm before relying on them. First row (model=None) = Gemini 3.
+# Gemini API tokens, image-understanding and media-resolution pages, read 2026-08.
+# Gemini 3 per-image counts come from secondary summaries of the media-resolution
+# page: confirm them before relying on them. First row (model=None) = Gemini 3.
 GEMINI_VISION: VisionTable = (
     ModelRule("gemini-3*", GeminiMediaResolution()),
     ModelRule("gemini-2*", GeminiTiles()),
@@ -211,9 +211,9 @@ def _nonnegative(value: float) -> float:
 
 _OPENAI_COSTS = (ModelRule("*", MediaCosts("OpenAI", not_accepted=frozenset({"video"}))),)
 
-# Token rates, read 2026-08 (PROVIDERS.md sections 1-4). Gemini: audio 32/s (audio page);
+# Token rates, read 2026-08. Gemini: audio 32/s (audio page);
 # video 263/s for the frames on the tokens page, plus 32/s for the audio track: 295/s, which
-# is the video page's "approximately 300 tokens per second" (conflict 10 reconciled this way);
+# is the video page's "approximately 300 tokens per second" (the two pages agree read this way);
 # PDF pages 258 (document page), 560 by default on Gemini 3 (media-resolution page, from
 # secondary summaries: confirm). OpenAI, Anthropic and Bedrock document no audio, video or
 # PDF token formula (PDF pages cost their text plus an image each, sizes undocumented).

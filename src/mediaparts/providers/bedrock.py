@@ -80,8 +80,8 @@ RULES = Rules(
     provider="bedrock",
     # Message.content (read 2026-08): "up to 20 images. Each image's size, height, and width must
     # be no more than 3.75 MB, 8000 px, and 8000 px" (raw bytes; 3.75 MB is Anthropic's 5 MB of
-    # base64 × 3/4, PROVIDERS.md conflict 8). The 20 is per message. Only `s3://` URIs can be
-    # given instead of bytes, so no http(s) URL passes through.
+    # base64 × 3/4; an inference, as the docs do not say). The 20 is per message. Only `s3://`
+    # URIs can be given instead of bytes, so no http(s) URL passes through.
     image=ImageRules(
         media_types=tuple(_IMAGE_FORMATS),
         max_bytes=3_932_160,

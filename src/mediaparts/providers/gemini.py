@@ -89,7 +89,7 @@ RULES = Rules(
         "(read 2026-08)",
     ),
     # Inline data was 20 MB per request before January 2026, 100 MB since; Vertex AI differs
-    # (7 MB per inline image) and needs its own rules (PROVIDERS.md conflict 9).
+    # (7 MB per inline image) and needs its own rules (Vertex AI documents a different limit).
     max_request_bytes=100_000_000,
     source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-08)",
 )
