@@ -72,12 +72,105 @@ def test_check_flags_oversized_image(testdata: Path) -> None:
     assert rules.count("image.max_bytes") == 2
 
 
-def test_check_flags_too_many_images(testdata: Path) -> None:
-    """More images than allowed in one request is flagged at the first one over."""
-    payload = mp.render(_message(testdata), "bedrock")
-    strict = mp.providers.get("bedrock").with_rules(image_max_count=1)
+def test_check_counts_per_request(testdata: Path) -> None:
+    """More images than allowed in one request is flagged once, at the first one over."""
+    payload = mp.render(_message(testdata), "anthropic")
+    strict = mp.providers.get("anthropic").with_rules(image_max_count=1)
     violations = [v for v in mp.check(payload, strict) if v.rule == "image.max_count"]
     assert len(violations) == 1
+
+
+def test_check_counts_bedrock_per_message(testdata: Path) -> None:
+    """Bedrock's image limit holds per message: two messages of 15 images each are fine."""
+    images = [mp.part(testdata / "upright.jpg") for _ in range(15)]
+    turns = [mp.User(["a", *images]), mp.Assistant("ok"), mp.User(["b", *images])]
+    payload = mp.render(turns, "bedrock")
+    assert mp.check(payload, "bedrock") == []
+    crowded = mp.render(mp.User(["a", *images, *images]), "bedrock")
+    assert [v.rule for v in mp.check(crowded, "bedrock")] == ["image.max_count"]
+
+
+def test_check_flags_animation_for_stills_only(testdata: Path) -> None:
+    """An animated GIF in an OpenAI payload is flagged: OpenAI takes still GIFs only."""
+    gif = mp.part(testdata / "animated.gif").to_data_uri()
+    payload = {
+        "messages": [
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": gif}}]}
+        ]
+    }
+    assert [v.rule for v in mp.check(payload, "openai")] == ["image.animated"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "rule"),
+    [
+        (None, "payload.shape"),
+        ([1, 2], "payload.shape"),
+        (
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "image",
+                                "source": {
+                                    "type": "base64",
+                                    "media_type": 123,
+                                    "data": "iVBORw0KGgo=",
+                                },
+                            }
+                        ],
+                    }
+                ]
+            },
+            "image.media_type",
+        ),
+        (
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "image",
+                                "source": {
+                                    "type": "base64",
+                                    "media_type": "image/png",
+                                    "data": None,
+                                },
+                            }
+                        ],
+                    }
+                ]
+            },
+            "payload.data",
+        ),
+    ],
+)
+def test_check_reports_malformed_payloads(payload: Any, rule: str) -> None:
+    """Malformed payloads give violations, not exceptions or a clean bill."""
+    assert rule in [v.rule for v in mp.check(payload, "anthropic")]
+
+
+def test_check_bedrock_text_documents(testdata: Path) -> None:
+    """Text-source Bedrock documents are counted and their names checked too."""
+    doc = {"document": {"format": "txt", "name": "a  b!!", "source": {"text": "hello"}}}
+    payload = {"messages": [{"role": "user", "content": [{"text": "read"}, doc]}]}
+    assert [v.rule for v in mp.check(payload, "bedrock")] == ["document.name"]
+    many = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"text": "read"}]
+                + [
+                    {"document": {"format": "txt", "name": f"d{i}", "source": {"text": "x"}}}
+                    for i in range(6)
+                ],
+            }
+        ]
+    }
+    assert [v.rule for v in mp.check(many, "bedrock")] == ["document.max_count"]
 
 
 def test_check_flags_bad_bedrock_document_name(testdata: Path) -> None:

@@ -226,3 +226,89 @@ def test_normalize_reports_tokens(testdata: Path) -> None:
     )
     assert mp.normalize(testdata / "tone.wav", "gemini").tokens == 32
     assert mp.normalize(testdata / "tone.wav", "openai").tokens is None
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "TIFF", "PNG", "WEBP"])
+@pytest.mark.parametrize("orientation", [1, 2, 3, 4, 5, 6, 7, 8])
+def test_normalize_orientation_every_format(tmp_path: Path, fmt: str, orientation: int) -> None:
+    """Every EXIF orientation, in every format that carries it, comes out upright once."""
+    upright = Image.new("RGB", (120, 80), "white")
+    upright.paste((255, 0, 0), (0, 0, 20, 20))  # red marks the top-left corner
+    # Store the pixels so that applying `orientation` gives `upright` back.
+    inverse = {
+        2: Image.Transpose.FLIP_LEFT_RIGHT,
+        3: Image.Transpose.ROTATE_180,
+        4: Image.Transpose.FLIP_TOP_BOTTOM,
+        5: Image.Transpose.TRANSPOSE,
+        6: Image.Transpose.ROTATE_90,
+        7: Image.Transpose.TRANSVERSE,
+        8: Image.Transpose.ROTATE_270,
+    }
+    stored = upright.transpose(inverse[orientation]) if orientation in inverse else upright
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    path = tmp_path / f"o{orientation}.{fmt.lower()}"
+    stored.save(path, fmt, exif=exif)
+    result = mp.normalize(path, "anthropic")
+    assert result.data is not None
+    with Image.open(io.BytesIO(result.data)) as img:
+        rgb = img.convert("RGB")
+    assert rgb.size == (120, 80)
+    corner = rgb.getpixel((5, 5))
+    assert isinstance(corner, tuple) and corner[0] > 200 and corner[1] < 60
+    assert mp.estimate_tokens(path, "anthropic") == mp.estimate_tokens(
+        mp.ImagePart.from_pil(upright), "anthropic"
+    )
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"image_max_bytes": "5MB"}, "whole number"),
+        ({"image_media_types": "image/png"}, "tuple of media type strings"),
+        ({"image": None}, "must be a ImageRules"),
+        ({"image_measure": "b64"}, "raw, base64"),
+        ({"image_max_width": 0}, "positive"),
+        ({"vision": ("x",)}, "ModelRule"),
+        ({"image_animated": "yes"}, "bool"),
+    ],
+)
+def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message: str) -> None:
+    """A bad override fails at once, naming the rule, not later inside normalize."""
+    with pytest.raises(mp.InvalidMedia, match=message):
+        mp.providers.get("anthropic").with_rules(**overrides)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: mp.normalize("testdata/alpha.png", "openai", model=5),
+        lambda: mp.render(mp.User("x"), ["openai"]),
+        lambda: mp.check({}, ["openai"]),
+        lambda: mp.normalize_many(None, "openai"),
+        lambda: mp.normalize_many([], "openai", workers="2"),
+        lambda: mp.estimate_tokens("testdata/alpha.png", "openai", model=5),
+    ],
+)
+def test_entry_points_refuse_bad_arguments(call: object) -> None:
+    """Wrong argument types raise InvalidMedia, not TypeError or AttributeError."""
+    with pytest.raises(mp.InvalidMedia):
+        call()  # type: ignore[operator]
+
+
+def test_normalize_unknown_model_fits_but_does_not_price(testdata: Path) -> None:
+    """An unknown model is fitted by the default rule, but no token count is guessed."""
+    result = mp.normalize(testdata / "alpha.png", "openai", model="totally-made-up")
+    assert result.data is not None and result.tokens is None
+    with pytest.raises(mp.MediaError, match="no documented rule for model"):
+        mp.estimate_tokens(testdata / "alpha.png", "openai", model="totally-made-up")
+
+
+def test_url_pass_through_resolves_detail() -> None:
+    """A URL passed through gets the same detail handling as inline bytes."""
+    part = mp.ImagePart.from_url("https://example.com/cat.png", detail="original")
+    gemini = mp.render(mp.User(["x", part]), "gemini")["contents"][0]["parts"][1]
+    assert "mediaResolution" not in gemini
+    chat = mp.render(mp.User(["x", part]), "openai", model="gpt-4o")["messages"][0]["content"][1]
+    assert "detail" not in chat["image_url"]
+    assert mp.normalize("https://example.com/cat.png", "openai", detail="low").detail == "low"

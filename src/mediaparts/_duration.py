@@ -183,7 +183,7 @@ def video_duration(data: bytes, media_type: str) -> float | None:
     return audio_duration(data, media_type)
 
 
-_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b(.*?)\bendobj", re.DOTALL)
+_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _STREAM = re.compile(rb"\bstream\r?\n")
 _PAGES = re.compile(rb"/Type\s*/Pages\b")
 _PAGE = re.compile(rb"/Type\s*/Page\b")  # \b: "/Pages" does not match
@@ -192,11 +192,25 @@ _FIRST = re.compile(rb"/First\s+(\d+)")
 _MAX_INFLATED = 64 << 20  # object streams are small; never inflate more than this in total
 
 
+def _bodies(data: bytes) -> Iterator[bytes]:
+    """Yield the text between each `N G obj` and its `endobj`, scanning the file once.
+
+    A lazy `obj(.*?)endobj` regex rescans to the end of the file for every object without an
+    `endobj`, which is quadratic on a damaged or hostile file; this never looks back.
+    """
+    pos = 0
+    while (header := _OBJECT.search(data, pos)) is not None:
+        end = data.find(b"endobj", header.end())
+        if end < 0:
+            return
+        yield data[header.end() : end]
+        pos = end + len(b"endobj")
+
+
 def _dictionaries(data: bytes) -> Iterator[bytes]:
     """Yield the dictionary text of every object, in file order, including object streams."""
     budget = _MAX_INFLATED
-    for match in _OBJECT.finditer(data):
-        body = match.group(1)
+    for body in _bodies(data):
         stream = _STREAM.search(body)
         head = body if stream is None else body[: stream.start()]
         yield head

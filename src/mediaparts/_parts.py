@@ -612,6 +612,8 @@ def construct(model: BaseModel, init: Callable[..., None], values: dict[str, Any
         init(**values)
     except ValidationError as exc:
         raise InvalidMedia(explain(type(model).__name__, exc)) from exc
+    except TypeError as exc:  # pydantic calls a nested model's __init__ with a dict's keys
+        raise InvalidMedia(f"invalid {type(model).__name__}: {exc}") from exc
 
 
 def explain(name: str, exc: ValidationError) -> str:

@@ -201,6 +201,11 @@ def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:
 def _orientation(image: Image.Image) -> int:
     from PIL import Image
 
+    if image.format == "TIFF":
+        # Pillow's TIFF reader applies the orientation itself: `size` is already upright and
+        # the decoded pixels are too (the tag is dropped on load). Applying it again here
+        # would turn the picture a second time.
+        return 1
     try:
         if image.format == "PNG":
             # PngImageFile.getexif() decodes the whole image when the eXIf chunk is absent

@@ -90,6 +90,10 @@ def get(name: str | Provider) -> Provider:
     """
     if isinstance(name, Provider):
         return name
+    if not isinstance(name, str):
+        raise InvalidMedia(
+            f"a provider is a name ({', '.join(names())}) or a Provider, got {type(name).__name__}"
+        )
     provider = _loaded.get(name)
     if provider is not None:
         return provider

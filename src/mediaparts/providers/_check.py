@@ -8,6 +8,7 @@ dimensions, counts per request, request size and Bedrock's document-name rule.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from mediaparts._errors import InvalidMedia
 from mediaparts._imageinfo import image_size
 from mediaparts._sources import b64decode, parse_data_uri
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
-from mediaparts.providers import Provider, get
+from mediaparts.providers import Provider, bedrock, get
 from mediaparts.providers._rules import base64_size
 
 __all__ = ["Violation", "check"]
@@ -52,39 +53,6 @@ class _Site:
     name: str | None = None
 
 
-# Bedrock's format names (botocore ImageFormat, DocumentFormat, VideoFormat, AudioFormat) that
-# are not simply the media type's subtype.
-_BEDROCK_FORMATS = {
-    "jpeg": "image/jpeg",
-    "txt": "text/plain",
-    "md": "text/markdown",
-    "doc": "application/msword",
-    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "xls": "application/vnd.ms-excel",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "mov": "video/quicktime",
-    "mkv": "video/x-matroska",
-    "flv": "video/x-flv",
-    "wmv": "video/x-ms-wmv",
-    "mpg": "video/mpeg",
-    "three_gp": "video/3gpp",
-    "mp3": "audio/mpeg",
-    "m4a": "audio/mp4",
-    "mka": "audio/x-matroska",
-}
-# Bedrock DocumentBlock.name: alphanumerics, single spaces, hyphens, parentheses, brackets.
-_BEDROCK_NAME = re.compile(r"^(?!.*\s\s)[A-Za-z0-9\s\-()\[\]]{1,200}$")
-
-
-def _bedrock_type(kind: str, fmt: Any) -> str | None:
-    if not isinstance(fmt, str):
-        return None
-    if fmt in _BEDROCK_FORMATS:
-        return _BEDROCK_FORMATS[fmt]
-    top = {"image": "image", "video": "video", "audio": "audio"}.get(kind, "application")
-    return canonical_media_type(f"{top}/{fmt}")
-
-
 def _decode(value: Any, path: str, problems: list[tuple[str, str, str]]) -> bytes | None:
     if isinstance(value, bytes | bytearray):
         return bytes(value)
@@ -93,6 +61,8 @@ def _decode(value: Any, path: str, problems: list[tuple[str, str, str]]) -> byte
             return b64decode(value)
         except InvalidMedia as exc:
             problems.append((path, "payload.base64", str(exc)))
+            return None
+    problems.append((path, "payload.data", f"expected base64 text or bytes, got {value!r:.40}"))
     return None
 
 
@@ -176,15 +146,15 @@ def _site(node: dict[str, Any], path: str, problems: list[tuple[str, str, str]])
         block = node.get(key)
         if isinstance(block, dict) and isinstance(block.get("source"), dict):
             source = block["source"]
+            given = block.get("name")
+            name = (given if isinstance(given, str) else "") if kind == "file" else None
             if "bytes" not in source:
-                return None
+                # An S3 reference or a text document: counted and named, no bytes to check.
+                text = kind == "file" and "text" in source
+                return _Site(f"{path}.{key}", kind, None, name=name) if text else None
             where = f"{path}.{key}.source.bytes"
-            declared = _bedrock_type(kind, block.get("format"))
+            declared = bedrock.media_type_of(kind, block.get("format"))
             data = _decode(source.get("bytes"), where, problems)
-            name = None
-            if kind == "file":  # a document's name is required and has rules of its own
-                given = block.get("name")
-                name = given if isinstance(given, str) else ""
             return _Site(where, kind, declared, data=data, name=name)
     return None
 
@@ -204,97 +174,103 @@ def check(
     """
     del model  # no model-dependent limit is checked yet
     chosen = get(provider)
-    rules = chosen.rules
+    if not isinstance(payload, dict):
+        got = type(payload).__name__
+        return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
     problems: list[tuple[str, str, str]] = []
-    counts: dict[str, int] = {}
+    counts: dict[tuple[str, str], int] = {}
     for site in _sites(payload, "$", problems):
-        kind_rules = rules.for_kind(site.kind)
-        label = "document" if site.kind == "file" else site.kind
-        counts[site.kind] = counts.get(site.kind, 0) + 1
-        if kind_rules.max_count is not None and counts[site.kind] == kind_rules.max_count + 1:
-            problems.append(
-                (
-                    site.path,
-                    f"{label}.max_count",
-                    f"more than {kind_rules.max_count} {label}s in one request",
-                )
-            )
-        if site.name is not None and not _BEDROCK_NAME.match(site.name):
-            problems.append(
-                (
-                    site.path,
-                    "document.name",
-                    f"document name {site.name!r} breaks Bedrock's rules (1-200 "
-                    "letters, digits, single spaces, hyphens, parentheses, brackets)",
-                )
-            )
-        if site.url is not None:
-            if not kind_rules.url_types:
-                problems.append(
-                    (
-                        site.path,
-                        f"{label}.url",
-                        f"{chosen.name} does not fetch {label} URLs; send the bytes",
-                    )
-                )
-            continue
-        if site.data is None:
-            continue
-        found = detect(site.data, declared=site.declared)
-        declared = canonical_media_type(site.declared) if site.declared else None
-        if declared and found.source == "magic" and found.media_type != declared:
-            problems.append(
-                (
-                    site.path,
-                    f"{label}.media_type",
-                    f"declared {declared} but the bytes are {found.media_type}",
-                )
-            )
-        actual = found.media_type if found.source == "magic" else (declared or found.media_type)
-        accepted = kind_rules.media_types + getattr(kind_rules, "text_types", ())
-        if actual not in accepted:
-            problems.append(
-                (
-                    site.path,
-                    f"{label}.media_type",
-                    f"{chosen.name} does not accept {actual} {label}s",
-                )
-            )
-        if not kind_rules.fits(len(site.data)):
-            how = "base64 " if kind_rules.measure == "base64" else ""
-            problems.append(
-                (
-                    site.path,
-                    f"{label}.max_bytes",
-                    f"{kind_rules.measured(len(site.data)):,} {how}bytes, over the "
-                    f"limit of {kind_rules.max_bytes:,}",
-                )
-            )
-        if site.kind == "image":
-            size = image_size(site.data, actual)
-            limits = (rules.image.max_width, rules.image.max_height)
-            if size is not None and any(
-                lim is not None and dim > lim for dim, lim in zip(size, limits, strict=True)
-            ):
-                problems.append(
-                    (
-                        site.path,
-                        "image.dimensions",
-                        f"{size[0]}x{size[1]} px is over the limit of {limits[0]}x{limits[1]}",
-                    )
-                )
-    if rules.max_request_bytes is not None:
-        total = _request_size(payload)
-        if total > rules.max_request_bytes:
-            problems.append(
-                (
-                    "$",
-                    "request.max_bytes",
-                    f"the request is about {total:,} bytes, over the limit of "
-                    f"{rules.max_request_bytes:,}",
-                )
-            )
+        problems.extend(_site_problems(site, chosen, counts))
+    limit = chosen.rules.max_request_bytes
+    if limit is not None and (total := _request_size(payload)) > limit:
+        message = f"the request is about {total:,} bytes, over the limit of {limit:,}"
+        problems.append(("$", "request.max_bytes", message))
     return [Violation(path, rule, message) for path, rule, message in problems]
+
+
+# The message a block belongs to, for limits that hold per message (Bedrock's 20 images).
+_MESSAGE = re.compile(r"^\$\.(?:messages|contents|input)\[(\d+)\]")
+
+
+def _site_problems(
+    site: _Site, provider: Provider, counts: dict[tuple[str, str], int]
+) -> Iterator[tuple[str, str, str]]:
+    """Yield what is wrong with one media block."""
+    rules = provider.rules.for_kind(site.kind)
+    label = "document" if site.kind == "file" else site.kind
+    scope = ""
+    if rules.count_scope == "message" and (owner := _MESSAGE.match(site.path)):
+        scope = owner.group(1)
+    key = (site.kind, scope)
+    counts[key] = counts.get(key, 0) + 1
+    if rules.max_count is not None and counts[key] == rules.max_count + 1:
+        where = "one message" if rules.count_scope == "message" else "one request"
+        yield site.path, f"{label}.max_count", f"more than {rules.max_count} {label}s in {where}"
+    if site.name is not None and not bedrock.VALID_NAME.match(site.name):
+        yield (
+            site.path,
+            "document.name",
+            f"document name {site.name!r} breaks Bedrock's rules (1-200 letters, digits, "
+            "single spaces, hyphens, parentheses, brackets)",
+        )
+    if site.url is not None and not rules.url_types:
+        yield site.path, f"{label}.url", f"{provider.name} does not fetch {label} URLs"
+    if site.data is None:
+        return
+    declared = site.declared
+    if declared is not None and not isinstance(declared, str):
+        yield site.path, f"{label}.media_type", f"the declared media type {declared!r} is not text"
+        declared = None
+    found = detect(site.data, declared=declared)
+    if declared and found.source == "magic" and found.media_type != canonical_media_type(declared):
+        yield (
+            site.path,
+            f"{label}.media_type",
+            f"declared {canonical_media_type(declared)} but the bytes are {found.media_type}",
+        )
+    actual = found.media_type if found.source == "magic" else (declared or found.media_type)
+    actual = canonical_media_type(actual)
+    if actual not in rules.media_types + getattr(rules, "text_types", ()):
+        yield site.path, f"{label}.media_type", f"{provider.name} does not accept {actual} {label}s"
+    if not rules.fits(len(site.data)):
+        how = "base64 " if rules.measure == "base64" else ""
+        yield (
+            site.path,
+            f"{label}.max_bytes",
+            f"{rules.measured(len(site.data)):,} {how}bytes, over the limit of {rules.max_bytes:,}",
+        )
+    if site.kind == "image":
+        yield from _image_problems(site.path, site.data, actual, provider)
+
+
+def _image_problems(
+    path: str, data: bytes, media_type: str, provider: Provider
+) -> Iterator[tuple[str, str, str]]:
+    image = provider.rules.image
+    size = image_size(data, media_type)
+    limits = (image.max_width, image.max_height)
+    if size is not None and any(
+        limit is not None and side > limit for side, limit in zip(size, limits, strict=True)
+    ):
+        over = f"{size[0]}x{size[1]} px is over the limit of {limits[0]}x{limits[1]}"
+        yield path, "image.dimensions", over
+    if not image.animated and _animated(data):
+        yield path, "image.animated", f"{provider.name} takes still images; this one is animated"
+
+
+def _animated(data: bytes) -> bool:
+    """Tell whether an image has more than one frame (GIF, APNG, WebP), from its header."""
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data)) as img:
+                return bool(getattr(img, "is_animated", False))
+    except Exception:
+        return False
 
 
 def _request_size(payload: dict[str, Any]) -> int:

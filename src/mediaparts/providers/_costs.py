@@ -10,10 +10,14 @@ from mediaparts.providers._vision import VisionGeometry, lookup
 __all__ = ["choose_detail", "image_tokens", "known_tokens", "media_tokens", "vision"]
 
 
-def vision(provider: Provider, model: str | None) -> VisionGeometry | None:
-    """Return the image geometry for a model, or None when the provider has no table."""
+def vision(provider: Provider, model: str | None, *, strict: bool = False) -> VisionGeometry | None:
+    """Return the image geometry for a model, or None when the provider has no table.
+
+    Fitting may fall back to the default rule for a model it does not know (the default is
+    the safe one); an estimate passes `strict` and refuses to guess.
+    """
     table = provider.rules.vision
-    return lookup(table, model) if table else None
+    return lookup(table, model, strict=strict) if table else None
 
 
 def choose_detail(
@@ -29,6 +33,8 @@ def choose_detail(
         InvalidMedia: An explicit level the provider does not take.
     """
     levels = provider.rules.image.detail_levels
+    if explicit == "auto" and "auto" not in levels:
+        explicit = None  # "let the provider decide" is what its default does
     if explicit is not None:
         if explicit not in levels:
             allowed = ", ".join(levels) if levels else "none (it has no detail setting)"
@@ -65,6 +71,13 @@ def media_tokens(
             f"{provider.name} documents no token rule for {kind}", provider=provider.name
         )
     costs = lookup(provider.rules.costs, model)
+    # Ask for the rate first: reading a duration or counting pages is work wasted without one.
+    if kind == "audio":
+        costs.audio_tokens(0)
+    elif kind == "video":
+        costs.video_tokens(0)
+    elif media_type == "application/pdf":
+        costs.pdf_tokens(0)
     if kind in ("audio", "video"):
         read = audio_duration if kind == "audio" else video_duration
         seconds = read(data, media_type)

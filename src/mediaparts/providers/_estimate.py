@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import MediaError, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType
 from mediaparts._parts import ImagePart, MediaPart, TextPart
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
@@ -45,6 +45,8 @@ def estimate_tokens(
         MediaError: Some media has no documented token rule (no guess is made).
     """
     chosen = get(provider)
+    if model is not None and not isinstance(model, str):
+        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
     if isinstance(part_or_messages, MediaPart | TextPart):
         return _part_tokens(part_or_messages, chosen, model, detail)
     messages = as_messages(part_or_messages)
@@ -77,7 +79,7 @@ def _part_tokens(
         raise MediaError(f"cannot read the size of this {media_type}", media_type=media_type)
     if image_orientation(image.data) in _QUARTER_TURNS:
         width, height = height, width
-    geometry = _costs.vision(provider, model)
+    geometry = _costs.vision(provider, model, strict=True)
     level = _costs.choose_detail(provider, geometry, detail, image.detail)
     tokens = _costs.image_tokens(geometry, width, height, level)
     if tokens is None:

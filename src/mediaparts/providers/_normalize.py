@@ -50,7 +50,9 @@ def _refuse(provider: Provider, kind: str, media_type: str, rules: KindRules) ->
     )
 
 
-def _passed_url(part: MediaPart, provider: Provider, urls: UrlMode) -> NormalizedPart | None:
+def _passed_url(
+    part: MediaPart, provider: Provider, urls: UrlMode, model: str | None, detail: str | None
+) -> NormalizedPart | None:
     """Return the part as a URL to pass through, when allowed; None to load and inline it."""
     if part.url is None or urls == "inline":
         return None
@@ -62,7 +64,11 @@ def _passed_url(part: MediaPart, provider: Provider, urls: UrlMode) -> Normalize
             media_type=media_type,
             url=part.url,
             filename=part.filename,
-            detail=getattr(part, "detail", None),
+            detail=_costs.choose_detail(
+                provider, _costs.vision(provider, model), detail, getattr(part, "detail", None)
+            )
+            if kind == "image"
+            else None,
             steps=_PASSED,
             part=part,
         )
@@ -77,9 +83,11 @@ def _passed_url(part: MediaPart, provider: Provider, urls: UrlMode) -> Normalize
     return None
 
 
-def _check_urls(urls: str) -> None:
+def _check_urls(urls: str, model: Any = None) -> None:
     if urls not in ("auto", "inline", "pass"):
         raise InvalidMedia(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
+    if model is not None and not isinstance(model, str):
+        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
 
 
 def normalize(
@@ -112,10 +120,10 @@ def normalize(
         ProviderLimitError: The media cannot be fitted to the provider's limits.
         FetchError: A URL part could not be fetched.
     """
-    _check_urls(urls)
+    _check_urls(urls, model)
     chosen = get(provider)
     media = _media(part)
-    passed = _passed_url(media, chosen, urls)
+    passed = _passed_url(media, chosen, urls, model, detail)
     if passed is not None:
         return passed
     media.load()
@@ -131,10 +139,10 @@ async def anormalize(
     urls: UrlMode = "auto",
 ) -> NormalizedPart:
     """`normalize` for async code: fetches with `aload`, fits images in a worker thread."""
-    _check_urls(urls)
+    _check_urls(urls, model)
     chosen = get(provider)
     media = _media(part)
-    passed = _passed_url(media, chosen, urls)
+    passed = _passed_url(media, chosen, urls, model, detail)
     if passed is not None:
         return passed
     await media.aload()
@@ -155,8 +163,12 @@ def normalize_many(
     Results come back in the order of `parts`. With `workers=1`, or a single part, the work
     is done in this process.
     """
-    _check_urls(urls)
+    _check_urls(urls, model)
     chosen = get(provider)
+    if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
+        raise InvalidMedia(f"normalize_many() takes a list of parts, got {type(parts).__name__}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise InvalidMedia(f"workers must be a positive whole number, got {workers!r}")
     medias = [_media(p) for p in parts]
     count = workers or os.cpu_count() or 1
     if count <= 1 or len(medias) <= 1:
@@ -208,7 +220,11 @@ def _image(
         raise type(exc)(
             f"{provider.name}: {exc}", media_type=media_type, provider=provider.name
         ) from exc
-    tokens = _costs.image_tokens(geometry, fitted.width, fitted.height, detail)
+    try:  # tokens only where the model's rule is known: an unknown model fits, but is not priced
+        pricing = _costs.vision(provider, model, strict=True)
+    except MediaError:
+        pricing = None
+    tokens = _costs.image_tokens(pricing, fitted.width, fitted.height, detail)
     return NormalizedPart(
         kind="image",
         media_type=fitted.media_type,

@@ -60,7 +60,7 @@ def render(
         `anthropic`: `{"system": ..., "messages": [...]}`; `gemini`: the `generateContent`
         body; `bedrock`: `{"messages": [...], "system": [...]}` for `converse`.
     """
-    _check_urls(urls)
+    _check_urls(urls, model)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
     done: dict[int, NormalizedPart] = {}
@@ -82,7 +82,7 @@ async def arender(
     urls: UrlMode = "auto",
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
-    _check_urls(urls)
+    _check_urls(urls, model)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
     media = list({id(p): p for m in messages for p in m.files}.values())

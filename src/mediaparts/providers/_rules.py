@@ -36,7 +36,8 @@ class KindRules:
         max_bytes: Most bytes one item may have, counted as `measure` says.
         measure: Whether `max_bytes` counts the raw bytes or their base64 text.
         url_types: Types the provider fetches from a URL itself (so a URL can pass through).
-        max_count: Most items of this kind in one request.
+        max_count: Most items of this kind in one request (or one message: `count_scope`).
+        count_scope: Whether `max_count` holds per `"request"` or per `"message"`.
         source: Where the facts come from, and when they were read.
     """
 
@@ -45,6 +46,7 @@ class KindRules:
     measure: Measure = "raw"
     url_types: tuple[str, ...] = ()
     max_count: int | None = None
+    count_scope: Literal["request", "message"] = "request"
     source: str = ""
 
     def accepts(self, media_type: str | None) -> bool:
@@ -126,6 +128,41 @@ class Rules:
 
 
 _KINDS = ("image", "audio", "video", "document")
+_TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
+_SIZES = frozenset({"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes"})
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "measure": ("raw", "base64"),
+    "count_scope": ("request", "message"),
+}
+
+
+def _checked(name: str, value: Any, current: Any) -> Any:
+    """Return an override in the form the rules hold, or refuse it with the reason."""
+    if name in _TYPE_LISTS:
+        if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+            raise InvalidMedia(f"{name} must be a tuple of media type strings, got {value!r}")
+        return tuple(value)
+    if name in _SIZES:
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InvalidMedia(f"{name} must be a whole number of bytes/pixels/items or None")
+        if value is not None and value <= 0:
+            raise InvalidMedia(f"{name} must be positive (None for no limit), got {value}")
+        return value
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise InvalidMedia(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
+        return value
+    if name in ("vision", "costs"):
+        from mediaparts.providers._vision import ModelRule
+
+        if isinstance(value, str) or not all(isinstance(row, ModelRule) for row in value):
+            raise InvalidMedia(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
+        return tuple(value)
+    typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
+    if typed and not isinstance(value, type(current)):
+        kind = type(current).__name__
+        raise InvalidMedia(f"{name} must be a {kind}, got {type(value).__name__}")
+    return value
 
 
 def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
@@ -143,7 +180,7 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
     names = {f.name for f in dataclasses.fields(rules)}
     for key, value in overrides.items():
         if key in names:
-            top[key] = value
+            top[key] = _checked(key, value, getattr(rules, key))
             continue
         kind, _, field = key.partition("_")
         target = getattr(rules, kind, None) if kind in _KINDS else None
@@ -152,7 +189,7 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
                 f"no rule named {key!r}: use a field of Rules ({', '.join(sorted(names))}) "
                 f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
             )
-        nested.setdefault(kind, {})[field] = value
+        nested.setdefault(kind, {})[field] = _checked(field, value, getattr(target, field))
     for kind, changes in nested.items():
         top[kind] = dataclasses.replace(top.get(kind, getattr(rules, kind)), **changes)
     return dataclasses.replace(rules, **top)

@@ -446,26 +446,40 @@ class ModelRule(Generic[T]):
     rule: T
 
 
-def lookup(table: Sequence[ModelRule[T]], model: str | None) -> T:
+def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = False) -> T:
     """Return the rule of the first row whose pattern matches the model name.
 
     Matching is `fnmatch`-style and case-insensitive, on the name after any `provider/` or
-    path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`). `model=None`, and a model no row
-    matches, get the FIRST row: each table puts its default there (the newest documented rule,
-    or the one every model honours; see each table's comment).
+    path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`). `model=None` gets the FIRST row:
+    each table puts its default there (the newest documented rule, or the one every model
+    honours; see each table's comment). A name no row matches gets the first row too, unless
+    `strict`, for callers that must not guess (token estimates).
 
     Args:
         table: The rows, in precedence order.
         model: A model name, or None for the table's default.
+        strict: Raise instead of falling back for an unknown model name.
 
     Returns:
         The matching row's rule.
+
+    Raises:
+        InvalidMedia: `model` is not a string.
+        MediaError: `strict` and no row matches the name.
     """
     if not table:
         raise ValueError("empty model table")
+    if model is not None and not isinstance(model, str):
+        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
     if model is not None:
         name = model.strip().lower().rsplit("/", 1)[-1]
         for row in table:
             if fnmatch.fnmatchcase(name, row.pattern.lower()):
                 return row.rule
+        if strict:
+            known = ", ".join(row.pattern for row in table)
+            raise MediaError(
+                f"no documented rule for model {model!r} (known model patterns: {known}); "
+                "pass model=None for the provider's default rule"
+            )
     return table[0].rule

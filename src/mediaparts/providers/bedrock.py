@@ -86,6 +86,7 @@ RULES = Rules(
         media_types=tuple(_IMAGE_FORMATS),
         max_bytes=3_932_160,
         max_count=20,
+        count_scope="message",
         max_width=8000,
         max_height=8000,
         animated=False,
@@ -111,6 +112,7 @@ RULES = Rules(
         media_types=tuple(_DOCUMENT_FORMATS),
         max_bytes=4_718_592,
         max_count=5,
+        count_scope="message",
         text_types=tuple(t for t in TEXT_TYPES if t not in _DOCUMENT_FORMATS),
         source="botocore bedrock-runtime service-2.json Message, DocumentFormat (read 2026-08)",
     ),
@@ -127,6 +129,19 @@ _FORMATS = {
 
 # DocumentBlock.name: alphanumerics, single whitespace, hyphens, parentheses, square brackets;
 # 1-200 characters (botocore DocumentBlockNameString, read 2026-08).
+# DocumentBlock.name (botocore, read 2026-08): 1-200 characters; alphanumerics, whitespace (no
+# more than one in a row), hyphens, parentheses and square brackets.
+VALID_NAME = re.compile(r"^(?!.*\s\s)[A-Za-z0-9\s\-()\[\]]{1,200}$")
+
+
+def media_type_of(kind: str, fmt: object) -> str | None:
+    """Return the canonical media type a Converse `format` name stands for, or None."""
+    for media_type, name in _FORMATS.get(kind, {}).items():
+        if name == fmt:
+            return media_type
+    return None
+
+
 _NAME_BAD = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
 _NAME_MAX = 200
 
