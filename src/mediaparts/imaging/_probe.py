@@ -159,7 +159,7 @@ def _check_cap(size: tuple[int, int], pixel_cap: int, media_type: str) -> None:
     if pixels > pixel_cap:
         raise MediaTooLarge(
             f"{media_type} of {size[0]}x{size[1]} = {pixels:,} pixels exceeds the pixel cap of "
-            f"{pixel_cap:,}; refused before decoding (raise FitSpec.pixel_cap to allow it)",
+            f"{pixel_cap:,}; refused before decoding, as a decompression-bomb guard",
             size=pixels,
             limit=pixel_cap,
             media_type=media_type,

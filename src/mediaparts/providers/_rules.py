@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from mediaparts._errors import InvalidMedia
+from mediaparts.imaging._spec import measured
 
 if TYPE_CHECKING:
     from mediaparts.providers._vision import ModelRule, VisionGeometry
@@ -24,7 +25,7 @@ Measure = Literal["raw", "base64"]
 
 def base64_size(n: int) -> int:
     """Return the length of the base64 text of `n` bytes."""
-    return 4 * ((n + 2) // 3)
+    return measured(n, "base64")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,7 @@ class KindRules:
 
     def measured(self, n_bytes: int) -> int:
         """Return `n_bytes` as this provider counts them against `max_bytes`."""
-        return base64_size(n_bytes) if self.measure == "base64" else n_bytes
+        return measured(n_bytes, self.measure)
 
     def fits(self, n_bytes: int) -> bool:
         """Tell whether an item of `n_bytes` raw bytes is within `max_bytes`."""
