@@ -27,6 +27,8 @@ DOCUMENTED_NAMES = {
     "message_from_dict",
     "merge_runs",
     "FetchPolicy",
+    "from_upload",
+    "afrom_upload",
     "configure",
     "offline",
     "MediaError",

@@ -31,6 +31,7 @@ from mediaparts._messages import (
     message_from_dict,
 )
 from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
+from mediaparts._upload import afrom_upload, from_upload
 from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
 from mediaparts.providers import NormalizedPart, Provider
 from mediaparts.providers._check import Violation, check
@@ -67,6 +68,7 @@ __all__ = [
     "User",
     "VideoPart",
     "Violation",
+    "afrom_upload",
     "anormalize",
     "arender",
     "canonical_media_type",
@@ -75,6 +77,7 @@ __all__ = [
     "detect",
     "detect_media_type",
     "estimate_tokens",
+    "from_upload",
     "merge_runs",
     "message_from_dict",
     "normalize",

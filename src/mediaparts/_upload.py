@@ -1,0 +1,358 @@
+"""`from_upload`: turn a web upload into a part, trusting its bytes and nothing the client said.
+
+Checks, in order: the declared size → read at most `max_bytes + 1` bytes → empty → detect the
+type from the bytes (the client's file name and content type are hints) → `accept` → the pixel
+count from the image header → (with `strip_metadata`) re-encode without metadata, which also
+decodes every pixel once. Takes Starlette/FastAPI `UploadFile`, Werkzeug `FileStorage`, Django
+`UploadedFile` or any binary file object, by duck typing. See docs/uploads.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import io
+import unicodedata
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
+from mediaparts._imageinfo import image_size
+from mediaparts._parts import MediaPart, part_class
+from mediaparts.detection import canonical_media_type, detect, kind_of
+from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, probe
+from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
+
+__all__ = ["afrom_upload", "from_upload"]
+
+DEFAULT_ACCEPT = ("image/*", "application/pdf")
+_CHUNK = 1 << 20
+# What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
+_BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    max_bytes: int
+    accept: tuple[str, ...]
+    strip: bool
+    max_pixels: int
+    filename: str | None  # sanitised
+    client_name: str | None
+    client_type: str | None
+
+
+def from_upload(
+    upload: Any,
+    *,
+    max_bytes: int = 20 * 2**20,
+    accept: str | Iterable[str] = DEFAULT_ACCEPT,
+    strip_metadata: bool = True,
+    max_pixels: int = 50_000_000,
+) -> MediaPart:
+    """Make a part from an uploaded file, checked and typed by its bytes.
+
+    Args:
+        upload: A Starlette/FastAPI `UploadFile` (its `.file` is read), a Werkzeug
+            `FileStorage` (`.stream`), a Django `UploadedFile` or any binary file object. It
+            is not closed; when seekable, its position is put back afterwards.
+        max_bytes: The most bytes accepted; at most `max_bytes + 1` are ever read.
+        accept: Media type patterns (`"image/*"`, `"application/pdf"`, `"*/*"`) the detected
+            type must match. `"image/*"` means raster images: name `"image/svg+xml"` to take SVG.
+        strip_metadata: Re-encode images without EXIF, GPS, XMP or comments, upright.
+        max_pixels: The most pixels (all frames of an animation) an image may have.
+
+    Returns:
+        An `ImagePart`, `AudioPart`, `VideoPart` or `FilePart`, as the bytes' kind says. Its
+        `metadata` holds the client's `client_filename` and `client_content_type`, when given.
+
+    Raises:
+        MediaTooLarge: More than `max_bytes` bytes, or more than `max_pixels` pixels.
+        UnsupportedMediaType: The detected type matches no `accept` pattern, or the image
+            cannot be stripped (HEIC without pillow-heif).
+        InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
+    """
+    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels)
+    read = getattr(upload, "read", None)
+    stream = upload
+    if inspect.iscoroutinefunction(read):
+        stream = getattr(upload, "file", None)  # Starlette's UploadFile: its sync file
+        if not callable(getattr(stream, "read", None)):
+            raise InvalidMedia("this upload has only an async read(): use await afrom_upload()")
+    elif callable(getattr(getattr(upload, "stream", None), "read", None)):
+        stream = upload.stream  # Werkzeug's FileStorage
+    return _finish(_read(stream, request), request)
+
+
+async def afrom_upload(
+    upload: Any,
+    *,
+    max_bytes: int = 20 * 2**20,
+    accept: str | Iterable[str] = DEFAULT_ACCEPT,
+    strip_metadata: bool = True,
+    max_pixels: int = 50_000_000,
+) -> MediaPart:
+    """`from_upload` for async code: awaits an async `read()` (Starlette/FastAPI `UploadFile`).
+
+    Objects with a sync `read()` are read in a worker thread, and images are checked and
+    re-encoded in one, so the event loop is never blocked. Arguments, result and errors are
+    those of `from_upload`.
+    """
+    if not inspect.iscoroutinefunction(getattr(upload, "read", None)):
+        return await asyncio.to_thread(
+            from_upload,
+            upload,
+            max_bytes=max_bytes,
+            accept=accept,
+            strip_metadata=strip_metadata,
+            max_pixels=max_pixels,
+        )
+    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels)
+    inner: Any = getattr(upload, "file", None)  # a sync file beside the async API
+    start, buffer = _tell(inner), _Buffer(request)
+    try:
+        while size := buffer.wanted():
+            try:
+                buffer.add(await upload.read(size))
+            except (OSError, ValueError) as exc:
+                raise InvalidMedia(f"cannot read {_label(request)}: {exc}") from exc
+    finally:
+        if start is not None:
+            inner.seek(start)
+    return await asyncio.to_thread(_finish, buffer.data(), request)
+
+
+def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: Any) -> _Request:
+    for name, value in (("max_bytes", max_bytes), ("max_pixels", max_pixels)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise InvalidMedia(f"{name} must be a positive whole number, got {value!r}")
+    patterns = (accept,) if isinstance(accept, str) else accept
+    if not isinstance(patterns, Iterable):
+        raise InvalidMedia(f"accept takes media type patterns, got {type(accept).__name__}")
+    patterns = tuple(patterns)
+    for pattern in patterns:
+        if not isinstance(pattern, str) or pattern.count("/") != 1:
+            raise InvalidMedia(
+                f"accept takes media type patterns such as 'image/*', got {pattern!r}"
+            )
+    canonical = tuple(p.lower() if p.endswith("/*") else canonical_media_type(p) for p in patterns)
+    mimetype = getattr(upload, "mimetype", None)  # Werkzeug: the type without parameters
+    declared = mimetype if isinstance(mimetype, str) else getattr(upload, "content_type", None)
+    declared = declared.split(";")[0] if isinstance(declared, str) else ""
+    client_type = _printable(declared).strip().lower()[:255]
+    raw: Any = getattr(upload, "filename", None)  # Starlette, Werkzeug
+    if not isinstance(raw, str):
+        raw = getattr(upload, "name", None)  # Django, plain files
+    client_name = _printable(raw)[:1024] if isinstance(raw, str) else None
+    request = _Request(
+        max_bytes=max_bytes,
+        accept=canonical,
+        strip=bool(strip),
+        max_pixels=max_pixels,
+        filename=_safe_filename(client_name),
+        client_name=client_name or None,
+        client_type=client_type or None,
+    )
+    # A declared size (Django's `size`, Starlette's once parsed, Werkzeug's Content-Length) is
+    # only believed when it is too large: a client can lie downwards, not past the read cap.
+    for attr in ("size", "content_length"):
+        size = getattr(upload, attr, None)
+        if isinstance(size, int) and not isinstance(size, bool) and size > max_bytes:
+            raise MediaTooLarge(
+                f"{_label(request)} is {size:,} bytes, over the upload limit of {max_bytes:,} "
+                "bytes (max_bytes)",
+                size=size,
+                limit=max_bytes,
+            )
+    return request
+
+
+def _printable(text: str) -> str:
+    # Cc: control characters (NUL, newlines, ESC); Cf: invisible format characters such as
+    # U+202E, which displays "gpj.exe" as "exe.jpg".
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+
+
+def _safe_filename(name: str | None) -> str | None:
+    """Keep only the final path component; browsers once sent whole Windows paths."""
+    if name is None:
+        return None
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    return None if base in ("", ".", "..") else base[-255:]
+
+
+def _label(request: _Request) -> str:
+    return f"the upload {request.filename!r}" if request.filename else "the upload"
+
+
+def _tell(stream: Any) -> int | None:
+    try:
+        return int(stream.tell()) if stream is not None and stream.seekable() else None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _read(stream: Any, request: _Request) -> bytes:
+    if not callable(getattr(stream, "read", None)):
+        raise InvalidMedia(f"expected an upload or a binary file object, got {type(stream)!r}")
+    start, buffer = _tell(stream), _Buffer(request)
+    try:
+        while size := buffer.wanted():
+            try:
+                buffer.add(stream.read(size))
+            except (OSError, ValueError) as exc:
+                raise InvalidMedia(f"cannot read {_label(request)}: {exc}") from exc
+    finally:
+        if start is not None:
+            stream.seek(start)
+    return buffer.data()
+
+
+class _Buffer:
+    """Chunks read so far; asks for no more than `max_bytes + 1` in all, in 1 MiB reads.
+
+    Reads loop because sockets, pipes and raw streams may return fewer bytes than asked for.
+    """
+
+    def __init__(self, request: _Request) -> None:
+        self.request, self.chunks, self.total, self.ended = request, list[bytes](), 0, False
+
+    def wanted(self) -> int:
+        if self.ended:
+            return 0
+        return max(0, min(_CHUNK, self.request.max_bytes + 1 - self.total))
+
+    def add(self, chunk: Any) -> None:
+        label = _label(self.request)
+        if isinstance(chunk, str):
+            raise InvalidMedia(f"{label} is open in text mode; open it with 'rb'")
+        if not isinstance(chunk, bytes | bytearray | memoryview):
+            raise InvalidMedia(f"{label}: read() returned {type(chunk).__name__}, not bytes")
+        self.chunks.append(bytes(chunk))
+        self.total += len(chunk)
+        self.ended = not chunk
+
+    def data(self) -> bytes:
+        data, limit = b"".join(self.chunks), self.request.max_bytes
+        if len(data) > limit:
+            raise MediaTooLarge(
+                f"{_label(self.request)} holds more than the upload limit of {limit:,} bytes "
+                "(max_bytes); only that much was read",
+                size=len(data),
+                limit=limit,
+            )
+        if not data:
+            raise InvalidMedia(f"{_label(self.request)} is empty (0 bytes)")
+        return data
+
+
+def _accepts(media_type: str, patterns: tuple[str, ...]) -> bool:
+    kind = kind_of(media_type)
+    for pattern in patterns:
+        major, _, minor = pattern.partition("/")
+        if pattern == "*/*" or pattern == media_type:
+            return True
+        # SVG is "image/svg+xml" but a document (scripts, links): "image/*" means raster.
+        raster = major != "image" or kind == "image"
+        if minor == "*" and media_type.startswith(f"{major}/") and raster:
+            return True
+    return False
+
+
+def _finish(data: bytes, request: _Request) -> MediaPart:
+    found = detect(data, filename=request.filename, declared=request.client_type)
+    media_type = found.media_type
+    if not _accepts(media_type, request.accept):
+        said = f"; the client said {request.client_type}" if request.client_type else ""
+        raise UnsupportedMediaType(
+            f"{_label(request)} is {media_type} (detected from its bytes{said}), which is not "
+            f"accepted here; accepted: {', '.join(request.accept)}",
+            media_type=media_type,
+            accepted=request.accept,
+        )
+    if found.kind == "image":
+        data, media_type = _check_image(data, media_type, request)
+    metadata = {"client_filename": request.client_name, "client_content_type": request.client_type}
+    return part_class(kind_of(media_type))(
+        data=data,
+        media_type=media_type,
+        filename=request.filename,
+        metadata={k: v for k, v in metadata.items() if v is not None},
+    )
+
+
+def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes, str]:
+    """Refuse bombs from the header; with `strip`, return the bytes without metadata."""
+    size = image_size(data, media_type)
+    if size is None:  # corrupt if Pillow reads the type; else a type we cannot check
+        error = InvalidMedia if media_type in FORMATS else UnsupportedMediaType
+        raise error(
+            f"{_label(request)}: cannot read the {media_type} image's size from its header, so "
+            "its pixel count cannot be checked",
+            media_type=media_type,
+        )
+    pixels = size[0] * size[1]
+    if pixels > request.max_pixels:
+        raise MediaTooLarge(
+            f"{_label(request)}: {media_type} of {size[0]}x{size[1]} = {pixels:,} pixels exceeds "
+            f"max_pixels={request.max_pixels:,}; refused before decoding",
+            size=pixels,
+            limit=request.max_pixels,
+            media_type=media_type,
+        )
+    if not request.strip:
+        return data, media_type
+    if media_type not in FORMATS:
+        raise UnsupportedMediaType(
+            f"cannot strip metadata from {_label(request)}: mediaparts re-encodes "
+            f"{', '.join(sorted(FORMATS))}, not {media_type}; pass strip_metadata=False to keep "
+            "its bytes as they are",
+            media_type=media_type,
+            accepted=tuple(sorted(FORMATS)),
+        )
+    try:
+        with warnings.catch_warnings():
+            # The pixel cap was checked above; a plugin's UserWarning about a damaged file would
+            # be an exception under `-W error`, and the decode below decides anyway.
+            warnings.simplefilter("ignore")
+            return _strip(data, probe(data, media_type, request.max_pixels), request)
+    except MediaError:
+        raise
+    except _BROKEN as exc:
+        raise InvalidMedia(
+            f"{_label(request)} is a corrupt or truncated {media_type}: {exc}",
+            media_type=media_type,
+        ) from exc
+
+
+def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
+    """Return the image without metadata: losslessly when upright, else re-encoded upright."""
+    from PIL import Image
+
+    if head.image is None:
+        raise UnsupportedMediaType(
+            f"cannot strip metadata from {_label(request)}: {head.missing_plugin}; or pass "
+            "strip_metadata=False to keep its bytes as they are",
+            media_type=head.media_type,
+        )
+    count = int(getattr(head.image, "n_frames", 1)) if head.animated else 1
+    if count * head.width * head.height > request.max_pixels:
+        raise MediaTooLarge(
+            f"{_label(request)}: {count} frames of {head.width}x{head.height} exceed "
+            f"max_pixels={request.max_pixels:,} in all; refused before decoding",
+            size=count * head.width * head.height,
+            limit=request.max_pixels,
+            media_type=head.media_type,
+        )
+    strip = LOSSLESS.get(head.media_type)
+    if strip is not None and head.orientation == 1:
+        out = strip(data)
+        with Image.open(io.BytesIO(out), formats=FORMATS[head.media_type]) as check:
+            check.draft(check.mode, (1, 1))  # a JPEG at 1/8 scale still reads every bit
+            check.load()
+        return out, head.media_type
+    if head.animated:
+        return reencode_animation(head), head.media_type
+    return reencode_still(head)

@@ -1,0 +1,161 @@
+"""Remove metadata from images: losslessly where the format allows, else by re-encoding.
+
+Upright JPEG, PNG and WebP lose their metadata segments and chunks with the pixel data left
+byte for byte; anything else (a turned picture, TIFF, BMP, HEIC, animations) is decoded and
+re-encoded upright with no metadata. Used by `from_upload(strip_metadata=True)`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+from mediaparts.imaging._decode import plain, transpose
+from mediaparts.imaging._probe import Probe
+
+__all__ = ["LOSSLESS", "reencode_animation", "reencode_still"]
+
+_PIL_FORMAT = {"image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WEBP", "image/gif": "GIF"}
+_LOSSY = frozenset({"image/heic", "image/heif", "image/avif"})  # become JPEG when stripped
+_JPEG_QUALITY = 95  # when there are no source tables to reuse (HEIC/AVIF → JPEG, WebP)
+# What the lossless strips keep. JPEG: every segment but APPn and COM, except JFIF, the ICC
+# profile (colours) and Adobe's APP14 (how to read CMYK); EXIF, XMP, IPTC and MPF go. PNG
+# (spec 3rd ed. and APNG): the chunks that draw the picture; tEXt, zTXt, iTXt, eXIf and tIME
+# go. WebP (container spec): the image, alpha, animation and ICC chunks; EXIF and XMP go.
+_KEEP_APP = {0xE0: b"JFIF\0", 0xE2: b"ICC_PROFILE\0", 0xEE: b"Adobe"}
+_PNG_CHUNKS = frozenset(
+    {*b"IHDR PLTE IDAT IEND tRNS gAMA cHRM sRGB iCCP sBIT bKGD pHYs cICP mDCV cLLI".split()}
+    | {b"acTL", b"fcTL", b"fdAT"}  # APNG
+)
+_WEBP_CHUNKS = frozenset({b"VP8 ", b"VP8L", b"VP8X", b"ALPH", b"ANIM", b"ANMF", b"ICCP"})
+
+
+def strip_jpeg(data: bytes) -> bytes:
+    """Drop APPn and COM segments (but JFIF, ICC, Adobe) and anything after the image."""
+    out, i, n = bytearray(b"\xff\xd8"), 2, len(data)
+    while i + 1 < n and data[i] == 0xFF:
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0xD9:  # end of image: MPF pictures and trailers after it are dropped
+            return bytes(out + b"\xff\xd9")
+        end = i + 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+        if end > n or end < i + 4:
+            raise ValueError("a JPEG segment runs past the end of the file")
+        prefix = _KEEP_APP.get(marker)
+        metadata = 0xE0 <= marker <= 0xEF or marker == 0xFE
+        if not metadata or (prefix is not None and data.startswith(prefix, i + 4)):
+            out += data[i:end]
+        i = end
+        if marker == 0xDA:  # entropy-coded data runs to the next marker that is not RSTn
+            while (i := data.find(b"\xff", i)) >= 0 and i + 1 < n:
+                if data[i + 1] != 0 and not 0xD0 <= data[i + 1] <= 0xD7:
+                    break
+                i += 2
+            else:
+                raise ValueError("the JPEG ends inside its compressed data")
+            out += data[end:i]
+    raise ValueError("the JPEG has no end-of-image marker")
+
+
+def strip_png(data: bytes) -> bytes:
+    """Keep only the chunks that draw the picture (APNG frames included), up to IEND."""
+    out, i = bytearray(data[:8]), 8
+    while i + 12 <= len(data):
+        tag, end = data[i + 4 : i + 8], i + 12 + int.from_bytes(data[i : i + 4], "big")
+        if end > len(data):
+            raise ValueError("a PNG chunk runs past the end of the file")
+        if tag in _PNG_CHUNKS:
+            out += data[i:end]
+        i = end
+        if tag == b"IEND":
+            return bytes(out)
+    raise ValueError("the PNG has no IEND chunk")
+
+
+def strip_webp(data: bytes) -> bytes:
+    """Drop the EXIF, XMP and unknown RIFF chunks and clear their flags in VP8X."""
+    out, i = bytearray(), 12
+    while i + 8 <= len(data):
+        tag, length = data[i : i + 4], int.from_bytes(data[i + 4 : i + 8], "little")
+        end = i + 8 + length + (length & 1)  # chunks are padded to even sizes
+        if end > len(data) + (length & 1):
+            raise ValueError("a WebP chunk runs past the end of the file")
+        if tag in _WEBP_CHUNKS:
+            out += data[i:end]
+        i = end
+    if out[:4] == b"VP8X" and len(out) > 8:
+        out[8] &= 0xFF ^ 0x0C  # the EXIF (0x08) and XMP (0x04) flags (WebP container spec)
+    return b"RIFF" + (len(out) + 4).to_bytes(4, "little") + b"WEBP" + bytes(out)
+
+
+def reencode_still(head: Probe) -> tuple[bytes, str]:
+    """Decode, turn upright and re-encode without metadata; other formats become PNG or JPEG."""
+    image = head.image
+    assert image is not None
+    out, options = head.media_type, dict[str, Any]()
+    if out == "image/jpeg":  # the source's own tables keep about its quality and size
+        from PIL.JpegImagePlugin import get_sampling
+
+        sampling = get_sampling(image)
+        options = {"qtables": getattr(image, "quantization", None) or None}
+        options["subsampling"] = sampling if sampling >= 0 else None
+        options["quality"] = None if options["qtables"] else _JPEG_QUALITY
+    elif out == "image/webp":
+        options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
+    image.load()
+    transparency, icc = image.info.get("transparency"), image.info.get("icc_profile")
+    picture = transpose(image, head.orientation)
+    if out not in _PIL_FORMAT:  # TIFF, BMP, ICO, PSD → PNG; HEIC, HEIF, AVIF → JPEG if opaque
+        picture, alpha = plain(picture)
+        out = "image/jpeg" if out in _LOSSY and not alpha else "image/png"
+        options = {"quality": _JPEG_QUALITY} if out == "image/jpeg" else {}
+        transparency = None
+    # Pillow writes some info keys (comment, exif) by itself: only what drawing needs stays.
+    picture.info.clear()
+    if transparency is not None:
+        picture.info["transparency"] = transparency
+    if isinstance(icc, bytes) and out != "image/gif":
+        options["icc_profile"] = icc
+    buffer = io.BytesIO()
+    options = {key: value for key, value in options.items() if value is not None}
+    picture.save(buffer, format=_PIL_FORMAT[out], **options)
+    return buffer.getvalue(), out
+
+
+def reencode_animation(head: Probe) -> bytes:
+    """Re-encode every frame, composited and upright, with no metadata."""
+    from PIL import ImageSequence
+
+    image = head.image
+    assert image is not None
+    frames, durations = [], []
+    for frame in ImageSequence.Iterator(image):
+        picture = transpose(frame.convert("RGBA"), head.orientation)
+        picture.info = {}  # convert() copies info, comments and EXIF included
+        frames.append(picture)
+        durations.append(int(frame.info.get("duration", 100)))
+    options: dict[str, Any] = {"disposal": 2} if head.media_type == "image/gif" else {}
+    if head.media_type == "image/webp":
+        options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer,
+        format=_PIL_FORMAT[head.media_type],
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=int(image.info.get("loop", 0)),
+        **options,
+    )
+    return buffer.getvalue()
+
+
+LOSSLESS: dict[str, Callable[[bytes], bytes]] = {
+    "image/jpeg": strip_jpeg,
+    "image/png": strip_png,
+    "image/webp": strip_webp,
+}
+"""Strips that drop metadata without touching the pixel data, by media type."""

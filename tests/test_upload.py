@@ -1,0 +1,639 @@
+"""from_upload: framework objects, bytes over hints, accept, size and pixel caps, stripping."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import random
+import struct
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import ExifTags, Image, ImageFile, ImageSequence
+from PIL.PngImagePlugin import PngInfo
+
+import mediaparts.imaging._probe as probe_module
+from mediaparts import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    InvalidMedia,
+    MediaError,
+    MediaTooLarge,
+    UnsupportedMediaType,
+    VideoPart,
+)
+from mediaparts._upload import afrom_upload, from_upload
+
+TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+SECRET = b"SecretCam"
+RED, BLUE = (255, 0, 0), (0, 0, 255)
+
+
+def data(name: str) -> bytes:
+    return (TESTDATA / name).read_bytes()
+
+
+class Counting(io.RawIOBase):
+    """A binary stream that counts the bytes handed out, optionally in short reads."""
+
+    def __init__(self, raw: bytes, most: int | None = None) -> None:
+        self._inner = io.BytesIO(raw)
+        self.count = 0
+        self.most = most
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)[: self.most or len(buffer)]
+        n = self._inner.readinto(view)
+        self.count += n
+        return n
+
+
+# -- framework objects --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def django_settings() -> None:
+    """Minimal Django settings, enough for its uploaded-file classes."""
+    pytest.importorskip("django")
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(DEFAULT_CHARSET="utf-8", FILE_UPLOAD_TEMP_DIR=None)
+
+
+def starlette(raw: bytes, name: str | None, ctype: str | None) -> Any:
+    pytest.importorskip("starlette")
+    from starlette.datastructures import Headers, UploadFile
+
+    headers = Headers({"content-type": ctype}) if ctype else None
+    return UploadFile(io.BytesIO(raw), filename=name, headers=headers, size=len(raw))
+
+
+def fastapi(raw: bytes, name: str | None, ctype: str | None) -> Any:
+    pytest.importorskip("fastapi")
+    from fastapi import UploadFile
+    from starlette.datastructures import Headers
+
+    headers = Headers({"content-type": ctype}) if ctype else None
+    return UploadFile(io.BytesIO(raw), filename=name, headers=headers)
+
+
+def werkzeug(raw: bytes, name: str | None, ctype: str | None) -> Any:
+    pytest.importorskip("werkzeug")
+    from werkzeug.datastructures import FileStorage
+
+    return FileStorage(io.BytesIO(raw), filename=name, content_type=ctype)
+
+
+def django_simple(raw: bytes, name: str | None, ctype: str | None) -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name or "", raw, content_type=ctype)
+
+
+def django_memory(raw: bytes, name: str | None, ctype: str | None) -> Any:
+    from django.core.files.uploadedfile import InMemoryUploadedFile
+
+    return InMemoryUploadedFile(io.BytesIO(raw), "file", name, ctype, len(raw), None)
+
+
+def plain(raw: bytes, name: str | None, ctype: str | None) -> Any:
+    stream = io.BytesIO(raw)
+    stream.name = name  # type: ignore[attr-defined]  # as an open() file has one
+    return stream
+
+
+FRAMEWORKS = [starlette, fastapi, werkzeug, django_simple, django_memory, plain]
+
+
+@pytest.fixture(params=FRAMEWORKS, ids=lambda f: f.__name__)
+def make_upload(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """Build an upload object of one framework from bytes, a file name and a content type."""
+    if request.param.__name__.startswith("django"):
+        request.getfixturevalue("django_settings")
+    return request.param  # type: ignore[no-any-return]
+
+
+def test_from_upload_framework_objects(make_upload: Callable[..., Any]) -> None:
+    """Every framework's object is read; a PNG named .jpg and sent as image/jpeg is a PNG."""
+    upload = make_upload(data("mislabelled.jpg"), "photo.jpg", "image/jpeg")
+    part = from_upload(upload)
+    assert isinstance(part, ImagePart)
+    assert (part.media_type, part.filename, part.width) == ("image/png", "photo.jpg", 64)
+    said = None if make_upload is plain else "image/jpeg"  # a plain file carries no type
+    assert part.metadata.get("client_content_type") == said
+    assert part.metadata["client_filename"] == "photo.jpg"
+
+
+def test_from_upload_framework_position_restored(make_upload: Callable[..., Any]) -> None:
+    """The upload is not closed and can be read again from where it was."""
+    raw = data("upright.jpg")
+    upload = make_upload(raw, "a.jpg", "image/jpeg")
+    from_upload(upload)
+    stream = getattr(upload, "file", None) or getattr(upload, "stream", upload)
+    assert not stream.closed
+    assert stream.read() == raw
+
+
+def test_from_upload_framework_empty(make_upload: Callable[..., Any]) -> None:
+    """An empty upload is invalid, not an octet-stream part."""
+    with pytest.raises(InvalidMedia, match="empty"):
+        from_upload(make_upload(b"", "a.png", "image/png"))
+
+
+# -- detection and accept -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "accept", "cls", "media_type"),
+    [
+        ("photo.jpg", "image/*", ImagePart, "image/jpeg"),
+        ("document.pdf", ("image/*", "application/pdf"), FilePart, "application/pdf"),
+        ("notes.txt", "text/plain", FilePart, "text/plain"),
+        ("tone.wav", "audio/*", AudioPart, "audio/wav"),
+        ("clip.mp4", "video/*", VideoPart, "video/mp4"),
+        ("lossy.webp", ["image/jpeg", "image/webp"], ImagePart, "image/webp"),
+        ("upright.jpg", "image/jpg", ImagePart, "image/jpeg"),  # patterns are canonicalised
+        ("drawing.svg", "image/svg+xml", FilePart, "image/svg+xml"),
+        ("data.csv", "*/*", FilePart, "text/csv"),
+    ],
+)
+def test_from_upload_part_class_by_bytes(
+    name: str, accept: Any, cls: type, media_type: str
+) -> None:
+    """The part class and media type follow the bytes, within the accepted patterns."""
+    part = from_upload(io.BytesIO(data(name)), accept=accept)
+    assert type(part) is cls
+    assert part.media_type == media_type
+
+
+@pytest.mark.parametrize(
+    ("name", "filename", "ctype", "accept", "detected"),
+    [
+        ("notes.txt", "evil.png", "image/png", ("image/*", "application/pdf"), "text/plain"),
+        ("drawing.svg", "logo.svg", "image/svg+xml", ("image/*",), "image/svg+xml"),
+        ("document.pdf", "scan.jpg", "image/jpeg", ("image/*",), "application/pdf"),
+        ("photo.jpg", "photo.jpg", "image/jpeg", ("image/png",), "image/jpeg"),
+    ],
+)
+def test_from_upload_accept_refuses(
+    name: str, filename: str, ctype: str, accept: tuple[str, ...], detected: str
+) -> None:
+    """The detected type (not the name or content type) is checked; the error names both sides."""
+    with pytest.raises(UnsupportedMediaType) as info:
+        from_upload(werkzeug(data(name), filename, ctype), accept=accept)
+    assert info.value.media_type == detected
+    assert info.value.accepted == accept
+    assert detected in str(info.value)
+    assert all(pattern in str(info.value) for pattern in accept)
+
+
+# -- size caps ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("most", [None, 7, 4096])
+def test_from_upload_oversized_reads_at_most_limit_plus_one(most: int | None) -> None:
+    """A 5 MB upload against a 1000-byte cap reads no more than 1001 bytes, even in short reads."""
+    stream = Counting(b"\x89PNG\r\n\x1a\n" + bytes(5 * 2**20), most=most)
+    with pytest.raises(MediaTooLarge, match="1,000") as info:
+        from_upload(stream, max_bytes=1000)
+    assert stream.count <= 1001
+    assert info.value.limit == 1000
+
+
+def test_from_upload_oversized_short_reads_complete() -> None:
+    """A stream that returns short reads is read to its end, not cut at the first chunk."""
+    raw = data("upright.jpg")
+    assert from_upload(Counting(raw, most=100)).data == raw
+
+
+@pytest.mark.parametrize("attr", ["size", "content_length"])
+def test_from_upload_declared_size_refused_before_reading(attr: str) -> None:
+    """A declared size over the cap (Django's size, Content-Length) is refused with nothing read."""
+    stream = Counting(data("upright.jpg"))
+    setattr(stream, attr, 10**9)
+    with pytest.raises(MediaTooLarge, match="1,000,000,000 bytes"):
+        from_upload(stream)
+    assert stream.count == 0
+
+
+def test_from_upload_declared_size_django(django_settings: None) -> None:
+    """Django's UploadedFile.size is checked before its file is read."""
+    upload = django_simple(bytes(2000), "big.png", "image/png")
+    with pytest.raises(MediaTooLarge):
+        from_upload(upload, max_bytes=1000)
+    assert upload.tell() == 0
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose IHDR claims `width` x `height`, with a tiny IDAT."""
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(bytes(1000))
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def jpeg_header(width: int, height: int) -> bytes:
+    """A JPEG whose SOF0 claims `width` x `height`, with no scan."""
+    sof = struct.pack(">BHHB", 8, height, width, 3) + b"\x01\x22\x00\x02\x11\x01\x03\x11\x01"
+    app0 = b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    return (
+        b"\xff\xd8\xff\xe0"
+        + struct.pack(">H", len(app0) + 2)
+        + app0
+        + b"\xff\xc0"
+        + struct.pack(">H", len(sof) + 2)
+        + sof
+        + b"\xff\xd9"
+    )
+
+
+@pytest.fixture
+def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any pixel decoding fail loudly."""
+
+    def boom(self: Any) -> None:
+        raise AssertionError("pixels were decoded")
+
+    monkeypatch.setattr(Image.Image, "load", boom)
+    monkeypatch.setattr(ImageFile.ImageFile, "load", boom)
+
+
+@pytest.mark.parametrize("strip", [True, False])
+@pytest.mark.parametrize(
+    ("raw", "pixels"),
+    [
+        (png_header(60000, 60000), "3,600,000,000"),
+        (jpeg_header(65000, 65000), "4,225,000,000"),
+        (png_header(40000, 40000), "1,600,000,000"),
+    ],
+    ids=["png-60000", "jpeg-65000", "png-40000"],
+)
+def test_from_upload_bomb_refused_before_decoding(
+    raw: bytes, pixels: str, strip: bool, no_decoding: None
+) -> None:
+    """A header claiming gigapixels is refused from the header, before any decode."""
+    with pytest.raises(MediaTooLarge, match=pixels) as info:
+        from_upload(io.BytesIO(raw), strip_metadata=strip)
+    assert "50,000,000" in str(info.value)
+    assert info.value.limit == 50_000_000
+
+
+def test_from_upload_animation_frames_count_towards_the_cap() -> None:
+    """Every frame of an animation counts: 3 frames of 160x120 exceed a 50,000-pixel cap."""
+    assert from_upload(io.BytesIO(data("animated.gif")), strip_metadata=False, max_pixels=20_000)
+    with pytest.raises(MediaTooLarge, match="3 frames"):
+        from_upload(io.BytesIO(data("animated.gif")), max_pixels=50_000)
+
+
+# -- stripping ----------------------------------------------------------------------------
+
+
+def secret_exif(orientation: int | None = None) -> Image.Exif:
+    """EXIF with a camera make, GPS coordinates and optionally an orientation."""
+    exif = Image.Exif()
+    exif[ExifTags.Base.Make] = SECRET.decode()
+    if orientation is not None:
+        exif[ExifTags.Base.Orientation] = orientation
+    gps = exif.get_ifd(ExifTags.IFD.GPSInfo)
+    gps[ExifTags.GPS.GPSLatitudeRef] = "N"
+    gps[ExifTags.GPS.GPSLatitude] = (51.0, 28.0, 40.0)
+    return exif
+
+
+def card(width: int = 96, height: int = 64) -> Image.Image:
+    """An upright picture with a red top-left and a blue top-right corner."""
+    image = Image.new("RGB", (width, height), (128, 128, 128))
+    image.paste(RED, (0, 0, 16, 16))
+    image.paste(BLUE, (width - 16, 0, width, 16))
+    return image
+
+
+def encode(image: Image.Image, fmt: str, **options: Any) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+XMP = b'<x:xmpmeta xmlns:x="adobe:ns:meta/">SecretCam</x:xmpmeta>'
+
+
+def png_with_text() -> bytes:
+    info = PngInfo()
+    info.add_text("Comment", SECRET.decode())
+    info.add_itxt("XML:com.adobe.xmp", XMP.decode())
+    info.add_text("Software", SECRET.decode(), zip=True)
+    return encode(card(), "PNG", pnginfo=info, exif=secret_exif())
+
+
+TAGGED = {
+    "jpeg": lambda: encode(card(), "JPEG", exif=secret_exif(), comment=SECRET, xmp=XMP),
+    "jpeg-rotated": lambda: encode(
+        card().transpose(Image.Transpose.ROTATE_90), "JPEG", exif=secret_exif(6), comment=SECRET
+    ),
+    "png": png_with_text,
+    "png-rotated": lambda: encode(
+        card().transpose(Image.Transpose.ROTATE_90), "PNG", exif=secret_exif(6)
+    ),
+    "webp": lambda: encode(card(), "WEBP", exif=secret_exif(), xmp=XMP, quality=90),
+    "webp-lossless": lambda: encode(card(), "WEBP", exif=secret_exif(), lossless=True),
+    "gif": lambda: encode(card().convert("P"), "GIF", comment=SECRET),
+    "tiff": lambda: encode(card(), "TIFF", exif=secret_exif()),
+}
+
+
+def assert_clean(raw: bytes) -> Image.Image:
+    """Check that no metadata is left, by bytes and by what Pillow reads; return the image."""
+    assert SECRET not in raw
+    image = Image.open(io.BytesIO(raw))
+    exif = image.getexif()
+    assert not dict(exif), dict(exif)
+    assert not exif.get_ifd(ExifTags.IFD.GPSInfo)
+    assert not {"exif", "xmp", "comment", "XML:com.adobe.xmp"} & set(image.info)
+    assert not getattr(image, "text", {})
+    return image
+
+
+def corners(image: Image.Image) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    rgb = image.convert("RGB")
+    return rgb.getpixel((4, 4)), rgb.getpixel((rgb.width - 5, 4))  # type: ignore[return-value]
+
+
+def near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) <= 40 for a, b in zip(pixel, colour, strict=True))
+
+
+@pytest.mark.parametrize("name", list(TAGGED))
+def test_from_upload_strip_removes_exif_gps_xmp_comments(name: str) -> None:
+    """EXIF (with GPS), XMP, comments and text chunks are gone, and the picture is upright."""
+    raw = TAGGED[name]()
+    assert SECRET in raw  # the fixture really carries the metadata
+    part = from_upload(io.BytesIO(raw))
+    image = assert_clean(part.data)
+    assert image.size == (96, 64)
+    red, blue = corners(image)
+    assert near(red, RED) and near(blue, BLUE), (red, blue)
+
+
+def test_from_upload_animation_frames_count_when_kept_losslessly() -> None:
+    """APNG and animated WebP frames count against the cap even when not re-encoded."""
+    for name in ("animated.png", "animated.webp"):
+        with pytest.raises(MediaTooLarge, match="3 frames"):
+            from_upload(io.BytesIO(data(name)), max_pixels=50_000)
+
+
+@pytest.mark.parametrize("name", ["jpeg", "png", "webp", "webp-lossless"])
+def test_from_upload_strip_is_lossless_when_upright(name: str) -> None:
+    """Upright JPEG, PNG and WebP lose their metadata without being re-encoded: same pixels."""
+    raw = TAGGED[name]()
+    stripped = from_upload(io.BytesIO(raw)).data
+    assert len(stripped) < len(raw)
+    assert Image.open(io.BytesIO(stripped)).tobytes() == Image.open(io.BytesIO(raw)).tobytes()
+
+
+def test_from_upload_strip_photo_upright() -> None:
+    """testdata/photo.jpg (orientation 6, camera tags) comes out 480x640, upright, tag-free."""
+    raw = data("photo.jpg")
+    assert b"Fixture Camera 1" in raw
+    part = from_upload(io.BytesIO(raw))
+    assert b"Fixture Camera 1" not in part.data
+    image = Image.open(io.BytesIO(part.data))
+    assert image.size == (480, 640)
+    assert not dict(image.getexif())
+    red, blue = corners(image)
+    assert near(red, RED) and near(blue, BLUE), (red, blue)
+    assert part.size is not None and part.size < len(raw) * 1.2  # re-encoded with its own tables
+
+
+@pytest.mark.parametrize("name", ["animated.gif", "animated.png", "animated.webp"])
+def test_from_upload_strip_keeps_frames(name: str) -> None:
+    """Animations keep every frame and their format."""
+    part = from_upload(io.BytesIO(data(name)))
+    image = Image.open(io.BytesIO(part.data))
+    assert part.media_type == ImagePart.from_path(TESTDATA / name).media_type
+    assert len(list(ImageSequence.Iterator(image))) == 3
+
+
+def test_from_upload_strip_animated_gif_comment() -> None:
+    """An animated GIF's comment is dropped and its frames kept."""
+    frames = [card(), card().transpose(Image.Transpose.FLIP_TOP_BOTTOM)]
+    raw = encode(frames[0], "GIF", save_all=True, append_images=frames[1:], comment=SECRET)
+    part = from_upload(io.BytesIO(raw))
+    assert SECRET not in part.data
+    assert getattr(Image.open(io.BytesIO(part.data)), "n_frames", 1) == 2
+
+
+def test_from_upload_strip_false_keeps_bytes() -> None:
+    """strip_metadata=False returns the bytes exactly as uploaded."""
+    raw = TAGGED["jpeg"]()
+    assert from_upload(io.BytesIO(raw), strip_metadata=False).data == raw
+
+
+@pytest.mark.parametrize("name", ["photo.heic", "image.avif"])
+def test_from_upload_strip_heif_becomes_jpeg(name: str) -> None:
+    """HEIC and AVIF are re-encoded as JPEG (what providers take), upright and tag-free."""
+    if name.endswith(".heic"):
+        pytest.importorskip("pillow_heif")
+    part = from_upload(io.BytesIO(data(name)))
+    assert part.media_type == "image/jpeg"
+    assert Image.open(io.BytesIO(part.data)).size == (320, 240)
+
+
+def test_from_upload_strip_heic_without_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without pillow-heif, stripping HEIC is refused with what to do; strip=False keeps it."""
+    monkeypatch.setattr(probe_module, "_heif_plugin", lambda t: "reading it needs pillow-heif")
+    raw = data("photo.heic")
+    with pytest.raises(UnsupportedMediaType, match=r"pillow-heif.*strip_metadata=False"):
+        from_upload(io.BytesIO(raw))
+    assert from_upload(io.BytesIO(raw), strip_metadata=False).data == raw
+
+
+def truncated_idat() -> bytes:
+    raw = data("palette.png")
+    start = raw.index(b"IDAT") + 8
+    return raw[:start] + bytes(20) + raw[start + 20 :]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        data("upright.jpg")[:4000],
+        b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(200),
+        data("alpha.png")[:5000],
+        truncated_idat(),
+        data("lossy.webp")[:2000],
+        png_header(64, 48),
+    ],
+    ids=["jpeg-cut", "jpeg-junk", "png-cut", "png-bad-idat", "webp-cut", "png-empty"],
+)
+def test_from_upload_corrupt_image_invalid(raw: bytes) -> None:
+    """Truncated or corrupt images raise InvalidMedia when stripped (they are decoded)."""
+    with pytest.raises(InvalidMedia):
+        from_upload(io.BytesIO(raw))
+
+
+# -- names, arguments, streams ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("photo.png", "photo.png"),
+        ("../../etc/passwd.png", "passwd.png"),
+        ("C:\\Users\\bob\\Desktop\\cat.png", "cat.png"),
+        ("a\x00b\nc\x1b.png", "abc.png"),
+        ("\u202egnp.exe", "gnp.exe"),
+        ("  spaced.png ", "spaced.png"),
+        ("", None),
+        ("..", None),
+        ("dir/", None),
+        (None, None),
+    ],
+)
+def test_from_upload_filename_sanitised(given: str | None, kept: str | None) -> None:
+    """Only the final path component is kept, without control characters."""
+    part = from_upload(werkzeug(data("mislabelled.jpg"), given, None))
+    assert part.filename == kept
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_bytes": 0},
+        {"max_bytes": -1},
+        {"max_bytes": True},
+        {"max_bytes": "10"},
+        {"max_pixels": 0},
+        {"accept": ["jpeg"]},
+        {"accept": [".png"]},
+        {"accept": [None]},
+        {"accept": None},
+    ],
+)
+def test_from_upload_bad_arguments(options: dict[str, Any]) -> None:
+    """Bad limits or patterns raise InvalidMedia naming the argument."""
+    with pytest.raises(InvalidMedia, match=next(iter(options))):
+        from_upload(io.BytesIO(data("upright.jpg")), **options)
+
+
+def test_from_upload_offset_position_kept() -> None:
+    """A stream positioned past its start is read from there and put back there."""
+    raw = b"header" + data("upright.jpg")
+    stream = io.BytesIO(raw)
+    stream.seek(6)
+    assert from_upload(stream).data == raw[6:]
+    assert stream.tell() == 6
+
+
+class Broken(io.RawIOBase):
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise OSError("connection reset")
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: io.StringIO("text"), "text mode"),
+        (Broken, "connection reset"),
+        (lambda: object(), "binary file object"),
+    ],
+)
+def test_from_upload_unreadable(make: Callable[[], Any], message: str) -> None:
+    """Text streams, failing reads and non-files raise InvalidMedia."""
+    with pytest.raises(InvalidMedia, match=message):
+        from_upload(make())
+
+
+def test_from_upload_closed_file(tmp_path: Path) -> None:
+    """A closed file raises InvalidMedia."""
+    path = tmp_path / "a.jpg"
+    path.write_bytes(data("upright.jpg"))
+    with path.open("rb") as f:
+        pass
+    with pytest.raises(InvalidMedia):
+        from_upload(f)
+
+
+def test_from_upload_real_file(tmp_path: Path) -> None:
+    """A file opened from disk is read, its base name kept, and it stays open."""
+    path = tmp_path / "cat.png"
+    path.write_bytes(data("mislabelled.jpg"))
+    with path.open("rb") as f:
+        part = from_upload(f)
+        assert not f.closed and f.tell() == 0
+    assert (part.filename, part.media_type) == ("cat.png", "image/png")
+
+
+# -- async --------------------------------------------------------------------------------
+
+
+def test_afrom_upload_starlette() -> None:
+    """The async path awaits UploadFile.read(), strips, and puts the position back."""
+    upload = starlette(data("photo.jpg"), "photo.jpg", "image/jpeg")
+    part = asyncio.run(afrom_upload(upload))
+    assert isinstance(part, ImagePart) and (part.width, part.height) == (480, 640)
+    assert upload.file.tell() == 0
+
+
+def test_afrom_upload_oversized_reads_at_most_limit_plus_one() -> None:
+    """The async path reads no more than max_bytes + 1 from an UploadFile."""
+    pytest.importorskip("starlette")
+    from starlette.datastructures import UploadFile
+
+    stream = Counting(bytes(3 * 2**20), most=1000)
+    with pytest.raises(MediaTooLarge):
+        asyncio.run(afrom_upload(UploadFile(stream), max_bytes=5000))
+    assert stream.count <= 5001
+
+
+def test_afrom_upload_sync_object() -> None:
+    """A sync file object works with the async function too (read in a worker thread)."""
+    part = asyncio.run(afrom_upload(io.BytesIO(data("mislabelled.jpg")), accept="image/png"))
+    assert part.media_type == "image/png"
+
+
+def test_from_upload_async_only_object() -> None:
+    """An object with only an async read() tells the caller to use afrom_upload."""
+
+    class AsyncOnly:
+        async def read(self, size: int = -1) -> bytes:
+            return b""
+
+    with pytest.raises(InvalidMedia, match="afrom_upload"):
+        from_upload(AsyncOnly())
+
+
+MUTABLE = ["photo.jpg", "progressive.jpg", "alpha.png", "animated.gif", "animated.png"]
+MUTABLE += ["lossy.webp", "animated.webp", "image.tiff", "image.avif", "document.pdf"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_from_upload_mutated_files_raise_library_errors(seed: int) -> None:
+    """Randomly damaged files either load or raise an mp.MediaError, never anything else."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        raw = bytearray(data(rng.choice(MUTABLE)))
+        for _ in range(rng.randint(1, 6)):
+            if len(raw) < 2:
+                break
+            at = rng.randrange(1, len(raw))
+            if rng.random() < 0.7:
+                raw[at] = rng.randrange(256)
+            else:
+                del raw[at:]
+        with contextlib.suppress(MediaError):
+            from_upload(io.BytesIO(bytes(raw)), accept="*/*")
