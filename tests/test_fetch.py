@@ -241,16 +241,18 @@ def test_fetch_stalled_body_times_out(local_server: LocalServer) -> None:
     """A server that stops sending mid-body raises FetchError within the deadline."""
     url = local_server.add("/stall", b"x" * 1000, stall_after=10)
     started = time.monotonic()
-    with pytest.raises(mp.FetchError, match=r"timed out|longer than"):
+    with pytest.raises(mp.FetchError, match=r"timed out|longer than|ran out of time"):
         fetch(url, policy=mp.FetchPolicy(allow_private=True, timeout=0.5, retries=0))
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 0.5 + 1
 
 
 def test_afetch_stalled_body_times_out(local_server: LocalServer) -> None:
     """The async fetch's deadline bounds the whole fetch, body included."""
     url = local_server.add("/stall", b"x" * 1000, stall_after=10)
-    with pytest.raises(mp.FetchError, match=r"longer than|timed out"):
+    started = time.monotonic()
+    with pytest.raises(mp.FetchError, match=r"longer than|timed out|ran out of time"):
         asyncio.run(afetch(url, policy=mp.FetchPolicy(allow_private=True, timeout=0.5, retries=0)))
+    assert time.monotonic() - started < 0.5 + 1
 
 
 def test_fetch_policy_rejects_nonsense() -> None:

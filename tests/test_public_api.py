@@ -29,6 +29,8 @@ DOCUMENTED_NAMES = {
     "FetchPolicy",
     "from_upload",
     "afrom_upload",
+    "safe_client",
+    "safe_async_client",
     "configure",
     "offline",
     "MediaError",

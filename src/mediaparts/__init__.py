@@ -18,7 +18,7 @@ from mediaparts._errors import (
     ProviderLimitError,
     UnsupportedMediaType,
 )
-from mediaparts._fetch import FetchPolicy, configure, offline
+from mediaparts._fetch import FetchPolicy, configure, offline, safe_async_client, safe_client
 from mediaparts._messages import (
     Assistant,
     Message,
@@ -86,4 +86,6 @@ __all__ = [
     "part",
     "providers",
     "render",
+    "safe_async_client",
+    "safe_client",
 ]

@@ -1,0 +1,217 @@
+"""Which IP addresses and host names a fetch may reach, as tables.
+
+The address tables follow the IANA IPv4 and IPv6 Special-Purpose Address Registries
+(RFC 6890 and its updates), read 2026-06. Rather than trust `ipaddress`'s `is_private` and
+`is_global`, whose lists changed between Python 3.10 and 3.13, the tables are spelled out here,
+so every supported Python refuses the same addresses.
+
+IPv6 addresses that carry an IPv4 address (IPv4-mapped, IPv4-compatible, IPv4-translated, 6to4,
+Teredo, NAT64) are judged by the IPv4 address inside them too: `::ffff:127.0.0.1` is loopback.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import TypeAlias
+
+__all__ = ["IPAddress", "address_reason", "literal_address", "name_reason"]
+
+IPAddress: TypeAlias = "ipaddress.IPv4Address | ipaddress.IPv6Address"
+
+_net = ipaddress.ip_network
+
+# Checked in order; the first match names the reason. (IANA IPv4 Special-Purpose Registry.)
+_IPV4: tuple[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str], ...] = (
+    (_net("0.0.0.0/8"), "unspecified"),  # "this network", RFC 791 and RFC 1122 §3.2.1.3
+    (_net("10.0.0.0/8"), "private"),  # RFC 1918
+    (_net("100.64.0.0/10"), "shared (CGNAT)"),  # RFC 6598
+    (_net("127.0.0.0/8"), "loopback"),  # RFC 1122 §3.2.1.3
+    (_net("169.254.0.0/16"), "link-local"),  # RFC 3927
+    (_net("172.16.0.0/12"), "private"),  # RFC 1918
+    (_net("192.0.0.0/24"), "reserved"),  # IETF protocol assignments, RFC 6890 §2.2.2
+    (_net("192.0.2.0/24"), "documentation"),  # TEST-NET-1, RFC 5737
+    (_net("192.88.99.0/24"), "reserved"),  # 6to4 relay anycast, deprecated by RFC 7526
+    (_net("192.168.0.0/16"), "private"),  # RFC 1918
+    (_net("198.18.0.0/15"), "benchmarking"),  # RFC 2544
+    (_net("198.51.100.0/24"), "documentation"),  # TEST-NET-2, RFC 5737
+    (_net("203.0.113.0/24"), "documentation"),  # TEST-NET-3, RFC 5737
+    (_net("224.0.0.0/4"), "multicast"),  # RFC 5771
+    (_net("240.0.0.0/4"), "reserved"),  # RFC 1112 §4, with the broadcast 255.255.255.255
+)
+
+# IANA IPv6 Special-Purpose Registry. Anything outside 2000::/3 that is not judged by its
+# embedded IPv4 address is refused as reserved or unassigned (RFC 4291 §2.4).
+_IPV6: tuple[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str], ...] = (
+    (_net("::/128"), "unspecified"),  # RFC 4291 §2.5.2
+    (_net("::1/128"), "loopback"),  # RFC 4291 §2.5.3
+    (_net("fe80::/10"), "link-local"),  # RFC 4291 §2.5.6
+    (_net("fec0::/10"), "site-local"),  # deprecated by RFC 3879
+    (_net("fc00::/7"), "unique-local (private)"),  # RFC 4193
+    (_net("ff00::/8"), "multicast"),  # RFC 4291 §2.7
+    (_net("64:ff9b:1::/48"), "local-use NAT64 (private)"),  # RFC 8215
+    (_net("2001::/23"), "reserved"),  # IETF protocol assignments with Teredo, RFC 2928
+    (_net("2001:db8::/32"), "documentation"),  # RFC 3849
+    (_net("3fff::/20"), "documentation"),  # RFC 9637
+)
+_GLOBAL_UNICAST = _net("2000::/3")
+_MAPPED = _net("::ffff:0:0/96")  # RFC 4291 §2.5.5.2
+_COMPATIBLE = _net("::/96")  # deprecated, RFC 4291 §2.5.5.1
+_TRANSLATED = _net("::ffff:0:0:0/96")  # SIIT, RFC 2765 §2.1
+_NAT64 = _net("64:ff9b::/96")  # well-known prefix, RFC 6052 §2.1
+_NAT64_LOCAL = _net("64:ff9b:1::/48")  # local-use prefix, RFC 8215; the length in use varies
+
+# Cloud instance-metadata endpoints hand out credentials; they stay refused even with
+# allow_private=True. Sources: AWS EC2 IMDS (IPv4 and IPv6), ECS task metadata and EKS Pod
+# Identity docs; GCP and Azure IMDS (169.254.169.254); Alibaba Cloud ECS metadata; Azure
+# WireServer (read 2026-06).
+_METADATA = frozenset(
+    ipaddress.ip_address(a)
+    for a in (
+        "169.254.169.254",
+        "169.254.170.2",
+        "169.254.170.23",
+        "fd00:ec2::254",
+        "fd00:ec2::23",
+        "100.100.100.200",
+        "168.63.129.16",
+    )
+)
+_METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog"})
+
+# Names that never leave the machine or the local network.
+_LOCAL_SUFFIXES = (
+    ("localhost", "loopback"),  # RFC 6761 §6.3
+    ("local", "link-local (mDNS)"),  # RFC 6762
+    ("home.arpa", "home-network"),  # RFC 8375
+    ("internal", "private-use"),  # reserved for private use by ICANN, 2024
+)
+
+
+def literal_address(host: str) -> IPAddress | None:
+    """Read a host that is an IP literal, in any spelling a resolver would accept.
+
+    Besides the standard forms this reads the `inet_aton` spellings that `getaddrinfo`
+    accepts (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`), brackets, a trailing dot and an
+    IPv6 zone (`fe80::1%25eth0`).
+
+    Args:
+        host: A URL's host, as httpx parsed it.
+
+    Returns:
+        The address, or None when the host is a name.
+    """
+    host = host.strip("[]").rstrip(".").replace("%25", "%")
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    parts = host.split(".")
+    if not 1 <= len(parts) <= 4:
+        return None
+    try:
+        nums = [_inet_number(p) for p in parts]
+    except ValueError:
+        return None
+    *head, last = nums
+    if any(n > 255 for n in head) or last >= 1 << (8 * (4 - len(head))):
+        return None
+    value = 0
+    for n in head:
+        value = value << 8 | n
+    return ipaddress.IPv4Address(value << (8 * (4 - len(head))) | last)
+
+
+def _inet_number(text: str) -> int:
+    # inet_aton(3): a leading 0x means hexadecimal, a leading 0 octal, else decimal.
+    if text[:2].lower() == "0x":
+        return int(text[2:] or "0", 16)
+    if len(text) > 1 and text.startswith("0"):
+        return int(text, 8)
+    if not text.isdigit():
+        raise ValueError(text)
+    return int(text)
+
+
+def embedded_ipv4(ip: IPAddress) -> tuple[ipaddress.IPv4Address, ...]:
+    """Return the IPv4 addresses an IPv6 address carries (none for an IPv4 address)."""
+    if isinstance(ip, ipaddress.IPv4Address):
+        return ()
+    found: list[ipaddress.IPv4Address] = []
+    low32 = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip.ipv4_mapped is not None:
+        found.append(ip.ipv4_mapped)
+    elif (ip in _COMPATIBLE and int(ip) > 1) or ip in _TRANSLATED or ip in _NAT64:
+        found.append(low32)
+    elif ip in _NAT64_LOCAL:
+        # RFC 6052 §2.2: the IPv4 bits follow the prefix and skip bits 64-71; the prefix
+        # length is the operator's choice, so try every length the /48 allows.
+        packed = ip.packed
+        for length in (48, 56, 64, 96):
+            index = [i for i in range(length // 8, 16) if i != 8][:4]
+            found.append(ipaddress.IPv4Address(bytes(packed[i] for i in index)))
+    if ip.sixtofour is not None:  # 2002::/16, RFC 3056 §2
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:  # 2001::/32, RFC 4380 §4: (server, client)
+        found.extend(ip.teredo)
+    return tuple(found)
+
+
+def address_reason(ip: IPAddress, *, allow_private: bool) -> str | None:
+    """Say why a fetch may not reach this address, or None when it may.
+
+    Args:
+        ip: The address a URL names or a host name resolved to.
+        allow_private: Allow loopback, private and other non-public addresses; cloud-metadata
+            addresses stay refused.
+
+    Returns:
+        What the address is ("loopback address", "private address (10.0.0.1, embedded)"),
+        or None.
+    """
+    inner = embedded_ipv4(ip)
+    if ip in _METADATA:
+        return "cloud-metadata address"
+    for v4 in inner:
+        if v4 in _METADATA:
+            return f"cloud-metadata address ({v4}, embedded)"
+    if allow_private:
+        return None
+    reason = _table_reason(ip)
+    if reason is not None:
+        return f"{reason} address"
+    for v4 in inner:
+        reason = _table_reason(v4)
+        if reason is not None:
+            return f"{reason} address ({v4}, embedded)"
+    return None
+
+
+def _table_reason(ip: IPAddress) -> str | None:
+    if isinstance(ip, ipaddress.IPv4Address):
+        return next((label for net, label in _IPV4 if ip in net), None)
+    reason = next((label for net, label in _IPV6 if ip in net), None)
+    if reason is not None:
+        return reason
+    if ip in _MAPPED or ip in _NAT64:
+        return None  # judged by the IPv4 address inside
+    if ip not in _GLOBAL_UNICAST:
+        return "reserved"
+    return None
+
+
+def name_reason(host: str, *, allow_private: bool) -> str | None:
+    """Say why a fetch may not reach this host name, or None when only its addresses can tell.
+
+    Args:
+        host: A host name, any case, with or without a trailing dot.
+        allow_private: Allow names that only resolve locally; metadata names stay refused.
+    """
+    host = host.rstrip(".").lower()
+    if host in _METADATA_NAMES:
+        return "cloud-metadata name"
+    if allow_private:
+        return None
+    for suffix, reason in _LOCAL_SUFFIXES:
+        if host == suffix or host.endswith("." + suffix):
+            return f"{reason} name"
+    return None
