@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +104,84 @@ def test_python_dash_m_runs(testdata: Path) -> None:
     )
     assert done.returncode == 0
     assert "text/plain" in done.stdout
+
+
+def test_normalize_writes_results(
+    testdata: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """normalize --out writes each result as NAME.PROVIDER.EXT; a HEIC becomes a JPEG."""
+    code = main(
+        ["normalize", str(testdata / "photo.heic"), "--provider", "openai", "--out", str(tmp_path)]
+    )
+    assert code == 0
+    written = tmp_path / "photo.openai.jpg"
+    assert written.read_bytes()[:3] == b"\xff\xd8\xff"
+    assert "heic→jpeg" in capsys.readouterr().out
+
+
+def test_normalize_rejection_exits_1(testdata: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A rejected input is reported on its line and the exit status is 1."""
+    assert main(["normalize", str(testdata / "tone.wav"), "--provider", "anthropic", "--json"]) == 1
+    info = json.loads(capsys.readouterr().out)
+    assert info["verdict"] == "rejected"
+    assert "anthropic" in info["reason"]
+
+
+def test_render_prints_payload(testdata: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """render prints the SDK call's keyword arguments as JSON, text first."""
+    assert (
+        main(
+            [
+                "render",
+                str(testdata / "upright.jpg"),
+                "--provider",
+                "openai",
+                "--text",
+                "What is this?",
+            ]
+        )
+        == 0
+    )
+    payload = json.loads(capsys.readouterr().out)
+    content = payload["messages"][0]["content"]
+    assert content[0] == {"type": "text", "text": "What is this?"}
+    assert content[1]["image_url"]["url"].startswith("data:image/jpeg;base64,")
+
+
+def test_render_summary_elides_base64(testdata: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """render --summary replaces base64 with short descriptors."""
+    assert (
+        main(
+            [
+                "render",
+                str(testdata / "photo.jpg"),
+                "--provider",
+                "bedrock",
+                "--text",
+                "What is this?",
+                "--summary",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "<image/jpeg 480x640" in out
+    assert not re.search(r"[A-Za-z0-9+/]{200,}", out)
+
+
+def test_render_bedrock_bytes_print_as_base64(
+    testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bedrock's raw bytes print as base64 text so the output is JSON."""
+    assert main(["render", str(testdata / "upright.jpg"), "--provider", "bedrock"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    image = payload["messages"][0]["content"][0]["image"]
+    assert base64.b64decode(image["source"]["bytes"]) == (testdata / "upright.jpg").read_bytes()
+
+
+def test_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A failure in render is one line on stderr with exit status 1, not a traceback."""
+    assert main(["render", str(tmp_path / "missing.png"), "--provider", "openai"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mediaparts: error: no file at")
+    assert "Traceback" not in err

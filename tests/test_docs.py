@@ -39,7 +39,7 @@ def test_docs_providers_table_is_generated() -> None:
     _block(DOCS / "providers.md", "rules", rules_markdown() + "\n")
 
 
-@pytest.mark.parametrize("command", [[], ["inspect"]])
+@pytest.mark.parametrize("command", [[], ["inspect"], ["normalize"], ["render"]])
 def test_docs_cli_help_is_current(command: list[str]) -> None:
     """docs/cli.md shows each command's --help as the code prints it."""
     out = io.StringIO()

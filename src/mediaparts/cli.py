@@ -1,9 +1,11 @@
 """The `mediaparts` command line (also `python -m mediaparts`).
 
-    mediaparts inspect photo.jpg notes.pdf https://example.com/cat [--provider P]... [--json]
+    mediaparts inspect PATH_OR_URL... [--provider P]... [--model M] [--json]
+    mediaparts normalize PATH_OR_URL... --provider P [--model M] [--out DIR] [--json]
+    mediaparts render PATH_OR_URL... --provider P [--text PROMPT] [--model M] [--summary]
 
-Exit status: 0 when every input was read (and accepted by every provider asked about), 1
-when some could not be or were rejected, 2 for a usage error.
+Exit status: 0 when every input was read and accepted, 1 when some could not be read or
+were rejected (each said on one line, never a traceback), 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from mediaparts._build import part
 from mediaparts._errors import MediaError
+from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
-from mediaparts.detection import detect
-from mediaparts.providers import names
+from mediaparts._sources import b64encode
+from mediaparts.detection import detect, extension_for
+from mediaparts.providers import NormalizedPart, names
 from mediaparts.providers._normalize import normalize
+from mediaparts.providers._render import render
 
 __all__ = ["main"]
 
@@ -27,7 +33,8 @@ __all__ = ["main"]
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mediaparts",
-        description="Inspect media the way mediaparts sees it: type from the bytes, kind, size.",
+        description="Media for LLM providers: see what a file is, what each provider would "
+        "get, and the request payload.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     inspect = commands.add_parser(
@@ -49,6 +56,37 @@ def _parser() -> argparse.ArgumentParser:
     )
     inspect.add_argument("--model", help="the model, for model-dependent sizes and tokens")
     inspect.add_argument("--json", action="store_true", help="print one JSON object per input")
+
+    fit = commands.add_parser(
+        "normalize",
+        help="make each input what a provider accepts; optionally write the results",
+        description="Normalize each input for one provider (orient, convert, downscale, fit "
+        "its byte limit) and say what was done; with --out, write each result to DIR as "
+        "NAME.PROVIDER.EXT. URLs are fetched and inlined.",
+    )
+    fit.add_argument("inputs", nargs="+", metavar="PATH_OR_URL", help="files or URLs")
+    fit.add_argument("--provider", required=True, choices=names(), metavar="P", help="provider")
+    fit.add_argument("--model", help="the model, for model-dependent sizes and tokens")
+    fit.add_argument("--out", type=Path, metavar="DIR", help="write the results to DIR")
+    fit.add_argument("--json", action="store_true", help="print one JSON object per input")
+
+    show = commands.add_parser(
+        "render",
+        help="print the request payload a provider's SDK would be given",
+        description="Render one user message (--text, then the inputs in order) into the "
+        "keyword arguments of the provider's SDK call, and print it as JSON. Raw bytes "
+        "(Bedrock) print as base64.",
+    )
+    show.add_argument("inputs", nargs="+", metavar="PATH_OR_URL", help="files or URLs")
+    show.add_argument("--provider", required=True, choices=names(), metavar="P", help="provider")
+    show.add_argument("--text", metavar="PROMPT", help="text to put before the files")
+    show.add_argument("--model", help="the model, for model-dependent sizes")
+    show.add_argument(
+        "--urls", choices=("auto", "inline", "pass"), default="auto", help="URL handling"
+    )
+    show.add_argument(
+        "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
+    )
     return parser
 
 
@@ -58,6 +96,10 @@ def _verdict(made: MediaPart, provider: str, model: str | None) -> dict[str, Any
         result = normalize(made, provider, model=model)
     except MediaError as exc:
         return {"verdict": "rejected", "reason": str(exc)}
+    return _verdict_of(result)
+
+
+def _verdict_of(result: NormalizedPart) -> dict[str, Any]:
     verdict = "accepted as is" if result.unchanged else "normalized"
     out: dict[str, Any] = {"verdict": verdict, "media_type": result.media_type}
     if result.steps:
@@ -117,14 +159,29 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
     return f"normalized to {verdict['media_type']}{size} ({steps}){cost}"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
-        return int(exc.code or 0)
+class _Progress:
+    """A one-line counter on stderr, shown only for several inputs on a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.shown = total > 1 and sys.stderr.isatty()
+
+    def step(self, index: int, name: str) -> None:
+        if self.shown:
+            sys.stderr.write(f"\r\x1b[K[{index}/{self.total}] {name[-60:]}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _run_inspect(args: argparse.Namespace) -> int:
     failed = 0
-    for source in args.inputs:
+    progress = _Progress(len(args.inputs))
+    for index, source in enumerate(args.inputs, 1):
+        progress.step(index, source)
         try:
             info = _inspect_one(source, args.provider, args.model)
         except MediaError as exc:
@@ -133,11 +190,85 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             verdicts = info.get("providers", {}).values()
             failed += any(v["verdict"] == "rejected" for v in verdicts)
+        progress.done()
+        print(json.dumps(info) if args.json else _line(info))
+    return 1 if failed else 0
+
+
+_TEXT_EXTENSIONS = {"text/csv": ".csv", "text/markdown": ".md", "application/json": ".json"}
+
+
+def _written(result: NormalizedPart, source: str, provider: str, out: Path) -> Path:
+    """Write a normalized part to `out` as NAME.PROVIDER.EXT and return the path."""
+    stem = Path(result.filename or Path(source).name or "part").stem or "part"
+    ext = extension_for(result.media_type) or _TEXT_EXTENSIONS.get(result.media_type, ".bin")
+    path = out / f"{stem}.{provider}{ext}"
+    out.mkdir(parents=True, exist_ok=True)
+    if result.text is not None:
+        path.write_text(result.text, encoding="utf-8")
+    else:
+        path.write_bytes(result.data or b"")
+    return path
+
+
+def _run_normalize(args: argparse.Namespace) -> int:
+    failed = 0
+    progress = _Progress(len(args.inputs))
+    for index, source in enumerate(args.inputs, 1):
+        progress.step(index, source)
+        info: dict[str, Any] = {"input": source, "provider": args.provider}
+        try:
+            result = normalize(source, args.provider, model=args.model, urls="inline")
+            info.update(_verdict_of(result))
+            if args.out is not None:
+                info["written"] = str(_written(result, source, args.provider, args.out))
+        except MediaError as exc:
+            failed += 1
+            info["verdict"], info["reason"] = "rejected", str(exc)
+        progress.done()
         if args.json:
             print(json.dumps(info))
         else:
-            print(_line(info))
+            where = f" -> {info['written']}" if "written" in info else ""
+            print(f"{source}: {_verdict_line(info)}{where}")
     return 1 if failed else 0
+
+
+def _jsonable(value: Any) -> Any:
+    """Raw bytes (Bedrock's payloads) become base64 text, so the payload prints as JSON."""
+    if isinstance(value, bytes | bytearray):
+        return b64encode(value)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _run_render(args: argparse.Namespace) -> int:
+    content: list[Any] = [args.text] if args.text else []
+    content += [part(source) for source in args.inputs]
+    payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
+    if args.summary:
+        from mediaparts.testing import summarize
+
+        payload = summarize(payload)
+    print(json.dumps(_jsonable(payload), indent=2, ensure_ascii=False))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
+        return int(exc.code or 0)
+    run = {"inspect": _run_inspect, "normalize": _run_normalize, "render": _run_render}
+    try:
+        return run[args.command](args)
+    except (MediaError, OSError) as exc:  # one clear line, never a traceback
+        print(f"mediaparts: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
