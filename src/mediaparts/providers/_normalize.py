@@ -90,6 +90,16 @@ def _check_urls(urls: str, model: Any = None) -> None:
         raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
 
 
+def _start(
+    part: Any, provider: str | Provider, model: str | None, detail: str | None, urls: UrlMode
+) -> tuple[MediaPart, Provider, NormalizedPart | None]:
+    """Check the arguments; return the part, the provider, and the URL if it passes through."""
+    _check_urls(urls, model)
+    chosen = get(provider)
+    media = _media(part)
+    return media, chosen, _passed_url(media, chosen, urls, model, detail)
+
+
 def normalize(
     part: Any,
     provider: str | Provider,
@@ -120,10 +130,7 @@ def normalize(
         ProviderLimitError: The media cannot be fitted to the provider's limits.
         FetchError: A URL part could not be fetched.
     """
-    _check_urls(urls, model)
-    chosen = get(provider)
-    media = _media(part)
-    passed = _passed_url(media, chosen, urls, model, detail)
+    media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
     media.load()
@@ -139,10 +146,7 @@ async def anormalize(
     urls: UrlMode = "auto",
 ) -> NormalizedPart:
     """`normalize` for async code: fetches with `aload`, fits images in a worker thread."""
-    _check_urls(urls, model)
-    chosen = get(provider)
-    media = _media(part)
-    passed = _passed_url(media, chosen, urls, model, detail)
+    media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
     await media.aload()
