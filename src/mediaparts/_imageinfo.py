@@ -1,6 +1,6 @@
 """Image dimensions read from the header, without decoding pixels.
 
-PNG, GIF, JPEG, WebP, BMP and HEIF/AVIF are parsed here (no Pillow import, a few hundred
+PNG, GIF, JPEG, WebP, BMP, ICO and HEIF/AVIF are parsed here (no Pillow import, a few hundred
 bytes read for most files); anything else falls back to Pillow's lazy `Image.open`, which
 also reads only the header.
 """
@@ -99,12 +99,36 @@ def _heif(data: bytes | memoryview) -> Size | None:
         start = i + 4
 
 
+def _ico(data: bytes | memoryview) -> Size | None:
+    """Return the largest image of an icon, as its embedded PNG or DIB header states it."""
+    # The directory holds one byte per side (0 = 256), but each entry's image is a whole PNG
+    # or DIB with its own header, and that size is what gets decoded. Pillow's ICO reader
+    # decodes the largest entry inside Image.open, so a 40000x40000 PNG behind a "256x256"
+    # directory entry would be decoded just to learn its size; reading it here lets the pixel
+    # cap refuse it first.
+    (count,) = struct.unpack("<H", data[4:6])
+    best: Size | None = None
+    for entry in range(6, min(6 + 16 * count, len(data) - 15), 16):
+        w, h = data[entry] or 256, data[entry + 1] or 256
+        (offset,) = struct.unpack("<I", data[entry + 12 : entry + 16])
+        embedded = bytes(data[offset : offset + 24])
+        if embedded.startswith(b"\x89PNG") and len(embedded) == 24:
+            w, h = struct.unpack(">II", embedded[16:24])
+        elif len(embedded) >= 12 and embedded[:4] in (b"\x28\0\0\0", b"\x6c\0\0\0", b"\x7c\0\0\0"):
+            dib_w, dib_h = struct.unpack("<ii", embedded[4:12])
+            w, h = abs(dib_w), abs(dib_h) // 2  # the DIB's height counts the AND mask too
+        if best is None or w * h > best[0] * best[1]:
+            best = (w, h)
+    return best
+
+
 _PARSERS: dict[str, Callable[[bytes | memoryview], Size | None]] = {
     "image/png": _png,
     "image/gif": _gif,
     "image/jpeg": _jpeg,
     "image/webp": _webp,
     "image/bmp": _bmp,
+    "image/vnd.microsoft.icon": _ico,
     "image/heic": _heif,
     "image/heif": _heif,
     "image/avif": _heif,

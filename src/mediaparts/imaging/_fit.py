@@ -9,7 +9,6 @@ by ~0.75 until the byte limit holds. See docs/imaging.md.
 from __future__ import annotations
 
 import math
-import warnings
 
 from mediaparts._errors import (
     InvalidMedia,
@@ -20,7 +19,7 @@ from mediaparts._errors import (
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
 from mediaparts.imaging._encode import ENCODABLE, encode, label, ladder
-from mediaparts.imaging._probe import DECODE_ERRORS, Probe, probe
+from mediaparts.imaging._probe import DECODE_ERRORS, Probe, probe, quiet_pillow
 from mediaparts.imaging._spec import FitSpec, FittedImage, limit_size, measured, short_name
 
 __all__ = ["MIN_LONG_SIDE", "fit_image", "shrink"]
@@ -73,9 +72,9 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
     from PIL import Image
 
     try:
-        with warnings.catch_warnings():
-            # The pixel cap was checked on the header; Pillow re-checks some frames on load.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        # The pixel cap was checked on the header; Pillow re-checks some frames on load, and
+        # warns about damaged data it skips (a file that cannot be decoded still raises).
+        with quiet_pillow():
             if head.animated and not make_still and head.media_type in spec.accepted:
                 animated = fit_animation(head, size, spec)
                 if animated is not None:

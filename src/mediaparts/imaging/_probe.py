@@ -6,10 +6,12 @@ read later, by `load()`, once `_decode` has set a draft size.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import struct
 import threading
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,12 +22,15 @@ from mediaparts.detection import canonical_media_type, detect
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["DECODE_ERRORS", "Probe", "image_orientation", "probe"]
+__all__ = ["DECODE_ERRORS", "Probe", "image_orientation", "probe", "quiet_pillow"]
 
 # What Pillow and its plugins raise on corrupt or hostile input. `UnidentifiedImageError`
-# (what Image.open raises for unknown bytes) is an OSError; plugins raise the rest.
+# (what Image.open raises for unknown bytes) is an OSError; plugins raise the rest. Pillow's
+# AVIF plugin and pillow-heif raise RuntimeError when libavif/libheif refuse the data
+# ("Failed to decode frame 0", "Security limit exceeded").
 DECODE_ERRORS: tuple[type[Exception], ...] = (
     OSError,
+    RuntimeError,
     SyntaxError,
     ValueError,
     struct.error,
@@ -68,6 +73,9 @@ _LOSSLESS = frozenset(
 # Only these containers hold animations that providers treat as animations.
 _ANIMATABLE = frozenset({"image/gif", "image/png", "image/webp"})
 _ORIENTATION_TAG = 0x0112
+# Pillow's ICO and CUR readers decode the largest icon inside Image.open, so opening one "for
+# its header" decodes pixels; icons carry no EXIF, so their orientation is 1 without opening.
+_DECODED_ON_OPEN = frozenset({"image/vnd.microsoft.icon", "image/x-win-bitmap"})
 _heif_lock = threading.Lock()
 _heif_registered = False
 
@@ -122,7 +130,18 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         return Probe(kind, *stored, 1, False, False, True, False, None, missing)
     image = _open(data, kind, pixel_cap)
     _check_cap(image.size, pixel_cap, kind)
-    animated = kind in _ANIMATABLE and bool(getattr(image, "is_animated", False))
+    damaged = False
+    try:
+        with quiet_pillow():
+            animated = kind in _ANIMATABLE and bool(getattr(image, "is_animated", False))
+    except DECODE_ERRORS:
+        # Pillow's GIF reader looks for a second frame by parsing past the first, and raises
+        # (IndexError, on a cut extension block) where the file is damaged after it. Treat it as
+        # still and incomplete: the first frame is decoded and re-encoded, or InvalidMedia says
+        # why not, rather than passing the damaged file on. The failed seek leaves the image
+        # mid-file, so it is opened again.
+        animated, damaged = False, True
+        image = _open(data, kind, pixel_cap)
     return Probe(
         media_type=kind,
         width=image.size[0],
@@ -130,7 +149,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         orientation=_orientation(image),
         animated=animated,
         lossless=kind in _LOSSLESS or (kind == "image/webp" and _webp_lossless(data)),
-        complete=_complete(data, kind),
+        complete=not damaged and _complete(data, kind),
         cmyk=kind == "image/jpeg" and image.mode == "CMYK",
         image=image,
     )
@@ -146,12 +165,30 @@ def image_orientation(data: bytes) -> int:
         The orientation tag's value; 1 when it is absent, invalid or unreadable.
     """
     kind = detect(data).media_type
-    if kind not in FORMATS or _heif_plugin(kind) is not None:
+    if kind not in FORMATS or kind in _DECODED_ON_OPEN or _heif_plugin(kind) is not None:
         return 1
     try:
         return _orientation(_open(data, kind, pixel_cap=None))
     except (InvalidMedia, MediaTooLarge):
         return 1
+
+
+@contextlib.contextmanager
+def quiet_pillow() -> Iterator[None]:
+    """Silence what Pillow warns while it reads a damaged or very large image.
+
+    Pillow warns (UserWarning) where it skips damaged data and carries on ("Corrupt EXIF
+    data", "Tag data larger than file", "Image was not the expected size"), and warns
+    (DecompressionBombWarning) above MAX_IMAGE_PIXELS. Our pixel cap is the guard and a file
+    that is really broken fails to decode, which becomes InvalidMedia; under `-W error` the
+    warnings would escape as exceptions of their own instead.
+    """
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        yield
 
 
 def _check_cap(size: tuple[int, int], pixel_cap: int, media_type: str) -> None:
@@ -181,9 +218,7 @@ def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:
             media_type=media_type,
         )
     try:
-        with warnings.catch_warnings():
-            # Our pixel cap is the guard; Pillow's warning would be an error under `-W error`.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        with quiet_pillow():
             return Image.open(io.BytesIO(data), formats=formats)
     except Image.DecompressionBombError as exc:
         # Pillow's hard limit (2 x MAX_IMAGE_PIXELS) is below a raised pixel cap.
@@ -207,17 +242,18 @@ def _orientation(image: Image.Image) -> int:
         # would turn the picture a second time.
         return 1
     try:
-        if image.format == "PNG":
-            # PngImageFile.getexif() decodes the whole image when the eXIf chunk is absent
-            # from the header; the PNG spec (1.5 extensions) puts eXIf before IDAT anyway.
-            raw = image.info.get("exif")
-            if not raw:
-                return 1
-            exif = Image.Exif()
-            exif.load(raw)
-        else:
-            exif = image.getexif()
-        value = exif.get(_ORIENTATION_TAG, 1)
+        with quiet_pillow():  # a damaged EXIF block is warned about, then read as far as it goes
+            if image.format == "PNG":
+                # PngImageFile.getexif() decodes the whole image when the eXIf chunk is absent
+                # from the header; the PNG spec (1.5 extensions) puts eXIf before IDAT anyway.
+                raw = image.info.get("exif")
+                if not raw:
+                    return 1
+                exif = Image.Exif()
+                exif.load(raw)
+            else:
+                exif = image.getexif()
+            value = exif.get(_ORIENTATION_TAG, 1)
     except DECODE_ERRORS:
         return 1
     return value if isinstance(value, int) and 1 <= value <= 8 else 1
@@ -243,11 +279,15 @@ def _heif_plugin(media_type: str) -> str | None:
 
 
 def _complete(data: bytes, media_type: str) -> bool:
-    """Return False when a JPEG or PNG visibly ends early, so it is decoded, not passed on."""
+    """Return False when a JPEG, PNG or GIF visibly ends early, so it is decoded, not passed on."""
     if media_type == "image/jpeg":
         return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
     if media_type == "image/png":
         return data[-12:-4] == b"\x00\x00\x00\x00IEND"
+    if media_type == "image/gif":
+        # The trailer byte ";" ends every GIF (GIF89a spec, section 27). Without it the file was
+        # cut: decoding says whether the pixels are all there (re-encoded) or not (InvalidMedia).
+        return data.rstrip(b"\x00")[-1:] == b";"
     return True
 
 

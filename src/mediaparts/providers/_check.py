@@ -267,7 +267,8 @@ def _animated(data: bytes) -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            with Image.open(io.BytesIO(data)) as img:
+            # Only formats that animate, so an icon or TIFF is never decoded here.
+            with Image.open(io.BytesIO(data), formats=("GIF", "PNG", "WEBP")) as img:
                 return bool(getattr(img, "is_animated", False))
     except Exception:
         return False

@@ -1,0 +1,494 @@
+"""Empty, truncated, random, bomb and huge-header files give library errors, quickly, undecoded.
+
+The bombs claim from 1.6 billion to 280 trillion pixels, in a few hundred KB at most; every
+one must be refused from its header, with Pillow's `load()` patched to fail so that decoding
+a single pixel fails the test, and with memory growth measured.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import random
+import struct
+import subprocess
+import sys
+import time
+import tracemalloc
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageFile
+
+import mediaparts as mp
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTDATA = ROOT / "testdata"
+PROVIDERS = ("anthropic", "bedrock", "gemini", "openai", "openai-responses")
+IMAGES = ("alpha.png", "photo.jpg", "progressive.jpg", "still.gif", "lossy.webp",
+          "lossless.webp", "image.bmp", "image.tiff", "icon.ico", "photo.heic", "image.avif",
+          "palette.png", "gray16.png", "cmyk.jpg")  # fmt: skip
+OTHERS = ("tone.wav", "tone.mp3", "tone.ogg", "tone.flac", "tone.m4a", "clip.mp4", "clip.webm",
+          "clip.mov", "clip.mkv", "clip.avi", "document.pdf", "document.docx", "notes.txt")  # fmt: skip
+# Far beyond what any of these should take (a few ms each); only a hang trips it.
+LIMIT = 10.0
+MB = 1 << 20
+
+
+def read(name: str) -> bytes:
+    """Return the bytes of a testdata file."""
+    return (TESTDATA / name).read_bytes()
+
+
+@contextlib.contextmanager
+def within(seconds: float = LIMIT) -> Iterator[None]:
+    """Fail, rather than hang, when the block runs longer than `seconds`."""
+    start = time.perf_counter()
+    yield
+    took = time.perf_counter() - start
+    assert took < seconds, f"took {took:.1f} s"
+
+
+def everything(data: bytes) -> None:
+    """Run bytes through every entry point; only MediaError may escape."""
+    with contextlib.suppress(mp.MediaError):
+        mp.detect(data)
+    try:
+        made = mp.part(data)
+    except mp.MediaError:
+        return
+    if isinstance(made, mp.ImagePart):
+        with contextlib.suppress(mp.MediaError):
+            made.width  # noqa: B018  # reading the property is the test
+    for provider in PROVIDERS:
+        with contextlib.suppress(mp.MediaError):
+            mp.normalize(made, provider)
+        with contextlib.suppress(mp.MediaError):
+            mp.estimate_tokens(made, provider)
+
+
+# ---------------------------------------------------------------------------- empty and tiny
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00", b"\xff", b"\x89", b"G", b"R", b"\xff\xd8", b"\n"])
+def test_empty_and_tiny_inputs_raise_only_media_error(data: bytes) -> None:
+    """Empty and one- or two-byte inputs go through every entry point with no other error."""
+    with within():
+        everything(data)
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00", b"\xff\xd8", b"\x89PNG\r\n\x1a\n"])
+@pytest.mark.parametrize("declared", ["image/png", "image/jpeg", "image/gif"])
+def test_tiny_inputs_declared_images_are_refused(data: bytes, declared: str) -> None:
+    """Nothing labelled an image is still nothing: it has no size and normalize refuses it."""
+    made = mp.part(data, media_type=declared)
+    assert not isinstance(made, mp.ImagePart) or made.width is None
+    with pytest.raises(mp.MediaError):
+        mp.normalize(made, "anthropic")
+
+
+# ---------------------------------------------------------------------------- truncations
+
+HEADER_CUTS = (8, 12, 16, 24, 32, 48, 64, 128, 256)
+
+
+@pytest.mark.parametrize("name", IMAGES)
+@pytest.mark.parametrize("cut", [*HEADER_CUTS, "half"])
+def test_truncated_image_is_refused(name: str, cut: int | str) -> None:
+    """An image cut inside its header, or in half, raises a MediaError from normalize."""
+    data = read(name)
+    data = data[: len(data) // 2 if cut == "half" else cut]
+    with within(), pytest.raises(mp.MediaError):
+        mp.normalize(data, "anthropic")
+    with within():
+        everything(data)
+
+
+@pytest.mark.parametrize("name", OTHERS)
+@pytest.mark.parametrize("cut", [1, 4, *HEADER_CUTS, "half"])
+def test_truncated_media_raises_only_media_error(name: str, cut: int | str) -> None:
+    """Audio, video and documents cut short raise nothing but MediaError anywhere."""
+    data = read(name)
+    with within():
+        everything(data[: len(data) // 2 if cut == "half" else cut])
+
+
+# ---------------------------------------------------------------------------- random bytes
+
+MAGICS = {
+    "png": b"\x89PNG\r\n\x1a\n",
+    "png-ihdr": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR",
+    "jpeg": b"\xff\xd8\xff\xe0",
+    "jpeg-sof": b"\xff\xd8\xff\xc0\x00\x11\x08",
+    "gif": b"GIF89a",
+    "webp": b"RIFF\xff\xff\xff\x7fWEBPVP8 ",
+    "webp-x": b"RIFF\x00\x00\x00\x00WEBPVP8X",
+    "bmp": b"BM",
+    "tiff": b"II*\x00\x08\x00\x00\x00",
+    "ico": b"\x00\x00\x01\x00\x01\x00",
+    "heic": b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic",
+    "avif": b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf",
+    "mp4": b"\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2",
+    "wav": b"RIFF\xff\xff\xff\xffWAVEfmt ",
+    "ebml": b"\x1a\x45\xdf\xa3",
+    "pdf": b"%PDF-1.7\n",
+    "zip": b"PK\x03\x04",
+}
+
+
+@pytest.mark.parametrize("magic", MAGICS.values(), ids=MAGICS.keys())
+@pytest.mark.parametrize("seed", range(4))
+def test_magic_then_random_bytes_raise_only_media_error(magic: bytes, seed: int) -> None:
+    """A real signature followed by random bytes is refused or passed, never a crash."""
+    rng = random.Random(seed)
+    data = magic + rng.randbytes(rng.choice([1, 16, 200, 5000]))
+    with within():
+        everything(data)
+    if magic in (MAGICS["png"], MAGICS["jpeg"], MAGICS["gif"], MAGICS["bmp"], MAGICS["tiff"]):
+        with pytest.raises(mp.MediaError):
+            mp.normalize(data, "anthropic")
+
+
+@pytest.mark.parametrize("size", [1, 64, 4096, 300_000])
+def test_random_bytes_raise_only_media_error(size: int) -> None:
+    """Random bytes of any length raise nothing but MediaError anywhere."""
+    with within():
+        everything(random.Random(size).randbytes(size))
+
+
+# ---------------------------------------------------------------------------- bombs
+
+
+def _chunk(tag: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+
+def png_bomb(side: int = 40_000) -> bytes:
+    """Return a valid 1-bit grey PNG of side x side black pixels: 1.6 gigapixels in ~190 KB."""
+    # Streamed a row at a time through one compressor with a reused zero row, so building it
+    # never holds the 200 MB of filtered scanlines (1 filter byte + side / 8 bytes per row).
+    compressor = zlib.compressobj(9)
+    row = bytes(1 + (side + 7) // 8)
+    idat = [compressor.compress(row) for _ in range(side)]
+    idat.append(compressor.flush())
+    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", b"".join(idat))
+        + _chunk(b"IEND", b"")
+    )
+
+
+def _patch(data: bytes, at: int, fmt: str, *values: int) -> bytes:
+    out = bytearray(data)
+    struct.pack_into(fmt, out, at, *values)
+    return bytes(out)
+
+
+def jpeg_huge(name: str = "photo.jpg", side: int = 65_000) -> bytes:
+    """Return a real JPEG whose start-of-frame claims side x side pixels."""
+    data = read(name)
+    i = 2
+    while data[i + 1] not in (0xC0, 0xC1, 0xC2):  # walk the marker segments to the SOF
+        i += 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]
+    return _patch(data, i + 5, ">HH", side, side)
+
+
+def gif_huge() -> bytes:
+    """Return a 1x1 GIF whose logical screen is 65535 x 65535 (4.3 gigapixels)."""
+    buffer = io.BytesIO()
+    Image.new("P", (1, 1)).save(buffer, "GIF")
+    return _patch(buffer.getvalue(), 6, "<HH", 0xFFFF, 0xFFFF)
+
+
+def webp_canvas() -> bytes:
+    """Return an animated WebP whose VP8X canvas is 2**24 x 2**24 (the format's maximum)."""
+    data = read("animated.webp")
+    return data[:24] + b"\xff\xff\xff\xff\xff\xff" + data[30:]
+
+
+def webp_lossless() -> bytes:
+    """Return a lossless WebP whose VP8L header says 16384 x 16384 (268 megapixels)."""
+    data = read("lossless.webp")
+    (bits,) = struct.unpack("<I", data[21:25])
+    return _patch(data, 21, "<I", bits | 0x0FFFFFFF)
+
+
+def bmp_huge() -> bytes:
+    """Return a BMP whose header claims 60000 x 60000 pixels."""
+    return _patch(read("image.bmp"), 18, "<ii", 60_000, 60_000)
+
+
+def tiff_huge() -> bytes:
+    """Return a TIFF whose ImageWidth and ImageLength tags claim 65000 x 65000."""
+    data = bytearray(read("image.tiff"))
+    order = "<" if data[:2] == b"II" else ">"
+    (ifd,) = struct.unpack_from(order + "I", data, 4)
+    (count,) = struct.unpack_from(order + "H", data, ifd)
+    for entry in range(ifd + 2, ifd + 2 + 12 * count, 12):
+        tag, kind = struct.unpack_from(order + "HH", data, entry)
+        if tag in (256, 257):  # ImageWidth, ImageLength: a SHORT (3) or a LONG (4)
+            struct.pack_into(order + ("H" if kind == 3 else "I"), data, entry + 8, 65_000)
+    return bytes(data)
+
+
+def heif_huge(name: str) -> bytes:
+    """Return a HEIC or AVIF whose image spatial extents (`ispe`) claim 65000 x 65000."""
+    data = bytearray(read(name))
+    at = data.find(b"ispe")
+    while at >= 0:
+        struct.pack_into(">II", data, at + 8, 65_000, 65_000)
+        at = data.find(b"ispe", at + 4)
+    return bytes(data)
+
+
+def ico_bomb() -> bytes:
+    """Return an icon whose directory says 256 x 256 but whose PNG is 40000 x 40000."""
+    png = png_bomb()
+    entry = struct.pack("<BBBBHHII", 0, 0, 0, 0, 1, 32, len(png), 22)
+    return b"\x00\x00\x01\x00\x01\x00" + entry + png
+
+
+@pytest.fixture(scope="module")
+def bombs() -> dict[str, bytes]:
+    """Every bomb and huge-header file, built once."""
+    return make_bombs()
+
+
+def make_bombs() -> dict[str, bytes]:
+    """Build every bomb and huge-header file (also used by the memory check's subprocess)."""
+    return {
+        "png-40000": png_bomb(),
+        "jpeg-65000": jpeg_huge(),
+        "jpeg-progressive-65000": jpeg_huge("progressive.jpg"),
+        "gif-65535": gif_huge(),
+        "webp-canvas": webp_canvas(),
+        "webp-lossless": webp_lossless(),
+        "bmp-60000": bmp_huge(),
+        "tiff-65000": tiff_huge(),
+        "heic-65000": heif_huge("photo.heic"),
+        "avif-65000": heif_huge("image.avif"),
+        "ico-png-40000": ico_bomb(),
+    }
+
+
+class PixelsDecoded(BaseException):
+    """Pillow was asked for pixels (a BaseException, so no `except Exception` hides it)."""
+
+
+@pytest.fixture
+def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every Pillow `load()` (base classes and each plugin's own) fail the test."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    Image.init()
+
+    def refuse(self: Image.Image, *args: Any, **kwargs: Any) -> None:
+        raise PixelsDecoded(f"{type(self).__name__}.load() was called")
+
+    classes = {Image.Image, ImageFile.ImageFile}
+    classes |= {factory for factory, _ in Image.OPEN.values() if isinstance(factory, type)}
+    for cls in classes:
+        if "load" in vars(cls):
+            monkeypatch.setattr(cls, "load", refuse)
+
+
+BOMB_NAMES = [
+    "png-40000", "jpeg-65000", "jpeg-progressive-65000", "gif-65535", "webp-canvas",
+    "webp-lossless", "bmp-60000", "tiff-65000", "heic-65000", "avif-65000", "ico-png-40000",
+]  # fmt: skip
+
+
+def test_bombs_are_small() -> None:
+    """The PNG bomb is 1.6 gigapixels in about 200 KB, and the rest are smaller still."""
+    built = make_bombs()
+    assert sorted(built) == sorted(BOMB_NAMES)
+    assert len(built["png-40000"]) < 250_000
+    assert struct.unpack(">II", built["png-40000"][16:24]) == (40_000, 40_000)
+
+
+@pytest.mark.usefixtures("no_decoding")
+@pytest.mark.parametrize("name", BOMB_NAMES)
+def test_bomb_is_refused_without_decoding(bombs: dict[str, bytes], name: str) -> None:
+    """normalize refuses a bomb from its header, for every provider, decoding no pixel."""
+    data = bombs[name]
+    for provider in PROVIDERS:
+        with within(), pytest.raises(mp.MediaTooLarge, match="pixels"):
+            mp.normalize(data, provider)
+
+
+@pytest.mark.usefixtures("no_decoding")
+@pytest.mark.parametrize("name", BOMB_NAMES)
+def test_bomb_width_reads_only_the_header(bombs: dict[str, bytes], name: str) -> None:
+    """ImagePart.width of a bomb is its claimed width (or None), read without decoding."""
+    with within():
+        width = mp.ImagePart.from_bytes(bombs[name]).width
+    assert width is None or width >= 16_384
+    with within():
+        everything(bombs[name])
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_huge_header_jpeg_is_refused(bombs: dict[str, bytes]) -> None:
+    """A JPEG claiming 65000 x 65000 is refused by the pixel cap, naming its size."""
+    with pytest.raises(mp.MediaTooLarge, match="65000x65000") as caught:
+        mp.normalize(bombs["jpeg-65000"], "anthropic")
+    assert caught.value.size == 65_000 * 65_000
+    assert mp.ImagePart.from_bytes(bombs["jpeg-65000"]).width == 65_000
+
+
+def test_png_bomb_peak_python_memory(bombs: dict[str, bytes]) -> None:
+    """Refusing the PNG bomb allocates well under 200 MB of Python memory (tracemalloc)."""
+    data = bombs["png-40000"]
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(mp.MediaError):
+            mp.normalize(data, "anthropic")
+        assert mp.ImagePart.from_bytes(data).width == 40_000
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * MB, f"peak {peak / MB:.0f} MB"
+
+
+_MEMORY_SCRIPT = """
+import contextlib, resource, sys
+import mediaparts as mp
+from tests.test_hostile import PROVIDERS, make_bombs
+bombs = make_bombs()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for data in bombs.values():
+    mp.ImagePart.from_bytes(data).width
+    for provider in PROVIDERS:
+        with contextlib.suppress(mp.MediaError):
+            mp.normalize(data, provider)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def test_bombs_peak_process_memory() -> None:
+    """Refusing every bomb grows the peak RSS of a fresh process by less than 200 MB."""
+    # tracemalloc sees only Python's allocator; Pillow decodes into malloc'd memory, so the
+    # process's own high-water mark (ru_maxrss, in KiB on Linux) is what proves nothing decoded.
+    if sys.platform != "linux":
+        pytest.skip("ru_maxrss is in KiB on Linux only")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _MEMORY_SCRIPT],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    grown_kib = int(done.stdout.split()[-1])
+    assert grown_kib < 200 * 1024, f"peak RSS grew by {grown_kib / 1024:.0f} MB"
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_no_decoding_fixture_catches_a_decode() -> None:
+    """The fixture works: an image that must be converted does reach a patched load()."""
+    with pytest.raises(PixelsDecoded):
+        mp.normalize(read("image.bmp"), "anthropic")
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_icon_bomb_orientation_is_not_decoded(bombs: dict[str, bytes]) -> None:
+    """An icon's orientation is 1 without opening it: Pillow decodes icons in Image.open."""
+    from mediaparts.imaging import image_orientation
+
+    assert image_orientation(bombs["ico-png-40000"]) == 1
+    assert mp.estimate_tokens(mp.part(bombs["ico-png-40000"]), "openai") > 0
+
+
+def test_icon_size_is_its_largest_embedded_image() -> None:
+    """ImagePart.width of an icon is what Pillow reports, read from the embedded header."""
+    with Image.open(TESTDATA / "icon.ico") as icon:
+        assert (mp.part(read("icon.ico")).width, mp.part(read("icon.ico")).height) == icon.size
+    assert mp.ImagePart.from_bytes(ico_bomb()).height == 40_000
+
+
+# ---------------------------------------------------------------------------- regressions
+
+
+def test_tiff_with_damaged_tags_is_fitted_without_warnings() -> None:
+    """Pillow's "Tag data larger than file" warning does not escape (pytest errors on it)."""
+    data = bytearray(read("image.tiff"))
+    struct.pack_into("<I", data, data.find(b"\x02\x01\x03\x00") + 4, 0x0010_0000)  # tag 258 count
+    with contextlib.suppress(mp.MediaError):
+        mp.normalize(bytes(data), "anthropic")
+
+
+def test_undecodable_avif_is_invalid_media() -> None:
+    """libavif's refusal (a RuntimeError from Pillow's AVIF plugin) becomes InvalidMedia."""
+    from mediaparts.imaging import FitSpec, fit_image
+
+    data = read("image.avif")
+    at = data.find(b"mdat") + 4
+    with pytest.raises(mp.InvalidMedia, match="cannot decode image/avif"):
+        fit_image(data[:at] + bytes(len(data) - at), "image/avif", FitSpec(("image/png",)))
+
+
+def test_gif_without_trailer_is_decoded_not_passed_on() -> None:
+    """A GIF cut short is refused, not sent unchanged; one missing only ';' is re-encoded."""
+    data = read("still.gif")
+    with pytest.raises(mp.InvalidMedia, match="truncated"):
+        mp.normalize(data[: len(data) // 2], "anthropic")
+    assert mp.normalize(data[:-1], "anthropic").steps
+    assert mp.normalize(data, "anthropic").steps == ()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"%PDF-1.4\n" + b"1" * 300_000,
+        b"%PDF-1.4\n" + b"1 " + b"2" * 300_000,
+        b"%PDF-1.4\n1 0 obj << /Type /Pages /Count " + b"9" * 5000 + b" >> endobj\n",
+        b"%PDF-1.4\n1 0 obj << /Type /ObjStm /Filter /FlateDecode /First "
+        + b"9" * 5000
+        + b" >> stream\nx\x9c\x03\x00\x00\x00\x00\x01\nendstream endobj\n",
+    ],
+    ids=["digits", "number-then-digits", "count-5000-digits", "first-5000-digits"],
+)
+def test_hostile_pdf_page_count_is_fast_and_safe(data: bytes) -> None:
+    """Long digit runs neither take quadratic time nor raise int()'s 4,300-digit ValueError."""
+    made = mp.part(data)
+    for provider in PROVIDERS:
+        with within(), contextlib.suppress(mp.MediaError):
+            mp.estimate_tokens(made, provider)
+        with within(), contextlib.suppress(mp.MediaError):
+            mp.normalize(made, provider)
+
+
+def test_pdf_page_count_still_reads_real_counts() -> None:
+    """The digit limits leave ordinary page trees alone."""
+    from mediaparts._duration import pdf_page_count
+
+    assert pdf_page_count(read("document.pdf")) == 2
+    assert pdf_page_count(b"1 0 obj << /Type /Pages /Count 2147483647 >> endobj") == 2147483647
+    assert pdf_page_count(b"1 0 obj << /Type /Pages /Count 21474836470 >> endobj") is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [read("still.gif")[:-1] + b"!", read("animated.gif")[:4135]],
+    ids=["still-gif-cut-extension", "animated-gif-cut-in-second-frame"],
+)
+def test_gif_damaged_after_first_frame_keeps_it(data: bytes) -> None:
+    """Pillow's IndexError while counting frames gives the re-encoded first frame, no crash."""
+    for provider in ("anthropic", "openai", "bedrock"):
+        fitted = mp.normalize(data, provider)
+        assert fitted.media_type == "image/png"
+        assert "gif→png" in fitted.steps
+
+
+@pytest.mark.parametrize("name", ["animated.gif", "animated.png", "animated.webp"])
+def test_truncated_animation_raises_only_media_error(name: str) -> None:
+    """Animations cut at every 97th byte raise nothing but MediaError anywhere."""
+    data = read(name)
+    for cut in range(13, len(data), 97):
+        with within():
+            everything(data[:cut])
