@@ -6,7 +6,9 @@ photo = mp.part("photo.jpg")                 # ImagePart, typed by its bytes
 msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"}])
 """
 
-from mediaparts import providers
+import importlib as _importlib
+import typing as _typing
+
 from mediaparts._build import part
 from mediaparts._errors import (
     BlockedURL,
@@ -18,7 +20,6 @@ from mediaparts._errors import (
     ProviderLimitError,
     UnsupportedMediaType,
 )
-from mediaparts._fetch import FetchPolicy, configure, offline, safe_async_client, safe_client
 from mediaparts._messages import (
     Assistant,
     Message,
@@ -31,13 +32,55 @@ from mediaparts._messages import (
     message_from_dict,
 )
 from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
-from mediaparts._upload import afrom_upload, from_upload
+from mediaparts._policy import FetchPolicy
 from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
-from mediaparts.providers import NormalizedPart, Provider
-from mediaparts.providers._check import Violation, check
-from mediaparts.providers._estimate import estimate_tokens
-from mediaparts.providers._normalize import anormalize, normalize, normalize_many
-from mediaparts.providers._render import arender, render
+
+if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
+    from mediaparts import providers
+    from mediaparts._fetch import configure, offline, safe_async_client, safe_client
+    from mediaparts._upload import afrom_upload, from_upload
+    from mediaparts.providers import NormalizedPart, Provider
+    from mediaparts.providers._check import Violation, check
+    from mediaparts.providers._estimate import estimate_tokens
+    from mediaparts.providers._normalize import anormalize, normalize, normalize_many
+    from mediaparts.providers._render import arender, render
+
+# The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
+# when first used, so `import mediaparts` stays cheap for code that only makes parts.
+_LAZY = {
+    "NormalizedPart": "mediaparts.providers",
+    "Provider": "mediaparts.providers",
+    "Violation": "mediaparts.providers._check",
+    "afrom_upload": "mediaparts._upload",
+    "anormalize": "mediaparts.providers._normalize",
+    "arender": "mediaparts.providers._render",
+    "check": "mediaparts.providers._check",
+    "configure": "mediaparts._fetch",
+    "offline": "mediaparts._fetch",
+    "safe_async_client": "mediaparts._fetch",
+    "safe_client": "mediaparts._fetch",
+    "estimate_tokens": "mediaparts.providers._estimate",
+    "from_upload": "mediaparts._upload",
+    "normalize": "mediaparts.providers._normalize",
+    "normalize_many": "mediaparts.providers._normalize",
+    "render": "mediaparts.providers._render",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    if name == "providers":
+        return _importlib.import_module("mediaparts.providers")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mediaparts' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __version__ = "0.1.0.dev0"
 

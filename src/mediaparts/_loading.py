@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-from mediaparts import _fetch
 from mediaparts.detection import detect
 
 if TYPE_CHECKING:
     import httpx
+
+    from mediaparts import _fetch
 
 __all__ = ["LoadState", "Wanted", "aload", "load", "url_filename"]
 
@@ -81,6 +82,8 @@ def load(
     """Fetch the bytes unless some thread already has; other threads wait for that one."""
     with state.lock:
         if state.data is None:
+            from mediaparts import _fetch  # httpx loads with the first fetch, not on import
+
             state.accept(wanted, _fetch.fetch(wanted.url, policy=policy, client=client))
 
 
@@ -107,6 +110,8 @@ async def _afetch(
     client: httpx.AsyncClient | None,
     policy: _fetch.FetchPolicy | None,
 ) -> None:
+    from mediaparts import _fetch
+
     fetched = await _fetch.afetch(wanted.url, policy=policy, client=client)
     with state.lock:
         if state.data is None:

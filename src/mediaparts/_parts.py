@@ -28,7 +28,7 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from mediaparts import _fetch, _loading
+from mediaparts import _loading
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
 from mediaparts._sources import (
@@ -51,6 +51,8 @@ from mediaparts.detection import (
 if TYPE_CHECKING:
     import httpx
     from PIL import Image
+
+    from mediaparts import _fetch
 
 __all__ = [
     "AudioPart",

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from typing import TypeAlias
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-import httpx
-
 from mediaparts._addresses import address_reason, literal_address, name_reason
 from mediaparts._errors import BlockedURL
 
@@ -119,6 +117,8 @@ def check_url(url: str, policy: FetchPolicy | None = None) -> None:
     """
     policy = policy or default_policy()
     shown = redact(url)
+    import httpx  # loaded with the first URL check, not on `import mediaparts`
+
     try:
         parsed = httpx.URL(url)
         host = parsed.raw_host.decode("ascii")
