@@ -9,13 +9,10 @@ output size and saves at quality 85. `fit_image` sets a JPEG draft so libjpeg-tu
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import PIL  # noqa: E402
+from harness import median_time  # noqa: E402  (beside this file)
 from PIL import Image, ImageOps  # noqa: E402
 
 from mediaparts.imaging import FitSpec, fit_image  # noqa: E402  (the path above)
@@ -74,24 +72,12 @@ def naive(data: bytes, size: tuple[int, int]) -> bytes:
         return buffer.getvalue()
 
 
-def median_time(fn: Callable[[], object], repeat: int = 5) -> float:
-    """Median wall time of `fn` over `repeat` runs, after one warm-up run."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     data = photo()
     fitted = fit_image(data, "image/jpeg", ANTHROPIC)
     size = (fitted.width, fitted.height)
-    ours = median_time(lambda: fit_image(data, "image/jpeg", ANTHROPIC))
-    baseline = median_time(lambda: naive(data, size))
+    ours = median_time(lambda: fit_image(data, "image/jpeg", ANTHROPIC), repeat=5)
+    baseline = median_time(lambda: naive(data, size), repeat=5)
     print(
         f"Python {platform.python_version()}, Pillow {PIL.__version__}, {platform.machine()}, "
         f"{os.cpu_count()} cores; input {len(data) / 1e6:.1f} MB, output {size[0]}x{size[1]} "

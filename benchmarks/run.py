@@ -7,15 +7,16 @@
 Set-up, once (the peers live in their own environment, so their dependencies never mix
 with mediaparts'; without it their rows say "not installed"):
 
-    python -m venv .venv && .venv/bin/pip install -e . pillow-heif   # mediaparts, or your venv
-    python3 -m venv /tmp/peers
-    /tmp/peers/bin/pip install filetype puremagic python-magic pillow \
+    python -m venv .venv && .venv/bin/pip install -e ".[heif]"   # mediaparts (or your venv)
+    python3 -m venv .venv-peers
+    .venv-peers/bin/pip install filetype puremagic python-magic pillow \
         "pydantic-ai-slim[anthropic,openai]" instructor llm llm-anthropic \
         llama-index-core llama-index-llms-anthropic llama-index-llms-openai
     # libmagic itself comes from the system (Debian/Ubuntu: apt-get install libmagic1)
 
-Environment: MEDIAPARTS_PEER_PYTHON (default /tmp/peers/bin/python), MEDIAPARTS_CORPUS
-(default ../shared/corpus from the repository root; detection is skipped without it),
+Environment: MEDIAPARTS_PEER_PYTHON (default .venv-peers/bin/python in the repository root),
+MEDIAPARTS_CORPUS (default ../shared/corpus from the repository root; detection is skipped
+without it),
 MEDIAPARTS_BENCH_CACHE (where generated images are kept between runs; default the temp dir).
 
 Every row is a ratio against a baseline measured in the same run, on the same data, so the
@@ -30,6 +31,7 @@ import base64
 import datetime
 import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,8 +44,8 @@ from harness import ROOT, Row, median_time, peak_added, peer_python, table
 import mediaparts as mp
 
 SETUP = """\
-python3 -m venv /tmp/peers
-/tmp/peers/bin/pip install filetype puremagic python-magic pillow \\
+python3 -m venv .venv-peers
+.venv-peers/bin/pip install filetype puremagic python-magic pillow \\
     "pydantic-ai-slim[anthropic,openai]" instructor llm llm-anthropic \\
     llama-index-core llama-index-llms-anthropic llama-index-llms-openai
 PYTHONPATH=src python benchmarks/run.py --write   # in an environment with mediaparts' deps
@@ -110,6 +112,17 @@ def _version(dist: str) -> str:
         return "not installed"
 
 
+def _peer_python_version(python: str) -> str:
+    """The peer interpreter's version, as "Python X.Y.Z" (its path is this machine's)."""
+    done = subprocess.run(
+        [python, "-c", "import platform; print(platform.python_version())"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return f"Python {done.stdout.strip() or 'unknown'}"
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -126,7 +139,11 @@ def machine() -> str:
     )
     turbo = features.version("libjpeg_turbo") or "no"
     peers = peer_python()
-    peer_env = f"peer environment {peers}" if peers else "peer environment not installed"
+    peer_env = (
+        f"peers in their own environment, {_peer_python_version(peers)}"
+        if peers
+        else "peer environment not installed"
+    )
     return (
         f"Measured {datetime.date.today().isoformat()} on {cpu} ({platform.machine()}, "
         f"{os.cpu_count()} cores, {platform.system()} {platform.release()}), "
@@ -187,7 +204,7 @@ def main() -> None:
     parser.add_argument("--base64-mib", type=int, default=64)
     parser.add_argument("--detect-mib", type=int, default=256)
     parser.add_argument("--many", type=int, default=500, help="images for normalize_many")
-    parser.add_argument("--repeat-many", type=int, default=1)
+    parser.add_argument("--repeat-many", type=int, default=3)
     parser.add_argument("--repeat-detection", type=int, default=15)
     args = parser.parse_args()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
