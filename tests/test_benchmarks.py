@@ -1,0 +1,41 @@
+"""benchmarks/run.py keeps running: a smoke test of the harness, never of the speed it measures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RUN = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+
+pytestmark = pytest.mark.skipif(not RUN.is_file(), reason="benchmarks/ is not in this checkout")
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(RUN), *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_run_small_sections_print_a_table_of_ratios() -> None:
+    """The cheap sections run at a tiny size and print one row each, with a baseline and ratio."""
+    done = _run("--only", "base64,detect-path", "--base64-mib", "1", "--detect-mib", "1")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    names = [row.split(" | ")[0].removeprefix("| ") for row in rows[1:]]
+    assert names == [
+        "to_base64 of 1 MiB",
+        "to_base64 peak memory added, 1 MiB",
+        "detect() by path, 1 MiB file",
+    ]
+    assert all("×" in row.split(" | ")[3] for row in rows[1:])
+
+
+def test_run_unknown_section_is_a_usage_error() -> None:
+    """An unknown section name exits 2 and lists the sections there are."""
+    done = _run("--only", "nonsense")
+    assert done.returncode == 2
+    assert "unknown sections ['nonsense']" in done.stderr
+    assert "detection, base64, detect-path" in done.stderr
