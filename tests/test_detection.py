@@ -11,6 +11,7 @@ import random
 import shutil
 import struct
 import subprocess
+import sys
 import wave
 import zipfile
 from pathlib import Path
@@ -393,14 +394,21 @@ def test_extension_table_round_trips(media_type: str) -> None:
         (b"\xff\x0a\x00\x10" + bytes(10), "image/jxl"),
         (b"\x00\x00\x00\x0cJXL \r\n\x87\n" + bytes(20), "image/jxl"),
         (b"fLaC\x00\x00\x00\x22" + bytes(40), "audio/flac"),
+        (b"fLaC\x80\x00\x00\x22" + bytes(40), "audio/flac"),  # STREAMINFO is the last block
         (b"FORM\x00\x00\x00\x20AIFC" + bytes(20), "audio/aiff"),
         (b"MThd\x00\x00\x00\x06\x00\x01" + bytes(10), "audio/midi"),
         (b"#!AMR\n" + bytes(20), "audio/amr"),
         (b"#!AMR-WB\n" + bytes(20), "audio/amr-wb"),
+        (b"#!AMR_MC1.0\n" + bytes(20), "audio/amr"),
+        (b"#!AMR-WB_MC1.0\n" + bytes(20), "audio/amr-wb"),
+        (b"ADIF\x00\x00\x17\x70\x00" + bytes(20), "audio/aac"),
         (b"FLV\x01\x05\x00\x00\x00\x09" + bytes(10), "video/x-flv"),
         (b"\x00\x00\x01\xba\x44" + bytes(20), "video/mpeg"),
         (b"\x47\x40\x00\x10" + bytes(184) + b"\x47\x40\x00\x11" + bytes(184), "video/mp2t"),
         (b"%PDF-1.7\n" + bytes(10), "application/pdf"),
+        (b"%PDF-1.4 %\xe2\xe3\xcf\xd3\n1 0 obj\n", "application/pdf"),  # a comment on the line
+        (b"%PDF-1.\n1 0 obj<</Pages 2 0 R>>endobj\n", "application/pdf"),  # a cut-short version
+        (b"%PDF-1.3 made by hand\n1 0 obj\n<<>>\nendobj\n", "application/pdf"),
         (b"%!PS-Adobe-3.0\n", "application/postscript"),
         (b"{\\rtf1\\ansi hi}", "application/rtf"),
         (b"PK\x05\x06" + bytes(18), "application/zip"),
@@ -695,6 +703,32 @@ def test_detect_text_encodings(data: bytes, expected: str) -> None:
     assert detect_media_type(data) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"name": "José"}', "application/json"),
+        ("Hello", "text/plain"),
+        ("GIF89a is a format name.", "text/plain"),
+        ("BM", "text/plain"),
+        ("a,b\n1,2\n3,4\n", "text/csv"),
+        ("<note><to>x</to></note>", "application/xml"),
+    ],
+)
+def test_detect_short_utf16_with_bom_is_text_not_mpeg_audio(text: str, expected: str) -> None:
+    """A short UTF-16 LE file is text: its FF FE mark also reads as an MPEG-1 Layer I frame."""
+    data = text.encode("utf-16")  # little-endian with a byte order mark, as Windows writes
+    assert data.startswith(b"\xff\xfe")
+    assert detect(data).media_type == expected
+    found = detect(data, filename="note.txt")
+    assert (found.kind, found.media_type.startswith(("text/", "application/"))) == ("file", True)
+
+
+def test_detect_mpeg_layer_one_frames_starting_ff_fe_are_audio() -> None:
+    """Real MPEG-1 Layer I frames with a CRC (FF FE ...) are still audio: they are not text."""
+    frame = b"\xff\xfe\x90\x00" + bytes(308)  # 288 kbit/s at 44.1 kHz: 312 bytes a frame
+    assert detect_media_type(frame * 3) == "audio/mpeg"
+
+
 def test_detect_truncated_json_prefix_is_json() -> None:
     """JSON larger than the prefix is still JSON: only the cut makes it fail to parse."""
     document = json.dumps({f"key{n}": {"value": "x" * 50, "n": n} for n in range(4000)})
@@ -755,6 +789,11 @@ def test_detect_unknown_binary_is_octet_stream(data: bytes) -> None:
             "application/octet-stream",
             ("application/octet-stream", "unknown", False),
         ),
+        # A declared type that is not "type/subtype" is no hint at all.
+        (b"\x00\x01", None, "/", ("application/octet-stream", "unknown", False)),
+        (b"\x00\x01", None, "image/", ("application/octet-stream", "unknown", False)),
+        (b"\x00\x01", None, "not a type/at all", ("application/octet-stream", "unknown", False)),
+        (b"\x00\x01", "a.pdf", "/", ("application/pdf", "extension", False)),
     ],
 )
 def test_detect_uses_name_and_declared_in_order(
@@ -941,16 +980,76 @@ ENCODED = [
     ("ffmpeg", "v.avi", "-f lavfi -i testsrc=s=32x32:d=0.3", "video/x-msvideo"),
     ("ffmpeg", "v.ogv", "-f lavfi -i testsrc=s=32x32:d=0.3 -c:v libtheora", "video/ogg"),
     ("ffmpeg", "v.3gp", "-f lavfi -i testsrc=s=176x144:d=0.3 -c:v h263", "video/3gpp"),
+    ("ffmpeg", "v.3g2", "-f lavfi -i testsrc=s=176x144:d=0.3 -c:v h263", "video/3gpp2"),
+    ("ffmpeg", "a.wav", "-f lavfi -i sine=d=0.3", "audio/wav"),
+    ("ffmpeg", "a.opus", "-f lavfi -i sine=d=0.3 -c:a libopus", "audio/ogg"),
+    ("ffmpeg", "a.aiff", "-f lavfi -i sine=d=0.3", "audio/aiff"),
+    ("ffmpeg", "a.mka", "-f lavfi -i sine=d=0.3 -c:a libvorbis", "audio/x-matroska"),
+    ("ffmpeg", "a.wma", "-f lavfi -i sine=d=0.3 -c:a wmav2", "audio/x-ms-wma"),
+    ("ffmpeg", "a.caf", "-f lavfi -i sine=d=0.3", "audio/x-caf"),
+    ("ffmpeg", "a.au", "-f lavfi -i sine=d=0.3", "audio/basic"),
+    ("ffmpeg", "a.mp2", "-f lavfi -i sine=d=0.3 -c:a mp2", "audio/mpeg"),
+    (
+        "ffmpeg",
+        "t.aac",
+        "-f lavfi -i sine=d=0.3 -c:a aac -f adts -write_id3v2 1 -metadata title=x",
+        "audio/aac",
+    ),
+    (
+        "ffmpeg",
+        "bare.mp3",
+        "-f lavfi -i sine=d=0.3 -c:a libmp3lame -id3v2_version 0 -write_xing 0",
+        "audio/mpeg",
+    ),
+    ("ffmpeg", "v.mkv", "-f lavfi -i testsrc=s=32x32:d=0.3 -c:v mpeg4", "video/x-matroska"),
+    ("ffmpeg", "v.flv", "-f lavfi -i testsrc=s=32x32:d=0.3", "video/x-flv"),
+    ("ffmpeg", "v.ts", "-f lavfi -i testsrc=s=32x32:d=0.3", "video/mp2t"),
+    ("ffmpeg", "v.mpg", "-f lavfi -i testsrc=s=32x32:d=0.3", "video/mpeg"),
+    ("ffmpeg", "v.wmv", "-f lavfi -i testsrc=s=32x32:d=0.3", "video/x-ms-wmv"),
+    (
+        "ffmpeg",
+        "f.mp4",
+        "-f lavfi -i testsrc=s=32x32:d=0.3 -c:v mpeg4 -movflags frag_keyframe+empty_moov",
+        "video/mp4",
+    ),
+    ("ffmpeg", "i.gif", "-f lavfi -i testsrc=s=32x32:d=0.3", "image/gif"),
     ("sox", "s.aiff", "-n s.aiff synth 0.2 sine 440", "audio/aiff"),
     ("sox", "s.amr", "-n -r 8000 -c 1 -t amr-nb s.amr synth 0.2 sine 440", "audio/amr"),
+    ("sox", "s.au", "-n s.au synth 0.2 sine 440", "audio/basic"),
+    ("sox", "s.caf", "-n s.caf synth 0.2 sine 440", "audio/x-caf"),
+    ("sox", "s.flac", "-n s.flac synth 0.2 sine 440", "audio/flac"),
+    ("sox", "s.ogg", "-n s.ogg synth 0.2 sine 440", "audio/ogg"),
+    ("sox", "s.wav", "-n s.wav synth 0.2 sine 440", "audio/wav"),
     ("heif-enc", "h.heic", "src.png -o h.heic", "image/heic"),
+    ("heif-enc", "h.heif", "src.png -o h.heif", "image/heic"),  # its brand says HEIC
     ("avifenc", "a.avif", "-s 10 src.png a.avif", "image/avif"),
+    ("avifenc", "s.avifs", "-s 10 src.png src.png s.avifs", "image/avif"),  # a sequence
     ("cjxl", "j.jxl", "src.png j.jxl --quiet", "image/jxl"),
+    ("cjxl", "c.jxl", "src.png c.jxl --container=1 --quiet", "image/jxl"),
+    ("cwebp", "w.webp", "-quiet src.png -o w.webp", "image/webp"),
+    ("cwebp", "l.webp", "-quiet -lossless src.png -o l.webp", "image/webp"),
+    ("convert", "i.psd", "src.png i.psd", "image/vnd.adobe.photoshop"),
+    ("convert", "i.ico", "src.png i.ico", "image/vnd.microsoft.icon"),
+    ("convert", "i.tif", "src.png i.tif", "image/tiff"),
+    ("convert", "i.bmp", "src.png i.bmp", "image/bmp"),
+    ("convert", "i.jpg", "src.png i.jpg", "image/jpeg"),
     (
         "gs",
         "g.pdf",
         "-q -dNOPAUSE -dBATCH -sDEVICE=pdfwrite -sOutputFile=g.pdf -c showpage",
         "application/pdf",
+    ),
+    (
+        "gs",
+        "g.eps",
+        "-q -dNOPAUSE -dBATCH -sDEVICE=eps2write -sOutputFile=g.eps -c showpage",
+        "application/postscript",
+    ),
+    (
+        "gs",
+        "g.ps",
+        "-q -dNOPAUSE -dBATCH -sDEVICE=ps2write -sOutputFile=g.ps -c showpage",
+        "application/postscript",
     ),
 ]
 
@@ -962,6 +1061,8 @@ def test_detect_real_encoder_output(
     """Files written by real encoders are detected, with and without their name."""
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed")
+    if tool == "convert" and sys.platform == "win32":
+        pytest.skip("convert.exe on Windows converts disks; it is not ImageMagick")
     Image.new("RGB", (16, 16), (10, 200, 10)).save(tmp_path / "src.png")
     prefix = [tool, "-hide_banner", "-loglevel", "error", "-y"] if tool == "ffmpeg" else [tool]
     command = prefix + arguments.split() + ([name] if tool == "ffmpeg" else [])
@@ -988,6 +1089,10 @@ def test_detect_real_encoder_output(
         (b"---\ntitle: Post\n---\nHello\n", "post.md", "text/markdown"),
         (b"plain words only\n", "page.html", "text/html"),
         (b"\xef\xbb\xbfa;b\r\n1;2\r\n", "excel.csv", "text/csv"),
+        (b'<textarea name="{{ name }}">\n{{ value }}</textarea>\n', "textarea.html", "text/html"),
+        (b"<option value='1'>One</option>\n", "option.html", "text/html"),
+        (b"<option value='1'>One</option>\n", None, "application/xml"),
+        (b"<catalog><book/></catalog>", "books.xml", "application/xml"),
     ],
 )
 def test_detect_text_with_file_name(text: bytes, filename: str | None, expected: str) -> None:
@@ -1052,10 +1157,15 @@ def test_detect_streamed_ooxml_from_pipe_inflates_to_next_header() -> None:
         b"Good morning. " * 14 + b"G" * 10,
         b".snd is an old audio format, they say.\n",
         b"#!/bin/sh\necho hi\n",
+        b"fLaC is the marker that opens a FLAC file.\n",
+        b"#!AMR is the first line of an AMR file.\n",
+        b"#!AMR-WB is its wideband sibling.\n",
+        b"ADIF stands for Audio Data Interchange Format.\n",
+        b"%PDF-1.4 is the header of a PDF file, and an object follows it.\n",
     ],
 )
 def test_detect_text_with_weak_binary_markers_is_text(text: bytes) -> None:
-    """Text that happens to carry a short binary marker (TS `G`, `.snd`) stays text."""
+    """Text that happens to carry a short marker (TS `G`, `.snd`, `fLaC`, `%PDF-`) stays text."""
     assert detect(text).kind == "file"
     assert detect(text).media_type.startswith("text/")
 

@@ -189,6 +189,14 @@ def test_message_from_dict_rejects_bad_input(value: dict[str, object], message: 
         mp.message_from_dict(value)
 
 
+def test_message_from_dict_bytes_content_is_one_part(testdata: Path) -> None:
+    """Bytes as a dict's content are one piece of media, as in mp.User(b"..."), not ints."""
+    raw = (testdata / "alpha.png").read_bytes()
+    message = mp.message_from_dict({"role": "user", "content": raw})
+    assert message == mp.User(raw)
+    assert [part.media_type for part in message.files] == ["image/png"]
+
+
 def test_merge_runs_joins_same_role(testdata: Path) -> None:
     """Consecutive same-role messages merge: text with a blank line, files in order."""
     a = mp.User("First", files=[testdata / "alpha.png"])

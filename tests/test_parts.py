@@ -176,6 +176,9 @@ def test_unknown_bytes_are_not_an_image() -> None:
         (lambda: mp.ImagePart(url="https://x/y.png", colour="red"), "colour"),
         (lambda: mp.MediaPart(url="https://x/y"), "base class"),
         (lambda: mp.ImagePart.from_bytes("text"), "takes bytes"),  # type: ignore[arg-type]
+        (lambda: mp.ImagePart.from_dict([1]), "takes a dict"),  # type: ignore[arg-type]
+        (lambda: mp.FilePart.from_file(io.BytesIO(b"x"), max_bytes=-1), "0 or more"),
+        (lambda: mp.FilePart.from_path("a.pdf", max_bytes=-5), "0 or more"),
     ],
 )
 def test_bad_input_raises_invalid_media(make: object, message: str) -> None:

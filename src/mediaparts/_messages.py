@@ -294,9 +294,11 @@ def message_from_dict(value: Mapping[str, Any]) -> Message:
     if "parts" in value and "content" in value:
         raise InvalidMedia("a message dict has either 'parts' or 'content', not both")
     source = value.get("parts", value.get("content"))
-    if source is not None and not isinstance(source, str | Mapping | Sequence):
+    # Bytes are a Sequence too, but of ints: one piece of media, as in mp.User(b"...").
+    single = isinstance(source, str | Mapping) or is_single_source(source)
+    if source is not None and not single and not isinstance(source, Sequence):
         raise InvalidMedia(f"message content must be text or a list, got {type(source).__name__}")
-    items = [source] if isinstance(source, str | Mapping) else list(source or ())
+    items = [source] if single else list(source or ())
     made = cls(items, **fields)
     assert isinstance(made, System | User | Assistant | Tool)
     return made

@@ -314,6 +314,11 @@ class MediaPart(BaseModel):
         """Build a part from `to_dict()` output or a dict shorthand (see `mp.part`)."""
         from mediaparts._build import part_from_mapping
 
+        if not isinstance(value, Mapping):
+            raise InvalidMedia(
+                f"{cls.__name__}.from_dict() takes a dict (to_dict() output or a shorthand such "
+                f"as {{'path': ...}}), got {type(value).__name__}"
+            )
         made = part_from_mapping(value)
         if not isinstance(made, MediaPart):
             raise InvalidMedia(f"{cls.__name__}.from_dict() got a text part; use mp.part()")
@@ -577,6 +582,8 @@ def _extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...
 def _check_limit(max_bytes: Any) -> None:
     if max_bytes is not None and (not isinstance(max_bytes, int) or isinstance(max_bytes, bool)):
         raise InvalidMedia(f"max_bytes must be a whole number, got {type(max_bytes).__name__}")
+    if max_bytes is not None and max_bytes < 0:
+        raise InvalidMedia(f"max_bytes must be 0 or more, got {max_bytes}")
 
 
 _TEXT_FIELDS = ("media_type", "filename", "url", "detail")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from dataclasses import dataclass
 from typing import IO, Literal, Protocol, Union, cast
 
@@ -18,7 +19,7 @@ from mediaparts._errors import InvalidMedia
 from mediaparts._sources import open_path
 from mediaparts.detection._reader import PREFIX_SIZE, Hit, Probe, ReadAt
 from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
-from mediaparts.detection._sniff import TextGuess, sniff_text
+from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
 from mediaparts.detection._types import (
     OCTET_STREAM,
     Kind,
@@ -45,6 +46,9 @@ Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]", IO[bytes],
 
 # filetype reads at most this much (filetype/utils.py, _NUM_SIGNATURE_BYTES).
 _FILETYPE_BYTES = 8192
+
+# type "/" subtype, each a restricted name (RFC 6838 §4.2); anything else is not a hint.
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +106,7 @@ def _hints(
     if named and named != OCTET_STREAM:
         hints.append((named, "extension"))
     stated = canonical_media_type(declared) if declared else None
-    if stated and stated != OCTET_STREAM and "/" in stated:
+    if stated and stated != OCTET_STREAM and _MEDIA_TYPE.fullmatch(stated):
         hints.append((stated, "declared"))
     return hints
 
@@ -148,9 +152,16 @@ def _decide(probe: Probe, hints: list[tuple[str, DetectionSource]]) -> Detection
             return _result(hints[0][0], hints[0][1])
         return _result(OCTET_STREAM, "unknown")
 
-    hit = match_signatures(probe)
-    if hit is None:
+    guess: TextGuess | None = None
+    if starts_with_bom(probe.head):
+        # A byte order mark followed by text that decodes cleanly is text, before any
+        # signature: the UTF-16 LE mark FF FE also reads as an MPEG-1 Layer I frame header,
+        # which would make a short UTF-16 note "MP3" (one frame too short to check the next).
         guess = sniff_text(probe.head, truncated=probe.truncated)
+    hit = None if guess is not None else match_signatures(probe)
+    if hit is None:
+        if guess is None:
+            guess = sniff_text(probe.head, truncated=probe.truncated)
         if guess is not None:
             for hint, source in hints:
                 if hint != guess.media_type and _refines(guess, hint):
@@ -229,7 +240,8 @@ def detect(
     Reads at most `PREFIX_SIZE` bytes from the start, plus a few small reads elsewhere when a
     format needs them (what follows a large ID3 tag, a ZIP's central directory, an MP4's
     `moov` box); never more than 256 KiB in all, whatever the size of the input. The bytes
-    decide whenever they identify a type (signatures first, then text sniffing); the file
+    decide whenever they identify a type (signatures first, then text sniffing; but text
+    behind a byte order mark is text before any signature is tried); the file
     name's extension and then `declared` are used only when the bytes are not conclusive.
 
     Args:

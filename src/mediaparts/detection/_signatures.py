@@ -15,11 +15,13 @@ Formats the table leaves out (archives, fonts, executables, databases) are left 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from mediaparts.detection import _audio, _containers, _isobmff, _office
 from mediaparts.detection._reader import Hit, Probe
+from mediaparts.detection._sniff import decode_text
 
 __all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]
 
@@ -121,6 +123,37 @@ def _sun_audio(probe: Probe) -> bool:
     return len(head) >= 24 and offset >= 24 and 1 <= encoding <= 27
 
 
+def _flac(probe: Probe) -> bool:
+    """The first metadata block is STREAMINFO, 34 bytes long (RFC 9639 §8.1 and §8.2).
+
+    So "fLaC is the FLAC magic" is text. A file cut off within the block header passes.
+    """
+    block = probe.head[4:8]
+    return len(block) < 4 or (block[0] & 0x7F == 0 and block[1:] == b"\x00\x00\x22")
+
+
+def _binary(probe: Probe) -> bool:
+    """The rest is not text: for a plain-ASCII marker with no header fields to check (ADIF)."""
+    return decode_text(probe.head) is None
+
+
+_PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
+
+
+def _pdf(probe: Probe) -> bool:
+    """`%PDF-` opens a PDF when its line holds only the version, or an object follows.
+
+    Writers put the version alone on the header line (some add a comment of high bytes), so
+    "%PDF-1.4 is the header of a PDF file" is prose about PDF, and stays text. A version cut
+    short (`%PDF-1.` in a hand-made minimal file) still counts.
+    """
+    head = probe.head
+    line = re.split(rb"[\r\n]", head[5:133], maxsplit=1)[0]
+    if len(line.split()) <= 1 or max(line, default=0) >= 0x80:
+        return True
+    return _PDF_OBJECT.search(head) is not None
+
+
 def _id3(probe: Probe) -> Hit | None:
     """Whatever follows the ID3v2 tag(s): MP3, AAC or FLAC."""
     found = _audio.after_id3(probe)
@@ -182,7 +215,7 @@ IMAGE_SIGNATURES = (
 
 AUDIO_SIGNATURES = (
     _sig("audio/mpeg", (0, b"ID3"), parse=_id3),
-    _sig("audio/flac", (0, b"fLaC")),
+    _sig("audio/flac", (0, b"fLaC"), check=_flac),
     _sig("audio/wav", (0, b"RIFF"), (8, b"WAVE")),
     _sig("audio/wav", (0, b"RIFX"), (8, b"WAVE")),
     _sig("audio/wav", (0, b"RF64"), (8, b"WAVE")),  # EBU Tech 3306
@@ -191,11 +224,14 @@ AUDIO_SIGNATURES = (
     _sig("audio/midi", (0, b"MThd"), check=_midi),
     _sig("audio/aiff", (0, b"FORM"), (8, b"AIFF")),
     _sig("audio/aiff", (0, b"FORM"), (8, b"AIFC")),
-    _sig("audio/amr-wb", (0, b"#!AMR-WB")),  # RFC 4867 §5: "#!AMR-WB\n", "#!AMR-WB_MC1.0\n"
-    _sig("audio/amr", (0, b"#!AMR")),
+    # RFC 4867 §5: the magic is a whole line, so "#!AMR is a codec" is text.
+    _sig("audio/amr", (0, b"#!AMR\n")),
+    _sig("audio/amr", (0, b"#!AMR_MC1.0\n")),
+    _sig("audio/amr-wb", (0, b"#!AMR-WB\n")),
+    _sig("audio/amr-wb", (0, b"#!AMR-WB_MC1.0\n")),
     _sig("audio/basic", (0, b".snd"), check=_sun_audio),
     _sig("audio/x-caf", (0, b"caff\x00\x01")),
-    _sig("audio/aac", (0, b"ADIF")),
+    _sig("audio/aac", (0, b"ADIF"), check=_binary),
     _sig("audio/aac", (0, b"\xff"), check=_adts),
     _sig("audio/mpeg", (0, b"\xff"), check=_mpeg_audio),
 )
@@ -228,7 +264,7 @@ CONTAINER_SIGNATURES = (
 )
 
 DOCUMENT_SIGNATURES = (
-    _sig("application/pdf", (0, b"%PDF-")),
+    _sig("application/pdf", (0, b"%PDF-"), check=_pdf),
     _sig("application/postscript", (0, b"%!PS")),
     _sig("application/postscript", (0, b"\x04%!PS")),  # a printer driver's leading Ctrl-D
     _sig("application/postscript", (0, b"\xc5\xd0\xd3\xc6")),  # DOS EPS binary header

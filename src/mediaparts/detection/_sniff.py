@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from mediaparts.detection._delimited import delimited_type, looks_like_markdown
 
-__all__ = ["TextGuess", "decode_text", "sniff_text"]
+__all__ = ["TextGuess", "decode_text", "sniff_text", "starts_with_bom"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ _BOMS = (
     (b"\xff\xfe", "utf-16-le"),
     (b"\xfe\xff", "utf-16-be"),
 )
+_BOM_BYTES = tuple(bom for bom, _ in _BOMS)
 # C0 control characters that do not occur in text: all but TAB, LF, VT, FF, CR and ESC
 # (ANSI colour codes in logs); SUB is allowed too (a DOS end-of-file mark).
 _CONTROL = bytes([*range(0x09), 0x0E, 0x0F, *range(0x10, 0x1A), *range(0x1C, 0x20), 0x7F])
@@ -77,6 +78,11 @@ def _decode_units(data: bytes, encoding: str, unit: int) -> str | None:
             continue
         return None if len(_CONTROL_CHARS.findall(text)) > len(text) // 1000 else text
     return None
+
+
+def starts_with_bom(data: bytes) -> bool:
+    """Tell whether the data opens with a Unicode byte order mark (UTF-8, UTF-16 or UTF-32)."""
+    return data.startswith(_BOM_BYTES)
 
 
 def decode_text(data: bytes) -> str | None:
@@ -131,6 +137,9 @@ _HTML_FRAGMENT = TextGuess("text/html", False)
 _HTML_DOCUMENT_TAGS = frozenset({"html", "head", "body"})
 _SVG = TextGuess("image/svg+xml", True)
 _XML = TextGuess("application/xml", True)
+# A bare root element with no prolog and no namespace (`<select>...</select>`) is only probably
+# XML: HTML fragments and templates look the same, so a file name saying otherwise is believed.
+_BARE_XML = TextGuess("application/xml", False)
 
 
 def _doctype_end(text: str, pos: int) -> int:
@@ -192,8 +201,10 @@ def _markup(text: str) -> TextGuess | None:
     # empty-element tag), so "<3 you" or "<b>hi" stays plain text.
     tag_end = text.find(">", pos)
     tag = text[pos : tag_end + 1] if tag_end >= 0 else text[pos:]
-    if "xmlns" in tag or tag.endswith("/>") or f"</{name}" in text:
+    if "xmlns" in tag:
         return _XML
+    if tag.endswith("/>") or f"</{name}" in text:
+        return _BARE_XML
     return None
 
 
