@@ -1,9 +1,11 @@
-"""The command line: `mediaparts inspect`."""
+"""The command line: `mediaparts inspect`, `normalize` and `render`, and how it fails."""
 
 from __future__ import annotations
 
 import base64
+import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -185,3 +187,99 @@ def test_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     err = capsys.readouterr().err
     assert err.startswith("mediaparts: error: no file at")
     assert "Traceback" not in err
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run `python -m mediaparts` in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "mediaparts", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
+def test_render_summary_needs_no_pytest(testdata: Path) -> None:
+    """render --summary works where pytest is not installed (it is not a dependency)."""
+    code = (
+        "import sys\n"
+        "sys.modules['pytest'] = None  # as if not installed: importing it raises ImportError\n"
+        "from mediaparts.cli import main\n"
+        f"sys.exit(main(['render', {str(testdata / 'photo.jpg')!r}, '--provider', 'openai',"
+        " '--summary']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "data:image/jpeg;base64,<image/jpeg 480x640 " in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [
+        (["inspect", "photo.heic", "--provider", "openai"], "(heic\\u2192jpeg, jpeg q=85)"),
+        (
+            ["render", "photo.heic", "--provider", "openai", "--text", "Où? →"],
+            '"O\\u00f9? \\u2192"',
+        ),
+    ],
+)
+def test_output_the_console_cannot_encode_is_escaped(
+    testdata: Path, args: list[str], wanted: str
+) -> None:
+    """Output to a stream that cannot hold a character (cp1252 on Windows) escapes it."""
+    args = [str(testdata / arg) if arg == "photo.heic" else arg for arg in args]
+    done = _run(*args, PYTHONIOENCODING="cp1252")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert wanted in done.stdout
+
+
+def test_closed_pipe_ends_quietly(testdata: Path) -> None:
+    """A reader that stops early (`| head -1`) ends the command without an error message."""
+    inputs = [str(testdata / "lossless.webp")] * 40  # far more output than a pipe buffers
+    with subprocess.Popen(
+        [sys.executable, "-m", "mediaparts", "render", *inputs, "--provider", "openai"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline() == "{\n"
+        process.stdout.close()
+        err = process.stderr.read()
+    assert (process.returncode, err) == (1, "")
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("count", "drawn"), [(1, False), (4, True)])
+def test_progress_bar_on_a_terminal_for_several_inputs(
+    testdata: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    count: int,
+    drawn: bool,
+) -> None:
+    """Several inputs draw a bar on a terminal's stderr, cleared before each result."""
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["inspect", *[str(testdata / "tone.wav")] * count]) == 0
+    bars = re.findall(r"\r\x1b\[K\[([#-]{24})\] (\d)/(\d) ", terminal.getvalue())
+    if drawn:
+        assert bars == [("#" * (6 * i) + "-" * (24 - 6 * i), str(i + 1), "4") for i in range(4)]
+        assert terminal.getvalue().endswith("\r\x1b[K")
+    else:
+        assert terminal.getvalue() == ""
+    assert len(capsys.readouterr().out.splitlines()) == count
+
+
+def test_progress_bar_not_drawn_into_a_file(
+    testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """When stderr is not a terminal (a log file, CI), nothing is drawn."""
+    assert main(["inspect", *[str(testdata / "tone.wav")] * 3]) == 0
+    assert capsys.readouterr().err == ""

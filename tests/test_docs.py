@@ -40,8 +40,9 @@ def test_docs_providers_table_is_generated() -> None:
 
 
 @pytest.mark.parametrize("command", [[], ["inspect"], ["normalize"], ["render"]])
-def test_docs_cli_help_is_current(command: list[str]) -> None:
+def test_docs_cli_help_is_current(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/cli.md shows each command's --help as the code prints it."""
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps help to the terminal's width
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
         main([*command, "--help"])

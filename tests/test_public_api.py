@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import mediaparts as mp
 import mediaparts.detection as detection
+import mediaparts.testing as testing
 
 DOCUMENTED_NAMES = {
-    # The documented public API: detection, parts, messages, providers, fetching, errors.
+    # The documented public API (CONTRACT §1-6): detection, parts, messages, providers,
+    # fetching, errors.
     "detect",
     "detect_media_type",
     "canonical_media_type",
@@ -26,6 +28,17 @@ DOCUMENTED_NAMES = {
     "Usage",
     "message_from_dict",
     "merge_runs",
+    "providers",
+    "normalize",
+    "anormalize",
+    "normalize_many",
+    "render",
+    "arender",
+    "estimate_tokens",
+    "check",
+    "NormalizedPart",
+    "Provider",
+    "Violation",
     "FetchPolicy",
     "from_upload",
     "afrom_upload",
@@ -56,6 +69,24 @@ def test_all_is_sorted_and_complete() -> None:
 def test_contract_names_exported() -> None:
     """Every name the contract promises so far is exported at the top level."""
     assert set(mp.__all__) >= DOCUMENTED_NAMES
+
+
+def test_contract_names_resolve() -> None:
+    """Every promised name resolves, including those loaded on first use."""
+    assert all(getattr(mp, name) is not None for name in DOCUMENTED_NAMES)
+
+
+def test_testing_all_is_sorted_and_resolves() -> None:
+    """mediaparts.testing has a sorted __all__ of the documented helpers, all resolvable."""
+    assert testing.__all__ == sorted(testing.__all__)
+    assert set(testing.__all__) == {
+        "MediaFactory",
+        "MediaURLs",
+        "assert_fits",
+        "describe",
+        "summarize",
+    }
+    assert all(callable(getattr(testing, name)) for name in testing.__all__)
 
 
 def test_detection_all_is_sorted() -> None:

@@ -36,12 +36,12 @@ from PIL import Image, ImageOps
 import mediaparts as mp
 import mediaparts.testing
 from mediaparts import _fetch
-from mediaparts.testing import MediaFactory, MediaURLs, assert_fits, describe, summarize
+from mediaparts.testing import MediaFactory, MediaURLs, _plugin, assert_fits, describe, summarize
 
 pytest_plugins = ["pytester"]
 # The plugin's fixtures, found by pytest in this module's namespace (see the docstring).
-media = mediaparts.testing.media
-media_urls = mediaparts.testing.media_urls
+media = _plugin.media
+media_urls = _plugin.media_urls
 
 # pytester runs load the plugin by hand only while the entry point is not installed: loading it
 # twice (by hand and by its entry point) is an error.
@@ -189,6 +189,29 @@ def test_plugin_unused_registrations_are_all_listed(strict: pytest.Pytester) -> 
     )
 
 
+def test_plugin_unregistered_url_fails_with_the_fix(strict: pytest.Pytester) -> None:
+    """A fetch of an unregistered URL fails the test with OfflineError saying how to fix it."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_typo(media, media_urls):
+            media_urls.add("https://example.com/charts.png", media.image(8, 8))
+            mp.ImagePart.from_url("https://example.com/chart.png").load()
+        """
+    )
+    result = run(strict)
+    result.assert_outcomes(failed=1, errors=1)  # and the registration went unused
+    result.stdout.fnmatch_lines(
+        [
+            "E *OfflineError: media_urls refused 'https://example.com/chart.png': only"
+            " registered URLs are served while the media_urls fixture is active. Register it"
+            " with media_urls.add('https://example.com/chart.png', content) or fix the URL."
+            " Registered: https://example.com/charts.png.",
+        ]
+    )
+
+
 def test_plugin_marker_allows_unused_registrations(strict: pytest.Pytester) -> None:
     """The marker's option turns the teardown assertion off; the closest marker wins."""
     strict.makepyfile(
@@ -321,15 +344,37 @@ def test_plugin_entry_point_loads_it(
 
 
 def test_plugin_import_is_cheap() -> None:
-    """Importing the plugin imports no Pillow and configures no client."""
+    """Importing the plugin imports no pytest, httpx or Pillow and configures no client."""
     code = (
         "import sys, mediaparts.testing\n"
+        "print(*(name in sys.modules for name in ('pytest', 'httpx', 'PIL')))\n"
         "from mediaparts import _fetch\n"
-        "print('PIL' in sys.modules, _fetch._settings.client, _fetch._settings.async_client)\n"
+        "print(_fetch._settings.client, _fetch._settings.async_client)\n"
     )
     env = {**os.environ, "PYTHONPATH": SRC}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-    assert out.stdout.split() == ["False", "None", "None"], out.stderr
+    assert out.stdout.split() == ["False", "False", "False", "None", "None"], out.stderr
+
+
+def test_plugin_is_inactive_unless_asked(
+    strict: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session whose tests use no fixture of the plugin loads nothing it would need."""
+    paths = [SRC, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # no other plugin imports httpx
+    strict.makepyfile(
+        """
+        import sys
+
+        def test_plain():
+            loaded = {"PIL", "httpx", "mediaparts.testing._media", "mediaparts.testing._urls"}
+            assert loaded & set(sys.modules) == set()
+            assert "mediaparts.testing._plugin" in sys.modules
+        """
+    )
+    result = strict.runpytest_subprocess("-p", "mediaparts.testing", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
 
 
 # -- media -------------------------------------------------------------------------------------
@@ -603,18 +648,29 @@ def test_assert_fits_passes_silently(media: MediaFactory) -> None:
 # -- docs --------------------------------------------------------------------------------------
 
 
+def _example(page: str) -> str:
+    """Return the python block between a doc page's example markers."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / page).read_text("utf-8")
+    found = re.search(
+        r"<!-- example:start -->\n```python\n(.*?)```\n<!-- example:end -->", text, re.S
+    )
+    assert found, f"docs/{page} has no <!-- example:start --> python block"
+    return found.group(1)
+
+
 def test_docs_example_module_passes(
     strict: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The complete example in docs/testing.md passes: writing its golden file, then reading it."""
-    text = (Path(__file__).resolve().parent.parent / "docs" / "testing.md").read_text("utf-8")
-    found = re.search(
-        r"<!-- example:start -->\n```python\n(.*?)```\n<!-- example:end -->", text, re.S
-    )
-    assert found, "docs/testing.md has no <!-- example:start --> python block"
-    strict.makepyfile(test_prompt=found.group(1))
+    strict.makepyfile(test_prompt=_example("testing.md"))
     monkeypatch.setenv("UPDATE_GOLDEN", "1")
     run(strict).assert_outcomes(passed=9)
     monkeypatch.delenv("UPDATE_GOLDEN")
     run(strict).assert_outcomes(passed=9)
     assert '"data": "<image/jpeg 640x480 ' in (strict.path / "prompt.anthropic.json").read_text()
+
+
+def test_docs_getting_started_example_passes(strict: pytest.Pytester) -> None:
+    """The test in docs/getting-started.md passes as written."""
+    strict.makepyfile(test_prompt=_example("getting-started.md"))
+    run(strict).assert_outcomes(passed=1)

@@ -5,13 +5,17 @@
     mediaparts render PATH_OR_URL... --provider P [--text PROMPT] [--model M] [--summary]
 
 Exit status: 0 when every input was read and accepted, 1 when some could not be read or
-were rejected (each said on one line, never a traceback), 2 for a usage error.
+were rejected (each said on one line, never a traceback), 2 for a usage error (130 when
+interrupted). With several inputs, a progress bar is drawn on stderr when it is a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -160,18 +164,27 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
 
 
 class _Progress:
-    """A one-line counter on stderr, shown only for several inputs on a terminal."""
+    """A progress bar on stderr for several inputs, drawn only when stderr is a terminal.
+
+    It is cleared before each result is printed, so results never share a line with it.
+    """
+
+    _WIDTH = 24
 
     def __init__(self, total: int) -> None:
         self.total = total
         self.shown = total > 1 and sys.stderr.isatty()
 
     def step(self, index: int, name: str) -> None:
+        """Draw the bar for input `index` (from 1), named `name`, about to be read."""
         if self.shown:
-            sys.stderr.write(f"\r\x1b[K[{index}/{self.total}] {name[-60:]}")
+            filled = self._WIDTH * (index - 1) // self.total
+            bar = "#" * filled + "-" * (self._WIDTH - filled)
+            sys.stderr.write(f"\r\x1b[K[{bar}] {index}/{self.total} {name[-50:]}")
             sys.stderr.flush()
 
     def done(self) -> None:
+        """Clear the bar."""
         if self.shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
@@ -250,15 +263,25 @@ def _run_render(args: argparse.Namespace) -> int:
     content += [part(source) for source in args.inputs]
     payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
     if args.summary:
-        from mediaparts.testing import summarize
+        from mediaparts.testing import summarize  # needs no pytest
 
         payload = summarize(payload)
-    print(json.dumps(_jsonable(payload), indent=2, ensure_ascii=False))
+    # Non-ASCII text as \u escapes where the output cannot hold it (a cp1252 file on Windows).
+    utf = (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf8sig")
+    print(json.dumps(_jsonable(payload), indent=2, ensure_ascii=not utf))
     return 0
+
+
+def _tolerant_output() -> None:
+    """Escape what the output's encoding cannot hold (`→` in a cp1252 file) instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    _tolerant_output()
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
@@ -266,6 +289,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = {"inspect": _run_inspect, "normalize": _run_normalize, "render": _run_render}
     try:
         return run[args.command](args)
+    except BrokenPipeError:
+        # The reader went away (`mediaparts inspect ... | head`): stop quietly, as `cat` does,
+        # and keep Python from reporting the pipe again when it flushes stdout at exit.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        return 1
+    except KeyboardInterrupt:
+        print("\nmediaparts: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT, as shells report it
     except (MediaError, OSError) as exc:  # one clear line, never a traceback
         print(f"mediaparts: error: {exc}", file=sys.stderr)
         return 1

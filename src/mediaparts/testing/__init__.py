@@ -10,85 +10,48 @@ Marker: `@pytest.mark.mediaparts(assert_all_requested=False)` lets registrations
 
 Functions: `assert_fits(payload, provider)` and `summarize(payload)` (for golden files).
 
-Importing this module creates no client and imports no Pillow; nothing changes for a test
-that does not ask for a fixture.
+Importing this module imports neither pytest, httpx nor Pillow and creates no client: pytest
+imports it in every session of a project that has mediaparts installed, so it only registers
+the marker and the fixtures (`_plugin`), and what they use loads when a test asks for them.
+The names below load on first use, like those of `mediaparts` itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+from typing import TYPE_CHECKING, Any
 
-import pytest
+if TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
+    import pytest
 
-from mediaparts.testing._media import MediaFactory
-from mediaparts.testing._payload import assert_fits, describe, summarize
-from mediaparts.testing._urls import MediaURLs
+    from mediaparts.testing._media import MediaFactory
+    from mediaparts.testing._payload import assert_fits, describe, summarize
+    from mediaparts.testing._urls import MediaURLs
 
 __all__ = ["MediaFactory", "MediaURLs", "assert_fits", "describe", "summarize"]
 
-_MARKER = "mediaparts"
-_OPTIONS = {"assert_all_requested": True}
+_LAZY = {
+    "MediaFactory": "mediaparts.testing._media",
+    "MediaURLs": "mediaparts.testing._urls",
+    "assert_fits": "mediaparts.testing._payload",
+    "describe": "mediaparts.testing._payload",
+    "summarize": "mediaparts.testing._payload",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mediaparts.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the `mediaparts` marker, so `--strict-markers` accepts it."""
-    config.addinivalue_line(
-        "markers",
-        f"{_MARKER}(*, assert_all_requested=True): options of the media_urls fixture; "
-        "assert_all_requested=False lets registered URLs go unrequested.",
-    )
+    """Register the `mediaparts` marker (so `--strict-markers` accepts it) and the fixtures."""
+    from mediaparts.testing import _plugin
 
-
-def _options(node: pytest.Item) -> dict[str, bool]:
-    """Read the marker options; the marker closest to the test wins, option by option."""
-    chosen: dict[str, object] = {}
-    for marker in node.iter_markers(_MARKER):  # closest first
-        if marker.args:
-            pytest.fail(
-                f"@pytest.mark.{_MARKER} takes keyword options only, got {marker.args!r}; "
-                "write @pytest.mark.mediaparts(assert_all_requested=False)",
-                pytrace=False,
-            )
-        chosen = {**marker.kwargs, **chosen}
-    unknown = sorted(set(chosen) - set(_OPTIONS))
-    if unknown:
-        pytest.fail(
-            f"@pytest.mark.{_MARKER} has no option {', '.join(map(repr, unknown))}; "
-            f"its options are: {', '.join(_OPTIONS)}",
-            pytrace=False,
-        )
-    options = dict(_OPTIONS)
-    for name, value in chosen.items():
-        if not isinstance(value, bool):
-            pytest.fail(
-                f"@pytest.mark.{_MARKER}({name}=...) takes True or False, got {value!r}",
-                pytrace=False,
-            )
-        options[name] = value
-    return options
-
-
-@pytest.fixture
-def media() -> MediaFactory:
-    """Make deterministic media parts with real encoders (a `MediaFactory`).
-
-    `media.image(640, 480, format="jpeg", orientation=6)`, `media.audio(2.0)`,
-    `media.pdf(pages=3)`, `media.text("a,b\\n1,2\\n", format="csv")`.
-    """
-    return MediaFactory()
-
-
-@pytest.fixture
-def media_urls(request: pytest.FixtureRequest) -> Iterator[MediaURLs]:
-    """Serve `media_urls.add(url, content)` to mediaparts fetches; refuse all other URLs.
-
-    Fails the test at teardown if a registered URL was never requested, unless the test is
-    marked `@pytest.mark.mediaparts(assert_all_requested=False)`.
-    """
-    options = _options(request.node)
-    urls = MediaURLs(assert_all_requested=options["assert_all_requested"])
-    with urls.active():
-        yield urls
-    failure = urls._teardown_failure()
-    if failure is not None:
-        pytest.fail(failure, pytrace=False)
+    config.addinivalue_line("markers", _plugin.MARKER_HELP)
+    if not config.pluginmanager.is_registered(_plugin):
+        config.pluginmanager.register(_plugin, "mediaparts.testing.fixtures")
