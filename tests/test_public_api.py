@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
+
+import pytest
+
 import mediaparts as mp
 import mediaparts.detection as detection
 import mediaparts.testing as testing
@@ -110,6 +114,28 @@ def test_error_tree_shape() -> None:
     assert issubclass(mp.OfflineError, mp.FetchError)
     err = mp.FetchError("boom", url="https://x", status_code=502)
     assert (str(err), err.url, err.status_code) == ("boom", "https://x", 502)
+
+
+ERROR_NAMES = (
+    "BlockedURL",
+    "FetchError",
+    "InvalidMedia",
+    "MediaError",
+    "MediaTooLarge",
+    "OfflineError",
+    "ProviderLimitError",
+    "UnsupportedMediaType",
+)
+
+
+@pytest.mark.parametrize("name", ERROR_NAMES)
+def test_errors_named_by_public_path(name: str) -> None:
+    """Errors report as mediaparts.X in tracebacks and survive pickling by that path."""
+    cls = getattr(mp, name)
+    assert cls.__module__ == "mediaparts"
+    err = cls("what went wrong")
+    copy = pickle.loads(pickle.dumps(err))
+    assert (type(copy), str(copy)) == (cls, "what went wrong")
 
 
 def test_import_is_light() -> None:

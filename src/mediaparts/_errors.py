@@ -124,3 +124,10 @@ class BlockedURL(FetchError):
 
 class OfflineError(FetchError):
     """Fetching is switched off, by `mp.offline()`, `MEDIAPARTS_OFFLINE=1` or a test fixture."""
+
+
+# Tracebacks and pytest's reports name the public path (`mediaparts.OfflineError`, where users
+# catch it), not this private module; pickling resolves the same path. httpx does the same.
+for _name in __all__:
+    globals()[_name].__module__ = "mediaparts"
+del _name
