@@ -1,4 +1,4 @@
-"""Fuzz detection and loading: arbitrary bytes through detect, part, width, normalize, estimate.
+"""Fuzz detection and loading: bytes through detect, part, width, normalize, estimate, uploads.
 
 Only `mediaparts.MediaError` may escape; any other exception (or a warning, which is turned into
 one, as pytest does with `filterwarnings = error`) is a finding. See fuzz/README.md.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import io
 import random
 import sys
 import traceback
@@ -62,6 +63,9 @@ def test_one_input(data: bytes) -> None:
     declared = DECLARED[(choice >> 8) % len(DECLARED)]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        # An upload of any type, stripped (decoded and re-encoded) or kept as it is.
+        with contextlib.suppress(mp.MediaError):
+            mp.from_upload(io.BytesIO(data), accept="*/*", strip_metadata=bool(choice & 1 << 16))
         try:
             mp.detect(data, declared=declared)
             made = mp.part(data, **({"media_type": declared} if declared else {}))

@@ -70,7 +70,7 @@ def test_fetch_stops_after_max_redirects(httpx_mock: HTTPXMock) -> None:
 
 def test_fetch_http_error_carries_status_and_url(httpx_mock: HTTPXMock) -> None:
     """A 404 raises FetchError with the status code and the URL (credentials removed)."""
-    httpx_mock.add_response(url="https://user:secret@example.com/x", status_code=404)
+    httpx_mock.add_response(url="https://example.com/x", status_code=404)
     with pytest.raises(mp.FetchError) as caught:
         fetch("https://user:secret@example.com/x")
     assert caught.value.status_code == 404

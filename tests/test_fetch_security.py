@@ -8,13 +8,18 @@ loopback. Names are answered by an injected resolver instead.
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import functools
 import gzip
 import ipaddress
+import logging
+import random
 import socket
 import socketserver
 import threading
 import time
+import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler
@@ -308,6 +313,47 @@ def test_refusal_message_says_what_and_how() -> None:
     assert caught.value.url == "http://***@[::ffff:127.0.0.1]/x"
 
 
+# The hosts and schemes issue 4's "Done when" names, through each way a part is loaded.
+DONE_WHEN = [
+    "http://127.0.0.1/a.png",
+    "http://localhost/a.png",
+    "http://[::1]/a.png",
+    "http://[::ffff:127.0.0.1]/a.png",
+    "http://2130706433/a.png",
+    "http://0x7f.1/a.png",
+    "http://0.0.0.0/a.png",
+    "http://10.20.30.40/a.png",
+    "http://192.168.1.1/a.png",
+    "http://172.20.0.1/a.png",
+    "http://100.64.0.1/a.png",
+    "http://[fd00::1]/a.png",
+    "http://169.254.169.254/latest/meta-data/",
+    "file:///etc/passwd",
+    "ftp://example.com/a.png",
+]
+
+
+def load_part(entry: str, url: str) -> None:
+    """Load a URL part the way `entry` names, under the default policy."""
+    if entry == "data":
+        mp.ImagePart.from_url(url).data  # noqa: B018  # reading the property fetches
+    elif entry == "load":
+        mp.part({"url": url}).load()
+    else:
+        asyncio.run(mp.ImagePart.from_url(url).aload())
+
+
+@pytest.mark.parametrize("entry", ["data", "load", "aload"])
+@pytest.mark.parametrize("url", DONE_WHEN)
+def test_part_loading_refuses_done_when_hosts(
+    url: str, entry: str, loopback_only: list[Any]
+) -> None:
+    """part.data, part.load() and await part.aload() raise BlockedURL, connecting nowhere."""
+    with pytest.raises(mp.BlockedURL):
+        load_part(entry, url)
+    assert loopback_only == []
+
+
 # --- Redirects to metadata, from an allowed host. ---
 
 
@@ -569,6 +615,76 @@ def test_retry_after_parsing(header: str | None, expected: float | None) -> None
     assert _retry_after(header) == expected
 
 
+def pack(data: bytes, encodings: str) -> bytes:
+    """Apply each content coding in `encodings` to `data`, in the order the header lists them."""
+    for coding in (c.strip() for c in encodings.split(",")):
+        data = gzip.compress(data, 9) if coding == "gzip" else zlib.compress(data, 9)
+    return data
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("encoding", ["gzip, gzip", "deflate, gzip", "gzip,gzip,deflate"])
+def test_stacked_encodings_inflate_in_bounded_steps(
+    local_server: LocalServer, mode: str, encoding: str
+) -> None:
+    """100 MB compressed twice or more (a few hundred bytes) stops at the cap, holding little."""
+    first, _, rest = encoding.partition(",")
+    packed = pack(bomb(first), rest)
+    assert len(packed) < 5_000
+    url = local_server.add("/bomb", packed, headers={"Content-Encoding": encoding})
+    policy = mp.FetchPolicy(allow_private=True, max_bytes=CAP, timeout=10.0)
+    tracemalloc.start()
+    try:
+        with pytest.raises(mp.MediaTooLarge):
+            run(mode, url, policy)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * CAP  # the body up to the cap, and a step of each layer; not 100 MB
+
+
+@pytest.mark.parametrize(
+    ("encoding", "body", "expected"),
+    [
+        ("gzip", gzip.compress(b"hi") + bytes(100), b"hi"),  # trailing padding is dropped
+        ("gzip", gzip.compress(b"hi") + bytes(8 * 2**20), None),  # never kept, over the cap
+        ("deflate", b"\x78\x9c" + b"\x00\x00\x00\xff\xff" * 2 * 2**20, None),  # empty blocks
+        ("gzip", gzip.compress(random.Random(4).randbytes(CAP - 10), 9), "same"),
+    ],
+    ids=["junk-after-end", "megabytes-after-end", "empty-blocks", "incompressible-at-cap"],
+)
+def test_compressed_bytes_count_towards_the_cap(
+    server: Server, encoding: str, body: bytes, expected: bytes | str | None
+) -> None:
+    """Compressed bytes that decode to little are not read past the cap, nor kept."""
+    send = reply(body, **{"Content-Encoding": encoding})
+
+    def handle(h: BaseHTTPRequestHandler) -> None:
+        with contextlib.suppress(OSError):  # the client hangs up at the cap
+            send(h)
+
+    server.handlers["/z"] = handle
+    url = server.url("/z")
+    policy = mp.FetchPolicy(allow_private=True, max_bytes=CAP, timeout=5.0)
+    if expected is None:
+        with pytest.raises(mp.MediaTooLarge):
+            fetch(url, policy=policy)
+    elif expected == "same":
+        assert fetch(url, policy=policy).content == random.Random(4).randbytes(CAP - 10)
+    else:
+        assert fetch(url, policy=policy).content == expected
+
+
+@pytest.mark.parametrize("encoding", ["br", "zstd", "compress", "gzip, br"])
+def test_unrequested_encoding_refused(local_server: LocalServer, encoding: str) -> None:
+    """A body in a coding mediaparts did not ask for raises FetchError naming it."""
+    url = local_server.add("/z", b"\x1b\x00\x00" * 100, headers={"Content-Encoding": encoding})
+    policy = mp.FetchPolicy(allow_private=True, timeout=3.0)
+    with pytest.raises(mp.FetchError, match="did not ask for") as caught:
+        fetch(url, policy=policy)
+    assert repr(encoding.rpartition(" ")[2]) in str(caught.value)
+
+
 def test_corrupt_gzip_is_a_fetch_error(local_server: LocalServer) -> None:
     """A body that claims gzip but is not raises FetchError, not zlib.error."""
     url = local_server.add("/bad", b"not gzip at all", headers={"Content-Encoding": "gzip"})
@@ -645,6 +761,32 @@ def test_credentials_not_in_message_or_chain(httpx_mock: HTTPXMock) -> None:
     assert "hunter2" not in str(caught.value)
     assert caught.value.__cause__ is None
     assert caught.value.__suppress_context__
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_credentials_sent_as_basic_auth_never_logged(
+    server: Server, caplog: pytest.LogCaptureFixture, mode: str
+) -> None:
+    """URL credentials reach the server as Basic auth, across a relative redirect, unlogged."""
+    seen: list[str | None] = []
+
+    def record(then: Handler) -> Handler:
+        def handle(h: BaseHTTPRequestHandler) -> None:
+            seen.append(h.headers.get("Authorization"))
+            then(h)
+
+        return handle
+
+    server.handlers["/r"] = record(reply(b"", 302, Location="/x"))
+    server.handlers["/x"] = record(reply(b"ok"))
+    url = server.url("/r").replace("http://", "http://alice:hunter%202@")
+    caplog.set_level(logging.DEBUG)
+    got = run(mode, url, mp.FetchPolicy(allow_private=True, timeout=3.0))
+    assert got.content == b"ok"
+    assert seen == ["Basic " + base64.b64encode(b"alice:hunter 2").decode()] * 2
+    assert "HTTP Request: GET" in caplog.text  # httpx did log the requests
+    assert "hunter" not in caplog.text and "alice" not in caplog.text
+    assert got.url == server.url("/x")
 
 
 def test_clean_causes_stay_chained(httpx_mock: HTTPXMock) -> None:

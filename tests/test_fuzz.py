@@ -9,9 +9,11 @@ is reproduced by `pytest tests/test_fuzz.py -k 'photo.jpg-123'`.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import random
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -232,6 +234,19 @@ def test_unmutated_sources_pass() -> None:
     """Every source file itself goes through every provider raising only MediaError."""
     for name in SOURCES:
         run_public_api((TESTDATA / name).read_bytes(), name)
+
+
+def test_fuzz_target_runs_without_atheris(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """fuzz/fuzz_detect_load.py loads and passes its plain runner's first 40 inputs."""
+    monkeypatch.setattr(sys, "argv", ["fuzz_detect_load.py", "--plain"])  # never instrument
+    monkeypatch.chdir(tmp_path)  # where a failing input would be saved
+    target = TESTDATA.parent / "fuzz" / "fuzz_detect_load.py"
+    spec = importlib.util.spec_from_file_location("fuzz_detect_load", target)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.run_plain(40) == 0
+    assert list(tmp_path.iterdir()) == []
 
 
 # ---------------------------------------------------------------------------- properties

@@ -1,9 +1,11 @@
-"""Property tests: round trips hold and bad input only ever raises the library's errors."""
+"""Property tests: round trips hold, bad input only raises the library's errors, and every
+spelling of an address is judged alike."""
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import ipaddress
 import json
 from urllib.parse import quote_from_bytes
 
@@ -11,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
+from mediaparts._policy import FetchPolicy, check_url
 from mediaparts._sources import b64decode, b64encode, parse_data_uri
 
 blobs = st.binary(max_size=2048)
@@ -65,3 +68,47 @@ def test_shorthand_garbage_raises_media_error(value: dict[str, object]) -> None:
     """Arbitrary shorthand dicts make a part or raise a MediaError, nothing else."""
     with contextlib.suppress(mp.MediaError):
         mp.part(value)
+
+
+def spellings(ip: ipaddress.IPv4Address) -> list[str]:
+    """Return URL hosts that all reach `ip`: inet_aton forms and IPv6 embeddings of it."""
+    value, octets = int(ip), ip.packed
+    return [
+        str(value),  # one decimal number
+        hex(value),  # one hexadecimal number
+        f"{octets[0]}.{value & 0xFFFFFF}",  # a.b: the last part fills three octets
+        f"{ip}.",  # a trailing dot
+        f"[::ffff:{ip}]",  # IPv4-mapped (RFC 4291)
+        f"[::ffff:{value >> 16:x}:{value & 0xFFFF:x}]",  # the same, in hexadecimal
+        f"[64:ff9b::{ip}]",  # NAT64 well-known prefix (RFC 6052)
+    ]
+
+
+def allowed(host: str, policy: FetchPolicy) -> bool:
+    try:
+        check_url(f"http://{host}/a.png", policy)
+    except mp.BlockedURL:
+        return False
+    return True
+
+
+@given(st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address), st.booleans())
+def test_check_url_judges_every_spelling_alike(ip: ipaddress.IPv4Address, private: bool) -> None:
+    """An IPv4 address is allowed or refused alike in every spelling and IPv6 embedding."""
+    policy = FetchPolicy(allow_private=private)
+    verdict = allowed(str(ip), policy)
+    assert {host: allowed(host, policy) for host in spellings(ip)} == dict.fromkeys(
+        spellings(ip), verdict
+    )
+    # Zero-padded octal octets are refused as an invalid URL by httpx, never let through.
+    assert not allowed(".".join(f"0{o:o}" for o in ip.packed), policy) or verdict
+    if not private:  # what the tables say, cross-checked against Python's own view
+        assert not verdict or ip.is_global, ip
+
+
+@given(st.text(max_size=80))
+def test_check_url_any_text_refused_or_allowed(text: str) -> None:
+    """check_url on any text allows it or raises BlockedURL, nothing else."""
+    for candidate in (text, "http://" + text, "https://" + text + "/x"):
+        with contextlib.suppress(mp.BlockedURL):
+            check_url(candidate, FetchPolicy())

@@ -297,6 +297,36 @@ def test_from_upload_animation_frames_count_towards_the_cap() -> None:
         from_upload(io.BytesIO(data("animated.gif")), max_pixels=50_000)
 
 
+def gif_growing(width: int, height: int) -> bytes:
+    """A GIF whose header and first frame are 10x10 and whose second frame is larger."""
+    buffer = io.BytesIO()
+    Image.new("P", (width, height)).save(buffer, "GIF")
+    big = buffer.getvalue()
+    small = bytearray(big[: big.index(b",", 13)])  # header, screen and palette
+    small[6:10] = struct.pack("<HH", 10, 10)
+    buffer = io.BytesIO()
+    Image.new("P", (10, 10), 1).save(buffer, "GIF")
+    tiny = buffer.getvalue()
+    control = b"!\xf9\x04\x00\x05\x00\x00\x00"  # graphic control: 50 ms
+    first = tiny[tiny.index(b",", 13) : -1]
+    second = big[big.index(b",", 13) : -1]
+    return bytes(small) + control + first + control + second + b";"
+
+
+@pytest.mark.parametrize(
+    ("width", "pixels"),
+    [(8000, "64,000,100 pixels"), (20000, "more pixels than Pillow opens")],
+)
+def test_from_upload_gif_frame_growing_the_canvas_refused(width: int, pixels: str) -> None:
+    """A later GIF frame past the 10x10 header is counted before it is decoded."""
+    raw = gif_growing(width, width)
+    assert len(raw) < 300_000
+    assert from_upload(io.BytesIO(raw), strip_metadata=False).width == 10  # as the header says
+    with pytest.raises(MediaTooLarge, match=f"2 frames hold {pixels}") as info:
+        from_upload(io.BytesIO(raw))
+    assert info.value.limit == 50_000_000
+
+
 # -- stripping ----------------------------------------------------------------------------
 
 
@@ -481,6 +511,25 @@ def test_from_upload_corrupt_image_invalid(raw: bytes) -> None:
     """Truncated or corrupt images raise InvalidMedia when stripped (they are decoded)."""
     with pytest.raises(InvalidMedia):
         from_upload(io.BytesIO(raw))
+
+
+@pytest.mark.parametrize(
+    ("boxes", "strip"),
+    [
+        ((b"pitm",), True),
+        ((b"iloc",), True),
+        ((b"iinf",), True),
+        ((b"iloc", b"ispe"), False),  # no size in the header: Pillow is asked for it
+        ((b"iinf", b"ispe"), False),
+    ],
+)
+def test_from_upload_avif_without_image_item_invalid(boxes: tuple[bytes, ...], strip: bool) -> None:
+    """An AVIF whose header loses its image item (libavif's RuntimeError) is InvalidMedia."""
+    raw = data("image.avif")
+    for box in boxes:
+        raw = raw.replace(box, b"xxxx", 1)
+    with pytest.raises(InvalidMedia, match="image/avif"):
+        from_upload(io.BytesIO(raw), strip_metadata=strip)
 
 
 # -- names, arguments, streams ------------------------------------------------------------

@@ -6,9 +6,11 @@ deadline; `Body` decodes and caps the body as it streams in.
 
 from __future__ import annotations
 
+import base64
 import random
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
@@ -25,8 +27,11 @@ __all__ = ["CHUNK", "Attempt", "Body", "Fetched"]
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 CHUNK = 64 * 1024
-# Encodings decoded here, in steps of at most CHUNK bytes, so a small compressed body cannot
-# inflate past the cap in one go (RFC 9110 §8.4.1). Others are left to httpx's decoders.
+# Every content coding is decoded here, layer by layer, in steps of at most CHUNK bytes, so a
+# small compressed body cannot inflate past the cap in one go (RFC 9110 §8.4.1). httpx's own
+# decoders inflate a whole network read at once: with `Content-Encoding: gzip, gzip` a 300-byte
+# read becomes 100 MB before any cap is checked, and its brotli and zstd decoders have no bound
+# at all. So only the codings asked for are taken; a body in any other is refused.
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
 _ACCEPT_ENCODING = "gzip, deflate"
 
@@ -80,13 +85,22 @@ class Attempt:
         return left
 
     def request(self, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
-        """Build the next request, with the time left as its timeout."""
+        """Build the next request, with the time left as its timeout.
+
+        A user name and password in the URL are sent as the Basic credentials httpx would
+        make of them, but the request's URL is left without them: httpx logs every request's
+        URL at INFO level ("HTTP Request: GET ..."), and the credentials must not be logged.
+        """
+        headers = {"Accept-Encoding": _ACCEPT_ENCODING}
         try:
+            url = httpx.URL(self.current)
+            if url.userinfo:
+                if (url.username or url.password) and client.auth is None:
+                    pair = f"{url.username}:{url.password}".encode()
+                    headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
+                url = url.copy_with(userinfo=b"")
             return client.build_request(
-                "GET",
-                self.current,
-                headers={"Accept-Encoding": _ACCEPT_ENCODING},
-                timeout=httpx.Timeout(self.remaining()),
+                "GET", url, headers=headers, timeout=httpx.Timeout(self.remaining())
             )
         except (httpx.InvalidURL, UnicodeError) as exc:
             shown = redact(self.current)
@@ -121,7 +135,8 @@ class Attempt:
                     url=redact(self.url),
                     status_code=response.status_code,
                 )
-            target: str = urljoin(str(response.url), location)
+            # Joined to the URL as given, not `response.url`, which has no credentials.
+            target: str = urljoin(self.current, location)
             check_url(target, self.policy)
             self.current = target
             return 0.0
@@ -165,15 +180,17 @@ class Attempt:
         )
 
     def body(self, response: httpx.Response) -> Body:
-        if response.is_stream_consumed:  # httpx has decoded it already
+        """Start reading a body: raw bytes to decode here, or content httpx already holds."""
+        if response.is_stream_consumed:  # an in-memory response, decoded by httpx already
             return Body(self, "identity")
         return Body(self, response.headers.get("content-encoding", "identity"))
 
     def status_error(self, response: httpx.Response) -> FetchError:
+        shown = redact(self.current)
         return FetchError(
-            f"fetching {redact(str(response.url))!r} failed: HTTP {response.status_code} "
+            f"fetching {shown!r} failed: HTTP {response.status_code} "
             f"{response.reason_phrase}".rstrip(),
-            url=redact(str(response.url)),
+            url=shown,
             status_code=response.status_code,
         )
 
@@ -201,51 +218,101 @@ class Attempt:
 
 
 class Body:
-    """A body being read: decoded here in bounded steps, capped at `max_bytes` as it grows."""
+    """A body being read as it came: decoded here in bounded steps, capped as it grows.
+
+    Each content coding is undone by its own inflater, the last one applied first (RFC 9110
+    §8.4); every step of every layer hands on at most CHUNK bytes, so no layer holds more than
+    that beyond what the cap has already counted.
+    """
 
     def __init__(self, attempt: Attempt, encoding: str) -> None:
         self.attempt = attempt
-        self.encoding = encoding.strip().lower()
-        self.raw = self.encoding in _WBITS or self.encoding in {"", "identity"}
-        wbits = _WBITS.get(self.encoding)
-        self.inflater = zlib.decompressobj(wbits) if wbits is not None else None
-        self.started = False
+        codings = [c.strip().lower() for c in encoding.split(",")]
+        codings = [c for c in codings if c not in {"", "identity"}]
+        refused = [c for c in codings if c not in _WBITS]
+        if refused:
+            shown = redact(attempt.current)
+            raise FetchError(
+                f"fetching {shown!r} failed: the server sent the body in the {refused[0]!r} "
+                f"content encoding, which mediaparts did not ask for (it asks for "
+                f"{_ACCEPT_ENCODING}) and does not decode",
+                url=shown,
+            )
+        self.layers = [_Layer(coding) for coding in reversed(codings)]
         self.data = bytearray()
+        self.received = 0
 
     def feed(self, chunk: bytes) -> None:
-        """Add a chunk: raw bytes when `raw`, else bytes httpx already decoded."""
-        if self.inflater is None:
-            self._add(chunk)
-        else:
-            self._inflate(self.inflater, chunk)
+        """Add a chunk of the body as it came over the network."""
+        self.received += len(chunk)
+        # Compressed data that stays larger than the cap, once deflate's worst-case overhead
+        # for incompressible data (5 bytes per stored block, RFC 1951 §3.2.4) is allowed for,
+        # cannot decode to less than the cap unless it is padding: either way it is not read.
+        limit = self.attempt.policy.max_bytes
+        if self.layers and self.received > limit + limit // 1024 + 1024:
+            raise self.attempt.too_large(self.received)
+        self._push(0, chunk)
         self.attempt.remaining()
 
     def finish(self) -> bytearray:
-        if self.inflater is not None:
-            self._add(self.inflater.flush())
+        for level, layer in enumerate(self.layers):
+            self._push(level + 1, self._step(layer, layer.flush))
         return self.data
 
-    def _inflate(self, inflater: zlib._Decompress, chunk: bytes) -> None:
+    def _push(self, level: int, chunk: bytes) -> None:
+        if level == len(self.layers):
+            self._add(chunk)
+            return
+        layer = self.layers[level]
+        # max_length bounds each step's output; the rest waits in unconsumed_tail.
+        self._push(level + 1, self._step(layer, lambda: layer.inflate(chunk)))
+        while layer.tail:
+            self._push(level + 1, self._step(layer, lambda: layer.inflate(layer.tail)))
+
+    def _step(self, layer: _Layer, step: Callable[[], bytes]) -> bytes:
         try:
-            # max_length bounds each step's output; the rest waits in unconsumed_tail.
-            self._add(inflater.decompress(chunk, CHUNK))
-            while inflater.unconsumed_tail:
-                self._add(inflater.decompress(inflater.unconsumed_tail, CHUNK))
+            return step()
         except zlib.error as exc:
-            if self.encoding == "deflate" and not self.started:
-                # Some servers send raw deflate, not the zlib format RFC 9110 §8.4.1.2 asks for.
-                self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)
-                self.started = True
-                self._inflate(self.inflater, chunk)
-                return
             shown = redact(self.attempt.current)
             raise FetchError(
-                f"fetching {shown!r} failed: the {self.encoding} body does not decode ({exc})",
+                f"fetching {shown!r} failed: the {layer.coding} body does not decode ({exc})",
                 url=shown,
             ) from exc
-        self.started = True
 
     def _add(self, chunk: bytes) -> None:
         self.data += chunk
         if len(self.data) > self.attempt.policy.max_bytes:
             raise self.attempt.too_large(len(self.data))
+
+
+class _Layer:
+    """One content coding being undone, at most CHUNK bytes of output per step."""
+
+    def __init__(self, coding: str) -> None:
+        self.coding = coding
+        self.inflater = zlib.decompressobj(_WBITS[coding])
+        self.started = False
+
+    @property
+    def tail(self) -> bytes:
+        """Input held back by the last step's output bound; none once the stream has ended."""
+        return b"" if self.inflater.eof else self.inflater.unconsumed_tail
+
+    def inflate(self, chunk: bytes) -> bytes:
+        if self.inflater.eof:
+            # Whatever follows the end of the stream is dropped, not kept in `unused_data`
+            # (where it would pile up unbounded); httpx ignores it too.
+            return b""
+        try:
+            out = self.inflater.decompress(chunk, CHUNK)
+        except zlib.error:
+            if self.coding != "deflate" or self.started:
+                raise
+            # Some servers send raw deflate, not the zlib format RFC 9110 §8.4.1.2 asks for.
+            self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+            out = self.inflater.decompress(chunk, CHUNK)
+        self.started = True
+        return out
+
+    def flush(self) -> bytes:
+        return self.inflater.flush()

@@ -171,11 +171,8 @@ def fetch(
                     body = attempt.body(response)
                     if response.is_stream_consumed:  # an in-memory response, already read
                         body.feed(response.content)
-                    else:
-                        raw = body.raw
-                        for chunk in (
-                            response.iter_raw(CHUNK) if raw else response.iter_bytes(CHUNK)
-                        ):
+                    else:  # as sent: Body decodes it in bounded steps
+                        for chunk in response.iter_raw(CHUNK):
                             body.feed(chunk)
                     return attempt.result(response, body.finish())
             except _READ_ERRORS as exc:
@@ -233,11 +230,8 @@ async def _afetch(attempt: Attempt, client: httpx.AsyncClient | None) -> Fetched
                     body = attempt.body(response)
                     if response.is_stream_consumed:  # an in-memory response, already read
                         body.feed(response.content)
-                    elif body.raw:
+                    else:  # as sent: Body decodes it in bounded steps
                         async for chunk in response.aiter_raw(CHUNK):
-                            body.feed(chunk)
-                    else:
-                        async for chunk in response.aiter_bytes(CHUNK):
                             body.feed(chunk)
                     return attempt.result(response, body.finish())
             except _READ_ERRORS as exc:

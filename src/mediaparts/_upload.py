@@ -285,7 +285,12 @@ def _finish(data: bytes, request: _Request) -> MediaPart:
 
 def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes, str]:
     """Refuse bombs from the header; with `strip`, return the bytes without metadata."""
-    size = image_size(data, media_type)
+    try:
+        size = image_size(data, media_type)
+    except MediaError:
+        raise
+    except _BROKEN:  # libavif refuses a damaged header with RuntimeError, even on open
+        size = None
     if size is None:  # corrupt if Pillow reads the type; else a type we cannot check
         error = InvalidMedia if media_type in FORMATS else UnsupportedMediaType
         raise error(
@@ -354,5 +359,5 @@ def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
             check.load()
         return out, head.media_type
     if head.animated:
-        return reencode_animation(head), head.media_type
+        return reencode_animation(head, request.max_pixels), head.media_type
     return reencode_still(head)

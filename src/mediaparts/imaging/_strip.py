@@ -11,6 +11,7 @@ import io
 from collections.abc import Callable
 from typing import Any
 
+from mediaparts._errors import MediaTooLarge
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._probe import Probe
 
@@ -125,14 +126,36 @@ def reencode_still(head: Probe) -> tuple[bytes, str]:
     return buffer.getvalue(), out
 
 
-def reencode_animation(head: Probe) -> bytes:
-    """Re-encode every frame, composited and upright, with no metadata."""
-    from PIL import ImageSequence
+def reencode_animation(head: Probe, max_pixels: int) -> bytes:
+    """Re-encode every frame, composited and upright, with no metadata.
+
+    Args:
+        head: The probed animation.
+        max_pixels: The most pixels all frames may have together. A GIF frame may reach past
+            the logical screen the header gives, and Pillow then grows the canvas for it and
+            every later frame, so each frame's size is checked before it is decoded.
+
+    Raises:
+        MediaTooLarge: The frames have more than `max_pixels` pixels in all.
+    """
+    from PIL import Image, ImageSequence
 
     image = head.image
     assert image is not None
-    frames, durations = [], []
-    for frame in ImageSequence.Iterator(image):
+    frames: list[Image.Image] = []
+    durations: list[int] = []
+    pixels = 0
+    sequence = ImageSequence.Iterator(image)
+    while True:
+        try:
+            frame = next(sequence)
+        except StopIteration:
+            break
+        except Image.DecompressionBombError as exc:  # a frame past Pillow's own limit
+            raise _too_many(head, len(frames) + 1, None, max_pixels) from exc
+        pixels += frame.width * frame.height
+        if pixels > max_pixels:
+            raise _too_many(head, len(frames) + 1, pixels, max_pixels)
         picture = transpose(frame.convert("RGBA"), head.orientation)
         picture.info = {}  # convert() copies info, comments and EXIF included
         frames.append(picture)
@@ -151,6 +174,18 @@ def reencode_animation(head: Probe) -> bytes:
         **options,
     )
     return buffer.getvalue()
+
+
+def _too_many(head: Probe, frame: int, pixels: int | None, limit: int) -> MediaTooLarge:
+    size = f"{pixels:,} pixels" if pixels is not None else "more pixels than Pillow opens"
+    return MediaTooLarge(
+        f"the {head.media_type} animation's first {frame} frames hold {size}, over "
+        f"max_pixels={limit:,} (its header says {head.width}x{head.height}); refused before "
+        f"decoding frame {frame}",
+        size=pixels,
+        limit=limit,
+        media_type=head.media_type,
+    )
 
 
 LOSSLESS: dict[str, Callable[[bytes], bytes]] = {
