@@ -33,6 +33,31 @@ def test_part_dispatches_on_value_type(testdata: Path) -> None:
     assert type(mp.part(Image.new("L", (3, 3)))) is mp.ImagePart
 
 
+@pytest.mark.parametrize(
+    "url", ["file:///etc/passwd", "ftp://example.com/a.png", "s3://bucket/key.pdf", "FILE:///x"]
+)
+def test_part_other_scheme_string_is_a_url_refused_on_load(url: str) -> None:
+    """A string with any URL scheme is a URL part, and the fetch policy refuses it on load."""
+    made = mp.part(url)
+    assert (made.url, made.is_loaded) == (url, False)
+    with pytest.raises(mp.BlockedURL, match="scheme"):
+        made.load()
+
+
+@pytest.mark.parametrize("path", ["C://x.png", "photos/a:b.png", "a+b.png"])
+def test_part_path_like_string_is_a_path(path: str) -> None:
+    """A drive letter or a colon inside a name does not make a string a URL."""
+    with pytest.raises(mp.InvalidMedia, match="no file"):
+        mp.part(path)
+
+
+def test_part_repr_hides_url_credentials() -> None:
+    """A part's repr (which ends up in logs) shows no user name or password."""
+    made = mp.ImagePart.from_url("https://bob:s3cret@example.com/a.png")
+    assert "s3cret" not in repr(made) and "bob" not in repr(made)
+    assert "***@example.com/a.png" in repr(made)
+
+
 def test_part_url_string_is_lazy_and_typed_by_extension() -> None:
     """An http(s) string is a lazy URL part whose class follows the extension."""
     assert type(mp.part("https://example.com/a.mp3")) is mp.AudioPart

@@ -69,3 +69,10 @@ def test_image_size_heic(testdata: Path) -> None:
 def test_image_size_truncated_is_none(media_type: str, data: bytes) -> None:
     """Truncated or foreign headers give None, never an exception."""
     assert image_size(data, media_type) is None
+
+
+def test_image_size_damaged_avif_is_none(testdata: Path) -> None:
+    """An AVIF whose item boxes are damaged (libavif raises RuntimeError) gives None."""
+    data = (testdata / "image.avif").read_bytes()
+    damaged = data.replace(b"iloc", b"iloX").replace(b"ispe", b"ispX")
+    assert image_size(damaged, "image/avif") is None

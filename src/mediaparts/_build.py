@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Any, overload
 
@@ -23,6 +24,9 @@ _SOURCES = ("path", "url", "data")
 _FIELDS = ("media_type", "filename", "detail", "metadata")
 _SHORTHAND_KEYS = _SOURCES + _FIELDS
 _ALLOWED = ", ".join(_SHORTHAND_KEYS)
+# RFC 3986 §3.1: a scheme is a letter, then letters, digits, "+", "-" or "."; two characters at
+# least, so a Windows drive ("C://x") stays a path.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
 
 
 @overload
@@ -34,8 +38,10 @@ def part(value: Any, **fields: Any) -> MediaPart: ...
 def part(value: Any, **fields: Any) -> MediaPart | TextPart:
     """Make a part from a path, URL, data URI, bytes, PIL image, file object, dict or part.
 
-    A `str` is a data URI when it starts with `data:`, a URL when it starts with `http://` or
-    `https://`, and a path otherwise; it is never guessed to be base64 (use a dict
+    A `str` is a data URI when it starts with `data:`, a URL when it starts with a scheme and
+    `://` (`https://`; `file://` and `ftp://` too, which the fetch policy then refuses with
+    `BlockedURL` when the part is loaded, rather than a confusing "no such file"), and a path
+    otherwise; it is never guessed to be base64 (use a dict
     `{"data": "..."}` or `from_base64()` for that). The class (`ImagePart`, `AudioPart`,
     `VideoPart`, `FilePart`) follows the kind detected from the bytes; for a URL, from the
     `media_type` or the URL's extension until it is loaded, else `FilePart`.
@@ -67,7 +73,7 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
         lowered = value[:8].lower()
         if lowered.startswith("data:"):
             return _from_data_uri(value, fields)
-        if lowered.startswith(("http://", "https://")):
+        if _URL.match(value):  # any scheme: the fetch policy refuses file:, ftp:, s3: ...
             return _from_url(value, fields)
         return _from_path(value, fields)
     if isinstance(value, os.PathLike):

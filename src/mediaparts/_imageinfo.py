@@ -166,3 +166,5 @@ def _pillow_size(data: bytes) -> Size | None:
         return None
     except (SyntaxError, struct.error, IndexError, KeyError):  # Pillow plugins on bad input
         return None
+    except RuntimeError:  # libavif refuses a damaged header with RuntimeError, even on open
+        return None

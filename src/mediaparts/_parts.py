@@ -31,6 +31,7 @@ from typing_extensions import Self
 from mediaparts import _loading
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
+from mediaparts._policy import redact
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
@@ -173,6 +174,8 @@ class MediaPart(BaseModel):
 
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():
+            if name == "url" and isinstance(value, str):
+                value = redact(value)  # reprs end up in logs; the password must not
             if value is not None and value != {}:
                 yield name, value
         if self.is_loaded:
