@@ -153,6 +153,30 @@ def test_check_reports_malformed_payloads(payload: Any, rule: str) -> None:
     assert rule in [v.rule for v in mp.check(payload, "anthropic")]
 
 
+def _nested(depth: int, leaf: Any) -> dict[str, Any]:
+    node: dict[str, Any] = {"x": leaf}
+    for _ in range(depth):
+        node = {"x": [node]}
+    return {"messages": [node]}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_deeply_nested_payload(provider: str) -> None:
+    """A payload nested deeper than Python's recursion limit is reported, not a RecursionError."""
+    violations = mp.check(_nested(5000, "text"), provider)
+    assert [v.rule for v in violations] == ["payload.shape"]
+    assert violations[0].path == "$"
+
+
+def test_check_finds_deeply_nested_media(testdata: Path) -> None:
+    """Media under hundreds of levels of nesting is still found and checked."""
+    tiff = base64.b64encode((testdata / "image.tiff").read_bytes()).decode()
+    block = {"type": "image_url", "image_url": {"url": f"data:image/tiff;base64,{tiff}"}}
+    violations = mp.check(_nested(300, block), "openai")
+    assert [v.rule for v in violations] == ["image.media_type"]
+    assert violations[0].path.endswith(".x.image_url.url")
+
+
 def test_check_bedrock_text_documents(testdata: Path) -> None:
     """Text-source Bedrock documents are counted and their names checked too."""
     doc = {"document": {"format": "txt", "name": "a  b!!", "source": {"text": "hello"}}}

@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mediaparts._duration import _MUTAGEN, _OWN, audio_duration, pdf_page_count, video_duration
+from mediaparts._duration import (
+    _MUTAGEN,
+    _OWN,
+    audio_duration,
+    pdf_page_count,
+    video_duration,
+    video_has_audio,
+)
 
 AUDIO = [
     ("tone.wav", "audio/wav"),
@@ -61,6 +68,63 @@ def test_wav_duration_is_exact() -> None:
         out.setframerate(8000)
         out.writeframes(b"\x00\x00" * 20_000)
     assert audio_duration(buffer.getvalue(), "audio/wav; codecs=1") == 2.5
+
+
+@pytest.mark.parametrize(
+    ("name", "media_type"),
+    [
+        ("tone.mp3", "audio/mpeg"),  # ffmpeg's Info tag: 1,105 samples of delay and padding
+        ("tagged.mp3", "audio/mpeg"),  # the same behind an ID3v2 tag
+        ("tone.m4a", "audio/mp4"),  # 1,024 priming samples skipped by the edit list
+        ("clip.mp4", "video/mp4"),
+        ("clip.mov", "video/quicktime"),
+    ],
+)
+def test_duration_leaves_out_encoder_delay_and_padding(
+    testdata: Path, name: str, media_type: str
+) -> None:
+    """ffmpeg's one-second MP3 and AAC read as exactly 1 s: priming and padding are not audio."""
+    assert audio_duration((testdata / name).read_bytes(), media_type) == pytest.approx(
+        1.0, abs=1e-9
+    )
+
+
+def test_mp4_without_movie_duration_falls_back_to_the_track(testdata: Path) -> None:
+    """A movie header with no duration (as in fragmented MP4) leaves it to the track's."""
+    data = bytearray((testdata / "tone.m4a").read_bytes())
+    at = data.index(b"mvhd") + 4
+    assert data[at] == 0  # version 0: timescale at +12, duration at +16
+    data[at + 16 : at + 20] = bytes(4)
+    assert audio_duration(bytes(data), "audio/mp4") == pytest.approx(1.064, abs=0.01)
+
+
+# (file, media type, bytes swapped to hide the audio track: MP4 `hdlr` type, Matroska TrackType)
+SILENCED = [
+    ("clip.mp4", "video/mp4", b"soun", b"vide"),
+    ("clip.mov", "video/quicktime", b"soun", b"vide"),
+    ("clip.mkv", "video/x-matroska", b"\x83\x81\x02", b"\x83\x81\x01"),
+    ("clip.webm", "video/webm", b"\x83\x81\x02", b"\x83\x81\x01"),
+]
+
+
+@pytest.mark.parametrize(("name", "media_type", "audio", "silent"), SILENCED)
+def test_video_has_audio_from_track_headers(
+    testdata: Path, name: str, media_type: str, audio: bytes, silent: bytes
+) -> None:
+    """A video's audio track is found in its headers; with that track retyped it is not."""
+    data = (testdata / name).read_bytes()
+    assert data.count(audio) == 1
+    assert video_has_audio(data, media_type) is True
+    assert video_has_audio(data.replace(audio, silent), media_type) is False
+
+
+@pytest.mark.parametrize(("name", "media_type"), [*VIDEO, ("tone.wav", "video/mp4")])
+def test_video_has_audio_never_raises(testdata: Path, name: str, media_type: str) -> None:
+    """Unread containers and cut or foreign bytes give None (or an answer), never an error."""
+    data = (testdata / name).read_bytes()
+    for size in (0, 8, 40, len(data) // 2, len(data)):
+        assert video_has_audio(data[:size], media_type) in (True, False, None)
+    assert video_has_audio((testdata / "clip.avi").read_bytes(), "video/x-msvideo") is None
 
 
 def test_unknown_type_is_none(testdata: Path) -> None:

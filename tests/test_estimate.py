@@ -110,6 +110,20 @@ def test_estimate_tokens_no_guess(
         mp.estimate_tokens(testdata / name, provider)
 
 
+def test_estimate_tokens_silent_video_on_gemini(testdata: Path) -> None:
+    """A second of video is 263 + 32 tokens on Gemini, 263 when it has no audio track."""
+    data = (testdata / "clip.mp4").read_bytes()
+    assert mp.estimate_tokens(mp.VideoPart.from_bytes(data), "gemini") == 295
+    silent = mp.VideoPart.from_bytes(data.replace(b"soun", b"vide"))
+    assert mp.estimate_tokens(silent, "gemini") == 263
+
+
+def test_estimate_tokens_ffmpeg_audio_without_padding(testdata: Path) -> None:
+    """An ffmpeg-made MP3 is priced without its encoder delay and padding: 1 s is 32 tokens."""
+    assert mp.estimate_tokens(testdata / "tone.mp3", "gemini") == 32
+    assert mp.estimate_tokens(testdata / "tone.m4a", "gemini") == 32
+
+
 def test_estimate_tokens_pdf_pages_on_gemini(testdata: Path) -> None:
     """A 2-page PDF on Gemini 2.x costs 258 per page."""
     assert mp.estimate_tokens(testdata / "document.pdf", "gemini", model="gemini-2.5-flash") == 516

@@ -312,3 +312,20 @@ def test_url_pass_through_resolves_detail() -> None:
     chat = mp.render(mp.User(["x", part]), "openai", model="gpt-4o")["messages"][0]["content"][1]
     assert "detail" not in chat["image_url"]
     assert mp.normalize("https://example.com/cat.png", "openai", detail="low").detail == "low"
+
+
+@pytest.mark.parametrize(
+    ("name", "provider", "model", "detail"),
+    [
+        ("photo.heic", "openai", "gpt-4o", "original"),
+        ("animated.gif", "gemini", "gemini-2.5-flash", "low"),
+        ("image.tiff", "openai", "gpt-4.1-mini", "original"),
+        ("alpha.png", "openai", "gpt-4o", "original"),
+    ],
+)
+def test_normalize_detail_the_model_lacks(
+    testdata: Path, name: str, provider: str, model: str, detail: str
+) -> None:
+    """A detail level the model lacks is reported as such, not as a refused image type."""
+    with pytest.raises(mp.InvalidMedia, match=f"detail level '{detail}'"):
+        mp.normalize(testdata / name, provider, model=model, detail=detail)

@@ -18,7 +18,9 @@ from mediaparts.providers._rules import DocumentRules, Rules
 from tests._golden import check_golden
 
 if TYPE_CHECKING:
+    import httpx
     import httpx2
+    from pytest_httpx import HTTPXMock
 
 # The SDK checks need the official SDKs (Python 3.11+ for google-genai 3); without them those
 # tests skip, and the golden and refusal tests still run.
@@ -111,6 +113,18 @@ CONVERSATIONS: dict[str, Callable[[], list[mp.Message]]] = {
     "image_s3": lambda: [
         mp.User(["Describe it.", mp.ImagePart.from_url("s3://my-bucket/images/cat.png")])
     ],
+    # JPEG, WebP and GIF beside the PNG above, each already fitting (so its bytes are sent as
+    # they are): the type names and format enums of every image type get validated too.
+    "image_types": lambda: [
+        mp.User(
+            [
+                "Compare them.",
+                _file("upright.jpg", mp.ImagePart),
+                _file("lossy.webp", mp.ImagePart),
+                _file("still.gif", mp.ImagePart),
+            ]
+        )
+    ],
     "pdf": lambda: [mp.User(["Summarise this.", _file("document.pdf")])],
     "pdf_url": lambda: [
         mp.User(["Summarise this.", mp.FilePart.from_url("https://example.com/report.pdf")])
@@ -177,6 +191,8 @@ _URL_IMAGES = {"image_url_types": ("image/png",)}
 # (provider, conversation, rule overrides) rendered to golden files.
 CASES: list[tuple[str, str, dict[str, Any]]] = [
     *[(p, c, {}) for p in MODULES for c in _COMMON],
+    # Gemini takes no GIF (it would be converted): the other four get all four image types.
+    *[(p, "image_types", {}) for p in MODULES if p != "gemini"],
     ("openai", "image_url", {}),
     ("openai", "audio", {}),
     ("openai-responses", "image_url", {}),
@@ -294,14 +310,33 @@ def _normalized_b64(value: Any) -> Any:
     return value
 
 
-def _check_bedrock(payload: dict[str, Any]) -> None:
+def _converse_shape() -> Any:
     import botocore.session
-    from botocore.validate import ParamValidator
 
     service = botocore.session.get_session().get_service_model("bedrock-runtime")
-    shape = service.operation_model("Converse").input_shape
+    return service.operation_model("Converse").input_shape
+
+
+def _enum_errors(value: Any, shape: Any, path: str = "$") -> Iterable[str]:
+    """Yield the strings that are not in their shape's enum (ParamValidator skips enums)."""
+    if shape.type_name == "structure" and isinstance(value, dict):
+        for key, item in value.items():
+            if key in shape.members:
+                yield from _enum_errors(item, shape.members[key], f"{path}.{key}")
+    elif shape.type_name == "list" and isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _enum_errors(item, shape.member, f"{path}[{i}]")
+    elif shape.type_name == "string" and shape.enum and value not in shape.enum:
+        yield f"{path}: {value!r} is not one of {shape.enum}"
+
+
+def _check_bedrock(payload: dict[str, Any]) -> None:
+    from botocore.validate import ParamValidator
+
+    shape = _converse_shape()
     report = ParamValidator().validate({"modelId": "m", **payload}, shape)
     assert not report.has_errors(), report.generate_report()
+    assert list(_enum_errors(payload, shape)) == []
     _assert_alternates(payload["messages"])
 
 
@@ -319,6 +354,19 @@ def test_render_validates_with_sdk_types(case: tuple[str, str, dict[str, Any]]) 
     provider, _, payload = case
     pytest.importorskip(SDK_MODULES[provider])
     SDK_CHECKS[provider](payload)
+
+
+def test_bedrock_enum_check_catches_a_wrong_format() -> None:
+    """The enum walk refuses a format botocore does not list ("jpg" for "jpeg")."""
+    pytest.importorskip("botocore")
+    bad = {
+        "messages": [
+            {"role": "user", "content": [{"image": {"format": "jpg", "source": {"bytes": b"x"}}}]}
+        ]
+    }
+    assert list(_enum_errors(bad, _converse_shape())) == [
+        "$.messages[0].content[0].image.format: 'jpg' is not one of ['png', 'jpeg', 'gif', 'webp']"
+    ]
 
 
 def test_strict_check_catches_unknown_keys() -> None:
@@ -380,7 +428,7 @@ _REPLIES: dict[str, dict[str, Any]] = {
 }
 
 
-def _send(provider: str, payload: dict[str, Any], http: httpx2.Client) -> str:
+def _send(provider: str, payload: dict[str, Any], http: httpx2.Client | httpx.Client) -> str:
     """Send the payload with the provider's real client and return the reply's text."""
     if provider == "anthropic":
         import anthropic as anthropic_sdk
@@ -425,6 +473,31 @@ def test_render_goes_through_sdk_client(
     (body,) = bodies
     settings = {"model", "max_tokens"}
     assert {k: v for k, v in body.items() if k not in settings} == json.loads(json.dumps(payload))
+
+
+_OPENAI_SENT = [(p, c, o) for p, c, o in _SENT if p.startswith("openai")]
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "overrides"), _OPENAI_SENT, ids=[f"{p}-{c}" for p, c, _ in _OPENAI_SENT]
+)
+def test_render_goes_through_openai_over_pytest_httpx(
+    httpx_mock: HTTPXMock, provider: str, name: str, overrides: dict[str, Any]
+) -> None:
+    """The openai client on an httpx client mocked by pytest-httpx sends the payload unchanged."""
+    # openai also takes an httpx (1.x) client, which pytest-httpx mocks; anthropic 2.x takes
+    # only httpx2 clients, which it does not, so Anthropic is sent over httpx2's MockTransport.
+    pytest.importorskip("openai")
+    import httpx
+
+    payload = render(provider, CONVERSATIONS[name](), **overrides)
+    httpx_mock.add_response(json=_REPLIES[provider])
+    with httpx.Client() as http:
+        assert _send(provider, payload, http) == "ok"
+    request = httpx_mock.get_request()
+    assert request is not None
+    body = json.loads(request.content)
+    assert {k: v for k, v in body.items() if k != "model"} == json.loads(json.dumps(payload))
 
 
 # -- refusals and details -----------------------------------------------------------------------

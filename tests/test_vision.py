@@ -156,9 +156,9 @@ def test_anthropic_legacy_vectors(size: tuple[int, int], tokens: int) -> None:
     assert AnthropicLegacy().tokens(*size) == tokens
 
 
-@pytest.mark.parametrize("size", [(1092, 1092), (819, 1456)])
+@pytest.mark.parametrize("size", [(1092, 1092), (951, 1268), (896, 1344), (819, 1456), (784, 1568)])
 def test_anthropic_legacy_largest_unresized(size: tuple[int, int]) -> None:
-    """The doc's largest unresized 1:1 and 9:16 sizes are left alone."""
+    """Every size in the doc's table of the largest unresized images is left alone."""
     assert AnthropicLegacy().target_size(*size) == size
 
 

@@ -1,10 +1,13 @@
 """Media duration and PDF page count, read from headers, for token pricing.
 
 Durations come from container headers, never from decoding: mutagen (imported lazily) reads
-WAV, MP3, MP4/M4A/MOV/3GP (the `mvhd` box), Ogg (Vorbis, Opus, FLAC, Speex, Theora), FLAC,
-AIFF, ADTS AAC (an estimate from the bitrate) and ASF/WMA/WMV; a few lines here read
-Matroska/WebM (the segment `Info` `Duration`) and AVI (`avih`). PDF pages are counted from the
-page tree without a PDF library. Every reader returns None, never raises, on bytes it cannot read.
+WAV, MP3, Ogg (Vorbis, Opus, FLAC, Speex, Theora), FLAC, AIFF, ADTS AAC (an estimate from the
+bitrate) and ASF/WMA/WMV; a few lines here read MP4/M4A/MOV/3GP (the movie's `mvhd` box, which
+counts the edit list, so an AAC encoder's priming samples are not counted as mutagen's track
+duration counts them), Matroska/WebM (the segment `Info` `Duration`) and AVI (`avih`), and the
+encoder delay and padding an ffmpeg-made MP3 declares (mutagen applies only LAME's). PDF pages
+are counted from the page tree without a PDF library. Every reader returns None, never raises,
+on bytes it cannot read.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 from mediaparts.detection import canonical_media_type
 
-__all__ = ["audio_duration", "pdf_page_count", "video_duration"]
+__all__ = ["audio_duration", "pdf_page_count", "video_duration", "video_has_audio"]
 
 # Canonical media type -> mutagen classes to try in turn ("module:Class").
 _MP4 = ("mutagen.mp4:MP4",)
@@ -136,12 +139,92 @@ def _avi(data: bytes) -> float | None:
     return _positive(usec * frames / 1e6)
 
 
+def _boxes(data: bytes, start: int, end: int) -> Iterator[tuple[bytes, int, int]]:
+    """Yield (type, body start, body end) of the ISO BMFF boxes in data[start:end]."""
+    pos = start
+    while pos + 8 <= end:
+        size, kind = struct.unpack_from(">I4s", data, pos)
+        header = 8
+        if size == 1:
+            (size,) = struct.unpack_from(">Q", data, pos + 8)
+            header = 16
+        elif size == 0:  # to the end of the enclosing box
+            size = end - pos
+        if size < header:
+            return
+        yield kind, pos + header, min(end, pos + size)
+        pos += size
+
+
+def _mp4(data: bytes) -> float | None:
+    # The movie header's duration is the presentation's (ISO 14496-12 8.2.2), after edit lists:
+    # ffmpeg's 1 s AAC has 1.064 s of samples in its track, 1,024 of them priming that the
+    # `elst` skips, and `mvhd` says 1.000. A fragmented file has 0 there: then None.
+    for kind, start, end in _boxes(data, 0, len(data)):
+        if kind != b"moov":
+            continue
+        for inner, body, _ in _boxes(data, start, end):
+            if inner != b"mvhd":
+                continue
+            if data[body] == 1:  # version 1: 64-bit times
+                timescale, duration = struct.unpack_from(">IQ", data, body + 20)
+            else:
+                timescale, duration = struct.unpack_from(">II", data, body + 12)
+            return _positive(duration / timescale) if timescale else None
+        return None
+    return None
+
+
+# MPEG audio sample rates by the header's version bits (3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5).
+_MPEG_RATES = {3: (44100, 48000, 32000), 2: (22050, 24000, 16000), 0: (11025, 12000, 8000)}
+
+
+def _ffmpeg_gapless(data: bytes) -> float:
+    """Return the seconds of encoder delay and padding that an ffmpeg MP3 says it added.
+
+    ffmpeg writes LAME's tag layout after the `Xing`/`Info` header, with `Lavc`/`Lavf` where
+    LAME writes its name; mutagen trusts only tags that start with `LAME`, so it counts the
+    delay and padding (about 30 ms) as audio. Returns 0 when there is no such tag.
+    """
+    pos = 0
+    if data[:3] == b"ID3" and len(data) >= 10:  # skip an ID3v2 tag (syncsafe size, footer)
+        size = 0
+        for byte in data[6:10]:
+            size = size << 7 | byte & 0x7F
+        pos = 10 + size + (10 if data[5] & 0x10 else 0)
+    head = data[pos : pos + 4]
+    if len(head) < 4 or head[0] != 0xFF or head[1] & 0xE0 != 0xE0:
+        return 0.0
+    version, layer, rate = head[1] >> 3 & 3, head[1] >> 1 & 3, head[2] >> 2 & 3
+    if version == 1 or layer != 1 or rate == 3:  # reserved version or rate; not layer III
+        return 0.0
+    mono = head[3] >> 6 == 3
+    side = (17 if mono else 32) if version == 3 else (9 if mono else 17)
+    tag = pos + 4 + side
+    if data[tag : tag + 4] not in (b"Xing", b"Info") or len(data) < tag + 8:
+        return 0.0
+    (flags,) = struct.unpack_from(">I", data, tag + 4)
+    lame = tag + 8 + 4 * (flags & 1) + 4 * (flags >> 1 & 1) + 100 * (flags >> 2 & 1)
+    lame += 4 * (flags >> 3 & 1)
+    if data[lame : lame + 4] not in (b"Lavc", b"Lavf") or len(data) < lame + 24:
+        return 0.0
+    packed = int.from_bytes(data[lame + 21 : lame + 24], "big")  # 12 bits delay, 12 padding
+    return ((packed >> 12) + (packed & 0xFFF)) / _MPEG_RATES[version][rate]
+
+
 _OWN: dict[str, Callable[[bytes], float | None]] = {
     "audio/webm": _matroska,
     "video/webm": _matroska,
     "audio/x-matroska": _matroska,
     "video/x-matroska": _matroska,
     "video/x-msvideo": _avi,
+    # Read here first, and by mutagen (the track's own duration) when this finds none.
+    "audio/mp4": _mp4,
+    "audio/3gpp": _mp4,
+    "video/mp4": _mp4,
+    "video/quicktime": _mp4,
+    "video/3gpp": _mp4,
+    "video/3gpp2": _mp4,
 }
 
 
@@ -158,13 +241,24 @@ def audio_duration(data: bytes, media_type: str) -> float | None:
     """
     canonical = canonical_media_type(media_type)
     own = _OWN.get(canonical)
+    classes = _MUTAGEN.get(canonical)
     if own is not None:
         try:
-            return own(data)
+            found = own(data)
         except (struct.error, IndexError, ValueError, OverflowError):
-            return None
-    classes = _MUTAGEN.get(canonical)
-    return None if classes is None else _with_mutagen(data, classes)
+            found = None
+        if found is not None or classes is None:
+            return found
+    if classes is None:
+        return None
+    length = _with_mutagen(data, classes)
+    if length is not None and canonical == "audio/mpeg":
+        try:
+            trimmed = length - _ffmpeg_gapless(data)
+        except (struct.error, IndexError, KeyError):
+            trimmed = length
+        return _positive(trimmed) or length
+    return length
 
 
 def video_duration(data: bytes, media_type: str) -> float | None:
@@ -181,6 +275,74 @@ def video_duration(data: bytes, media_type: str) -> float | None:
         The duration in seconds, or None when unknown. Never raises on malformed bytes.
     """
     return audio_duration(data, media_type)
+
+
+_TRACKS, _TRACK_ENTRY, _TRACK_TYPE = 0x1654AE6B, 0xAE, 0x83
+_AUDIO_TRACK = 2  # Matroska TrackType: 1 video, 2 audio
+
+
+def _mp4_has_audio(data: bytes) -> bool | None:
+    for kind, start, end in _boxes(data, 0, len(data)):
+        if kind != b"moov":
+            continue
+        handlers = [
+            data[body + 8 : body + 12]  # version/flags (4), pre_defined (4), handler_type
+            for trak, t_start, t_end in _boxes(data, start, end)
+            if trak == b"trak"
+            for mdia, m_start, m_end in _boxes(data, t_start, t_end)
+            if mdia == b"mdia"
+            for hdlr, body, _ in _boxes(data, m_start, m_end)
+            if hdlr == b"hdlr"
+        ]
+        return b"soun" in handlers if handlers else None
+    return None
+
+
+def _matroska_has_audio(data: bytes) -> bool | None:
+    for eid, start, end in _elements(data, 0, len(data)):
+        if eid != _SEGMENT:
+            continue
+        for cid, c_start, c_end in _elements(data, start, end):
+            if cid == _CLUSTER:  # the Tracks come before the first cluster
+                return None
+            if cid != _TRACKS:
+                continue
+            types = [
+                int.from_bytes(data[v_start:v_end], "big")
+                for tid, t_start, t_end in _elements(data, c_start, c_end)
+                if tid == _TRACK_ENTRY
+                for vid, v_start, v_end in _elements(data, t_start, t_end)
+                if vid == _TRACK_TYPE
+            ]
+            return _AUDIO_TRACK in types if types else None
+        return None
+    return None
+
+
+_HAS_AUDIO: dict[str, Callable[[bytes], bool | None]] = {
+    "video/mp4": _mp4_has_audio,
+    "video/quicktime": _mp4_has_audio,
+    "video/3gpp": _mp4_has_audio,
+    "video/3gpp2": _mp4_has_audio,
+    "video/webm": _matroska_has_audio,
+    "video/x-matroska": _matroska_has_audio,
+}
+
+
+def video_has_audio(data: bytes, media_type: str) -> bool | None:
+    """Tell whether a video has an audio track, from its headers (MP4, MOV, 3GP, WebM, MKV).
+
+    Returns:
+        True or False, or None when the container is not read here or the bytes cannot be.
+        Never raises on malformed bytes.
+    """
+    reader = _HAS_AUDIO.get(canonical_media_type(media_type))
+    if reader is None:
+        return None
+    try:
+        return reader(data)
+    except (struct.error, IndexError, ValueError, OverflowError):
+        return None
 
 
 # `(?<!\d)`: a match starts only at the first digit of a number. Without it a long run of

@@ -67,19 +67,21 @@ def _decode(value: Any, path: str, problems: list[tuple[str, str, str]]) -> byte
 
 
 def _sites(node: Any, path: str, problems: list[tuple[str, str, str]]) -> Iterator[_Site]:
-    """Yield every media block in a rendered payload, with its JSON path."""
-    if isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from _sites(item, f"{path}[{i}]", problems)
-        return
-    if not isinstance(node, dict):
-        return
-    site = _site(node, path, problems)
-    if site is not None:
-        yield site
-        return
-    for key, value in node.items():
-        yield from _sites(value, f"{path}.{key}", problems)
+    """Yield every media block in a rendered payload, with its JSON path, in document order."""
+    # A stack, not recursion: a hostile payload nested thousands deep must not overflow it.
+    stack: list[tuple[Any, str]] = [(node, path)]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
+            continue
+        if not isinstance(node, dict):
+            continue
+        site = _site(node, path, problems)
+        if site is not None:
+            yield site
+            continue
+        stack.extend((value, f"{path}.{key}") for key, value in reversed(list(node.items())))
 
 
 def _from_url_text(kind: str, text: Any, path: str, problems: list[tuple[str, str, str]]) -> _Site:
@@ -182,9 +184,18 @@ def check(
     for site in _sites(payload, "$", problems):
         problems.extend(_site_problems(site, chosen, counts))
     limit = chosen.rules.max_request_bytes
-    if limit is not None and (total := _request_size(payload)) > limit:
-        message = f"the request is about {total:,} bytes, over the limit of {limit:,}"
-        problems.append(("$", "request.max_bytes", message))
+    try:
+        total = _request_size(payload)
+    except RecursionError:
+        # No SDK can encode it either (their JSON encoders recurse too): say so, not crash.
+        message = "the payload is nested too deeply to be encoded as JSON"
+        problems.append(("$", "payload.shape", message))
+    except (TypeError, ValueError):
+        total = 0  # values JSON cannot hold are the SDK's to refuse; the size is unknown
+    else:
+        if limit is not None and total > limit:
+            message = f"the request is about {total:,} bytes, over the limit of {limit:,}"
+            problems.append(("$", "request.max_bytes", message))
     return [Violation(path, rule, message) for path, rule, message in problems]
 
 
@@ -282,7 +293,4 @@ def _request_size(payload: dict[str, Any]) -> int:
             return "x" * base64_size(len(value))
         raise TypeError(type(value).__name__)
 
-    try:
-        return len(json.dumps(payload, default=default, separators=(",", ":")).encode())
-    except (TypeError, ValueError):
-        return 0
+    return len(json.dumps(payload, default=default, separators=(",", ":")).encode())

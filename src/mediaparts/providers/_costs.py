@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mediaparts._duration import audio_duration, pdf_page_count, video_duration
+from mediaparts._duration import audio_duration, pdf_page_count, video_duration, video_has_audio
 from mediaparts._errors import InvalidMedia, MediaError
 from mediaparts.providers import Provider
 from mediaparts.providers._vision import VisionGeometry, lookup
@@ -30,7 +30,7 @@ def choose_detail(
     explicitly for this call must be one the provider takes.
 
     Raises:
-        InvalidMedia: An explicit level the provider does not take.
+        InvalidMedia: An explicit level the provider, or this model, does not take.
     """
     levels = provider.rules.image.detail_levels
     if explicit == "auto" and "auto" not in levels:
@@ -41,6 +41,10 @@ def choose_detail(
             raise InvalidMedia(
                 f"{provider.name} takes image detail levels: {allowed}; got {explicit!r}"
             )
+        # Checked here, before any fitting, so that the error is about the level and not
+        # reported later as a problem with the image (gpt-4o has no "original").
+        if geometry is not None:
+            geometry.check_detail(explicit)
         return explicit
     if own is None or own not in levels:
         return None
@@ -89,7 +93,8 @@ def media_tokens(
             )
         if kind == "audio":
             return costs.audio_tokens(seconds)
-        return costs.video_tokens(seconds)
+        # A silent video costs no audio tokens; when the headers do not say, assume a track.
+        return costs.video_tokens(seconds, has_audio=video_has_audio(data, media_type) is not False)
     if media_type == "application/pdf":
         pages = pdf_page_count(data)
         if pages is None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from mediaparts.providers import get, names
-from mediaparts.providers._rules import KindRules
+from mediaparts.providers._rules import KindRules, Rules
+from mediaparts.providers._vision_tables import COSTS_SOURCES, VISION_SOURCES, MediaCosts
 
 __all__ = ["rules_markdown"]
 
@@ -31,7 +32,7 @@ def _limit(rules: KindRules) -> str:
 
 
 def rules_markdown() -> str:
-    """Return one Markdown section per provider: accepted types, limits, sources."""
+    """Return one Markdown section per provider: accepted types, limits, model rules, sources."""
     out = []
     for name in names():
         rules = get(name).rules
@@ -89,4 +90,38 @@ def rules_markdown() -> str:
             + (f" ({rules.source})" if rules.source else "")
         )
         out.append("")
+        out += _models(name, rules)
     return "\n".join(out)
+
+
+def _models(name: str, rules: Rules) -> list[str]:
+    """Return the model-keyed image rules and media token rates of one provider, as tables."""
+    out = [
+        f"Image resizing and tokens by model (first matching pattern wins; `model=None` takes "
+        f"the first row). Source: {VISION_SOURCES.get(name, '—')}.",
+        "",
+        "| model pattern | rule |",
+        "|---|---|",
+    ]
+    out += [f"| `{row.pattern}` | {row.rule.describe()} |" for row in rules.vision]
+    out += [
+        "",
+        f"Audio, video and PDF tokens by model. Source: {COSTS_SOURCES.get(name, '—')}.",
+        "",
+        "| model pattern | audio per second | video per second (plus its audio) | PDF page |",
+        "|---|---|---|---|",
+    ]
+    out += [
+        f"| `{row.pattern}` | {_rate(row.rule, 'audio', row.rule.audio_per_second)} | "
+        f"{_rate(row.rule, 'video', row.rule.video_per_second)} | "
+        f"{_rate(row.rule, 'pdf', row.rule.pdf_per_page)} |"
+        for row in rules.costs
+    ]
+    out.append("")
+    return out
+
+
+def _rate(costs: MediaCosts, kind: str, rate: int | None) -> str:
+    if kind in costs.not_accepted:
+        return "not accepted"
+    return "—" if rate is None else str(rate)

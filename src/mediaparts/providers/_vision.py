@@ -90,6 +90,14 @@ class VisionGeometry(ABC):
     def describe(self) -> str:
         """Return one line describing the rule, for the docs' provider table."""
 
+    def check_detail(self, detail: str | None) -> str:
+        """Return the level `detail` names (`None` is `"auto"`).
+
+        Raises:
+            InvalidMedia: The level is not one of `detail_levels`; the message names them.
+        """
+        return self._level(detail)
+
     def _level(self, detail: str | None) -> str:
         level = "auto" if detail is None else detail.strip().lower()
         if level not in self.detail_levels:
@@ -280,13 +288,15 @@ class AnthropicPatches(VisionGeometry):
 class AnthropicLegacy(VisionGeometry):
     """Anthropic's older rule: tokens = w*h/750, resized over 1568 px or about 1,600 tokens.
 
-    The doc's threshold is approximate ("~1,600 tokens"): its own table of the largest sizes
-    left alone puts 3:4 at 951x1268 (1,608 tokens) and 1:2 at 784x1568 (1,639). This class
-    uses 1,600 exactly. Superseded by `AnthropicPatches` for every model on the current page.
+    The doc's threshold is approximate ("~1,600 tokens"), and its own table of the largest
+    sizes left alone goes past 1,600: 3:4 at 951x1268 (1,608 tokens), 2:3 at 896x1344 (1,606),
+    1:2 at 784x1568 (1,639). The limit here is 1,640 tokens (1,230,000 px), the least that
+    leaves every size of that table alone, as the doc says they are. Superseded by
+    `AnthropicPatches` for every model on the current page.
     """
 
     max_long_edge: int = 1568
-    max_tokens: int = 1600
+    max_tokens: int = 1640
     pixels_per_token: int = 750
 
     @property

@@ -30,9 +30,11 @@ from mediaparts.providers._vision import (
 __all__ = [
     "ANTHROPIC_VISION",
     "BEDROCK_VISION",
+    "COSTS_SOURCES",
     "GEMINI_VISION",
     "MEDIA_COSTS",
     "OPENAI_VISION",
+    "VISION_SOURCES",
     "VISION_TABLES",
     "MediaCosts",
     "VisionTable",
@@ -158,6 +160,41 @@ VISION_TABLES: Mapping[str, VisionTable] = MappingProxyType(
 )
 
 
+# Where each provider's model tables come from, for docs/providers.md (the comments above each
+# table say more).
+_OPENAI_VISION_SOURCE = (
+    "developers.openai.com/api/docs/guides/images-vision, model sizing behavior and calculating "
+    "costs; computer-use-preview from the mid-2025 page (read 2026-08)"
+)
+_OPENAI_COSTS_SOURCE = (
+    "developers.openai.com/api/docs/guides/images-vision and file-inputs: no audio, video or "
+    "PDF token formula documented (read 2026-08)"
+)
+VISION_SOURCES: Mapping[str, str] = MappingProxyType(
+    {
+        "openai": _OPENAI_VISION_SOURCE,
+        "openai-responses": _OPENAI_VISION_SOURCE,
+        "anthropic": "platform.claude.com/docs/en/build-with-claude/vision and "
+        "vision-coordinates (read 2026-08)",
+        "gemini": "ai.google.dev/gemini-api/docs/tokens, image-understanding and "
+        "media-resolution, the last from secondary summaries (read 2026-08)",
+        "bedrock": "Anthropic's rules for Claude model ids; botocore bedrock-runtime "
+        "service-2.json documents none for other models (read 2026-08)",
+    }
+)
+COSTS_SOURCES: Mapping[str, str] = MappingProxyType(
+    {
+        "openai": _OPENAI_COSTS_SOURCE,
+        "openai-responses": _OPENAI_COSTS_SOURCE,
+        "anthropic": "platform.claude.com pdf-support: no PDF token formula documented "
+        "(read 2026-08)",
+        "gemini": "ai.google.dev/gemini-api/docs/audio, tokens, video-understanding, "
+        "document-processing, media-resolution (read 2026-08)",
+        "bedrock": "botocore bedrock-runtime service-2.json: no token formula (read 2026-08)",
+    }
+)
+
+
 @dataclass(frozen=True)
 class MediaCosts:
     """Token rates of audio, video and PDF input; None where no rule is documented.
@@ -210,6 +247,10 @@ def _nonnegative(value: float) -> float:
 
 
 _OPENAI_COSTS = (ModelRule("*", MediaCosts("OpenAI", not_accepted=frozenset({"video"}))),)
+# The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
+_RESPONSES_COSTS = (
+    ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
+)
 
 # Token rates, read 2026-08. Gemini: audio 32/s (audio page);
 # video 263/s for the frames on the tokens page, plus 32/s for the audio track: 295/s, which
@@ -220,7 +261,7 @@ _OPENAI_COSTS = (ModelRule("*", MediaCosts("OpenAI", not_accepted=frozenset({"vi
 MEDIA_COSTS: Mapping[str, tuple[ModelRule[MediaCosts], ...]] = MappingProxyType(
     {
         "openai": _OPENAI_COSTS,
-        "openai-responses": _OPENAI_COSTS,
+        "openai-responses": _RESPONSES_COSTS,
         "anthropic": (
             ModelRule("*", MediaCosts("Anthropic", not_accepted=frozenset({"audio", "video"}))),
         ),

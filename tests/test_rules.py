@@ -1,0 +1,159 @@
+"""Provider rules: the documented facts they hold, their sources, and the SDKs' own enums."""
+
+from __future__ import annotations
+
+import re
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from mediaparts.providers import bedrock
+from mediaparts.providers._normalized import NormalizedPart
+
+TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+_WEB = {"image/jpeg", "image/png", "image/gif", "image/webp"}
+
+# (provider, rule, value): facts from the providers' pages and SDKs as summarised in the
+# project's shared provider notes (read 2026-08). A change here is a change of fact: update
+# the rule, its source comment and docs/providers.md together.
+FACTS: list[tuple[str, str, Any]] = [
+    ("openai", "image.media_types", _WEB),  # "PNG, JPEG, WEBP, non-animated GIF"
+    ("openai", "image.animated", False),
+    ("openai", "image.max_count", 1500),  # "Up to 1,500 images per request"
+    ("openai", "max_request_bytes", 512_000_000),  # "Up to 512 MB total payload per request"
+    ("openai", "audio.media_types", {"audio/wav", "audio/mpeg"}),  # input_audio wav | mp3
+    ("openai", "document.max_bytes", 32_000_000),  # "32MB of total content" (pdf-files guide)
+    ("openai", "video.media_types", set()),
+    ("openai-responses", "image.media_types", _WEB),
+    ("openai-responses", "audio.media_types", set()),
+    ("anthropic", "image.media_types", _WEB),
+    ("anthropic", "image.max_bytes", 5 * 2**20),  # 5 MB of base64 holds on every route
+    ("anthropic", "image.measure", "base64"),
+    ("anthropic", "image.max_width", 8000),
+    ("anthropic", "image.max_height", 8000),
+    ("anthropic", "image.max_count", 100),  # 100 for 200k-context models, 600 for the others
+    ("anthropic", "image.url_types", ()),  # "only base64-encoded sources" on Bedrock, Vertex
+    ("anthropic", "audio.media_types", set()),
+    ("anthropic", "video.media_types", set()),
+    ("anthropic", "document.media_types", {"application/pdf"}),
+    ("anthropic", "max_request_bytes", 20_000_000),  # "Amazon Bedrock allows 20 MB"
+    ("gemini", "image.media_types", {*_WEB - {"image/gif"}, "image/heic", "image/heif"}),
+    (
+        "gemini",
+        "audio.media_types",
+        {"audio/wav", "audio/mpeg", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac"},
+    ),
+    ("gemini", "document.max_bytes", 50_000_000),  # "50 MB for PDFs"
+    ("gemini", "max_request_bytes", 100_000_000),  # "100 MB per request or payload"
+    ("bedrock", "image.media_types", _WEB),
+    ("bedrock", "image.max_bytes", 3_932_160),  # "3.75 MB"
+    ("bedrock", "image.measure", "raw"),
+    ("bedrock", "image.max_width", 8000),
+    ("bedrock", "image.max_height", 8000),
+    ("bedrock", "image.max_count", 20),  # "up to 20 images" per message
+    ("bedrock", "image.count_scope", "message"),
+    ("bedrock", "document.max_bytes", 4_718_592),  # "no more than 4.5 MB"
+    ("bedrock", "document.max_count", 5),  # "up to five documents"
+    ("bedrock", "video.max_bytes", 25 * 2**20),  # "less than 25MB" of base64
+    ("bedrock", "video.measure", "base64"),
+]
+
+
+def _rule(provider: str, path: str) -> Any:
+    value: Any = mp.providers.get(provider).rules
+    for name in path.split("."):
+        value = getattr(value, name)
+    return set(value) if path.endswith("media_types") else value
+
+
+@pytest.mark.parametrize(
+    ("provider", "path", "value"), FACTS, ids=[f"{p}-{r}" for p, r, _ in FACTS]
+)
+def test_rules_hold_the_documented_facts(provider: str, path: str, value: Any) -> None:
+    """Each rule holds the value its provider documents."""
+    assert _rule(provider, path) == value
+
+
+_DATED = re.compile(r"\(read \d{4}-\d{2}\)")
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+def test_rules_name_source_and_date(provider: str) -> None:
+    """Every kind's rules and the request rules name their source and the date it was read."""
+    rules = mp.providers.get(provider).rules
+    for where in (rules.image, rules.audio, rules.video, rules.document, rules):
+        assert _DATED.search(where.source), f"{provider}: {where.source!r} has no (read YYYY-MM)"
+
+
+def _literal(annotation: Any) -> set[str]:
+    """The strings of a TypedDict field's `Literal[...]`, through `Required[...]`."""
+    while typing.get_origin(annotation) is not typing.Literal:
+        (annotation,) = typing.get_args(annotation)[:1]
+    return set(typing.get_args(annotation))
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def test_anthropic_types_are_the_sdk_literals() -> None:
+    """Anthropic's image and PDF types are exactly the SDK's `media_type` literals."""
+    pytest.importorskip("anthropic")
+    from anthropic.types import Base64ImageSourceParam, Base64PDFSourceParam
+
+    rules = mp.providers.get("anthropic").rules
+    assert set(rules.image.media_types) == _literal(_hints(Base64ImageSourceParam)["media_type"])
+    assert set(rules.document.media_types) == _literal(_hints(Base64PDFSourceParam)["media_type"])
+
+
+def test_openai_levels_and_audio_are_the_sdk_literals() -> None:
+    """OpenAI's detail levels and audio formats are exactly the SDK's literals."""
+    pytest.importorskip("openai")
+    from openai.types.chat.chat_completion_content_part_image_param import ImageURL
+    from openai.types.chat.chat_completion_content_part_input_audio_param import InputAudio
+    from openai.types.responses.image_detail import ImageDetail
+
+    chat = mp.providers.get("openai").rules.image.detail_levels
+    responses = mp.providers.get("openai-responses").rules.image.detail_levels
+    assert set(chat) == _literal(_hints(ImageURL)["detail"])
+    assert set(responses) == set(typing.get_args(ImageDetail))
+    clips = [mp.AudioPart.from_path(TESTDATA / name) for name in ("tone.wav", "tone.mp3")]
+    content = mp.render(mp.User(clips), "openai")["messages"][0]["content"]
+    assert {block["input_audio"]["format"] for block in content} == _literal(
+        _hints(InputAudio)["format"]
+    )
+
+
+def _bedrock_format(kind: str, media_type: str) -> str:
+    sent = NormalizedPart(kind=kind, media_type=media_type, data=b"x", filename="a.bin")
+    carrier = mp.ImagePart.from_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
+    payload = bedrock.render([mp.User(["x", carrier])], lambda _: sent)
+    (block,) = [b for b in payload["messages"][0]["content"] if "text" not in b]
+    fmt: str = next(iter(block.values()))["format"]
+    return fmt
+
+
+@pytest.mark.parametrize(
+    ("kind", "block", "complete"),
+    [
+        ("image", "image", True),
+        ("file", "document", True),
+        ("video", "video", False),
+        ("audio", "audio", False),
+    ],
+)
+def test_bedrock_formats_are_botocore_enums(kind: str, block: str, complete: bool) -> None:
+    """Every Converse `format` written is in botocore's enum; images and documents cover it."""
+    pytest.importorskip("botocore")
+    import botocore.session
+
+    service = botocore.session.get_session().get_service_model("bedrock-runtime")
+    content = service.shape_for("ContentBlock")
+    allowed = set(content.members[block].members["format"].enum)
+    written = {_bedrock_format(kind, t) for t in bedrock.RULES.for_kind(kind).media_types}
+    assert written <= allowed, written - allowed
+    if complete:
+        assert written == allowed
