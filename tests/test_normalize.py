@@ -171,6 +171,31 @@ def test_normalize_refuses_by_name(testdata: Path, provider: str, name: str) -> 
         mp.normalize(testdata / name, provider)
 
 
+@pytest.mark.parametrize("name", ["photo.heic", "image.avif", "image.tiff", "image.bmp"])
+def test_normalize_truncated_convertible_image_is_invalid(testdata: Path, name: str) -> None:
+    """A type normalize converts, cut short, is reported as undecodable, not as refused."""
+    data = (testdata / name).read_bytes()
+    part = mp.ImagePart.from_bytes(data[: len(data) // 2], filename=name)
+    with pytest.raises(mp.InvalidMedia, match="openai does not accept .* cannot be converted"):
+        mp.normalize(part, "openai")
+
+
+@pytest.mark.parametrize("cut", [13, 40, 100])
+def test_normalize_unreadable_header_names_no_python_object(testdata: Path, cut: int) -> None:
+    """A GIF cut inside its header says what is wrong, not Pillow's '<_io.BytesIO ...>'."""
+    data = (testdata / "animated.gif").read_bytes()[:cut]
+    part = mp.ImagePart.from_bytes(data, media_type="image/gif")
+    with pytest.raises(mp.InvalidMedia, match="corrupt, truncated") as caught:
+        mp.normalize(part, "openai")
+    assert "object at 0x" not in str(caught.value)
+
+
+def test_normalize_undecodable_image_type_is_refused(testdata: Path) -> None:
+    """An image type with no decoder (SVG) is refused by name, not called corrupt."""
+    with pytest.raises(mp.UnsupportedMediaType, match="anthropic does not accept image/svg"):
+        mp.normalize(testdata / "drawing.svg", "anthropic")
+
+
 def test_normalize_text_file_as_text(testdata: Path) -> None:
     """A CSV for Anthropic becomes text."""
     result = mp.normalize(testdata / "data.csv", "anthropic")

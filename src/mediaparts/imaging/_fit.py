@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 
 from mediaparts._errors import (
-    InvalidMedia,
     MediaTooLarge,
     ProviderLimitError,
     UnsupportedMediaType,
@@ -19,7 +18,7 @@ from mediaparts._errors import (
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
 from mediaparts.imaging._encode import ENCODABLE, encode, label, ladder
-from mediaparts.imaging._probe import DECODE_ERRORS, Probe, probe, quiet_pillow
+from mediaparts.imaging._probe import DECODE_ERRORS, Probe, decode_failure, probe, quiet_pillow
 from mediaparts.imaging._spec import FitSpec, FittedImage, limit_size, measured, short_name
 
 __all__ = ["MIN_LONG_SIDE", "fit_image", "shrink"]
@@ -87,9 +86,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
             f"{head.media_type}: {exc}", limit=spec.pixel_cap, media_type=head.media_type
         ) from exc
     except DECODE_ERRORS as exc:
-        raise InvalidMedia(
-            f"cannot decode {head.media_type}: {exc}", media_type=head.media_type
-        ) from exc
+        raise decode_failure(head.media_type, exc) from exc
 
 
 def _fit_still(head: Probe, decoded: Decoded, size: tuple[int, int], spec: FitSpec) -> FittedImage:

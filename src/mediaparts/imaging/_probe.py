@@ -22,7 +22,14 @@ from mediaparts.detection import canonical_media_type, detect
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["DECODE_ERRORS", "Probe", "image_orientation", "probe", "quiet_pillow"]
+__all__ = [
+    "DECODE_ERRORS",
+    "Probe",
+    "decode_failure",
+    "image_orientation",
+    "probe",
+    "quiet_pillow",
+]
 
 # What Pillow and its plugins raise on corrupt or hostile input. `UnidentifiedImageError`
 # (what Image.open raises for unknown bytes) is an OSError; plugins raise the rest. Pillow's
@@ -230,7 +237,23 @@ def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:
             media_type=media_type,
         ) from exc
     except DECODE_ERRORS as exc:
-        raise InvalidMedia(f"cannot decode {media_type}: {exc}", media_type=media_type) from exc
+        raise decode_failure(media_type, exc) from exc
+
+
+def decode_failure(media_type: str, exc: BaseException) -> InvalidMedia:
+    """The library's error for bytes Pillow (or a plugin) could not decode, saying why.
+
+    Pillow's "cannot identify image file <_io.BytesIO object at 0x...>" names an object the
+    caller never saw; it means the header is not one Pillow can read, so that is what we say.
+    """
+    from PIL import UnidentifiedImageError
+
+    why = (
+        "the header is corrupt, truncated or not this type"
+        if isinstance(exc, UnidentifiedImageError)
+        else str(exc) or type(exc).__name__
+    )
+    return InvalidMedia(f"cannot decode {media_type}: {why}", media_type=media_type)
 
 
 def _orientation(image: Image.Image) -> int:

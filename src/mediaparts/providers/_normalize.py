@@ -23,6 +23,7 @@ from mediaparts._errors import (
 from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
 from mediaparts.imaging import FitSpec, fit_image
+from mediaparts.imaging._probe import FORMATS
 from mediaparts.providers import Provider, _costs, get
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._rules import KindRules
@@ -218,8 +219,16 @@ def _image(
     except InvalidMedia as exc:
         if rules.accepts(media_type):
             raise
-        # Bytes we cannot decode, of a type the provider refuses: say that, not "corrupt".
-        raise _refuse(provider, "image", media_type, rules) from exc
+        if media_type not in FORMATS:
+            # A type Pillow has no decoder for (SVG): the refusal is the news, not "corrupt".
+            raise _refuse(provider, "image", media_type, rules) from exc
+        # A type we convert (HEIC, TIFF, AVIF) whose bytes do not decode: say both.
+        raise InvalidMedia(
+            f"{provider.name} does not accept {media_type} as is, and this one cannot be "
+            f"converted: {exc}",
+            media_type=media_type,
+            provider=provider.name,
+        ) from exc
     except (UnsupportedMediaType, ProviderLimitError) as exc:
         raise type(exc)(
             f"{provider.name}: {exc}", media_type=media_type, provider=provider.name
