@@ -139,10 +139,11 @@ def test_errors_named_by_public_path(name: str) -> None:
 
 
 def test_import_is_light() -> None:
-    """Importing mediaparts does not import Pillow (it is loaded when pixels are needed)."""
+    """Importing mediaparts imports neither Pillow, httpx nor asyncio (each loads when used)."""
     import subprocess
     import sys
 
-    code = "import sys, mediaparts; print('PIL' in sys.modules)"
+    heavy = ("PIL", "httpx", "asyncio")
+    code = f"import sys, mediaparts; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"

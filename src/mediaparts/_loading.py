@@ -7,7 +7,6 @@ of the part's value: they are not compared, hashed or serialised.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,8 @@ from urllib.parse import unquote, urlsplit
 from mediaparts.detection import detect
 
 if TYPE_CHECKING:
+    import asyncio
+
     import httpx
 
     from mediaparts import _fetch
@@ -95,6 +96,8 @@ async def aload(
     policy: _fetch.FetchPolicy | None,
 ) -> None:
     """Fetch the bytes in one task that every concurrent caller on this loop awaits."""
+    import asyncio  # only async callers pay for it (about 20 ms of `import mediaparts`)
+
     loop = asyncio.get_running_loop()
     task = state.task
     failed = task is not None and task.done() and (task.cancelled() or task.exception())
