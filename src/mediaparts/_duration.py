@@ -21,6 +21,8 @@ import zlib
 from collections.abc import Callable, Iterator
 
 from mediaparts.detection import canonical_media_type
+from mediaparts.detection._isobmff import find_box, track_handlers
+from mediaparts.detection._reader import Probe
 
 __all__ = ["audio_duration", "pdf_page_count", "video_duration", "video_has_audio"]
 
@@ -139,40 +141,21 @@ def _avi(data: bytes) -> float | None:
     return _positive(usec * frames / 1e6)
 
 
-def _boxes(data: bytes, start: int, end: int) -> Iterator[tuple[bytes, int, int]]:
-    """Yield (type, body start, body end) of the ISO BMFF boxes in data[start:end]."""
-    pos = start
-    while pos + 8 <= end:
-        size, kind = struct.unpack_from(">I4s", data, pos)
-        header = 8
-        if size == 1:
-            (size,) = struct.unpack_from(">Q", data, pos + 8)
-            header = 16
-        elif size == 0:  # to the end of the enclosing box
-            size = end - pos
-        if size < header:
-            return
-        yield kind, pos + header, min(end, pos + size)
-        pos += size
-
-
 def _mp4(data: bytes) -> float | None:
     # The movie header's duration is the presentation's (ISO 14496-12 8.2.2), after edit lists:
     # ffmpeg's 1 s AAC has 1.064 s of samples in its track, 1,024 of them priming that the
     # `elst` skips, and `mvhd` says 1.000. A fragmented file has 0 there: then None.
-    for kind, start, end in _boxes(data, 0, len(data)):
-        if kind != b"moov":
-            continue
-        for inner, body, _ in _boxes(data, start, end):
-            if inner != b"mvhd":
-                continue
-            if data[body] == 1:  # version 1: 64-bit times
-                timescale, duration = struct.unpack_from(">IQ", data, body + 20)
-            else:
-                timescale, duration = struct.unpack_from(">II", data, body + 12)
-            return _positive(duration / timescale) if timescale else None
+    probe = Probe(data, len(data))
+    moov = find_box(probe, 0, len(data), b"moov")
+    mvhd = moov and find_box(probe, *moov, b"mvhd")
+    if not mvhd:
         return None
-    return None
+    body = mvhd[0]
+    if data[body] == 1:  # version 1: 64-bit times
+        timescale, duration = struct.unpack_from(">IQ", data, body + 20)
+    else:
+        timescale, duration = struct.unpack_from(">II", data, body + 12)
+    return _positive(duration / timescale) if timescale else None
 
 
 # MPEG audio sample rates by the header's version bits (3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5).
@@ -282,20 +265,8 @@ _AUDIO_TRACK = 2  # Matroska TrackType: 1 video, 2 audio
 
 
 def _mp4_has_audio(data: bytes) -> bool | None:
-    for kind, start, end in _boxes(data, 0, len(data)):
-        if kind != b"moov":
-            continue
-        handlers = [
-            data[body + 8 : body + 12]  # version/flags (4), pre_defined (4), handler_type
-            for trak, t_start, t_end in _boxes(data, start, end)
-            if trak == b"trak"
-            for mdia, m_start, m_end in _boxes(data, t_start, t_end)
-            if mdia == b"mdia"
-            for hdlr, body, _ in _boxes(data, m_start, m_end)
-            if hdlr == b"hdlr"
-        ]
-        return b"soun" in handlers if handlers else None
-    return None
+    handlers = track_handlers(Probe(data, len(data)))  # the walk detection uses for audio-only
+    return b"soun" in handlers if handlers else None
 
 
 def _matroska_has_audio(data: bytes) -> bool | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from mediaparts.detection._reader import Hit, Probe
 
-__all__ = ["ftyp", "quicktime_atoms"]
+__all__ = ["find_box", "ftyp", "quicktime_atoms", "track_handlers"]
 
 
 # HEIF structural brands and codec brands (ISO/IEC 23008-12 Annex B, the AV1 image format spec
@@ -67,7 +67,7 @@ def _boxes(probe: Probe, start: int, end: int) -> Iterator[tuple[bytes, int, int
         pos += size
 
 
-def _find(probe: Probe, start: int, end: int, kind: bytes) -> tuple[int, int] | None:
+def find_box(probe: Probe, start: int, end: int, kind: bytes) -> tuple[int, int] | None:
     """Return (payload start, end) of the first child box of a type."""
     for found, payload, box_end in _boxes(probe, start, end):
         if found == kind:
@@ -75,18 +75,18 @@ def _find(probe: Probe, start: int, end: int, kind: bytes) -> tuple[int, int] | 
     return None
 
 
-def _track_handlers(probe: Probe) -> set[bytes]:
+def track_handlers(probe: Probe) -> set[bytes]:
     """Return the handler types (`vide`, `soun`, `hint`, ...) of the tracks in `moov`."""
     end = probe.size if probe.size is not None else len(probe.head)
-    moov = _find(probe, 0, end, b"moov")
+    moov = find_box(probe, 0, end, b"moov")
     if moov is None:
         return set()
     handlers = set()
     for kind, payload, box_end in _boxes(probe, *moov):
         if kind != b"trak":
             continue
-        mdia = _find(probe, payload, box_end, b"mdia")
-        hdlr = mdia and _find(probe, *mdia, b"hdlr")
+        mdia = find_box(probe, payload, box_end, b"mdia")
+        hdlr = mdia and find_box(probe, *mdia, b"hdlr")
         if hdlr:
             # FullBox version/flags (4 bytes), pre_defined (4), then handler_type.
             handlers.add(probe.at(hdlr[0] + 8, 4))
@@ -95,7 +95,7 @@ def _track_handlers(probe: Probe) -> set[bytes]:
 
 def _audio_only(probe: Probe) -> bool:
     """Tell whether the movie's tracks include sound and no video."""
-    handlers = _track_handlers(probe)
+    handlers = track_handlers(probe)
     return b"soun" in handlers and b"vide" not in handlers
 
 
