@@ -176,7 +176,7 @@ def test_normalize_truncated_convertible_image_is_invalid(testdata: Path, name: 
     """A type normalize converts, cut short, is reported as undecodable, not as refused."""
     data = (testdata / name).read_bytes()
     part = mp.ImagePart.from_bytes(data[: len(data) // 2], filename=name)
-    with pytest.raises(mp.InvalidMedia, match="openai does not accept .* cannot be converted"):
+    with pytest.raises(mp.InvalidMedia, match=r"openai does not accept .* cannot be converted"):
         mp.normalize(part, "openai")
 
 
