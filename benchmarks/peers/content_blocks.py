@@ -21,15 +21,16 @@ source); where that is a private function it is named in "how":
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+
+# The harness beside this folder: only the standard library, so it imports in the peers' venv.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from harness import median_time
 
 TEXT = "Describe this photo."
 Build = Callable[[bytes], dict[str, Any]]
@@ -116,17 +117,6 @@ PEERS = {
 }
 
 
-def _median(fn: Callable[[], object], repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> None:
     job = json.load(sys.stdin)
     data = Path(job["photo"]).read_bytes()
@@ -148,7 +138,7 @@ def main() -> None:
             path = out / f"{name}-{provider}.json"
             path.write_text(json.dumps(payload, default=str))
             entry[provider] = {
-                "seconds": _median(lambda b=build: b(data), job["repeat"]),
+                "seconds": median_time(lambda b=build: b(data), repeat=job["repeat"]),
                 "payload": str(path),
             }
         results[name] = entry
