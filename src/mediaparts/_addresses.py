@@ -14,7 +14,7 @@ from __future__ import annotations
 import ipaddress
 from typing import TypeAlias
 
-__all__ = ["IPAddress", "address_reason", "literal_address", "name_reason"]
+__all__ = ["IPAddress", "address_reason", "literal_address", "name_reason", "unscoped"]
 
 IPAddress: TypeAlias = "ipaddress.IPv4Address | ipaddress.IPv6Address"
 
@@ -61,20 +61,34 @@ _NAT64 = _net("64:ff9b::/96")  # well-known prefix, RFC 6052 §2.1
 _NAT64_LOCAL = _net("64:ff9b:1::/48")  # local-use prefix, RFC 8215; the length in use varies
 
 # Cloud instance-metadata endpoints hand out credentials; they stay refused even with
-# allow_private=True. Sources: AWS EC2 IMDS (IPv4 and IPv6), ECS task metadata and EKS Pod
-# Identity docs; GCP and Azure IMDS (169.254.169.254); Alibaba Cloud ECS metadata; Azure
-# WireServer (read 2026-06).
-_METADATA = frozenset(
-    ipaddress.ip_address(a)
-    for a in (
-        "169.254.169.254",
-        "169.254.170.2",
-        "169.254.170.23",
-        "fd00:ec2::254",
-        "fd00:ec2::23",
-        "100.100.100.200",
-        "168.63.129.16",
-    )
+# allow_private=True. Each is the provider's documented address (sources read 2026-11):
+_METADATA: tuple[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str], ...] = (
+    # AWS EC2 IMDS, also GCP, Azure IMDS, OpenStack, Oracle OCI, DigitalOcean, Hetzner
+    # (each provider's "instance metadata" page; AWS SDK metadata_service/endpoint.js).
+    (_net("169.254.169.254/32"), "AWS, GCP, Azure, OCI, OpenStack, DigitalOcean"),
+    (_net("169.254.170.2/32"), "AWS ECS task metadata and credentials"),
+    (_net("169.254.170.23/32"), "AWS EKS Pod Identity Agent"),
+    (_net("169.254.0.23/32"), "Tencent Cloud CVM metadata"),
+    (_net("169.254.42.42/32"), "Scaleway instance metadata"),
+    (_net("100.100.100.200/32"), "Alibaba Cloud ECS metadata"),
+    (_net("168.63.129.16/32"), "Azure WireServer"),
+    (_net("192.0.0.192/32"), "Oracle Cloud Classic metadata"),
+    # AWS's Nitro services live in fd00:ec2::/32: IMDS at fd00:ec2::254, EKS Pod Identity at
+    # fd00:ec2::23, DNS and NTP beside them (EC2 user guide, "IPv6 instance metadata
+    # endpoint"; AWS SDK endpoint.js: IPv6 'http://[fd00:ec2::254]'). No HTTP service there is
+    # a legitimate fetch target, so the whole /32 is refused.
+    (_net("fd00:ec2::/32"), "AWS IPv6 instance services"),
+    # GCP metadata server for IPv6-only instances (Compute Engine "IPv6-only instances" docs;
+    # listed the same in many SSRF deny lists).
+    (_net("fd20:ce::254/128"), "GCP IPv6 metadata"),
+    # Oracle OCI IMDS over IPv6 (used by Oracle's own OCI SDK instance-principals signer).
+    (_net("fd00:c1::a9fe:a9fe/128"), "Oracle OCI IPv6 metadata"),
+    # OpenStack Nova: "Starting with the Victoria release the metadata service is accessible
+    # over IPv6 at the link-local address fe80::a9fe:a9fe" (nova admin guide, metadata service).
+    (_net("fe80::a9fe:a9fe/128"), "OpenStack IPv6 metadata"),
+    # Scaleway and Akamai/Linode publish IPv6 twins of their IPv4 metadata addresses.
+    (_net("fd00:42::42/128"), "Scaleway IPv6 metadata"),
+    (_net("fd00:a9fe:a9fe::1/128"), "Akamai/Linode IPv6 metadata"),
 )
 _METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog"})
 
@@ -92,17 +106,22 @@ def literal_address(host: str) -> IPAddress | None:
 
     Besides the standard forms this reads the `inet_aton` spellings that `getaddrinfo`
     accepts (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`), brackets, a trailing dot and an
-    IPv6 zone (`fe80::1%25eth0`).
+    IPv6 zone (`fe80::1%25eth0`), which is dropped: see `unscoped`.
 
     Args:
         host: A URL's host, as httpx parsed it.
 
     Returns:
-        The address, or None when the host is a name.
+        The address, without any zone, or None when the host is a name.
     """
-    host = host.strip("[]").rstrip(".").replace("%25", "%")
+    host = host.strip("[]").rstrip(".")
+    address, percent, _zone = host.partition("%")
+    if percent and ":" in address:
+        # RFC 6874 writes the zone as %25<zone>; whatever follows the first % names an
+        # interface, never a different address, so it cannot change what the address is.
+        host = address
     try:
-        return ipaddress.ip_address(host)
+        return unscoped(ipaddress.ip_address(host))
     except ValueError:
         pass
     parts = host.split(".")
@@ -119,6 +138,18 @@ def literal_address(host: str) -> IPAddress | None:
     for n in head:
         value = value << 8 | n
     return ipaddress.IPv4Address(value << (8 * (4 - len(head))) | last)
+
+
+def unscoped(ip: IPAddress) -> IPAddress:
+    """Return the address without its IPv6 zone (`fe80::1%eth0` is `fe80::1`).
+
+    `ipaddress` keeps the zone as part of the value, so `fd00:ec2::254%1` is not equal to
+    `fd00:ec2::254` and a set lookup misses it. A zone only picks the interface; the address
+    is the same host, so every check judges the address without it.
+    """
+    if isinstance(ip, ipaddress.IPv6Address) and ip.scope_id is not None:
+        return ipaddress.IPv6Address(int(ip))
+    return ip
 
 
 def _inet_number(text: str) -> int:
@@ -168,11 +199,12 @@ def address_reason(ip: IPAddress, *, allow_private: bool) -> str | None:
         What the address is ("loopback address", "private address (10.0.0.1, embedded)"),
         or None.
     """
+    ip = unscoped(ip)  # every check below sees the address without its zone
     inner = embedded_ipv4(ip)
-    if ip in _METADATA:
+    if _metadata(ip):
         return "cloud-metadata address"
     for v4 in inner:
-        if v4 in _METADATA:
+        if _metadata(v4):
             return f"cloud-metadata address ({v4}, embedded)"
     if allow_private:
         return None
@@ -184,6 +216,10 @@ def address_reason(ip: IPAddress, *, allow_private: bool) -> str | None:
         if reason is not None:
             return f"{reason} address ({v4}, embedded)"
     return None
+
+
+def _metadata(ip: IPAddress) -> bool:
+    return any(ip in net for net, _provider in _METADATA)
 
 
 def _table_reason(ip: IPAddress) -> str | None:
