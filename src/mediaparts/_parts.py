@@ -254,8 +254,11 @@ class MediaPart(BaseModel):
         assert self.url is not None
         typed = self.media_type is not None or type(self) is not FilePart
 
+        # The message names the URL, and messages end up in logs: never with its password.
+        shown = redact(self.url)
+
         def check(media_type: str) -> None:
-            self._check_kind(media_type, what=f"the bytes fetched from {self.url}")
+            self._check_kind(media_type, what=f"the bytes fetched from {shown}")
 
         return _loading.Wanted(self.url, self.filename, self.media_type, check if typed else None)
 

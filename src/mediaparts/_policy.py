@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote
 
 from mediaparts._addresses import address_reason, literal_address, name_reason
 from mediaparts._errors import BlockedURL
@@ -71,30 +72,67 @@ def set_default_policy(policy: FetchPolicy) -> None:
     _default[0] = policy
 
 
+# A URL scheme (RFC 3986 §3.1), anchored at the start: a single linear pass, no backtracking.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+# What ends an authority: WHATWG's URL standard adds "\\" for the special schemes (http(s)).
+_AUTHORITY_END = re.compile(r"[/?#\\]")
+
+
+def _credentials(url: str) -> tuple[int, int] | None:
+    """Find the span of a URL's user name and password, ending just before its `@`.
+
+    The authority runs from after `scheme://` to the first `/`, `?`, `#` or `\\`, and its
+    userinfo is everything before the last `@` in it (WHATWG URL standard, authority state;
+    RFC 3986 §3.2). A password holding one of those delimiters unencoded (`u:pa/ss@host`)
+    ends the authority early for every parser, so it would show in the path. So when an `@`
+    comes after the authority and a `:` comes before that `@`, the URL is read the way a
+    careless writer meant it too: everything up to the last `@` is taken as credentials.
+    That over-redacts a few odd URLs (`https://h:8080/@user`) and never shows a password.
+
+    Returns:
+        (start, at): the credentials are `url[start:at]` and `url[at]` is `@`; None when the
+        URL has none.
+    """
+    scheme = _SCHEME.match(url)
+    start = scheme.end() if scheme else 0
+    # WHATWG skips any run of slashes and backslashes before an http(s) authority.
+    while start < len(url) and url[start] in "/\\":
+        start += 1
+    found = _AUTHORITY_END.search(url, start)
+    end = found.start() if found else len(url)
+    at = url.rfind("@", start, end)
+    last = url.rfind("@", start)
+    if last > end and ":" in url[start:last]:
+        at = last  # an `@` past the authority, a `:` before it: perhaps a password
+    return (start, at) if at >= 0 else None
+
+
 def redact(url: str) -> str:
-    """Return the URL without any user name or password, for messages and logs."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparseable URL>"
-    if "@" not in parts.netloc:
+    """Return the URL without any user name or password, for messages, reprs and logs.
+
+    Every text mediaparts shows a URL in goes through here; see `_credentials` for how the
+    credentials are found even when the URL's own syntax hides them.
+    """
+    span = _credentials(url)
+    if span is None:
         return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit((parts.scheme, "***@" + host, parts.path, parts.query, parts.fragment))
+    start, at = span
+    return f"{url[:start]}***{url[at:]}"
 
 
 def scrub(text: str, url: str) -> str:
     """Remove the URL's credentials from a text (another library's error message, say)."""
-    try:
-        netloc = urlsplit(url).netloc
-    except ValueError:
+    span = _credentials(url)
+    if span is None:
         return text
-    userinfo = netloc.rpartition("@")[0]
-    if not userinfo:
-        return text
+    userinfo = url[span[0] : span[1]]
     password = userinfo.partition(":")[2]
-    secrets = {userinfo, unquote(userinfo), password, unquote(password)}
-    # A one- or two-letter password would blank out ordinary words; the full userinfo still goes.
+    secrets = {userinfo, password}
+    # A parser that stopped at a delimiter inside the password quotes only a piece of it
+    # ("Invalid port: 'pa'"), so each piece goes too.
+    secrets.update(_AUTHORITY_END.split(password))
+    secrets.update([unquote(secret) for secret in secrets])
+    # A one- or two-letter piece would blank out ordinary words; longer ones all go.
     for secret in sorted((s for s in secrets if len(s) >= 3), key=len, reverse=True):
         text = text.replace(secret, "***")
     return text
