@@ -14,15 +14,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 import httpx
 
+from mediaparts._credentials import same_origin, without_credentials
 from mediaparts._errors import BlockedURL, FetchError, MediaTooLarge
 from mediaparts._netguard import AddressRefused
 from mediaparts._policy import FetchPolicy, check_url, redact, refusal, scrub
 
-__all__ = ["CHUNK", "Attempt", "Body", "Fetched"]
+if TYPE_CHECKING:
+    from httpx._client import UseClientDefault  # the type of httpx.USE_CLIENT_DEFAULT
+
+__all__ = ["CHUNK", "MAX_CODINGS", "Attempt", "Body", "Fetched"]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -34,6 +39,10 @@ CHUNK = 64 * 1024
 # at all. So only the codings asked for are taken; a body in any other is refused.
 _WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
 _ACCEPT_ENCODING = "gzip, deflate"
+# Real bodies carry one coding, rarely two; each layer costs an inflater and a frame of
+# `Body._push`, so thousands of them would end in RecursionError. urllib3 (2.6), curl
+# (MAX_ENCODE_STACK) and undici all refuse more than 5 (read 2026-11); so does mediaparts.
+MAX_CODINGS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,13 @@ class Attempt:
         self.deadline = time.monotonic() + policy.timeout
         self.hops = 0
         self.tries = 0
+        # Set once a redirect leaves the URL's origin: the client's credentials stay behind.
+        self.crossed = False
+
+    @property
+    def auth(self) -> UseClientDefault | None:
+        """The `auth=` to send with: the client's own, or none once the origin is left."""
+        return None if self.crossed else httpx.USE_CLIENT_DEFAULT
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -94,14 +110,19 @@ class Attempt:
         headers = {"Accept-Encoding": _ACCEPT_ENCODING}
         try:
             url = httpx.URL(self.current)
+            basic = None
             if url.userinfo:
-                if (url.username or url.password) and client.auth is None:
+                if (url.username or url.password) and (client.auth is None or self.crossed):
                     pair = f"{url.username}:{url.password}".encode()
-                    headers["Authorization"] = "Basic " + base64.b64encode(pair).decode("ascii")
+                    basic = "Basic " + base64.b64encode(pair).decode("ascii")
+                    headers["Authorization"] = basic
                 url = url.copy_with(userinfo=b"")
-            return client.build_request(
+            request = client.build_request(
                 "GET", url, headers=headers, timeout=httpx.Timeout(self.remaining())
             )
+            if self.crossed:
+                without_credentials(client, request, keep=basic)
+            return request
         except (httpx.InvalidURL, UnicodeError) as exc:
             shown = redact(self.current)
             message = self.scrub(str(exc))
@@ -114,6 +135,13 @@ class Attempt:
 
     def after_failure(self, exc: Exception) -> float:
         """Return how long to wait before retrying a failed send; raise when out of tries."""
+        if _bad_location(exc):
+            shown = redact(self.current)
+            raise BlockedURL(
+                f"refusing the redirect from {shown!r}: its Location is not a URL that can be "
+                f"fetched ({self.scrub(str(exc))})",
+                url=shown,
+            ) from None
         delay = self._retry_delay(None, None)
         if delay is None:
             raise self.network_error(exc) from self.cause(exc)
@@ -135,9 +163,10 @@ class Attempt:
                     url=redact(self.url),
                     status_code=response.status_code,
                 )
-            # Joined to the URL as given, not `response.url`, which has no credentials.
-            target: str = urljoin(self.current, location)
+            target = self._target(location)
             check_url(target, self.policy)
+            if not same_origin(self.url, target):
+                self.crossed = True
             self.current = target
             return 0.0
         if response.status_code >= 400:
@@ -148,6 +177,19 @@ class Attempt:
             return delay
         self._check_length(response)
         return None
+
+    def _target(self, location: str) -> str:
+        """Resolve a Location against the current URL; refuse one that does not parse."""
+        try:
+            # Joined to the URL as given, not `response.url`, which has no credentials.
+            return urljoin(self.current, location)
+        except ValueError as exc:  # urlsplit: "Invalid IPv6 URL", bad characters
+            shown = redact(self.current)
+            raise BlockedURL(
+                f"refusing the redirect from {shown!r}: its Location is not a valid URL "
+                f"({self.scrub(str(exc))})",
+                url=shown,
+            ) from None
 
     def _retry_delay(self, status: int | None, retry_after: float | None) -> float | None:
         if status is not None and status not in _RETRY_STATUSES:
@@ -217,6 +259,19 @@ class Attempt:
         )
 
 
+def _bad_location(exc: Exception) -> bool:
+    """Tell whether a send failed on the Location of a redirect the server sent.
+
+    httpx works out where a redirect leads inside `send`, even with `follow_redirects=False`
+    (for `response.next_request`), before mediaparts sees the response: a Location it cannot
+    read (`data:...`, `javascript:...`, `http:127.0.0.1/`) raises `InvalidURL` there, or a
+    `RemoteProtocolError` naming the location header. Neither is worth a retry.
+    """
+    if isinstance(exc, httpx.InvalidURL):
+        return True
+    return isinstance(exc, httpx.RemoteProtocolError) and "location header" in str(exc).lower()
+
+
 class Body:
     """A body being read as it came: decoded here in bounded steps, capped as it grows.
 
@@ -229,6 +284,13 @@ class Body:
         self.attempt = attempt
         codings = [c.strip().lower() for c in encoding.split(",")]
         codings = [c for c in codings if c not in {"", "identity"}]
+        if len(codings) > MAX_CODINGS:
+            shown = redact(attempt.current)
+            raise FetchError(
+                f"fetching {shown!r} failed: the server stacked {len(codings)} content codings "
+                f"on the body, more than the {MAX_CODINGS} mediaparts decodes",
+                url=shown,
+            )
         refused = [c for c in codings if c not in _WBITS]
         if refused:
             shown = redact(attempt.current)

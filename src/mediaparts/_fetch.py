@@ -111,8 +111,9 @@ def _check_online(url: str) -> None:
         )
 
 
-# What a send may raise that is worth a retry: the network, not the request.
-_SEND_ERRORS = (httpx.TransportError,)
+# What a send may raise: the network's failures are worth a retry; `InvalidURL` comes from
+# a redirect's Location, which `Attempt.after_failure` refuses at once.
+_SEND_ERRORS = (httpx.TransportError, httpx.InvalidURL)
 _READ_ERRORS = (httpx.HTTPError, UnicodeError)
 
 
@@ -159,7 +160,10 @@ def fetch(
             try:
                 if precheck:
                     _clients.precheck(attempt.current, policy, attempt.remaining())
-                response = http.send(attempt.request(http), stream=True, follow_redirects=False)
+                request = attempt.request(http)
+                response = http.send(
+                    request, stream=True, follow_redirects=False, auth=attempt.auth
+                )
             except AddressRefused as exc:
                 raise attempt.blocked(exc) from exc
             except _SEND_ERRORS as exc:
@@ -218,7 +222,9 @@ async def _afetch(attempt: Attempt, client: httpx.AsyncClient | None) -> Fetched
                         attempt.current, attempt.policy, attempt.remaining()
                     )
                 request = attempt.request(client)
-                response = await client.send(request, stream=True, follow_redirects=False)
+                response = await client.send(
+                    request, stream=True, follow_redirects=False, auth=attempt.auth
+                )
             except AddressRefused as exc:
                 raise attempt.blocked(exc) from exc
             except _SEND_ERRORS as exc:
