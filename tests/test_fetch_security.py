@@ -23,6 +23,7 @@ import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -31,8 +32,10 @@ from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
 from mediaparts._attempt import _retry_after
+from mediaparts._credentials import same_origin
 from mediaparts._fetch import Fetched, afetch, check_url, fetch, safe_async_client, safe_client
 from mediaparts._netguard import GuardedBackend
+from mediaparts._policy import redact
 
 from .conftest import LocalServer
 
@@ -87,6 +90,7 @@ class Server:
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {}
         self.hosts: list[str | None] = []
+        self.seen: list[dict[str, str]] = []
         self.sent = 0
         self.stop = threading.Event()
         self.port = 0
@@ -95,9 +99,9 @@ class Server:
         return f"http://{host}:{self.port}{path}"
 
 
-@pytest.fixture
-def server() -> Iterator[Server]:
-    """Serve test-written handlers from 127.0.0.1, recording each request's Host header."""
+@contextlib.contextmanager
+def serving() -> Iterator[Server]:
+    """Serve test-written handlers from 127.0.0.1, recording each request's headers."""
     state = Server()
 
     class Handle(BaseHTTPRequestHandler):
@@ -106,6 +110,7 @@ def server() -> Iterator[Server]:
 
         def do_GET(self) -> None:
             state.hosts.append(self.headers.get("Host"))
+            state.seen.append({k.lower(): v for k, v in self.headers.items()})
             state.handlers[self.path](self)
 
     socketserver.ThreadingTCPServer.allow_reuse_address = True
@@ -121,6 +126,20 @@ def server() -> Iterator[Server]:
         tcp.shutdown()
         tcp.server_close()
         thread.join(5)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    """Serve test-written handlers from 127.0.0.1, recording each request's Host header."""
+    with serving() as state:
+        yield state
+
+
+@pytest.fixture
+def other_server() -> Iterator[Server]:
+    """A second server on another port of 127.0.0.1: another origin."""
+    with serving() as state:
+        yield state
 
 
 def reply(body: bytes, status: int = 200, **headers: str) -> Handler:
@@ -795,3 +814,396 @@ def test_clean_causes_stay_chained(httpx_mock: HTTPXMock) -> None:
     with pytest.raises(mp.FetchError) as caught:
         fetch("https://bob:s3cret@example.com/x", policy=mp.FetchPolicy(backoff=0.001))
     assert isinstance(caught.value.__cause__, httpx.ConnectError)
+
+
+# --- Issue 10: zone ids, more metadata addresses, credentials on redirects, redaction. ---
+
+ZONED_METADATA = [
+    "http://[fd00:ec2::254%251]/latest/meta-data/",
+    "http://[fd00:ec2::254%25eth0]/",
+    "http://[FD00:EC2::254%25lo]/",
+    "http://[fd00:ec2::254%2525]/",
+    "http://[fe80::a9fe:a9fe%25eth0]/openstack/",
+    "http://[::ffff:169.254.169.254%251]/",
+    "http://[fd20:ce::254%251]/",
+]
+IPV6_METADATA = [
+    "http://[fd20:ce::254]/computeMetadata/v1/",  # GCP, IPv6-only instances
+    "http://[fd00:c1::a9fe:a9fe]/opc/v2/",  # Oracle OCI
+    "http://[fe80::a9fe:a9fe]/openstack/",  # OpenStack Nova since Victoria
+    "http://[fd00:ec2::23]/",  # AWS EKS Pod Identity Agent
+    "http://[fd00:ec2::253]/",  # AWS's fd00:ec2::/32 service block
+    "http://[fd00:42::42]/",  # Scaleway
+    "http://[fd00:a9fe:a9fe::1]/",  # Akamai/Linode
+    "http://169.254.42.42/",  # Scaleway
+    "http://169.254.0.23/",  # Tencent Cloud
+    "http://192.0.0.192/",  # Oracle Cloud Classic
+]
+
+
+@pytest.mark.parametrize("url", ZONED_METADATA + IPV6_METADATA)
+def test_metadata_refused_with_zone_or_ipv6(url: str) -> None:
+    """A zone id changes nothing about an address, and every cloud's metadata address is refused."""
+    with pytest.raises(mp.BlockedURL, match="cloud-metadata"):
+        check_url(url, mp.FetchPolicy(allow_private=True))
+
+
+@pytest.mark.parametrize(
+    "answer", ["fd00:ec2::254%1", "fd00:ec2::254%eth0", "fe80::a9fe:a9fe%2", "fd20:ce::254%3"]
+)
+def test_resolved_zoned_metadata_refused(answer: str, loopback_only: list[Any]) -> None:
+    """A resolver's answer with a zone id is judged by its address, before any connection."""
+    policy = answers({"zoned.test": [answer]})
+    with pytest.raises(mp.BlockedURL, match="cloud-metadata"):
+        fetch("http://zoned.test/x", policy=policy)
+    assert loopback_only == []
+
+
+def test_zoned_link_local_refused_by_default() -> None:
+    """A zone id does not hide a link-local address from the default policy either."""
+    with pytest.raises(mp.BlockedURL, match="link-local"):
+        check_url("http://[fe80::1%25eth0]/", mp.FetchPolicy())
+
+
+def redirecting(target: str) -> Handler:
+    return reply(b"", 302, Location=target)
+
+
+CREDENTIALS: dict[str, tuple[dict[str, Any], str]] = {
+    # client option, and the header that would carry it
+    "authorization-header": ({"headers": {"Authorization": "Bearer s3cret"}}, "authorization"),
+    "auth-option": ({"auth": ("alice", "s3cret")}, "authorization"),
+    "proxy-authorization": (
+        {"headers": {"Proxy-Authorization": "Basic s3cret"}},
+        "proxy-authorization",
+    ),
+    "cookie-header": ({"headers": {"Cookie": "session=s3cret"}}, "cookie"),
+    "cookie-jar": ({"cookies": {"session": "s3cret"}}, "cookie"),
+}
+
+
+def run_with(mode: str, url: str, policy: mp.FetchPolicy, options: dict[str, Any]) -> Fetched:
+    """Fetch through a safe client built with `options`."""
+    if mode == "sync":
+        with safe_client(policy, **options) as client:
+            return fetch(url, policy=policy, client=client)
+
+    async def go() -> Fetched:
+        async with safe_async_client(policy, **options) as client:
+            return await afetch(url, policy=policy, client=client)
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("kind", list(CREDENTIALS))
+def test_credentials_not_sent_across_origins(
+    server: Server, other_server: Server, mode: str, kind: str
+) -> None:
+    """A client's credentials reach the first origin only, never a redirect's other origin."""
+    options, header = CREDENTIALS[kind]
+    server.handlers["/r"] = redirecting(other_server.url("/x"))
+    other_server.handlers["/x"] = reply(b"ok")
+    policy = mp.FetchPolicy(allow_private=True, timeout=3.0)
+    assert run_with(mode, server.url("/r"), policy, options).content == b"ok"
+    assert "s3cret" in server.seen[0].get(header, "") or kind == "auth-option"
+    assert header not in other_server.seen[0]
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_credentials_stay_off_after_coming_back(
+    server: Server, other_server: Server, mode: str
+) -> None:
+    """Once a hop left the origin, a redirect back to it gets no credentials either."""
+    server.handlers["/r"] = redirecting(other_server.url("/back"))
+    other_server.handlers["/back"] = redirecting(server.url("/x"))
+    server.handlers["/x"] = reply(b"ok")
+    policy = mp.FetchPolicy(allow_private=True, timeout=3.0)
+    options = {"headers": {"Authorization": "Bearer s3cret"}}
+    assert run_with(mode, server.url("/r"), policy, options).content == b"ok"
+    assert [h.get("authorization") for h in server.seen] == ["Bearer s3cret", None]
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_credentials_kept_on_same_origin_redirect(server: Server, mode: str) -> None:
+    """A redirect within the origin keeps the client's credentials, as httpx does."""
+    server.handlers["/r"] = redirecting("/x")
+    server.handlers["/x"] = reply(b"ok")
+    policy = mp.FetchPolicy(allow_private=True, timeout=3.0)
+    options = {"auth": ("alice", "s3cret"), "cookies": {"session": "s3cret"}}
+    assert run_with(mode, server.url("/r"), policy, options).content == b"ok"
+    basic = "Basic " + base64.b64encode(b"alice:s3cret").decode()
+    assert [h.get("authorization") for h in server.seen] == [basic, basic]
+    assert [h.get("cookie") for h in server.seen] == ["session=s3cret"] * 2
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "same"),
+    [
+        ("http://a.test/x", "http://a.test:80/y", True),
+        ("http://a.test/x", "https://a.test/y", True),  # the upgrade httpx allows
+        ("https://a.test/x", "http://a.test/y", False),
+        ("http://a.test/x", "http://A.TEST./y", False),
+        ("http://a.test/x", "http://a.test:8080/y", False),
+        ("http://127.0.0.1:1/x", "http://127.0.0.1:2/x", False),
+        ("http://a.test/x", "http://b.test/x", False),
+    ],
+)
+def test_same_origin(first: str, later: str, same: bool) -> None:
+    """Origins are scheme, host and port, with only the http-to-https upgrade allowed."""
+    assert same_origin(first, later) is same
+
+
+BAD_LOCATIONS = [
+    "data:text/plain,hi",
+    "javascript:alert(1)",
+    "http:127.0.0.1/",
+    "https:x",
+    "http://[::1",
+    "http://[fd00:ec2::254%251]/",
+    "http://u:pa/ss@127.0.0.1:1/",
+    "gopher://127.0.0.1/",
+    "//169.254.169.254/",
+    "http://%zz/",
+    "http://[::ffff:1.2.3]/",
+    "http://a b/",
+    "http://x:99999/",
+    "http://é.test/",
+]
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("location", BAD_LOCATIONS)
+def test_malformed_location_is_a_media_error(server: Server, mode: str, location: str) -> None:
+    """Whatever Location a server sends, only a MediaError comes out, and no retry is made."""
+    server.handlers["/r"] = redirecting(location)
+    policy = mp.FetchPolicy(
+        allow_private=True, timeout=3.0, backoff=0.001, resolver=lambda h, p: []
+    )
+    with pytest.raises(mp.MediaError):
+        run(mode, server.url("/r"), policy)
+    assert len(server.seen) == 1
+
+
+@pytest.mark.parametrize(
+    "location", ["data:text/plain,hi", "javascript:alert(1)", "http:127.0.0.1/"]
+)
+def test_unreadable_location_is_blocked(server: Server, location: str) -> None:
+    """A Location httpx cannot read is refused as a BlockedURL naming the redirecting URL."""
+    server.handlers["/r"] = redirecting(location)
+    with pytest.raises(mp.BlockedURL, match="Location is not a URL that can be fetched"):
+        fetch(server.url("/r"), policy=mp.FetchPolicy(allow_private=True, timeout=3.0))
+
+
+@pytest.mark.parametrize("count", [6, 50, 5000])
+def test_too_many_codings_refused(server: Server, count: int) -> None:
+    """More than five stacked content codings is a FetchError, not a RecursionError."""
+    server.handlers["/x"] = reply(b"x", **{"Content-Encoding": ", ".join(["gzip"] * count)})
+    with pytest.raises(mp.FetchError, match="content codings"):
+        fetch(server.url("/x"), policy=mp.FetchPolicy(allow_private=True, timeout=5.0))
+
+
+def test_five_codings_still_decode(server: Server) -> None:
+    """Five codings, the most mediaparts decodes, still round-trip."""
+    server.handlers["/x"] = reply(
+        pack(b"hello", "gzip, deflate, gzip, gzip, deflate"),
+        **{"Content-Encoding": "gzip, deflate, gzip, gzip, deflate"},
+    )
+    got = fetch(server.url("/x"), policy=mp.FetchPolicy(allow_private=True, timeout=5.0))
+    assert got.content == b"hello"
+
+
+REDACTED = [
+    # (URL, what redact shows); the password is always "pa" + one delimiter + "ss" or similar
+    ("http://u:pass@h.test/x", "http://***@h.test/x"),
+    ("http://u:pa#ss@h.test/x", "http://***@h.test/x"),
+    ("http://u:pa/ss@h.test/x", "http://***@h.test/x"),
+    ("http://u:pa?ss@h.test/x", "http://***@h.test/x"),
+    ("http://u:pa@ss@h.test/x", "http://***@h.test/x"),
+    ("http://u:pa\\ss@h.test/x", "http://***@h.test/x"),
+    ("http://u:12/34@h.test/", "http://***@h.test/"),
+    ("http://us#er:pass@h.test/", "http://***@h.test/"),
+    ("http:u:pass@h.test/", "http:***@h.test/"),
+    ("http:\\\\u:pass@h.test/", "http:\\\\***@h.test/"),
+    ("//u:pass@h.test/", "//***@h.test/"),
+    ("http://u:pass@[::1", "http://***@[::1"),
+    ("http://u:p%40ss@h.test/", "http://***@h.test/"),
+    ("https://medium.com/@user/a.png", "https://medium.com/@user/a.png"),
+    ("https://h.test/a.png?q=1#f", "https://h.test/a.png?q=1#f"),
+]
+
+
+@pytest.mark.parametrize(("url", "shown"), REDACTED)
+def test_redact_cannot_be_fooled_by_delimiters(url: str, shown: str) -> None:
+    """Passwords holding #, /, ?, @ or \\ unencoded are redacted whole; plain URLs are kept."""
+    assert redact(url) == shown
+
+
+@pytest.mark.parametrize(
+    ("template", "password"),
+    [
+        *[("http://alice:{}@127.0.0.1/x", p) for p in ("pa#ss123", "pa/ss123", "pa?ss123")],
+        *[("ftp://alice:{}@example.com/x", p) for p in ("pa#ss123", "pa@ss123", "12/3456")],
+    ],
+)
+def test_blocked_url_never_shows_password(template: str, password: str) -> None:
+    """Neither the message nor the url of a BlockedURL holds any piece of the password."""
+    with pytest.raises(mp.BlockedURL) as caught:
+        check_url(template.format(password), mp.FetchPolicy())
+    shown = str(caught.value) + (caught.value.url or "")
+    for piece in (password, *password.replace("#", "/").replace("?", "/").split("/")):
+        assert len(piece) < 3 or piece not in shown
+
+
+def test_unsupported_media_type_never_shows_password(httpx_mock: HTTPXMock) -> None:
+    """A typed URL part that fetches bytes of another kind names the URL without its password."""
+    httpx_mock.add_response(url="https://example.com/a.png", content=b"%PDF-1.7\n%%EOF\n")
+    part = mp.ImagePart.from_url("https://alice:hunter2@example.com/a.png")
+    with pytest.raises(mp.UnsupportedMediaType) as caught:
+        part.load()
+    assert "hunter2" not in str(caught.value)
+    assert "***@example.com" in str(caught.value)
+    assert "hunter2" not in repr(part)
+
+
+def test_every_message_showing_a_url_redacts_it() -> None:
+    """No f-string in src interpolates a URL-named value except through redact()."""
+    import ast
+
+    import mediaparts
+
+    # Reviewed exceptions (file, expression): values that are not URLs with credentials.
+    allowed = {
+        ("_parts.py", "url"),  # from_url() refusing a value that is not a URL string
+        ("_urls.py", "url"),  # testing.media_urls refusing what a test registered
+    }
+    named = {"url", "current", "target", "location"}
+    found = []
+    for path in Path(mediaparts.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FormattedValue):
+                continue
+            value = node.value
+            name = value.id if isinstance(value, ast.Name) else getattr(value, "attr", None)
+            url_named = name is not None and (name in named or name.endswith("_url"))
+            if url_named and (path.name, ast.unparse(value)) not in allowed:
+                found.append(f"{path.name}:{node.lineno} {{{ast.unparse(value)}}}")
+    assert found == [], "show URLs through redact(): " + ", ".join(found)
+
+
+# --- Loading once, whatever mix of threads and event loops reads a part. ---
+
+
+def blocking(png: bytes, release: threading.Event, started: threading.Event) -> Handler:
+    """Answer `png`; the first request waits for `release` first."""
+    first = [True]
+
+    def handle(h: BaseHTTPRequestHandler) -> None:
+        if first[0]:
+            first[0] = False
+            started.set()
+            release.wait(10)
+        reply(png)(h)
+
+    return handle
+
+
+def test_aload_keeps_its_loop_running_while_a_thread_fetches(
+    server: Server, testdata: Path
+) -> None:
+    """aload() waits for another thread's fetch without blocking its event loop."""
+    png = (testdata / "alpha.png").read_bytes()
+    release, started, fetched = threading.Event(), threading.Event(), threading.Event()
+    server.handlers["/a.png"] = blocking(png, release, started)
+    policy = mp.FetchPolicy(allow_private=True, timeout=20.0)
+    part = mp.ImagePart.from_url(server.url("/a.png"))
+
+    def in_thread() -> None:
+        part.load(policy=policy)
+        fetched.set()
+
+    thread = threading.Thread(target=in_thread)
+    thread.start()
+    assert started.wait(10)
+    ran_while_fetching: list[bool] = []
+
+    async def other_task() -> None:
+        await asyncio.sleep(0.2)  # aload() is waiting by now
+        ran_while_fetching.append(not fetched.is_set())
+        release.set()  # only now may the thread's fetch finish
+
+    async def main() -> None:
+        await asyncio.gather(part.aload(policy=policy), other_task())
+
+    asyncio.run(main())
+    thread.join(10)
+    assert ran_while_fetching == [True]  # the loop ran another task while the thread fetched
+    assert part.data == png
+    assert len(server.seen) == 1  # and the part was fetched once
+
+
+def test_one_fetch_across_threads_and_loops(server: Server, testdata: Path) -> None:
+    """Readers on several event loops and threads share one fetch of a part."""
+    png = (testdata / "alpha.png").read_bytes()
+    release, started = threading.Event(), threading.Event()
+    server.handlers["/a.png"] = blocking(png, release, started)
+    policy = mp.FetchPolicy(allow_private=True, timeout=20.0)
+    part = mp.ImagePart.from_url(server.url("/a.png"))
+    results: list[bytes] = []
+
+    def on_loop() -> None:
+        asyncio.run(part.aload(policy=policy))
+        results.append(part.data)
+
+    def blocking_read() -> None:
+        results.append(part.load(policy=policy).data)
+
+    readers = [threading.Thread(target=on_loop) for _ in range(3)]
+    readers += [threading.Thread(target=blocking_read) for _ in range(2)]
+    for reader in readers:
+        reader.start()
+    assert started.wait(10)
+    time.sleep(0.3)  # let every reader reach its wait
+    release.set()
+    for reader in readers:
+        reader.join(15)
+    assert results == [png] * 5
+    assert len(server.seen) == 1
+
+
+def test_failed_flight_shared_then_retried(server: Server) -> None:
+    """Readers waiting on a failing fetch get its error; a later read tries again."""
+    server.handlers["/a.png"] = reply(b"", 404)
+    policy = mp.FetchPolicy(allow_private=True, timeout=5.0, retries=0)
+    part = mp.ImagePart.from_url(server.url("/a.png"))
+
+    async def main() -> list[Any]:
+        return await asyncio.gather(
+            *(part.aload(policy=policy) for _ in range(4)), return_exceptions=True
+        )
+
+    errors = asyncio.run(main())
+    assert all(isinstance(e, mp.FetchError) for e in errors)
+    assert len(server.seen) == 1
+    with pytest.raises(mp.FetchError):
+        part.load(policy=policy)
+    assert len(server.seen) == 2
+
+
+def test_blocking_read_inside_the_leading_loop_does_not_deadlock(
+    server: Server, testdata: Path
+) -> None:
+    """part.data read in a coroutine while an aload() task of that loop leads still returns."""
+    png = (testdata / "alpha.png").read_bytes()
+    server.handlers["/a.png"] = reply(png)
+    policy = mp.FetchPolicy(allow_private=True, timeout=5.0)
+    part = mp.ImagePart.from_url(server.url("/a.png"))
+
+    async def main() -> bytes:
+        loading = asyncio.create_task(part.aload(policy=policy))
+        await asyncio.sleep(0)  # the aload() task leads a flight, not yet landed
+        data = part.load(policy=policy).data  # blocking, on the loop's own thread
+        await loading
+        return data
+
+    assert asyncio.run(main()) == png
