@@ -86,7 +86,8 @@ _METADATA: tuple[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str], ...]
     # OpenStack Nova: "Starting with the Victoria release the metadata service is accessible
     # over IPv6 at the link-local address fe80::a9fe:a9fe" (nova admin guide, metadata service).
     (_net("fe80::a9fe:a9fe/128"), "OpenStack IPv6 metadata"),
-    # Scaleway and Akamai/Linode publish IPv6 twins of their IPv4 metadata addresses.
+    # Scaleway (169.254.42.42 above) and Akamai/Linode (169.254.169.254) serve metadata on
+    # these IPv6 twins too (cloud-init datasource docs, "Scaleway" and "Akamai", read 2026-11).
     (_net("fd00:42::42/128"), "Scaleway IPv6 metadata"),
     (_net("fd00:a9fe:a9fe::1/128"), "Akamai/Linode IPv6 metadata"),
 )
