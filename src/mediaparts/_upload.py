@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import io
+import re
 import unicodedata
 import warnings
 from collections.abc import Iterable
@@ -21,7 +22,7 @@ from typing import Any
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
-from mediaparts.detection import canonical_media_type, detect, kind_of
+from mediaparts.detection import Detection, canonical_media_type, detect, kind_of
 from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, probe
 from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
 
@@ -29,6 +30,18 @@ __all__ = ["afrom_upload", "from_upload"]
 
 DEFAULT_ACCEPT = ("image/*", "application/pdf")
 _CHUNK = 1 << 20
+# What bytes nothing identifies are; only "*/*" or this type named exactly accepts them.
+_UNIDENTIFIED = "application/octet-stream"
+# type "/" subtype, each a restricted name (RFC 6838 §4.2) or "*"; "*/*" but not "*/png".
+# The classes exclude "/", so matching is linear in the pattern's length.
+_PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
+# The client's name and type are read only this far (the name from its end, where its final
+# component is), so a header of megabytes costs no more than a short one.
+_HINT_CHARS = 4096
+_CLIENT_NAME_CHARS = 1024  # kept in metadata, for logs
+_CLIENT_TYPE_CHARS = 255  # a media type's type and subtype are at most 127 each (RFC 6838)
+_FILENAME_BYTES = 255  # the most common file system limit on one name (ext4, APFS, NTFS)
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})  # see _printable
 # What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
 _BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
 
@@ -128,27 +141,10 @@ def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: A
     for name, value in (("max_bytes", max_bytes), ("max_pixels", max_pixels)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise InvalidMedia(f"{name} must be a positive whole number, got {value!r}")
-    patterns = (accept,) if isinstance(accept, str) else accept
-    if not isinstance(patterns, Iterable):
-        raise InvalidMedia(f"accept takes media type patterns, got {type(accept).__name__}")
-    patterns = tuple(patterns)
-    for pattern in patterns:
-        if not isinstance(pattern, str) or pattern.count("/") != 1:
-            raise InvalidMedia(
-                f"accept takes media type patterns such as 'image/*', got {pattern!r}"
-            )
-    canonical = tuple(p.lower() if p.endswith("/*") else canonical_media_type(p) for p in patterns)
-    mimetype = getattr(upload, "mimetype", None)  # Werkzeug: the type without parameters
-    declared = mimetype if isinstance(mimetype, str) else getattr(upload, "content_type", None)
-    declared = declared.split(";")[0] if isinstance(declared, str) else ""
-    client_type = _printable(declared).strip().lower()[:255]
-    raw: Any = getattr(upload, "filename", None)  # Starlette, Werkzeug
-    if not isinstance(raw, str):
-        raw = getattr(upload, "name", None)  # Django, plain files
-    client_name = _printable(raw)[:1024] if isinstance(raw, str) else None
+    client_type, client_name = _client_type(upload), _client_name(upload)
     request = _Request(
         max_bytes=max_bytes,
-        accept=canonical,
+        accept=_patterns(accept),
         strip=bool(strip),
         max_pixels=max_pixels,
         filename=_safe_filename(client_name),
@@ -169,18 +165,67 @@ def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: A
     return request
 
 
+def _patterns(accept: Any) -> tuple[str, ...]:
+    """Canonicalise the application's `accept` patterns, refusing any that would match nothing."""
+    patterns = (accept,) if isinstance(accept, str) else accept
+    if not isinstance(patterns, Iterable):
+        raise InvalidMedia(f"accept takes media type patterns, got {type(accept).__name__}")
+    canonical = []
+    for pattern in patterns:
+        # `canonical_media_type` lower-cases, drops parameters and folds aliases (image/jpg).
+        if not isinstance(pattern, str) or not _PATTERN.fullmatch(canonical_media_type(pattern)):
+            raise InvalidMedia(
+                f"accept takes media type patterns such as 'image/*', 'application/pdf' or "
+                f"'*/*', got {pattern!r}"
+            )
+        canonical.append(canonical_media_type(pattern))
+    if not canonical:
+        raise InvalidMedia("accept is empty, so every upload would be refused")
+    return tuple(canonical)
+
+
+def _client_type(upload: Any) -> str:
+    """The content type the client declared, without parameters, printable and bounded."""
+    mimetype = getattr(upload, "mimetype", None)  # Werkzeug: the type without parameters
+    declared = mimetype if isinstance(mimetype, str) else getattr(upload, "content_type", None)
+    if not isinstance(declared, str):
+        return ""
+    bare = declared[:_HINT_CHARS].split(";")[0]
+    return _printable(bare).strip().lower()[:_CLIENT_TYPE_CHARS]
+
+
+def _client_name(upload: Any) -> str | None:
+    """The file name the client sent, printable and bounded (its end kept: the extension)."""
+    # Werkzeug's FileStorage also has `.name`, the form field's name, so `.filename` (Starlette,
+    # Werkzeug) rules wherever it exists, even when None; `.name` is Django's and a file's.
+    raw = getattr(upload, "filename" if hasattr(upload, "filename") else "name", None)
+    if not isinstance(raw, str):
+        return None
+    return _printable(raw[-_HINT_CHARS:])[-_CLIENT_NAME_CHARS:]
+
+
 def _printable(text: str) -> str:
-    # Cc: control characters (NUL, newlines, ESC); Cf: invisible format characters such as
-    # U+202E, which displays "gpj.exe" as "exe.jpg".
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+    """Drop what cannot be shown or encoded: every "Other" character and line separators.
+
+    Cc: control characters (NUL, newlines, ESC); Cf: invisible format characters such as
+    U+202E, which displays "gpj.exe" as "exe.jpg"; Cs: lone surrogates, which a client can
+    send as `%ED%A0%80` and which then fail every UTF-8 encode (JSON bodies, logs); Co, Cn:
+    private and unassigned code points; Zl, Zp: U+2028 and U+2029, line breaks in disguise.
+    """
+    return "".join(c for c in text if unicodedata.category(c) not in _HIDDEN)
 
 
 def _safe_filename(name: str | None) -> str | None:
-    """Keep only the final path component; browsers once sent whole Windows paths."""
+    """Keep only the final path component (browsers once sent whole Windows paths), bounded.
+
+    The bound is in UTF-8 bytes, taken from the end so that the extension stays.
+    """
     if name is None:
         return None
     base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    return None if base in ("", ".", "..") else base[-255:]
+    if len(base.encode()) > _FILENAME_BYTES:
+        base = base.encode()[-_FILENAME_BYTES:].decode("utf-8", "ignore").strip()
+    return None if base in ("", ".", "..") else base
 
 
 def _label(request: _Request) -> str:
@@ -228,11 +273,18 @@ class _Buffer:
         label = _label(self.request)
         if isinstance(chunk, str):
             raise InvalidMedia(f"{label} is open in text mode; open it with 'rb'")
+        if inspect.isawaitable(chunk):
+            if inspect.iscoroutine(chunk):
+                chunk.close()  # never awaited: close it rather than leave a RuntimeWarning
+            raise InvalidMedia(f"{label}: read() returned an awaitable; use await afrom_upload()")
         if not isinstance(chunk, bytes | bytearray | memoryview):
             raise InvalidMedia(f"{label}: read() returned {type(chunk).__name__}, not bytes")
-        self.chunks.append(bytes(chunk))
-        self.total += len(chunk)
         self.ended = not chunk
+        # read(n) may return more than n from a stream that ignores n: keep no more than the cap
+        # allows, so what is held stays within max_bytes + 1 however much was handed over.
+        room = self.request.max_bytes + 1 - self.total
+        self.chunks.append(bytes(memoryview(chunk).cast("B")[:room]))
+        self.total += len(self.chunks[-1])
 
     def data(self) -> bytes:
         data, limit = b"".join(self.chunks), self.request.max_bytes
@@ -249,10 +301,14 @@ class _Buffer:
 
 
 def _accepts(media_type: str, patterns: tuple[str, ...]) -> bool:
+    if media_type == _UNIDENTIFIED:
+        # Bytes nothing identifies: "application/*" means identified documents, so only
+        # "*/*" or the type named exactly takes them.
+        return "*/*" in patterns or _UNIDENTIFIED in patterns
     kind = kind_of(media_type)
     for pattern in patterns:
         major, _, minor = pattern.partition("/")
-        if pattern == "*/*" or pattern == media_type:
+        if pattern in ("*/*", media_type):
             return True
         # SVG is "image/svg+xml" but a document (scripts, links): "image/*" means raster.
         raster = major != "image" or kind == "image"
@@ -261,24 +317,55 @@ def _accepts(media_type: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-def _finish(data: bytes, request: _Request) -> MediaPart:
+def _identify(data: bytes, request: _Request) -> Detection:
+    """Detect the type from the bytes; the client's name and type may refine it, never make it.
+
+    `detect` takes a type from a hint in two cases: the bytes showed a family (text, whose
+    dialect a `.csv` or `.md` name may name; a container such as a ZIP or an MP4-style box file,
+    whose member a `.docx` or `.heic` name may name), or the bytes showed nothing at all. The
+    first is kept; in the second the hint is all there is, so the bytes are unidentified.
+    """
     found = detect(data, filename=request.filename, declared=request.client_type)
+    if found.source in ("magic", "content"):
+        return found
+    # detect() reads a bounded prefix (at most 256 KiB in all), so asking twice costs little.
+    own = detect(data)
+    return found if own.source in ("magic", "content") else own
+
+
+def _claims(request: _Request) -> str:
+    said = [f"sent it as {request.client_type}"] if request.client_type else []
+    said += [f"named it {request.filename!r}"] if request.filename else []
+    return f"; the client {' and '.join(said)}" if said else ""
+
+
+def _finish(data: bytes, request: _Request) -> MediaPart:
+    found = _identify(data, request)
     media_type = found.media_type
     if not _accepts(media_type, request.accept):
-        said = f"; the client said {request.client_type}" if request.client_type else ""
-        raise UnsupportedMediaType(
-            f"{_label(request)} is {media_type} (detected from its bytes{said}), which is not "
-            f"accepted here; accepted: {', '.join(request.accept)}",
-            media_type=media_type,
-            accepted=request.accept,
-        )
+        accepted = ", ".join(request.accept)
+        if found.source == "unknown":
+            message = (
+                f"{_label(request)}: its bytes could not be identified as any accepted type "
+                f"({accepted}){_claims(request)}, which alone is not believed"
+            )
+        else:
+            said = f"; the client said {request.client_type}" if request.client_type else ""
+            message = (
+                f"{_label(request)} is {media_type} (detected from its bytes{said}), which is "
+                f"not accepted here; accepted: {accepted}"
+            )
+        raise UnsupportedMediaType(message, media_type=media_type, accepted=request.accept)
     if found.kind == "image":
         data, media_type = _check_image(data, media_type, request)
     metadata = {"client_filename": request.client_name, "client_content_type": request.client_type}
+    # A part types its bytes with its file name as a hint: unidentified bytes taken under "*/*"
+    # keep the client's name in metadata only, or "report.pdf" would make them a PDF again.
+    filename = None if found.source == "unknown" else request.filename
     return part_class(kind_of(media_type))(
         data=data,
         media_type=media_type,
-        filename=request.filename,
+        filename=filename,
         metadata={k: v for k, v in metadata.items() if v is not None},
     )
 
