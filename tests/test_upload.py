@@ -937,3 +937,57 @@ def test_afrom_upload_hanging_read_can_be_cancelled() -> None:
 
     asyncio.run(run())
     assert upload.file.tell() == 3
+
+
+WORDS = "The quick brown fox jumps over the lazy dog, again and again.\n"
+CJK = "敏捷的棕色狐狸跳过了懒狗。一次又一次。\n"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        (WORDS * 3000).encode(),
+        (CJK * 4000).encode(),
+        ("Café crème, déjà vu.\n" * 8000).encode("latin-1"),
+        b"\xef\xbb\xbf" + (CJK * 4000).encode(),
+        b"\xff\xfe" + (CJK * 4000).encode("utf-16-le"),
+        b"\xfe\xff" + (WORDS * 3000).encode("utf-16-be"),
+        (WORDS * 3000).encode("utf-16-le"),
+        b"\xff\xfe\x00\x00" + (CJK * 2000).encode("utf-32-le"),
+        (WORDS * 3000).encode() + b"\x00" + (WORDS * 10).encode(),  # a stray NUL in a log
+    ],
+    ids=[
+        "ascii",
+        "utf8-cjk",
+        "latin1",
+        "utf8-bom",
+        "utf16le-bom",
+        "utf16be-bom",
+        "utf16-nobom",
+        "utf32-bom",
+        "stray-nul",
+    ],
+)
+def test_from_upload_long_text_accepted(raw: bytes) -> None:
+    """Text well past the 64 KiB sniffing prefix, in any encoding the sniffer knows, is text."""
+    assert len(raw) > 100_000
+    part = from_upload(werkzeug(raw, "notes.txt", "text/plain"), accept="text/*")
+    assert (part.media_type, part.data) == ("text/plain", raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        (WORDS * 1100).encode() + noise(200_000),
+        (WORDS * 1100).encode() + bytes(200_000),
+        (CJK * 2000).encode() + (CJK * 100).encode("utf-16-le"),
+        b"\xff\xfe" + (CJK * 3000).encode("utf-16-le") + b"\x00\xd8" * 10,
+        (WORDS * 1100).encode("utf-16-le") + noise(10_000),
+    ],
+    ids=["ascii+noise", "ascii+zeros", "utf8+utf16", "utf16+lone-surrogates", "utf16+noise"],
+)
+def test_from_upload_text_only_in_the_prefix_refused(raw: bytes) -> None:
+    """64 KiB of text in front of something else is not a text upload."""
+    assert len(raw) > 70_000
+    with pytest.raises(UnsupportedMediaType, match="could not be identified"):
+        from_upload(werkzeug(raw, "notes.txt", "text/plain"), accept="text/*")

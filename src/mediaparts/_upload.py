@@ -22,7 +22,15 @@ from typing import Any
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
-from mediaparts.detection import Detection, canonical_media_type, detect, kind_of
+from mediaparts._wholetext import text_to_the_end
+from mediaparts.detection import (
+    PREFIX_SIZE,
+    Detection,
+    canonical_media_type,
+    detect,
+    extension_for,
+    kind_of,
+)
 from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, probe
 from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
 
@@ -323,14 +331,18 @@ def _identify(data: bytes, request: _Request) -> Detection:
     `detect` takes a type from a hint in two cases: the bytes showed a family (text, whose
     dialect a `.csv` or `.md` name may name; a container such as a ZIP or an MP4-style box file,
     whose member a `.docx` or `.heic` name may name), or the bytes showed nothing at all. The
-    first is kept; in the second the hint is all there is, so the bytes are unidentified.
+    first is kept; in the second the hint is all there is, so the bytes are unidentified. Text
+    is sniffed from a 64 KiB prefix: here, where the whole upload is at hand, the rest must be
+    text too, or 64 KiB of words would carry megabytes of anything in as `text/plain`.
     """
     found = detect(data, filename=request.filename, declared=request.client_type)
-    if found.source in ("magic", "content"):
-        return found
     # detect() reads a bounded prefix (at most 256 KiB in all), so asking twice costs little.
-    own = detect(data)
-    return found if own.source in ("magic", "content") else own
+    own = found if found.source in ("magic", "content") else detect(data)
+    if own.source == "unknown":
+        return own
+    if own.source == "content" and len(data) > PREFIX_SIZE and not text_to_the_end(data):
+        return Detection(_UNIDENTIFIED, "file", extension_for(_UNIDENTIFIED), "unknown", False)
+    return found
 
 
 def _claims(request: _Request) -> str:
