@@ -991,3 +991,27 @@ def test_from_upload_text_only_in_the_prefix_refused(raw: bytes) -> None:
     assert len(raw) > 70_000
     with pytest.raises(UnsupportedMediaType, match="could not be identified"):
         from_upload(werkzeug(raw, "notes.txt", "text/plain"), accept="text/*")
+
+
+def iso_box(tag: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", 8 + len(body)) + tag + body
+
+
+# An ISO base media file whose brands say nothing: detection sees only the box family.
+UNBRANDED = iso_box(b"ftyp", b"zzzz\x00\x00\x00\x00zzzz") + iso_box(b"mdat", bytes(2000))
+
+
+@pytest.mark.parametrize(
+    ("filename", "media_type"),
+    [("clip.mov", "video/quicktime"), ("clip.bin", "video/mp4"), (None, "video/mp4")],
+)
+def test_from_upload_container_named_by_the_client(filename: str | None, media_type: str) -> None:
+    """Bytes that show only a container family may be named a member of it by the client."""
+    part = from_upload(werkzeug(UNBRANDED, filename, None), accept="video/*")
+    assert (type(part), part.media_type) == (VideoPart, media_type)
+
+
+def test_from_upload_container_named_an_image_still_checked() -> None:
+    """A box file named .heic is typed HEIC by its name, then fails the image checks."""
+    with pytest.raises(InvalidMedia, match="image/heic"):
+        from_upload(werkzeug(UNBRANDED, "photo.heic", None), accept="image/*")

@@ -1,10 +1,12 @@
 """`from_upload`: turn a web upload into a part, trusting its bytes and nothing the client said.
 
 Checks, in order: the declared size → read at most `max_bytes + 1` bytes → empty → detect the
-type from the bytes (the client's file name and content type are hints) → `accept` → the pixel
-count from the image header → (with `strip_metadata`) re-encode without metadata, which also
-decodes every pixel once. Takes Starlette/FastAPI `UploadFile`, Werkzeug `FileStorage`, Django
-`UploadedFile` or any binary file object, by duck typing. See docs/uploads.md.
+type from the bytes (the client's file name and content type may only name a member of the
+family the bytes show; bytes that show none are application/octet-stream, and text must be
+text to its end) → `accept` → the pixel count from the image header → (with `strip_metadata`)
+re-encode without metadata, which also decodes every pixel once. Takes Starlette/FastAPI
+`UploadFile`, Werkzeug `FileStorage`, Django `UploadedFile` or any binary file object, by duck
+typing. See docs/uploads.md.
 """
 
 from __future__ import annotations
@@ -87,12 +89,15 @@ def from_upload(
 
     Returns:
         An `ImagePart`, `AudioPart`, `VideoPart` or `FilePart`, as the bytes' kind says. Its
-        `metadata` holds the client's `client_filename` and `client_content_type`, when given.
+        `filename` is the client's made safe (printable, UTF-8, no path, at most 255 bytes);
+        its `metadata` holds the client's `client_filename` and `client_content_type`, made
+        printable and bounded, when given.
 
     Raises:
         MediaTooLarge: More than `max_bytes` bytes, or more than `max_pixels` pixels.
-        UnsupportedMediaType: The detected type matches no `accept` pattern, or the image
-            cannot be stripped (HEIC without pillow-heif).
+        UnsupportedMediaType: The detected type matches no `accept` pattern (bytes that
+            identify no type match only `"*/*"` or `"application/octet-stream"`, whatever the
+            client called them), or the image cannot be stripped (HEIC without pillow-heif).
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
     request = _request(upload, max_bytes, accept, strip_metadata, max_pixels)
