@@ -15,12 +15,12 @@ import asyncio
 import inspect
 import io
 import re
-import unicodedata
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mediaparts._clienthints import declared_type, given_name, safe_filename
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
@@ -45,13 +45,6 @@ _UNIDENTIFIED = "application/octet-stream"
 # type "/" subtype, each a restricted name (RFC 6838 §4.2) or "*"; "*/*" but not "*/png".
 # The classes exclude "/", so matching is linear in the pattern's length.
 _PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
-# The client's name and type are read only this far (the name from its end, where its final
-# component is), so a header of megabytes costs no more than a short one.
-_HINT_CHARS = 4096
-_CLIENT_NAME_CHARS = 1024  # kept in metadata, for logs
-_CLIENT_TYPE_CHARS = 255  # a media type's type and subtype are at most 127 each (RFC 6838)
-_FILENAME_BYTES = 255  # the most common file system limit on one name (ext4, APFS, NTFS)
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})  # see _printable
 # What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
 _BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
 
@@ -154,13 +147,13 @@ def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: A
     for name, value in (("max_bytes", max_bytes), ("max_pixels", max_pixels)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise InvalidMedia(f"{name} must be a positive whole number, got {value!r}")
-    client_type, client_name = _client_type(upload), _client_name(upload)
+    client_type, client_name = declared_type(upload), given_name(upload)
     request = _Request(
         max_bytes=max_bytes,
         accept=_patterns(accept),
         strip=bool(strip),
         max_pixels=max_pixels,
-        filename=_safe_filename(client_name),
+        filename=safe_filename(client_name),
         client_name=client_name or None,
         client_type=client_type or None,
     )
@@ -195,50 +188,6 @@ def _patterns(accept: Any) -> tuple[str, ...]:
     if not canonical:
         raise InvalidMedia("accept is empty, so every upload would be refused")
     return tuple(canonical)
-
-
-def _client_type(upload: Any) -> str:
-    """The content type the client declared, without parameters, printable and bounded."""
-    mimetype = getattr(upload, "mimetype", None)  # Werkzeug: the type without parameters
-    declared = mimetype if isinstance(mimetype, str) else getattr(upload, "content_type", None)
-    if not isinstance(declared, str):
-        return ""
-    bare = declared[:_HINT_CHARS].split(";")[0]
-    return _printable(bare).strip().lower()[:_CLIENT_TYPE_CHARS]
-
-
-def _client_name(upload: Any) -> str | None:
-    """The file name the client sent, printable and bounded (its end kept: the extension)."""
-    # Werkzeug's FileStorage also has `.name`, the form field's name, so `.filename` (Starlette,
-    # Werkzeug) rules wherever it exists, even when None; `.name` is Django's and a file's.
-    raw = getattr(upload, "filename" if hasattr(upload, "filename") else "name", None)
-    if not isinstance(raw, str):
-        return None
-    return _printable(raw[-_HINT_CHARS:])[-_CLIENT_NAME_CHARS:]
-
-
-def _printable(text: str) -> str:
-    """Drop what cannot be shown or encoded: every "Other" character and line separators.
-
-    Cc: control characters (NUL, newlines, ESC); Cf: invisible format characters such as
-    U+202E, which displays "gpj.exe" as "exe.jpg"; Cs: lone surrogates, which a client can
-    send as `%ED%A0%80` and which then fail every UTF-8 encode (JSON bodies, logs); Co, Cn:
-    private and unassigned code points; Zl, Zp: U+2028 and U+2029, line breaks in disguise.
-    """
-    return "".join(c for c in text if unicodedata.category(c) not in _HIDDEN)
-
-
-def _safe_filename(name: str | None) -> str | None:
-    """Keep only the final path component (browsers once sent whole Windows paths), bounded.
-
-    The bound is in UTF-8 bytes, taken from the end so that the extension stays.
-    """
-    if name is None:
-        return None
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    if len(base.encode()) > _FILENAME_BYTES:
-        base = base.encode()[-_FILENAME_BYTES:].decode("utf-8", "ignore").strip()
-    return None if base in ("", ".", "..") else base
 
 
 def _label(request: _Request) -> str:
