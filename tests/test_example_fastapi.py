@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import random
 import struct
 import zlib
 from pathlib import Path
@@ -132,3 +133,18 @@ def test_example_refusals(
     body = response.json()
     assert body["error"] == error
     assert says in body["detail"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content_type"),
+    [("report.pdf", "application/pdf"), ("photo.jpg", "image/jpeg"), ("blob", "application/pdf")],
+)
+def test_example_unidentified_bytes_refused(app: Any, name: str, content_type: str) -> None:
+    """Bytes that identify no type get 415 whatever the client's name and type say."""
+    noise = random.Random(10).randbytes(20_000)
+    response = post(app, name, noise, content_type)
+    assert response.status_code == 415, response.text
+    body = response.json()
+    assert body["error"] == "UnsupportedMediaType"
+    assert "could not be identified" in body["detail"]
+    assert content_type in body["detail"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import random
 import struct
 import zlib
@@ -16,6 +17,7 @@ import pytest
 from PIL import ExifTags, Image, ImageFile, ImageSequence
 from PIL.PngImagePlugin import PngInfo
 
+import mediaparts as mp
 import mediaparts.imaging._probe as probe_module
 from mediaparts import (
     AudioPart,
@@ -28,6 +30,7 @@ from mediaparts import (
     VideoPart,
 )
 from mediaparts._upload import afrom_upload, from_upload
+from mediaparts.testing import summarize
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
 SECRET = b"SecretCam"
@@ -686,3 +689,329 @@ def test_from_upload_mutated_files_raise_library_errors(seed: int) -> None:
                 del raw[at:]
         with contextlib.suppress(MediaError):
             from_upload(io.BytesIO(bytes(raw)), accept="*/*")
+
+
+# -- trust: only the bytes identify a type ------------------------------------------------
+
+
+def noise(size: int = 4096, seed: int = 0) -> bytes:
+    """Random bytes: what encrypted, compressed or deliberately junk uploads look like."""
+    return random.Random(seed).randbytes(size)
+
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+@pytest.mark.parametrize(
+    ("filename", "ctype", "accept"),
+    [
+        ("report.pdf", None, ("image/*", "application/pdf")),
+        (None, "application/pdf", ("image/*", "application/pdf")),
+        ("report.pdf", "application/pdf", ("image/*", "application/pdf")),
+        ("song.mp3", None, ("audio/*",)),
+        ("clip.mp4", "video/mp4", ("video/*",)),
+        ("tone.wav", None, ("audio/*",)),
+        ("notes.txt", "text/plain", ("text/plain",)),
+        ("letter.docx", DOCX, (DOCX,)),
+        ("photo.png", "image/png", ("application/*", "image/*")),
+    ],
+)
+def test_from_upload_unidentified_bytes_refused(
+    filename: str | None, ctype: str | None, accept: tuple[str, ...]
+) -> None:
+    """Bytes that identify no type are refused whatever the client's name or type claims."""
+    with pytest.raises(UnsupportedMediaType, match="could not be identified") as info:
+        from_upload(werkzeug(noise(), filename, ctype), accept=accept)
+    assert info.value.media_type == "application/octet-stream"
+    assert info.value.accepted == accept
+    assert all(claim in str(info.value) for claim in (filename, ctype) if claim)
+
+
+@pytest.mark.parametrize("accept", ["*/*", "application/octet-stream"])
+def test_from_upload_unidentified_bytes_taken_only_as_octet_stream(accept: str) -> None:
+    """With "*/*" or octet-stream accepted, unidentified bytes are octet-stream, not the claim.
+
+    The part has no file name, since a part's name would type it; the client's is in metadata.
+    """
+    part = from_upload(werkzeug(noise(), "report.pdf", "application/pdf"), accept=accept)
+    assert type(part) is FilePart
+    assert (part.media_type, part.filename) == ("application/octet-stream", None)
+    assert part.metadata == {
+        "client_filename": "report.pdf",
+        "client_content_type": "application/pdf",
+    }
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        noise(64),
+        noise(4096, seed=1),
+        noise(300_000, seed=2),
+        b"\xef\xbb\xbf" + noise(seed=3),
+        b"\xff\xfe" + noise(seed=4),
+        b"\xfe\xff" + noise(seed=5),
+        b"\xff\xfe\x00\x00" + noise(seed=6),
+        zlib.compress(noise(seed=7)),
+        bytes(b | 0x80 for b in noise(seed=8)),
+    ],
+    ids=[
+        "64B",
+        "4KiB",
+        "300KB",
+        "utf8-bom",
+        "utf16le-bom",
+        "utf16be-bom",
+        "utf32-bom",
+        "zlib",
+        "high",
+    ],
+)
+def test_from_upload_noise_is_not_text(raw: bytes) -> None:
+    """Content sniffing calls no binary noise text, so a .txt name does not make it text."""
+    with pytest.raises(UnsupportedMediaType, match="could not be identified"):
+        from_upload(werkzeug(raw, "notes.txt", "text/plain"), accept="text/*")
+
+
+@pytest.mark.parametrize(
+    ("raw", "filename", "ctype", "accept", "media_type"),
+    [
+        (
+            b"just some words\nand a second line\n",
+            "notes.md",
+            None,
+            "text/markdown",
+            "text/markdown",
+        ),
+        (b"alpha\nbeta\ngamma\n", "column.csv", "text/csv", "text/*", "text/csv"),
+        (b"plain words, nothing more\n", None, "text/markdown", "text/*", "text/markdown"),
+        (b"plain words, nothing more\n", "a.txt", None, "text/plain", "text/plain"),
+    ],
+)
+def test_from_upload_text_named_by_the_client(
+    raw: bytes, filename: str | None, ctype: str | None, accept: str, media_type: str
+) -> None:
+    """Bytes that are text may be named a text dialect (.md, .csv) by the client's hint."""
+    part = from_upload(werkzeug(raw, filename, ctype), accept=accept)
+    assert (type(part), part.media_type, part.data) == (FilePart, media_type, raw)
+
+
+# -- trust: the client's name and type are made safe --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("a\ud800b.png", "ab.png"),
+        ("\udcff\udcfe.png", ".png"),
+        ("a\u2028b\u2029c.png", "abc.png"),
+        ("a\ue000\U0010fffe.png", "a.png"),
+        ("..\ud800/cat.png", "cat.png"),
+        (".\ud800.", None),
+    ],
+)
+def test_from_upload_filename_unencodable_dropped(given: str, kept: str | None) -> None:
+    """Lone surrogates, private and unassigned code points and line separators are dropped."""
+    part = from_upload(werkzeug(data("mislabelled.jpg"), given, None))
+    assert part.filename == kept
+    json.dumps(part.metadata, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("name", ["a\ud800b.pdf", "\ud83d.pdf", "x\udfff\u2028.pdf"])
+def test_from_upload_surrogate_name_payloads_encode(name: str) -> None:
+    """A name with lone surrogates yields a part and payloads that encode as UTF-8 JSON."""
+    part = from_upload(werkzeug(data("document.pdf"), name, "application/pdf\ud800"))
+    json.dumps(part.to_dict(), ensure_ascii=False).encode()
+    for provider in mp.providers.names():
+        payload = summarize(mp.render([part], provider))  # Bedrock's raw bytes described
+        json.dumps(payload, ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize(
+    ("given", "ends"),
+    [("x" * 300 + ".png", ".png"), ("é" * 200 + ".png", "é.png"), ("😀" * 100 + ".png", "😀.png")],
+)
+def test_from_upload_filename_bounded_in_bytes(given: str, ends: str) -> None:
+    """A long name is cut from its start to 255 UTF-8 bytes, keeping its extension."""
+    part = from_upload(werkzeug(data("mislabelled.jpg"), given, None))
+    assert part.filename is not None and part.filename.endswith(ends)
+    assert 250 <= len(part.filename.encode()) <= 255
+
+
+def test_from_upload_huge_client_hints_bounded() -> None:
+    """A name and content type of a million characters each are kept bounded."""
+    name = "a/" * 500_000 + "photo.png"
+    ctype = "image/png; " + "x" * 1_000_000
+    part = from_upload(werkzeug(data("mislabelled.jpg"), name, ctype))
+    assert part.filename == "photo.png"
+    assert len(part.metadata["client_filename"]) == 1024
+    assert part.metadata["client_filename"].endswith("a/photo.png")
+    assert part.metadata["client_content_type"] == "image/png"
+
+
+def test_from_upload_form_field_name_is_not_a_filename() -> None:
+    """Werkzeug's `.name` (the form field) is not taken for a missing `.filename`."""
+    pytest.importorskip("werkzeug")
+    from werkzeug.datastructures import FileStorage
+
+    upload = FileStorage(io.BytesIO(data("mislabelled.jpg")), filename=None, name="avatar.gif")
+    part = from_upload(upload)
+    assert part.filename is None
+    assert "client_filename" not in part.metadata
+
+
+# -- trust: the application's patterns and the stream's answers ----------------------------
+
+
+@pytest.mark.parametrize("accept", [[], ["*/png"], ["image/"], ["/png"], ["image /png"], "a/b c"])
+def test_from_upload_accept_patterns_that_match_nothing(accept: Any) -> None:
+    """Patterns that could never match (or none at all) are a mistake, named as InvalidMedia."""
+    with pytest.raises(InvalidMedia, match="accept"):
+        from_upload(io.BytesIO(data("upright.jpg")), accept=accept)
+
+
+@pytest.mark.parametrize(("accept", "taken"), [("IMAGE/*", True), ("image/png; q=0.5", False)])
+def test_from_upload_accept_patterns_canonicalised(accept: str, taken: bool) -> None:
+    """Patterns are lower-cased and lose their parameters before matching."""
+    if taken:
+        assert from_upload(io.BytesIO(data("upright.jpg")), accept=accept)
+    else:
+        with pytest.raises(UnsupportedMediaType, match=r"accepted: image/png$"):
+            from_upload(io.BytesIO(data("upright.jpg")), accept=accept)
+
+
+class Greedy:
+    """A stream whose read() ignores its argument and hands over everything at once."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+
+    def read(self, size: int = -1) -> bytes:
+        raw, self.raw = self.raw, b""
+        return raw
+
+
+def test_from_upload_read_more_than_asked_kept_to_the_cap() -> None:
+    """A read() returning more than asked is taken whole within the cap, cut at cap + 1 past it."""
+    raw = data("upright.jpg")
+    assert from_upload(Greedy(raw), max_bytes=len(raw)).data == raw
+    with pytest.raises(MediaTooLarge) as info:
+        from_upload(Greedy(b"\x89PNG\r\n\x1a\n" + bytes(5 * 2**20)), max_bytes=1000)
+    assert info.value.size == 1001
+
+
+def test_from_upload_read_returning_a_coroutine() -> None:
+    """A sync read() that returns a coroutine says to use afrom_upload, and closes it."""
+
+    class Wrapped:
+        def __init__(self) -> None:
+            self.inner = io.BytesIO(data("upright.jpg"))
+
+        async def _read(self, size: int) -> bytes:
+            return self.inner.read(size)
+
+        def read(self, size: int = -1) -> Any:
+            return self._read(size)
+
+    with pytest.raises(InvalidMedia, match="afrom_upload"):
+        from_upload(Wrapped())
+
+
+def test_afrom_upload_hanging_read_can_be_cancelled() -> None:
+    """An async read() that never returns is cancelled by the caller's timeout; position restored."""
+
+    class Stalled:
+        def __init__(self) -> None:
+            self.file = io.BytesIO(b"12345")
+            self.file.seek(3)
+
+        async def read(self, size: int = -1) -> bytes:
+            await asyncio.Event().wait()
+            return b""
+
+    upload = Stalled()
+
+    async def run() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(afrom_upload(upload), timeout=0.05)
+
+    asyncio.run(run())
+    assert upload.file.tell() == 3
+
+
+WORDS = "The quick brown fox jumps over the lazy dog, again and again.\n"
+CJK = "敏捷的棕色狐狸跳过了懒狗。一次又一次。\n"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        (WORDS * 3000).encode(),
+        (CJK * 4000).encode(),
+        ("Café crème, déjà vu.\n" * 8000).encode("latin-1"),
+        b"\xef\xbb\xbf" + (CJK * 4000).encode(),
+        b"\xff\xfe" + (CJK * 4000).encode("utf-16-le"),
+        b"\xfe\xff" + (WORDS * 3000).encode("utf-16-be"),
+        (WORDS * 3000).encode("utf-16-le"),
+        b"\xff\xfe\x00\x00" + (CJK * 2000).encode("utf-32-le"),
+        (WORDS * 3000).encode() + b"\x00" + (WORDS * 10).encode(),  # a stray NUL in a log
+    ],
+    ids=[
+        "ascii",
+        "utf8-cjk",
+        "latin1",
+        "utf8-bom",
+        "utf16le-bom",
+        "utf16be-bom",
+        "utf16-nobom",
+        "utf32-bom",
+        "stray-nul",
+    ],
+)
+def test_from_upload_long_text_accepted(raw: bytes) -> None:
+    """Text well past the 64 KiB sniffing prefix, in any encoding the sniffer knows, is text."""
+    assert len(raw) > 100_000
+    part = from_upload(werkzeug(raw, "notes.txt", "text/plain"), accept="text/*")
+    assert (part.media_type, part.data) == ("text/plain", raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        (WORDS * 1100).encode() + noise(200_000),
+        (WORDS * 1100).encode() + bytes(200_000),
+        (CJK * 2000).encode() + (CJK * 100).encode("utf-16-le"),
+        b"\xff\xfe" + (CJK * 3000).encode("utf-16-le") + b"\x00\xd8" * 10,
+        (WORDS * 1100).encode("utf-16-le") + noise(10_000),
+    ],
+    ids=["ascii+noise", "ascii+zeros", "utf8+utf16", "utf16+lone-surrogates", "utf16+noise"],
+)
+def test_from_upload_text_only_in_the_prefix_refused(raw: bytes) -> None:
+    """64 KiB of text in front of something else is not a text upload."""
+    assert len(raw) > 70_000
+    with pytest.raises(UnsupportedMediaType, match="could not be identified"):
+        from_upload(werkzeug(raw, "notes.txt", "text/plain"), accept="text/*")
+
+
+def iso_box(tag: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", 8 + len(body)) + tag + body
+
+
+# An ISO base media file whose brands say nothing: detection sees only the box family.
+UNBRANDED = iso_box(b"ftyp", b"zzzz\x00\x00\x00\x00zzzz") + iso_box(b"mdat", bytes(2000))
+
+
+@pytest.mark.parametrize(
+    ("filename", "media_type"),
+    [("clip.mov", "video/quicktime"), ("clip.bin", "video/mp4"), (None, "video/mp4")],
+)
+def test_from_upload_container_named_by_the_client(filename: str | None, media_type: str) -> None:
+    """Bytes that show only a container family may be named a member of it by the client."""
+    part = from_upload(werkzeug(UNBRANDED, filename, None), accept="video/*")
+    assert (type(part), part.media_type) == (VideoPart, media_type)
+
+
+def test_from_upload_container_named_an_image_still_checked() -> None:
+    """A box file named .heic is typed HEIC by its name, then fails the image checks."""
+    with pytest.raises(InvalidMedia, match="image/heic"):
+        from_upload(werkzeug(UNBRANDED, "photo.heic", None), accept="image/*")

@@ -1,10 +1,12 @@
 """`from_upload`: turn a web upload into a part, trusting its bytes and nothing the client said.
 
 Checks, in order: the declared size → read at most `max_bytes + 1` bytes → empty → detect the
-type from the bytes (the client's file name and content type are hints) → `accept` → the pixel
-count from the image header → (with `strip_metadata`) re-encode without metadata, which also
-decodes every pixel once. Takes Starlette/FastAPI `UploadFile`, Werkzeug `FileStorage`, Django
-`UploadedFile` or any binary file object, by duck typing. See docs/uploads.md.
+type from the bytes (the client's file name and content type may only name a member of the
+family the bytes show; bytes that show none are application/octet-stream, and text must be
+text to its end) → `accept` → the pixel count from the image header → (with `strip_metadata`)
+re-encode without metadata, which also decodes every pixel once. Takes Starlette/FastAPI
+`UploadFile`, Werkzeug `FileStorage`, Django `UploadedFile` or any binary file object, by duck
+typing. See docs/uploads.md.
 """
 
 from __future__ import annotations
@@ -12,16 +14,25 @@ from __future__ import annotations
 import asyncio
 import inspect
 import io
-import unicodedata
+import re
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mediaparts._clienthints import declared_type, given_name, safe_filename
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
-from mediaparts.detection import canonical_media_type, detect, kind_of
+from mediaparts._wholetext import text_to_the_end
+from mediaparts.detection import (
+    PREFIX_SIZE,
+    Detection,
+    canonical_media_type,
+    detect,
+    extension_for,
+    kind_of,
+)
 from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, probe
 from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
 
@@ -29,6 +40,11 @@ __all__ = ["afrom_upload", "from_upload"]
 
 DEFAULT_ACCEPT = ("image/*", "application/pdf")
 _CHUNK = 1 << 20
+# What bytes nothing identifies are; only "*/*" or this type named exactly accepts them.
+_UNIDENTIFIED = "application/octet-stream"
+# type "/" subtype, each a restricted name (RFC 6838 §4.2) or "*"; "*/*" but not "*/png".
+# The classes exclude "/", so matching is linear in the pattern's length.
+_PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
 # What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
 _BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
 
@@ -66,12 +82,15 @@ def from_upload(
 
     Returns:
         An `ImagePart`, `AudioPart`, `VideoPart` or `FilePart`, as the bytes' kind says. Its
-        `metadata` holds the client's `client_filename` and `client_content_type`, when given.
+        `filename` is the client's made safe (printable, UTF-8, no path, at most 255 bytes);
+        its `metadata` holds the client's `client_filename` and `client_content_type`, made
+        printable and bounded, when given.
 
     Raises:
         MediaTooLarge: More than `max_bytes` bytes, or more than `max_pixels` pixels.
-        UnsupportedMediaType: The detected type matches no `accept` pattern, or the image
-            cannot be stripped (HEIC without pillow-heif).
+        UnsupportedMediaType: The detected type matches no `accept` pattern (bytes that
+            identify no type match only `"*/*"` or `"application/octet-stream"`, whatever the
+            client called them), or the image cannot be stripped (HEIC without pillow-heif).
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
     request = _request(upload, max_bytes, accept, strip_metadata, max_pixels)
@@ -128,30 +147,13 @@ def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: A
     for name, value in (("max_bytes", max_bytes), ("max_pixels", max_pixels)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise InvalidMedia(f"{name} must be a positive whole number, got {value!r}")
-    patterns = (accept,) if isinstance(accept, str) else accept
-    if not isinstance(patterns, Iterable):
-        raise InvalidMedia(f"accept takes media type patterns, got {type(accept).__name__}")
-    patterns = tuple(patterns)
-    for pattern in patterns:
-        if not isinstance(pattern, str) or pattern.count("/") != 1:
-            raise InvalidMedia(
-                f"accept takes media type patterns such as 'image/*', got {pattern!r}"
-            )
-    canonical = tuple(p.lower() if p.endswith("/*") else canonical_media_type(p) for p in patterns)
-    mimetype = getattr(upload, "mimetype", None)  # Werkzeug: the type without parameters
-    declared = mimetype if isinstance(mimetype, str) else getattr(upload, "content_type", None)
-    declared = declared.split(";")[0] if isinstance(declared, str) else ""
-    client_type = _printable(declared).strip().lower()[:255]
-    raw: Any = getattr(upload, "filename", None)  # Starlette, Werkzeug
-    if not isinstance(raw, str):
-        raw = getattr(upload, "name", None)  # Django, plain files
-    client_name = _printable(raw)[:1024] if isinstance(raw, str) else None
+    client_type, client_name = declared_type(upload), given_name(upload)
     request = _Request(
         max_bytes=max_bytes,
-        accept=canonical,
+        accept=_patterns(accept),
         strip=bool(strip),
         max_pixels=max_pixels,
-        filename=_safe_filename(client_name),
+        filename=safe_filename(client_name),
         client_name=client_name or None,
         client_type=client_type or None,
     )
@@ -169,18 +171,23 @@ def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: A
     return request
 
 
-def _printable(text: str) -> str:
-    # Cc: control characters (NUL, newlines, ESC); Cf: invisible format characters such as
-    # U+202E, which displays "gpj.exe" as "exe.jpg".
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
-
-
-def _safe_filename(name: str | None) -> str | None:
-    """Keep only the final path component; browsers once sent whole Windows paths."""
-    if name is None:
-        return None
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    return None if base in ("", ".", "..") else base[-255:]
+def _patterns(accept: Any) -> tuple[str, ...]:
+    """Canonicalise the application's `accept` patterns, refusing any that would match nothing."""
+    patterns = (accept,) if isinstance(accept, str) else accept
+    if not isinstance(patterns, Iterable):
+        raise InvalidMedia(f"accept takes media type patterns, got {type(accept).__name__}")
+    canonical = []
+    for pattern in patterns:
+        # `canonical_media_type` lower-cases, drops parameters and folds aliases (image/jpg).
+        if not isinstance(pattern, str) or not _PATTERN.fullmatch(canonical_media_type(pattern)):
+            raise InvalidMedia(
+                f"accept takes media type patterns such as 'image/*', 'application/pdf' or "
+                f"'*/*', got {pattern!r}"
+            )
+        canonical.append(canonical_media_type(pattern))
+    if not canonical:
+        raise InvalidMedia("accept is empty, so every upload would be refused")
+    return tuple(canonical)
 
 
 def _label(request: _Request) -> str:
@@ -228,11 +235,18 @@ class _Buffer:
         label = _label(self.request)
         if isinstance(chunk, str):
             raise InvalidMedia(f"{label} is open in text mode; open it with 'rb'")
+        if inspect.isawaitable(chunk):
+            if inspect.iscoroutine(chunk):
+                chunk.close()  # never awaited: close it rather than leave a RuntimeWarning
+            raise InvalidMedia(f"{label}: read() returned an awaitable; use await afrom_upload()")
         if not isinstance(chunk, bytes | bytearray | memoryview):
             raise InvalidMedia(f"{label}: read() returned {type(chunk).__name__}, not bytes")
-        self.chunks.append(bytes(chunk))
-        self.total += len(chunk)
         self.ended = not chunk
+        # read(n) may return more than n from a stream that ignores n: keep no more than the cap
+        # allows, so what is held stays within max_bytes + 1 however much was handed over.
+        room = self.request.max_bytes + 1 - self.total
+        self.chunks.append(bytes(memoryview(chunk).cast("B")[:room]))
+        self.total += len(self.chunks[-1])
 
     def data(self) -> bytes:
         data, limit = b"".join(self.chunks), self.request.max_bytes
@@ -249,10 +263,14 @@ class _Buffer:
 
 
 def _accepts(media_type: str, patterns: tuple[str, ...]) -> bool:
+    if media_type == _UNIDENTIFIED:
+        # Bytes nothing identifies: "application/*" means identified documents, so only
+        # "*/*" or the type named exactly takes them.
+        return "*/*" in patterns or _UNIDENTIFIED in patterns
     kind = kind_of(media_type)
     for pattern in patterns:
         major, _, minor = pattern.partition("/")
-        if pattern == "*/*" or pattern == media_type:
+        if pattern in ("*/*", media_type):
             return True
         # SVG is "image/svg+xml" but a document (scripts, links): "image/*" means raster.
         raster = major != "image" or kind == "image"
@@ -261,24 +279,59 @@ def _accepts(media_type: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-def _finish(data: bytes, request: _Request) -> MediaPart:
+def _identify(data: bytes, request: _Request) -> Detection:
+    """Detect the type from the bytes; the client's name and type may refine it, never make it.
+
+    `detect` takes a type from a hint in two cases: the bytes showed a family (text, whose
+    dialect a `.csv` or `.md` name may name; a container such as a ZIP or an MP4-style box file,
+    whose member a `.docx` or `.heic` name may name), or the bytes showed nothing at all. The
+    first is kept; in the second the hint is all there is, so the bytes are unidentified. Text
+    is sniffed from a 64 KiB prefix: here, where the whole upload is at hand, the rest must be
+    text too, or 64 KiB of words would carry megabytes of anything in as `text/plain`.
+    """
     found = detect(data, filename=request.filename, declared=request.client_type)
+    # detect() reads a bounded prefix (at most 256 KiB in all), so asking twice costs little.
+    own = found if found.source in ("magic", "content") else detect(data)
+    if own.source == "unknown":
+        return own
+    if own.source == "content" and len(data) > PREFIX_SIZE and not text_to_the_end(data):
+        return Detection(_UNIDENTIFIED, "file", extension_for(_UNIDENTIFIED), "unknown", False)
+    return found
+
+
+def _claims(request: _Request) -> str:
+    said = [f"sent it as {request.client_type}"] if request.client_type else []
+    said += [f"named it {request.filename!r}"] if request.filename else []
+    return f"; the client {' and '.join(said)}" if said else ""
+
+
+def _finish(data: bytes, request: _Request) -> MediaPart:
+    found = _identify(data, request)
     media_type = found.media_type
     if not _accepts(media_type, request.accept):
-        said = f"; the client said {request.client_type}" if request.client_type else ""
-        raise UnsupportedMediaType(
-            f"{_label(request)} is {media_type} (detected from its bytes{said}), which is not "
-            f"accepted here; accepted: {', '.join(request.accept)}",
-            media_type=media_type,
-            accepted=request.accept,
-        )
+        accepted = ", ".join(request.accept)
+        if found.source == "unknown":
+            message = (
+                f"{_label(request)}: its bytes could not be identified as any accepted type "
+                f"({accepted}){_claims(request)}, which alone is not believed"
+            )
+        else:
+            said = f"; the client said {request.client_type}" if request.client_type else ""
+            message = (
+                f"{_label(request)} is {media_type} (detected from its bytes{said}), which is "
+                f"not accepted here; accepted: {accepted}"
+            )
+        raise UnsupportedMediaType(message, media_type=media_type, accepted=request.accept)
     if found.kind == "image":
         data, media_type = _check_image(data, media_type, request)
     metadata = {"client_filename": request.client_name, "client_content_type": request.client_type}
+    # A part types its bytes with its file name as a hint: unidentified bytes taken under "*/*"
+    # keep the client's name in metadata only, or "report.pdf" would make them a PDF again.
+    filename = None if found.source == "unknown" else request.filename
     return part_class(kind_of(media_type))(
         data=data,
         media_type=media_type,
-        filename=request.filename,
+        filename=filename,
         metadata={k: v for k, v in metadata.items() if v is not None},
     )
 
