@@ -35,6 +35,7 @@ READERS: dict[str, Callable[[Any], Reader]] = {
     "path in parts": lambda p: _message([{"path": p}], key="parts"),
     "to_dict-shaped part": lambda p: _message([{"kind": "image", "path": p}], key="parts"),
     "PathLike content": lambda p: _message(Path(p)),
+    "files=": lambda p: _message([{"path": p}], key="files"),
     "tool result": lambda p: (
         lambda **kw: mp.message_from_dict(
             {"role": "tool", "tool_call_id": "c1", "content": [{"path": p}]}, **kw
