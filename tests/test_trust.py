@@ -217,7 +217,7 @@ def test_base_dir_through_a_symlink(layout: Path) -> None:
     ("base_dir", "message"),
     [
         ("no-such-dir", "not a directory"),
-        (b"/tmp", "str or os.PathLike"),
+        (b"uploads", "str or os.PathLike"),
         (42, "str or os.PathLike"),
         ("a\x00b", "not a usable path"),
     ],
