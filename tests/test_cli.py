@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -283,3 +284,71 @@ def test_progress_bar_not_drawn_into_a_file(
     """When stderr is not a terminal (a log file, CI), nothing is drawn."""
     assert main(["inspect", *[str(testdata / "tone.wav")] * 3]) == 0
     assert capsys.readouterr().err == ""
+
+
+PNG_NAMES = [
+    ("https://example.com/a%00b.png", "a_b.openai.png"),
+    ("https://example.com/%2E%2E%2F%2E%2E%2Fescape.png", "_.._escape.openai.png"),
+    ("https://example.com/..%5C..%5Cwin.png", "_.._win.openai.png"),
+    ("https://example.com/" + "n" * 300 + ".png", "n" * 120 + ".openai.png"),
+    ("https://example.com/" + "é" * 200 + ".png", "é" * 60 + ".openai.png"),
+    ("https://example.com/CON.png", "_CON.openai.png"),
+    ("https://example.com/..png", "part.openai.png"),
+    ("https://example.com/a%0Ab%3A.png", "a_b_.openai.png"),
+]
+
+
+@pytest.mark.parametrize(("url", "name"), PNG_NAMES)
+def test_normalize_out_names_are_safe(
+    media_urls: Any, testdata: Path, tmp_path: Path, url: str, name: str
+) -> None:
+    """--out names from URLs hold no NUL, separator or '..', and fit the name length limit."""
+    media_urls.add(url, (testdata / "alpha.png").read_bytes())
+    out = tmp_path / "out"
+    assert main(["normalize", url, "--provider", "openai", "--out", str(out)]) == 0
+    assert [p.name for p in out.iterdir()] == [name]
+
+
+def test_normalize_out_names_are_unique(
+    media_urls: Any, testdata: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Inputs with the same name (in any case) are written side by side, not over each other."""
+    urls = ["https://a.example/x.png", "https://b.example/x.png", "https://c.example/X.png"]
+    for url in urls:
+        media_urls.add(url, (testdata / "alpha.png").read_bytes())
+    assert main(["normalize", *urls, "--provider", "openai", "--out", str(tmp_path)]) == 0
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["X-3.openai.png", "x-2.openai.png", "x.openai.png"]
+
+
+def test_normalize_write_failure_is_one_line_and_run_goes_on(
+    testdata: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An OSError writing one result is one line for that input; the others are still done."""
+    blocker = tmp_path / "out"
+    blocker.write_text("a file where the directory should be")
+    inputs = [str(testdata / "alpha.png"), str(testdata / "photo.jpg")]
+    code = main(["normalize", *inputs, "--provider", "openai", "--out", str(blocker)])
+    captured = capsys.readouterr()
+    assert code == 1
+    lines = captured.out.splitlines()
+    assert len(lines) == 2 and all(": error: cannot write" in line for line in lines)
+    assert "Traceback" not in captured.err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("command", ["inspect", "normalize", "render"])
+def test_special_files_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A FIFO or /dev/zero as input is a one-line error with exit status 1, never a hang."""
+    os.mkfifo(tmp_path / "pipe.png")
+    inputs = [str(tmp_path / "pipe.png")]
+    if os.path.exists("/dev/zero"):
+        inputs.append("/dev/zero")
+    for source in inputs:
+        args = [command, source] + ([] if command == "inspect" else ["--provider", "openai"])
+        assert main(args) == 1
+        captured = capsys.readouterr()
+        said = (captured.out + captured.err).strip()
+        assert "not a regular file" in said and len(said.splitlines()) == 1

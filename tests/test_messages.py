@@ -232,3 +232,39 @@ def test_merge_runs_never_merges_tool_messages() -> None:
     """Each tool message answers its own call, so they stay apart."""
     msgs = [mp.Tool("a", tool_call_id="1"), mp.Tool("b", tool_call_id="2")]
     assert mp.merge_runs(msgs) == msgs
+
+
+@pytest.mark.parametrize(
+    ("output", "kept"),
+    [
+        ((1, 2), [1, 2]),
+        ({"pair": (1, (2, 3))}, {"pair": [1, [2, 3]]}),
+        ([], []),
+        ("text", "text"),
+    ],
+)
+def test_assistant_output_is_kept_as_json_data(output: object, kept: object) -> None:
+    """Structured output is kept as the JSON data to_dict() holds: tuples become lists."""
+    message = mp.Assistant(output=output)
+    assert message.output == kept
+    assert message.to_dict()["output"] == kept
+    assert mp.message_from_dict(json.loads(json.dumps(message.to_dict()))) == message
+
+
+def test_assistant_output_is_a_copy() -> None:
+    """The message shares nothing with the caller's output object."""
+    output = {"items": [1]}
+    message = mp.Assistant(output=output)
+    output["items"].append(2)
+    assert message.output == {"items": [1]}
+
+
+def test_assistant_output_nested_too_deeply_is_invalid() -> None:
+    """Output nested deeper than JSON can encode raises InvalidMedia, not RecursionError."""
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(mp.InvalidMedia, match="nested too deeply"):
+        mp.Assistant(output=deep)
+    with pytest.raises(mp.InvalidMedia, match="nested too deeply"):
+        mp.part(b"%PDF-1.4\n", metadata={"deep": deep})

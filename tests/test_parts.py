@@ -6,6 +6,7 @@ import asyncio
 import base64
 import io
 import json
+import os
 import pickle
 import shutil
 import threading
@@ -440,3 +441,63 @@ def test_offline_url_part_raises(testdata: Path) -> None:
     made = mp.ImagePart.from_url("https://example.com/a.png")
     with mp.offline(), pytest.raises(mp.OfflineError):
         _ = made.data
+
+
+SURROGATE_NAME = "caf\udce9 \ud83d.pdf"  # bytes that were not UTF-8, half a UTF-16 pair
+CLEAN_NAME = "caf\ufffd \ufffd.pdf"
+PDF = b"%PDF-1.4\n%%EOF\n"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: mp.FilePart.from_bytes(PDF, filename=SURROGATE_NAME),
+        lambda: mp.FilePart.from_base64(base64.b64encode(PDF).decode(), filename=SURROGATE_NAME),
+        lambda: mp.FilePart.from_data_uri(
+            "data:application/pdf;base64,JVBERi0xLjQK", filename=SURROGATE_NAME
+        ),
+        lambda: mp.FilePart.from_url("https://example.com/a.pdf", filename=SURROGATE_NAME),
+        lambda: mp.FilePart(data=PDF, filename=SURROGATE_NAME),
+        lambda: mp.FilePart.model_validate({"data": PDF, "filename": SURROGATE_NAME}),
+        lambda: mp.part(PDF, filename=SURROGATE_NAME),
+        lambda: mp.part({"data": base64.b64encode(PDF).decode(), "filename": SURROGATE_NAME}),
+        lambda: mp.FilePart.from_file(_named(io.BytesIO(PDF), SURROGATE_NAME)),
+    ],
+)
+def test_filename_lone_surrogates_are_replaced(make: object) -> None:
+    """Every constructor replaces lone surrogates in a file name, so payloads encode as UTF-8."""
+    made = make()  # type: ignore[operator]
+    assert made.filename == CLEAN_NAME
+    if made.is_loaded:
+        payload = mp.render([mp.User(files=[made])], "openai")
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")  # raised UnicodeEncodeError
+
+
+def _named(fileobj: io.BytesIO, name: str) -> io.BytesIO:
+    fileobj.name = name  # type: ignore[attr-defined]
+    return fileobj
+
+
+def test_from_path_cleans_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """A file whose name is not UTF-8 is read, its name kept with U+FFFD for the bad bytes."""
+    try:
+        path = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"caf\xe9.pdf")))
+        path.write_bytes(PDF)
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes only UTF-8 names")
+    assert mp.part(path).filename == "caf\ufffd.pdf"
+    assert mp.FilePart.from_path(path).filename == "caf\ufffd.pdf"
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: mp.FilePart.from_url("https://example.com/caf\udce9.pdf"),
+        lambda: mp.part(PDF, media_type="application/pdf\udce9"),
+        lambda: mp.FilePart.from_url("https://example.com/a", media_type="application/\udce9"),
+    ],
+)
+def test_urls_and_media_types_with_lone_surrogates_are_invalid(make: object) -> None:
+    """A URL or media type that cannot be encoded as UTF-8 raises InvalidMedia saying so."""
+    with pytest.raises(mp.InvalidMedia, match="lone surrogate"):
+        make()  # type: ignore[operator]

@@ -58,6 +58,7 @@ DOCUMENTED_NAMES = {
     "FetchError",
     "BlockedURL",
     "OfflineError",
+    "BlockedPath",
 }
 
 
@@ -110,6 +111,7 @@ def test_error_tree_shape() -> None:
     ):
         assert issubclass(cls, mp.MediaError)
     assert issubclass(mp.InvalidMedia, ValueError)
+    assert issubclass(mp.BlockedPath, mp.InvalidMedia)
     assert issubclass(mp.BlockedURL, mp.FetchError)
     assert issubclass(mp.OfflineError, mp.FetchError)
     err = mp.FetchError("boom", url="https://x", status_code=502)
@@ -117,6 +119,7 @@ def test_error_tree_shape() -> None:
 
 
 ERROR_NAMES = (
+    "BlockedPath",
     "BlockedURL",
     "FetchError",
     "InvalidMedia",

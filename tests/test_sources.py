@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import base64
 import io
+import os
+import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mediaparts import InvalidMedia, MediaTooLarge
 from mediaparts._sources import (
+    UNSIZED_CAP,
     b64decode,
     b64decode_prefix,
     b64encode,
+    open_path,
     parse_data_uri,
     read_file_object,
     read_path,
@@ -163,3 +168,72 @@ def test_read_file_object_rejects_non_binary(bad: object) -> None:
     """Text-mode files and non-files raise InvalidMedia."""
     with pytest.raises(InvalidMedia):
         read_file_object(bad)
+
+
+def _reporting(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """Make every fstat report `size` bytes, as a file still being written or a /proc file."""
+    real = os.fstat
+
+    def fstat(fd: int) -> os.stat_result:
+        st = real(fd)
+        fields = list(st[:10])
+        fields[6] = size  # st_size
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "fstat", fstat)
+
+
+def test_read_path_stops_at_reported_size_plus_a_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file holding far more than it reported when opened is refused, not read to the end."""
+    path = tmp_path / "growing.bin"
+    path.write_bytes(b"x" * (1 << 20))
+    _reporting(monkeypatch, 10)
+    with pytest.raises(InvalidMedia, match="grew while it was read"):
+        read_path(path)
+
+
+def test_read_path_caps_files_that_report_size_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file reporting size 0 (a /proc entry) is read up to UNSIZED_CAP, never unbounded."""
+    small, large = tmp_path / "small", tmp_path / "large"
+    small.write_bytes(b"A=1\x00B=2\x00")
+    large.write_bytes(b"x" * (UNSIZED_CAP + 1))
+    _reporting(monkeypatch, 0)
+    assert read_path(small) == b"A=1\x00B=2\x00"
+    with pytest.raises(MediaTooLarge, match="reports a size of 0") as caught:
+        read_path(large)
+    assert caught.value.limit == UNSIZED_CAP
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="no procfs")
+def test_read_path_reads_proc_files() -> None:
+    """Trusted code may still read a /proc file, which reports size 0 but holds bytes."""
+    assert read_path("/proc/self/status").startswith(b"Name:")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("opener", [read_path, lambda p: open_path(p).__enter__()])
+def test_fifo_is_refused_at_open(tmp_path: Path, opener: Any) -> None:
+    """A FIFO with no writer is refused at once (opened without blocking, then fstat-ed)."""
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(InvalidMedia, match=r"FIFO \(named pipe\), not a regular file"):
+        opener(tmp_path / "pipe")
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets here")
+def test_socket_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Unix socket on disk is refused, named as a socket."""
+    monkeypatch.chdir(tmp_path)  # socket paths are short: bind a relative name
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind("sock")
+        with pytest.raises(InvalidMedia, match="a socket, not a regular file"):
+            read_path("sock")
+
+
+def test_read_path_nul_is_invalid_media(tmp_path: Path) -> None:
+    """A NUL in a path is InvalidMedia naming it, not a bare ValueError."""
+    with pytest.raises(InvalidMedia, match="NUL"):
+        read_path(str(tmp_path / "a\x00b.png"))

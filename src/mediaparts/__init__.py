@@ -11,6 +11,7 @@ import typing as _typing
 
 from mediaparts._build import part
 from mediaparts._errors import (
+    BlockedPath,
     BlockedURL,
     FetchError,
     InvalidMedia,
@@ -87,6 +88,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "Assistant",
     "AudioPart",
+    "BlockedPath",
     "BlockedURL",
     "Detection",
     "FetchError",

@@ -6,6 +6,7 @@ a `ValueError`, so code that already catches `ValueError` keeps working::
     MediaError
     ├── UnsupportedMediaType      the bytes are a type this part, call or provider does not take
     ├── InvalidMedia (ValueError) corrupt or truncated media, bad base64, data URI or shorthand
+    │   └── BlockedPath           untrusted input (a message dict) names a local file
     ├── MediaTooLarge             more bytes (or pixels) than a cap allows
     ├── ProviderLimitError        cannot be fitted to a provider's limits
     └── FetchError                a URL could not be fetched (carries `url`, `status_code`)
@@ -18,6 +19,7 @@ Messages say what was wrong, with which input, and what to do about it.
 from __future__ import annotations
 
 __all__ = [
+    "BlockedPath",
     "BlockedURL",
     "FetchError",
     "InvalidMedia",
@@ -70,6 +72,21 @@ class UnsupportedMediaType(MediaError):
 
 class InvalidMedia(MediaError, ValueError):
     """The input is malformed: corrupt or truncated media, bad base64 or data URI, bad shorthand."""
+
+
+class BlockedPath(InvalidMedia):
+    """Untrusted input (a message dict, a provider payload) names a local file it may not read.
+
+    Dicts are read with no access to local files unless the caller names a `base_dir`; then
+    only files whose real path lies inside it are read.
+
+    Attributes:
+        path: The path as the input gave it.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class MediaTooLarge(MediaError):

@@ -7,6 +7,7 @@ Content is an ordered tuple of parts. Anything `mp.part()` takes can be given as
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, TypeAlias
 
@@ -22,7 +23,9 @@ from mediaparts._parts import (
     TextPart,
     VideoPart,
     construct,
+    json_copy,
 )
+from mediaparts._sources import untrusted_paths
 
 __all__ = [
     "Assistant",
@@ -176,8 +179,10 @@ class _Message(BaseModel):
                 continue
             if isinstance(value, BaseModel):
                 value = value.model_dump(mode="json")
-            elif isinstance(value, tuple):
-                value = [v.model_dump(mode="json") for v in value]
+            elif isinstance(value, tuple):  # tool_calls: a tuple of models
+                value = [
+                    v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value
+                ]
             out[name] = value
         out["parts"] = [p.to_dict() for p in self.parts]
         return out
@@ -226,13 +231,9 @@ class Assistant(_Message):
     @field_validator("output")
     @classmethod
     def _json_output(cls, value: Any) -> Any:
-        try:
-            json.dumps(value, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise InvalidMedia(
-                f"output must be JSON data (it is kept in to_dict()): {exc}"
-            ) from exc
-        return value
+        # Kept as the JSON data to_dict() will hold (a tuple becomes a list), and as a copy
+        # that shares nothing with the caller's object.
+        return json_copy(value, what="output")
 
 
 class Tool(_Message):
@@ -266,15 +267,34 @@ _ROLES: dict[str, type[_Message]] = {
 }
 
 
-def message_from_dict(value: Mapping[str, Any]) -> Message:
+def message_from_dict(
+    value: Mapping[str, Any], *, base_dir: str | os.PathLike[str] | None = None
+) -> Message:
     """Make a message from `to_dict()` output or an OpenAI-style `{"role", "content"}` dict.
 
     Roles `human`, `ai`, `model` and `developer` are read as `user`, `assistant`,
     `assistant` and `system`.
 
+    The dict is untrusted input (it may come from a client's request body): it may not name
+    a local file. A `{"path": ...}` part, an `image_url` whose URL is a plain path, or any
+    other path inside it raises `BlockedPath`, unless `base_dir` is given; then paths are
+    resolved against `base_dir` and read only when their real path (symlinks followed) lies
+    inside it. Inline data and URLs (fetched later, under the fetch policy) are unaffected.
+
+    Args:
+        value: The message dict.
+        base_dir: The one directory whose files the dict may name, if any.
+
     Raises:
-        InvalidMedia: The dict has no known role or a malformed field.
+        BlockedPath: The dict names a local file, and no `base_dir` allows it.
+        InvalidMedia: The dict has no known role or a malformed field, or `base_dir` is not
+            a directory.
     """
+    with untrusted_paths("mp.message_from_dict()", base_dir):
+        return _message_from_dict(value)
+
+
+def _message_from_dict(value: Mapping[str, Any]) -> Message:
     if not isinstance(value, Mapping):
         raise InvalidMedia(f"a message dict is needed, got {type(value).__name__}")
     if not all(isinstance(key, str) for key in value):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
@@ -40,6 +41,7 @@ from mediaparts._sources import (
     parse_data_uri,
     read_file_object,
     read_path,
+    untrusted_paths,
 )
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -120,6 +122,8 @@ class MediaPart(BaseModel):
             )
         values = dict(values)
         check_fields(values)
+        if values.get("filename") is not None:
+            values["filename"] = clean_filename(values["filename"])
         if values.get("metadata") is not None:
             values["metadata"] = _copy_metadata(values["metadata"])
         declared = values.get("media_type")
@@ -316,16 +320,30 @@ class MediaPart(BaseModel):
         return out
 
     @classmethod
-    def from_dict(cls, value: Mapping[str, Any]) -> MediaPart:
-        """Build a part from `to_dict()` output or a dict shorthand (see `mp.part`)."""
+    def from_dict(
+        cls, value: Mapping[str, Any], *, base_dir: str | os.PathLike[str] | None = None
+    ) -> MediaPart:
+        """Build a part from `to_dict()` output or a dict shorthand (see `mp.part`).
+
+        The dict is untrusted input, as in `mp.message_from_dict`: a `path` in it raises
+        `BlockedPath` unless `base_dir` is given and the file's real path lies inside it.
+        `to_dict()` never writes a path, so round trips are unaffected; for a path of your own,
+        use `from_path` or `mp.part({"path": ...})`.
+
+        Raises:
+            BlockedPath: The dict names a local file, and no `base_dir` allows it.
+            InvalidMedia: The dict is malformed.
+            UnsupportedMediaType: Its bytes are not of this class's kind.
+        """
         from mediaparts._build import part_from_mapping
 
         if not isinstance(value, Mapping):
             raise InvalidMedia(
                 f"{cls.__name__}.from_dict() takes a dict (to_dict() output or a shorthand such "
-                f"as {{'path': ...}}), got {type(value).__name__}"
+                f"as {{'data': ...}}), got {type(value).__name__}"
             )
-        made = part_from_mapping(value)
+        with untrusted_paths(f"{cls.__name__}.from_dict()", base_dir):
+            made = part_from_mapping(value)
         if not isinstance(made, MediaPart):
             raise InvalidMedia(f"{cls.__name__}.from_dict() got a text part; use mp.part()")
         if cls is not MediaPart and not isinstance(made, cls):
@@ -593,6 +611,9 @@ def _check_limit(max_bytes: Any) -> None:
 
 
 _TEXT_FIELDS = ("media_type", "filename", "url", "detail")
+# A lone surrogate is what Python makes of bytes that are not UTF-8 (os.fsdecode, PEP 383) or
+# of a half of a UTF-16 pair; no UTF-8 encoder takes one, so JSON payloads would fail later.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def check_fields(values: Mapping[str, Any]) -> None:
@@ -600,25 +621,54 @@ def check_fields(values: Mapping[str, Any]) -> None:
 
     Raises:
         InvalidMedia: `media_type`, `filename`, `url` or `detail` is not a string, or
-            `metadata` is not a dict.
+            `metadata` is not a dict; `media_type`, `url` or `detail` holds a lone
+            surrogate (text that cannot be encoded as UTF-8; a file name is cleaned instead,
+            by `clean_filename`).
     """
     for name in _TEXT_FIELDS:
         value = values.get(name)
         if value is not None and not isinstance(value, str):
             raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
+        if name != "filename" and value is not None and _SURROGATE.search(value):
+            raise InvalidMedia(
+                f"{name} {value!r:.80} holds a lone surrogate, which cannot be encoded as "
+                "UTF-8; decode the text it came from correctly"
+            )
     metadata = values.get("metadata")
     if metadata is not None and not isinstance(metadata, Mapping):
         raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
 
 
+def clean_filename(name: str) -> str:
+    """Return a file name with each lone surrogate replaced by U+FFFD.
+
+    A file name is a hint (it is sent to some providers, never used to open anything), and a
+    real file on disk may have a name that is not UTF-8; so it is cleaned rather than refused,
+    the way `bytes.decode(errors="replace")` would have read it.
+    """
+    return _SURROGATE.sub("\ufffd", name)
+
+
 def _copy_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
     """Copy metadata deeply, as JSON data, so the part shares nothing with the caller."""
-    try:
-        copied = json.loads(json.dumps(metadata, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise InvalidMedia(f"metadata must be JSON data (it is kept in to_dict()): {exc}") from exc
+    copied = json_copy(metadata, what="metadata")
     assert isinstance(copied, dict)
     return copied
+
+
+def json_copy(value: Any, *, what: str) -> Any:
+    """Return `value` as the JSON data `to_dict()` keeps: a deep copy, tuples made lists.
+
+    Raises:
+        InvalidMedia: `value` is not JSON data (NaN, an object, keys that are not strings
+            or scalars), or is nested too deeply to encode.
+    """
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise InvalidMedia(f"{what} must be JSON data (it is kept in to_dict()): {exc}") from exc
+    except RecursionError as exc:  # json recurses once per level of nesting
+        raise InvalidMedia(f"{what} is nested too deeply to keep as JSON data") from exc
 
 
 def construct(model: BaseModel, init: Callable[..., None], values: dict[str, Any]) -> None:

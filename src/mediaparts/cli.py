@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -152,8 +153,8 @@ def _line(info: dict[str, Any]) -> str:
 
 
 def _verdict_line(verdict: dict[str, Any]) -> str:
-    if verdict["verdict"] == "rejected":
-        return f"rejected: {verdict['reason']}"
+    if verdict["verdict"] in ("rejected", "error"):
+        return f"{verdict['verdict']}: {verdict['reason']}"
     tokens = verdict.get("tokens")
     cost = f", ~{tokens:,} tokens" if tokens is not None else ""
     if verdict["verdict"] == "accepted as is":
@@ -211,11 +212,53 @@ def _run_inspect(args: argparse.Namespace) -> int:
 _TEXT_EXTENSIONS = {"text/csv": ".csv", "text/markdown": ".md", "application/json": ".json"}
 
 
-def _written(result: NormalizedPart, source: str, provider: str, out: Path) -> Path:
-    """Write a normalized part to `out` as NAME.PROVIDER.EXT and return the path."""
-    stem = Path(result.filename or Path(source).name or "part").stem or "part"
+# What may not appear in a file name on some system we write to: separators, NUL and the
+# other control characters, and the characters Windows reserves (Microsoft, "Naming Files,
+# Paths, and Namespaces"); lone surrogates too, which no file system encoding takes.
+_UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|\ud800-\udfff]')
+_RESERVED_STEMS = {"con", "prn", "aux", "nul"} | {
+    f"{p}{n}" for p in ("com", "lpt") for n in "123456789"
+}
+# Most file systems take names of up to 255 bytes; the stem stays well under that, leaving
+# room for ".PROVIDER.EXT" and a "-N" that makes it unique.
+_STEM_BYTES = 120
+
+
+def _stem(result: NormalizedPart, source: str) -> str:
+    """Make a file-name stem from a part's (or URL's) name that is safe to write anywhere.
+
+    The name comes from the input (a URL's last segment, percent-decoded), so it may hold a
+    NUL, a separator, '..' or hundreds of characters; none of that reaches the file system.
+    """
+    name = result.filename or Path(source).name or "part"
+    stem = Path(_UNSAFE_NAME.sub("_", name)).stem
+    stem = stem.strip(". ")  # no '..', no hidden file; Windows drops trailing dots and spaces
+    encoded = stem.encode("utf-8")
+    if len(encoded) > _STEM_BYTES:
+        stem = encoded[:_STEM_BYTES].decode("utf-8", "ignore").rstrip(". ")
+    if not stem:
+        return "part"
+    return f"_{stem}" if stem.split(".")[0].lower() in _RESERVED_STEMS else stem
+
+
+def _written(result: NormalizedPart, source: str, provider: str, out: Path, used: set[str]) -> Path:
+    """Write a normalized part to `out` as NAME.PROVIDER.EXT (NAME-2... when taken).
+
+    `used` holds the names written so far in this run (case-folded, for file systems that
+    ignore case), so two inputs with the same name do not overwrite each other.
+
+    Raises:
+        OSError: The file cannot be written.
+    """
+    stem = _stem(result, source)
     ext = extension_for(result.media_type) or _TEXT_EXTENSIONS.get(result.media_type, ".bin")
-    path = out / f"{stem}.{provider}{ext}"
+    name = f"{stem}.{provider}{ext}"
+    counter = 1
+    while name.casefold() in used:
+        counter += 1
+        name = f"{stem}-{counter}.{provider}{ext}"
+    used.add(name.casefold())
+    path = out / name
     out.mkdir(parents=True, exist_ok=True)
     if result.text is not None:
         path.write_text(result.text, encoding="utf-8")
@@ -227,6 +270,7 @@ def _written(result: NormalizedPart, source: str, provider: str, out: Path) -> P
 def _run_normalize(args: argparse.Namespace) -> int:
     failed = 0
     progress = _Progress(len(args.inputs))
+    used: set[str] = set()
     for index, source in enumerate(args.inputs, 1):
         progress.step(index, source)
         info: dict[str, Any] = {"input": source, "provider": args.provider}
@@ -234,10 +278,14 @@ def _run_normalize(args: argparse.Namespace) -> int:
             result = normalize(source, args.provider, model=args.model, urls="inline")
             info.update(_verdict_of(result))
             if args.out is not None:
-                info["written"] = str(_written(result, source, args.provider, args.out))
+                info["written"] = str(_written(result, source, args.provider, args.out, used))
         except MediaError as exc:
             failed += 1
             info["verdict"], info["reason"] = "rejected", str(exc)
+        except OSError as exc:  # writing: one line for this input, and on to the next
+            failed += 1
+            where = f" {exc.filename}" if exc.filename else ""
+            info["verdict"], info["reason"] = "error", f"cannot write{where}: {exc.strerror or exc}"
         progress.done()
         if args.json:
             print(json.dumps(info))

@@ -27,6 +27,8 @@ messages: list[mp.Message] = [
 ]
 merged: list[mp.Message] = mp.merge_runs(messages)
 again: mp.Message = mp.message_from_dict(messages[1].to_dict())
+uploaded: mp.Message = mp.message_from_dict(messages[1].to_dict(), base_dir=Path("uploads"))
+part_again: mp.MediaPart = mp.ImagePart.from_dict(photo.to_dict(), base_dir="uploads")
 
 normalized: mp.NormalizedPart = mp.normalize(photo, "anthropic", model="claude-sonnet-4-5")
 steps: tuple[str, ...] = normalized.steps
