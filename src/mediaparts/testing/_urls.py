@@ -22,6 +22,7 @@ from mediaparts import _fetch
 from mediaparts._errors import OfflineError
 from mediaparts._parts import MediaPart
 from mediaparts._policy import redact
+from mediaparts._sources import read_path
 from mediaparts.detection import detect
 
 __all__ = ["MediaURLs"]
@@ -193,8 +194,7 @@ def _body(content: Any, url_name: str) -> tuple[bytes, str]:
         return body, detect(body, filename=url_name or None).media_type
     if isinstance(content, os.PathLike):
         path = os.fspath(content)
-        with open(path, "rb") as file:
-            body = file.read()
+        body = read_path(path)  # the one path reader: regular files only, bounded
         return body, detect(body, filename=os.path.basename(path)).media_type
     raise TypeError(
         "media_urls.add() takes bytes, str text, a pathlib.Path or a part, "
