@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-try:  # Python 3.11+; `sre_parse` warns on import there
+# The parser behind `re` is private (typeshed has no stubs for it, hence the ignores); its
+# tree has kept the same shape from 3.10 to 3.13. 3.11 renamed it and made `sre_parse` warn.
+try:
     from re import _constants as sre  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
