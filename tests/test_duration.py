@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import struct
 import wave
-import zlib
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from mediaparts._duration import (
     _MUTAGEN,
     _OWN,
     audio_duration,
-    pdf_page_count,
     video_duration,
     video_has_audio,
 )
@@ -183,82 +181,3 @@ def test_matroska_without_duration_is_none() -> None:
     """A live WebM (no Duration before the first Cluster) has no known duration."""
     data = _ebml(0x18538067, _ebml(0x1F43B675, b"\0" * 16) + _ebml(0x1549A966, b""))
     assert video_duration(data, "video/webm") is None
-
-
-# --- PDF pages ------------------------------------------------------------------------------
-
-
-def _pdf(*objects: bytes, update: bytes = b"") -> bytes:
-    body = b"".join(b"%d 0 obj\n%s\nendobj\n" % (i, obj) for i, obj in enumerate(objects, 1))
-    return b"%PDF-1.7\n" + body + b"trailer\n<< /Root 1 0 R >>\n%%EOF\n" + update
-
-
-def test_pdf_page_count_of_testdata(testdata: Path) -> None:
-    """testdata/document.pdf has two pages."""
-    assert pdf_page_count((testdata / "document.pdf").read_bytes()) == 2
-
-
-def test_pdf_page_count_prefers_the_root_pages_node() -> None:
-    """Nested page-tree nodes: the root's /Count (no /Parent) is the total."""
-    data = _pdf(
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Kids [3 0 R 4 0 R] /Count 5 /Type /Pages >>",
-        b"<< /Type /Pages /Parent 2 0 R /Kids [5 0 R] /Count 4 >>",
-        b"<< /Type/Page /Parent 2 0 R >>",
-        b"<< /Type /Page /Parent 3 0 R >>",
-    )
-    assert pdf_page_count(data) == 5
-
-
-def test_pdf_page_count_follows_incremental_updates() -> None:
-    """An incremental update that rewrites the root node wins, even with fewer pages."""
-    update = b"2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n%%EOF\n"
-    data = _pdf(b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Count 3 >>", update=update)
-    assert pdf_page_count(data) == 1
-
-
-def test_pdf_page_count_falls_back_to_page_objects() -> None:
-    """Without any /Count, the /Type /Page objects are counted (not /Pages)."""
-    data = _pdf(
-        b"<< /Type /Pages /Kids [2 0 R 3 0 R 4 0 R] >>",
-        b"<< /Type /Page >>",
-        b"<< /Type /Page /Contents 5 0 R >>",
-        b"<</Type/Page/Parent 1 0 R>>",
-        b"<< /Length 3 >>\nstream\nabc\nendstream",
-    )
-    assert pdf_page_count(data) == 3
-
-
-def test_pdf_page_count_reads_object_streams() -> None:
-    """A page tree inside a compressed object stream (PDF 1.5+) is found."""
-    objects = [b"<< /Type /Pages /Kids [11 0 R] /Count 7 >>", b"<< /Type /Page /Parent 10 0 R >>"]
-    header = b"10 0 11 %d " % len(objects[0])
-    payload = header + objects[0] + objects[1]
-    stream = zlib.compress(payload)
-    objstm = b"<< /Type /ObjStm /N 2 /First %d /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (
-        len(header), len(stream), stream,
-    )  # fmt: skip
-    data = _pdf(b"<< /Type /Catalog /Pages 10 0 R >>", objstm)
-    assert pdf_page_count(data) == 7
-
-
-@pytest.mark.parametrize(
-    "data", [b"", b"%PDF-1.4\n%%EOF", b"not a pdf at all", b"1 0 obj << /Count 3 >> endobj"]
-)
-def test_pdf_without_page_tree_is_none(data: bytes) -> None:
-    """No page tree, no count."""
-    assert pdf_page_count(data) is None
-
-
-def test_pdf_with_broken_object_stream_still_counts() -> None:
-    """A corrupt compressed stream is skipped, not fatal."""
-    broken = b"<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>\nstream\nnot zlib\nendstream"
-    data = _pdf(broken, b"<< /Type /Pages /Count 2 >>")
-    assert pdf_page_count(data) == 2
-
-
-@given(st.binary(max_size=4096))
-def test_pdf_garbage_never_raises(data: bytes) -> None:
-    """Random bytes give None or a count, never an exception."""
-    result = pdf_page_count(data)
-    assert result is None or result >= 0

@@ -1,13 +1,12 @@
-"""Media duration and PDF page count, read from headers, for token pricing.
+"""Media duration, read from headers, for token pricing.
 
 Durations come from container headers, never from decoding: mutagen (imported lazily) reads
 WAV, MP3, Ogg (Vorbis, Opus, FLAC, Speex, Theora), FLAC, AIFF, ADTS AAC (an estimate from the
 bitrate) and ASF/WMA/WMV; a few lines here read MP4/M4A/MOV/3GP (the movie's `mvhd` box, which
 counts the edit list, so an AAC encoder's priming samples are not counted as mutagen's track
 duration counts them), Matroska/WebM (the segment `Info` `Duration`) and AVI (`avih`), and the
-encoder delay and padding an ffmpeg-made MP3 declares (mutagen applies only LAME's). PDF pages
-are counted from the page tree without a PDF library. Every reader returns None, never raises,
-on bytes it cannot read.
+encoder delay and padding an ffmpeg-made MP3 declares (mutagen applies only LAME's). Every
+reader returns None, never raises, on bytes it cannot read. PDF pages are counted in `_pdf`.
 """
 
 from __future__ import annotations
@@ -15,16 +14,14 @@ from __future__ import annotations
 import importlib
 import io
 import math
-import re
 import struct
-import zlib
 from collections.abc import Callable, Iterator
 
 from mediaparts.detection import canonical_media_type
 from mediaparts.detection._isobmff import find_box, track_handlers
 from mediaparts.detection._reader import Probe
 
-__all__ = ["audio_duration", "pdf_page_count", "video_duration", "video_has_audio"]
+__all__ = ["audio_duration", "video_duration", "video_has_audio"]
 
 # Canonical media type -> mutagen classes to try in turn ("module:Class").
 _MP4 = ("mutagen.mp4:MP4",)
@@ -314,91 +311,3 @@ def video_has_audio(data: bytes, media_type: str) -> bool | None:
         return reader(data)
     except (struct.error, IndexError, ValueError, OverflowError):
         return None
-
-
-# `(?<!\d)`: a match starts only at the first digit of a number. Without it a long run of
-# digits is tried from each of its digits in turn, each try scanning to the run's end, which
-# is quadratic: 40,000 digits took 6 s, a 1 MB file of digits about an hour.
-_OBJECT = re.compile(rb"(?<!\d)\d+\s+\d+\s+obj\b")
-_STREAM = re.compile(rb"\bstream\r?\n")
-_PAGES = re.compile(rb"/Type\s*/Pages\b")
-_PAGE = re.compile(rb"/Type\s*/Page\b")  # \b: "/Pages" does not match
-# PDF integers stop at 2**31 - 1 (ISO 32000-1, Annex C.2): ten digits at most. A longer run is
-# not a count, and int() refuses more than 4,300 digits with a ValueError.
-_INTEGER = rb"(\d{1,10})(?!\d)"
-_COUNT = re.compile(rb"/Count\s+" + _INTEGER)
-_FIRST = re.compile(rb"/First\s+" + _INTEGER)
-_OFFSET = re.compile(rb"\d{1,10}")
-_MAX_INFLATED = 64 << 20  # object streams are small; never inflate more than this in total
-
-
-def _bodies(data: bytes) -> Iterator[bytes]:
-    """Yield the text between each `N G obj` and its `endobj`, scanning the file once.
-
-    A lazy `obj(.*?)endobj` regex rescans to the end of the file for every object without an
-    `endobj`, which is quadratic on a damaged or hostile file; this never looks back.
-    """
-    pos = 0
-    while (header := _OBJECT.search(data, pos)) is not None:
-        end = data.find(b"endobj", header.end())
-        if end < 0:
-            return
-        yield data[header.end() : end]
-        pos = end + len(b"endobj")
-
-
-def _dictionaries(data: bytes) -> Iterator[bytes]:
-    """Yield the dictionary text of every object, in file order, including object streams."""
-    budget = _MAX_INFLATED
-    for body in _bodies(data):
-        stream = _STREAM.search(body)
-        head = body if stream is None else body[: stream.start()]
-        yield head
-        if stream is None or b"/ObjStm" not in head or b"FlateDecode" not in head:
-            continue
-        first = _FIRST.search(head)
-        try:
-            inflated = zlib.decompressobj().decompress(body[stream.end() :], budget)
-        except zlib.error:
-            continue
-        budget -= len(inflated)
-        if first is None or budget <= 0:
-            continue
-        # The header is pairs "object-number offset"; offsets count from /First.
-        start = int(first.group(1))
-        offsets = [int(n) for n in _OFFSET.findall(inflated[:start])[1::2]]
-        for i, offset in enumerate(offsets):
-            end = offsets[i + 1] if i + 1 < len(offsets) else len(inflated) - start
-            yield inflated[start + offset : start + end]
-
-
-def pdf_page_count(data: bytes) -> int | None:
-    """Count the pages of a PDF without a PDF library.
-
-    Reads the `/Count` of the root `/Pages` node (the one without a `/Parent`; the last one
-    when incremental updates wrote several), else the largest `/Count` of any `/Pages` node,
-    else counts the `/Type /Page` objects. Compressed object streams (PDF 1.5+) are inflated.
-
-    Args:
-        data: The PDF's bytes.
-
-    Returns:
-        The page count, or None when no page tree is found.
-    """
-    roots: list[int] = []
-    counts: list[int] = []
-    pages = 0
-    for head in _dictionaries(data):
-        if _PAGES.search(head):
-            count = _COUNT.search(head)
-            if count is not None:
-                counts.append(int(count.group(1)))
-                if b"/Parent" not in head:
-                    roots.append(counts[-1])
-        elif _PAGE.search(head):
-            pages += 1
-    if roots:
-        return roots[-1]
-    if counts:
-        return max(counts)
-    return pages or None

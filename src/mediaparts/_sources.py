@@ -55,6 +55,7 @@ __all__ = [
 ]
 
 _WHITESPACE = re.compile(rb"\s+")
+_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/=]")
 
 
 def b64encode(data: bytes | bytearray | memoryview) -> str:
@@ -72,7 +73,7 @@ def _clean_base64(text: str | bytes) -> bytes:
         raw = raw.replace(b"-", b"+").replace(b"_", b"/")
     missing = -len(raw) % 4
     if missing == 3:
-        stray = re.search(rb"[^A-Za-z0-9+/=]", raw)
+        stray = _NOT_BASE64.search(raw)
         if stray is not None:
             raise ValueError(f"it contains {stray.group()!r} at position {stray.start()}")
         raise ValueError("its length is not a whole number of base64 quanta")

@@ -47,7 +47,8 @@ _MAIN_PARTS = {
         "application/vnd.ms-powerpoint.presentation.macroenabled.12"
     ),
 }
-_MAIN_PART = re.compile(rb'ContentType="([^"]+)\.main\+xml"')
+_CONTENT_TYPE = re.compile(rb'ContentType="([^"]*)"')
+_MAIN_SUFFIX = b".main+xml"
 
 # Member-name prefixes of OOXML packages when [Content_Types].xml cannot be read.
 _OOXML_FOLDERS = (
@@ -189,11 +190,15 @@ def _from_members(probe: Probe, entries: list[_Entry]) -> str | None:
             if declared.startswith("application/") and " " not in declared:
                 return declared
         elif entry.name == "[Content_Types].xml":
-            match = _MAIN_PART.search(_member(probe, entry))
-            if match:
-                found = _MAIN_PARTS.get(match.group(1).decode("ascii", "replace").lower())
-                if found:
-                    return found
+            # The first content type naming a main part (`...document.main+xml`) decides.
+            for match in _CONTENT_TYPE.finditer(_member(probe, entry)):
+                value = match.group(1)
+                if len(value) > len(_MAIN_SUFFIX) and value.endswith(_MAIN_SUFFIX):
+                    main = value[: -len(_MAIN_SUFFIX)].decode("ascii", "replace").lower()
+                    found = _MAIN_PARTS.get(main)
+                    if found:
+                        return found
+                    break
     return None
 
 

@@ -265,7 +265,9 @@ _FIRST_LINE = (
     ("BEGIN:VCARD", "text/vcard"),  # RFC 6350
     ("WEBVTT", "text/vtt"),  # WebVTT §4.1
 )
-_SHEBANG = re.compile(r"#![^\n]*?\b(python[\d.]*|sh|bash|zsh|dash|node)\b")
+# Linux reads at most 255 characters of the `#!` line (BINPRM_BUF_SIZE, include/uapi/linux/
+# binfmts.h); bounding the search there also bounds its work on a long first line.
+_SHEBANG = re.compile(r"#![^\n]{0,253}?\b(python[\d.]{0,16}|sh|bash|zsh|dash|node)\b")
 _INTERPRETERS = {"python": "text/x-python", "node": "text/javascript"}
 
 

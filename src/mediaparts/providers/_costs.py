@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mediaparts._duration import audio_duration, pdf_page_count, video_duration, video_has_audio
+from mediaparts._duration import audio_duration, video_duration, video_has_audio
 from mediaparts._errors import InvalidMedia, MediaError
+from mediaparts._pdf import pdf_page_count
 from mediaparts.providers import Provider
 from mediaparts.providers._vision import VisionGeometry, lookup
 
@@ -69,6 +70,7 @@ def media_tokens(
 
     Raises:
         MediaError: No rule is documented, or the duration or page count cannot be read.
+        MediaTooLarge: A PDF past the page counter's caps (objects, inflated bytes).
     """
     if not provider.rules.costs:
         raise MediaError(

@@ -127,11 +127,13 @@ _FORMATS = {
     "audio": _AUDIO_FORMATS,
 }
 
-# DocumentBlock.name: alphanumerics, single whitespace, hyphens, parentheses, square brackets;
-# 1-200 characters (botocore DocumentBlockNameString, read 2026-08).
 # DocumentBlock.name (botocore, read 2026-08): 1-200 characters; alphanumerics, whitespace (no
-# more than one in a row), hyphens, parentheses and square brackets.
-VALID_NAME = re.compile(r"^(?!.*\s\s)[A-Za-z0-9\s\-()\[\]]{1,200}$")
+# more than one in a row), hyphens, parentheses and square brackets. The service checks with
+# ASCII classes (re.ASCII: Python's own \s also takes \x1c-\x1f, NBSP, U+3000), over the whole
+# name (\Z: `$` also matches before a final newline, letting a 201st character through).
+# `.{0,199}` rather than `.*`: a name that passes is at most 200 characters anyway.
+_NAME_CHARS = r"A-Za-z0-9\s\-()\[\]"
+VALID_NAME = re.compile(rf"\A(?!.{{0,199}}\s\s)[{_NAME_CHARS}]{{1,200}}\Z", re.ASCII)
 
 
 def media_type_of(kind: str, fmt: object) -> str | None:
@@ -142,7 +144,7 @@ def media_type_of(kind: str, fmt: object) -> str | None:
     return None
 
 
-_NAME_BAD = re.compile(r"[^A-Za-z0-9\s\-()\[\]]+")
+_NAME_BAD = re.compile(rf"[^{_NAME_CHARS}]+", re.ASCII)
 _NAME_MAX = 200
 
 
