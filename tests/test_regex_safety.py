@@ -55,7 +55,7 @@ REVIEWED: dict[str, Reviewed] = {
         f"[Content_Types].xml of a ZIP, at most 16 KiB inflated; {_UNTRUSTED}",
         lambda n: b'ContentType="' * (n // 13),
     ),
-    "mediaparts.detection._sniff:_CONTROL_CHARS": Reviewed(
+    "mediaparts.detection._sniff:CONTROL_CHARS": Reviewed(
         "[\x00-\x08\x0e-\x19\x1c-\x1f\x7f]",
         f"UTF-16/32 text decoded from the prefix (64 KiB); {_UNTRUSTED}",
         lambda n: "\x00" * n,
@@ -186,6 +186,31 @@ REVIEWED: dict[str, Reviewed] = {
         r"[^A-Za-z0-9\s\-()\[\]]+",
         f"an upload's file name, made ASCII; {_UNTRUSTED}",
         lambda n: "-é" * (n // 2),
+    ),
+    "mediaparts._parts:_SURROGATE": Reviewed(
+        "[\ud800-\udfff]",
+        f"a part's file name, URL or media type; {_UNTRUSTED}",
+        lambda n: "\ud800" * n,
+    ),
+    "mediaparts._policy:_SCHEME": Reviewed(
+        r"[A-Za-z][A-Za-z0-9+.\-]*:",
+        f"a URL being redacted for a message (match); {_UNTRUSTED}",
+        lambda n: "a" * n,
+    ),
+    "mediaparts._policy:_AUTHORITY_END": Reviewed(
+        r"[/?#\\]",
+        f"a URL or password being redacted; {_UNTRUSTED}",
+        lambda n: "a" * n,
+    ),
+    "mediaparts._upload:_PATTERN": Reviewed(
+        r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)",
+        "an accept pattern the application gives from_upload (fullmatch); trusted",
+        lambda n: "a" * n,
+    ),
+    "mediaparts.cli:_UNSAFE_NAME": Reviewed(
+        r'[\x00-\x1f\x7f/\\:*?"<>|\ud800-\udfff]',
+        f"a URL's file name, for normalize --out; {_UNTRUSTED}",
+        lambda n: "\x00" * n,
     ),
     "mediaparts.testing._payload:_BASE64": Reviewed(
         r"[A-Za-z0-9+/]+={0,2}",

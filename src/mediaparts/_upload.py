@@ -24,7 +24,6 @@ from mediaparts._clienthints import declared_type, given_name, safe_filename
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
-from mediaparts._wholetext import text_to_the_end
 from mediaparts.detection import (
     PREFIX_SIZE,
     Detection,
@@ -33,6 +32,7 @@ from mediaparts.detection import (
     extension_for,
     kind_of,
 )
+from mediaparts.detection._wholetext import text_to_the_end
 from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, probe
 from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
 

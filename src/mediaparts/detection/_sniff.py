@@ -43,9 +43,9 @@ _BOM_BYTES = tuple(bom for bom, _ in _BOMS)
 # C0 control characters that do not occur in text: all but TAB, LF, VT, FF, CR and ESC
 # (ANSI colour codes in logs); SUB is allowed too (a DOS end-of-file mark).
 _CONTROL = bytes([*range(0x09), 0x0E, 0x0F, *range(0x10, 0x1A), *range(0x1C, 0x20), 0x7F])
-_NOT_CONTROL = bytes(sorted(set(range(256)) - set(_CONTROL)))
-_HIGH = bytes(range(0x80, 0x100))
-_CONTROL_CHARS = re.compile("[\x00-\x08\x0e-\x19\x1c-\x1f\x7f]")
+NOT_CONTROL = bytes(sorted(set(range(256)) - set(_CONTROL)))
+HIGH = bytes(range(0x80, 0x100))
+CONTROL_CHARS = re.compile("[\x00-\x08\x0e-\x19\x1c-\x1f\x7f]")
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
@@ -76,7 +76,7 @@ def _decode_units(data: bytes, encoding: str, unit: int) -> str | None:
             text = data[: end - cut].decode(encoding)
         except UnicodeDecodeError:
             continue
-        return None if len(_CONTROL_CHARS.findall(text)) > len(text) // 1000 else text
+        return None if len(CONTROL_CHARS.findall(text)) > len(text) // 1000 else text
     return None
 
 
@@ -103,7 +103,7 @@ def decode_text(data: bytes) -> str | None:
     if b"\x00" in data:
         return _utf16_without_bom(data)
     # Count control bytes with C-speed translate rather than a loop over the prefix.
-    if len(data.translate(None, _NOT_CONTROL)) > len(data) // 1000:
+    if len(data.translate(None, NOT_CONTROL)) > len(data) // 1000:
         return None
     try:
         return data.decode("utf-8")
@@ -112,7 +112,7 @@ def decode_text(data: bytes) -> str | None:
             return data[: error.start].decode("utf-8", "replace")
     # Not UTF-8: a legacy single-byte encoding (Latin-1, Windows-1252) if the high bytes are
     # a minority, as accented letters are in Western text.
-    high = len(data) - len(data.translate(None, _HIGH))
+    high = len(data) - len(data.translate(None, HIGH))
     if high > len(data) * 0.3:
         return None
     return data.decode("latin-1")

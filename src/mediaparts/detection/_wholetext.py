@@ -13,19 +13,15 @@ flat whatever the size.
 from __future__ import annotations
 
 import codecs
-import re
 
-from mediaparts.detection import PREFIX_SIZE
+from mediaparts.detection._reader import PREFIX_SIZE
+from mediaparts.detection._sniff import CONTROL_CHARS, HIGH, NOT_CONTROL
 
 __all__ = ["text_to_the_end"]
 
 _WINDOW = 1 << 20
-# The same byte classes as the sniffer's (detection/_sniff.py): C0 controls that text does
-# not hold (all but TAB, LF, VT, FF, CR, ESC and SUB), DEL, and the high half.
-_CONTROL = bytes([*range(0x09), 0x0E, 0x0F, *range(0x10, 0x1A), *range(0x1C, 0x20), 0x7F])
-_NOT_CONTROL = bytes(sorted(set(range(256)) - set(_CONTROL)))
-_HIGH = bytes(range(0x80, 0x100))
-_CONTROL_CHARS = re.compile(f"[{re.escape(_CONTROL.decode('latin-1'))}]")
+# CONTROL_CHARS, HIGH and NOT_CONTROL are the sniffer's own byte classes, so the whole is
+# judged exactly as the prefix was.
 _WIDE_BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32-le"),  # before UTF-16 LE, whose mark it starts with
     (b"\x00\x00\xfe\xff", "utf-32-be"),
@@ -49,13 +45,13 @@ def text_to_the_end(data: bytes) -> bool:
     if b"\x00" in data[:PREFIX_SIZE]:  # where the sniffer took it for UTF-16
         return _decodes(data, _utf16_order(data))
     # One control byte in a thousand at most, as in the prefix (a stray NUL in a long log).
-    if len(data.translate(None, _NOT_CONTROL)) > len(data) // 1000:
+    if len(data.translate(None, NOT_CONTROL)) > len(data) // 1000:
         return False
     body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     if _decodes(body, "utf-8", count=False):  # control bytes were just counted
         return True
     # A single-byte code page (Latin-1, Windows-1252) if high bytes are a minority.
-    return len(body) - len(body.translate(None, _HIGH)) <= len(body) * 0.3
+    return len(body) - len(body.translate(None, HIGH)) <= len(body) * 0.3
 
 
 def _utf16_order(data: bytes) -> str:
@@ -72,7 +68,7 @@ def _decodes(data: bytes, encoding: str, *, count: bool = True) -> bool:
         for start in range(0, len(data), _WINDOW):
             text = decoder.decode(data[start : start + _WINDOW])
             chars += len(text)
-            controls += len(_CONTROL_CHARS.findall(text)) if count else 0
+            controls += len(CONTROL_CHARS.findall(text)) if count else 0
             if controls > len(data) // 1000:  # more than the end could allow: stop reading
                 return False
     except UnicodeDecodeError:
