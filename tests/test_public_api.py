@@ -59,6 +59,7 @@ DOCUMENTED_NAMES = {
     "BlockedURL",
     "OfflineError",
     "BlockedPath",
+    "untrusted",
 }
 
 

@@ -26,6 +26,11 @@ def _message(content: Any, key: str = "content") -> Reader:
     return lambda **kw: mp.message_from_dict({"role": "user", key: content}, **kw)
 
 
+def _in_untrusted(path: Any, **kw: Any) -> Any:
+    with mp.untrusted(**kw):
+        return mp.part(path)
+
+
 # Every shape in which a dict can carry a path, each a function of the path.
 READERS: dict[str, Callable[[Any], Reader]] = {
     "image_url": lambda p: _message([{"type": "image_url", "image_url": {"url": p}}]),
@@ -41,6 +46,7 @@ READERS: dict[str, Callable[[Any], Reader]] = {
             {"role": "tool", "tool_call_id": "c1", "content": [{"path": p}]}, **kw
         )
     ),
+    "mp.part inside mp.untrusted()": lambda p: lambda **kw: _in_untrusted(p, **kw),
     "MediaPart.from_dict": lambda p: lambda **kw: mp.MediaPart.from_dict({"path": p}, **kw),
     "ImagePart.from_dict": lambda p: (
         lambda **kw: mp.ImagePart.from_dict({"kind": "image", "path": p}, **kw)
@@ -293,3 +299,13 @@ def test_directory_is_refused(tmp_path: Path, reader: str) -> None:
     (tmp_path / "dir.png").mkdir()
     with pytest.raises(mp.InvalidMedia, match="directory"):
         SPECIAL_READERS[reader](tmp_path / "dir.png")
+
+
+def test_untrusted_block_ends_with_the_block(photo: Path, testdata: Path) -> None:
+    """Inside mp.untrusted() a path is refused and inline data is not; after it, paths read."""
+    with mp.untrusted():
+        with pytest.raises(mp.BlockedPath, match=r"mp\.untrusted\(\)"):
+            mp.part(str(photo))
+        assert mp.part((testdata / "photo.jpg").read_bytes()).media_type == "image/jpeg"
+        assert mp.part("https://example.com/a.png").is_url
+    assert mp.part(str(photo)).media_type == "image/png"

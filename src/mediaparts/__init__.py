@@ -34,6 +34,7 @@ from mediaparts._messages import (
 )
 from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
 from mediaparts._policy import FetchPolicy
+from mediaparts._sources import untrusted
 from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
@@ -133,4 +134,5 @@ __all__ = [
     "render",
     "safe_async_client",
     "safe_client",
+    "untrusted",
 ]

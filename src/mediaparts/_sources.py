@@ -51,6 +51,7 @@ __all__ = [
     "parse_data_uri",
     "read_file_object",
     "read_path",
+    "untrusted",
     "untrusted_paths",
 ]
 
@@ -232,6 +233,30 @@ def untrusted_paths(reader: str, base_dir: str | os.PathLike[str] | None = None)
         yield
     finally:
         _POLICY.reset(token)
+
+
+@contextlib.contextmanager
+def untrusted(base_dir: str | os.PathLike[str] | None = None) -> Iterator[None]:
+    """Treat every path read inside the block as coming from untrusted input.
+
+    For application code that hands a stranger's value to `mp.part` (a form field, a JSON
+    body): inside the block a path raises `BlockedPath` instead of being read, unless it lies
+    inside `base_dir`, exactly as in `mp.message_from_dict`. URLs, data URIs and bytes are
+    made into parts as usual, and URLs are fetched under the fetch policy.
+
+    ```python
+    with mp.untrusted():
+        photo = mp.part(request_json["image"])    # a URL or data URI; never a server file
+    ```
+
+    Args:
+        base_dir: The directory paths may name, or `None` for no path at all.
+
+    Raises:
+        InvalidMedia: `base_dir` is not a directory.
+    """
+    with untrusted_paths("code inside mp.untrusted()", base_dir):
+        yield
 
 
 def _real_dir(base_dir: Any) -> str:

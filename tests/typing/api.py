@@ -29,6 +29,8 @@ merged: list[mp.Message] = mp.merge_runs(messages)
 again: mp.Message = mp.message_from_dict(messages[1].to_dict())
 uploaded: mp.Message = mp.message_from_dict(messages[1].to_dict(), base_dir=Path("uploads"))
 part_again: mp.MediaPart = mp.ImagePart.from_dict(photo.to_dict(), base_dir="uploads")
+with mp.untrusted(base_dir="uploads"):
+    from_form: mp.MediaPart = mp.part("https://example.com/a.png")
 
 normalized: mp.NormalizedPart = mp.normalize(photo, "anthropic", model="claude-sonnet-4-5")
 steps: tuple[str, ...] = normalized.steps
