@@ -48,13 +48,15 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         The image as it should be sent, with the steps taken.
 
     Raises:
-        MediaTooLarge: The header claims more than `spec.pixel_cap` pixels (nothing decoded).
+        MediaTooLarge: The header claims more than `spec.pixel_cap` pixels, or decoding would
+            exceed `spec.budget` (JPEG scans, decoded bytes, pixels per input byte); nothing
+            is decoded then.
         InvalidMedia: The image is corrupt, truncated or undecodable.
         UnsupportedMediaType: Not a raster image fitting reads, HEIC/HEIF without pillow-heif,
             or `spec.accepted` names no type this module can write.
         ProviderLimitError: Even at 64 px on the long side it exceeds `spec.max_bytes`.
     """
-    head = probe(data, media_type, spec.pixel_cap)
+    head = probe(data, media_type, spec.pixel_cap, spec.budget)
     width, height = head.upright
     size = limit_size(width, height, spec)
     make_still = head.animated and not spec.animated_ok
@@ -75,7 +77,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         # warns about damaged data it skips (a file that cannot be decoded still raises).
         with quiet_pillow():
             if head.animated and not make_still and head.media_type in spec.accepted:
-                animated = fit_animation(head, size, spec)
+                animated = fit_animation(head, data, size, spec)
                 if animated is not None:
                     return animated
             # An animation the provider cannot take as its own type keeps its first frame.

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
-from mediaparts._imageinfo import image_size
+from mediaparts._imageinfo import image_size, jpeg_scans
 from mediaparts.detection import canonical_media_type, detect
+from mediaparts.imaging._spec import DecodeBudget
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DECODE_ERRORS",
     "Probe",
+    "check_all_frames",
     "decode_failure",
     "image_orientation",
     "probe",
@@ -83,6 +85,13 @@ _ORIENTATION_TAG = 0x0112
 # Pillow's ICO and CUR readers decode the largest icon inside Image.open, so opening one "for
 # its header" decodes pixels; icons carry no EXIF, so their orientation is 1 without opening.
 _DECODED_ON_OPEN = frozenset({"image/vnd.microsoft.icon", "image/x-win-bitmap"})
+# Bytes per pixel as Pillow stores each mode (Imaging.h: one byte for 8-bit single-band modes,
+# two for I;16*, four for everything else, RGB and LA included).
+_ONE_BYTE = frozenset({"1", "L", "P"})
+# Modes `decode` must convert at full size before it can shrink them (Image.reduce refuses
+# them, or would average palette indices); the copy is RGBA, 4 bytes per pixel.
+_CONVERTED_FIRST = frozenset({"1", "P", "PA"})
+_DEFAULT_BUDGET = DecodeBudget()
 _heif_lock = threading.Lock()
 _heif_registered = False
 
@@ -109,11 +118,14 @@ class Probe:
         return (self.height, self.width) if swapped else (self.width, self.height)
 
 
-def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
-    """Open `data` lazily and read its header.
+def probe(
+    data: bytes, media_type: str, pixel_cap: int, budget: DecodeBudget = _DEFAULT_BUDGET
+) -> Probe:
+    """Open `data` lazily and read its header; refuse what would cost more than `budget`.
 
     Raises:
-        MediaTooLarge: The header claims more than `pixel_cap` pixels.
+        MediaTooLarge: The header claims more than `pixel_cap` pixels, or decoding the first
+            frame would exceed `budget` (pixels per input byte, JPEG scans, decoded bytes).
         InvalidMedia: The header cannot be parsed.
         UnsupportedMediaType: The bytes are not a raster image type fitting handles.
     """
@@ -130,6 +142,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
     stored = image_size(data, kind)
     if stored is not None:
         _check_cap(stored, pixel_cap, kind)
+        _check_work(data, kind, stored, budget)
     missing = _heif_plugin(kind)
     if missing is not None:
         if stored is None:  # nothing to pass through either: say what to install
@@ -137,6 +150,8 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         return Probe(kind, *stored, 1, False, False, True, False, None, missing)
     image = _open(data, kind, pixel_cap)
     _check_cap(image.size, pixel_cap, kind)
+    if stored is None:
+        _check_work(data, kind, image.size, budget)
     damaged = False
     try:
         with quiet_pillow():
@@ -149,6 +164,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         # mid-file, so it is opened again.
         animated, damaged = False, True
         image = _open(data, kind, pixel_cap)
+    _check_memory(image, kind, animated, budget)
     return Probe(
         media_type=kind,
         width=image.size[0],
@@ -208,6 +224,97 @@ def _check_cap(size: tuple[int, int], pixel_cap: int, media_type: str) -> None:
             limit=pixel_cap,
             media_type=media_type,
         )
+
+
+def _too_much(media_type: str, what: str, size: int, limit: int, field: str) -> MediaTooLarge:
+    return MediaTooLarge(
+        f"{media_type}: {what} = {size:,}, over the decode budget's {field}={limit:,}; refused "
+        "before decoding, as a guard against inputs that cost far more than their size",
+        size=size,
+        limit=limit,
+        media_type=media_type,
+    )
+
+
+def _check_ratio(
+    data: bytes, media_type: str, pixels: int, budget: DecodeBudget, what: str
+) -> None:
+    allowed = max(budget.ratio_floor, budget.max_pixels_per_byte * len(data))
+    if pixels > allowed:
+        raise _too_much(
+            media_type,
+            f"{what} from {len(data):,} bytes ({pixels // max(1, len(data)):,} per byte)",
+            pixels,
+            allowed,
+            f"max_pixels_per_byte={budget.max_pixels_per_byte} above ratio_floor",
+        )
+
+
+def _check_work(data: bytes, media_type: str, size: tuple[int, int], budget: DecodeBudget) -> None:
+    """Refuse from the header what would inflate too far, or (JPEG) be decoded too often."""
+    pixels = size[0] * size[1]
+    _check_ratio(data, media_type, pixels, budget, f"{size[0]}x{size[1]} pixels")
+    if media_type != "image/jpeg":
+        return
+    scans = jpeg_scans(data, budget.max_scans)
+    if scans > budget.max_scans:
+        raise _too_much(
+            media_type, "more scans (SOS segments) than that", scans, budget.max_scans, "max_scans"
+        )
+    if pixels * scans > budget.max_scan_pixels:
+        raise _too_much(
+            media_type,
+            f"{size[0]}x{size[1]} pixels x {scans} scans",
+            pixels * scans,
+            budget.max_scan_pixels,
+            "max_scan_pixels",
+        )
+
+
+def decoded_bytes(image: Image.Image, media_type: str, animated: bool) -> int:
+    """Estimate the peak bytes of decoding the first frame and making it RGB(A) or L."""
+    mode = image.mode
+    pixels = image.size[0] * image.size[1]
+    per_pixel = 1 if mode in _ONE_BYTE else 2 if mode.startswith("I;16") else 4
+    if mode in _CONVERTED_FIRST or mode.startswith("I;16"):
+        per_pixel += 4
+    if animated and media_type == "image/webp":
+        per_pixel += 2 * 4  # libwebp's WebPAnimDecoder keeps two RGBA canvases of its own
+    return pixels * per_pixel
+
+
+def _check_memory(
+    image: Image.Image, media_type: str, animated: bool, budget: DecodeBudget
+) -> None:
+    needed = decoded_bytes(image, media_type, animated)
+    if needed > budget.max_decoded_bytes:
+        what = f"decoded bytes of {image.size[0]}x{image.size[1]} {image.mode}"
+        if animated and media_type == "image/webp":
+            what += " (three animation canvases)"
+        raise _too_much(media_type, what, needed, budget.max_decoded_bytes, "max_decoded_bytes")
+
+
+def check_all_frames(
+    head: Probe, data: bytes, budget: DecodeBudget, limit: int | None = None
+) -> int:
+    """Refuse an animation whose frames x canvas exceed `budget` (or `limit`); return the count.
+
+    Every frame is composited at the canvas size by Pillow, whatever the frame's own size, so
+    the work of decoding them all is frames x canvas pixels, counted here from the header.
+
+    Raises:
+        MediaTooLarge: frames x canvas is over `budget.max_frame_pixels`, over `limit`, or
+            over what `budget.max_pixels_per_byte` allows for `len(data)` bytes.
+    """
+    image = head.image
+    count = int(getattr(image, "n_frames", 1)) if head.animated and image is not None else 1
+    pixels = count * head.width * head.height
+    what = f"{count} frames x {head.width}x{head.height} canvas"
+    for cap, field in ((budget.max_frame_pixels, "max_frame_pixels"), (limit, "max_pixels")):
+        if cap is not None and pixels > cap:
+            raise _too_much(head.media_type, what, pixels, cap, field)
+    _check_ratio(data, head.media_type, pixels, budget, what)
+    return count
 
 
 def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:
