@@ -651,3 +651,52 @@ def test_identical_frames_with_longest_delays_do_not_overflow() -> None:
     assert Image.open(io.BytesIO(part.data)).info["duration"] == 655_350
     with pytest.raises(mp.ProviderLimitError):  # was OverflowError from Pillow's GIF writer
         fit_image(data, "image/gif", FitSpec(accepted=("image/gif",), max_bytes=len(data) - 1))
+
+
+_STILL_SCRIPT = """
+import io, resource, struct, sys, zlib
+from PIL import Image
+from mediaparts.imaging import FitSpec, fit_image
+side = 6000
+def chunk(tag, body):
+    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+row = b"\\x00" + bytes([200, 100, 50, 128]) * side
+compressor = zlib.compressobj(1)  # a row at a time: building never holds the 144 MB
+packed = b"".join([compressor.compress(row) for _ in range(side)] + [compressor.flush()])
+data = (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0))
+        + chunk(b"IDAT", packed) + chunk(b"IEND", b""))
+del packed
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+fitted = fit_image(data, "image/png", FitSpec(accepted=("image/png",), max_width=500))
+assert (fitted.width, fitted.height) == (500, 500), fitted
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def test_large_still_is_held_at_full_size_once() -> None:
+    """Fitting a 36-megapixel RGBA PNG grows peak RSS by well under two decoded copies."""
+    # 6000 x 6000 RGBA decodes to 144 MB. Pillow's reduce() of RGBA premultiplies a full-size
+    # copy first, and alpha was read through another; now one copy and small bands are held.
+    if sys.platform != "linux":
+        pytest.skip("ru_maxrss is in KiB on Linux only")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _STILL_SCRIPT],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    grown_mb = int(done.stdout.split()[-1]) / 1024
+    assert grown_mb < 1.5 * 144, f"peak RSS grew by {grown_mb:.0f} MB for 144 MB of pixels"
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA", "RGB", "L"])
+def test_banded_reduce_equals_pillow_reduce(mode: str) -> None:
+    """Reducing a band of rows at a time gives exactly Pillow's reduce() of the whole image."""
+    from mediaparts.imaging._decode import reduce
+
+    image = Image.effect_noise((701, 1283), 60).convert(mode)
+    if "A" in mode:
+        image.putalpha(Image.linear_gradient("L").resize(image.size))
+    reduced, opaque = reduce(image, 3, track_alpha=True)
+    assert reduced.tobytes() == image.reduce(3).tobytes()
+    assert opaque is (False if "A" in mode else None)
