@@ -22,7 +22,14 @@ from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, Unsuppor
 from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import canonical_media_type, detect, kind_of
-from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, check_all_frames, probe
+from mediaparts.imaging._probe import (
+    DECODE_ERRORS,
+    FORMATS,
+    Probe,
+    check_all_frames,
+    check_decode,
+    probe,
+)
 from mediaparts.imaging._spec import DecodeBudget
 from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
 
@@ -326,7 +333,8 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
             # The pixel cap was checked above; a plugin's UserWarning about a damaged file would
             # be an exception under `-W error`, and the decode below decides anyway.
             warnings.simplefilter("ignore")
-            head = probe(data, media_type, request.max_pixels, _BUDGET)
+            head = probe(data, media_type, request.max_pixels)
+            check_decode(data, head, _BUDGET)  # stripping decodes (or verifies) every pixel
             return _strip(data, head, request)
     except MediaError:
         raise

@@ -18,7 +18,14 @@ from mediaparts._errors import (
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
 from mediaparts.imaging._encode import ENCODABLE, encode, label, ladder
-from mediaparts.imaging._probe import DECODE_ERRORS, Probe, decode_failure, probe, quiet_pillow
+from mediaparts.imaging._probe import (
+    DECODE_ERRORS,
+    Probe,
+    check_decode,
+    decode_failure,
+    probe,
+    quiet_pillow,
+)
 from mediaparts.imaging._spec import FitSpec, FittedImage, limit_size, measured, short_name
 
 __all__ = ["MIN_LONG_SIDE", "fit_image", "shrink"]
@@ -56,7 +63,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
             or `spec.accepted` names no type this module can write.
         ProviderLimitError: Even at 64 px on the long side it exceeds `spec.max_bytes`.
     """
-    head = probe(data, media_type, spec.pixel_cap, spec.budget)
+    head = probe(data, media_type, spec.pixel_cap)
     width, height = head.upright
     size = limit_size(width, height, spec)
     make_still = head.animated and not spec.animated_ok
@@ -70,6 +77,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         and _fits(len(data), spec)
     ):
         return FittedImage(data, head.media_type, width, height, (), unchanged=True)
+    check_decode(data, head, spec.budget)
     from PIL import Image
 
     try:

@@ -27,6 +27,7 @@ __all__ = [
     "DECODE_ERRORS",
     "Probe",
     "check_all_frames",
+    "check_decode",
     "decode_failure",
     "image_orientation",
     "probe",
@@ -91,7 +92,6 @@ _ONE_BYTE = frozenset({"1", "L", "P"})
 # Modes `decode` must convert at full size before it can shrink them (Image.reduce refuses
 # them, or would average palette indices); the copy is RGBA, 4 bytes per pixel.
 _CONVERTED_FIRST = frozenset({"1", "P", "PA"})
-_DEFAULT_BUDGET = DecodeBudget()
 _heif_lock = threading.Lock()
 _heif_registered = False
 
@@ -118,14 +118,15 @@ class Probe:
         return (self.height, self.width) if swapped else (self.width, self.height)
 
 
-def probe(
-    data: bytes, media_type: str, pixel_cap: int, budget: DecodeBudget = _DEFAULT_BUDGET
-) -> Probe:
-    """Open `data` lazily and read its header; refuse what would cost more than `budget`.
+def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
+    """Open `data` lazily and read its header.
+
+    What decoding would cost beyond the pixel cap is judged by `check_decode` (and
+    `check_all_frames` for every frame of an animation), called once it is known that the
+    image will be decoded: bytes passed through untouched cost nothing to decode.
 
     Raises:
-        MediaTooLarge: The header claims more than `pixel_cap` pixels, or decoding the first
-            frame would exceed `budget` (pixels per input byte, JPEG scans, decoded bytes).
+        MediaTooLarge: The header claims more than `pixel_cap` pixels.
         InvalidMedia: The header cannot be parsed.
         UnsupportedMediaType: The bytes are not a raster image type fitting handles.
     """
@@ -142,7 +143,6 @@ def probe(
     stored = image_size(data, kind)
     if stored is not None:
         _check_cap(stored, pixel_cap, kind)
-        _check_work(data, kind, stored, budget)
     missing = _heif_plugin(kind)
     if missing is not None:
         if stored is None:  # nothing to pass through either: say what to install
@@ -150,8 +150,6 @@ def probe(
         return Probe(kind, *stored, 1, False, False, True, False, None, missing)
     image = _open(data, kind, pixel_cap)
     _check_cap(image.size, pixel_cap, kind)
-    if stored is None:
-        _check_work(data, kind, image.size, budget)
     damaged = False
     try:
         with quiet_pillow():
@@ -164,7 +162,6 @@ def probe(
         # mid-file, so it is opened again.
         animated, damaged = False, True
         image = _open(data, kind, pixel_cap)
-    _check_memory(image, kind, animated, budget)
     return Probe(
         media_type=kind,
         width=image.size[0],
@@ -250,21 +247,42 @@ def _check_ratio(
         )
 
 
-def _check_work(data: bytes, media_type: str, size: tuple[int, int], budget: DecodeBudget) -> None:
-    """Refuse from the header what would inflate too far, or (JPEG) be decoded too often."""
-    pixels = size[0] * size[1]
-    _check_ratio(data, media_type, pixels, budget, f"{size[0]}x{size[1]} pixels")
-    if media_type != "image/jpeg":
-        return
+def check_decode(data: bytes, head: Probe, budget: DecodeBudget) -> None:
+    """Refuse an image whose first frame would cost more than `budget` to decode.
+
+    The decode-work model, from the header and before any pixel is decoded: the pixels per
+    input byte, the JPEG's scans (libjpeg decodes every scan at full resolution, draft or
+    not, so the work is pixels x scans) and the bytes the decoded picture and its full-size
+    working copies take. Call it only for images about to be decoded: counting scans walks
+    the whole file (a few ms for a 24 MP photo), and bytes passed on untouched cost nothing.
+
+    Raises:
+        MediaTooLarge: Naming the limit exceeded: `max_pixels_per_byte`, `max_scans`,
+            `max_scan_pixels` or `max_decoded_bytes`.
+    """
+    pixels = head.width * head.height
+    _check_ratio(data, head.media_type, pixels, budget, f"{head.width}x{head.height} pixels")
+    if head.media_type == "image/jpeg":
+        _check_scans(data, head, budget)
+    if head.image is not None:
+        _check_memory(head.image, head.media_type, head.animated, budget)
+
+
+def _check_scans(data: bytes, head: Probe, budget: DecodeBudget) -> None:
     scans = jpeg_scans(data, budget.max_scans)
     if scans > budget.max_scans:
         raise _too_much(
-            media_type, "more scans (SOS segments) than that", scans, budget.max_scans, "max_scans"
+            head.media_type,
+            "more scans (SOS segments) than that",
+            scans,
+            budget.max_scans,
+            "max_scans",
         )
+    pixels = head.width * head.height
     if pixels * scans > budget.max_scan_pixels:
         raise _too_much(
-            media_type,
-            f"{size[0]}x{size[1]} pixels x {scans} scans",
+            head.media_type,
+            f"{head.width}x{head.height} pixels x {scans} scans",
             pixels * scans,
             budget.max_scan_pixels,
             "max_scan_pixels",
