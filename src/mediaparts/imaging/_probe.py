@@ -273,7 +273,7 @@ def _check_scans(data: bytes, head: Probe, budget: DecodeBudget) -> None:
     if scans > budget.max_scans:
         raise _too_much(
             head.media_type,
-            "more scans (SOS segments) than that",
+            "scans (SOS segments), counted to one past the limit",
             scans,
             budget.max_scans,
             "max_scans",
