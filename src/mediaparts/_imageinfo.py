@@ -8,6 +8,7 @@ also reads only the header.
 from __future__ import annotations
 
 import io
+import re
 import struct
 import warnings
 from collections.abc import Callable, Iterator
@@ -36,6 +37,10 @@ def _gif(data: bytes | memoryview) -> Size | None:
 _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 SOS, EOI = 0xDA, 0xD9
 _RST = range(0xD0, 0xD8)
+# Inside entropy-coded data 0xFF is followed only by 0x00 (stuffing) or RSTn (T.81, F.1.2.3);
+# any other pair ends it. One byte class after a literal: linear time, searched in C (a
+# Python loop over every stuffed 0xFF took 5 ms for a 24 MP photo).
+_ENTROPY_END = re.compile(rb"\xff[^\x00\xd0-\xd7]")
 
 
 def jpeg_segments(data: bytes | memoryview) -> Iterator[tuple[int, int, int]]:
@@ -68,13 +73,11 @@ def jpeg_segments(data: bytes | memoryview) -> Iterator[tuple[int, int, int]]:
             yield marker, i, max(end, n + 1)
             return
         if marker == SOS:
-            while (end := buffer.find(b"\xff", end)) >= 0 and end + 1 < n:
-                if buffer[end + 1] != 0 and buffer[end + 1] not in _RST:
-                    break
-                end += 2
-            else:  # the file ends inside the compressed data
+            found = _ENTROPY_END.search(buffer, end)
+            if found is None:  # the file ends inside the compressed data
                 yield marker, i, n + 1
                 return
+            end = found.start()
         yield marker, i, end
         i = end
 
