@@ -703,3 +703,25 @@ def test_banded_reduce_equals_pillow_reduce(mode: str) -> None:
     reduced, opaque = reduce(image, 3, track_alpha=True)
     assert reduced.tobytes() == image.reduce(3).tobytes()
     assert opaque is (False if "A" in mode else None)
+
+
+@pytest.mark.parametrize(("subsampling", "per_pixel"), [(0, 4 + 6), (2, 4 + 3)])
+def test_progressive_jpeg_coefficients_count_as_decoded_bytes(
+    subsampling: int, per_pixel: int
+) -> None:
+    """A progressive JPEG's whole DCT coefficient buffer counts against max_decoded_bytes."""
+    from mediaparts.imaging import DecodeBudget, FitSpec, fit_image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (512, 512), (9, 99, 199)).save(
+        buffer, "JPEG", progressive=True, subsampling=subsampling
+    )
+    needed = 512 * 512 * per_pixel  # RGB output, plus 2 bytes per coefficient sample
+    spec = FitSpec(accepted=("image/jpeg",), max_width=64)
+    tight = FitSpec(
+        accepted=spec.accepted, max_width=64, budget=DecodeBudget(max_decoded_bytes=needed - 1)
+    )
+    with pytest.raises(mp.MediaTooLarge, match="DCT coefficients") as caught:
+        fit_image(buffer.getvalue(), "image/jpeg", tight)
+    assert caught.value.size == needed
+    assert fit_image(buffer.getvalue(), "image/jpeg", spec).width == 64

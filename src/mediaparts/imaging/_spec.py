@@ -41,8 +41,9 @@ class DecodeBudget:
         max_decoded_bytes: The most bytes the decoded picture and its full-size working copies
             may take: pixels x bytes per pixel as Pillow stores the mode (1 for L and P, 2 for
             I;16, 4 for RGB, RGBA, LA, CMYK and I), plus a full-size RGBA copy where the mode
-            must be converted before it can be shrunk (P, 1, I;16), and three canvases for an
-            animated WebP (libwebp's current and previous canvas, and Pillow's copy).
+            must be converted before it can be shrunk (P, 1, I;16), three canvases for an
+            animated WebP (libwebp's current and previous canvas, and Pillow's copy), and a
+            progressive JPEG's 16-bit DCT coefficients, held whole at the stored size.
         max_pixels_per_byte: Above `ratio_floor` pixels, at least one input byte per this many
             decoded pixels (frames x canvas when every frame is decoded): a few KB claiming a
             huge canvas is refused, while real photos (a few pixels per byte) and screenshots
