@@ -492,3 +492,236 @@ def test_truncated_animation_raises_only_media_error(name: str) -> None:
     for cut in range(13, len(data), 97):
         with within():
             everything(data[:cut])
+
+
+# ---------------------------------------------------------------------------- decode budget
+
+
+def many_scans(side: int, scans: int) -> bytes:
+    """Return a progressive grey JPEG whose last scan is repeated until it has `scans` scans."""
+    buffer = io.BytesIO()
+    Image.new("L", (side, side), 128).save(buffer, "JPEG", progressive=True)
+    data = buffer.getvalue()
+    # Entropy-coded data stuffs every 0xFF with 0x00, so FF DA only ever starts a scan; the
+    # last scan runs to the EOI that ends the file.
+    start, end, found = data.rfind(b"\xff\xda"), len(data) - 2, data.count(b"\xff\xda")
+    return data[:end] + data[start:end] * (scans - found) + data[end:]
+
+
+def webp_big_canvas(side: int = 12_000) -> bytes:
+    """Return a ~140-byte animated WebP: two 1x1 frames on a side x side canvas."""
+    frames = [
+        Image.new("RGBA", (1, 1), (255, 0, 0, 255)),
+        Image.new("RGBA", (1, 1), (0, 0, 255, 99)),
+    ]
+    buffer = io.BytesIO()
+    frames[0].save(buffer, "WEBP", save_all=True, append_images=frames[1:], lossless=True)
+    data = bytearray(buffer.getvalue())
+    data[24:30] = (side - 1).to_bytes(3, "little") * 2  # VP8X canvas width - 1, height - 1
+    return bytes(data)
+
+
+def gif_of_frames(screen: int, frames: int, delay: int = 10, *, move: bool = True) -> bytes:
+    """Return a GIF of `frames` one-pixel frames on a screen x screen logical screen."""
+    out = bytearray(b"GIF89a" + struct.pack("<HHBBB", screen, screen, 0x80, 0, 0))
+    out += bytes([0, 0, 0, 255, 255, 255])  # a two-colour global table
+    for k in range(frames):
+        out += b"\x21\xf9\x04" + struct.pack("<BHB", 0x04, delay, 0) + b"\x00"
+        left = k % screen if move else 0
+        out += b"\x2c" + struct.pack("<HHHHB", left, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00"
+    return bytes(out + b";")
+
+
+@pytest.fixture(scope="module")
+def costly() -> dict[str, bytes]:
+    """The decode-budget inputs, built before `no_decoding` patches Pillow's load()."""
+    return {
+        "scans-101": many_scans(512, 101),
+        "scans-21": many_scans(512, 21),
+        "webp-canvas": webp_big_canvas(),
+        "gif-20x2000": gif_of_frames(2000, 20),
+    }
+
+
+def test_budget_builders_make_what_they_say() -> None:
+    """The hostile builders give the scan count, canvas and frame count they claim."""
+    assert many_scans(64, 150).count(b"\xff\xda") == 150
+    assert Image.open(io.BytesIO(many_scans(64, 150))).size == (64, 64)
+    with pytest.warns(Image.DecompressionBombWarning):  # 144 megapixels: Pillow warns
+        webp = Image.open(io.BytesIO(webp_big_canvas()))
+    assert (webp.size, webp.n_frames, len(webp_big_canvas()) < 200) == ((12_000, 12_000), 2, True)
+    gif = Image.open(io.BytesIO(gif_of_frames(4000, 20)))
+    assert (gif.size, gif.n_frames) == ((4000, 4000), 20)
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_jpeg_with_too_many_scans_is_refused_undecoded(costly: dict[str, bytes]) -> None:
+    """A JPEG with one scan repeated past max_scans is refused from its markers when decoded."""
+    from mediaparts.imaging import FitSpec, fit_image
+
+    data = costly["scans-101"]
+    with pytest.raises(mp.MediaTooLarge, match="max_scans=100"):
+        fit_image(data, "image/jpeg", FitSpec(accepted=("image/jpeg",), max_width=256))
+    with pytest.raises(mp.MediaTooLarge, match="scans"):
+        mp.from_upload(io.BytesIO(data))  # the strip's check would decode every scan
+    # Bytes passed on untouched are never decoded, so they are not refused.
+    assert mp.normalize(data, "openai").steps == ()
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_jpeg_scan_pixels_over_budget_are_refused_undecoded(costly: dict[str, bytes]) -> None:
+    """Pixels x scans over max_scan_pixels is refused, however few the scans."""
+    from mediaparts.imaging import DecodeBudget, FitSpec, fit_image
+
+    budget = DecodeBudget(max_scan_pixels=512 * 512 * 20)
+    spec = FitSpec(accepted=("image/png",), budget=budget)
+    with pytest.raises(mp.MediaTooLarge, match=r"512x512 pixels x 21 scans.*max_scan_pixels"):
+        fit_image(costly["scans-21"], "image/jpeg", spec)
+
+
+def test_jpeg_with_real_scan_counts_is_fitted() -> None:
+    """Progressive files with libjpeg's ten scans, or 100, are still fitted and stripped."""
+    from mediaparts.imaging import FitSpec, fit_image
+
+    for scans in (10, 100):
+        data = many_scans(256, scans)
+        fitted = fit_image(data, "image/jpeg", FitSpec(accepted=("image/jpeg",), max_width=128))
+        assert (fitted.width, fitted.height) == (128, 128)
+        assert mp.from_upload(io.BytesIO(data)).media_type == "image/jpeg"
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_tiny_file_claiming_a_huge_canvas_is_refused_undecoded(costly: dict[str, bytes]) -> None:
+    """140 bytes of animated WebP on a 12000x12000 canvas: refused by pixels per byte."""
+    data = costly["webp-canvas"]
+    for provider in ("anthropic", "bedrock"):  # both take a still: the first frame is decoded
+        with pytest.raises(mp.MediaTooLarge, match="per byte"):
+            mp.normalize(data, provider)
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_animated_webp_canvas_decoded_bytes_are_refused_undecoded(
+    costly: dict[str, bytes],
+) -> None:
+    """Three RGBA canvases of an animated WebP count against max_decoded_bytes."""
+    from mediaparts.imaging import DecodeBudget, FitSpec, fit_image
+
+    lenient = DecodeBudget(max_pixels_per_byte=1 << 40)  # the canvas check alone
+    spec = FitSpec(accepted=("image/png",), animated_ok=False, budget=lenient)
+    with pytest.raises(mp.MediaTooLarge, match="three animation canvases") as caught:
+        fit_image(costly["webp-canvas"], "image/webp", spec)
+    assert caught.value.size == 12_000 * 12_000 * 12
+    assert caught.value.limit == 1 << 30
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [{}, {"max_frame_pixels": 50_000_000, "max_pixels_per_byte": 1 << 40}],
+    ids=["defaults", "max_frame_pixels"],
+)
+def test_animation_frames_times_source_canvas_give_its_first_frame(
+    costly: dict[str, bytes], limits: dict[str, int]
+) -> None:
+    """Frames x source canvas over the budget: the first frame, not every frame composited."""
+    from mediaparts.imaging import FitSpec, fit_image
+
+    options: dict[str, Any] = {}
+    if limits:
+        from mediaparts.imaging import DecodeBudget
+
+        options["budget"] = DecodeBudget(**limits)
+    # 20 frames x 4 megapixels, to be shrunk to 100x100 (the old check: 20 x 100 x 100 pixels).
+    spec = FitSpec(accepted=("image/gif", "image/png"), max_width=100, **options)
+    fitted = fit_image(costly["gif-20x2000"], "image/gif", spec)
+    assert fitted.steps[0] == "first frame"
+    assert (fitted.width, fitted.height) == (100, 100)
+
+
+@pytest.mark.usefixtures("no_decoding")
+def test_upload_frames_times_canvas_refused_undecoded(costly: dict[str, bytes]) -> None:
+    """from_upload counts every frame at the canvas size before decoding any."""
+    with pytest.raises(mp.MediaTooLarge, match="20 frames x 2000x2000 canvas"):
+        mp.from_upload(io.BytesIO(costly["gif-20x2000"]))
+
+
+def test_identical_frames_with_longest_delays_do_not_overflow() -> None:
+    """Two identical 655.35 s GIF frames merge into one of at most 655.35 s, not an error."""
+    from mediaparts.imaging import FitSpec, fit_image
+
+    data = gif_of_frames(1, 2, delay=0xFFFF, move=False)
+    assert len(data) < 90
+    part = mp.from_upload(io.BytesIO(data))
+    assert Image.open(io.BytesIO(part.data)).info["duration"] == 655_350
+    with pytest.raises(mp.ProviderLimitError):  # was OverflowError from Pillow's GIF writer
+        fit_image(data, "image/gif", FitSpec(accepted=("image/gif",), max_bytes=len(data) - 1))
+
+
+_STILL_SCRIPT = """
+import io, resource, struct, sys, zlib
+from PIL import Image
+from mediaparts.imaging import FitSpec, fit_image
+side = 6000
+def chunk(tag, body):
+    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+row = b"\\x00" + bytes([200, 100, 50, 128]) * side
+compressor = zlib.compressobj(1)  # a row at a time: building never holds the 144 MB
+packed = b"".join([compressor.compress(row) for _ in range(side)] + [compressor.flush()])
+data = (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0))
+        + chunk(b"IDAT", packed) + chunk(b"IEND", b""))
+del packed
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+fitted = fit_image(data, "image/png", FitSpec(accepted=("image/png",), max_width=500))
+assert (fitted.width, fitted.height) == (500, 500), fitted
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def test_large_still_is_held_at_full_size_once() -> None:
+    """Fitting a 36-megapixel RGBA PNG grows peak RSS by well under two decoded copies."""
+    # 6000 x 6000 RGBA decodes to 144 MB. Pillow's reduce() of RGBA premultiplies a full-size
+    # copy first, and alpha was read through another; now one copy and small bands are held.
+    if sys.platform != "linux":
+        pytest.skip("ru_maxrss is in KiB on Linux only")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", _STILL_SCRIPT],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    grown_mb = int(done.stdout.split()[-1]) / 1024
+    assert grown_mb < 1.5 * 144, f"peak RSS grew by {grown_mb:.0f} MB for 144 MB of pixels"
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA", "RGB", "L"])
+def test_banded_reduce_equals_pillow_reduce(mode: str) -> None:
+    """Reducing a band of rows at a time gives exactly Pillow's reduce() of the whole image."""
+    from mediaparts.imaging._decode import reduce
+
+    image = Image.effect_noise((701, 1283), 60).convert(mode)
+    if "A" in mode:
+        image.putalpha(Image.linear_gradient("L").resize(image.size))
+    reduced, opaque = reduce(image, 3, track_alpha=True)
+    assert reduced.tobytes() == image.reduce(3).tobytes()
+    assert opaque is (False if "A" in mode else None)
+
+
+@pytest.mark.parametrize(("subsampling", "per_pixel"), [(0, 4 + 6), (2, 4 + 3)])
+def test_progressive_jpeg_coefficients_count_as_decoded_bytes(
+    subsampling: int, per_pixel: int
+) -> None:
+    """A progressive JPEG's whole DCT coefficient buffer counts against max_decoded_bytes."""
+    from mediaparts.imaging import DecodeBudget, FitSpec, fit_image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (512, 512), (9, 99, 199)).save(
+        buffer, "JPEG", progressive=True, subsampling=subsampling
+    )
+    needed = 512 * 512 * per_pixel  # RGB output, plus 2 bytes per coefficient sample
+    spec = FitSpec(accepted=("image/jpeg",), max_width=64)
+    tight = FitSpec(
+        accepted=spec.accepted, max_width=64, budget=DecodeBudget(max_decoded_bytes=needed - 1)
+    )
+    with pytest.raises(mp.MediaTooLarge, match="DCT coefficients") as caught:
+        fit_image(buffer.getvalue(), "image/jpeg", tight)
+    assert caught.value.size == needed
+    assert fit_image(buffer.getvalue(), "image/jpeg", spec).width == 64

@@ -33,7 +33,15 @@ from mediaparts.detection import (
     kind_of,
 )
 from mediaparts.detection._wholetext import text_to_the_end
-from mediaparts.imaging._probe import DECODE_ERRORS, FORMATS, Probe, probe
+from mediaparts.imaging._probe import (
+    DECODE_ERRORS,
+    FORMATS,
+    Probe,
+    check_all_frames,
+    check_decode,
+    probe,
+)
+from mediaparts.imaging._spec import DecodeBudget
 from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
 
 __all__ = ["afrom_upload", "from_upload"]
@@ -47,6 +55,9 @@ _UNIDENTIFIED = "application/octet-stream"
 _PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
 # What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
 _BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
+# What stripping may cost to decode: the imaging defaults (JPEG scans, decoded bytes, pixels
+# per input byte), with frames x canvas bounded by the request's `max_pixels` as well.
+_BUDGET = DecodeBudget()
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,7 +386,9 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
             # The pixel cap was checked above; a plugin's UserWarning about a damaged file would
             # be an exception under `-W error`, and the decode below decides anyway.
             warnings.simplefilter("ignore")
-            return _strip(data, probe(data, media_type, request.max_pixels), request)
+            head = probe(data, media_type, request.max_pixels)
+            check_decode(data, head, _BUDGET)  # stripping decodes (or verifies) every pixel
+            return _strip(data, head, request)
     except MediaError:
         raise
     except _BROKEN as exc:
@@ -395,15 +408,12 @@ def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
             "strip_metadata=False to keep its bytes as they are",
             media_type=head.media_type,
         )
-    count = int(getattr(head.image, "n_frames", 1)) if head.animated else 1
-    if count * head.width * head.height > request.max_pixels:
+    try:
+        check_all_frames(head, data, _BUDGET, limit=request.max_pixels)
+    except MediaTooLarge as exc:
         raise MediaTooLarge(
-            f"{_label(request)}: {count} frames of {head.width}x{head.height} exceed "
-            f"max_pixels={request.max_pixels:,} in all; refused before decoding",
-            size=count * head.width * head.height,
-            limit=request.max_pixels,
-            media_type=head.media_type,
-        )
+            f"{_label(request)}: {exc}", size=exc.size, limit=exc.limit, media_type=exc.media_type
+        ) from exc
     strip = LOSSLESS.get(head.media_type)
     if strip is not None and head.orientation == 1:
         out = strip(data)

@@ -13,6 +13,6 @@ image is actually looked at. See docs/imaging.md.
 
 from mediaparts.imaging._fit import fit_image
 from mediaparts.imaging._probe import image_orientation
-from mediaparts.imaging._spec import FitSpec, FittedImage
+from mediaparts.imaging._spec import DecodeBudget, FitSpec, FittedImage
 
-__all__ = ["FitSpec", "FittedImage", "fit_image", "image_orientation"]
+__all__ = ["DecodeBudget", "FitSpec", "FittedImage", "fit_image", "image_orientation"]

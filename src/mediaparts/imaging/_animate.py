@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
-from mediaparts._errors import ProviderLimitError
+from mediaparts._errors import MediaTooLarge, ProviderLimitError
 from mediaparts.imaging._decode import resize, transpose
+from mediaparts.imaging._probe import check_all_frames
 from mediaparts.imaging._spec import FitSpec, FittedImage, measured, short_name
 
 if TYPE_CHECKING:
@@ -14,18 +15,29 @@ if TYPE_CHECKING:
 
     from mediaparts.imaging._probe import Probe
 
-__all__ = ["fit_animation"]
+__all__ = ["fit_animation", "timing"]
+
+# The longest frame each writer can store: GIF a 16-bit count of centiseconds (GIF89a, 23.c.vii);
+# Pillow's APNG writer a 16-bit delay_num over 1000 (APNG spec, fcTL); WebP 24 bits of
+# milliseconds (WebP container spec, ANMF), and libwebp's timestamps are C ints, so the whole
+# animation stays under 2**31 ms too.
+_LONGEST = {"image/gif": 655_350, "image/png": 65_535, "image/webp": 0xFFFFFF}
+_TIMESTAMP_LIMIT = 2**31 - 1
 
 _FORMAT = {"image/gif": "GIF", "image/png": "PNG", "image/webp": "WEBP"}
 _STEP = 0.75
 _MIN_LONG_SIDE = 64
 
 
-def fit_animation(head: Probe, size: tuple[int, int], spec: FitSpec) -> FittedImage | None:
+def fit_animation(
+    head: Probe, data: bytes, size: tuple[int, int], spec: FitSpec
+) -> FittedImage | None:
     """Resize every frame to `size`, then shrink by 0.75 until `spec.max_bytes` holds.
 
     Returns None when the frames at `size` would hold more than `spec.pixel_cap` pixels in
-    all; the caller then sends the first frame, which every such provider also accepts.
+    all, or decoding them all would exceed `spec.budget` (frames x source canvas, since Pillow
+    composites each frame at the canvas size); the caller then sends the first frame, which
+    every such provider also accepts.
 
     Raises:
         ProviderLimitError: Even at 64 px on the long side the animation is too large.
@@ -35,16 +47,26 @@ def fit_animation(head: Probe, size: tuple[int, int], spec: FitSpec) -> FittedIm
     image = head.image
     if image is None:  # only HEIF lacks a plugin, and it never reaches here
         return None
-    frames_total = int(getattr(image, "n_frames", 1))
+    try:
+        frames_total = check_all_frames(head, data, spec.budget)
+    except MediaTooLarge:
+        return None
     if frames_total * size[0] * size[1] > spec.pixel_cap:
         return None
     frames: list[Image.Image] = []
     durations: list[int] = []
+    composited = 0
     for frame in ImageSequence.Iterator(image):
+        # A GIF frame reaching past the logical screen grows Pillow's canvas for it and every
+        # later frame: the work is counted as it happens, not only from the header.
+        composited += frame.width * frame.height
+        if composited > spec.budget.max_frame_pixels:
+            return None
         # Pillow hands out each frame composited (disposal and blending applied).
         upright = transpose(frame.convert("RGBA"), head.orientation)
         frames.append(resize(upright, size))
         durations.append(int(frame.info.get("duration", 100)))
+    frames, durations = timing(frames, durations, head.media_type)
     loop = int(image.info.get("loop", 0))
     steps = ["exif-transpose"] if head.orientation != 1 else []
     upright_size = head.upright
@@ -91,3 +113,35 @@ def _save(
         **options,
     )
     return buffer.getvalue()
+
+
+def timing(
+    frames: list[Image.Image], durations: list[int], media_type: str
+) -> tuple[list[Image.Image], list[int]]:
+    """Merge runs of identical frames, adding their durations, and clamp what a writer can store.
+
+    Pillow's GIF and APNG writers merge identical consecutive frames themselves, adding the
+    durations, and then fail (OverflowError) writing a sum their 16-bit field cannot hold; an
+    85-byte GIF of two identical frames of 655.35 s did that. Merging first, here, leaves
+    them nothing to add up.
+    """
+    from PIL import ImageChops
+
+    longest = _LONGEST.get(media_type, _TIMESTAMP_LIMIT)
+    kept: list[Image.Image] = []
+    times: list[int] = []
+    for frame, duration in zip(frames, durations, strict=True):
+        same = bool(kept) and kept[-1].mode == frame.mode and kept[-1].size == frame.size
+        if same and ImageChops.difference(kept[-1], frame).getbbox(alpha_only=False) is None:
+            times[-1] += max(0, duration)
+        else:
+            kept.append(frame)
+            times.append(max(0, duration))
+    # Whole-animation room for libwebp's int timestamps, with 1 ms left for every frame.
+    room = _TIMESTAMP_LIMIT - len(times)
+    clamped = []
+    for duration in times:
+        duration = min(duration, longest, max(1, room))
+        room -= duration
+        clamped.append(duration)
+    return kept, clamped

@@ -18,7 +18,14 @@ from mediaparts._errors import (
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
 from mediaparts.imaging._encode import ENCODABLE, encode, label, ladder
-from mediaparts.imaging._probe import DECODE_ERRORS, Probe, decode_failure, probe, quiet_pillow
+from mediaparts.imaging._probe import (
+    DECODE_ERRORS,
+    Probe,
+    check_decode,
+    decode_failure,
+    probe,
+    quiet_pillow,
+)
 from mediaparts.imaging._spec import FitSpec, FittedImage, limit_size, measured, short_name
 
 __all__ = ["MIN_LONG_SIDE", "fit_image", "shrink"]
@@ -48,7 +55,9 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         The image as it should be sent, with the steps taken.
 
     Raises:
-        MediaTooLarge: The header claims more than `spec.pixel_cap` pixels (nothing decoded).
+        MediaTooLarge: The header claims more than `spec.pixel_cap` pixels, or decoding would
+            exceed `spec.budget` (JPEG scans, decoded bytes, pixels per input byte); nothing
+            is decoded then.
         InvalidMedia: The image is corrupt, truncated or undecodable.
         UnsupportedMediaType: Not a raster image fitting reads, HEIC/HEIF without pillow-heif,
             or `spec.accepted` names no type this module can write.
@@ -68,6 +77,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         and _fits(len(data), spec)
     ):
         return FittedImage(data, head.media_type, width, height, (), unchanged=True)
+    check_decode(data, head, spec.budget)
     from PIL import Image
 
     try:
@@ -75,7 +85,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         # warns about damaged data it skips (a file that cannot be decoded still raises).
         with quiet_pillow():
             if head.animated and not make_still and head.media_type in spec.accepted:
-                animated = fit_animation(head, size, spec)
+                animated = fit_animation(head, data, size, spec)
                 if animated is not None:
                     return animated
             # An animation the provider cannot take as its own type keeps its first frame.

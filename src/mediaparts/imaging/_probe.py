@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
-from mediaparts._imageinfo import image_size
+from mediaparts._imageinfo import image_size, jpeg_scans
 from mediaparts.detection import canonical_media_type, detect
+from mediaparts.imaging._spec import DecodeBudget
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 __all__ = [
     "DECODE_ERRORS",
     "Probe",
+    "check_all_frames",
+    "check_decode",
     "decode_failure",
     "image_orientation",
     "probe",
@@ -83,6 +86,15 @@ _ORIENTATION_TAG = 0x0112
 # Pillow's ICO and CUR readers decode the largest icon inside Image.open, so opening one "for
 # its header" decodes pixels; icons carry no EXIF, so their orientation is 1 without opening.
 _DECODED_ON_OPEN = frozenset({"image/vnd.microsoft.icon", "image/x-win-bitmap"})
+# Bytes per pixel as Pillow stores each mode (Imaging.h: one byte for 8-bit single-band modes,
+# two for I;16*, four for everything else, RGB and LA included).
+_ONE_BYTE = frozenset({"1", "L", "P"})
+# Modes `decode` must convert at full size before it can shrink them (Image.reduce refuses
+# them, or would average palette indices); the copy is RGBA, 4 bytes per pixel.
+_CONVERTED_FIRST = frozenset({"1", "P", "PA"})
+# Bytes of 16-bit DCT coefficients per pixel of a 3-component JPEG, by Pillow's get_sampling()
+# code: 4:4:4 has 3 samples per pixel, 4:2:2 has 2, 4:2:0 has 1.5 (T.81, A.1.1).
+_JPEG_COEFFICIENT_BYTES = {0: 6, 1: 4, 2: 3}
 _heif_lock = threading.Lock()
 _heif_registered = False
 
@@ -111,6 +123,10 @@ class Probe:
 
 def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
     """Open `data` lazily and read its header.
+
+    What decoding would cost beyond the pixel cap is judged by `check_decode` (and
+    `check_all_frames` for every frame of an animation), called once it is known that the
+    image will be decoded: bytes passed through untouched cost nothing to decode.
 
     Raises:
         MediaTooLarge: The header claims more than `pixel_cap` pixels.
@@ -208,6 +224,136 @@ def _check_cap(size: tuple[int, int], pixel_cap: int, media_type: str) -> None:
             limit=pixel_cap,
             media_type=media_type,
         )
+
+
+def _too_much(media_type: str, what: str, size: int, limit: int, field: str) -> MediaTooLarge:
+    return MediaTooLarge(
+        f"{media_type}: {what} = {size:,}, over the decode budget's {field}={limit:,}; refused "
+        "before decoding, as a guard against inputs that cost far more than their size",
+        size=size,
+        limit=limit,
+        media_type=media_type,
+    )
+
+
+def _check_ratio(
+    data: bytes, media_type: str, pixels: int, budget: DecodeBudget, what: str
+) -> None:
+    allowed = max(budget.ratio_floor, budget.max_pixels_per_byte * len(data))
+    if pixels > allowed:
+        raise _too_much(
+            media_type,
+            f"{what} from {len(data):,} bytes ({pixels // max(1, len(data)):,} per byte)",
+            pixels,
+            allowed,
+            f"max_pixels_per_byte={budget.max_pixels_per_byte} above ratio_floor",
+        )
+
+
+def check_decode(data: bytes, head: Probe, budget: DecodeBudget) -> None:
+    """Refuse an image whose first frame would cost more than `budget` to decode.
+
+    The decode-work model, from the header and before any pixel is decoded: the pixels per
+    input byte, the JPEG's scans (libjpeg decodes every scan at full resolution, draft or
+    not, so the work is pixels x scans) and the bytes the decoded picture and its full-size
+    working copies take. Call it only for images about to be decoded: counting scans walks
+    the whole file (a few ms for a 24 MP photo), and bytes passed on untouched cost nothing.
+
+    Raises:
+        MediaTooLarge: Naming the limit exceeded: `max_pixels_per_byte`, `max_scans`,
+            `max_scan_pixels` or `max_decoded_bytes`.
+    """
+    pixels = head.width * head.height
+    _check_ratio(data, head.media_type, pixels, budget, f"{head.width}x{head.height} pixels")
+    scans = _check_scans(data, head, budget) if head.media_type == "image/jpeg" else 1
+    if head.image is not None:
+        _check_memory(head.image, head.media_type, head.animated, scans, budget)
+
+
+def _check_scans(data: bytes, head: Probe, budget: DecodeBudget) -> int:
+    scans = jpeg_scans(data, budget.max_scans)
+    if scans > budget.max_scans:
+        raise _too_much(
+            head.media_type,
+            "scans (SOS segments), counted to one past the limit",
+            scans,
+            budget.max_scans,
+            "max_scans",
+        )
+    pixels = head.width * head.height
+    if pixels * scans > budget.max_scan_pixels:
+        raise _too_much(
+            head.media_type,
+            f"{head.width}x{head.height} pixels x {scans} scans",
+            pixels * scans,
+            budget.max_scan_pixels,
+            "max_scan_pixels",
+        )
+    return scans
+
+
+def _decoded_bytes(image: Image.Image, media_type: str, animated: bool, scans: int) -> int:
+    """Estimate the peak bytes of decoding the first frame and making it RGB(A) or L."""
+    mode = image.mode
+    pixels = image.size[0] * image.size[1]
+    per_pixel = 1 if mode in _ONE_BYTE else 2 if mode.startswith("I;16") else 4
+    if mode in _CONVERTED_FIRST or mode.startswith("I;16"):
+        per_pixel += 4
+    if animated and media_type == "image/webp":
+        per_pixel += 2 * 4  # libwebp's WebPAnimDecoder keeps two RGBA canvases of its own
+    if media_type == "image/jpeg" and scans > 1:
+        # A progressive (or multi-scan) JPEG is buffered whole as 16-bit DCT coefficients at
+        # the stored size, whatever the draft scale (libjpeg jdcoefct.c): 2 bytes per sample.
+        # Measured: 452 MB for a 12000x12000 4:2:0 one, 1.5 samples per pixel.
+        per_pixel += _JPEG_COEFFICIENT_BYTES.get(_jpeg_sampling(image), 2 * len(mode))
+    return pixels * per_pixel
+
+
+def _jpeg_sampling(image: Image.Image) -> int:
+    from PIL.JpegImagePlugin import get_sampling
+
+    if len(image.mode) != 3:
+        return -1
+    try:
+        return get_sampling(image)
+    except (AttributeError, IndexError, KeyError):  # no frame header layers read: assume 4:4:4
+        return -1
+
+
+def _check_memory(
+    image: Image.Image, media_type: str, animated: bool, scans: int, budget: DecodeBudget
+) -> None:
+    needed = _decoded_bytes(image, media_type, animated, scans)
+    if needed > budget.max_decoded_bytes:
+        what = f"decoded bytes of {image.size[0]}x{image.size[1]} {image.mode}"
+        if animated and media_type == "image/webp":
+            what += " (three animation canvases)"
+        elif media_type == "image/jpeg" and scans > 1:
+            what += f" ({scans} scans: its DCT coefficients are held whole)"
+        raise _too_much(media_type, what, needed, budget.max_decoded_bytes, "max_decoded_bytes")
+
+
+def check_all_frames(
+    head: Probe, data: bytes, budget: DecodeBudget, limit: int | None = None
+) -> int:
+    """Refuse an animation whose frames x canvas exceed `budget` (or `limit`); return the count.
+
+    Every frame is composited at the canvas size by Pillow, whatever the frame's own size, so
+    the work of decoding them all is frames x canvas pixels, counted here from the header.
+
+    Raises:
+        MediaTooLarge: frames x canvas is over `budget.max_frame_pixels`, over `limit`, or
+            over what `budget.max_pixels_per_byte` allows for `len(data)` bytes.
+    """
+    image = head.image
+    count = int(getattr(image, "n_frames", 1)) if head.animated and image is not None else 1
+    pixels = count * head.width * head.height
+    what = f"{count} frames x {head.width}x{head.height} canvas"
+    for cap, field in ((budget.max_frame_pixels, "max_frame_pixels"), (limit, "max_pixels")):
+        if cap is not None and pixels > cap:
+            raise _too_much(head.media_type, what, pixels, cap, field)
+    _check_ratio(data, head.media_type, pixels, budget, what)
+    return count
 
 
 def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:

@@ -7,11 +7,57 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["FitSpec", "FittedImage", "limit_size", "measured", "short_name"]
+__all__ = ["DecodeBudget", "FitSpec", "FittedImage", "limit_size", "measured", "short_name"]
 
 # Pillow refuses to open images above twice `Image.MAX_IMAGE_PIXELS` (89,478,485) with a
 # DecompressionBombError; the default cap is the same number, so both refuse alike.
 DEFAULT_PIXEL_CAP = 178_956_970
+
+
+@dataclass(frozen=True, slots=True)
+class DecodeBudget:
+    """The work and memory an image may cost to decode, judged from its header beforehand.
+
+    The pixel cap bounds one picture's pixels; this bounds what the bytes can make the decoder
+    do beyond that: decode every pixel many times (progressive scans, animation frames), hold
+    several full-size copies, or inflate a few bytes into a huge canvas. Every limit is checked
+    by the probe before a pixel is decoded, and an input over any of them is refused with
+    `MediaTooLarge` naming the limit.
+
+    Attributes:
+        max_scans: The most scans (SOS segments) a JPEG may have. libjpeg decodes every scan in
+            full even with a draft scale, so a scan repeated 10,000 times costs 10,000 decodes.
+            Real files have one per component (baseline) or about ten (libjpeg's progressive
+            script, T.81 Annex G); libjpeg-turbo offers `djpeg -maxscans` and TurboJPEG
+            `TJPARAM_SCANLIMIT` for this very attack (libjpeg-turbo usage.txt, 3.0).
+        max_scan_pixels: The most stored pixels x scans of a JPEG: each costs 0.6-0.9 ns of CPU
+            (x86_64, libjpeg-turbo 3), even for an empty scan. 2e9 keeps a JPEG under about
+            2 s, and passes a 178-megapixel progressive JPEG of up to 11 scans and a
+            24-megapixel one of up to 83.
+        max_frame_pixels: The most frames x source canvas pixels of an animation whose every
+            frame is decoded (fitting an animation, or stripping its metadata). Pillow
+            composites every frame at the canvas size, whatever the frame's own size or the
+            target.
+        max_decoded_bytes: The most bytes the decoded picture and its full-size working copies
+            may take: pixels x bytes per pixel as Pillow stores the mode (1 for L and P, 2 for
+            I;16, 4 for RGB, RGBA, LA, CMYK and I), plus a full-size RGBA copy where the mode
+            must be converted before it can be shrunk (P, 1, I;16), three canvases for an
+            animated WebP (libwebp's current and previous canvas, and Pillow's copy), and a
+            progressive JPEG's 16-bit DCT coefficients, held whole at the stored size.
+        max_pixels_per_byte: Above `ratio_floor` pixels, at least one input byte per this many
+            decoded pixels (frames x canvas when every frame is decoded): a few KB claiming a
+            huge canvas is refused, while real photos (a few pixels per byte) and screenshots
+            pass. zlib inflates at most 1032:1 (RFC 1950/1951), so a flat RGBA PNG reaches 258
+            pixels per byte.
+        ratio_floor: Pixels decoded freely, whatever the input's size.
+    """
+
+    max_scans: int = 100
+    max_scan_pixels: int = 2_000_000_000
+    max_frame_pixels: int = DEFAULT_PIXEL_CAP
+    max_decoded_bytes: int = 1 << 30
+    max_pixels_per_byte: int = 32
+    ratio_floor: int = 40_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +77,8 @@ class FitSpec:
         measure: `"raw"` counts the bytes, `"base64"` their base64 text (4 * ceil(n / 3)).
         pixel_cap: Images with more pixels than this are refused before decoding.
         jpeg_quality: The first rung of the JPEG (and lossy WebP) quality ladder.
+        budget: The decode work and memory allowed (scans, frames x canvas, decoded bytes,
+            pixels per input byte); see `DecodeBudget` for the defaults and why.
     """
 
     accepted: tuple[str, ...]
@@ -43,6 +91,7 @@ class FitSpec:
     measure: Literal["raw", "base64"] = "raw"
     pixel_cap: int = DEFAULT_PIXEL_CAP
     jpeg_quality: int = 85
+    budget: DecodeBudget = DecodeBudget()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mediaparts._errors import MediaTooLarge
+from mediaparts._imageinfo import EOI, jpeg_segments
+from mediaparts.imaging._animate import timing
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._probe import Probe
 
@@ -34,30 +36,16 @@ _WEBP_CHUNKS = frozenset({b"VP8 ", b"VP8L", b"VP8X", b"ALPH", b"ANIM", b"ANMF", 
 
 def strip_jpeg(data: bytes) -> bytes:
     """Drop APPn and COM segments (but JFIF, ICC, Adobe) and anything after the image."""
-    out, i, n = bytearray(b"\xff\xd8"), 2, len(data)
-    while i + 1 < n and data[i] == 0xFF:
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker == 0xD9:  # end of image: MPF pictures and trailers after it are dropped
-            return bytes(out + b"\xff\xd9")
-        end = i + 2 + int.from_bytes(data[i + 2 : i + 4], "big")
-        if end > n or end < i + 4:
+    out = bytearray(b"\xff\xd8")
+    for marker, start, end in jpeg_segments(data):
+        if end > len(data):
             raise ValueError("a JPEG segment runs past the end of the file")
+        if marker == EOI:  # MPF pictures and trailers after it are dropped
+            return bytes(out + b"\xff\xd9")
         prefix = _KEEP_APP.get(marker)
         metadata = 0xE0 <= marker <= 0xEF or marker == 0xFE
-        if not metadata or (prefix is not None and data.startswith(prefix, i + 4)):
-            out += data[i:end]
-        i = end
-        if marker == 0xDA:  # entropy-coded data runs to the next marker that is not RSTn
-            while (i := data.find(b"\xff", i)) >= 0 and i + 1 < n:
-                if data[i + 1] != 0 and not 0xD0 <= data[i + 1] <= 0xD7:
-                    break
-                i += 2
-            else:
-                raise ValueError("the JPEG ends inside its compressed data")
-            out += data[end:i]
+        if not metadata or (prefix is not None and data.startswith(prefix, start + 4)):
+            out += data[start:end]  # a scan's entropy-coded data included
     raise ValueError("the JPEG has no end-of-image marker")
 
 
@@ -160,6 +148,7 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
         picture.info = {}  # convert() copies info, comments and EXIF included
         frames.append(picture)
         durations.append(int(frame.info.get("duration", 100)))
+    frames, durations = timing(frames, durations, head.media_type)
     options: dict[str, Any] = {"disposal": 2} if head.media_type == "image/gif" else {}
     if head.media_type == "image/webp":
         options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
