@@ -242,6 +242,14 @@ CHILD_BUILDERS: dict[str, Callable[[Path], Any]] = {
         "contents": [{"role": "user", "parts": _nested_list(100_000, {"text": "x"})}],
         "input": _nested_list(100_000, {}),
     },
+    # 500,000 levels is 1 MB as JSON text ("[" and "]" each): the deepest a 1 MB body nests.
+    "nested-payload-500k": lambda _: {
+        "messages": [{"role": "user", "content": _nested_list(500_000, {"type": "text"})}]
+    },
+    "nested-content-lists-500k": lambda _: {
+        "role": "user",
+        "content": _nested_list(500_000, "x"),
+    },
     "many-text-parts": lambda _: _user(*(["x"] * 100_000)),
     "many-image-parts": lambda _: _user(
         *[_image_url("data:image/png;base64," + _tiny_png_b64())] * 8_000
@@ -349,6 +357,8 @@ def structures(large: bool) -> Iterator[Case]:
     yield from _built("nested-content-lists", ("message_from_dict",), ci=True)
     yield from _built("nested-metadata", ("message_from_dict",), ci=large)
     yield from _built("nested-payload", ("check",), ci=True)
+    yield from _built("nested-payload-500k", ("check",), ci=True, options={"providers": ["openai"]})
+    yield from _built("nested-content-lists-500k", ("message_from_dict",), ci=large)
     yield from _built("many-image-parts", ("message_from_dict",), ci=True)
     if large:
         yield from _built("many-text-parts", ("message_from_dict",))
