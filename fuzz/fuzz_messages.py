@@ -15,7 +15,7 @@ so the fuzzer never reads the machine's files. Message dicts are untrusted input
 issue 10's fix reads them); by default it is a finding too. `MP_FUZZ_ROUNDTRIP=0` skips the
 round-trip equality check (to fuzz past a known round-trip finding).
 
-    python fuzz/fuzz_messages.py /tmp/mp-msg-corpus -max_total_time=60 -timeout=10
+    python fuzz/fuzz_messages.py mp-msg-corpus -max_total_time=60 -timeout=10
     python fuzz/fuzz_messages.py --plain 3000      # without atheris: seeded random bytes
 """
 
