@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,8 @@ class Case:
     Attributes:
         name: Unique and stable, e.g. `pdf-digits/detect`; `-k` selects it in pytest.
         entry: A key of `ENTRIES`.
-        data: The input's bytes, built in the parent (so a builder's own memory never counts).
+        data: The input's bytes, built in the parent (so a builder's own memory never counts),
+            or a function that builds them when the case runs (collection stays fast).
         build: Or the name of a builder in `limits_corpus.CHILD_BUILDERS`, run in the child
             before measuring: for inputs that are Python objects (message dicts nested
             100,000 deep) or that must exist on the child's side (a FIFO).
@@ -98,12 +99,16 @@ class Case:
 
     name: str
     entry: str
-    data: bytes | None = None
+    data: bytes | Callable[[], bytes] | None = None
     build: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     pixels: int = 0
     refused: bool = False
     ci: bool = False
+
+    def input_bytes(self) -> bytes | None:
+        """The input's bytes (built now if need be), or None when the child builds it."""
+        return self.data() if callable(self.data) else self.data
 
     @property
     def rss_limit(self) -> int:
@@ -339,14 +344,13 @@ def run_case(
         "build": case.build,
         "input": None,
     }
-    if case.data is not None:
-        if len(case.data) > MAX_INPUT:
-            raise ValueError(
-                f"{case.name}: {len(case.data):,} bytes, over the 1 MB the bound covers"
-            )
+    data = case.input_bytes()
+    if data is not None:
+        if len(data) > MAX_INPUT:
+            raise ValueError(f"{case.name}: {len(data):,} bytes, over the 1 MB the bound covers")
         # The CLI takes a path; keep a name with the case's extension so it reads as a file would.
         name = Path(str(case.options.get("filename") or "input")).name
-        (folder / name).write_bytes(case.data)
+        (folder / name).write_bytes(data)
         spec["input"] = str(folder / name)
     spec_path = folder / "spec.json"
     spec_path.write_text(json.dumps(spec))

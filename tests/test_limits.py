@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.limits_corpus import large_set, small_set
+from tests.limits_corpus import BOMBS, bomb, large_set, small_set
 from tests.limits_harness import ENTRIES, MAX_INPUT, Case, limits_supported, run_case
 
 pytestmark = pytest.mark.skipif(
@@ -41,7 +41,8 @@ def test_limits_hostile_input_stays_within_bound(case: Case, workdir: Path) -> N
 def test_limits_small_set_covers_every_entry_point() -> None:
     """The CI set reaches every entry point the bound is stated for, each input <= 1 MB."""
     assert {case.entry for case in SMALL} >= set(ENTRIES) - {"part", "estimate_tokens", "render"}
-    assert all(case.data is None or len(case.data) <= MAX_INPUT for case in SMALL)
+    sizes = [len(case.input_bytes() or b"") for case in SMALL]
+    assert max(sizes) <= MAX_INPUT
     assert 20 <= len(SMALL) <= 60
 
 
@@ -51,6 +52,14 @@ def test_limits_large_set_is_large_and_named_uniquely() -> None:
     assert len(cases) >= 300
     assert len({case.name for case in cases}) == len(cases)
     assert {case.entry for case in cases} >= set(ENTRIES) - {"part-base64"}
+
+
+def test_limits_bombs_are_those_of_test_hostile() -> None:
+    """The corpus names every bomb tests/test_hostile.py builds, and each is at most 1 MB."""
+    from tests.test_hostile import make_bombs
+
+    assert set(make_bombs()) <= set(BOMBS)
+    assert all(len(bomb(name)) <= MAX_INPUT for name in BOMBS)
 
 
 @pytest.mark.parametrize(
