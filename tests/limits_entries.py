@@ -1,0 +1,183 @@
+"""The entry points the limits harness drives, each a list of named calls on one input.
+
+Each entry takes the case's input (bytes, a string, a path or a built object) and its options
+(`filename`, `declared`, `content_type`, `accept`, `providers`) and yields `(name, call)` pairs;
+the harness measures every call on its own. A provider loop is one call per provider.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+__all__ = ["ENTRIES", "Upload"]
+
+Calls = Iterator[tuple[str, Callable[[], Any]]]
+
+
+class Upload(io.BytesIO):
+    """A web framework's upload as `from_upload` reads it: bytes plus the client's claims."""
+
+    def __init__(self, data: bytes, filename: str | None, content_type: str | None) -> None:
+        super().__init__(data)
+        self.filename = filename
+        self.content_type = content_type
+
+
+def _providers(options: Mapping[str, Any]) -> list[str]:
+    import mediaparts as mp
+
+    return list(options.get("providers") or mp.providers.names())
+
+
+def _as_part(value: Any, options: Mapping[str, Any]) -> Any:
+    import mediaparts as mp
+
+    declared = options.get("declared")
+    return mp.part(value, **({"media_type": declared} if declared else {}))
+
+
+def _detect(value: Any, options: Mapping[str, Any]) -> Calls:
+    import mediaparts as mp
+
+    yield (
+        "detect",
+        lambda: mp.detect(
+            value, filename=options.get("filename"), declared=options.get("declared")
+        ),
+    )
+
+
+def _part(value: Any, options: Mapping[str, Any]) -> Calls:
+    import mediaparts as mp
+
+    def make() -> Any:
+        made = _as_part(value, options)
+        if isinstance(made, mp.ImagePart):
+            return made.width, made.height
+        return made
+
+    yield "part", make
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else base64.b64encode(value).decode()
+
+
+def _part_base64(value: Any, options: Mapping[str, Any]) -> Calls:
+    import mediaparts as mp
+
+    text = _text(value)
+    declared = options.get("declared") or "application/octet-stream"
+    uri = text if text.startswith("data:") else f"data:{declared};base64,{text}"
+    yield "part({'data': base64})", lambda: mp.part({"data": text})
+    yield "part(data URI)", lambda: mp.part(uri)
+    yield "ImagePart.from_base64", lambda: mp.ImagePart.from_base64(text)
+
+
+def _upload(value: Any, options: Mapping[str, Any]) -> Calls:
+    import mediaparts as mp
+
+    def call() -> Any:
+        upload = Upload(value, options.get("filename"), options.get("content_type"))
+        kwargs = {"accept": options["accept"]} if "accept" in options else {}
+        return mp.from_upload(upload, **kwargs)
+
+    yield "from_upload", call
+
+
+def _per_provider(
+    name: str, verb: Callable[[Any, str], Any]
+) -> Callable[[Any, Mapping[str, Any]], Calls]:
+    def calls(value: Any, options: Mapping[str, Any]) -> Calls:
+        for provider in _providers(options):
+            yield f"{name}[{provider}]", lambda p=provider: verb(value, p)  # type: ignore[misc]
+
+    return calls
+
+
+def _normalize(value: Any, provider: str) -> Any:
+    import mediaparts as mp
+
+    return mp.normalize(mp.part(value), provider)
+
+
+def _estimate(value: Any, provider: str) -> Any:
+    import mediaparts as mp
+
+    return mp.estimate_tokens(mp.part(value), provider)
+
+
+def _render(value: Any, provider: str) -> Any:
+    import mediaparts as mp
+
+    return mp.render([mp.User(["Describe this.", mp.part(value)])], provider)
+
+
+def _check(value: Any, provider: str) -> Any:
+    import mediaparts as mp
+
+    return mp.check(value, provider)
+
+
+def _messages(value: Any, options: Mapping[str, Any]) -> Calls:
+    """`message_from_dict`, then `render` of what it made for every provider, offline."""
+    import mediaparts as mp
+
+    made: list[Any] = []
+
+    def read() -> Any:
+        made.append(mp.message_from_dict(value))
+
+    yield "message_from_dict", read
+    if not made:  # it raised: nothing to render
+        return
+    for provider in _providers(options):
+
+        def render(p: str = provider) -> Any:
+            with mp.offline():
+                return mp.render([made[0]], p)
+
+        yield f"render[{provider}]", render
+
+
+def _fit_animated(value: Any, options: Mapping[str, Any]) -> Calls:
+    """`imaging.fit_image` with animations allowed, bound for a 1568-pixel target."""
+    import mediaparts as mp
+    from mediaparts.imaging import FitSpec, fit_image
+
+    spec = FitSpec(
+        accepted=("image/gif", "image/png", "image/webp"),
+        animated_ok=True,
+        max_width=1568,
+        max_height=1568,
+    )
+    yield "fit_image(animated_ok)", lambda: fit_image(value, mp.detect(value).media_type, spec)
+
+
+def _cli(value: Any, options: Mapping[str, Any]) -> Calls:
+    """`mediaparts inspect FILE --provider ...`, in this process, as `python -m` runs it."""
+    from mediaparts.cli import main
+
+    argv = ["inspect", str(value)]
+    for provider in _providers(options):
+        argv += ["--provider", provider]
+    yield "cli inspect", lambda: main(argv)
+
+
+ENTRIES: dict[str, Callable[[Any, Mapping[str, Any]], Calls]]
+ENTRIES = {
+    "detect": _detect,
+    "part": _part,
+    "part-base64": _part_base64,
+    "from_upload": _upload,
+    "normalize": _per_provider("normalize", _normalize),
+    "estimate_tokens": _per_provider("estimate_tokens", _estimate),
+    "render": _per_provider("render", _render),
+    "check": _per_provider("check", _check),
+    "message_from_dict": _messages,
+    "fit_image": _fit_animated,
+    "cli": _cli,
+}

@@ -1,0 +1,79 @@
+"""Hostile inputs of at most 1 MB cost at most 2 s of CPU and 200 MB above their pixel budget.
+
+The small set of tests/limits_corpus.py, each case in its own child process under address-space,
+CPU and wall-clock limits (tests/limits_harness.py). The bound is issue 10's: over every entry
+point, no input of at most 1 MB takes more than 2 s of CPU or 200 MB of memory above the
+decoded-pixel budget the docs state, and only `MediaError` escapes. A failure names the case,
+the entry point, what was measured and the bound broken. The large set runs by hand:
+`python fuzz/limits.py --large`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.limits_corpus import BOMBS, bomb, large_set, small_set
+from tests.limits_harness import ENTRIES, MAX_INPUT, Case, limits_supported, run_case
+
+pytestmark = pytest.mark.skipif(
+    not limits_supported(), reason="the harness needs Linux (RLIMIT_AS, /proc, wait4)"
+)
+
+SMALL = small_set()
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for every child's input, spec and report."""
+    return tmp_path_factory.mktemp("limits")
+
+
+@pytest.mark.parametrize("case", SMALL, ids=lambda case: case.name)
+def test_limits_hostile_input_stays_within_bound(case: Case, workdir: Path) -> None:
+    """A hostile input costs at most 2 s CPU and 200 MB + its pixel budget; only MediaError escapes."""
+    result = run_case(case, workdir)
+    if result.problems:  # the description names the case, the call, what it cost and the bound
+        pytest.fail(result.describe(), pytrace=False)
+
+
+def test_limits_small_set_covers_every_entry_point() -> None:
+    """The CI set reaches every entry point the bound is stated for, each input <= 1 MB."""
+    assert {case.entry for case in SMALL} >= set(ENTRIES) - {"part", "estimate_tokens", "render"}
+    sizes = [len(case.input_bytes() or b"") for case in SMALL]
+    assert max(sizes) <= MAX_INPUT
+    assert 20 <= len(SMALL) <= 60
+
+
+def test_limits_large_set_is_large_and_named_uniquely() -> None:
+    """The by-hand set has hundreds of cases with unique names, every entry point included."""
+    cases = large_set()
+    assert len(cases) >= 300
+    assert len({case.name for case in cases}) == len(cases)
+    assert {case.entry for case in cases} >= set(ENTRIES) - {"part-base64"}
+
+
+def test_limits_bombs_are_those_of_test_hostile() -> None:
+    """The corpus names every bomb tests/test_hostile.py builds, and each is at most 1 MB."""
+    from tests.test_hostile import make_bombs
+
+    assert set(make_bombs()) <= set(BOMBS)
+    assert all(len(bomb(name)) <= MAX_INPUT for name in BOMBS)
+
+
+@pytest.mark.parametrize(
+    ("build", "problem"),
+    [
+        ("passwd-image-url", "must be refused"),
+        ("fifo-path", "wall clock"),
+    ],
+)
+def test_limits_harness_reports_what_breaks(build: str, problem: str, workdir: Path) -> None:
+    """The harness itself catches an accepted local file and a hang, and says which."""
+    entry = "cli" if build == "fifo-path" else "message_from_dict"
+    case = Case(f"self-check-{build}", entry, build=build, refused=True)
+    result = run_case(case, workdir, wall_limit=2.0)
+    if not result.problems:
+        pytest.skip(f"{build} is refused on this code; the harness's own check has nothing to see")
+    assert any(problem in p for p in result.problems), result.describe()
