@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -167,6 +168,33 @@ def _cli(value: Any, options: Mapping[str, Any]) -> Calls:
     yield "cli inspect", lambda: main(argv)
 
 
+def _misbehave(value: Any, options: Mapping[str, Any]) -> Calls:
+    """Break the bound on purpose, as `options["how"]` says: the harness's own self-check."""
+    how = options["how"]
+
+    def spin() -> None:
+        end = time.process_time() + 3.0
+        while time.process_time() < end:
+            pass
+
+    def hog() -> bytearray:
+        block = bytearray(400 * 2**20)
+        block[::4096] = b"x" * len(block[::4096])  # touch every page so it is resident
+        return block
+
+    def hang() -> None:
+        time.sleep(60)
+
+    def foreign() -> None:
+        raise KeyError(value)
+
+    def accept() -> bytes:
+        return bytes(value)
+
+    calls = {"spin": spin, "hog": hog, "hang": hang, "foreign": foreign, "accept": accept}
+    yield f"misbehave {how}", calls[how]
+
+
 ENTRIES: dict[str, Callable[[Any, Mapping[str, Any]], Calls]]
 ENTRIES = {
     "detect": _detect,
@@ -180,4 +208,5 @@ ENTRIES = {
     "message_from_dict": _messages,
     "fit_image": _fit_animated,
     "cli": _cli,
+    "misbehave": _misbehave,
 }

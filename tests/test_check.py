@@ -242,3 +242,13 @@ def test_violation_str_names_path_and_rule() -> None:
     """A violation reads as 'path: message (rule)'."""
     v = mp.Violation(path="$.a[0]", rule="image.max_bytes", message="too big")
     assert str(v) == "$.a[0]: too big (image.max_bytes)"
+
+
+def test_check_path_shortens_hostile_keys(testdata: Path) -> None:
+    """A key of megabytes is shown cut short in a violation's path, not repeated whole."""
+    tiff = base64.b64encode((testdata / "image.tiff").read_bytes()).decode()
+    block = {"type": "image_url", "image_url": {"url": f"data:image/tiff;base64,{tiff}"}}
+    payload = {"messages": [{"k" * 1_000_000: [block, block]}]}
+    violations = mp.check(payload, "openai")
+    assert [v.rule for v in violations] == ["image.media_type"] * 2
+    assert violations[1].path == "$.messages[0]." + "k" * 40 + "…[1].image_url.url"

@@ -40,7 +40,7 @@ def test_limits_hostile_input_stays_within_bound(case: Case, workdir: Path) -> N
 
 def test_limits_small_set_covers_every_entry_point() -> None:
     """The CI set reaches every entry point the bound is stated for, each input <= 1 MB."""
-    assert {case.entry for case in SMALL} >= set(ENTRIES) - {"part", "estimate_tokens", "render"}
+    assert {case.entry for case in SMALL} >= set(ENTRIES) - {"part", "estimate_tokens", "render", "misbehave"}
     sizes = [len(case.input_bytes() or b"") for case in SMALL]
     assert max(sizes) <= MAX_INPUT
     assert 20 <= len(SMALL) <= 60
@@ -63,17 +63,19 @@ def test_limits_bombs_are_those_of_test_hostile() -> None:
 
 
 @pytest.mark.parametrize(
-    ("build", "problem"),
+    ("how", "refused", "problem"),
     [
-        ("passwd-image-url", "must be refused"),
-        ("fifo-path", "wall clock"),
+        ("spin", False, "over the 2 s bound"),
+        ("hog", False, "peak RSS grew"),
+        ("hang", False, "wall clock"),
+        ("foreign", False, "KeyError escaped"),
+        ("accept", True, "must be refused"),
     ],
 )
-def test_limits_harness_reports_what_breaks(build: str, problem: str, workdir: Path) -> None:
-    """The harness itself catches an accepted local file and a hang, and says which."""
-    entry = "cli" if build == "fifo-path" else "message_from_dict"
-    case = Case(f"self-check-{build}", entry, build=build, refused=True)
+def test_limits_harness_reports_what_breaks(
+    how: str, refused: bool, problem: str, workdir: Path
+) -> None:
+    """The harness itself catches CPU, memory, a hang, a foreign exception and an acceptance."""
+    case = Case(f"self-check-{how}", "misbehave", data=b"x", options={"how": how}, refused=refused)
     result = run_case(case, workdir, wall_limit=2.0)
-    if not result.problems:
-        pytest.skip(f"{build} is refused on this code; the harness's own check has nothing to see")
     assert any(problem in p for p in result.problems), result.describe()

@@ -94,13 +94,18 @@ def test_blocked_path_is_invalid_media_and_value_error(photo: Path) -> None:
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "FILE://localhost/etc/passwd"])
-def test_untrusted_file_url_stays_blocked_url(url: str) -> None:
-    """A file:// URL in a dict is a URL part that the fetch policy refuses when loaded."""
-    message = mp.message_from_dict(
-        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}
-    )
+def test_untrusted_file_url_is_blocked_path(url: str) -> None:
+    """A file: URL in a dict names a local file: refused while the dict is read."""
+    body = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}
+    with pytest.raises(mp.BlockedPath, match="file: URL"):
+        mp.message_from_dict(body)
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "FILE://localhost/etc/passwd"])
+def test_application_file_url_is_refused_when_loaded(url: str) -> None:
+    """In the application's own code a file: URL is a URL part the fetch policy refuses."""
     with pytest.raises(mp.BlockedURL, match="scheme"):
-        message.files[0].load()
+        mp.part(url).load()
 
 
 def test_untrusted_dict_inline_data_and_urls_still_work(testdata: Path) -> None:

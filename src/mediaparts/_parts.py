@@ -37,6 +37,7 @@ from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
     b64encode,
+    check_url_source,
     filename_of,
     parse_data_uri,
     read_file_object,
@@ -405,6 +406,7 @@ class MediaPart(BaseModel):
             raise InvalidMedia(f"from_url() takes a URL string, got {url!r}")
         _extra_fields("from_url", fields)
         check_fields({"media_type": media_type, "filename": filename})
+        check_url_source(url)
         name = filename or _loading.url_filename(url)
         if media_type is None and name is not None:
             guess = media_type_from_filename(name)

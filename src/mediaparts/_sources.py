@@ -46,6 +46,7 @@ __all__ = [
     "b64decode",
     "b64decode_prefix",
     "b64encode",
+    "check_url_source",
     "filename_of",
     "open_path",
     "parse_data_uri",
@@ -271,6 +272,24 @@ def _real_dir(base_dir: Any) -> str:
     if not os.path.isdir(real):
         raise InvalidMedia(f"base_dir {os.fspath(base_dir)!r} is not a directory")
     return real
+
+
+def check_url_source(url: str) -> None:
+    """Refuse a `file:` URL made under the untrusted-input policy: it names a local file.
+
+    The fetch policy would refuse it too, but only when the part is loaded; an untrusted
+    reader says no while it reads, as it does for a path.
+
+    Raises:
+        BlockedPath: A path policy is in force and `url` is a `file:` URL.
+    """
+    policy = _POLICY.get()
+    if policy is not None and url[:5].lower() == "file:":
+        raise BlockedPath(
+            f"refusing the file: URL {url[:200]!r}: {policy.reader} reads untrusted input, "
+            "which may not name files on this machine",
+            path=url,
+        )
 
 
 def _permitted(shown: str, policy: _PathPolicy) -> str:

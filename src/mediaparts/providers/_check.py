@@ -66,22 +66,57 @@ def _decode(value: Any, path: str, problems: list[tuple[str, str, str]]) -> byte
     return None
 
 
-def _sites(node: Any, path: str, problems: list[tuple[str, str, str]]) -> Iterator[_Site]:
+_KEY_SHOWN = 40  # characters of a key shown in a path; a hostile key may be megabytes
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """A JSON path, built as a chain and spelled out only when a site or a problem needs it.
+
+    Spelling every path out while walking costs the depth at every node (quadratic in the
+    nesting); most nodes are never named.
+    """
+
+    parent: _Where | None
+    step: str
+
+    def __str__(self) -> str:
+        steps: list[str] = []
+        node: _Where | None = self
+        while node is not None:
+            steps.append(node.step)
+            node = node.parent
+        return "".join(reversed(steps))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _key_step(key: Any) -> str:
+    text = str(key)
+    return f".{text[:_KEY_SHOWN]}…" if len(text) > _KEY_SHOWN else f".{text}"
+
+
+def _sites(payload: Any, problems: list[tuple[str, str, str]]) -> Iterator[_Site]:
     """Yield every media block in a rendered payload, with its JSON path, in document order."""
     # A stack, not recursion: a hostile payload nested thousands deep must not overflow it.
-    stack: list[tuple[Any, str]] = [(node, path)]
+    stack: list[tuple[Any, _Where]] = [(payload, _Where(None, "$"))]
     while stack:
-        node, path = stack.pop()
+        node, where = stack.pop()
         if isinstance(node, list):
-            stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
+            stack.extend(
+                (item, _Where(where, f"[{i}]")) for i, item in reversed(list(enumerate(node)))
+            )
             continue
         if not isinstance(node, dict):
             continue
-        site = _site(node, path, problems)
+        site = _site(node, where, problems)
         if site is not None:
             yield site
             continue
-        stack.extend((value, f"{path}.{key}") for key, value in reversed(list(node.items())))
+        stack.extend(
+            (value, _Where(where, _key_step(key))) for key, value in reversed(list(node.items()))
+        )
 
 
 def _from_url_text(kind: str, text: Any, path: str, problems: list[tuple[str, str, str]]) -> _Site:
@@ -97,25 +132,25 @@ def _from_url_text(kind: str, text: Any, path: str, problems: list[tuple[str, st
     return _Site(path, kind, guess, url=url)
 
 
-def _site(node: dict[str, Any], path: str, problems: list[tuple[str, str, str]]) -> _Site | None:
+def _site(node: dict[str, Any], at: _Where, problems: list[tuple[str, str, str]]) -> _Site | None:
     kind_tag = node.get("type")
     # OpenAI Chat Completions and Responses.
     if kind_tag == "image_url" and isinstance(node.get("image_url"), dict):
         return _from_url_text(
-            "image", node["image_url"].get("url"), f"{path}.image_url.url", problems
+            "image", node["image_url"].get("url"), f"{at}.image_url.url", problems
         )
     if kind_tag == "input_image" and "image_url" in node:
-        return _from_url_text("image", node.get("image_url"), f"{path}.image_url", problems)
+        return _from_url_text("image", node.get("image_url"), f"{at}.image_url", problems)
     if kind_tag == "input_audio" and isinstance(node.get("input_audio"), dict):
         spec = node["input_audio"]
-        where = f"{path}.input_audio.data"
+        where = f"{at}.input_audio.data"
         declared = f"audio/{spec.get('format')}" if spec.get("format") else None
         declared = canonical_media_type(declared) if declared else None
         return _Site(where, "audio", declared, data=_decode(spec.get("data"), where, problems))
     if kind_tag in ("file", "input_file"):
         spec = node.get("file", node) if kind_tag == "file" else node
         if isinstance(spec, dict) and spec.get("file_data") is not None:
-            where = f"{path}{'.file' if kind_tag == 'file' else ''}.file_data"
+            where = f"{at}{'.file' if kind_tag == 'file' else ''}.file_data"
             site = _from_url_text("file", spec["file_data"], where, problems)
             if site.data is None and site.url is not None:  # bare base64
                 site = _Site(where, "file", None, data=_decode(spec["file_data"], where, problems))
@@ -125,16 +160,16 @@ def _site(node: dict[str, Any], path: str, problems: list[tuple[str, str, str]])
         source = node["source"]
         kind = "image" if kind_tag == "image" else "file"
         if source.get("type") == "base64":
-            where = f"{path}.source.data"
+            where = f"{at}.source.data"
             declared = source.get("media_type")
             return _Site(where, kind, declared, data=_decode(source.get("data"), where, problems))
         if source.get("type") == "url":
-            return _from_url_text(kind, source.get("url"), f"{path}.source.url", problems)
+            return _from_url_text(kind, source.get("url"), f"{at}.source.url", problems)
         return None
     # Gemini (REST camelCase and SDK snake_case).
     inline = node.get("inlineData", node.get("inline_data"))
     if isinstance(inline, dict):
-        where = f"{path}.{'inlineData' if 'inlineData' in node else 'inline_data'}.data"
+        where = f"{at}.{'inlineData' if 'inlineData' in node else 'inline_data'}.data"
         declared = inline.get("mimeType", inline.get("mime_type"))
         kind = kind_of(canonical_media_type(declared)) if isinstance(declared, str) else "file"
         return _Site(where, kind, declared, data=_decode(inline.get("data"), where, problems))
@@ -153,8 +188,8 @@ def _site(node: dict[str, Any], path: str, problems: list[tuple[str, str, str]])
             if "bytes" not in source:
                 # An S3 reference or a text document: counted and named, no bytes to check.
                 text = kind == "file" and "text" in source
-                return _Site(f"{path}.{key}", kind, None, name=name) if text else None
-            where = f"{path}.{key}.source.bytes"
+                return _Site(f"{at}.{key}", kind, None, name=name) if text else None
+            where = f"{at}.{key}.source.bytes"
             declared = bedrock.media_type_of(kind, block.get("format"))
             data = _decode(source.get("bytes"), where, problems)
             return _Site(where, kind, declared, data=data, name=name)
@@ -181,7 +216,7 @@ def check(
         return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
     problems: list[tuple[str, str, str]] = []
     counts: dict[tuple[str, str], int] = {}
-    for site in _sites(payload, "$", problems):
+    for site in _sites(payload, problems):
         problems.extend(_site_problems(site, chosen, counts))
     limit = chosen.rules.max_request_bytes
     try:
