@@ -501,3 +501,11 @@ def test_urls_and_media_types_with_lone_surrogates_are_invalid(make: object) -> 
     """A URL or media type that cannot be encoded as UTF-8 raises InvalidMedia saying so."""
     with pytest.raises(mp.InvalidMedia, match="lone surrogate"):
         make()  # type: ignore[operator]
+
+
+def test_metadata_lone_surrogates_become_replacement_characters() -> None:
+    """Lone surrogates in metadata keys and values become U+FFFD, so to_dict() round-trips."""
+    made = mp.part(b"%PDF-1.4\n", metadata={"k\ud800": ["v\udfff", {"\udc80": 1}], "ok": "😀"})
+    assert made.metadata == {"k\ufffd": ["v\ufffd", {"\ufffd": 1}], "ok": "😀"}
+    assert mp.part(made.to_dict()) == made
+    json.dumps(made.to_dict(), ensure_ascii=False).encode("utf-8")

@@ -661,12 +661,18 @@ def _copy_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
 def json_copy(value: Any, *, what: str) -> Any:
     """Return `value` as the JSON data `to_dict()` keeps: a deep copy, tuples made lists.
 
+    Lone surrogates, in keys and values alike, become U+FFFD, as in file names: they cannot be
+    encoded as UTF-8, and a copy that kept them would not survive `to_dict()` and back.
+
     Raises:
         InvalidMedia: `value` is not JSON data (NaN, an object, keys that are not strings
             or scalars), or is nested too deeply to encode.
     """
     try:
-        return json.loads(json.dumps(value, allow_nan=False))
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        # With ensure_ascii=False a character outside the BMP is one code point, so every
+        # surrogate left in the text is a lone one.
+        return json.loads(_SURROGATE.sub("\ufffd", text))
     except (TypeError, ValueError) as exc:
         raise InvalidMedia(f"{what} must be JSON data (it is kept in to_dict()): {exc}") from exc
     except RecursionError as exc:  # json recurses once per level of nesting
