@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.limits_harness import MAX_INPUT, Case
+from tests.test_fuzz import mutate as fuzz_mutate
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
 MEDIA = ("detect", "part", "from_upload", "normalize", "estimate_tokens", "render", "cli")
@@ -162,23 +163,8 @@ def read(name: str) -> bytes:
 
 
 def mutate(data: bytes, seed: int) -> bytes:
-    """Flip, overwrite, cut, duplicate or delete a few spans of `data`, from a seed."""
-    rng = random.Random(seed)
-    out = bytearray(data)
-    for _ in range(rng.randint(1, 4)):
-        at = rng.randrange(len(out)) if out else 0
-        how = rng.randrange(5)
-        if how == 0 and out:
-            out[at] ^= 1 << rng.randrange(8)
-        elif how == 1:
-            out[at : at + 4] = rng.choice([b"\xff\xff\xff\xff", b"\x00\x00\x00\x00", b"\x7f\xff"])
-        elif how == 2:
-            del out[at:]
-        elif how == 3:
-            out[at:at] = out[at : at + rng.randint(1, 2048)] * rng.randint(1, 3)
-        else:
-            del out[at : at + rng.randint(1, 512)]
-    return bytes(out[:MAX_INPUT])
+    """The mutation suite's own operators (tests/test_fuzz.py), kept within the 1 MB bound."""
+    return fuzz_mutate(data, seed)[:MAX_INPUT]
 
 
 # ---------------------------------------------------------------------------- child builders
