@@ -1015,3 +1015,16 @@ def test_from_upload_container_named_an_image_still_checked() -> None:
     """A box file named .heic is typed HEIC by its name, then fails the image checks."""
     with pytest.raises(InvalidMedia, match="image/heic"):
         from_upload(werkzeug(UNBRANDED, "photo.heic", None), accept="image/*")
+
+
+def test_from_upload_decode_budget_is_the_callers(testdata: Path) -> None:
+    """decode_budget= replaces the default decode budget for the metadata strip."""
+    from mediaparts.imaging import DecodeBudget
+
+    jpeg = (testdata / "photo.jpg").read_bytes()
+    assert mp.from_upload(io.BytesIO(jpeg)).media_type == "image/jpeg"
+    tight = DecodeBudget(max_scan_pixels=1000)
+    with pytest.raises(mp.MediaTooLarge, match="max_scan_pixels"):
+        mp.from_upload(io.BytesIO(jpeg), decode_budget=tight)
+    with pytest.raises(mp.InvalidMedia, match="decode_budget"):
+        mp.from_upload(io.BytesIO(jpeg), decode_budget={"max_scans": 1})  # type: ignore[arg-type]

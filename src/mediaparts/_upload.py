@@ -55,8 +55,8 @@ _UNIDENTIFIED = "application/octet-stream"
 _PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
 # What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
 _BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
-# What stripping may cost to decode: the imaging defaults (JPEG scans, decoded bytes, pixels
-# per input byte), with frames x canvas bounded by the request's `max_pixels` as well.
+# What stripping may cost to decode unless the caller says: the imaging defaults (JPEG scans,
+# decoded bytes, pixels per input byte), with frames x canvas bounded by `max_pixels` as well.
 _BUDGET = DecodeBudget()
 
 
@@ -66,6 +66,7 @@ class _Request:
     accept: tuple[str, ...]
     strip: bool
     max_pixels: int
+    budget: DecodeBudget
     filename: str | None  # sanitised
     client_name: str | None
     client_type: str | None
@@ -78,6 +79,7 @@ def from_upload(
     accept: str | Iterable[str] = DEFAULT_ACCEPT,
     strip_metadata: bool = True,
     max_pixels: int = 50_000_000,
+    decode_budget: DecodeBudget | None = None,
 ) -> MediaPart:
     """Make a part from an uploaded file, checked and typed by its bytes.
 
@@ -90,6 +92,8 @@ def from_upload(
             type must match. `"image/*"` means raster images: name `"image/svg+xml"` to take SVG.
         strip_metadata: Re-encode images without EXIF, GPS, XMP or comments, upright.
         max_pixels: The most pixels (all frames of an animation) an image may have.
+        decode_budget: What stripping may cost to decode (JPEG scans, decoded bytes, pixels
+            per input byte; see `mediaparts.imaging.DecodeBudget`); the defaults when None.
 
     Returns:
         An `ImagePart`, `AudioPart`, `VideoPart` or `FilePart`, as the bytes' kind says. Its
@@ -104,7 +108,7 @@ def from_upload(
             client called them), or the image cannot be stripped (HEIC without pillow-heif).
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
-    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels)
+    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
     read = getattr(upload, "read", None)
     stream = upload
     if inspect.iscoroutinefunction(read):
@@ -123,6 +127,7 @@ async def afrom_upload(
     accept: str | Iterable[str] = DEFAULT_ACCEPT,
     strip_metadata: bool = True,
     max_pixels: int = 50_000_000,
+    decode_budget: DecodeBudget | None = None,
 ) -> MediaPart:
     """`from_upload` for async code: awaits an async `read()` (Starlette/FastAPI `UploadFile`).
 
@@ -138,8 +143,9 @@ async def afrom_upload(
             accept=accept,
             strip_metadata=strip_metadata,
             max_pixels=max_pixels,
+            decode_budget=decode_budget,
         )
-    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels)
+    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
     inner: Any = getattr(upload, "file", None)  # a sync file beside the async API
     start, buffer = _tell(inner), _Buffer(request)
     try:
@@ -154,16 +160,21 @@ async def afrom_upload(
     return await asyncio.to_thread(_finish, buffer.data(), request)
 
 
-def _request(upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: Any) -> _Request:
+def _request(
+    upload: Any, max_bytes: Any, accept: Any, strip: Any, max_pixels: Any, budget: Any
+) -> _Request:
     for name, value in (("max_bytes", max_bytes), ("max_pixels", max_pixels)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise InvalidMedia(f"{name} must be a positive whole number, got {value!r}")
+    if budget is not None and not isinstance(budget, DecodeBudget):
+        raise InvalidMedia(f"decode_budget must be a DecodeBudget, got {type(budget).__name__}")
     client_type, client_name = declared_type(upload), given_name(upload)
     request = _Request(
         max_bytes=max_bytes,
         accept=_patterns(accept),
         strip=bool(strip),
         max_pixels=max_pixels,
+        budget=budget or _BUDGET,
         filename=safe_filename(client_name),
         client_name=client_name or None,
         client_type=client_type or None,
@@ -387,7 +398,7 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
             # be an exception under `-W error`, and the decode below decides anyway.
             warnings.simplefilter("ignore")
             head = probe(data, media_type, request.max_pixels)
-            check_decode(data, head, _BUDGET)  # stripping decodes (or verifies) every pixel
+            check_decode(data, head, request.budget)  # stripping decodes (or verifies) every pixel
             return _strip(data, head, request)
     except MediaError:
         raise
@@ -409,7 +420,7 @@ def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
             media_type=head.media_type,
         )
     try:
-        check_all_frames(head, data, _BUDGET, limit=request.max_pixels)
+        check_all_frames(head, data, request.budget, limit=request.max_pixels)
     except MediaTooLarge as exc:
         raise MediaTooLarge(
             f"{_label(request)}: {exc}", size=exc.size, limit=exc.limit, media_type=exc.media_type
