@@ -126,8 +126,8 @@ def pdf_object_stream(inflated: int = 60 << 20) -> bytes:
     """A PDF whose one object stream inflates to `inflated` bytes of "10 10 10 ...".
 
     A page counter that splits the stream's header into numbers holds 20 million of them
-    (two-digit ones: Python shares one-byte `bytes` objects, not these). 60 MB stays under
-    the page counter's 64 MB inflate budget, so the stream is read, not skipped.
+    (two-digit ones: Python shares one-byte `bytes` objects, not these). Over the counter's
+    16 MiB cap per stream, it must be refused after inflating no more than that.
     """
     compressor = zlib.compressobj(9)
     piece = b"10 " * (1 << 19)
@@ -140,6 +140,24 @@ def pdf_object_stream(inflated: int = 60 << 20) -> bytes:
         b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n" + head + b"\nstream\n" + stream
         + b"\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"
     )  # fmt: skip
+
+
+@functools.cache
+def pdf_many_streams(count: int = 60, *, corrupt: bool = True) -> bytes:
+    """`count` object streams each inflating to just under the 16 MiB cap per stream.
+
+    About 16 KB each, so 60 of them fit in 1 MB and would inflate 960 MB if only each stream
+    were capped; with a wrong checksum, zlib fails only after inflating all of a stream.
+    """
+    body = zlib.compress(b"0" * ((16 << 20) - 100), 9)
+    if corrupt:
+        body = body[:-1] + bytes([body[-1] ^ 1])
+    objects = b"".join(
+        b"%d 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>\nstream\n%s"
+        b"\nendstream\nendobj\n" % (i + 1, body)
+        for i in range(count)
+    )
+    return b"%PDF-1.7\n" + objects + b"trailer\n<< /Root 1 0 R >>\n%%EOF\n"
 
 
 def pdf_digits(digits: int = 65_000) -> bytes:
@@ -298,6 +316,11 @@ def findings(large: bool) -> Iterator[Case]:
     yield from _media(
         "pdf-object-stream", pdf_object_stream,
         ("estimate_tokens", "normalize", "render", "cli"), ci=("estimate_tokens", "normalize"),
+        options={"providers": ["gemini"]},
+    )  # fmt: skip
+    yield from _media(
+        "pdf-many-streams", pdf_many_streams,
+        ("estimate_tokens", "normalize", "cli"), ci=("estimate_tokens",),
         options={"providers": ["gemini"]},
     )  # fmt: skip
     side = 13_000

@@ -148,6 +148,33 @@ def test_pdf_object_streams_share_one_inflation_cap(monkeypatch: pytest.MonkeyPa
         pdf_page_count(_pdf(stream, stream, stream))
 
 
+def _streams_just_under_the_cap(count: int, *, corrupt: bool = False, first: bool = True) -> bytes:
+    """`count` object streams, each inflating to just under MAX_STREAM_INFLATED (a few KB)."""
+    body = zlib.compress(b"0" * (pdf_module.MAX_STREAM_INFLATED - 100), 9)
+    if corrupt:  # a wrong adler32: zlib fails only after inflating everything
+        body = body[:-1] + bytes([body[-1] ^ 1])
+    head = b"<< /Type /ObjStm /N 1 " + (b"/First 4 " if first else b"") + b"/Filter /FlateDecode >>"
+    stream = head + b"\nstream\n" + body + b"\nendstream"
+    return _pdf(*[stream] * count, b"<< /Type /Pages /Count 3 >>")
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "first"),
+    [(False, True), (True, True), (False, False)],
+    ids=["whole", "corrupt-checksum", "no-first"],
+)
+def test_pdf_object_streams_are_charged_whatever_becomes_of_them(
+    corrupt: bool, first: bool
+) -> None:
+    """Streams that fail their checksum or have no /First count towards the 64 MiB in all."""
+    data = _streams_just_under_the_cap(5, corrupt=corrupt, first=first)
+    if not first:  # nothing in it could be read, so it is never inflated at all
+        assert pdf_page_count(data) == 3
+        return
+    with pytest.raises(mp.MediaTooLarge, match="inflates to more bytes than"):
+        pdf_page_count(data)
+
+
 @pytest.mark.parametrize("compressed", [False, True], ids=["top-level", "in-object-stream"])
 def test_pdf_with_too_many_objects_is_too_large(
     monkeypatch: pytest.MonkeyPatch, compressed: bool

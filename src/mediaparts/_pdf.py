@@ -28,6 +28,7 @@ microseconds to read, so the cap bounds the count at about a second of CPU.
 MAX_STREAM_INFLATED = 16 << 20
 """Bytes one object stream may inflate to (writers put 100-200 small dictionaries in each)."""
 
+_INFLATE_STEP = 1 << 20  # bytes inflated per step, so a corrupt stream's cost is known
 MAX_INFLATED = 64 << 20
 """Bytes all object streams of one file may inflate to together."""
 
@@ -52,20 +53,36 @@ def _too_large(what: str, limit: int) -> MediaTooLarge:
     )
 
 
-def _inflate(raw: bytes, limit: int) -> bytes | None:
-    """Inflate a FlateDecode stream to at most `limit` bytes; None when it is corrupt.
+def _inflate(raw: bytes, limit: int) -> tuple[bytes | None, int]:
+    """Inflate a FlateDecode stream to at most `limit` bytes.
+
+    Returns the bytes (None when the stream is corrupt) and how many were inflated, which is
+    charged to the budget either way: a stream whose checksum fails at the very end has cost
+    all of its inflating first.
 
     Raises:
         MediaTooLarge: The stream inflates to more than `limit` bytes.
     """
-    try:
-        # max_length stops the inflater there: a 60 KB bomb never becomes 64 MB in memory.
-        inflated = zlib.decompressobj().decompress(raw, limit + 1)
-    except zlib.error:
-        return None
-    if len(inflated) > limit:
-        raise _too_large("an object stream that inflates to more bytes than", limit)
-    return inflated
+    inflater = zlib.decompressobj()
+    pieces: list[bytes] = []
+    produced = 0
+    pending = raw
+    while True:
+        step = min(_INFLATE_STEP, limit + 1 - produced)
+        try:
+            # max_length stops the inflater there: a 60 KB bomb never becomes 64 MB in memory.
+            piece = inflater.decompress(pending, step)
+        except zlib.error:  # the step that failed may have inflated up to `step` bytes first
+            return None, produced + step
+        produced += len(piece)
+        if produced > limit:
+            raise _too_large("an object stream that inflates to more bytes than", limit)
+        pieces.append(piece)
+        pending = inflater.unconsumed_tail
+        # Done at the stream's end (bytes after it stay in the tail), or when all input is read
+        # and zlib held nothing back.
+        if inflater.eof or (not pending and len(piece) < step):
+            return b"".join(pieces), produced
 
 
 def _compressed(inflated: bytes, first: int, room: int) -> list[tuple[int, int]]:
@@ -85,7 +102,7 @@ def _compressed(inflated: bytes, first: int, room: int) -> list[tuple[int, int]]
         if i % 2:
             offsets.add(first + int(number.group()))
     starts = sorted(start for start in offsets if start < len(inflated))
-    return list(zip(starts, [*starts[1:], len(inflated)], strict=True))
+    return list(zip(starts, [*starts[1:], len(inflated)][: len(starts)], strict=True))
 
 
 def _dictionaries(data: bytes) -> Iterator[_Span]:
@@ -118,12 +135,15 @@ def _dictionaries(data: bytes) -> Iterator[_Span]:
             or data.find(b"FlateDecode", body, head_end) < 0
         ):
             continue
-        limit = min(MAX_STREAM_INFLATED, inflated_room)
-        inflated = _inflate(data[stream.end() : end], limit)
         first = _FIRST.search(data, body, head_end)
-        if inflated is None or first is None:
+        if first is None:  # no header offset: nothing in it could be read, so never inflate
             continue
-        inflated_room -= len(inflated)
+        inflated, produced = _inflate(
+            data[stream.end() : end], min(MAX_STREAM_INFLATED, inflated_room)
+        )
+        inflated_room -= produced
+        if inflated is None:
+            continue
         for start, stop in _compressed(inflated, int(first.group(1)), MAX_OBJECTS - objects):
             objects += 1
             yield inflated, start, stop
