@@ -268,3 +268,32 @@ def test_assistant_output_nested_too_deeply_is_invalid() -> None:
         mp.Assistant(output=deep)
     with pytest.raises(mp.InvalidMedia, match="nested too deeply"):
         mp.part(b"%PDF-1.4\n", metadata={"deep": deep})
+
+
+def test_message_text_lone_surrogates_are_replaced() -> None:
+    """Lone surrogates in text, names, ids and tool calls become U+FFFD, so payloads encode."""
+    body = json.loads(
+        '{"role": "assistant", "content": "hi \\ud800", "id": "m\\udc00",'
+        ' "tool_calls": [{"id": "c\\ud801", "type": "function",'
+        ' "function": {"name": "f\\udfff", "arguments": "{\\"a\\": \\"\\ud800\\"}"}}]}'
+    )
+    message = mp.message_from_dict(body)
+    assert message.content == "hi \ufffd"
+    assert message.id == "m\ufffd"
+    assert (message.tool_calls[0].id, message.tool_calls[0].name) == ("c\ufffd", "f\ufffd")
+    for provider in mp.providers.names():
+        payload = mp.render([mp.User("q"), message], provider)
+        json.dumps(payload, ensure_ascii=False, default=repr).encode("utf-8")
+
+
+def test_tool_call_arguments_nested_too_deeply_are_invalid() -> None:
+    """A caller's arguments dict nested past what JSON can encode is InvalidMedia."""
+    deep: dict[str, object] = {}
+    for _ in range(100_000):
+        deep = {"a": deep}
+    body = {
+        "role": "assistant",
+        "tool_calls": [{"id": "1", "function": {"name": "f", "arguments": deep}}],
+    }
+    with pytest.raises(mp.InvalidMedia, match="nested too deeply"):
+        mp.message_from_dict(body)

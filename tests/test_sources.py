@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import mediaparts as mp
 from mediaparts import InvalidMedia, MediaTooLarge
 from mediaparts._sources import (
     UNSIZED_CAP,
@@ -237,3 +238,20 @@ def test_read_path_nul_is_invalid_media(tmp_path: Path) -> None:
     """A NUL in a path is InvalidMedia naming it, not a bare ValueError."""
     with pytest.raises(InvalidMedia, match="NUL"):
         read_path(str(tmp_path / "a\x00b.png"))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux's /proc")
+@pytest.mark.parametrize("read", [mp.detect, mp.FilePart.from_path, mp.part])
+def test_read_error_after_open_is_invalid_media(read: Any) -> None:
+    """A regular file whose read fails (EIO from /proc/self/mem) is InvalidMedia, not OSError."""
+    with pytest.raises(mp.InvalidMedia, match="cannot read"):
+        read("/proc/self/mem")
+
+
+@pytest.mark.parametrize("uri", ["data:,\udce9", "data:text/plain,a%20\ud800b"])
+def test_data_uri_with_lone_surrogates_is_invalid(uri: str) -> None:
+    """A percent-encoded data URI holding a lone surrogate is InvalidMedia (found by fuzzing)."""
+    with pytest.raises(InvalidMedia, match="cannot be encoded as UTF-8"):
+        parse_data_uri(uri)
+    with pytest.raises(InvalidMedia):
+        mp.message_from_dict({"role": "user", "content": [{"data": uri}]})

@@ -314,3 +314,21 @@ def test_untrusted_block_ends_with_the_block(photo: Path, testdata: Path) -> Non
         assert mp.part((testdata / "photo.jpg").read_bytes()).media_type == "image/jpeg"
         assert mp.part("https://example.com/a.png").is_url
     assert mp.part(str(photo)).media_type == "image/png"
+
+
+@pytest.mark.parametrize(
+    "url", ["file://admin:hunter2secret@fileserver/x.png", " \tfile://admin:hunter2secret@h/x"]
+)
+def test_untrusted_file_url_error_hides_its_password(url: str) -> None:
+    """BlockedPath for a file: URL shows neither in its message nor its path the password."""
+    body = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": url}}]}
+    with pytest.raises(mp.BlockedPath) as caught:
+        mp.message_from_dict(body)
+    assert "hunter2secret" not in str(caught.value)
+    assert "hunter2secret" not in (caught.value.path or "")
+
+
+def test_url_with_surrounding_spaces_is_a_url() -> None:
+    """Spaces and control characters around a URL are dropped, as URL parsers do: not a path."""
+    made = mp.part(" \n https://user:pw@example.com/a.png\t")
+    assert made.url == "https://user:pw@example.com/a.png"

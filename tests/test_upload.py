@@ -1028,3 +1028,37 @@ def test_from_upload_decode_budget_is_the_callers(testdata: Path) -> None:
         mp.from_upload(io.BytesIO(jpeg), decode_budget=tight)
     with pytest.raises(mp.InvalidMedia, match="decode_budget"):
         mp.from_upload(io.BytesIO(jpeg), decode_budget={"max_scans": 1})  # type: ignore[arg-type]
+
+
+def test_from_upload_read_returning_a_strided_buffer(testdata: Path) -> None:
+    """A read() that hands over a non-contiguous buffer is held as its bytes, not a TypeError."""
+    jpeg = (testdata / "photo.jpg").read_bytes()
+
+    class Strided(io.RawIOBase):
+        done = False
+
+        def readable(self) -> bool:
+            return True
+
+        def read(self, size: int = -1) -> memoryview:  # type: ignore[override]
+            if self.done:
+                return memoryview(b"")
+            self.done = True
+            return memoryview(bytes(b for pair in zip(jpeg, jpeg, strict=True) for b in pair))[::2]
+
+    assert mp.from_upload(Strided()).media_type == "image/jpeg"
+
+
+@pytest.mark.parametrize(
+    ("name", "ctype"), [("a.svg", None), (None, "image/svg+xml")], ids=["name", "type"]
+)
+def test_from_upload_plain_text_is_not_svg_on_the_clients_word(
+    name: str | None, ctype: str | None
+) -> None:
+    """Text without an SVG root named .svg or sent as image/svg+xml stays text/plain."""
+    text = b"just some words, no markup at all\n" * 10
+    with pytest.raises(mp.UnsupportedMediaType, match="text/plain"):
+        mp.from_upload(werkzeug(text, name, ctype), accept="image/svg+xml")
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
+    made = mp.from_upload(werkzeug(svg, name, ctype), accept="image/svg+xml")
+    assert made.media_type == "image/svg+xml"

@@ -10,6 +10,7 @@ from typing import Any, overload
 from mediaparts._errors import InvalidMedia
 from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, check_fields, part_class
 from mediaparts._sources import (
+    C0_AND_SPACE,
     b64decode,
     filename_of,
     parse_data_uri,
@@ -70,11 +71,13 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
             raise InvalidMedia("a part dict's keys must be strings")
         return part_from_mapping({**value, **fields})
     if isinstance(value, str):
-        lowered = value[:8].lower()
-        if lowered.startswith("data:"):
-            return _from_data_uri(value, fields)
-        if _URL.match(value):  # any scheme: the fetch policy refuses file:, ftp:, s3: ...
-            return _from_url(value, fields)
+        # As URL parsers do, spaces and control characters around a URL are not part of it;
+        # " https://u:pw@host/" must not be taken for a path (and shown, password and all).
+        stripped = value.strip(C0_AND_SPACE)
+        if stripped[:5].lower() == "data:":
+            return _from_data_uri(stripped, fields)
+        if _URL.match(stripped):  # any scheme: the fetch policy refuses file:, ftp:, s3: ...
+            return _from_url(stripped, fields)
         return _from_path(value, fields)
     if isinstance(value, os.PathLike):
         return _from_path(value, fields)

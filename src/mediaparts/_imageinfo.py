@@ -54,8 +54,15 @@ def jpeg_segments(data: bytes | memoryview) -> Iterator[tuple[int, int, int]]:
     `end` lies beyond `len(data)` (cut or lying about its length), left to the caller to judge.
     Linear in `len(data)`: each byte is looked at once.
     """
-    raw = data.obj if isinstance(data, memoryview) and isinstance(data.obj, bytes) else data
-    buffer = raw if isinstance(raw, bytes) else bytes(raw)
+    # A view of a whole bytes object is walked in place; a slice of one is copied, or the walk
+    # would read the bytes around it.
+    buffer: bytes
+    if isinstance(data, bytes):
+        buffer = data
+    elif isinstance(data.obj, bytes) and data.nbytes == len(data.obj):
+        buffer = data.obj
+    else:
+        buffer = bytes(data)
     i, n = 2, len(buffer)
     while i + 1 < n and buffer[i] == 0xFF:
         marker = buffer[i + 1]

@@ -24,6 +24,7 @@ from mediaparts._parts import (
     VideoPart,
     construct,
     json_copy,
+    json_text,
 )
 from mediaparts._sources import untrusted_paths
 
@@ -58,10 +59,7 @@ class ToolCall(BaseModel):
         args = values.get("arguments")
         if isinstance(args, Mapping):
             # Only a caller's own dict is encoded here; a model's text is never re-encoded.
-            try:
-                values["arguments"] = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
-            except (TypeError, ValueError) as exc:
-                raise InvalidMedia(f"tool call arguments must be JSON data: {exc}") from exc
+            values["arguments"] = json_text(args, what="tool call arguments")
         construct(self, super().__init__, values)
 
     def parsed_arguments(self) -> Any:

@@ -658,6 +658,24 @@ def _copy_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
     return copied
 
 
+def json_text(value: Any, *, what: str) -> str:
+    """Encode JSON data compactly, with lone surrogates (in keys and values) made U+FFFD.
+
+    Raises:
+        InvalidMedia: `value` is not JSON data (NaN, an object, keys that are not strings
+            or scalars), or is nested too deeply to encode.
+    """
+    try:
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise InvalidMedia(f"{what} must be JSON data: {exc}") from exc
+    except RecursionError as exc:  # json recurses once per level of nesting
+        raise InvalidMedia(f"{what} is nested too deeply to keep as JSON data") from exc
+    # With ensure_ascii=False a character outside the BMP is one code point, so every
+    # surrogate left in the text is a lone one.
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def json_copy(value: Any, *, what: str) -> Any:
     """Return `value` as the JSON data `to_dict()` keeps: a deep copy, tuples made lists.
 
@@ -665,22 +683,30 @@ def json_copy(value: Any, *, what: str) -> Any:
     encoded as UTF-8, and a copy that kept them would not survive `to_dict()` and back.
 
     Raises:
-        InvalidMedia: `value` is not JSON data (NaN, an object, keys that are not strings
-            or scalars), or is nested too deeply to encode.
+        InvalidMedia: `value` is not JSON data, or is nested too deeply to encode.
     """
+    text = json_text(value, what=f"{what} (it is kept in to_dict())")
     try:
-        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
-        # With ensure_ascii=False a character outside the BMP is one code point, so every
-        # surrogate left in the text is a lone one.
-        return json.loads(_SURROGATE.sub("\ufffd", text))
-    except (TypeError, ValueError) as exc:
-        raise InvalidMedia(f"{what} must be JSON data (it is kept in to_dict()): {exc}") from exc
-    except RecursionError as exc:  # json recurses once per level of nesting
+        return json.loads(text)
+    except RecursionError as exc:  # the decoder recurses too
         raise InvalidMedia(f"{what} is nested too deeply to keep as JSON data") from exc
 
 
+# Fields whose lone surrogates are refused by `check_fields` instead of cleaned: changing a
+# URL or a media type would silently name something else.
+_STRICT_TEXT = frozenset({"url", "media_type", "detail"})
+
+
 def construct(model: BaseModel, init: Callable[..., None], values: dict[str, Any]) -> None:
-    """Run a pydantic model's __init__, turning its ValidationError into InvalidMedia."""
+    """Run a pydantic model's __init__, turning its ValidationError into InvalidMedia.
+
+    Every part and message is built here, so this is where text that cannot be encoded as
+    UTF-8 is cleaned, for every string field at once (text, names, ids, tool-call arguments):
+    a lone surrogate becomes U+FFFD, as in file names, or a payload would fail to encode later.
+    """
+    for name, value in values.items():
+        if isinstance(value, str) and name not in _STRICT_TEXT and _SURROGATE.search(value):
+            values[name] = _SURROGATE.sub("\ufffd", value)
     try:
         init(**values)
     except ValidationError as exc:

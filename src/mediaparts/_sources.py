@@ -39,8 +39,10 @@ from urllib.parse import unquote_to_bytes
 import pybase64
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
+from mediaparts._policy import redact
 
 __all__ = [
+    "C0_AND_SPACE",
     "UNSIZED_CAP",
     "DataURI",
     "b64decode",
@@ -57,6 +59,9 @@ __all__ = [
 ]
 
 _WHITESPACE = re.compile(rb"\s+")
+# What URL parsers strip from both ends of a URL before reading it (WHATWG URL, "C0 control
+# or space"), so " file:///etc/passwd" is still a file: URL.
+C0_AND_SPACE = "".join(map(chr, range(0x21)))
 _NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/=]")
 
 
@@ -173,7 +178,13 @@ def parse_data_uri(uri: str) -> DataURI:
             payload = unquote_to_bytes(payload).decode("ascii", "replace")
         data = b64decode(payload, what="the data URI's payload")
     else:
-        data = unquote_to_bytes(payload)
+        try:
+            data = unquote_to_bytes(payload)
+        except UnicodeEncodeError as exc:  # a lone surrogate: text no URI can carry
+            raise InvalidMedia(
+                f"malformed data URI: its data holds {exc.object[exc.start : exc.end]!r}, which "
+                "cannot be encoded as UTF-8"
+            ) from exc
     return DataURI(media_type=media_type, data=data, parameters=parameters)
 
 
@@ -226,6 +237,8 @@ def untrusted_paths(reader: str, base_dir: str | os.PathLike[str] | None = None)
         InvalidMedia: `base_dir` is not a directory.
     """
     if _POLICY.get() is not None:
+        if base_dir is not None:
+            _real_dir(base_dir)  # still a mistake to report, though the outer policy holds
         yield
         return
     policy = _PathPolicy(reader, None if base_dir is None else _real_dir(base_dir))
@@ -284,11 +297,12 @@ def check_url_source(url: str) -> None:
         BlockedPath: A path policy is in force and `url` is a `file:` URL.
     """
     policy = _POLICY.get()
-    if policy is not None and url[:5].lower() == "file:":
+    if policy is not None and url.lstrip(C0_AND_SPACE)[:5].lower() == "file:":
+        shown = redact(url)[:200]
         raise BlockedPath(
-            f"refusing the file: URL {url[:200]!r}: {policy.reader} reads untrusted input, "
+            f"refusing the file: URL {shown!r}: {policy.reader} reads untrusted input, "
             "which may not name files on this machine",
-            path=url,
+            path=shown,
         )
 
 
@@ -301,7 +315,6 @@ def _permitted(shown: str, policy: _PathPolicy) -> str:
             "one directory, or make the part in your own code (mp.part(path))",
             path=shown,
         )
-    _check_nul(shown)
     # realpath follows every symlink and collapses '..' (after the symlinks, as the kernel
     # does), so the containment test is on the file that would actually be opened.
     real = os.path.realpath(os.path.join(policy.base_dir, shown))
@@ -334,12 +347,12 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
         raise InvalidMedia(f"a path must be a str or os.PathLike of str, got {type(path).__name__}")
     shown = os.fspath(path)
+    _check_nul(shown)
     target, flags = shown, _OPEN_FLAGS
     policy = _POLICY.get()
     if policy is not None:
         # O_NOFOLLOW: the real path has no symlink left; one swapped in since is refused.
         target, flags = _permitted(shown, policy), flags | _NOFOLLOW
-    _check_nul(shown)
     try:
         # stat before opening, so a device is never opened at all (opening one can act:
         # a tape rewinds); fstat after, in case the path was swapped in between.
@@ -356,7 +369,10 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         os.close(fd)
         raise
     with f:
-        yield f
+        try:
+            yield f
+        except OSError as exc:  # a read that fails (EIO from /proc/self/mem, a failing disk)
+            raise _unreadable(exc, shown) from exc
 
 
 def _check_nul(shown: str) -> None:

@@ -53,6 +53,10 @@ _UNIDENTIFIED = "application/octet-stream"
 # type "/" subtype, each a restricted name (RFC 6838 §4.2) or "*"; "*/*" but not "*/png".
 # The classes exclude "/", so matching is linear in the pattern's length.
 _PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
+# Text formats content sniffing recognises by their own markup; a hint never makes one.
+_SNIFFED_MARKUP = frozenset(
+    {"image/svg+xml", "text/html", "application/xhtml+xml", "application/xml", "application/json"}
+)
 # What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
 _BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
 # What stripping may cost to decode unless the caller says: the imaging defaults (JPEG scans,
@@ -267,7 +271,9 @@ class _Buffer:
         # read(n) may return more than n from a stream that ignores n: keep no more than the cap
         # allows, so what is held stays within max_bytes + 1 however much was handed over.
         room = self.request.max_bytes + 1 - self.total
-        self.chunks.append(bytes(memoryview(chunk).cast("B")[:room]))
+        # tobytes() takes any buffer, however strided or typed (cast() refuses those).
+        held = chunk[:room] if isinstance(chunk, bytes) else memoryview(chunk).tobytes()[:room]
+        self.chunks.append(bytes(held))
         self.total += len(self.chunks[-1])
 
     def data(self) -> bytes:
@@ -318,6 +324,11 @@ def _identify(data: bytes, request: _Request) -> Detection:
         return own
     if own.source == "content" and len(data) > PREFIX_SIZE and not text_to_the_end(data):
         return Detection(_UNIDENTIFIED, "file", extension_for(_UNIDENTIFIED), "unknown", False)
+    if own.source == "content" and found.media_type in _SNIFFED_MARKUP:
+        # A name may say which dialect plain text is (.csv, .md), but markup is recognised by
+        # its own root: text the sniffer did not find to be SVG or HTML is not, whatever the
+        # name says (an app accepting SVG would otherwise take any text as SVG).
+        return own
     return found
 
 
