@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from typing import Any, overload
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, check_fields, part_class
+from mediaparts._fields import check_fields
+from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, part_class
 from mediaparts._sources import (
     C0_AND_SPACE,
     b64decode,

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mediaparts._build import is_single_source, part, part_from_mapping
 from mediaparts._errors import InvalidMedia
+from mediaparts._fields import construct, json_copy, json_text
 from mediaparts._parts import (
     AudioPart,
     FilePart,
@@ -22,9 +23,6 @@ from mediaparts._parts import (
     MediaPart,
     TextPart,
     VideoPart,
-    construct,
-    json_copy,
-    json_text,
 )
 from mediaparts._sources import untrusted_paths
 

@@ -10,10 +10,8 @@ returns a part typed by them.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -23,7 +21,6 @@ from pydantic import (
     Field,
     PlainSerializer,
     PrivateAttr,
-    ValidationError,
     WithJsonSchema,
     model_validator,
 )
@@ -31,6 +28,15 @@ from typing_extensions import Self
 
 from mediaparts import _loading
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._fields import (
+    article,
+    check_fields,
+    check_limit,
+    clean_filename,
+    construct,
+    copy_metadata,
+    extra_fields,
+)
 from mediaparts._imageinfo import image_size
 from mediaparts._policy import redact
 from mediaparts._sources import (
@@ -126,7 +132,7 @@ class MediaPart(BaseModel):
         if values.get("filename") is not None:
             values["filename"] = clean_filename(values["filename"])
         if values.get("metadata") is not None:
-            values["metadata"] = _copy_metadata(values["metadata"])
+            values["metadata"] = copy_metadata(values["metadata"])
         declared = values.get("media_type")
         if declared is not None:
             declared = values["media_type"] = canonical_media_type(declared)
@@ -156,7 +162,7 @@ class MediaPart(BaseModel):
         if media_type == "application/octet-stream":
             detail = f"{what}: not a recognised {'/'.join(sorted(cls._kinds))} format"
         else:
-            detail = f"{what}: {media_type}, which is {_article(kind)} {kind}"
+            detail = f"{what}: {media_type}, which is {article(kind)} {kind}"
         better = _CLASS_NAMES.get(kind, "mp.part()")
         raise UnsupportedMediaType(
             f"{cls.__name__} cannot hold {detail}. Use {better}, or mp.part() to "
@@ -364,7 +370,7 @@ class MediaPart(BaseModel):
         """Make a part from raw bytes; the type comes from the bytes (`media_type` is a hint)."""
         if not isinstance(raw, bytes | bytearray | memoryview):
             raise InvalidMedia(f"from_bytes() takes bytes, got {type(raw).__name__}")
-        _extra_fields("from_bytes", fields)
+        extra_fields("from_bytes", fields)
         return cls(data=bytes(raw), media_type=media_type, filename=filename, **fields)
 
     @classmethod
@@ -380,8 +386,8 @@ class MediaPart(BaseModel):
         """
         if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
             raise InvalidMedia(f"from_path() takes a str or Path, got {type(path).__name__}")
-        _check_limit(max_bytes)
-        _extra_fields("from_path", fields, allowed=("filename", "media_type"))
+        check_limit(max_bytes)
+        extra_fields("from_path", fields, allowed=("filename", "media_type"))
         check_fields(fields)
         name = fields.setdefault("filename", filename_of(path))
         # Detect from a bounded prefix first, so a wrong kind fails before a big read.
@@ -404,7 +410,7 @@ class MediaPart(BaseModel):
         """
         if not isinstance(url, str) or not url.strip():
             raise InvalidMedia(f"from_url() takes a URL string, got {url!r}")
-        _extra_fields("from_url", fields)
+        extra_fields("from_url", fields)
         check_fields({"media_type": media_type, "filename": filename})
         check_url_source(url)
         name = filename or _loading.url_filename(url)
@@ -431,7 +437,7 @@ class MediaPart(BaseModel):
             raise InvalidMedia("this is a data URI, not bare base64: use from_data_uri()")
         if not isinstance(text, str | bytes):
             raise InvalidMedia(f"from_base64() takes text, got {type(text).__name__}")
-        _extra_fields("from_base64", fields)
+        extra_fields("from_base64", fields)
         check_fields({"media_type": media_type, "filename": filename})
         # Decoding a prefix is enough to refuse the wrong kind before decoding it all.
         head = b64decode_prefix(text, PREFIX_SIZE)
@@ -455,7 +461,7 @@ class MediaPart(BaseModel):
         Raises:
             InvalidMedia: The URI is malformed.
         """
-        _extra_fields("from_data_uri", fields)
+        extra_fields("from_data_uri", fields)
         parsed = parse_data_uri(uri)
         declared = media_type or parsed.media_type
         return cls(data=parsed.data, media_type=declared, filename=filename, **fields)
@@ -474,8 +480,8 @@ class MediaPart(BaseModel):
         Raises:
             MediaTooLarge: It holds more than `max_bytes`.
         """
-        _extra_fields("from_file", fields)
-        _check_limit(max_bytes)
+        extra_fields("from_file", fields)
+        check_limit(max_bytes)
         raw = read_file_object(fileobj, max_bytes=max_bytes)
         if filename is None:
             name = getattr(fileobj, "name", None)
@@ -487,7 +493,7 @@ class MediaPart(BaseModel):
         """Encode a PIL image: in `format`, else its own format if web-friendly, else PNG."""
         from mediaparts._pil import encode_pil
 
-        _extra_fields("from_pil", fields, allowed=("filename",))
+        extra_fields("from_pil", fields, allowed=("filename",))
         return cls(data=encode_pil(image, format), **fields)
 
 
@@ -589,140 +595,3 @@ _CLASS_NAMES = {kind: f"mp.{cls.__name__}" for kind, cls in _CLASSES.items()}
 def part_class(kind: str) -> type[MediaPart]:
     """Return the part class for a kind ("image", "audio", "video" or "file")."""
     return _CLASSES[kind]
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
-def _extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> None:
-    """Refuse keyword fields that a constructor sets itself (data, url, kind)."""
-    clash = sorted(set(fields) - {"metadata", "detail", *allowed})
-    if clash:
-        raise InvalidMedia(
-            f"{where}() sets {', '.join(clash)} itself; it also takes metadata= (and detail= "
-            "for images)"
-        )
-
-
-def _check_limit(max_bytes: Any) -> None:
-    if max_bytes is not None and (not isinstance(max_bytes, int) or isinstance(max_bytes, bool)):
-        raise InvalidMedia(f"max_bytes must be a whole number, got {type(max_bytes).__name__}")
-    if max_bytes is not None and max_bytes < 0:
-        raise InvalidMedia(f"max_bytes must be 0 or more, got {max_bytes}")
-
-
-_TEXT_FIELDS = ("media_type", "filename", "url", "detail")
-# A lone surrogate is what Python makes of bytes that are not UTF-8 (os.fsdecode, PEP 383) or
-# of a half of a UTF-16 pair; no UTF-8 encoder takes one, so JSON payloads would fail later.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def check_fields(values: Mapping[str, Any]) -> None:
-    """Refuse field values of the wrong type before they reach detection.
-
-    Raises:
-        InvalidMedia: `media_type`, `filename`, `url` or `detail` is not a string, or
-            `metadata` is not a dict; `media_type`, `url` or `detail` holds a lone
-            surrogate (text that cannot be encoded as UTF-8; a file name is cleaned instead,
-            by `clean_filename`).
-    """
-    for name in _TEXT_FIELDS:
-        value = values.get(name)
-        if value is not None and not isinstance(value, str):
-            raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
-        if name != "filename" and value is not None and _SURROGATE.search(value):
-            raise InvalidMedia(
-                f"{name} {value!r:.80} holds a lone surrogate, which cannot be encoded as "
-                "UTF-8; decode the text it came from correctly"
-            )
-    metadata = values.get("metadata")
-    if metadata is not None and not isinstance(metadata, Mapping):
-        raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
-
-
-def clean_filename(name: str) -> str:
-    """Return a file name with each lone surrogate replaced by U+FFFD.
-
-    A file name is a hint (it is sent to some providers, never used to open anything), and a
-    real file on disk may have a name that is not UTF-8; so it is cleaned rather than refused,
-    the way `bytes.decode(errors="replace")` would have read it.
-    """
-    return _SURROGATE.sub("\ufffd", name)
-
-
-def _copy_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """Copy metadata deeply, as JSON data, so the part shares nothing with the caller."""
-    copied = json_copy(metadata, what="metadata")
-    assert isinstance(copied, dict)
-    return copied
-
-
-def json_text(value: Any, *, what: str) -> str:
-    """Encode JSON data compactly, with lone surrogates (in keys and values) made U+FFFD.
-
-    Raises:
-        InvalidMedia: `value` is not JSON data (NaN, an object, keys that are not strings
-            or scalars), or is nested too deeply to encode.
-    """
-    try:
-        text = json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise InvalidMedia(f"{what} must be JSON data: {exc}") from exc
-    except RecursionError as exc:  # json recurses once per level of nesting
-        raise InvalidMedia(f"{what} is nested too deeply to keep as JSON data") from exc
-    # With ensure_ascii=False a character outside the BMP is one code point, so every
-    # surrogate left in the text is a lone one.
-    return _SURROGATE.sub("\ufffd", text)
-
-
-def json_copy(value: Any, *, what: str) -> Any:
-    """Return `value` as the JSON data `to_dict()` keeps: a deep copy, tuples made lists.
-
-    Lone surrogates, in keys and values alike, become U+FFFD, as in file names: they cannot be
-    encoded as UTF-8, and a copy that kept them would not survive `to_dict()` and back.
-
-    Raises:
-        InvalidMedia: `value` is not JSON data, or is nested too deeply to encode.
-    """
-    text = json_text(value, what=f"{what} (it is kept in to_dict())")
-    try:
-        return json.loads(text)
-    except RecursionError as exc:  # the decoder recurses too
-        raise InvalidMedia(f"{what} is nested too deeply to keep as JSON data") from exc
-
-
-# Fields whose lone surrogates are refused by `check_fields` instead of cleaned: changing a
-# URL or a media type would silently name something else.
-_STRICT_TEXT = frozenset({"url", "media_type", "detail"})
-
-
-def construct(model: BaseModel, init: Callable[..., None], values: dict[str, Any]) -> None:
-    """Run a pydantic model's __init__, turning its ValidationError into InvalidMedia.
-
-    Every part and message is built here, so this is where text that cannot be encoded as
-    UTF-8 is cleaned, for every string field at once (text, names, ids, tool-call arguments):
-    a lone surrogate becomes U+FFFD, as in file names, or a payload would fail to encode later.
-    """
-    for name, value in values.items():
-        if isinstance(value, str) and name not in _STRICT_TEXT and _SURROGATE.search(value):
-            values[name] = _SURROGATE.sub("\ufffd", value)
-    try:
-        init(**values)
-    except ValidationError as exc:
-        raise InvalidMedia(explain(type(model).__name__, exc)) from exc
-    except TypeError as exc:  # pydantic calls a nested model's __init__ with a dict's keys
-        raise InvalidMedia(f"invalid {type(model).__name__}: {exc}") from exc
-
-
-def explain(name: str, exc: ValidationError) -> str:
-    """Say what was wrong, in one line, from pydantic's list of errors."""
-    problems = []
-    for err in exc.errors(include_url=False):
-        cause = err.get("ctx", {}).get("error")
-        if isinstance(cause, InvalidMedia):  # our own message, raised inside a validator
-            problems.append(str(cause))
-            continue
-        where = ".".join(str(p) for p in err["loc"]) or "value"
-        problems.append(f"{where}: {err['msg']}")
-    return f"invalid {name}: " + "; ".join(problems)
