@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, BeforeValidator, PlainSerializer, ValidationError, WithJsonSchema
 
 from mediaparts._errors import InvalidMedia
+from mediaparts._sources import b64decode, b64encode
 
 __all__ = [
+    "InlineBytes",
     "article",
     "check_fields",
     "check_limit",
@@ -26,9 +28,28 @@ __all__ = [
     "copy_metadata",
     "explain",
     "extra_fields",
+    "inline_bytes",
     "json_copy",
     "json_text",
 ]
+
+
+def inline_bytes(value: Any) -> Any:
+    """A part's `data` as given: base64 text decoded, other buffers made bytes."""
+    if isinstance(value, str):
+        return b64decode(value)
+    if isinstance(value, bytearray | memoryview):
+        return bytes(value)
+    return value
+
+
+InlineBytes = Annotated[
+    bytes,
+    BeforeValidator(inline_bytes),
+    PlainSerializer(b64encode, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string", "contentEncoding": "base64"}),
+]
+"""A part's bytes: base64 text accepted on the way in, written as base64 in JSON."""
 
 
 def article(word: str) -> str:
