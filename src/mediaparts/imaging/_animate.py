@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import MediaTooLarge, ProviderLimitError
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
     from mediaparts.imaging._probe import Probe
 
-__all__ = ["fit_animation", "timing"]
+__all__ = ["fit_animation", "timing", "upright_frames"]
 
 # The longest frame each writer can store: GIF a 16-bit count of centiseconds (GIF89a, 23.c.vii);
 # Pillow's APNG writer a 16-bit delay_num over 1000 (APNG spec, fcTL); WebP 24 bits of
@@ -42,8 +43,6 @@ def fit_animation(
     Raises:
         ProviderLimitError: Even at 64 px on the long side the animation is too large.
     """
-    from PIL import ImageSequence
-
     image = head.image
     if image is None:  # only HEIF lacks a plugin, and it never reaches here
         return None
@@ -55,17 +54,14 @@ def fit_animation(
         return None
     frames: list[Image.Image] = []
     durations: list[int] = []
-    composited = 0
-    for frame in ImageSequence.Iterator(image):
-        # A GIF frame reaching past the logical screen grows Pillow's canvas for it and every
-        # later frame: the work is counted as it happens, not only from the header.
-        composited += frame.width * frame.height
-        if composited > spec.budget.max_frame_pixels:
-            return None
-        # Pillow hands out each frame composited (disposal and blending applied).
-        upright = transpose(frame.convert("RGBA"), head.orientation)
-        frames.append(resize(upright, size))
-        durations.append(int(frame.info.get("duration", 100)))
+    try:
+        for upright, duration in upright_frames(
+            head, spec.budget.max_frame_pixels, "max_frame_pixels"
+        ):
+            frames.append(resize(upright, size))
+            durations.append(duration)
+    except MediaTooLarge:
+        return None
     frames, durations = timing(frames, durations, head.media_type)
     loop = int(image.info.get("loop", 0))
     steps = ["exif-transpose"] if head.orientation != 1 else []
@@ -113,6 +109,50 @@ def _save(
         **options,
     )
     return buffer.getvalue()
+
+
+def upright_frames(head: Probe, cap: int, field: str) -> Iterator[tuple[Image.Image, int]]:
+    """Yield each frame of an animation composited, upright, RGBA and bare, with its duration.
+
+    Pillow hands out each frame composited (disposal and blending applied). A GIF frame that
+    reaches past the logical screen grows Pillow's canvas for it and every later frame, so
+    the pixels are counted as the frames come, not only from the header, and the next frame
+    is not decoded once they pass `cap`.
+
+    Raises:
+        MediaTooLarge: The frames so far hold more than `cap` pixels (`field` names the cap).
+    """
+    from PIL import Image, ImageSequence
+
+    assert head.image is not None
+    sequence = ImageSequence.Iterator(head.image)
+    count = pixels = 0
+    while True:
+        try:
+            frame = next(sequence)
+        except StopIteration:
+            return
+        except Image.DecompressionBombError as exc:  # a frame past Pillow's own limit
+            raise _too_many(head, count + 1, None, cap, field) from exc
+        count += 1
+        pixels += frame.width * frame.height
+        if pixels > cap:
+            raise _too_many(head, count, pixels, cap, field)
+        picture = transpose(frame.convert("RGBA"), head.orientation)
+        picture.info = {}  # convert() copies info, comments and EXIF included
+        yield picture, int(frame.info.get("duration", 100))
+
+
+def _too_many(head: Probe, frame: int, pixels: int | None, limit: int, field: str) -> MediaTooLarge:
+    size = f"{pixels:,} pixels" if pixels is not None else "more pixels than Pillow opens"
+    return MediaTooLarge(
+        f"the {head.media_type} animation's first {frame} frames hold {size}, over "
+        f"{field}={limit:,} (its header says {head.width}x{head.height}); refused before "
+        f"decoding frame {frame}",
+        size=pixels,
+        limit=limit,
+        media_type=head.media_type,
+    )
 
 
 def timing(

@@ -11,9 +11,8 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from mediaparts._errors import MediaTooLarge
 from mediaparts._imageinfo import EOI, jpeg_segments
-from mediaparts.imaging._animate import timing
+from mediaparts.imaging._animate import timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._probe import Probe
 
@@ -126,29 +125,9 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
     Raises:
         MediaTooLarge: The frames have more than `max_pixels` pixels in all.
     """
-    from PIL import Image, ImageSequence
-
-    image = head.image
-    assert image is not None
-    frames: list[Image.Image] = []
-    durations: list[int] = []
-    pixels = 0
-    sequence = ImageSequence.Iterator(image)
-    while True:
-        try:
-            frame = next(sequence)
-        except StopIteration:
-            break
-        except Image.DecompressionBombError as exc:  # a frame past Pillow's own limit
-            raise _too_many(head, len(frames) + 1, None, max_pixels) from exc
-        pixels += frame.width * frame.height
-        if pixels > max_pixels:
-            raise _too_many(head, len(frames) + 1, pixels, max_pixels)
-        picture = transpose(frame.convert("RGBA"), head.orientation)
-        picture.info = {}  # convert() copies info, comments and EXIF included
-        frames.append(picture)
-        durations.append(int(frame.info.get("duration", 100)))
-    frames, durations = timing(frames, durations, head.media_type)
+    assert head.image is not None
+    pairs = list(upright_frames(head, max_pixels, "max_pixels"))
+    frames, durations = timing([p for p, _ in pairs], [d for _, d in pairs], head.media_type)
     options: dict[str, Any] = {"disposal": 2} if head.media_type == "image/gif" else {}
     if head.media_type == "image/webp":
         options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
@@ -159,22 +138,10 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
         save_all=True,
         append_images=frames[1:],
         duration=durations,
-        loop=int(image.info.get("loop", 0)),
+        loop=int(head.image.info.get("loop", 0)),
         **options,
     )
     return buffer.getvalue()
-
-
-def _too_many(head: Probe, frame: int, pixels: int | None, limit: int) -> MediaTooLarge:
-    size = f"{pixels:,} pixels" if pixels is not None else "more pixels than Pillow opens"
-    return MediaTooLarge(
-        f"the {head.media_type} animation's first {frame} frames hold {size}, over "
-        f"max_pixels={limit:,} (its header says {head.width}x{head.height}); refused before "
-        f"decoding frame {frame}",
-        size=pixels,
-        limit=limit,
-        media_type=head.media_type,
-    )
 
 
 LOSSLESS: dict[str, Callable[[bytes], bytes]] = {
