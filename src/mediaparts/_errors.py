@@ -1,12 +1,15 @@
 """The one exception tree of mediaparts.
 
-Every error the library raises on purpose is a `MediaError`; input that is malformed is also
-a `ValueError`, so code that already catches `ValueError` keeps working::
+Every error the library raises on purpose is a `MediaError`; input or settings that are
+malformed are also a `ValueError`, so code that already catches `ValueError` keeps working::
 
     MediaError
     ├── UnsupportedMediaType      the bytes are a type this part, call or provider does not take
+    ├── NoDocumentedRule          the provider documents no rule for this (a model's formula, ...)
     ├── InvalidMedia (ValueError) corrupt or truncated media, bad base64, data URI or shorthand
     │   └── BlockedPath           untrusted input (a message dict) names a local file
+    ├── InvalidConfig (ValueError) a setting, option or rule override is wrong
+    │   └── UnknownProvider       no provider has that name (carries `name`, `known`)
     ├── MediaTooLarge             more bytes (or pixels) than a cap allows
     ├── ProviderLimitError        cannot be fitted to a provider's limits
     └── FetchError                a URL could not be fetched (carries `url`, `status_code`)
@@ -14,6 +17,19 @@ a `ValueError`, so code that already catches `ValueError` keeps working::
         └── OfflineError          fetching is switched off (`mp.offline()`, MEDIAPARTS_OFFLINE=1)
 
 Messages say what was wrong, with which input, and what to do about it.
+
+The policy every module follows:
+
+- Raise the most specific class above, never a bare `MediaError`, `ValueError`, `TypeError` or
+  `KeyError` (a test greps `src` for `raise MediaError(`). A mistake in a setting, a config
+  object's field or a rule override is `InvalidConfig`; a provider name nobody registered is
+  `UnknownProvider`, wherever the name is read.
+- Say what was wrong, with which input (redacted: no credentials), and what to do.
+- Carry context as attributes (`media_type`, `provider`, `url`, `accepted`, ...).
+- When an error is caught and raised again with more context, keep its class and attributes
+  (`rewrap` does it) and chain the cause with `raise ... from exc`.
+- Library code that calls Pillow, zlib or the OS catches their errors at that call and raises
+  one of these; a foreign exception escaping a public call is a bug.
 """
 
 from __future__ import annotations
@@ -22,11 +38,14 @@ __all__ = [
     "BlockedPath",
     "BlockedURL",
     "FetchError",
+    "InvalidConfig",
     "InvalidMedia",
     "MediaError",
     "MediaTooLarge",
+    "NoDocumentedRule",
     "OfflineError",
     "ProviderLimitError",
+    "UnknownProvider",
     "UnsupportedMediaType",
 ]
 
@@ -70,6 +89,28 @@ class UnsupportedMediaType(MediaError):
         self.accepted = accepted
 
 
+class NoDocumentedRule(MediaError):
+    """The provider documents no rule for this: no token formula for a model or kind, no limit.
+
+    Callers that can fall back (an approximate count, a default) catch this class; the
+    estimates of whole conversations do so and label the part.
+
+    Attributes:
+        model: The model asked about, when there was one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        media_type: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        super().__init__(message, media_type=media_type, provider=provider)
+        self.model = model
+
+
 class InvalidMedia(MediaError, ValueError):
     """The input is malformed: corrupt or truncated media, bad base64 or data URI, bad shorthand."""
 
@@ -87,6 +128,28 @@ class BlockedPath(InvalidMedia):
     def __init__(self, message: str, *, path: str | None = None) -> None:
         super().__init__(message)
         self.path = path
+
+
+class InvalidConfig(MediaError, ValueError):
+    """A setting is wrong: a config object's field, an option's value, a rule override's key."""
+
+
+class UnknownProvider(InvalidConfig):
+    """No provider is registered under this name.
+
+    Attributes:
+        name: The name asked for.
+        known: The names that are registered.
+    """
+
+    def __init__(self, name: object, known: tuple[str, ...]) -> None:
+        shown = repr(name) if isinstance(name, str) else f"a {type(name).__name__}"
+        super().__init__(
+            f"unknown provider {shown}; the providers are {', '.join(known)}"
+            " (mp.providers.names(); mp.providers.register adds one)"
+        )
+        self.name = name
+        self.known = known
 
 
 class MediaTooLarge(MediaError):
@@ -141,6 +204,19 @@ class BlockedURL(FetchError):
 
 class OfflineError(FetchError):
     """Fetching is switched off, by `mp.offline()`, `MEDIAPARTS_OFFLINE=1` or a test fixture."""
+
+
+def rewrap(error: MediaError, message: str) -> MediaError:
+    """Return a copy of `error` with a new message, keeping its class and every attribute.
+
+    For code that catches an error to add context (which part, which provider) and raises it
+    again: `raise rewrap(exc, f"part 3: {exc}") from exc`.
+    """
+    clone = error.__class__.__new__(error.__class__)
+    clone.__dict__.update(error.__dict__)
+    clone.message = message
+    clone.args = (message,)
+    return clone
 
 
 # Tracebacks and pytest's reports name the public path (`mediaparts.OfflineError`, where users
