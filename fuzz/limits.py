@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the corpus and harness live in tests/
 
-from tests.limits_corpus import large_set, small_set  # noqa: E402  # after the path is set
-from tests.limits_harness import (  # noqa: E402
+from tests.robustness.limits_corpus import large_set, small_set  # noqa: E402  # after the path is set
+from tests.robustness.limits_harness import (  # noqa: E402
     CPU_BACKSTOP,
     MB,
     WALL_LIMIT,

@@ -21,7 +21,7 @@ from mediaparts import InvalidMedia, MediaTooLarge, ProviderLimitError, Unsuppor
 from mediaparts.imaging import FitSpec, FittedImage, fit_image, image_orientation
 from mediaparts.imaging._spec import limit_size
 
-TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 WEB = ("image/jpeg", "image/png", "image/gif", "image/webp")
 IMAGES = [
     "photo.jpg",

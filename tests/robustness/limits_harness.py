@@ -4,7 +4,7 @@ The bound this checks (issue 10, docs/robustness.md): over every entry point, no
 most 1 MB takes more than 2 s of CPU or 200 MB of memory above the decoded-pixel budget the
 docs state, and only `mediaparts.MediaError` escapes.
 
-Each run is a fresh interpreter (`python -m tests.limits_harness CHILD-JSON`), so one case's
+Each run is a fresh interpreter (`python -m tests.robustness.limits_harness CHILD-JSON`), so one case's
 caches, imports and heap never count against the next. The child imports mediaparts and warms
 its lazy imports, builds or reads its input, then measures each call on its own:
 
@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.limits_entries import ENTRIES, Upload
+from tests.robustness.limits_entries import ENTRIES, Upload
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MB = 2**20
 CPU_BOUND = 2.0  # seconds of CPU per call (issue 10, "Done when")
 RSS_BOUND = 200 * MB  # bytes of peak RSS growth per call, above the case's pixel allowance
@@ -222,7 +222,7 @@ def child_main(spec: dict[str, Any]) -> None:
 
     _warm_up()
     if spec.get("build"):
-        from tests.limits_corpus import CHILD_BUILDERS
+        from tests.robustness.limits_corpus import CHILD_BUILDERS
 
         value: Any = CHILD_BUILDERS[spec["build"]](Path(spec["workdir"]))
     else:
@@ -357,7 +357,7 @@ def run_case(
     stderr_path = folder / "stderr.txt"
     with stderr_path.open("wb") as stderr:
         child = subprocess.Popen(
-            [sys.executable, "-m", "tests.limits_harness", str(spec_path)],
+            [sys.executable, "-m", "tests.robustness.limits_harness", str(spec_path)],
             cwd=ROOT,
             env=_child_env(),
             stdin=subprocess.DEVNULL,

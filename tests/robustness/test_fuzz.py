@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import mediaparts as mp
 
-TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 # Every encoder-made file in testdata/ (the generator script and its README are not inputs).
 SOURCES = sorted(
     p.name

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-TARGET = Path(__file__).resolve().parent.parent / "fuzz" / "fuzz_messages.py"
+TARGET = Path(__file__).resolve().parents[2] / "fuzz" / "fuzz_messages.py"
 
 
 @pytest.fixture(scope="module")

@@ -36,8 +36,7 @@ from mediaparts._credentials import same_origin
 from mediaparts._fetch import Fetched, afetch, check_url, fetch, safe_async_client, safe_client
 from mediaparts._netguard import GuardedBackend
 from mediaparts._policy import redact
-
-from .conftest import LocalServer
+from tests.conftest import LocalServer
 
 METADATA = "169.254.169.254"
 

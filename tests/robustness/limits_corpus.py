@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.limits_harness import MAX_INPUT, Case
-from tests.test_fuzz import mutate as fuzz_mutate
+from tests.robustness.limits_harness import MAX_INPUT, Case
+from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
-TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 MEDIA = ("detect", "part", "from_upload", "normalize", "estimate_tokens", "render", "cli")
 
 # ---------------------------------------------------------------------------- byte builders
@@ -362,7 +362,7 @@ BOMBS = (
 
 @functools.cache
 def _bombs() -> dict[str, bytes]:
-    from tests.test_hostile import make_bombs
+    from tests.robustness.test_hostile import make_bombs
 
     made = make_bombs()
     made["gif-screen-frames"] = gif_frames(65_535, 65_535, 2)

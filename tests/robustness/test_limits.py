@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.limits_corpus import BOMBS, bomb, large_set, small_set
-from tests.limits_harness import ENTRIES, MAX_INPUT, Case, limits_supported, run_case
+from tests.robustness.limits_corpus import BOMBS, bomb, large_set, small_set
+from tests.robustness.limits_harness import ENTRIES, MAX_INPUT, Case, limits_supported, run_case
 
 pytestmark = pytest.mark.skipif(
     not limits_supported(), reason="the harness needs Linux (RLIMIT_AS, /proc, wait4)"
@@ -61,7 +61,7 @@ def test_limits_large_set_is_large_and_named_uniquely() -> None:
 
 def test_limits_bombs_are_those_of_test_hostile() -> None:
     """The corpus names every bomb tests/test_hostile.py builds, and each is at most 1 MB."""
-    from tests.test_hostile import make_bombs
+    from tests.robustness.test_hostile import make_bombs
 
     assert set(make_bombs()) <= set(BOMBS)
     assert all(len(bomb(name)) <= MAX_INPUT for name in BOMBS)

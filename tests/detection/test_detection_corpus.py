@@ -16,7 +16,7 @@ from mediaparts.detection import canonical_media_type, detect
 
 CORPUS = Path(
     os.environ.get("MEDIAPARTS_CORPUS")
-    or Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+    or Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 )
 MANIFEST = CORPUS / "manifest.tsv"
 

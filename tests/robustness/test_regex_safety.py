@@ -21,9 +21,9 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.providers import bedrock
-from tests._linear_regex import Mode, problems
+from tests.robustness._linear_regex import Mode, problems
 
-SRC = Path(__file__).parent.parent / "src"
+SRC = Path(__file__).parent.parent.parent / "src"
 _MATCH_METHODS = frozenset({"match", "fullmatch"})
 _UNTRUSTED = "untrusted"
 

@@ -32,7 +32,7 @@ SDK_MODULES = {
     "bedrock": "botocore",
 }
 
-TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 MODULES = {
     "openai": openai,
     "openai-responses": openai_responses,

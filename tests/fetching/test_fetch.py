@@ -12,8 +12,7 @@ from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
 from mediaparts._fetch import afetch, check_url, fetch, is_offline, redact
-
-from .conftest import LocalServer
+from tests.conftest import LocalServer
 
 FAST = mp.FetchPolicy(backoff=0.001)
 LOCAL = mp.FetchPolicy(allow_private=True, timeout=2.0, backoff=0.001)

@@ -13,7 +13,7 @@ import mediaparts as mp
 from mediaparts.providers import bedrock
 from mediaparts.providers._normalized import NormalizedPart
 
-TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 _WEB = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 
 # (provider, rule, value): facts from the providers' pages and SDKs as summarised in the

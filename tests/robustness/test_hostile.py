@@ -26,7 +26,7 @@ from PIL import Image, ImageFile
 
 import mediaparts as mp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TESTDATA = ROOT / "testdata"
 PROVIDERS = ("anthropic", "bedrock", "gemini", "openai", "openai-responses")
 IMAGES = ("alpha.png", "photo.jpg", "progressive.jpg", "still.gif", "lossy.webp",
@@ -360,7 +360,7 @@ def test_png_bomb_peak_python_memory(bombs: dict[str, bytes]) -> None:
 _MEMORY_SCRIPT = """
 import contextlib, resource, sys
 import mediaparts as mp
-from tests.test_hostile import PROVIDERS, make_bombs
+from tests.robustness.test_hostile import PROVIDERS, make_bombs
 bombs = make_bombs()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 for data in bombs.values():
