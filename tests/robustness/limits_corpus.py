@@ -362,7 +362,7 @@ BOMBS = (
 
 @functools.cache
 def _bombs() -> dict[str, bytes]:
-    from tests.robustness.test_hostile import make_bombs
+    from tests.robustness.test_bombs import make_bombs
 
     made = make_bombs()
     made["gif-screen-frames"] = gif_frames(65_535, 65_535, 2)

@@ -61,7 +61,7 @@ def test_limits_large_set_is_large_and_named_uniquely() -> None:
 
 def test_limits_bombs_are_those_of_test_hostile() -> None:
     """The corpus names every bomb tests/test_hostile.py builds, and each is at most 1 MB."""
-    from tests.robustness.test_hostile import make_bombs
+    from tests.robustness.test_bombs import make_bombs
 
     assert set(make_bombs()) <= set(BOMBS)
     assert all(len(bomb(name)) <= MAX_INPUT for name in BOMBS)

@@ -360,7 +360,7 @@ def test_png_bomb_peak_python_memory(bombs: dict[str, bytes]) -> None:
 _MEMORY_SCRIPT = """
 import contextlib, resource, sys
 import mediaparts as mp
-from tests.robustness.test_hostile import PROVIDERS, make_bombs
+from tests.robustness.test_bombs import PROVIDERS, make_bombs
 bombs = make_bombs()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 for data in bombs.values():
