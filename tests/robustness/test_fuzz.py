@@ -1,31 +1,25 @@
-"""Mutated real files and arbitrary input reach the public API and only MediaError escapes.
+"""Mutated real files reach the public API and only MediaError escapes; the fuzz target runs.
 
 1,500 deterministic mutations of the files in testdata/ (bit flips, overwrites, truncations,
 chunk duplication and deletion, header fields set to extremes) go through `detect`, `part`,
 `width`, `normalize` and `estimate_tokens`. Each case is named `<file>-<seed>`, so a failure
-is reproduced by `pytest tests/test_fuzz.py -k 'photo.jpg-123'`.
+is reproduced by `pytest tests/robustness/test_fuzz.py -k 'photo.jpg-123'`. Property tests over
+arbitrary input are in test_properties.py.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import json
 import random
-import signal
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-import mediaparts as mp
+from tests.robustness._entry_points import TESTDATA, run_public_api, slowest
 
-TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 # Every encoder-made file in testdata/ (the generator script and its README are not inputs).
 SOURCES = sorted(
     p.name
@@ -33,10 +27,6 @@ SOURCES = sorted(
     if p.is_file() and p.name not in {"make.py", "README.md"} and not p.name.startswith(".")
 )
 MUTATIONS = 1500
-PROVIDERS = ("anthropic", "bedrock", "gemini", "openai", "openai-responses")
-# Generous: a real hang, not a slow machine, is what this catches. No test asserts speed.
-CALL_LIMIT = 10.0
-slowest: list[tuple[float, str]] = []
 
 
 # ---------------------------------------------------------------------------- mutations
@@ -164,51 +154,6 @@ def _cases() -> Iterator[Any]:
 # ---------------------------------------------------------------------------- the checks
 
 
-class Hang(BaseException):
-    """A call ran longer than CALL_LIMIT (a BaseException, so no `except Exception` hides it)."""
-
-
-@contextlib.contextmanager
-def deadline(what: str) -> Iterator[None]:
-    """Interrupt a call running past CALL_LIMIT (SIGALRM), and record how long it took."""
-    start = time.perf_counter()
-    if not hasattr(signal, "setitimer"):  # Windows: no alarm; a hang shows as a stuck run
-        yield
-        slowest.append((time.perf_counter() - start, what))
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise Hang(f"{what} ran longer than {CALL_LIMIT} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, CALL_LIMIT)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        slowest.append((time.perf_counter() - start, what))
-
-
-def run_public_api(data: bytes, label: str, providers: tuple[str, ...] = PROVIDERS) -> None:
-    """Run `data` through detect, part, width, normalize and estimate_tokens; allow MediaError."""
-    with deadline(f"{label}: detect"), contextlib.suppress(mp.MediaError):
-        mp.detect(data)
-    try:
-        with deadline(f"{label}: part"):
-            made = mp.part(data)
-    except mp.MediaError:
-        return
-    if isinstance(made, mp.ImagePart):
-        with deadline(f"{label}: width"), contextlib.suppress(mp.MediaError):
-            made.width  # noqa: B018  # reading the property is the test
-    for provider in providers:
-        with deadline(f"{label}: normalize {provider}"), contextlib.suppress(mp.MediaError):
-            mp.normalize(made, provider)
-        with deadline(f"{label}: estimate {provider}"), contextlib.suppress(mp.MediaError):
-            mp.estimate_tokens(made, provider)
-
-
 @pytest.mark.parametrize(("name", "seed"), list(_cases()))
 def test_mutated_file_raises_only_media_error(name: str, seed: int) -> None:
     """A mutated real file gives results or a MediaError at every entry point, in bounded time."""
@@ -247,141 +192,6 @@ def test_fuzz_target_runs_without_atheris(monkeypatch: pytest.MonkeyPatch, tmp_p
     spec.loader.exec_module(module)
     assert module.run_plain(40) == 0
     assert list(tmp_path.iterdir()) == []
-
-
-# ---------------------------------------------------------------------------- properties
-
-names = st.one_of(
-    st.none(),
-    st.text(max_size=20),
-    st.sampled_from(["a.png", "b.JPG", "c.tar.gz", ".mp3", "x.", "noext", "d.mp4", "e.txt"]),
-)
-declared = st.one_of(
-    st.none(),
-    st.text(max_size=30),
-    st.sampled_from(
-        ["image/png", "IMAGE/JPEG; charset=x", "audio/x-wav", "text/plain", "*/*", "image/", ""]
-    ),
-)
-heads = st.one_of(
-    st.binary(max_size=256),
-    st.sampled_from(
-        [
-            b"\x89PNG\r\n\x1a\n",
-            b"GIF89a",
-            b"RIFF\x00\x00\x00\x00WEBP",
-            b"\xff\xd8\xff",
-            b"PK\x03\x04",
-        ]
-    ).flatmap(lambda head: st.binary(max_size=64).map(lambda tail: head + tail)),
-)
-
-
-@settings(max_examples=300)
-@given(heads, names, declared)
-def test_detect_any_input_raises_nothing_else(
-    data: bytes, filename: str | None, hint: str | None
-) -> None:
-    """detect() on any bytes, file name and declared type answers or raises MediaError only."""
-    with contextlib.suppress(mp.MediaError):
-        found = mp.detect(data, filename=filename, declared=hint)
-        assert found.media_type == mp.canonical_media_type(found.media_type)
-        # Declaring its own answer changes nothing: the answer is a fixed point of detection.
-        again = mp.detect(data, filename=filename, declared=found.media_type)
-        assert again.media_type == found.media_type
-
-
-@given(st.text(max_size=40))
-def test_canonical_media_type_is_idempotent(text: str) -> None:
-    """canonical_media_type maps its own answer to itself, and raises only MediaError."""
-    with contextlib.suppress(mp.MediaError):
-        once = mp.canonical_media_type(text)
-        assert mp.canonical_media_type(once) == once
-
-
-payload_keys = st.sampled_from(
-    [
-        "image", "source", "inlineData", "inline_data", "type", "image_url", "url", "data",
-        "media_type", "mimeType", "mime_type", "bytes", "format", "document", "file",
-        "input_audio", "role", "content", "parts", "messages", "contents", "text", "fileData",
-        "fileUri", "base64", "file_data", "filename", "video", "audio", "system",
-    ]
-)  # fmt: skip
-payload_leaves = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.text(max_size=16),
-    st.binary(max_size=16),
-    st.sampled_from(
-        [
-            "image",
-            "image_url",
-            "input_image",
-            "document",
-            "base64",
-            "url",
-            "user",
-            "image/png",
-            "data:image/png;base64,iVBORw0KGgo=",
-            "https://example.com/a.png",
-            "iVBORw0KGgo=",
-        ]
-    ),
-)
-payloads = st.recursive(
-    payload_leaves,
-    lambda children: st.one_of(
-        st.lists(children, max_size=4), st.dictionaries(payload_keys, children, max_size=4)
-    ),
-    max_leaves=16,
-)
-
-
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(payloads, st.sampled_from(PROVIDERS))
-def test_check_any_payload_returns_list(payload: Any, provider: str) -> None:
-    """mp.check on arbitrary JSON-like payloads returns a list or raises MediaError only."""
-    with mp.offline(), contextlib.suppress(mp.MediaError):
-        assert isinstance(mp.check(payload, provider), list)
-
-
-_PNG = (TESTDATA / "palette.png").read_bytes()
-_WAV = (TESTDATA / "tone.wav").read_bytes()
-_PDF = (TESTDATA / "document.pdf").read_bytes()
-media_items = st.one_of(
-    st.text(max_size=20),
-    st.sampled_from([_PNG, _WAV, _PDF, b"", b"\x89PNG\r\n\x1a\n", b"%PDF-1.4"]),
-    st.binary(max_size=64),
-    st.builds(lambda d: {"data": d}, st.binary(max_size=32)),
-    st.just({"url": "https://example.com/a.png"}),
-)
-message_makers = st.sampled_from([mp.User, mp.Assistant, mp.System])
-
-
-@st.composite
-def conversations(draw: st.DrawFn) -> list[Any]:
-    """Draw a short list of messages with random text and media parts."""
-    messages: list[Any] = []
-    for _ in range(draw(st.integers(0, 4))):
-        maker = draw(message_makers)
-        items = draw(st.lists(media_items, max_size=3))
-        with contextlib.suppress(mp.MediaError):
-            if draw(st.booleans()):
-                messages.append(maker(items))
-            else:
-                messages.append(maker(draw(st.text(max_size=10)), files=items))
-    return messages
-
-
-@settings(max_examples=150, deadline=None)
-@given(conversations(), st.sampled_from(PROVIDERS))
-def test_render_any_messages_raises_only_media_error(messages: list[Any], provider: str) -> None:
-    """mp.render of random messages answers with a dict or raises MediaError only."""
-    with mp.offline(), contextlib.suppress(mp.MediaError):
-        rendered = mp.render(messages, provider)
-        assert isinstance(rendered, dict)
-        json.dumps(rendered, default=str)
 
 
 @pytest.fixture(scope="module", autouse=True)

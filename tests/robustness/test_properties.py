@@ -1,20 +1,26 @@
 """Property tests: round trips hold, bad input only raises the library's errors, and every
-spelling of an address is judged alike."""
+spelling of an address is judged alike.
+
+Arbitrary text, bytes, dicts, messages and payloads (Hypothesis) go to the entry points that
+take them; hostile files are in test_hostile_bytes.py and test_bombs.py."""
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import io
 import ipaddress
 import json
+from typing import Any
 from urllib.parse import quote_from_bytes
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
 from mediaparts._policy import FetchPolicy, check_url
 from mediaparts._sources import b64decode, b64encode, parse_data_uri
+from tests.robustness._entry_points import PROVIDERS, TESTDATA
 
 blobs = st.binary(max_size=2048)
 
@@ -55,19 +61,6 @@ def test_part_from_any_bytes_round_trips(raw: bytes, filename: str | None) -> No
     made = mp.part(raw, **({"filename": filename} if filename else {}))
     assert made.data == raw
     assert mp.part(json.loads(json.dumps(made.to_dict()))) == made
-
-
-@settings(max_examples=60)
-@given(
-    st.dictionaries(
-        st.sampled_from(["path", "url", "data", "media_type", "kind", "x", "detail"]),
-        st.one_of(st.text(max_size=20), st.binary(max_size=20), st.none()),
-    )
-)
-def test_shorthand_garbage_raises_media_error(value: dict[str, object]) -> None:
-    """Arbitrary shorthand dicts make a part or raise a MediaError, nothing else."""
-    with contextlib.suppress(mp.MediaError):
-        mp.part(value)
 
 
 def spellings(ip: ipaddress.IPv4Address) -> list[str]:
@@ -112,3 +105,192 @@ def test_check_url_any_text_refused_or_allowed(text: str) -> None:
     for candidate in (text, "http://" + text, "https://" + text + "/x"):
         with contextlib.suppress(mp.BlockedURL):
             check_url(candidate, FetchPolicy())
+
+
+# ---------------------------------------------------------------------------- messages and dicts
+
+# Values of many types, nested, for dicts that should be refused cleanly.
+odd_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(max_size=20),  # 20, not 12: what the shorthand property drew before the merge
+        st.binary(max_size=20),
+        st.sampled_from([object(), io.BytesIO(b"x"), 1j]),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), children, max_size=3),
+    ),
+    max_leaves=8,
+)
+message_keys = st.sampled_from(
+    ["role", "content", "parts", "tool_calls", "tool_call_id", "id", "name", "usage", "x"]
+)
+roles = st.sampled_from(["user", "assistant", "system", "tool", "human", "ai", 5, None])
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(message_keys, st.one_of(odd_values, roles), max_size=5))
+def test_message_from_dict_garbage_raises_media_error(value: dict[str, Any]) -> None:
+    """Arbitrary message dicts make a message or raise a MediaError, nothing else."""
+    with contextlib.suppress(mp.MediaError):
+        mp.message_from_dict(value)
+
+
+part_keys = st.sampled_from(
+    ["path", "url", "data", "media_type", "filename", "detail", "metadata", "kind", "text", "x"]
+)
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(part_keys, odd_values))
+def test_part_dict_garbage_raises_media_error(value: dict[str, Any]) -> None:
+    """Arbitrary part dicts, unknown keys and odd values too, make a part or raise a MediaError."""
+    with contextlib.suppress(mp.MediaError):
+        mp.part(value)
+
+
+@settings(max_examples=100)
+@given(odd_values)
+def test_user_content_garbage_raises_media_error(value: Any) -> None:
+    """Arbitrary content for a User message makes one or raises a MediaError."""
+    with contextlib.suppress(mp.MediaError):
+        mp.User(value)
+
+
+# ---------------------------------------------------------------------------- detection, check and render
+
+names = st.one_of(
+    st.none(),
+    st.text(max_size=20),
+    st.sampled_from(["a.png", "b.JPG", "c.tar.gz", ".mp3", "x.", "noext", "d.mp4", "e.txt"]),
+)
+declared = st.one_of(
+    st.none(),
+    st.text(max_size=30),
+    st.sampled_from(
+        ["image/png", "IMAGE/JPEG; charset=x", "audio/x-wav", "text/plain", "*/*", "image/", ""]
+    ),
+)
+heads = st.one_of(
+    st.binary(max_size=256),
+    st.sampled_from(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            b"GIF89a",
+            b"RIFF\x00\x00\x00\x00WEBP",
+            b"\xff\xd8\xff",
+            b"PK\x03\x04",
+        ]
+    ).flatmap(lambda head: st.binary(max_size=64).map(lambda tail: head + tail)),
+)
+
+
+@settings(max_examples=300)
+@given(heads, names, declared)
+def test_detect_any_input_raises_nothing_else(
+    data: bytes, filename: str | None, hint: str | None
+) -> None:
+    """detect() on any bytes, file name and declared type answers or raises MediaError only."""
+    with contextlib.suppress(mp.MediaError):
+        found = mp.detect(data, filename=filename, declared=hint)
+        assert found.media_type == mp.canonical_media_type(found.media_type)
+        # Declaring its own answer changes nothing: the answer is a fixed point of detection.
+        again = mp.detect(data, filename=filename, declared=found.media_type)
+        assert again.media_type == found.media_type
+
+
+@given(st.text(max_size=40))
+def test_canonical_media_type_is_idempotent(text: str) -> None:
+    """canonical_media_type maps its own answer to itself, and raises only MediaError."""
+    with contextlib.suppress(mp.MediaError):
+        once = mp.canonical_media_type(text)
+        assert mp.canonical_media_type(once) == once
+
+
+payload_keys = st.sampled_from(
+    [
+        "image", "source", "inlineData", "inline_data", "type", "image_url", "url", "data",
+        "media_type", "mimeType", "mime_type", "bytes", "format", "document", "file",
+        "input_audio", "role", "content", "parts", "messages", "contents", "text", "fileData",
+        "fileUri", "base64", "file_data", "filename", "video", "audio", "system",
+    ]
+)  # fmt: skip
+payload_leaves = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.text(max_size=16),
+    st.binary(max_size=16),
+    st.sampled_from(
+        [
+            "image",
+            "image_url",
+            "input_image",
+            "document",
+            "base64",
+            "url",
+            "user",
+            "image/png",
+            "data:image/png;base64,iVBORw0KGgo=",
+            "https://example.com/a.png",
+            "iVBORw0KGgo=",
+        ]
+    ),
+)
+payloads = st.recursive(
+    payload_leaves,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(payload_keys, children, max_size=4)
+    ),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(payloads, st.sampled_from(PROVIDERS))
+def test_check_any_payload_returns_list(payload: Any, provider: str) -> None:
+    """mp.check on arbitrary JSON-like payloads returns a list or raises MediaError only."""
+    with mp.offline(), contextlib.suppress(mp.MediaError):
+        assert isinstance(mp.check(payload, provider), list)
+
+
+_PNG = (TESTDATA / "palette.png").read_bytes()
+_WAV = (TESTDATA / "tone.wav").read_bytes()
+_PDF = (TESTDATA / "document.pdf").read_bytes()
+media_items = st.one_of(
+    st.text(max_size=20),
+    st.sampled_from([_PNG, _WAV, _PDF, b"", b"\x89PNG\r\n\x1a\n", b"%PDF-1.4"]),
+    st.binary(max_size=64),
+    st.builds(lambda d: {"data": d}, st.binary(max_size=32)),
+    st.just({"url": "https://example.com/a.png"}),
+)
+message_makers = st.sampled_from([mp.User, mp.Assistant, mp.System])
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> list[Any]:
+    """Draw a short list of messages with random text and media parts."""
+    messages: list[Any] = []
+    for _ in range(draw(st.integers(0, 4))):
+        maker = draw(message_makers)
+        items = draw(st.lists(media_items, max_size=3))
+        with contextlib.suppress(mp.MediaError):
+            if draw(st.booleans()):
+                messages.append(maker(items))
+            else:
+                messages.append(maker(draw(st.text(max_size=10)), files=items))
+    return messages
+
+
+@settings(max_examples=150, deadline=None)
+@given(conversations(), st.sampled_from(PROVIDERS))
+def test_render_any_messages_raises_only_media_error(messages: list[Any], provider: str) -> None:
+    """mp.render of random messages answers with a dict or raises MediaError only."""
+    with mp.offline(), contextlib.suppress(mp.MediaError):
+        rendered = mp.render(messages, provider)
+        assert isinstance(rendered, dict)
+        json.dumps(rendered, default=str)
