@@ -22,7 +22,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"
-PROVIDERS = ("anthropic", "bedrock", "gemini", "openai", "openai-responses")
 # A declared type is a hint that detection weighs against the bytes; try a few, and none.
 DECLARED = (None, None, None, "image/png", "image/jpeg", "audio/wav", "application/pdf")
 
@@ -52,6 +51,8 @@ if atheris is not None and "--plain" not in sys.argv:
         Image.init()
 else:
     import mediaparts as mp
+
+PROVIDERS = mp.providers.names()
 
 
 def test_one_input(data: bytes) -> None:

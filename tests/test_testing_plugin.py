@@ -50,7 +50,7 @@ PLUGIN_OBJECTS = [] if _INSTALLED else [mediaparts.testing]
 PLUGIN_ARGS = [] if _INSTALLED else ["-p", "mediaparts.testing"]
 SRC = str(Path(mp.__file__).resolve().parent.parent)
 
-PROVIDERS = ["openai", "anthropic", "gemini", "bedrock"]
+PROVIDERS = mp.providers.names()
 BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{40,}={0,2}")
 DESCRIPTOR = re.compile(r"<[a-z]+/[-+.\w]+( \d+x\d+)? \d+(\.\d)? [KMG]?B sha256:[0-9a-f]{6}>")
 

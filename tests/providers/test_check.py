@@ -11,7 +11,7 @@ import pytest
 
 import mediaparts as mp
 
-PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
+PROVIDERS = mp.providers.names()
 
 
 def _message(testdata: Path) -> list[mp.Message]:

@@ -12,7 +12,7 @@ from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
 
-PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
+PROVIDERS = mp.providers.names()
 IMAGES = [
     "photo.jpg",
     "upright.jpg",
