@@ -1,4 +1,5 @@
-"""Shared fixtures: the testdata folder, the shared corpus, and a real local HTTP server."""
+"""Shared fixtures: the testdata folder, the shared corpus, a real local HTTP server, and a
+Pillow that fails the test when asked for pixels."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
+from PIL import Image, ImageFile
+
+from tests._builders import ROOT, TESTDATA
 
 # CI runs the property tests with a fixed seed, so a run is repeatable; locally they explore.
 # MEDIAPARTS_HYPOTHESIS=long searches much harder (run it before a release).
@@ -21,9 +26,6 @@ if os.environ.get("MEDIAPARTS_HYPOTHESIS"):
     settings.load_profile(os.environ["MEDIAPARTS_HYPOTHESIS"])
 elif os.environ.get("CI"):
     settings.load_profile("ci")
-
-ROOT = Path(__file__).resolve().parent.parent
-TESTDATA = ROOT / "testdata"
 
 
 def corpus_dir() -> Path | None:
@@ -46,6 +48,28 @@ def corpus() -> Path:
     if found is None:
         pytest.skip("the shared corpus is absent (set MEDIAPARTS_CORPUS to its folder)")
     return found
+
+
+class PixelsDecoded(BaseException):
+    """Pillow was asked for pixels (a BaseException, so no `except Exception` hides it)."""
+
+
+@pytest.fixture
+def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every Pillow `load()` (base classes and each plugin's own) fail the test."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    Image.init()
+
+    def refuse(self: Image.Image, *args: Any, **kwargs: Any) -> None:
+        raise PixelsDecoded(f"{type(self).__name__}.load() was called")
+
+    classes = {Image.Image, ImageFile.ImageFile}
+    classes |= {factory for factory, _ in Image.OPEN.values() if isinstance(factory, type)}
+    for cls in classes:
+        if "load" in vars(cls):
+            monkeypatch.setattr(cls, "load", refuse)
 
 
 @dataclass

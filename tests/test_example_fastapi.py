@@ -5,20 +5,17 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import random
-import struct
-import zlib
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests._builders import ROOT, TESTDATA, png_header
+
 pytest.importorskip("fastapi")
 if not (importlib.util.find_spec("python_multipart") or importlib.util.find_spec("multipart")):
     pytest.skip("FastAPI needs python-multipart to read forms", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTDATA = ROOT / "testdata"
 EXAMPLE = ROOT / "docs" / "examples" / "fastapi_app.py"
 
 
@@ -42,14 +39,6 @@ def post(app: Any, name: str, content: bytes, content_type: str) -> httpx.Respon
             return await client.post("/describe", files=files)
 
     return asyncio.run(send())
-
-
-def png_bomb() -> bytes:
-    def chunk(tag: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
-
-    ihdr = struct.pack(">IIBBBBB", 40000, 40000, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b"")
 
 
 def test_example_photo_described(app: Any) -> None:
@@ -95,7 +84,14 @@ def test_example_typed_by_bytes(
             "MediaTooLarge",
             "5,242,880",
         ),
-        ("bomb.png", png_bomb(), "image/png", 413, "MediaTooLarge", "1,600,000,000 pixels"),
+        (
+            "bomb.png",
+            png_header(40000, 40000),
+            "image/png",
+            413,
+            "MediaTooLarge",
+            "1,600,000,000 pixels",
+        ),
         (
             "evil.png",
             (TESTDATA / "notes.txt").read_bytes(),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import ExifTags, Image, ImageFile, ImageSequence
+from PIL import ExifTags, Image, ImageSequence
 from PIL.PngImagePlugin import PngInfo
 
 import mediaparts as mp
@@ -31,14 +31,11 @@ from mediaparts import (
 )
 from mediaparts._upload import afrom_upload, from_upload
 from mediaparts.testing import summarize
+from tests._builders import TESTDATA, png_header
+from tests._builders import read as data
 
-TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
 SECRET = b"SecretCam"
 RED, BLUE = (255, 0, 0), (0, 0, 255)
-
-
-def data(name: str) -> bytes:
-    return (TESTDATA / name).read_bytes()
 
 
 class Counting(io.RawIOBase):
@@ -236,17 +233,6 @@ def test_from_upload_declared_size_django(django_settings: None) -> None:
     assert upload.tell() == 0
 
 
-def png_header(width: int, height: int) -> bytes:
-    """A PNG whose IHDR claims `width` x `height`, with a tiny IDAT."""
-
-    def chunk(tag: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
-
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    idat = zlib.compress(bytes(1000))
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
-
-
 def jpeg_header(width: int, height: int) -> bytes:
     """A JPEG whose SOF0 claims `width` x `height`, with no scan."""
     sof = struct.pack(">BHHB", 8, height, width, 3) + b"\x01\x22\x00\x02\x11\x01\x03\x11\x01"
@@ -260,17 +246,6 @@ def jpeg_header(width: int, height: int) -> bytes:
         + sof
         + b"\xff\xd9"
     )
-
-
-@pytest.fixture
-def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make any pixel decoding fail loudly."""
-
-    def boom(self: Any) -> None:
-        raise AssertionError("pixels were decoded")
-
-    monkeypatch.setattr(Image.Image, "load", boom)
-    monkeypatch.setattr(ImageFile.ImageFile, "load", boom)
 
 
 @pytest.mark.parametrize("strip", [True, False])

@@ -8,20 +8,19 @@ import io
 import random
 import struct
 import sys
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageFile, ImageSequence, ImageStat
+from PIL import Image, ImageSequence, ImageStat
 from PIL.JpegImagePlugin import JpegImageFile
 
 import mediaparts.imaging as imaging
 from mediaparts import InvalidMedia, MediaTooLarge, ProviderLimitError, UnsupportedMediaType
 from mediaparts.imaging import FitSpec, FittedImage, fit_image, image_orientation
 from mediaparts.imaging._spec import limit_size
+from tests._builders import png_header, read
 
-TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 WEB = ("image/jpeg", "image/png", "image/gif", "image/webp")
 IMAGES = [
     "photo.jpg",
@@ -79,11 +78,6 @@ ANTHROPIC = FitSpec(
 OPENAI = FitSpec(accepted=WEB, animated_ok=False, max_width=2048, max_height=2048)
 JPEG_PNG = FitSpec(accepted=("image/jpeg", "image/png"))
 SPECS = {"anthropic": ANTHROPIC, "openai": OPENAI}
-
-
-def read(name: str) -> bytes:
-    """Return the bytes of a testdata file."""
-    return (TESTDATA / name).read_bytes()
 
 
 def opened(fitted: FittedImage) -> Image.Image:
@@ -195,13 +189,9 @@ def test_fit_already_fitting_passes_through(name: str) -> None:
     assert (fitted.width, fitted.height) == Image.open(io.BytesIO(data)).size
 
 
-def test_fit_pass_through_decides_from_header(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("no_decoding")
+def test_fit_pass_through_decides_from_header() -> None:
     """Deciding to pass an image through never decodes its pixels."""
-
-    def no_load(self: Image.Image) -> None:
-        raise AssertionError("pixels were decoded")
-
-    monkeypatch.setattr(ImageFile.ImageFile, "load", no_load)
     assert fit_image(read("upright.jpg"), "image/jpeg", ANTHROPIC).unchanged
 
 
@@ -431,26 +421,9 @@ def test_fit_24mp_jpeg_decodes_at_draft_scale(
     assert fitted.steps[-2:] == (f"resize {upright}→{expected[0]}x{expected[1]}", "jpeg q=85")
 
 
-def png_header(width: int, height: int) -> bytes:
-    """A small, valid-looking PNG whose IHDR claims `width` x `height` (an image bomb)."""
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        crc = zlib.crc32(kind + body)
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
-
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    idat = zlib.compress(b"\x00" * 1024)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
-
-
-def test_fit_bomb_refused_before_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("no_decoding")
+def test_fit_bomb_refused_before_decoding() -> None:
     """A PNG claiming 40000x40000 raises MediaTooLarge without any pixel being decoded."""
-
-    def no_load(self: Image.Image) -> None:
-        raise AssertionError("pixels were decoded")
-
-    monkeypatch.setattr(Image.Image, "load", no_load)
-    monkeypatch.setattr(ImageFile.ImageFile, "load", no_load)
     with pytest.raises(MediaTooLarge, match="1,600,000,000 pixels") as caught:
         fit_image(png_header(40000, 40000), "image/png", ANTHROPIC)
     assert caught.value.size == 1_600_000_000

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
 
 import mediaparts as mp
+from tests import _builders
 
 
 def png_header(width: int, height: int) -> mp.ImagePart:
     """A PNG whose header says width x height (estimates read only the header)."""
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    chunk = b"IHDR" + ihdr
-    raw = (
-        b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk))
-    )
-    return mp.ImagePart.from_bytes(raw + b"\x00\x00\x00\x00IEND\xaeB`\x82")
+    return mp.ImagePart.from_bytes(_builders.png_header(width, height))
 
 
 # (provider, model, detail, width, height, tokens): the worked examples in the providers' docs.

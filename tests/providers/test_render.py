@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -15,6 +14,7 @@ from mediaparts.providers import anthropic, bedrock, gemini, openai, openai_resp
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Prepare
 from mediaparts.providers._rules import DocumentRules, Rules
+from tests._builders import TESTDATA
 from tests._golden import check_golden
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ SDK_MODULES = {
     "bedrock": "botocore",
 }
 
-TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 MODULES = {
     "openai": openai,
     "openai-responses": openai_responses,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import typing
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +11,8 @@ import pytest
 import mediaparts as mp
 from mediaparts.providers import bedrock
 from mediaparts.providers._normalized import NormalizedPart
+from tests._builders import TESTDATA
 
-TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 _WEB = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 
 # (provider, rule, value): facts from the providers' pages and SDKs as summarised in the

@@ -11,21 +11,17 @@ import contextlib
 import signal
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import mediaparts as mp
+from tests._builders import TESTDATA, read
 
-TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
+__all__ = ["PROVIDERS", "TESTDATA", "deadline", "read", "run_public_api", "slowest", "within"]
+
 PROVIDERS = mp.providers.names()
 # Generous: a real hang, not a slow machine, is what this catches. No test asserts speed.
 CALL_LIMIT = 10.0
 # (seconds, call) of every call run_public_api made; test_fuzz.py prints the slowest.
 slowest: list[tuple[float, str]] = []
-
-
-def read(name: str) -> bytes:
-    """Return the bytes of a testdata file."""
-    return (TESTDATA / name).read_bytes()
 
 
 @contextlib.contextmanager

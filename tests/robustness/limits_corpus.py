@@ -22,17 +22,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from tests._builders import TESTDATA, png_chunk, read
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
-TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
 MEDIA = ("detect", "part", "from_upload", "normalize", "estimate_tokens", "render", "cli")
 
 # ---------------------------------------------------------------------------- byte builders
-
-
-def _chunk(tag: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
 
 
 def png_zeros(width: int, height: int, color_type: int = 6, bit_depth: int = 8) -> bytes:
@@ -45,9 +41,9 @@ def png_zeros(width: int, height: int, color_type: int = 6, bit_depth: int = 8) 
     header = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", b"".join(idat))
-        + _chunk(b"IEND", b"")
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", b"".join(idat))
+        + png_chunk(b"IEND", b"")
     )
 
 
@@ -174,10 +170,6 @@ def fill(pattern: bytes, prefix: bytes = b"", size: int = MAX_INPUT) -> bytes:
     """`prefix` then `pattern` repeated up to `size` bytes."""
     count = (size - len(prefix)) // len(pattern)
     return prefix + pattern * count
-
-
-def read(name: str) -> bytes:
-    return (TESTDATA / name).read_bytes()
 
 
 def mutate(data: bytes, seed: int) -> bytes:

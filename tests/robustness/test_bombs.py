@@ -20,9 +20,11 @@ import zlib
 from typing import Any
 
 import pytest
-from PIL import Image, ImageFile
+from PIL import Image
 
 import mediaparts as mp
+from tests._builders import png_chunk
+from tests.conftest import PixelsDecoded
 from tests.robustness._entry_points import PROVIDERS, TESTDATA, read, run_public_api, within
 
 ROOT = TESTDATA.parent
@@ -30,10 +32,6 @@ MB = 1 << 20
 
 
 # ---------------------------------------------------------------------------- bombs
-
-
-def _chunk(tag: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
 
 
 def png_bomb(side: int = 40_000) -> bytes:
@@ -47,9 +45,9 @@ def png_bomb(side: int = 40_000) -> bytes:
     header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", b"".join(idat))
-        + _chunk(b"IEND", b"")
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", b"".join(idat))
+        + png_chunk(b"IEND", b"")
     )
 
 
@@ -144,28 +142,6 @@ def make_bombs() -> dict[str, bytes]:
         "avif-65000": heif_huge("image.avif"),
         "ico-png-40000": ico_bomb(),
     }
-
-
-class PixelsDecoded(BaseException):
-    """Pillow was asked for pixels (a BaseException, so no `except Exception` hides it)."""
-
-
-@pytest.fixture
-def no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every Pillow `load()` (base classes and each plugin's own) fail the test."""
-    import pillow_heif
-
-    pillow_heif.register_heif_opener()
-    Image.init()
-
-    def refuse(self: Image.Image, *args: Any, **kwargs: Any) -> None:
-        raise PixelsDecoded(f"{type(self).__name__}.load() was called")
-
-    classes = {Image.Image, ImageFile.ImageFile}
-    classes |= {factory for factory, _ in Image.OPEN.values() if isinstance(factory, type)}
-    for cls in classes:
-        if "load" in vars(cls):
-            monkeypatch.setattr(cls, "load", refuse)
 
 
 BOMB_NAMES = [

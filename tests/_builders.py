@@ -1,0 +1,40 @@
+"""Bytes the tests share: the testdata files, and PNGs whose header claims any size.
+
+Plain functions (no pytest), so the limits harness's child processes can import them too.
+Pictures with real pixels come from `mediaparts.testing.MediaFactory` (the `media` fixture) or
+from testdata/; what is here is what neither makes: headers that lie.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTDATA = ROOT / "testdata"
+
+
+def read(name: str) -> bytes:
+    """Return the bytes of a testdata file."""
+    return (TESTDATA / name).read_bytes()
+
+
+def png_chunk(tag: bytes, body: bytes) -> bytes:
+    """Return one PNG chunk: length, tag, body and CRC."""
+    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+
+def png_header(width: int, height: int) -> bytes:
+    """Return a small PNG whose IHDR claims `width` x `height` RGB pixels (a bomb when large).
+
+    Its IDAT holds 1 KiB of zeros, too few for any but the smallest size, so decoding it fails.
+    """
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(bytes(1024))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + png_chunk(b"IHDR", ihdr)
+        + png_chunk(b"IDAT", idat)
+        + png_chunk(b"IEND", b"")
+    )
