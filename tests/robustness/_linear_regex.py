@@ -26,11 +26,11 @@ from typing import Any, Literal
 # The parser behind `re` is private (typeshed has no stubs for it, hence the ignores); its
 # tree has kept the same shape from 3.10 to 3.13. 3.11 renamed it and made `sre_parse` warn.
 try:
-    from re import _constants as sre  # type: ignore[attr-defined]
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
+    from re import _constants as sre  # type: ignore[attr-defined,unused-ignore]
+    from re import _parser as sre_parse  # type: ignore[attr-defined,unused-ignore]
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as sre  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
+    import sre_constants as sre  # type: ignore[no-redef,unused-ignore]
+    import sre_parse  # type: ignore[no-redef,unused-ignore]
 
 __all__ = ["MAX_BOUND", "Mode", "problems"]
 
@@ -122,7 +122,7 @@ class _Checker:
         if name == "NOT_LITERAL":
             return _Set(True, frozenset({av}))
         if name == "ANY":
-            return _Set(True, frozenset() if self.flags & re.DOTALL else {10})
+            return _Set(True, frozenset() if self.flags & re.DOTALL else frozenset({10}))
         result, negate = _EMPTY, False
         for sub_op, sub_av in av:
             sub = sub_op.name
