@@ -1,7 +1,7 @@
 """A generated hostile corpus for the limits harness: one case per finding of issue 10, and families.
 
 Everything is built here, deterministically, with real encoders or byte builders; every input
-is at most 1 MB. `small_set()` is what CI runs (tests/test_limits.py); `large_set()` adds the
+is at most 1 MB. `small_set()` is what CI runs (tests/robustness/test_limits.py); `large_set()` adds the
 full-size versions and the families (every bomb, every regex consumer, cut and mutated
 testdata/ files) for a run by hand (`python fuzz/limits.py --large`).
 
@@ -173,7 +173,7 @@ def fill(pattern: bytes, prefix: bytes = b"", size: int = MAX_INPUT) -> bytes:
 
 
 def mutate(data: bytes, seed: int) -> bytes:
-    """The mutation suite's own operators (tests/test_fuzz.py), kept within the 1 MB bound."""
+    """The mutation suite's own operators (tests/robustness/test_fuzz.py), kept within the 1 MB bound."""
     return fuzz_mutate(data, seed)[:MAX_INPUT]
 
 
@@ -344,7 +344,7 @@ def findings(large: bool) -> Iterator[Case]:
         )
 
 
-# The bombs of tests/test_hostile.py by name (a test checks the list is theirs), and two more.
+# The bombs of tests/robustness/test_bombs.py by name (a test checks the list is theirs), and two more.
 BOMBS = (
     "avif-65000", "bmp-60000", "gif-65535", "heic-65000", "ico-png-40000",
     "jpeg-65000", "jpeg-progressive-65000", "png-40000", "tiff-65000", "webp-canvas",

@@ -23,7 +23,7 @@ parent-side wall clock that kills the child (a hang: a FIFO read, a stalled lock
 child is killed, the parent charges the call with the CPU time `wait4` reports and the last
 `VmHWM` it polled from `/proc/<pid>/status`, less what the child reported before the call.
 
-Used by tests/test_limits.py (the small set, in CI) and fuzz/limits.py (the large set, by hand).
+Used by tests/robustness/test_limits.py (the small set, in CI) and fuzz/limits.py (the large set, by hand).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class Case:
             memory bound.
         refused: The case must end in a `MediaError` (or exit status 1 for the CLI), not an
             answer: a local file named by an untrusted dict, bytes nobody can identify.
-        ci: In the small set that tests/test_limits.py runs.
+        ci: In the small set that tests/robustness/test_limits.py runs.
     """
 
     name: str

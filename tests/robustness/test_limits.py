@@ -1,7 +1,7 @@
 """Hostile inputs of at most 1 MB cost at most 2 s of CPU and 200 MB above their pixel budget.
 
-The small set of tests/limits_corpus.py, each case in its own child process under address-space,
-CPU and wall-clock limits (tests/limits_harness.py). The bound is issue 10's: over every entry
+The small set of tests/robustness/limits_corpus.py, each case in its own child process under address-space,
+CPU and wall-clock limits (tests/robustness/limits_harness.py). The bound is issue 10's: over every entry
 point, no input of at most 1 MB takes more than 2 s of CPU or 200 MB of memory above the
 decoded-pixel budget the docs state, and only `MediaError` escapes. A failure names the case,
 the entry point, what was measured and the bound broken. The large set runs by hand:
@@ -60,7 +60,7 @@ def test_limits_large_set_is_large_and_named_uniquely() -> None:
 
 
 def test_limits_bombs_are_those_of_test_hostile() -> None:
-    """The corpus names every bomb tests/test_hostile.py builds, and each is at most 1 MB."""
+    """The corpus names every bomb tests/robustness/test_bombs.py builds, and each is at most 1 MB."""
     from tests.robustness.test_bombs import make_bombs
 
     assert set(make_bombs()) <= set(BOMBS)

@@ -3,7 +3,7 @@
 `REVIEWED` lists each compiled pattern with the input it runs over and the worst input known
 for its shape; the hostile-input harness times them. A pattern that is added or changed fails
 `test_regex_every_pattern_in_src_is_reviewed` until it is reviewed here, and one that is not
-linear by construction (see `tests/_linear_regex.py`) fails `test_regex_is_linear`.
+linear by construction (see `tests/robustness/_linear_regex.py`) fails `test_regex_is_linear`.
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ def test_regex_every_pattern_in_src_is_reviewed() -> None:
     """Each compiled pattern in src is in REVIEWED, with the text that was reviewed."""
     compiled, _, _ = _scan()
     assert set(compiled) == set(REVIEWED), (
-        "review each new pattern for linear time (tests/_linear_regex.py) and add it to "
+        "review each new pattern for linear time (tests/robustness/_linear_regex.py) and add it to "
         "REVIEWED with what it runs over and its worst input; remove patterns that are gone"
     )
     changed = [key for key in REVIEWED if _pattern(key).pattern != REVIEWED[key].text]
