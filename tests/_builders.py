@@ -7,9 +7,14 @@ from testdata/; what is here is what neither makes: headers that lie.
 
 from __future__ import annotations
 
+import io
 import struct
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # no Pillow at import: the limits harness's children import this module
+    from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"
@@ -18,6 +23,13 @@ TESTDATA = ROOT / "testdata"
 def read(name: str) -> bytes:
     """Return the bytes of a testdata file."""
     return (TESTDATA / name).read_bytes()
+
+
+def encode(image: Image.Image, format: str, **options: Any) -> bytes:
+    """Return `image` encoded by Pillow in `format` ("PNG", "JPEG", ...) with `options`."""
+    buffer = io.BytesIO()
+    image.save(buffer, format=format, **options)
+    return buffer.getvalue()
 
 
 def png_chunk(tag: bytes, body: bytes) -> bytes:

@@ -31,7 +31,7 @@ from mediaparts import (
 )
 from mediaparts._upload import afrom_upload, from_upload
 from mediaparts.testing import summarize
-from tests._builders import TESTDATA, png_header
+from tests._builders import TESTDATA, encode, png_header
 from tests._builders import read as data
 
 SECRET = b"SecretCam"
@@ -326,12 +326,6 @@ def card(width: int = 96, height: int = 64) -> Image.Image:
     image.paste(RED, (0, 0, 16, 16))
     image.paste(BLUE, (width - 16, 0, width, 16))
     return image
-
-
-def encode(image: Image.Image, fmt: str, **options: Any) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, format=fmt, **options)
-    return buffer.getvalue()
 
 
 XMP = b'<x:xmpmeta xmlns:x="adobe:ns:meta/">SecretCam</x:xmpmeta>'

@@ -19,6 +19,7 @@ import mediaparts.imaging as imaging
 from mediaparts import InvalidMedia, MediaTooLarge, ProviderLimitError, UnsupportedMediaType
 from mediaparts.imaging import FitSpec, FittedImage, fit_image, image_orientation
 from mediaparts.imaging._spec import limit_size
+from tests._builders import encode as encoded
 from tests._builders import png_header, read
 
 WEB = ("image/jpeg", "image/png", "image/gif", "image/webp")
@@ -85,13 +86,6 @@ def opened(fitted: FittedImage) -> Image.Image:
     image = Image.open(io.BytesIO(fitted.data))
     image.load()
     return image
-
-
-def encoded(image: Image.Image, format: str, **options: object) -> bytes:
-    """Encode `image` with Pillow."""
-    buffer = io.BytesIO()
-    image.save(buffer, format=format, **options)
-    return buffer.getvalue()
 
 
 def noise(size: tuple[int, int], mode: str = "RGB", seed: int = 7) -> Image.Image:
