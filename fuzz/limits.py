@@ -4,7 +4,7 @@ Each case runs in its own child process under address-space, CPU and wall-clock 
 must stay within issue 10's bound: at most 2 s of CPU and 200 MB of peak RSS growth above the
 case's decoded-pixel budget, with only `MediaError` escaping. See docs/robustness.md.
 
-    python fuzz/limits.py                    # the small set, as tests/robustness/test_limits.py runs it
+    python fuzz/limits.py                    # the small set, as CI runs it (tests/robustness/)
     python fuzz/limits.py --large -j 2       # hundreds of cases, two children at a time
     python fuzz/limits.py --large -k jpeg --cpu-backstop 600 --wall-limit 900   # full costs
     python fuzz/limits.py --large --json results.json
