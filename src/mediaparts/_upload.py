@@ -22,7 +22,6 @@ from typing import Any
 
 from mediaparts._clienthints import declared_type, given_name, safe_filename
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
-from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -33,6 +32,7 @@ from mediaparts.detection import (
     kind_of,
 )
 from mediaparts.detection._wholetext import text_to_the_end
+from mediaparts.formats import image_size
 from mediaparts.imaging._probe import (
     DECODE_ERRORS,
     FORMATS,

@@ -4,3 +4,7 @@ The lowest layer above `_errors`: plain bytes in, facts out. It imports no other
 mediaparts and no Pillow; detection, imaging, uploads, providers and the testing fixtures read
 it.
 """
+
+from mediaparts.formats._imageinfo import EOI, SOS, image_size, jpeg_scans, jpeg_segments
+
+__all__ = ["EOI", "SOS", "image_size", "jpeg_scans", "jpeg_segments"]

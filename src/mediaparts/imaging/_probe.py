@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
-from mediaparts._imageinfo import image_size, jpeg_scans
 from mediaparts.detection import canonical_media_type, detect
+from mediaparts.formats import image_size, jpeg_scans
 from mediaparts.imaging._spec import DecodeBudget
 
 if TYPE_CHECKING:

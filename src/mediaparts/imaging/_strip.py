@@ -11,7 +11,7 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from mediaparts._imageinfo import EOI, jpeg_segments
+from mediaparts.formats import EOI, jpeg_segments
 from mediaparts.imaging._animate import timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._probe import Probe
