@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from mediaparts._errors import MediaTooLarge, ProviderLimitError
 from mediaparts.imaging._decode import resize, transpose
 from mediaparts.imaging._probe import check_all_frames
-from mediaparts.imaging._spec import FitSpec, FittedImage, measured, short_name
+from mediaparts.imaging._spec import FitSpec, FittedImage, measured, pillow_writer, short_name
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -25,7 +25,6 @@ __all__ = ["fit_animation", "timing", "upright_frames"]
 _LONGEST = {"image/gif": 655_350, "image/png": 65_535, "image/webp": 0xFFFFFF}
 _TIMESTAMP_LIMIT = 2**31 - 1
 
-_FORMAT = {"image/gif": "GIF", "image/png": "PNG", "image/webp": "WEBP"}
 _STEP = 0.75
 _MIN_LONG_SIDE = 64
 
@@ -101,7 +100,7 @@ def _save(
     buffer = io.BytesIO()
     frames[0].save(
         buffer,
-        format=_FORMAT[media_type],
+        format=pillow_writer(media_type),
         save_all=True,
         append_images=frames[1:],
         duration=durations,
