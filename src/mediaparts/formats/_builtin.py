@@ -44,6 +44,7 @@ for _format in (
         size=png_size,
         strip=strip_png,
         complete=png_complete,
+        longest_frame=65_535,  # Pillow's APNG writer: a 16-bit delay_num over 1000 (APNG, fcTL)
         sample=Sample("png"),
     ),
     Format(
@@ -73,6 +74,7 @@ for _format in (
         modes=frozenset({"1", "L", "P"}),
         size=gif_size,
         complete=gif_complete,
+        longest_frame=655_350,  # a 16-bit count of centiseconds (GIF89a, 23.c.vii)
         sample=Sample("gif"),
     ),
     Format(
@@ -89,6 +91,7 @@ for _format in (
         modes=frozenset({"RGB", "RGBA"}),
         size=webp_size,
         strip=strip_webp,
+        longest_frame=0xFFFFFF,  # 24 bits of milliseconds (WebP container spec, ANMF)
         sample=Sample("webp", (("quality", 80),)),
     ),
     Format(

@@ -85,6 +85,7 @@ class Format:
         strip: Drops metadata with the pixel data left byte for byte (raises ValueError on a
             malformed file); None: stripping re-encodes.
         complete: Tells whether the file visibly ends where it should (JPEG EOI, PNG IEND).
+        longest_frame: The longest animation frame its writer stores, in milliseconds.
         sample: How the testing `media` fixture writes it; None: the fixture does not.
     """
 
@@ -108,6 +109,7 @@ class Format:
     size: Callable[[bytes | memoryview], Size | None] | None = None
     strip: Callable[[bytes], bytes] | None = None
     complete: Callable[[bytes], bool] | None = None
+    longest_frame: int | None = None
     sample: Sample | None = None
 
     @property
