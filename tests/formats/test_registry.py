@@ -165,8 +165,10 @@ def test_registry_writable_order_is_the_fallback_order() -> None:
 
 def test_registry_one_kind_vocabulary() -> None:
     """Parts and detection use the one Kind of the formats layer."""
+    import typing
+
     from mediaparts import _mediapart
-    from mediaparts.detection import _detect
+    from mediaparts.detection import Detection
 
     assert _mediapart.Kind is formats.Kind
-    assert _detect.Kind is formats.Kind
+    assert typing.get_type_hints(Detection)["kind"] == formats.Kind
