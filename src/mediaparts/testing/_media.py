@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from mediaparts._parts import AudioPart, FilePart, ImagePart
-from mediaparts.formats import Format, registered
+from mediaparts.formats import Format, by_extension, registered
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -51,15 +51,8 @@ _FFMPEG_AUDIO: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
 }
 _BITEXACT = ("-fflags", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1")
 
-_TEXT_FORMATS = {
-    "csv": "text/csv",
-    "tsv": "text/tab-separated-values",
-    "json": "application/json",
-    "md": "text/markdown",
-    "txt": "text/plain",
-    "html": "text/html",
-    "xml": "application/xml",
-}
+# The text formats the fixture makes, by extension; each is typed by its format record.
+_TEXT_FORMATS = ("csv", "tsv", "json", "md", "txt", "html", "xml")
 _TEXT_ALIASES = {"markdown": "md", "text": "txt", "htm": "html"}
 
 # How the stored pixels are turned so that applying the EXIF orientation gives the upright
@@ -180,7 +173,7 @@ class MediaFactory:
             ValueError: The format is not one of those.
         """
         name = _TEXT_ALIASES.get(format.lower(), format.lower())
-        media_type = _TEXT_FORMATS.get(name)
+        media_type = by_extension(f".{name}") if name in _TEXT_FORMATS else None
         if media_type is None:
             known = ", ".join([*_TEXT_FORMATS, *_TEXT_ALIASES])
             raise ValueError(f"media.text() cannot make {format!r} files; use one of {known}")
