@@ -34,6 +34,7 @@ from mediaparts.detection import (
 from mediaparts.detection._wholetext import text_to_the_end
 from mediaparts.formats import get as format_of
 from mediaparts.formats import image_size, readable
+from mediaparts.imaging import DecodeBudget
 from mediaparts.imaging._probe import (
     DECODE_ERRORS,
     Probe,
@@ -41,7 +42,6 @@ from mediaparts.imaging._probe import (
     check_decode,
     probe,
 )
-from mediaparts.imaging._spec import DecodeBudget
 from mediaparts.imaging._strip import reencode_animation, reencode_still
 
 __all__ = ["afrom_upload", "from_upload"]
