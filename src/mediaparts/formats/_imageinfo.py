@@ -14,7 +14,7 @@ import struct
 import warnings
 from collections.abc import Iterator
 
-from mediaparts.formats._registry import Size, get
+from mediaparts.formats._registry import _RECORDS, Size
 
 __all__ = [
     "EOI",
@@ -213,7 +213,7 @@ def image_size(data: bytes, media_type: str) -> Size | None:
 
     EXIF orientation is not applied: a photo stored sideways reports its stored size.
     """
-    record = get(media_type)
+    record = _RECORDS.get(media_type)  # the dict itself: this runs for every image part
     parser = record.size if record is not None else None
     if parser is not None:
         try:

@@ -6,6 +6,7 @@ PNG (ISO/IEC 15948, W3C PNG 3rd edition): an 8-byte signature, then chunks of a 
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 
 __all__ = ["png_chunks", "png_complete", "png_size", "strip_png"]
@@ -37,7 +38,8 @@ def png_chunks(data: bytes | memoryview) -> Iterator[tuple[bytes, int, int]]:
 def png_size(data: bytes | memoryview) -> tuple[int, int] | None:
     """Read the size from IHDR, which always comes first (PNG spec, 11.2.2)."""
     if len(data) >= 24 and bytes(data[12:16]) == b"IHDR":
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        w, h = struct.unpack(">II", data[16:24])
+        return w, h
     return None
 
 

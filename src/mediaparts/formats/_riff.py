@@ -6,6 +6,7 @@ chunks of a four-byte tag, a little-endian 32-bit length and the data, padded to
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 
 __all__ = ["riff_chunks", "strip_webp", "webp_lossless", "webp_size"]
@@ -33,16 +34,13 @@ def riff_chunks(data: bytes | memoryview, start: int = 12) -> Iterator[tuple[byt
 
 def webp_size(data: bytes | memoryview) -> tuple[int, int] | None:
     """Read the canvas size from the first chunk: `VP8 ` frame, `VP8L` header or `VP8X`."""
-    first = next(riff_chunks(data), None)
-    if first is None:
-        return None
-    chunk = first[0]
+    # The first chunk sits at a fixed offset, so it is read there, without a walk.
+    chunk = bytes(data[12:16])
     if chunk == b"VP8 " and len(data) >= 30:
-        w = int.from_bytes(data[26:28], "little")
-        h = int.from_bytes(data[28:30], "little")
+        w, h = struct.unpack("<HH", data[26:30])
         return w & 0x3FFF, h & 0x3FFF
     if chunk == b"VP8L" and len(data) >= 25:
-        bits = int.from_bytes(data[21:25], "little")
+        (bits,) = struct.unpack("<I", data[21:25])
         return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
     if chunk == b"VP8X" and len(data) >= 30:
         w = int.from_bytes(data[24:27], "little") + 1
