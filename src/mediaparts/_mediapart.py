@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from typing import IO, TYPE_CHECKING, Any, ClassVar, Literal
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from typing_extensions import Self
@@ -51,6 +51,7 @@ from mediaparts.detection import (
     kind_of,
     media_type_from_filename,
 )
+from mediaparts.formats import Kind
 
 if TYPE_CHECKING:
     import httpx
@@ -59,8 +60,6 @@ if TYPE_CHECKING:
     from mediaparts import _fetch
 
 __all__ = ["Kind", "MediaPart", "part_class"]
-
-Kind = Literal["image", "audio", "video", "file"]
 
 # The class of each kind, filled in as `_parts` defines them (see __pydantic_init_subclass__).
 _BY_KIND: dict[str, type[MediaPart]] = {}

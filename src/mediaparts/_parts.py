@@ -11,8 +11,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict
 
 from mediaparts._fields import construct
-from mediaparts._imageinfo import image_size
 from mediaparts._mediapart import MediaPart, part_class
+from mediaparts.formats import image_size
 
 __all__ = [
     "AudioPart",

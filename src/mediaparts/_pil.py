@@ -6,24 +6,18 @@ import io
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia
+from mediaparts.formats import by_pillow
 
 if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = ["encode_pil"]
 
-# Formats kept as they are when the image came from such a file; anything else becomes PNG,
-# which is lossless and accepted by every provider.
-_KEEP = {"PNG", "JPEG", "WEBP", "GIF"}
+# What each format keeps, stores and converts is its record's (`mediaparts.formats`): an image
+# from a file of a format fitting writes keeps that format, anything else becomes PNG (lossless
+# and accepted by every provider); modes outside the record's `modes` (CMYK, YCbCr, LAB, HSV,
+# F) are converted, onto white for a format without alpha.
 _ALIASES = {"JPG": "JPEG", "MPO": "JPEG", "TIF": "TIFF"}
-_JPEG_MODES = {"RGB", "L", "CMYK"}
-# Modes each format can store as they are; others (CMYK, YCbCr, LAB, HSV, F) are converted.
-_MODES = {
-    "PNG": {"1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"},
-    "WEBP": {"RGB", "RGBA"},
-    "GIF": {"1", "L", "P"},
-}
-_ANIMATED = {"GIF", "PNG", "WEBP"}
 
 
 def encode_pil(image: Image.Image, format: str | None = None) -> bytes:
@@ -42,18 +36,21 @@ def encode_pil(image: Image.Image, format: str | None = None) -> bytes:
     if format is not None and not isinstance(format, str):
         raise InvalidMedia(f"format must be a string such as 'png', got {type(format).__name__}")
     own = _ALIASES.get((image.format or "").upper(), (image.format or "").upper())
-    fmt = (format or (own if own in _KEEP else "PNG")).upper()
+    kept = by_pillow(own)
+    fmt = (format or (own if kept is not None and kept.write_rank is not None else "PNG")).upper()
     fmt = _ALIASES.get(fmt, fmt)
+    record = by_pillow(fmt)
     img = image
-    if fmt == "JPEG" and img.mode not in _JPEG_MODES:
-        img = _flatten(img)
-    elif fmt in _MODES and img.mode not in _MODES[fmt]:
-        img = img.convert("RGBA" if _has_alpha(img) else "RGB")
+    if record is not None and record.modes and img.mode not in record.modes:
+        # A format without alpha (JPEG) gets it flattened onto white.
+        alpha = record.alpha and _has_alpha(img)
+        img = img.convert("RGBA" if alpha else "RGB") if record.alpha else _flatten(img)
     options: dict[str, object] = {}
-    if fmt in _ANIMATED and getattr(image, "n_frames", 1) > 1:
+    animatable = record is not None and record.animatable
+    if animatable and getattr(image, "n_frames", 1) > 1:
         options["save_all"] = True  # keep every frame of an animation
     exif = image.info.get("exif")
-    if exif and fmt in {"JPEG", "PNG", "WEBP", "TIFF"}:
+    if exif and record is not None and record.exif:
         options["exif"] = exif
     if fmt == "JPEG":
         options["quality"] = 90

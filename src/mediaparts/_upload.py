@@ -22,7 +22,6 @@ from typing import Any
 
 from mediaparts._clienthints import declared_type, given_name, safe_filename
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
-from mediaparts._imageinfo import image_size
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -33,16 +32,17 @@ from mediaparts.detection import (
     kind_of,
 )
 from mediaparts.detection._wholetext import text_to_the_end
+from mediaparts.formats import get as format_of
+from mediaparts.formats import image_size, readable
+from mediaparts.imaging import DecodeBudget
 from mediaparts.imaging._probe import (
     DECODE_ERRORS,
-    FORMATS,
     Probe,
     check_all_frames,
     check_decode,
     probe,
 )
-from mediaparts.imaging._spec import DecodeBudget
-from mediaparts.imaging._strip import LOSSLESS, reencode_animation, reencode_still
+from mediaparts.imaging._strip import reencode_animation, reencode_still
 
 __all__ = ["afrom_upload", "from_upload"]
 
@@ -378,7 +378,7 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
     except _BROKEN:  # libavif refuses a damaged header with RuntimeError, even on open
         size = None
     if size is None:  # corrupt if Pillow reads the type; else a type we cannot check
-        error = InvalidMedia if media_type in FORMATS else UnsupportedMediaType
+        error = InvalidMedia if media_type in readable() else UnsupportedMediaType
         raise error(
             f"{_label(request)}: cannot read the {media_type} image's size from its header, so "
             "its pixel count cannot be checked",
@@ -395,13 +395,13 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
         )
     if not request.strip:
         return data, media_type
-    if media_type not in FORMATS:
+    if media_type not in readable():
         raise UnsupportedMediaType(
             f"cannot strip metadata from {_label(request)}: mediaparts re-encodes "
-            f"{', '.join(sorted(FORMATS))}, not {media_type}; pass strip_metadata=False to keep "
+            f"{', '.join(readable())}, not {media_type}; pass strip_metadata=False to keep "
             "its bytes as they are",
             media_type=media_type,
-            accepted=tuple(sorted(FORMATS)),
+            accepted=readable(),
         )
     try:
         with warnings.catch_warnings():
@@ -436,10 +436,10 @@ def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
         raise MediaTooLarge(
             f"{_label(request)}: {exc}", size=exc.size, limit=exc.limit, media_type=exc.media_type
         ) from exc
-    strip = LOSSLESS.get(head.media_type)
-    if strip is not None and head.orientation == 1:
-        out = strip(data)
-        with Image.open(io.BytesIO(out), formats=FORMATS[head.media_type]) as check:
+    record = format_of(head.media_type)
+    if record is not None and record.strip is not None and head.orientation == 1:
+        out = record.strip(data)
+        with Image.open(io.BytesIO(out), formats=record.pillow) as check:
             check.draft(check.mode, (1, 1))  # a JPEG at 1/8 scale still reads every bit
             check.load()
         return out, head.media_type

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from mediaparts._imageinfo import image_size
+from mediaparts.formats import image_size
 
 
 def _encode(fmt: str, size: tuple[int, int], mode: str = "RGB", **options: object) -> bytes:

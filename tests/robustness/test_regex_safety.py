@@ -187,7 +187,7 @@ REVIEWED: dict[str, Reviewed] = {
         f"an upload's file name, made ASCII; {_UNTRUSTED}",
         lambda n: "-é" * (n // 2),
     ),
-    "mediaparts._imageinfo:_ENTROPY_END": Reviewed(
+    "mediaparts.formats._imageinfo:_ENTROPY_END": Reviewed(
         rb"\xff[^\x00\xd0-\xd7]",
         f"a JPEG's entropy-coded data, from one scan to the next marker; {_UNTRUSTED}",
         lambda n: b"\xff\x00" * (n // 2),

@@ -22,7 +22,6 @@ from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
 from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
 from mediaparts.detection._types import (
     OCTET_STREAM,
-    Kind,
     canonical_media_type,
     extension_for,
     family_member,
@@ -31,6 +30,7 @@ from mediaparts.detection._types import (
     media_type_from_filename,
     same_format,
 )
+from mediaparts.formats import Kind
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]
 

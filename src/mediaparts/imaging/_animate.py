@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import MediaTooLarge, ProviderLimitError
+from mediaparts.formats import get as format_of
 from mediaparts.imaging._decode import resize, transpose
 from mediaparts.imaging._probe import check_all_frames
-from mediaparts.imaging._spec import FitSpec, FittedImage, measured, short_name
+from mediaparts.imaging._spec import FitSpec, FittedImage, measured, pillow_writer, short_name
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -18,14 +19,10 @@ if TYPE_CHECKING:
 
 __all__ = ["fit_animation", "timing", "upright_frames"]
 
-# The longest frame each writer can store: GIF a 16-bit count of centiseconds (GIF89a, 23.c.vii);
-# Pillow's APNG writer a 16-bit delay_num over 1000 (APNG spec, fcTL); WebP 24 bits of
-# milliseconds (WebP container spec, ANMF), and libwebp's timestamps are C ints, so the whole
-# animation stays under 2**31 ms too.
-_LONGEST = {"image/gif": 655_350, "image/png": 65_535, "image/webp": 0xFFFFFF}
+# The longest frame each writer stores is its record's `longest_frame`; libwebp's timestamps
+# are C ints, so the whole animation stays under 2**31 ms too.
 _TIMESTAMP_LIMIT = 2**31 - 1
 
-_FORMAT = {"image/gif": "GIF", "image/png": "PNG", "image/webp": "WEBP"}
 _STEP = 0.75
 _MIN_LONG_SIDE = 64
 
@@ -101,7 +98,7 @@ def _save(
     buffer = io.BytesIO()
     frames[0].save(
         buffer,
-        format=_FORMAT[media_type],
+        format=pillow_writer(media_type),
         save_all=True,
         append_images=frames[1:],
         duration=durations,
@@ -167,7 +164,8 @@ def timing(
     """
     from PIL import ImageChops
 
-    longest = _LONGEST.get(media_type, _TIMESTAMP_LIMIT)
+    record = format_of(media_type)
+    longest = (record.longest_frame if record else None) or _TIMESTAMP_LIMIT
     kept: list[Image.Image] = []
     times: list[int] = []
     for frame, duration in zip(frames, durations, strict=True):

@@ -10,17 +10,16 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from mediaparts.imaging._spec import pillow_writer
+
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["ENCODABLE", "QUALITY_LADDER", "encode", "label", "ladder"]
+__all__ = ["QUALITY_LADDER", "encode", "label", "ladder"]
 
-# Output types this module writes, in the order fitting falls back to them.
-ENCODABLE = ("image/jpeg", "image/png", "image/webp", "image/gif")
 # Lossy rungs below the spec's first one; below 45 JPEG artefacts hurt recognition more than
 # a smaller picture does, so the ladder switches to scaling instead.
 QUALITY_LADDER = (85, 75, 65, 55, 45)
-_PIL_FORMAT = {"image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WEBP", "image/gif": "GIF"}
 
 
 def ladder(first: int) -> tuple[int, ...]:
@@ -45,7 +44,7 @@ def encode(
 
     Args:
         image: The decoded picture.
-        media_type: One of `ENCODABLE`.
+        media_type: A type fitting writes (`mediaparts.formats.writable()`).
         quality: JPEG/WebP quality; None means lossless WebP (ignored for PNG and GIF).
         icc: An ICC profile to embed when its colour space matches the output mode.
 
@@ -70,7 +69,7 @@ def encode(
     if icc is not None and _icc_fits(icc, image.mode) and media_type != "image/gif":
         options["icc_profile"] = icc
     buffer = io.BytesIO()
-    image.save(buffer, format=_PIL_FORMAT[media_type], **options)
+    image.save(buffer, format=pillow_writer(media_type), **options)
     return buffer.getvalue()
 
 

@@ -15,9 +15,11 @@ from mediaparts._errors import (
     ProviderLimitError,
     UnsupportedMediaType,
 )
+from mediaparts.formats import get as format_of
+from mediaparts.formats import writable
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
-from mediaparts.imaging._encode import ENCODABLE, encode, label, ladder
+from mediaparts.imaging._encode import encode, label, ladder
 from mediaparts.imaging._probe import (
     DECODE_ERRORS,
     Probe,
@@ -35,7 +37,6 @@ MIN_LONG_SIDE = 64
 # How many times a lossless PNG is scaled by 0.75 before an opaque image switches to JPEG.
 _LOSSLESS_SCALINGS = 3
 _STEP = 0.75
-_WRITABLE_AS_IS = frozenset({"image/jpeg", "image/png", "image/webp"})
 
 
 def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
@@ -162,25 +163,29 @@ def _fits(size: int, spec: FitSpec) -> bool:
 
 def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
     """Choose what to write: the source's own type if accepted and writable, else by content."""
-    if head.media_type in spec.accepted and head.media_type in _WRITABLE_AS_IS:
+    own = format_of(head.media_type)
+    if head.media_type in spec.accepted and own is not None and own.rewrite:
         return head.media_type
-    order: tuple[str, ...]
+    order: tuple[str, ...] = writable()
     if decoded.alpha:
         # Transparency first: JPEG would flatten it, so it is the last resort.
-        order = ("image/png", "image/webp", "image/gif", "image/jpeg")
+        order = tuple(sorted(order, key=lambda media_type: not _keeps_alpha(media_type)))
     elif head.lossless:
-        order = ("image/png", *ENCODABLE)
-    else:
-        order = ENCODABLE
+        order = ("image/png", *order)
     for media_type in order:
         if media_type in spec.accepted:
             return media_type
     raise UnsupportedMediaType(
         f"cannot convert {head.media_type}: the accepted types ({', '.join(spec.accepted)}) "
-        f"include none that fitting writes ({', '.join(ENCODABLE)})",
+        f"include none that fitting writes ({', '.join(writable())})",
         media_type=head.media_type,
         accepted=spec.accepted,
     )
+
+
+def _keeps_alpha(media_type: str) -> bool:
+    record = format_of(media_type)
+    return record is not None and record.alpha
 
 
 def _describe(head: Probe, out: str, target: tuple[int, int], final: tuple[int, int]) -> list[str]:

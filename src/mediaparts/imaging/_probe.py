@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
-from mediaparts._imageinfo import image_size, jpeg_scans
 from mediaparts.detection import canonical_media_type, detect
+from mediaparts.formats import Format, image_size, jpeg_scans, readable
+from mediaparts.formats import get as format_of
 from mediaparts.imaging._spec import DecodeBudget
 
 if TYPE_CHECKING:
@@ -50,42 +51,7 @@ DECODE_ERRORS: tuple[type[Exception], ...] = (
     ZeroDivisionError,
 )
 
-# Media type → the Pillow formats allowed to open it. Restricting `Image.open(formats=...)` to
-# the detected type keeps hostile bytes away from unrelated plugins (EPS would run Ghostscript).
-FORMATS: dict[str, tuple[str, ...]] = {
-    "image/jpeg": ("JPEG", "MPO"),
-    "image/png": ("PNG",),
-    "image/gif": ("GIF",),
-    "image/webp": ("WEBP",),
-    "image/bmp": ("BMP", "DIB"),
-    "image/tiff": ("TIFF",),
-    "image/vnd.microsoft.icon": ("ICO",),
-    "image/x-win-bitmap": ("CUR",),
-    "image/vnd.adobe.photoshop": ("PSD",),
-    "image/heic": ("HEIF",),
-    "image/heif": ("HEIF",),
-    # Pillow >= 11.2 reads AVIF itself; older pillow-heif releases registered it as "AVIF" too.
-    "image/avif": ("AVIF", "HEIF"),
-}
-HEIF_TYPES = frozenset({"image/heic", "image/heif"})
-# Types whose pixels survive their own encoding exactly; WebP is decided per file.
-_LOSSLESS = frozenset(
-    {
-        "image/png",
-        "image/gif",
-        "image/bmp",
-        "image/tiff",
-        "image/vnd.microsoft.icon",
-        "image/x-win-bitmap",
-        "image/vnd.adobe.photoshop",
-    }
-)
-# Only these containers hold animations that providers treat as animations.
-_ANIMATABLE = frozenset({"image/gif", "image/png", "image/webp"})
 _ORIENTATION_TAG = 0x0112
-# Pillow's ICO and CUR readers decode the largest icon inside Image.open, so opening one "for
-# its header" decodes pixels; icons carry no EXIF, so their orientation is 1 without opening.
-_DECODED_ON_OPEN = frozenset({"image/vnd.microsoft.icon", "image/x-win-bitmap"})
 # Bytes per pixel as Pillow stores each mode (Imaging.h: one byte for 8-bit single-band modes,
 # two for I;16*, four for everything else, RGB and LA included).
 _ONE_BYTE = frozenset({"1", "L", "P"})
@@ -134,29 +100,30 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         UnsupportedMediaType: The bytes are not a raster image type fitting handles.
     """
     found = detect(data).media_type
-    kind = found if found in FORMATS else canonical_media_type(media_type)
-    if kind not in FORMATS:
+    kind = found if _opened(found) else canonical_media_type(media_type)
+    record = _opened(kind)
+    if record is None:
         raise UnsupportedMediaType(
             f"cannot fit {found if found.startswith('image/') else media_type} as an image; "
-            f"fitting handles {', '.join(sorted(FORMATS))}",
+            f"fitting handles {', '.join(readable())}",
             media_type=media_type,
-            accepted=tuple(sorted(FORMATS)),
+            accepted=readable(),
         )
     # Our own header parser first, so that this check (not Pillow's bomb guard) speaks.
     stored = image_size(data, kind)
     if stored is not None:
         _check_cap(stored, pixel_cap, kind)
-    missing = _heif_plugin(kind)
+    missing = _heif_plugin(record)
     if missing is not None:
         if stored is None:  # nothing to pass through either: say what to install
             raise UnsupportedMediaType(missing, media_type=kind)
         return Probe(kind, *stored, 1, False, False, True, False, None, missing)
-    image = _open(data, kind, pixel_cap)
+    image = _open(data, record, pixel_cap)
     _check_cap(image.size, pixel_cap, kind)
     damaged = False
     try:
         with quiet_pillow():
-            animated = kind in _ANIMATABLE and bool(getattr(image, "is_animated", False))
+            animated = record.animatable and bool(getattr(image, "is_animated", False))
     except DECODE_ERRORS:
         # Pillow's GIF reader looks for a second frame by parsing past the first, and raises
         # (IndexError, on a cut extension block) where the file is damaged after it. Treat it as
@@ -164,15 +131,15 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         # why not, rather than passing the damaged file on. The failed seek leaves the image
         # mid-file, so it is opened again.
         animated, damaged = False, True
-        image = _open(data, kind, pixel_cap)
+        image = _open(data, record, pixel_cap)
     return Probe(
         media_type=kind,
         width=image.size[0],
         height=image.size[1],
         orientation=_orientation(image),
         animated=animated,
-        lossless=kind in _LOSSLESS or (kind == "image/webp" and _webp_lossless(data)),
-        complete=not damaged and _complete(data, kind),
+        lossless=record.is_lossless(data),
+        complete=not damaged and (record.complete is None or record.complete(data)),
         cmyk=kind == "image/jpeg" and image.mode == "CMYK",
         image=image,
     )
@@ -187,11 +154,12 @@ def image_orientation(data: bytes) -> int:
     Returns:
         The orientation tag's value; 1 when it is absent, invalid or unreadable.
     """
-    kind = detect(data).media_type
-    if kind not in FORMATS or kind in _DECODED_ON_OPEN or _heif_plugin(kind) is not None:
+    # Icons (decoded on open) carry no EXIF, so their orientation is 1 without opening them.
+    record = _opened(detect(data).media_type)
+    if record is None or record.decoded_on_open or _heif_plugin(record) is not None:
         return 1
     try:
-        return _orientation(_open(data, kind, pixel_cap=None))
+        return _orientation(_open(data, record, pixel_cap=None))
     except (InvalidMedia, MediaTooLarge):
         return 1
 
@@ -356,11 +324,17 @@ def check_all_frames(
     return count
 
 
-def _open(data: bytes, media_type: str, pixel_cap: int | None) -> Image.Image:
+def _opened(media_type: str) -> Format | None:
+    """Return the record of an image type Pillow opens, or None."""
+    record = format_of(media_type)
+    return record if record is not None and record.kind == "image" and record.pillow else None
+
+
+def _open(data: bytes, record: Format, pixel_cap: int | None) -> Image.Image:
     from PIL import Image
     from PIL import __version__ as pillow_version
 
-    formats = FORMATS[media_type]
+    media_type, formats = record.media_type, record.pillow
     if any(name not in Image.OPEN for name in formats):
         Image.init()  # load every plugin, as Image.open would; a name still missing is absent
     formats = tuple(name for name in formats if name in Image.OPEN)
@@ -428,11 +402,12 @@ def _orientation(image: Image.Image) -> int:
     return value if isinstance(value, int) and 1 <= value <= 8 else 1
 
 
-def _heif_plugin(media_type: str) -> str | None:
+def _heif_plugin(record: Format) -> str | None:
     """Register pillow-heif's opener once; return why HEIF cannot be read, or None."""
     global _heif_registered
-    if media_type not in HEIF_TYPES:
+    if record.plugin != "pillow_heif":
         return None
+    media_type = record.media_type
     try:
         import pillow_heif
     except ImportError:
@@ -445,31 +420,3 @@ def _heif_plugin(media_type: str) -> str | None:
             pillow_heif.register_heif_opener()
             _heif_registered = True
     return None
-
-
-def _complete(data: bytes, media_type: str) -> bool:
-    """Return False when a JPEG, PNG or GIF visibly ends early, so it is decoded, not passed on."""
-    if media_type == "image/jpeg":
-        return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
-    if media_type == "image/png":
-        return data[-12:-4] == b"\x00\x00\x00\x00IEND"
-    if media_type == "image/gif":
-        # The trailer byte ";" ends every GIF (GIF89a spec, section 27). Without it the file was
-        # cut: decoding says whether the pixels are all there (re-encoded) or not (InvalidMedia).
-        return data.rstrip(b"\x00")[-1:] == b";"
-    return True
-
-
-def _webp_lossless(data: bytes) -> bool:
-    """Return True when the first image chunk of a RIFF/WebP file is lossless (`VP8L`)."""
-    i, end = 12, len(data)
-    while i + 8 <= end:
-        tag = data[i : i + 4]
-        (length,) = struct.unpack("<I", data[i + 4 : i + 8])
-        if tag in (b"VP8L", b"VP8 "):
-            return tag == b"VP8L"
-        if tag == b"ANMF":
-            i += 8 + 16  # an animation frame's header, then its own image chunks
-            continue
-        i += 8 + length + (length & 1)  # RIFF chunks are padded to even sizes
-    return False

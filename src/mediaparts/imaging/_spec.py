@@ -7,7 +7,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["DecodeBudget", "FitSpec", "FittedImage", "limit_size", "measured", "short_name"]
+from mediaparts._errors import UnsupportedMediaType
+from mediaparts.formats import get as format_of
+
+__all__ = [
+    "DecodeBudget",
+    "FitSpec",
+    "FittedImage",
+    "limit_size",
+    "measured",
+    "pillow_writer",
+    "short_name",
+]
 
 # Pillow refuses to open images above twice `Image.MAX_IMAGE_PIXELS` (89,478,485) with a
 # DecompressionBombError; the default cap is the same number, so both refuse alike.
@@ -148,21 +159,19 @@ def limit_size(width: int, height: int, spec: FitSpec) -> tuple[int, int]:
     return w, h
 
 
-_SHORT = {
-    "image/jpeg": "jpeg",
-    "image/png": "png",
-    "image/gif": "gif",
-    "image/webp": "webp",
-    "image/bmp": "bmp",
-    "image/tiff": "tiff",
-    "image/heic": "heic",
-    "image/heif": "heif",
-    "image/avif": "avif",
-    "image/vnd.microsoft.icon": "ico",
-    "image/vnd.adobe.photoshop": "psd",
-}
-
-
 def short_name(media_type: str) -> str:
     """Return the short format name used in steps, e.g. "jpeg" for image/jpeg."""
-    return _SHORT.get(media_type, media_type.rpartition("/")[2])
+    record = format_of(media_type)
+    return record.name if record is not None else media_type.rpartition("/")[2]
+
+
+def pillow_writer(media_type: str) -> str:
+    """Return the Pillow format an image type is written as ("JPEG" for image/jpeg).
+
+    Raises:
+        UnsupportedMediaType: Pillow cannot write this type (fitting never asks for one).
+    """
+    record = format_of(media_type)
+    if record is None or record.writer is None:
+        raise UnsupportedMediaType(f"cannot write {media_type}", media_type=media_type)
+    return record.writer

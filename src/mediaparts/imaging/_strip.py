@@ -1,82 +1,25 @@
-"""Remove metadata from images: losslessly where the format allows, else by re-encoding.
+"""Remove metadata from images by re-encoding, where the format has no lossless strip.
 
 Upright JPEG, PNG and WebP lose their metadata segments and chunks with the pixel data left
-byte for byte; anything else (a turned picture, TIFF, BMP, HEIC, animations) is decoded and
-re-encoded upright with no metadata. Used by `from_upload(strip_metadata=True)`.
+byte for byte (their records' `strip`, in `mediaparts.formats`); anything else (a turned
+picture, TIFF, BMP, HEIC, animations) is decoded here and re-encoded upright with no metadata.
+Used by `from_upload(strip_metadata=True)`.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from typing import Any
 
-from mediaparts._imageinfo import EOI, jpeg_segments
+from mediaparts.formats import get as format_of
 from mediaparts.imaging._animate import timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._probe import Probe
+from mediaparts.imaging._spec import pillow_writer
 
-__all__ = ["LOSSLESS", "reencode_animation", "reencode_still"]
+__all__ = ["reencode_animation", "reencode_still"]
 
-_PIL_FORMAT = {"image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WEBP", "image/gif": "GIF"}
-_LOSSY = frozenset({"image/heic", "image/heif", "image/avif"})  # become JPEG when stripped
 _JPEG_QUALITY = 95  # when there are no source tables to reuse (HEIC/AVIF → JPEG, WebP)
-# What the lossless strips keep. JPEG: every segment but APPn and COM, except JFIF, the ICC
-# profile (colours) and Adobe's APP14 (how to read CMYK); EXIF, XMP, IPTC and MPF go. PNG
-# (spec 3rd ed. and APNG): the chunks that draw the picture; tEXt, zTXt, iTXt, eXIf and tIME
-# go. WebP (container spec): the image, alpha, animation and ICC chunks; EXIF and XMP go.
-_KEEP_APP = {0xE0: b"JFIF\0", 0xE2: b"ICC_PROFILE\0", 0xEE: b"Adobe"}
-_PNG_CHUNKS = frozenset(
-    {*b"IHDR PLTE IDAT IEND tRNS gAMA cHRM sRGB iCCP sBIT bKGD pHYs cICP mDCV cLLI".split()}
-    | {b"acTL", b"fcTL", b"fdAT"}  # APNG
-)
-_WEBP_CHUNKS = frozenset({b"VP8 ", b"VP8L", b"VP8X", b"ALPH", b"ANIM", b"ANMF", b"ICCP"})
-
-
-def strip_jpeg(data: bytes) -> bytes:
-    """Drop APPn and COM segments (but JFIF, ICC, Adobe) and anything after the image."""
-    out = bytearray(b"\xff\xd8")
-    for marker, start, end in jpeg_segments(data):
-        if end > len(data):
-            raise ValueError("a JPEG segment runs past the end of the file")
-        if marker == EOI:  # MPF pictures and trailers after it are dropped
-            return bytes(out + b"\xff\xd9")
-        prefix = _KEEP_APP.get(marker)
-        metadata = 0xE0 <= marker <= 0xEF or marker == 0xFE
-        if not metadata or (prefix is not None and data.startswith(prefix, start + 4)):
-            out += data[start:end]  # a scan's entropy-coded data included
-    raise ValueError("the JPEG has no end-of-image marker")
-
-
-def strip_png(data: bytes) -> bytes:
-    """Keep only the chunks that draw the picture (APNG frames included), up to IEND."""
-    out, i = bytearray(data[:8]), 8
-    while i + 12 <= len(data):
-        tag, end = data[i + 4 : i + 8], i + 12 + int.from_bytes(data[i : i + 4], "big")
-        if end > len(data):
-            raise ValueError("a PNG chunk runs past the end of the file")
-        if tag in _PNG_CHUNKS:
-            out += data[i:end]
-        i = end
-        if tag == b"IEND":
-            return bytes(out)
-    raise ValueError("the PNG has no IEND chunk")
-
-
-def strip_webp(data: bytes) -> bytes:
-    """Drop the EXIF, XMP and unknown RIFF chunks and clear their flags in VP8X."""
-    out, i = bytearray(), 12
-    while i + 8 <= len(data):
-        tag, length = data[i : i + 4], int.from_bytes(data[i + 4 : i + 8], "little")
-        end = i + 8 + length + (length & 1)  # chunks are padded to even sizes
-        if end > len(data) + (length & 1):
-            raise ValueError("a WebP chunk runs past the end of the file")
-        if tag in _WEBP_CHUNKS:
-            out += data[i:end]
-        i = end
-    if out[:4] == b"VP8X" and len(out) > 8:
-        out[8] &= 0xFF ^ 0x0C  # the EXIF (0x08) and XMP (0x04) flags (WebP container spec)
-    return b"RIFF" + (len(out) + 4).to_bytes(4, "little") + b"WEBP" + bytes(out)
 
 
 def reencode_still(head: Probe) -> tuple[bytes, str]:
@@ -96,9 +39,13 @@ def reencode_still(head: Probe) -> tuple[bytes, str]:
     image.load()
     transparency, icc = image.info.get("transparency"), image.info.get("icc_profile")
     picture = transpose(image, head.orientation)
-    if out not in _PIL_FORMAT:  # TIFF, BMP, ICO, PSD → PNG; HEIC, HEIF, AVIF → JPEG if opaque
+    record = format_of(out)
+    if record is None or record.write_rank is None:
+        # Types fitting does not write: lossless ones (TIFF, BMP, ICO, PSD) become PNG, lossy
+        # ones (HEIC, HEIF, AVIF) JPEG if opaque.
         picture, alpha = plain(picture)
-        out = "image/jpeg" if out in _LOSSY and not alpha else "image/png"
+        lossy = record is not None and not record.lossless
+        out = "image/jpeg" if lossy and not alpha else "image/png"
         options = {"quality": _JPEG_QUALITY} if out == "image/jpeg" else {}
         transparency = None
     # Pillow writes some info keys (comment, exif) by itself: only what drawing needs stays.
@@ -109,7 +56,7 @@ def reencode_still(head: Probe) -> tuple[bytes, str]:
         options["icc_profile"] = icc
     buffer = io.BytesIO()
     options = {key: value for key, value in options.items() if value is not None}
-    picture.save(buffer, format=_PIL_FORMAT[out], **options)
+    picture.save(buffer, format=pillow_writer(out), **options)
     return buffer.getvalue(), out
 
 
@@ -134,7 +81,7 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
     buffer = io.BytesIO()
     frames[0].save(
         buffer,
-        format=_PIL_FORMAT[head.media_type],
+        format=pillow_writer(head.media_type),
         save_all=True,
         append_images=frames[1:],
         duration=durations,
@@ -142,11 +89,3 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
         **options,
     )
     return buffer.getvalue()
-
-
-LOSSLESS: dict[str, Callable[[bytes], bytes]] = {
-    "image/jpeg": strip_jpeg,
-    "image/png": strip_png,
-    "image/webp": strip_webp,
-}
-"""Strips that drop metadata without touching the pixel data, by media type."""

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._imageinfo import image_size
 from mediaparts._sources import b64decode, parse_data_uri
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
+from mediaparts.formats import image_size
 from mediaparts.providers import Provider, bedrock, get
 from mediaparts.providers._rules import base64_size
 

@@ -22,8 +22,8 @@ from mediaparts._errors import (
 )
 from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
+from mediaparts.formats import readable
 from mediaparts.imaging import FitSpec, fit_image
-from mediaparts.imaging._probe import FORMATS
 from mediaparts.providers import Provider, _costs, get
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._rules import KindRules
@@ -219,7 +219,7 @@ def _image(
     except InvalidMedia as exc:
         if rules.accepts(media_type):
             raise
-        if media_type not in FORMATS:
+        if media_type not in readable():
             # A type Pillow has no decoder for (SVG): the refusal is the news, not "corrupt".
             raise _refuse(provider, "image", media_type, rules) from exc
         # A type we convert (HEIC, TIFF, AVIF) whose bytes do not decode: say both.

@@ -17,13 +17,13 @@ import subprocess
 import tempfile
 import time
 import wave
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mediaparts._parts import AudioPart, FilePart, ImagePart
+from mediaparts.formats import Format, by_extension, registered
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -38,30 +38,6 @@ _SAMPLE_RATE = 16_000
 _TONE_HZ = 440.0
 
 
-@dataclass(frozen=True)
-class _ImageFormat:
-    pillow: str  # Pillow's format name
-    media_type: str
-    extension: str
-    exif: bool  # whether Pillow writes an EXIF block in this format
-    animates: bool
-    params: tuple[tuple[str, Any], ...] = ()
-
-
-# Fixed encoder settings: a default that changed between Pillow releases would change bytes.
-_IMAGE_FORMATS = {
-    "png": _ImageFormat("PNG", "image/png", "png", exif=True, animates=True),
-    "jpeg": _ImageFormat("JPEG", "image/jpeg", "jpg", True, False, (("quality", 90),)),
-    "gif": _ImageFormat("GIF", "image/gif", "gif", exif=False, animates=True),
-    "webp": _ImageFormat("WEBP", "image/webp", "webp", True, True, (("quality", 80),)),
-    "bmp": _ImageFormat("BMP", "image/bmp", "bmp", exif=False, animates=False),
-    "tiff": _ImageFormat(
-        "TIFF", "image/tiff", "tiff", True, False, (("compression", "tiff_deflate"),)
-    ),
-    "avif": _ImageFormat("AVIF", "image/avif", "avif", True, False, (("quality", 75),)),
-}
-_IMAGE_ALIASES = {"jpg": "jpeg", "tif": "tiff"}
-
 # ffmpeg arguments per audio format: (encoder choices, arguments after the encoder, muxer).
 _FFMPEG_AUDIO: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "mp3": (("libmp3lame", "libshine"), ("-b:a", "32k", "-id3v2_version", "0"), "mp3"),
@@ -75,15 +51,8 @@ _FFMPEG_AUDIO: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
 }
 _BITEXACT = ("-fflags", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1")
 
-_TEXT_FORMATS = {
-    "csv": "text/csv",
-    "tsv": "text/tab-separated-values",
-    "json": "application/json",
-    "md": "text/markdown",
-    "txt": "text/plain",
-    "html": "text/html",
-    "xml": "application/xml",
-}
+# The text formats the fixture makes, by extension; each is typed by its format record.
+_TEXT_FORMATS = ("csv", "tsv", "json", "md", "txt", "html", "xml")
 _TEXT_ALIASES = {"markdown": "md", "text": "txt", "htm": "html"}
 
 # How the stored pixels are turned so that applying the EXIF orientation gives the upright
@@ -125,22 +94,24 @@ class MediaFactory:
         Raises:
             ValueError: An argument is out of range or the format cannot hold what is asked.
         """
-        name = _IMAGE_ALIASES.get(format.lower(), format.lower())
-        spec = _IMAGE_FORMATS.get(name)
-        if spec is None:
-            known = ", ".join([*_IMAGE_FORMATS, *_IMAGE_ALIASES])
+        names, aliases = _image_names()
+        spec = names.get(format.lower()) or aliases.get(format.lower())
+        if spec is None or spec.sample is None:
+            known = ", ".join([*names, *aliases])
             raise ValueError(f"media.image() cannot make {format!r} images; use one of {known}")
+        name = spec.name
         _check_size(width, height)
         if orientation is not None:
             if isinstance(orientation, bool) or orientation not in range(1, 9):
                 raise ValueError(f"orientation must be an EXIF tag value 1-8, got {orientation!r}")
             if not spec.exif:
                 raise ValueError(f"{name} has no EXIF block for an orientation; use jpeg or png")
-        if animated and not spec.animates:
+        if animated and not spec.animatable:
             raise ValueError(f"{name} cannot be animated here; use gif, webp or png (APNG)")
-        _check_encoder(spec.pillow, f"media.image(format={format!r})")
-        data = _image_bytes(width, height, name, orientation, animated)
-        return ImagePart(data=data, filename=f"image.{spec.extension}")
+        writer = spec.writer or ""
+        _check_encoder(writer, f"media.image(format={format!r})")
+        data = _image_bytes(width, height, spec, orientation, animated)
+        return ImagePart(data=data, filename=f"image.{spec.sample.extension}")
 
     def audio(self, seconds: float = 1.0, format: str = "wav") -> AudioPart:
         """Make a 440 Hz tone, 16 kHz mono.
@@ -202,7 +173,7 @@ class MediaFactory:
             ValueError: The format is not one of those.
         """
         name = _TEXT_ALIASES.get(format.lower(), format.lower())
-        media_type = _TEXT_FORMATS.get(name)
+        media_type = by_extension(f".{name}") if name in _TEXT_FORMATS else None
         if media_type is None:
             known = ", ".join([*_TEXT_FORMATS, *_TEXT_ALIASES])
             raise ValueError(f"media.text() cannot make {format!r} files; use one of {known}")
@@ -210,6 +181,19 @@ class MediaFactory:
             raise TypeError(f"media.text() takes str, got {type(text).__name__}")
         data = text.encode("utf-8")
         return FilePart(data=data, filename=f"text.{name}", media_type=media_type)
+
+
+def _image_names() -> tuple[dict[str, Format], dict[str, Format]]:
+    """Return the formats the fixture makes by short name, and by their other extensions."""
+    sampled = [record for record in registered("image") if record.sample is not None]
+    names = {record.name: record for record in sampled}
+    aliases = {
+        extension[1:]: record
+        for record in sampled
+        for extension in record.extensions
+        if extension[1:] not in names
+    }
+    return names, aliases
 
 
 def _check_size(width: int, height: int) -> None:
@@ -282,18 +266,17 @@ def _paletted(card: Image.Image) -> Image.Image:
 
 @functools.lru_cache(maxsize=32)
 def _image_bytes(
-    width: int, height: int, name: str, orientation: int | None, animated: bool
+    width: int, height: int, spec: Format, orientation: int | None, animated: bool
 ) -> bytes:
     from PIL import Image
 
-    spec = _IMAGE_FORMATS[name]
     frames = [_card(width, height, phase) for phase in range(3 if animated else 1)]
     if orientation is not None and orientation in _STORE_TRANSPOSE:
         method = Image.Transpose[_STORE_TRANSPOSE[orientation]]
         frames = [frame.transpose(method) for frame in frames]
-    if name == "gif":
+    if spec.modes and "RGB" not in spec.modes:  # GIF: a palette that keeps the markers exact
         frames = [_paletted(frame) for frame in frames]
-    params: dict[str, Any] = dict(spec.params)
+    params: dict[str, Any] = dict(spec.sample.options if spec.sample else ())
     if orientation is not None:
         exif = Image.Exif()
         exif[0x0112] = orientation  # Orientation (EXIF 2.32, tag 274)
@@ -301,7 +284,7 @@ def _image_bytes(
     if animated:
         params |= {"save_all": True, "append_images": frames[1:], "duration": 200, "loop": 0}
     buffer = io.BytesIO()
-    frames[0].save(buffer, spec.pillow, **params)
+    frames[0].save(buffer, spec.writer or "", **params)
     return buffer.getvalue()
 
 

@@ -9,9 +9,9 @@ import hashlib
 import re
 from typing import Any
 
-from mediaparts._imageinfo import image_size
 from mediaparts._sources import parse_data_uri
 from mediaparts.detection import detect
+from mediaparts.formats import image_size
 from mediaparts.providers import Provider, get
 from mediaparts.providers._check import check
 

@@ -1,8 +1,9 @@
-"""Image dimensions read from the header, without decoding pixels.
+"""Image dimensions read from the header without decoding pixels, and the one JPEG walker.
 
-PNG, GIF, JPEG, WebP, BMP, ICO and HEIF/AVIF are parsed here (no Pillow import, a few hundred
-bytes read for most files); anything else falls back to Pillow's lazy `Image.open`, which
-also reads only the header.
+Each format's record names its header parser (GIF, JPEG, BMP, ICO and HEIF/AVIF here, PNG and
+WebP beside their chunk walkers): no Pillow import, a few hundred bytes read for most files.
+A format without one falls back to Pillow's lazy `Image.open`, which also reads only the
+header; that is the one place this layer imports Pillow, lazily.
 """
 
 from __future__ import annotations
@@ -11,22 +12,29 @@ import io
 import re
 import struct
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-__all__ = ["EOI", "SOS", "image_size", "jpeg_scans", "jpeg_segments"]
+from mediaparts.formats._registry import _RECORDS, Size
 
-Size = tuple[int, int]
+__all__ = [
+    "EOI",
+    "SOS",
+    "bmp_size",
+    "gif_complete",
+    "gif_size",
+    "heif_size",
+    "ico_size",
+    "image_size",
+    "jpeg_complete",
+    "jpeg_scans",
+    "jpeg_segments",
+    "jpeg_size",
+    "strip_jpeg",
+]
 
 
-def _png(data: bytes | memoryview) -> Size | None:
-    # The IHDR chunk always comes first (PNG spec, 11.2.2).
-    if len(data) >= 24 and bytes(data[12:16]) == b"IHDR":
-        w, h = struct.unpack(">II", data[16:24])
-        return w, h
-    return None
-
-
-def _gif(data: bytes | memoryview) -> Size | None:
+def gif_size(data: bytes | memoryview) -> Size | None:
+    """Read the logical screen's size (GIF89a spec, section 18)."""
     if len(data) >= 10:
         w, h = struct.unpack("<HH", data[6:10])
         return w, h
@@ -102,7 +110,8 @@ def jpeg_scans(data: bytes, limit: int) -> int:
     return scans
 
 
-def _jpeg(data: bytes | memoryview) -> Size | None:
+def jpeg_size(data: bytes | memoryview) -> Size | None:
+    """Read the size from the start-of-frame segment, which precedes every scan."""
     n = len(data)
     for marker, start, end in jpeg_segments(data):
         if marker in _SOF and start + 9 <= min(end, n):
@@ -113,22 +122,42 @@ def _jpeg(data: bytes | memoryview) -> Size | None:
     return None
 
 
-def _webp(data: bytes | memoryview) -> Size | None:
-    chunk = bytes(data[12:16])
-    if chunk == b"VP8 " and len(data) >= 30:
-        w, h = struct.unpack("<HH", data[26:30])
-        return w & 0x3FFF, h & 0x3FFF
-    if chunk == b"VP8L" and len(data) >= 25:
-        (bits,) = struct.unpack("<I", data[21:25])
-        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    if chunk == b"VP8X" and len(data) >= 30:
-        w = int.from_bytes(data[24:27], "little") + 1
-        h = int.from_bytes(data[27:30], "little") + 1
-        return w, h
-    return None
+# What the lossless JPEG strip keeps: every segment but APPn and COM, except JFIF, the ICC
+# profile (colours) and Adobe's APP14 (how to read CMYK); EXIF, XMP, IPTC and MPF go.
+_KEEP_APP = {0xE0: b"JFIF\0", 0xE2: b"ICC_PROFILE\0", 0xEE: b"Adobe"}
 
 
-def _bmp(data: bytes | memoryview) -> Size | None:
+def strip_jpeg(data: bytes) -> bytes:
+    """Drop APPn and COM segments (but JFIF, ICC, Adobe) and anything after the image.
+
+    Raises:
+        ValueError: A segment runs past the end of the file, or there is no EOI.
+    """
+    out = bytearray(b"\xff\xd8")
+    for marker, start, end in jpeg_segments(data):
+        if end > len(data):
+            raise ValueError("a JPEG segment runs past the end of the file")
+        if marker == EOI:  # MPF pictures and trailers after it are dropped
+            return bytes(out + b"\xff\xd9")
+        prefix = _KEEP_APP.get(marker)
+        metadata = 0xE0 <= marker <= 0xEF or marker == 0xFE
+        if not metadata or (prefix is not None and data.startswith(prefix, start + 4)):
+            out += data[start:end]  # a scan's entropy-coded data included
+    raise ValueError("the JPEG has no end-of-image marker")
+
+
+def jpeg_complete(data: bytes) -> bool:
+    """Tell whether the file ends with EOI (zero padding after it allowed)."""
+    return data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
+
+
+def gif_complete(data: bytes) -> bool:
+    """Tell whether the file ends with the trailer byte ";" (GIF89a spec, section 27)."""
+    return data.rstrip(b"\x00")[-1:] == b";"
+
+
+def bmp_size(data: bytes | memoryview) -> Size | None:
+    """Read the size from the DIB header after the file header."""
     (header,) = struct.unpack("<I", data[14:18])
     if header == 12:  # OS/2 BITMAPCOREHEADER
         w, h = struct.unpack("<HH", data[18:22])
@@ -137,7 +166,7 @@ def _bmp(data: bytes | memoryview) -> Size | None:
     return abs(w), abs(h)  # a negative height means top-down rows
 
 
-def _heif(data: bytes | memoryview) -> Size | None:
+def heif_size(data: bytes | memoryview) -> Size | None:
     """Read the largest `ispe` (image spatial extent) property of a HEIF/AVIF file."""
     # The primary image is normally the largest; thumbnails and tiles are smaller.
     best: Size | None = None
@@ -156,7 +185,7 @@ def _heif(data: bytes | memoryview) -> Size | None:
         start = i + 4
 
 
-def _ico(data: bytes | memoryview) -> Size | None:
+def ico_size(data: bytes | memoryview) -> Size | None:
     """Return the largest image of an icon, as its embedded PNG or DIB header states it."""
     # The directory holds one byte per side (0 = 256), but each entry's image is a whole PNG
     # or DIB with its own header, and that size is what gets decoded. Pillow's ICO reader
@@ -179,25 +208,13 @@ def _ico(data: bytes | memoryview) -> Size | None:
     return best
 
 
-_PARSERS: dict[str, Callable[[bytes | memoryview], Size | None]] = {
-    "image/png": _png,
-    "image/gif": _gif,
-    "image/jpeg": _jpeg,
-    "image/webp": _webp,
-    "image/bmp": _bmp,
-    "image/vnd.microsoft.icon": _ico,
-    "image/heic": _heif,
-    "image/heif": _heif,
-    "image/avif": _heif,
-}
-
-
 def image_size(data: bytes, media_type: str) -> Size | None:
     """Return (width, height) as stored in the header, or None when it cannot be read.
 
     EXIF orientation is not applied: a photo stored sideways reports its stored size.
     """
-    parser = _PARSERS.get(media_type)
+    record = _RECORDS.get(media_type)  # the dict itself: this runs for every image part
+    parser = record.size if record is not None else None
     if parser is not None:
         try:
             size = parser(memoryview(data))

@@ -1,0 +1,230 @@
+"""The format record and the one registry of them, in the spirit of Pillow's plugins.
+
+Everything mediaparts knows about a media format lives in its `Format` record: its names
+(canonical media type, aliases, extensions), its kind, how Pillow reads and writes it, and the
+byte-level readers (header size, metadata strip, end check). Detection, imaging, uploads and
+the testing fixtures read the records; none keeps a table of its own. `register` adds a
+record; the lookup indexes are updated in place, so a read is one dict lookup, never a rebuild.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mediaparts._errors import InvalidConfig
+
+__all__ = [
+    "Format",
+    "Kind",
+    "Sample",
+    "Size",
+    "by_alias",
+    "by_extension",
+    "by_pillow",
+    "get",
+    "readable",
+    "register",
+    "registered",
+    "unregister",
+    "writable",
+]
+
+Kind = Literal["image", "audio", "video", "file"]
+"""What a part holds: the one vocabulary of part kinds (documents and text are `"file"`)."""
+
+Size = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """How the testing `media` fixture writes a format, so its bytes never drift.
+
+    Attributes:
+        extension: The fixture's file extension, without the dot (`"jpg"` for JPEG).
+        options: Pillow save options that pin the encoder: a default that changed between
+            Pillow releases would change the bytes.
+    """
+
+    extension: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One media format: its names, its kind and what mediaparts can do with its bytes.
+
+    Attributes:
+        media_type: The canonical media type, lower case (`"image/jpeg"`).
+        kind: The part kind it makes.
+        extensions: File extensions with their dot; the first is the one written.
+        aliases: Other spellings folded into `media_type` (`"image/jpg"`).
+        short: The short name in fitting's steps (`"jpeg"`); empty: the subtype.
+        textual: It holds text, so text sniffing may be refined to it by a file name.
+        pillow: The Pillow formats allowed to open it (`Image.open(formats=...)`), the one it
+            is written as first; empty when Pillow cannot read it. Opening is restricted to
+            these so hostile bytes never reach an unrelated plugin (EPS runs Ghostscript).
+        plugin: The package that registers the Pillow opener when Pillow lacks one (pillow-heif).
+        lossless: Its pixels survive its own encoding exactly.
+        lossless_check: For a format that may be either (WebP): tells it from the bytes.
+        animatable: It holds animations that providers treat as animations.
+        decoded_on_open: Pillow decodes pixels inside `Image.open` (ICO, CUR), so it is never
+            opened just for its header.
+        exif: Pillow writes an EXIF block in it.
+        alpha: It stores transparency, so fitting prefers it for a picture with alpha.
+        write_rank: Fitting writes it, tried in this order when converting (lowest first);
+            None when fitting never writes it.
+        rewrite: A picture fitting must re-encode is written in this type again when accepted
+            (GIF is not: a resized GIF goes to PNG or another lossless type).
+        modes: The Pillow modes `from_pil` writes as they are; others are converted. Empty:
+            Pillow decides.
+        size: Reads (width, height) from the header without decoding; None if it cannot.
+        strip: Drops metadata with the pixel data left byte for byte (raises ValueError on a
+            malformed file); None: stripping re-encodes.
+        complete: Tells whether the file visibly ends where it should (JPEG EOI, PNG IEND).
+        longest_frame: The longest animation frame its writer stores, in milliseconds.
+        sample: How the testing `media` fixture writes it; None: the fixture does not.
+    """
+
+    media_type: str
+    kind: Kind
+    extensions: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    short: str = ""
+    textual: bool = False
+    pillow: tuple[str, ...] = ()
+    plugin: str | None = None
+    lossless: bool = False
+    lossless_check: Callable[[bytes], bool] | None = None
+    animatable: bool = False
+    decoded_on_open: bool = False
+    exif: bool = False
+    alpha: bool = False
+    write_rank: int | None = None
+    rewrite: bool = False
+    modes: frozenset[str] = frozenset()
+    size: Callable[[bytes | memoryview], Size | None] | None = None
+    strip: Callable[[bytes], bytes] | None = None
+    complete: Callable[[bytes], bool] | None = None
+    longest_frame: int | None = None
+    sample: Sample | None = None
+
+    @property
+    def name(self) -> str:
+        """The short name, e.g. `"jpeg"` for image/jpeg, `"ico"` for image/vnd.microsoft.icon."""
+        return self.short or self.media_type.rpartition("/")[2]
+
+    @property
+    def writer(self) -> str | None:
+        """The Pillow format it is written as, or None when Pillow cannot write it."""
+        return self.pillow[0] if self.pillow else None
+
+    def is_lossless(self, data: bytes) -> bool:
+        """Tell whether these bytes of this format hold their pixels exactly."""
+        return self.lossless or (self.lossless_check is not None and self.lossless_check(data))
+
+
+# The records, in registration order, and the indexes over them. Readers look up these dicts
+# directly; `register` and `unregister` change them under the lock, in place.
+_RECORDS: dict[str, Format] = {}
+_ALIASES: dict[str, str] = {}  # alias -> canonical media type
+_EXTENSIONS: dict[str, str] = {}  # ".ext" -> canonical media type; first registered wins
+_PILLOW: dict[str, Format] = {}  # Pillow format name -> record; first registered wins
+_lock = threading.Lock()
+
+
+def register(record: Format) -> Format:
+    """Add a format to the registry; every reader sees it from the next call on.
+
+    Args:
+        record: The new format. Its media type, aliases and extensions are given in lower case.
+
+    Returns:
+        The record, so a module may keep it: `PNG = register(Format(...))`.
+
+    Raises:
+        InvalidConfig: The media type or an alias is already registered, or a name is not
+            lower case.
+    """
+    names = (record.media_type, *record.aliases, *record.extensions)
+    if any(name != name.strip().lower() for name in names):
+        raise InvalidConfig(f"format names must be lower case without spaces: {names}")
+    with _lock:
+        taken = [n for n in (record.media_type, *record.aliases) if n in _RECORDS or n in _ALIASES]
+        if taken:
+            raise InvalidConfig(f"{', '.join(taken)} is already a registered format or alias")
+        _RECORDS[record.media_type] = record
+        _index(record)
+        _forget()
+    return record
+
+
+def unregister(media_type: str) -> None:
+    """Remove a format (a test's throw-away record); unknown types are ignored."""
+    with _lock:
+        if _RECORDS.pop(media_type, None) is None:
+            return
+        _ALIASES.clear()
+        _EXTENSIONS.clear()
+        _PILLOW.clear()
+        for record in _RECORDS.values():
+            _index(record)
+        _forget()
+
+
+def _index(record: Format) -> None:
+    for alias in record.aliases:
+        _ALIASES[alias] = record.media_type
+    for extension in record.extensions:
+        _EXTENSIONS.setdefault(extension, record.media_type)
+    for name in record.pillow:
+        _PILLOW.setdefault(name, record)
+
+
+def get(media_type: str) -> Format | None:
+    """Return the record of a canonical media type, or None when none is registered."""
+    return _RECORDS.get(media_type)
+
+
+def by_alias(media_type: str) -> str:
+    """Return the canonical media type an alias stands for; anything else as it is."""
+    return _ALIASES.get(media_type, media_type)
+
+
+def by_extension(extension: str) -> str | None:
+    """Return the media type of an extension (lower case, with its dot), or None."""
+    return _EXTENSIONS.get(extension)
+
+
+def by_pillow(name: str) -> Format | None:
+    """Return the format Pillow calls `name` (`"JPEG"`, `"MPO"`), or None."""
+    return _PILLOW.get(name)
+
+
+def registered(kind: Kind | None = None) -> Iterator[Format]:
+    """Yield the registered formats (of one kind), in registration order."""
+    for record in tuple(_RECORDS.values()):
+        if kind is None or record.kind == kind:
+            yield record
+
+
+@functools.cache
+def readable() -> tuple[str, ...]:
+    """Return the image types Pillow opens (fitting and stripping handle these), sorted."""
+    return tuple(sorted(r.media_type for r in registered("image") if r.pillow))
+
+
+@functools.cache
+def writable() -> tuple[str, ...]:
+    """Return the image types fitting writes, in the order it tries them when converting."""
+    ranked = [r for r in registered("image") if r.write_rank is not None]
+    return tuple(r.media_type for r in sorted(ranked, key=lambda r: r.write_rank or 0))
+
+
+def _forget() -> None:
+    """Drop the derived views, so the next read sees the change."""
+    readable.cache_clear()
+    writable.cache_clear()
