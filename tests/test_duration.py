@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mediaparts._duration import (
+from mediaparts.formats._duration import (
     _MUTAGEN,
     _OWN,
     audio_duration,
