@@ -7,7 +7,7 @@ WebM and Matroska file).
 
 from __future__ import annotations
 
-from mediaparts.detection._reader import Hit, Probe
+from mediaparts.formats._reader import Hit, Probe
 
 __all__ = ["asf", "ebml", "mpeg_ts", "ogg"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mediaparts.detection._reader import Hit, Probe
+from mediaparts.formats._reader import Hit, Probe
 
 __all__ = ["find_box", "ftyp", "quicktime_atoms", "track_handlers"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from mediaparts.detection._reader import Hit, Probe
+from mediaparts.formats._reader import Hit, Probe
 
 __all__ = ["ole2", "zip_family"]
 

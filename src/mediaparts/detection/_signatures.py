@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mediaparts.detection import _audio, _containers, _isobmff, _office
-from mediaparts.detection._reader import Hit, Probe
 from mediaparts.detection._sniff import decode_text
+from mediaparts.formats._reader import Hit, Probe
 
 __all__ = ["OWNED_TYPES", "PDF_OBJECT", "SIGNATURES", "Signature", "match_signatures"]
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 
 from mediaparts.detection import canonical_media_type
 from mediaparts.detection._isobmff import find_box, track_handlers
-from mediaparts.detection._reader import Probe
+from mediaparts.formats._reader import Probe
 
 __all__ = ["audio_duration", "video_duration", "video_has_audio"]
 
