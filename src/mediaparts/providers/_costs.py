@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mediaparts._errors import InvalidMedia, MediaError
-from mediaparts._pdf import pdf_page_count
 from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
+from mediaparts.formats._pdf import pdf_page_count
 from mediaparts.providers import Provider
 from mediaparts.providers._vision import VisionGeometry, lookup
 
