@@ -45,7 +45,7 @@ class Reviewed:
 
 REVIEWED: dict[str, Reviewed] = {
     # --- detection: the 64 KiB prefix of any input ---------------------------------------------
-    "mediaparts.detection._signatures:PDF_OBJECT": Reviewed(
+    "mediaparts.formats._pdf:PDF_OBJECT": Reviewed(
         rb"(?<!\d)\d{1,10}\s+\d{1,10}\s+obj\b",
         f"detection prefix (64 KiB) after %PDF-; the whole PDF in _pdf; {_UNTRUSTED}",
         lambda n: b"%PDF-1.7 x\n" + b"1" * n,
