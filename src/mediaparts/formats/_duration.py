@@ -18,7 +18,7 @@ import struct
 from collections.abc import Callable, Iterator
 
 from mediaparts.detection import canonical_media_type
-from mediaparts.detection._isobmff import find_box, track_handlers
+from mediaparts.formats._isobmff import find_box, track_handlers
 from mediaparts.formats._reader import Probe
 
 __all__ = ["audio_duration", "video_duration", "video_has_audio"]

@@ -1,0 +1,104 @@
+"""The one walker over ISO base media file boxes (ISO/IEC 14496-12 §4.2).
+
+MP4, M4A, MOV, 3GP/3G2, HEIC/HEIF and AVIF are all a sequence of boxes: a 32-bit big-endian
+size, a four-character type, then the payload, which for container boxes (`moov`, `trak`,
+`mdia`, ...) is more boxes. A size of 1 means a 64-bit "largesize" follows the type; a size of
+0 means the box runs to the end of its parent (or of the file). Detection reads the `ftyp`
+brands and the track handlers through this module, durations the movie header (`mvhd`).
+
+Every read goes through a `Probe`, so a walk over a file held elsewhere costs at most the
+probe's read budget, and every walk stops after `MAX_BOXES` boxes: hostile sizes can make it
+read nothing useful, never loop or read far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mediaparts.formats._reader import Probe
+
+__all__ = ["MAX_BOXES", "boxes", "brands", "find_box", "track_handlers"]
+
+MAX_BOXES = 64
+"""Boxes one walk visits, siblings at one level: real files have a handful at each."""
+
+# How far into an `ftyp` box brands are read: a real one lists a dozen at most.
+_MAX_FTYP = 4096
+
+
+def boxes(
+    probe: Probe, start: int, end: int, limit: int = MAX_BOXES
+) -> Iterator[tuple[bytes, int, int]]:
+    """Yield (type, payload start, box end) for the boxes between `start` and `end`.
+
+    `box end` is what the box declares, which may lie past `end` (a cut file, or a lie); the
+    caller clamps it where that matters. The walk ends at the first header that is cut short
+    or declares a size smaller than itself, and after `limit` boxes.
+    """
+    pos = start
+    for _ in range(limit):
+        if pos + 8 > end:
+            return
+        header = probe.at(pos, 16)
+        if len(header) < 8:
+            return
+        size = int.from_bytes(header[:4], "big")
+        kind = header[4:8]
+        payload = pos + 8
+        if size == 1:  # a 64-bit "largesize" follows the type
+            if len(header) < 16:
+                return
+            size = int.from_bytes(header[8:16], "big")
+            payload = pos + 16
+        elif size == 0:  # the box runs to the end of its parent
+            size = end - pos
+        if size < payload - pos:
+            return
+        yield kind, payload, pos + size
+        pos += size
+
+
+def find_box(probe: Probe, start: int, end: int, kind: bytes) -> tuple[int, int] | None:
+    """Return (payload start, end) of the first child box of a type, its end clamped to `end`."""
+    for found, payload, box_end in boxes(probe, start, end):
+        if found == kind:
+            return payload, min(box_end, end)
+    return None
+
+
+def _brand(raw: bytes) -> bytes:
+    """Normalise a four-character brand: `"M4A "` and `"M4A\\0"` are both written."""
+    return raw.rstrip(b" \x00")
+
+
+def brands(head: bytes) -> tuple[bytes, frozenset[bytes]] | None:
+    """Return the major brand and the compatible brands of a leading `ftyp` box (§4.3).
+
+    Brands are returned without the padding some writers add (`"M4A "` is `b"M4A"`). None
+    when `head` does not open with an `ftyp` box large enough to hold a major brand.
+    """
+    size = int.from_bytes(head[:4], "big")
+    if size < 12 or head[4:8] != b"ftyp":
+        return None
+    end = min(size, len(head), _MAX_FTYP)
+    # major_brand, minor_version (4 bytes), then compatible_brands to the end of the box.
+    compatible = frozenset(_brand(head[i : i + 4]) for i in range(16, end - 3, 4))
+    return _brand(head[8:12]), compatible
+
+
+def track_handlers(probe: Probe) -> set[bytes]:
+    """Return the handler types (`vide`, `soun`, `hint`, ...) of the tracks in `moov`."""
+    end = probe.size if probe.size is not None else len(probe.head)
+    moov = find_box(probe, 0, end, b"moov")
+    if moov is None:
+        return set()
+    handlers = set()
+    for kind, payload, box_end in boxes(probe, *moov):
+        if kind != b"trak":
+            continue
+        mdia = find_box(probe, payload, box_end, b"mdia")
+        hdlr = mdia and find_box(probe, *mdia, b"hdlr")
+        if hdlr:
+            # FullBox version/flags (4 bytes), pre_defined (4), then handler_type (§8.4.3).
+            handlers.add(probe.at(hdlr[0] + 8, 4))
+    return handlers
