@@ -7,6 +7,7 @@ WebM and Matroska file).
 
 from __future__ import annotations
 
+from mediaparts.detection._hit import Hit
 from mediaparts.formats._ebml import (
     AUDIO_TRACK,
     EBML_HEADER,
@@ -17,7 +18,7 @@ from mediaparts.formats._ebml import (
     elements,
     track_types,
 )
-from mediaparts.formats._reader import Hit, Probe
+from mediaparts.formats._reader import Probe
 
 __all__ = ["asf", "ebml", "mpeg_ts", "ogg"]
 

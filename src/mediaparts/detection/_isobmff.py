@@ -9,8 +9,9 @@ start straight with a `moov`, `mdat`, `wide` or `free` atom.
 
 from __future__ import annotations
 
+from mediaparts.detection._hit import Hit
 from mediaparts.formats._isobmff import boxes, brands, track_handlers
-from mediaparts.formats._reader import Hit, Probe
+from mediaparts.formats._reader import Probe
 
 __all__ = ["ftyp", "quicktime_atoms"]
 
