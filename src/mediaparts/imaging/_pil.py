@@ -1,8 +1,16 @@
-"""Encode PIL images to bytes for `from_pil`, without touching the caller's image."""
+"""Pillow, handled once: what it raises, how it is quietened, alpha; and `from_pil`'s encoder.
+
+Every module of mediaparts that calls Pillow catches `PIL_ERRORS`, reads under `quiet()` and
+flattens transparency with `flatten_alpha`, so a new plugin's quirk is taught here once.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import struct
+import warnings
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia
@@ -10,7 +18,67 @@ from mediaparts._errors import InvalidMedia
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["encode_pil"]
+__all__ = ["PIL_ERRORS", "encode_pil", "flatten_alpha", "has_alpha", "quiet"]
+
+PIL_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    RuntimeError,
+    SyntaxError,
+    ValueError,
+    struct.error,
+    EOFError,
+    IndexError,
+    KeyError,
+    ZeroDivisionError,
+)
+"""What Pillow and its plugins raise on corrupt or hostile input.
+
+`UnidentifiedImageError` (what Image.open raises for unknown bytes) is an OSError; plugins
+raise the rest. Pillow's AVIF plugin and pillow-heif raise RuntimeError when libavif/libheif
+refuse the data ("Failed to decode frame 0", "Security limit exceeded").
+"""
+
+# Modes with an alpha band (Pillow's "Modes" docs: La and RGBa are premultiplied).
+_ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "La", "RGBa"})
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Silence what Pillow warns while it reads a damaged or very large image.
+
+    Pillow warns (UserWarning) where it skips damaged data and carries on ("Corrupt EXIF
+    data", "Tag data larger than file", "Image was not the expected size"), and warns
+    (DecompressionBombWarning) above MAX_IMAGE_PIXELS. Our pixel cap is the guard and a file
+    that is really broken fails to decode, which becomes InvalidMedia; under `-W error` the
+    warnings would escape as exceptions of their own instead.
+    """
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        yield
+
+
+def has_alpha(image: Image.Image) -> bool:
+    """Tell whether an image can be transparent: an alpha band, or a transparent colour."""
+    return image.mode in _ALPHA_MODES or "transparency" in image.info
+
+
+def flatten_alpha(image: Image.Image) -> Image.Image:
+    """Composite a transparent image onto white, as RGB; return any other image as it is.
+
+    White is how viewers show transparency, and what JPEG (which has none) should show.
+    """
+    from PIL import Image
+
+    if not has_alpha(image):
+        return image
+    rgba = image if image.mode == "RGBA" else image.convert("RGBA")
+    background = Image.new("RGB", rgba.size, (255, 255, 255))
+    background.paste(rgba, mask=rgba.getchannel("A"))
+    return background
+
 
 # Formats kept as they are when the image came from such a file; anything else becomes PNG,
 # which is lossless and accepted by every provider.
@@ -46,9 +114,10 @@ def encode_pil(image: Image.Image, format: str | None = None) -> bytes:
     fmt = _ALIASES.get(fmt, fmt)
     img = image
     if fmt == "JPEG" and img.mode not in _JPEG_MODES:
-        img = _flatten(img)
+        img = flatten_alpha(img)
+        img = img if img.mode == "RGB" else img.convert("RGB")
     elif fmt in _MODES and img.mode not in _MODES[fmt]:
-        img = img.convert("RGBA" if _has_alpha(img) else "RGB")
+        img = img.convert("RGBA" if has_alpha(img) else "RGB")
     options: dict[str, object] = {}
     if fmt in _ANIMATED and getattr(image, "n_frames", 1) > 1:
         options["save_all"] = True  # keep every frame of an animation
@@ -63,18 +132,3 @@ def encode_pil(image: Image.Image, format: str | None = None) -> bytes:
     except (KeyError, ValueError, OSError) as exc:
         raise InvalidMedia(f"Pillow cannot encode a {img.mode} image as {fmt}: {exc}") from exc
     return buffer.getvalue()
-
-
-def _has_alpha(img: Image.Image) -> bool:
-    return img.mode in {"RGBA", "LA", "PA", "La", "RGBa"} or "transparency" in img.info
-
-
-def _flatten(img: Image.Image) -> Image.Image:
-    from PIL import Image
-
-    if _has_alpha(img):
-        rgba = img.convert("RGBA")
-        background = Image.new("RGB", rgba.size, (255, 255, 255))
-        background.paste(rgba, mask=rgba.getchannel("A"))
-        return background
-    return img.convert("RGB")
