@@ -75,7 +75,8 @@ def brands(head: bytes) -> tuple[bytes, frozenset[bytes]] | None:
     """Return the major brand and the compatible brands of a leading `ftyp` box (§4.3).
 
     Brands are returned without the padding some writers add (`"M4A "` is `b"M4A"`). None
-    when `head` does not open with an `ftyp` box large enough to hold a major brand.
+    when `head` does not open with an `ftyp` box whose size can hold a major brand; a box cut
+    short by the end of `head` gives the brands it holds (none, if cut before them).
     """
     size = int.from_bytes(head[:4], "big")
     if size < 12 or head[4:8] != b"ftyp":
