@@ -157,3 +157,11 @@ def test_track_types_reads_a_bounded_tracks_element() -> None:
 
     assert track_types(Probe(head, 1 << 41, read_at), 0, 1 << 41) == set()
     assert sum(reads) <= 65536 + 16
+
+
+def test_track_types_skips_other_children_and_stops_at_an_unknown_size_entry() -> None:
+    """Only TrackEntry children count; an entry of unknown size (never written) ends the read."""
+    entries = _el(0xEC) + _el(_TRACK_ENTRY, _el(_TRACK_TYPE, bytes([AUDIO_TRACK])))
+    entries += _id(_TRACK_ENTRY) + _UNKNOWN_SIZE + _el(_TRACK_TYPE, bytes([VIDEO_TRACK]))
+    body = _el(_TRACKS, entries)
+    assert track_types(_probe(body), 0, len(body)) == {AUDIO_TRACK}
