@@ -13,6 +13,9 @@ import struct
 import warnings
 from collections.abc import Callable, Iterator
 
+from mediaparts.formats._isobmff import largest_extent
+from mediaparts.formats._reader import Probe
+
 __all__ = ["EOI", "SOS", "image_size", "jpeg_scans", "jpeg_segments"]
 
 Size = tuple[int, int]
@@ -139,21 +142,8 @@ def _bmp(data: bytes | memoryview) -> Size | None:
 
 def _heif(data: bytes | memoryview) -> Size | None:
     """Read the largest `ispe` (image spatial extent) property of a HEIF/AVIF file."""
-    # The primary image is normally the largest; thumbnails and tiles are smaller.
-    best: Size | None = None
-    start = 0
-    raw = bytes(data[: 1 << 20])
-    mdat = raw.find(b"mdat")  # properties precede the media data; don't read pixels as boxes
-    if mdat > 0:
-        raw = raw[:mdat]
-    while True:
-        i = raw.find(b"ispe", start)
-        if i < 0 or i + 16 > len(raw):
-            return best
-        w, h = struct.unpack(">II", raw[i + 8 : i + 16])
-        if best is None or w * h > best[0] * best[1]:
-            best = (w, h)
-        start = i + 4
+    raw = bytes(data[: 1 << 20])  # the properties sit in `meta`, before the media data
+    return largest_extent(Probe(raw, len(raw)))
 
 
 def _ico(data: bytes | memoryview) -> Size | None:

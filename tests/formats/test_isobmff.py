@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from mediaparts.formats._isobmff import MAX_BOXES, boxes, brands, find_box, track_handlers
+from mediaparts.formats._isobmff import (
+    MAX_BOXES,
+    boxes,
+    brands,
+    find_box,
+    largest_extent,
+    track_handlers,
+)
 from mediaparts.formats._reader import Probe
 
 
@@ -134,3 +141,35 @@ def test_brands_of_no_ftyp_box_is_none(head: bytes) -> None:
 def test_brands_of_a_cut_ftyp_box_are_empty() -> None:
     """An `ftyp` box cut inside the prefix still counts; its missing brands read as empty."""
     assert brands(b"\0\0\0\x14ftyp") == (b"", frozenset())
+
+
+def _heif(*extents: tuple[int, int], before: bytes = b"") -> bytes:
+    ispes = b"".join(
+        _box(b"ispe", b"\0" * 4 + w.to_bytes(4, "big") + h.to_bytes(4, "big")) for w, h in extents
+    )
+    ipco = _box(b"ipco", _box(b"colr", b"nclx" + b"\0" * 7) + ispes)
+    meta = _box(b"meta", b"\0" * 4 + _box(b"hdlr", b"\0" * 8 + b"pict") + _box(b"iprp", ipco))
+    return _box(b"ftyp", b"heic\0\0\0\0mif1") + before + meta + _box(b"mdat", b"ispe" * 8)
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (_heif((4032, 3024)), (4032, 3024)),
+        (_heif((320, 240), (4032, 3024), (512, 512)), (4032, 3024)),  # thumbnail, primary, tile
+        (_heif((64, 64), before=_box(b"mdat", b"ispe" * 4)), (64, 64)),  # media data first
+        (_heif(), None),
+        (_box(b"ftyp", b"heic") + _box(b"mdat", b"\0" * 4 + b"ispe" + b"\0" * 12), None),
+    ],
+)
+def test_largest_extent_reads_meta_iprp_ipco_ispe(
+    data: bytes, expected: tuple[int, int] | None
+) -> None:
+    """The largest `ispe` property in meta/iprp/ipco is the size; media data is never read."""
+    assert largest_extent(_probe(data)) == expected
+
+
+def test_largest_extent_skips_a_cut_ispe() -> None:
+    """An `ispe` too short to hold a width and a height is not a size."""
+    data = _heif((10, 10)).replace(b"\0\0\0\x14ispe", b"\0\0\0\x0cispe", 1)
+    assert largest_extent(_probe(data)) is None

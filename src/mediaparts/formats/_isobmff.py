@@ -17,13 +17,16 @@ from collections.abc import Iterator
 
 from mediaparts.formats._reader import Probe
 
-__all__ = ["MAX_BOXES", "boxes", "brands", "find_box", "track_handlers"]
+__all__ = ["MAX_BOXES", "boxes", "brands", "find_box", "largest_extent", "track_handlers"]
 
 MAX_BOXES = 64
 """Boxes one walk visits, siblings at one level: real files have a handful at each."""
 
 # How far into an `ftyp` box brands are read: a real one lists a dozen at most.
 _MAX_FTYP = 4096
+# Item properties in one `ipco` box: a grid image shares one `ispe` among its tiles, so real
+# files have a few dozen; an iPhone photo has about 20.
+_MAX_PROPERTIES = 1024
 
 
 def boxes(
@@ -103,3 +106,28 @@ def track_handlers(probe: Probe) -> set[bytes]:
             # FullBox version/flags (4 bytes), pre_defined (4), then handler_type (§8.4.3).
             handlers.add(probe.at(hdlr[0] + 8, 4))
     return handlers
+
+
+def largest_extent(probe: Probe) -> tuple[int, int] | None:
+    """Return the largest image spatial extent (`ispe`) of a HEIF or AVIF file.
+
+    The properties live in `meta/iprp/ipco` (ISO/IEC 23008-12 §9.3); each `ispe` holds a
+    width and a height (§6.5.3.2). The primary image is normally the largest; thumbnails and
+    grid tiles are smaller. None when there is no such property to read.
+    """
+    end = probe.size if probe.size is not None else len(probe.head)
+    meta = find_box(probe, 0, end, b"meta")
+    # `meta` is a FullBox: its version and flags (4 bytes) come before its children.
+    iprp = meta and find_box(probe, meta[0] + 4, meta[1], b"iprp")
+    ipco = iprp and find_box(probe, *iprp, b"ipco")
+    if not ipco:
+        return None
+    best: tuple[int, int] | None = None
+    for kind, payload, box_end in boxes(probe, *ipco, limit=_MAX_PROPERTIES):
+        extent = probe.at(payload + 4, 8)  # after the FullBox version and flags
+        if kind != b"ispe" or box_end < payload + 12 or len(extent) < 8:
+            continue
+        width, height = int.from_bytes(extent[:4], "big"), int.from_bytes(extent[4:], "big")
+        if best is None or width * height > best[0] * best[1]:
+            best = (width, height)
+    return best
