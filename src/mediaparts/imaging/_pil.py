@@ -1,7 +1,7 @@
 """Pillow, handled once: what it raises, how it is quietened, alpha; and `from_pil`'s encoder.
 
-Every module of mediaparts that calls Pillow catches `PIL_ERRORS`, reads under `quiet()` and
-flattens transparency with `flatten_alpha`, so a new plugin's quirk is taught here once.
+Imaging and uploads catch `PIL_ERRORS`, read under `quiet()` and flatten transparency with
+`flatten_alpha`, so a new plugin's quirk is taught here once.
 """
 
 from __future__ import annotations
