@@ -165,3 +165,12 @@ def test_track_types_skips_other_children_and_stops_at_an_unknown_size_entry() -
     entries += _id(_TRACK_ENTRY) + _UNKNOWN_SIZE + _el(_TRACK_TYPE, bytes([VIDEO_TRACK]))
     body = _el(_TRACKS, entries)
     assert track_types(_probe(body), 0, len(body)) == {AUDIO_TRACK}
+
+
+@given(st.binary(max_size=24))
+def test_element_is_two_vints(data: bytes) -> None:
+    """The written-out header reader agrees with reading the ID and the size as two vints."""
+    ident = read_vint(data, 0, keep_marker=True)
+    size = read_vint(data, ident[1], keep_marker=False) if ident else None
+    expected = (ident[0], ident[1] + size[1], size[0]) if ident and size else None
+    assert element(data, 0) == expected

@@ -71,14 +71,22 @@ def read_vint(data: bytes, pos: int, *, keep_marker: bool) -> tuple[int, int] | 
 
 
 def element(data: bytes, pos: int) -> tuple[int, int, int] | None:
-    """Read an element header at `pos`: (id, body start, size or `UNKNOWN`)."""
-    ident = read_vint(data, pos, keep_marker=True)
-    if ident is None:
+    """Read an element header at `pos`: (id, body start, size or `UNKNOWN`).
+
+    `read_vint` twice, written out: this runs for every element of every walk.
+    """
+    n = len(data)
+    if pos >= n or not data[pos]:
         return None
-    size = read_vint(data, pos + ident[1], keep_marker=False)
-    if size is None:
+    size_at = pos + 9 - data[pos].bit_length()
+    if size_at >= n or not data[size_at]:
         return None
-    return ident[0], pos + ident[1] + size[1], size[0]
+    body = size_at + 9 - data[size_at].bit_length()
+    if body > n:
+        return None
+    unknown = (1 << 7 * (body - size_at)) - 1
+    size = int.from_bytes(data[size_at:body], "big") & unknown
+    return int.from_bytes(data[pos:size_at], "big"), body, UNKNOWN if size == unknown else size
 
 
 def elements(
@@ -90,16 +98,23 @@ def elements(
     `end` itself for an element of unknown size, which therefore ends the walk. The walk also
     ends at a header that is cut short or invalid, and after `limit` elements.
     """
+    head = probe.head
+    in_head = len(head) - _MAX_HEADER
     pos = start
     for _ in range(limit):
         if pos >= end:
             return
-        found = element(probe.at(pos, _MAX_HEADER), 0)
-        if found is None:
+        if pos <= in_head:  # in the prefix: read in place, nothing copied
+            found = element(head, pos)
+        else:
+            found = element(probe.at(pos, _MAX_HEADER), 0)
+            found = found and (found[0], found[1] + pos, found[2])
+        if not found:
             return
         ident, body, size = found
-        body += pos
-        stop = end if size == UNKNOWN else min(end, body + size)
+        stop = body + size
+        if size == UNKNOWN or stop > end:
+            stop = end
         yield ident, body, size, stop
         pos = stop
 
