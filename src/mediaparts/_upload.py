@@ -15,7 +15,6 @@ import asyncio
 import inspect
 import io
 import re
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +34,8 @@ from mediaparts.detection._wholetext import text_to_the_end
 from mediaparts.formats import get as format_of
 from mediaparts.formats import image_size, readable
 from mediaparts.imaging import DecodeBudget
+from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._probe import (
-    DECODE_ERRORS,
     Probe,
     check_all_frames,
     check_decode,
@@ -57,8 +56,6 @@ _PATTERN = re.compile(r"\*/\*|[a-z0-9][a-z0-9!#$&^_.+-]*/(?:\*|[a-z0-9][a-z0-9!#
 _SNIFFED_MARKUP = frozenset(
     {"image/svg+xml", "text/html", "application/xhtml+xml", "application/xml", "application/json"}
 )
-# What Pillow's plugins raise on hostile input; the AVIF plugin also raises RuntimeError.
-_BROKEN: tuple[type[Exception], ...] = (*DECODE_ERRORS, RuntimeError)
 # What stripping may cost to decode unless the caller says: the imaging defaults (JPEG scans,
 # decoded bytes, pixels per input byte), with frames x canvas bounded by `max_pixels` as well.
 _BUDGET = DecodeBudget()
@@ -375,7 +372,7 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
         size = image_size(data, media_type)
     except MediaError:
         raise
-    except _BROKEN:  # libavif refuses a damaged header with RuntimeError, even on open
+    except PIL_ERRORS:  # libavif refuses a damaged header with RuntimeError, even on open
         size = None
     if size is None:  # corrupt if Pillow reads the type; else a type we cannot check
         error = InvalidMedia if media_type in readable() else UnsupportedMediaType
@@ -404,16 +401,15 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
             accepted=readable(),
         )
     try:
-        with warnings.catch_warnings():
-            # The pixel cap was checked above; a plugin's UserWarning about a damaged file would
-            # be an exception under `-W error`, and the decode below decides anyway.
-            warnings.simplefilter("ignore")
+        # The pixel cap was checked above; a plugin's UserWarning about a damaged file would be
+        # an exception under `-W error`, and the decode below decides anyway.
+        with quiet():
             head = probe(data, media_type, request.max_pixels)
             check_decode(data, head, request.budget)  # stripping decodes (or verifies) every pixel
             return _strip(data, head, request)
     except MediaError:
         raise
-    except _BROKEN as exc:
+    except PIL_ERRORS as exc:
         raise InvalidMedia(
             f"{_label(request)} is a corrupt or truncated {media_type}: {exc}",
             media_type=media_type,

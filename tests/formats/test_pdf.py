@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mediaparts as mp
-from mediaparts import _pdf as pdf_module
-from mediaparts._pdf import pdf_page_count
+from mediaparts.formats import _pdf as pdf_module
+from mediaparts.formats._pdf import pdf_page_count
 
 
 def _pdf(*objects: bytes, update: bytes = b"") -> bytes:

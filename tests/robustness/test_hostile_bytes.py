@@ -165,7 +165,7 @@ def test_hostile_pdf_page_count_is_fast_and_safe(data: bytes) -> None:
 
 def test_pdf_page_count_still_reads_real_counts() -> None:
     """The digit limits leave ordinary page trees alone."""
-    from mediaparts._pdf import pdf_page_count
+    from mediaparts.formats._pdf import pdf_page_count
 
     assert pdf_page_count(read("document.pdf")) == 2
     assert pdf_page_count(b"1 0 obj << /Type /Pages /Count 2147483647 >> endobj") == 2147483647

@@ -45,7 +45,7 @@ class Reviewed:
 
 REVIEWED: dict[str, Reviewed] = {
     # --- detection: the 64 KiB prefix of any input ---------------------------------------------
-    "mediaparts.detection._signatures:PDF_OBJECT": Reviewed(
+    "mediaparts.formats._pdf:PDF_OBJECT": Reviewed(
         rb"(?<!\d)\d{1,10}\s+\d{1,10}\s+obj\b",
         f"detection prefix (64 KiB) after %PDF-; the whole PDF in _pdf; {_UNTRUSTED}",
         lambda n: b"%PDF-1.7 x\n" + b"1" * n,
@@ -126,32 +126,32 @@ REVIEWED: dict[str, Reviewed] = {
         lambda n: "a" * n,
     ),
     # --- PDF page count: the whole file ----------------------------------------------------------
-    "mediaparts._pdf:_STREAM": Reviewed(
+    "mediaparts.formats._pdf:_STREAM": Reviewed(
         rb"\bstream\r?\n",
         f"each object's body in the PDF, bodies disjoint; {_UNTRUSTED}",
         lambda n: b"stream\r" * (n // 7),
     ),
-    "mediaparts._pdf:_PAGES": Reviewed(
+    "mediaparts.formats._pdf:_PAGES": Reviewed(
         rb"/Type\s*/Pages\b",
         f"each object's dictionary, disjoint; {_UNTRUSTED}",
         lambda n: b"/Type" + b" " * n,
     ),
-    "mediaparts._pdf:_PAGE": Reviewed(
+    "mediaparts.formats._pdf:_PAGE": Reviewed(
         rb"/Type\s*/Page\b",
         f"each object's dictionary, disjoint; {_UNTRUSTED}",
         lambda n: b"/Type" + b" " * n,
     ),
-    "mediaparts._pdf:_COUNT": Reviewed(
+    "mediaparts.formats._pdf:_COUNT": Reviewed(
         rb"/Count\s+(\d{1,10})(?!\d)",
         f"a /Pages dictionary; {_UNTRUSTED}",
         lambda n: b"/Count " + b"9" * n,
     ),
-    "mediaparts._pdf:_FIRST": Reviewed(
+    "mediaparts.formats._pdf:_FIRST": Reviewed(
         rb"/First\s+(\d{1,10})(?!\d)",
         f"an /ObjStm dictionary; {_UNTRUSTED}",
         lambda n: b"/First" + b" " * n,
     ),
-    "mediaparts._pdf:_NUMBER": Reviewed(
+    "mediaparts.formats._pdf:_NUMBER": Reviewed(
         rb"\d{1,10}",
         f"an object stream's header, at most 2 x MAX_OBJECTS numbers read; {_UNTRUSTED}",
         lambda n: b"9" * n,

@@ -5,13 +5,13 @@ text sniffing, then the file name's extension, then a declared type. See `docs/d
 """
 
 from mediaparts.detection._detect import Detection, detect, detect_media_type
-from mediaparts.detection._reader import PREFIX_SIZE
 from mediaparts.detection._types import (
     canonical_media_type,
     extension_for,
     kind_of,
     media_type_from_filename,
 )
+from mediaparts.formats._reader import PREFIX_SIZE
 
 # Plain `sorted()` order, which tests/test_public_api.py pins for every public `__all__`;
 # ruff's RUF022 would put the constant first instead.

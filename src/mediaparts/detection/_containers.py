@@ -7,109 +7,48 @@ WebM and Matroska file).
 
 from __future__ import annotations
 
-from mediaparts.detection._reader import Hit, Probe
+from mediaparts.detection._hit import Hit
+from mediaparts.formats._ebml import (
+    AUDIO_TRACK,
+    EBML_HEADER,
+    SEGMENT,
+    UNKNOWN,
+    VIDEO_TRACK,
+    element,
+    elements,
+    track_types,
+)
+from mediaparts.formats._reader import Probe
 
 __all__ = ["asf", "ebml", "mpeg_ts", "ogg"]
 
-# --- EBML (RFC 8794) and Matroska (RFC 9559) -------------------------------------------------
+# --- EBML (RFC 8794) and Matroska (RFC 9559), walked by formats._ebml ------------------------
 
-_EBML_HEADER = 0x1A45DFA3
 _DOC_TYPE = 0x4282
-_SEGMENT = 0x18538067
-_TRACKS = 0x1654AE6B
-_TRACK_ENTRY = 0xAE
-_TRACK_TYPE = 0x83
-_CLUSTER = 0x1F43B675
-_VIDEO_TRACK, _AUDIO_TRACK = 1, 2
-_MAX_TRACKS_SIZE = 65536
-
-
-def _vint(data: bytes, pos: int, *, keep_marker: bool) -> tuple[int, int] | None:
-    """Read an EBML variable-size integer at `pos`: (value, length).
-
-    A size of all ones means "unknown" and is returned as -1; element IDs keep their length
-    marker, by convention (RFC 8794 §4 and §5).
-    """
-    if pos >= len(data) or data[pos] == 0:
-        return None
-    length = 9 - data[pos].bit_length()
-    if pos + length > len(data):
-        return None
-    value = int.from_bytes(data[pos : pos + length], "big")
-    if keep_marker:
-        return value, length
-    value &= (1 << (7 * length)) - 1
-    return (-1 if value == (1 << (7 * length)) - 1 else value), length
-
-
-def _element(data: bytes, pos: int) -> tuple[int, int, int] | None:
-    """Read an element header at `pos`: (id, payload start, payload size or -1)."""
-    ident = _vint(data, pos, keep_marker=True)
-    if ident is None:
-        return None
-    size = _vint(data, pos + ident[1], keep_marker=False)
-    if size is None:
-        return None
-    return ident[0], pos + ident[1] + size[1], size[0]
-
-
-def _children(data: bytes, start: int, end: int) -> list[tuple[int, int, int]]:
-    """List the (id, payload start, size) of the elements between `start` and `end` in `data`."""
-    found: list[tuple[int, int, int]] = []
-    pos = start
-    while pos < end and len(found) < 256:
-        element = _element(data, pos)
-        if element is None or element[2] < 0:
-            break
-        found.append(element)
-        pos = element[1] + element[2]
-    return found
-
-
-def _track_types(probe: Probe, segment_start: int) -> set[int]:
-    """Return the TrackType values in the first Tracks element of a Segment."""
-    pos = segment_start
-    for _ in range(32):
-        element = _element(probe.at(pos, 16), 0)
-        if element is None:
-            return set()
-        ident, payload, size = element
-        payload += pos
-        if ident == _TRACKS:
-            data = probe.at(payload, min(size, _MAX_TRACKS_SIZE) if size >= 0 else 4096)
-            types = set()
-            for entry, start, length in _children(data, 0, len(data)):
-                if entry != _TRACK_ENTRY:
-                    continue
-                for child, value_start, value_size in _children(data, start, start + length):
-                    if child == _TRACK_TYPE and 0 < value_size <= 8:
-                        value = data[value_start : value_start + value_size]
-                        types.add(int.from_bytes(value, "big"))
-            return types
-        if ident == _CLUSTER or size < 0:
-            # Tracks come before the first Cluster in every muxer we know of; past it (or
-            # past an element of unknown size) there is nothing bounded left to read.
-            return set()
-        pos = payload + size
-    return set()
+_UNBOUNDED = 1 << 62  # a Segment of unknown size runs to the end of the file
 
 
 def ebml(probe: Probe) -> Hit | None:
     """Identify a WebM or Matroska file, as audio when its tracks are all audio."""
     head = probe.head
-    header = _element(head, 0)
-    if header is None or header[0] != _EBML_HEADER or header[2] < 0:
+    header = element(head, 0)
+    if header is None or header[0] != EBML_HEADER or header[2] < 0:
         return None
     _, start, size = header
     doc_type = b"matroska"  # the DocType default (RFC 8794 §11.2.5)
-    for ident, value_start, value_size in _children(head, start, start + size):
+    in_head = Probe(head, len(head))  # the EBML header is read from the prefix alone
+    for ident, value_start, value_size, _ in elements(in_head, start, start + size):
+        if value_size == UNKNOWN:
+            break
         if ident == _DOC_TYPE:
             doc_type = head[value_start : value_start + value_size].rstrip(b"\x00")
-    segment = _element(probe.at(start + size, 16), 0)
-    types: set[int] = set()
-    if segment is not None and segment[0] == _SEGMENT:
-        types = _track_types(probe, start + size + segment[1])
-    audio_only = _AUDIO_TRACK in types and _VIDEO_TRACK not in types
+    segment = element(probe.at(start + size, 16), 0)
+    types: set[int] | None = None
+    if segment is not None and segment[0] == SEGMENT:
+        body = start + size + segment[1]
+        types = track_types(probe, body, _UNBOUNDED if segment[2] < 0 else body + segment[2])
+    types = types or set()
+    audio_only = AUDIO_TRACK in types and VIDEO_TRACK not in types
     if doc_type == b"webm":
         return Hit("audio/webm" if audio_only else "video/webm")
     if doc_type == b"matroska":

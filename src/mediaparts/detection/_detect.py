@@ -17,7 +17,7 @@ import filetype
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._sources import open_path
-from mediaparts.detection._reader import PREFIX_SIZE, Hit, Probe, ReadAt
+from mediaparts.detection._hit import Hit
 from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
 from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
 from mediaparts.detection._types import (
@@ -31,6 +31,7 @@ from mediaparts.detection._types import (
     same_format,
 )
 from mediaparts.formats import Kind
+from mediaparts.formats._reader import PREFIX_SIZE, Probe, ReadAt
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 import zlib
 
-from mediaparts.detection._reader import Hit, Probe
+from mediaparts.detection._hit import Hit
+from mediaparts.formats._reader import Probe
 
 __all__ = ["ole2", "zip_family"]
 

@@ -15,15 +15,16 @@ Formats the table leaves out (archives, fonts, executables, databases) are left 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from mediaparts.detection import _audio, _containers, _isobmff, _office
-from mediaparts.detection._reader import Hit, Probe
+from mediaparts.detection._hit import Hit
 from mediaparts.detection._sniff import decode_text
+from mediaparts.formats._pdf import PDF_OBJECT
+from mediaparts.formats._reader import Probe
 
-__all__ = ["OWNED_TYPES", "PDF_OBJECT", "SIGNATURES", "Signature", "match_signatures"]
+__all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,13 +136,6 @@ def _flac(probe: Probe) -> bool:
 def _binary(probe: Probe) -> bool:
     """The rest is not text: for a plain-ASCII marker with no header fields to check (ADIF)."""
     return decode_text(probe.head) is None
-
-
-# An indirect object's header, `12 0 obj` (ISO 32000-1 §7.3.10). Object and generation numbers
-# are at most 8,388,607 and 65,535 (Annex C.2), so ten digits is ample, and `(?<!\d)` starts a
-# try only at a number's first digit. Unbounded, `\d+\s+\d+\s+obj\b` tried every offset of a
-# digit run and scanned to its end each time: quadratic, 25 s for 65,000 digits after `%PDF-`.
-PDF_OBJECT = re.compile(rb"(?<!\d)\d{1,10}\s+\d{1,10}\s+obj\b")
 
 
 def _pdf(probe: Probe) -> bool:

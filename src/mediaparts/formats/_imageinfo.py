@@ -14,6 +14,8 @@ import struct
 import warnings
 from collections.abc import Iterator
 
+from mediaparts.formats._isobmff import largest_extent
+from mediaparts.formats._reader import Probe
 from mediaparts.formats._registry import _RECORDS, Size
 
 __all__ = [
@@ -168,21 +170,8 @@ def bmp_size(data: bytes | memoryview) -> Size | None:
 
 def heif_size(data: bytes | memoryview) -> Size | None:
     """Read the largest `ispe` (image spatial extent) property of a HEIF/AVIF file."""
-    # The primary image is normally the largest; thumbnails and tiles are smaller.
-    best: Size | None = None
-    start = 0
-    raw = bytes(data[: 1 << 20])
-    mdat = raw.find(b"mdat")  # properties precede the media data; don't read pixels as boxes
-    if mdat > 0:
-        raw = raw[:mdat]
-    while True:
-        i = raw.find(b"ispe", start)
-        if i < 0 or i + 16 > len(raw):
-            return best
-        w, h = struct.unpack(">II", raw[i + 8 : i + 16])
-        if best is None or w * h > best[0] * best[1]:
-            best = (w, h)
-        start = i + 4
+    raw = bytes(data[: 1 << 20])  # the properties sit in `meta`, before the media data
+    return largest_extent(Probe(raw, len(raw)))
 
 
 def ico_size(data: bytes | memoryview) -> Size | None:

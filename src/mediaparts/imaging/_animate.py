@@ -10,21 +10,27 @@ from mediaparts._errors import MediaTooLarge, ProviderLimitError
 from mediaparts.formats import get as format_of
 from mediaparts.imaging._decode import resize, transpose
 from mediaparts.imaging._probe import check_all_frames
-from mediaparts.imaging._spec import FitSpec, FittedImage, measured, pillow_writer, short_name
+from mediaparts.imaging._spec import (
+    FitSpec,
+    FittedImage,
+    measured,
+    pillow_writer,
+    short_name,
+    shrink,
+)
 
 if TYPE_CHECKING:
     from PIL import Image
 
     from mediaparts.imaging._probe import Probe
 
-__all__ = ["fit_animation", "timing", "upright_frames"]
+__all__ = ["fit_animation", "save_animation", "timing", "upright_frames"]
 
 # The longest frame each writer stores is its record's `longest_frame`; libwebp's timestamps
 # are C ints, so the whole animation stays under 2**31 ms too.
 _TIMESTAMP_LIMIT = 2**31 - 1
 
 _STEP = 0.75
-_MIN_LONG_SIDE = 64
 
 
 def fit_animation(
@@ -64,21 +70,22 @@ def fit_animation(
     steps = ["exif-transpose"] if head.orientation != 1 else []
     upright_size = head.upright
     current = size
+    webp = head.media_type == "image/webp"
+    options: dict[str, object] = {"quality": spec.jpeg_quality} if webp else {}
     while True:
         shrunk = frames if current == size else [resize(f, current) for f in frames]
-        data = _save(shrunk, head.media_type, durations, loop, spec.jpeg_quality)
+        data = save_animation(shrunk, head.media_type, durations, loop, options)
         if spec.max_bytes is None or measured(len(data), spec.measure) <= spec.max_bytes:
             break
-        long_side = max(current)
-        if long_side <= _MIN_LONG_SIDE:
+        smaller = shrink(current, _STEP)
+        if smaller == current:
             raise ProviderLimitError(
                 f"cannot fit the {len(frames)}-frame {short_name(head.media_type)} animation "
                 f"into {spec.max_bytes:,} bytes ({spec.measure}): at {current[0]}x{current[1]} "
                 f"it is still {measured(len(data), spec.measure):,} bytes",
                 media_type=head.media_type,
             )
-        factor = max(_STEP, _MIN_LONG_SIDE / long_side)
-        current = (max(1, round(current[0] * factor)), max(1, round(current[1] * factor)))
+        current = smaller
     if size != upright_size:
         steps.append(f"resize {upright_size[0]}x{upright_size[1]}→{size[0]}x{size[1]}")
     if current != size:
@@ -87,14 +94,20 @@ def fit_animation(
     return FittedImage(data, head.media_type, *current, tuple(steps), unchanged=False)
 
 
-def _save(
-    frames: list[Image.Image], media_type: str, durations: list[int], loop: int, quality: int
+def save_animation(
+    frames: list[Image.Image],
+    media_type: str,
+    durations: list[int],
+    loop: int,
+    options: dict[str, object],
 ) -> bytes:
-    options: dict[str, object] = {}
-    if media_type == "image/webp":
-        options["quality"] = quality
-    elif media_type == "image/gif":
-        options["disposal"] = 2  # frames are complete pictures: clear before drawing the next
+    """Write complete, upright frames as one GIF, APNG or WebP animation; the one writer.
+
+    `options` are the writer's own (WebP `quality` or `lossless`). GIF frames are complete
+    pictures, so each is cleared before the next is drawn (disposal 2).
+    """
+    if media_type == "image/gif":
+        options = {"disposal": 2, **options}
     buffer = io.BytesIO()
     frames[0].save(
         buffer,

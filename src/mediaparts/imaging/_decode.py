@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import UnsupportedMediaType
+from mediaparts.imaging._pil import has_alpha
 from mediaparts.imaging._probe import Probe
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def decode(probe: Probe, size: tuple[int, int], *, first_frame: bool) -> Decoded
 
     Raises:
         UnsupportedMediaType: The plugin for this type (pillow-heif) is not installed.
-        Any of `DECODE_ERRORS`: Pillow could not decode the pixels (the caller wraps them).
+        Any of `PIL_ERRORS`: Pillow could not decode the pixels (the caller wraps them).
     """
     image = probe.image
     if image is None:
@@ -151,8 +152,7 @@ def plain(image: Image.Image, *, opaque: bool | None = None) -> tuple[Image.Imag
         return _to_8bit(image), False
     if mode == "1":
         return image.convert("L"), False
-    has_alpha = "A" in mode or "a" in mode or "transparency" in image.info
-    if not has_alpha:
+    if not has_alpha(image):
         # CMYK (Adobe-inverted or not, Pillow handles it), YCbCr, LAB, HSV, RGBX, P without
         # transparency: providers expect RGB, and JPEG readers differ on CMYK.
         return (image if mode in ("RGB", "L") else image.convert("RGB")), False

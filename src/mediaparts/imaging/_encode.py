@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from mediaparts.imaging._pil import flatten_alpha
 from mediaparts.imaging._spec import pillow_writer
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def encode(
     """
     options: dict[str, object] = {}
     if media_type == "image/jpeg":
-        image = _opaque(image)
+        image = flatten_alpha(image)  # JPEG has no transparency
         # 4:2:0 subsampling and no `optimize`: Pillow's defaults, the fastest encode; the
         # quality ladder, not Huffman tuning, is what fits the byte limit.
         options["quality"] = quality
@@ -71,17 +72,6 @@ def encode(
     buffer = io.BytesIO()
     image.save(buffer, format=pillow_writer(media_type), **options)
     return buffer.getvalue()
-
-
-def _opaque(image: Image.Image) -> Image.Image:
-    """Flatten alpha onto white: JPEG has no transparency, and white is how viewers show it."""
-    from PIL import Image
-
-    if image.mode != "RGBA":
-        return image
-    background = Image.new("RGB", image.size, (255, 255, 255))
-    background.paste(image, mask=image.getchannel("A"))
-    return background
 
 
 def _icc_fits(icc: bytes, mode: str) -> bool:

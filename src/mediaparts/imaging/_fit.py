@@ -20,20 +20,23 @@ from mediaparts.formats import writable
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
 from mediaparts.imaging._encode import encode, label, ladder
+from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._probe import (
-    DECODE_ERRORS,
     Probe,
     check_decode,
     decode_failure,
     probe,
-    quiet_pillow,
 )
-from mediaparts.imaging._spec import FitSpec, FittedImage, limit_size, measured, short_name
+from mediaparts.imaging._spec import (
+    FitSpec,
+    FittedImage,
+    limit_size,
+    measured,
+    short_name,
+    shrink,
+)
 
-__all__ = ["MIN_LONG_SIDE", "fit_image", "shrink"]
-
-# Below this the picture says little; a provider limit that needs less is reported instead.
-MIN_LONG_SIDE = 64
+__all__ = ["fit_image"]
 # How many times a lossless PNG is scaled by 0.75 before an opaque image switches to JPEG.
 _LOSSLESS_SCALINGS = 3
 _STEP = 0.75
@@ -84,7 +87,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
     try:
         # The pixel cap was checked on the header; Pillow re-checks some frames on load, and
         # warns about damaged data it skips (a file that cannot be decoded still raises).
-        with quiet_pillow():
+        with quiet():
             if head.animated and not make_still and head.media_type in spec.accepted:
                 animated = fit_animation(head, data, size, spec)
                 if animated is not None:
@@ -96,7 +99,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         raise MediaTooLarge(
             f"{head.media_type}: {exc}", limit=spec.pixel_cap, media_type=head.media_type
         ) from exc
-    except DECODE_ERRORS as exc:
+    except PIL_ERRORS as exc:
         raise decode_failure(head.media_type, exc) from exc
 
 
@@ -143,18 +146,6 @@ def _next_scale(size: int, spec: FitSpec) -> float:
     limit = spec.max_bytes or 0
     estimate = 0.95 * math.sqrt(limit / max(1, measured(size, spec.measure)))
     return max(0.5, min(_STEP, estimate))
-
-
-def shrink(size: tuple[int, int], factor: float) -> tuple[int, int]:
-    """Return `size` scaled by `factor`, its long side no less than MIN_LONG_SIDE.
-
-    Returns `size` itself when it cannot shrink any further.
-    """
-    long_side = max(size)
-    if long_side <= MIN_LONG_SIDE:
-        return size
-    factor = max(factor, MIN_LONG_SIDE / long_side)
-    return max(1, round(size[0] * factor)), max(1, round(size[1] * factor))
 
 
 def _fits(size: int, spec: FitSpec) -> bool:

@@ -6,12 +6,8 @@ read later, by `load()`, once `_decode` has set a draft size.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import struct
 import threading
-import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,37 +15,20 @@ from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.formats import Format, image_size, jpeg_scans, readable
 from mediaparts.formats import get as format_of
+from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._spec import DecodeBudget
 
 if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
-    "DECODE_ERRORS",
     "Probe",
     "check_all_frames",
     "check_decode",
     "decode_failure",
     "image_orientation",
     "probe",
-    "quiet_pillow",
 ]
-
-# What Pillow and its plugins raise on corrupt or hostile input. `UnidentifiedImageError`
-# (what Image.open raises for unknown bytes) is an OSError; plugins raise the rest. Pillow's
-# AVIF plugin and pillow-heif raise RuntimeError when libavif/libheif refuse the data
-# ("Failed to decode frame 0", "Security limit exceeded").
-DECODE_ERRORS: tuple[type[Exception], ...] = (
-    OSError,
-    RuntimeError,
-    SyntaxError,
-    ValueError,
-    struct.error,
-    EOFError,
-    IndexError,
-    KeyError,
-    ZeroDivisionError,
-)
 
 _ORIENTATION_TAG = 0x0112
 # Bytes per pixel as Pillow stores each mode (Imaging.h: one byte for 8-bit single-band modes,
@@ -122,9 +101,9 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
     _check_cap(image.size, pixel_cap, kind)
     damaged = False
     try:
-        with quiet_pillow():
+        with quiet():
             animated = record.animatable and bool(getattr(image, "is_animated", False))
-    except DECODE_ERRORS:
+    except PIL_ERRORS:
         # Pillow's GIF reader looks for a second frame by parsing past the first, and raises
         # (IndexError, on a cut extension block) where the file is damaged after it. Treat it as
         # still and incomplete: the first frame is decoded and re-encoded, or InvalidMedia says
@@ -162,24 +141,6 @@ def image_orientation(data: bytes) -> int:
         return _orientation(_open(data, record, pixel_cap=None))
     except (InvalidMedia, MediaTooLarge):
         return 1
-
-
-@contextlib.contextmanager
-def quiet_pillow() -> Iterator[None]:
-    """Silence what Pillow warns while it reads a damaged or very large image.
-
-    Pillow warns (UserWarning) where it skips damaged data and carries on ("Corrupt EXIF
-    data", "Tag data larger than file", "Image was not the expected size"), and warns
-    (DecompressionBombWarning) above MAX_IMAGE_PIXELS. Our pixel cap is the guard and a file
-    that is really broken fails to decode, which becomes InvalidMedia; under `-W error` the
-    warnings would escape as exceptions of their own instead.
-    """
-    from PIL import Image
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        yield
 
 
 def _check_cap(size: tuple[int, int], pixel_cap: int, media_type: str) -> None:
@@ -345,7 +306,7 @@ def _open(data: bytes, record: Format, pixel_cap: int | None) -> Image.Image:
             media_type=media_type,
         )
     try:
-        with quiet_pillow():
+        with quiet():
             return Image.open(io.BytesIO(data), formats=formats)
     except Image.DecompressionBombError as exc:
         # Pillow's hard limit (2 x MAX_IMAGE_PIXELS) is below a raised pixel cap.
@@ -356,7 +317,7 @@ def _open(data: bytes, record: Format, pixel_cap: int | None) -> Image.Image:
             limit=min(limit, pixel_cap or limit),
             media_type=media_type,
         ) from exc
-    except DECODE_ERRORS as exc:
+    except PIL_ERRORS as exc:
         raise decode_failure(media_type, exc) from exc
 
 
@@ -385,7 +346,7 @@ def _orientation(image: Image.Image) -> int:
         # would turn the picture a second time.
         return 1
     try:
-        with quiet_pillow():  # a damaged EXIF block is warned about, then read as far as it goes
+        with quiet():  # a damaged EXIF block is warned about, then read as far as it goes
             if image.format == "PNG":
                 # PngImageFile.getexif() decodes the whole image when the eXIf chunk is absent
                 # from the header; the PNG spec (1.5 extensions) puts eXIf before IDAT anyway.
@@ -397,7 +358,7 @@ def _orientation(image: Image.Image) -> int:
             else:
                 exif = image.getexif()
             value = exif.get(_ORIENTATION_TAG, 1)
-    except DECODE_ERRORS:
+    except PIL_ERRORS:
         return 1
     return value if isinstance(value, int) and 1 <= value <= 8 else 1
 

@@ -11,6 +11,7 @@ from mediaparts._errors import UnsupportedMediaType
 from mediaparts.formats import get as format_of
 
 __all__ = [
+    "MIN_LONG_SIDE",
     "DecodeBudget",
     "FitSpec",
     "FittedImage",
@@ -18,11 +19,14 @@ __all__ = [
     "measured",
     "pillow_writer",
     "short_name",
+    "shrink",
 ]
 
 # Pillow refuses to open images above twice `Image.MAX_IMAGE_PIXELS` (89,478,485) with a
 # DecompressionBombError; the default cap is the same number, so both refuse alike.
 DEFAULT_PIXEL_CAP = 178_956_970
+# Below this the picture says little; a provider limit that needs less is reported instead.
+MIN_LONG_SIDE = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +161,20 @@ def limit_size(width: int, height: int, spec: FitSpec) -> tuple[int, int]:
         # A target larger than the image means "no resize": never upscale.
         w, h = max(1, min(w, tw)), max(1, min(h, th))
     return w, h
+
+
+def shrink(size: tuple[int, int], factor: float) -> tuple[int, int]:
+    """Return `size` scaled by `factor`, its long side no less than MIN_LONG_SIDE.
+
+    The one shrink step of fitting, for still images and animations alike.
+
+    Returns `size` itself when it cannot shrink any further.
+    """
+    long_side = max(size)
+    if long_side <= MIN_LONG_SIDE:
+        return size
+    factor = max(factor, MIN_LONG_SIDE / long_side)
+    return max(1, round(size[0] * factor)), max(1, round(size[1] * factor))
 
 
 def short_name(media_type: str) -> str:

@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 from mediaparts.formats import get as format_of
-from mediaparts.imaging._animate import timing, upright_frames
+from mediaparts.imaging._animate import save_animation, timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._probe import Probe
 from mediaparts.imaging._spec import pillow_writer
@@ -75,17 +75,8 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
     assert head.image is not None
     pairs = list(upright_frames(head, max_pixels, "max_pixels"))
     frames, durations = timing([p for p, _ in pairs], [d for _, d in pairs], head.media_type)
-    options: dict[str, Any] = {"disposal": 2} if head.media_type == "image/gif" else {}
+    options: dict[str, object] = {}
     if head.media_type == "image/webp":
         options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
-    buffer = io.BytesIO()
-    frames[0].save(
-        buffer,
-        format=pillow_writer(head.media_type),
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=int(head.image.info.get("loop", 0)),
-        **options,
-    )
-    return buffer.getvalue()
+    loop = int(head.image.info.get("loop", 0))
+    return save_animation(frames, head.media_type, durations, loop, options)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from mediaparts._duration import audio_duration, video_duration, video_has_audio
 from mediaparts._errors import InvalidMedia, MediaError
-from mediaparts._pdf import pdf_page_count
+from mediaparts.detection import canonical_media_type
+from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
+from mediaparts.formats._pdf import pdf_page_count
 from mediaparts.providers import Provider
 from mediaparts.providers._vision import VisionGeometry, lookup
 
@@ -85,6 +86,7 @@ def media_tokens(
     elif media_type == "application/pdf":
         costs.pdf_tokens(0)
     if kind in ("audio", "video"):
+        media_type = canonical_media_type(media_type)  # the duration readers take no aliases
         read = audio_duration if kind == "audio" else video_duration
         seconds = read(data, media_type)
         if seconds is None:

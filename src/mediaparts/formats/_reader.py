@@ -1,11 +1,10 @@
-"""The bounded view of the input that every detection rule reads through."""
+"""The bounded view of the input that every container walker and detection rule reads through."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-__all__ = ["PREFIX_SIZE", "Hit", "Probe", "ReadAt"]
+__all__ = ["EXTRA_BUDGET", "PREFIX_SIZE", "Probe", "ReadAt"]
 
 PREFIX_SIZE = 65536
 """How many bytes from the start are read once and shared by every rule."""
@@ -67,18 +66,3 @@ class Probe:
         data = self._read_at(offset, length)
         self._budget -= len(data)
         return data
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """What a signature or container parser decided.
-
-    Attributes:
-        media_type: The canonical media type the bytes are.
-        generic: True when that is only the family's generic name because the parser could not
-            look far enough (a ZIP whose directory was out of reach, an ISO file with unknown
-            brands); a file name may then say which member of the family it is.
-    """
-
-    media_type: str
-    generic: bool = False

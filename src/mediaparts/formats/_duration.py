@@ -15,11 +15,11 @@ import importlib
 import io
 import math
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-from mediaparts.detection import canonical_media_type
-from mediaparts.detection._isobmff import find_box, track_handlers
-from mediaparts.detection._reader import Probe
+from mediaparts.formats._ebml import AUDIO_TRACK, CLUSTER, INFO, SEGMENT, elements, track_types
+from mediaparts.formats._isobmff import find_box, track_handlers
+from mediaparts.formats._reader import Probe
 
 __all__ = ["audio_duration", "video_duration", "video_has_audio"]
 
@@ -73,56 +73,36 @@ def _with_mutagen(data: bytes, classes: tuple[str, ...]) -> float | None:
     return None
 
 
-# Matroska / WebM element ids (matroska.org specification, EBML RFC 8794).
-_SEGMENT, _INFO, _CLUSTER = 0x18538067, 0x1549A966, 0x1F43B675
+# Matroska / WebM (RFC 9559), walked by formats._ebml: the segment `Info`'s two values.
 _TIMESTAMP_SCALE, _DURATION = 0x2AD7B1, 0x4489
 
 
-def _vint(data: bytes, pos: int, *, marker: bool) -> tuple[int, int, bool] | None:
-    """Read an EBML variable-length integer: (value, next position, all value bits set)."""
-    if pos >= len(data) or data[pos] == 0:
-        return None
-    length = 9 - data[pos].bit_length()
-    if pos + length > len(data):
-        return None
-    value = data[pos] if marker else data[pos] & (0xFF >> length)
-    for byte in data[pos + 1 : pos + length]:
-        value = value << 8 | byte
-    return value, pos + length, value == (1 << 7 * length) - 1
-
-
-def _elements(data: bytes, start: int, end: int) -> Iterator[tuple[int, int, int]]:
-    """Yield (id, body start, body end) of the EBML elements in data[start:end]."""
-    pos = start
-    while pos < end:
-        eid = _vint(data, pos, marker=True)
-        size = eid and _vint(data, eid[1], marker=False)
-        if not eid or not size:
-            return
-        body = size[1]
-        stop = end if size[2] else min(end, body + size[0])  # unknown size: to the parent's end
-        yield eid[0], body, stop
-        pos = stop
+def _segment(probe: Probe) -> tuple[int, int] | None:
+    """Return (body start, body end) of the first top-level Segment."""
+    for eid, start, _, end in elements(probe, 0, len(probe.head)):
+        if eid == SEGMENT:
+            return start, end
+    return None
 
 
 def _matroska(data: bytes) -> float | None:
-    for eid, start, end in _elements(data, 0, len(data)):
-        if eid != _SEGMENT:
-            continue
-        for cid, c_start, c_end in _elements(data, start, end):
-            if cid == _CLUSTER:  # the Info always comes before the first cluster
-                return None
-            if cid != _INFO:
-                continue
-            scale, duration = 1_000_000, None  # the default scale is 1 ms, in ns
-            for iid, i_start, i_end in _elements(data, c_start, c_end):
-                raw = data[i_start:i_end]
-                if iid == _TIMESTAMP_SCALE and raw:
-                    scale = int.from_bytes(raw, "big")
-                elif iid == _DURATION and len(raw) in (4, 8):
-                    (duration,) = struct.unpack(">f" if len(raw) == 4 else ">d", raw)
-            return None if duration is None else _positive(duration * scale / 1e9)
+    probe = Probe(data, len(data))
+    segment = _segment(probe)
+    if segment is None:
         return None
+    for cid, c_start, _, c_end in elements(probe, *segment):
+        if cid == CLUSTER:  # the Info always comes before the first cluster
+            return None
+        if cid != INFO:
+            continue
+        scale, duration = 1_000_000, None  # the default scale is 1 ms, in ns
+        for iid, i_start, _, i_end in elements(probe, c_start, c_end):
+            raw = data[i_start:i_end]
+            if iid == _TIMESTAMP_SCALE and raw:
+                scale = int.from_bytes(raw, "big")
+            elif iid == _DURATION and len(raw) in (4, 8):
+                (duration,) = struct.unpack(">f" if len(raw) == 4 else ">d", raw)
+        return None if duration is None else _positive(duration * scale / 1e9)
     return None
 
 
@@ -213,15 +193,15 @@ def audio_duration(data: bytes, media_type: str) -> float | None:
 
     Args:
         data: The file's bytes.
-        media_type: Its media type (aliases such as `audio/x-wav` are folded).
+        media_type: Its canonical media type (`audio/wav`, not `audio/x-wav`): folding aliases
+            is detection's job, a layer above this one.
 
     Returns:
         The duration in seconds, or None when the type is not one read here or the bytes
         cannot be read. Never raises on malformed bytes.
     """
-    canonical = canonical_media_type(media_type)
-    own = _OWN.get(canonical)
-    classes = _MUTAGEN.get(canonical)
+    own = _OWN.get(media_type)
+    classes = _MUTAGEN.get(media_type)
     if own is not None:
         try:
             found = own(data)
@@ -232,7 +212,7 @@ def audio_duration(data: bytes, media_type: str) -> float | None:
     if classes is None:
         return None
     length = _with_mutagen(data, classes)
-    if length is not None and canonical == "audio/mpeg":
+    if length is not None and media_type == "audio/mpeg":
         try:
             trimmed = length - _ffmpeg_gapless(data)
         except (struct.error, IndexError, KeyError):
@@ -249,16 +229,12 @@ def video_duration(data: bytes, media_type: str) -> float | None:
 
     Args:
         data: The file's bytes.
-        media_type: Its media type.
+        media_type: Its canonical media type.
 
     Returns:
         The duration in seconds, or None when unknown. Never raises on malformed bytes.
     """
     return audio_duration(data, media_type)
-
-
-_TRACKS, _TRACK_ENTRY, _TRACK_TYPE = 0x1654AE6B, 0xAE, 0x83
-_AUDIO_TRACK = 2  # Matroska TrackType: 1 video, 2 audio
 
 
 def _mp4_has_audio(data: bytes) -> bool | None:
@@ -267,24 +243,10 @@ def _mp4_has_audio(data: bytes) -> bool | None:
 
 
 def _matroska_has_audio(data: bytes) -> bool | None:
-    for eid, start, end in _elements(data, 0, len(data)):
-        if eid != _SEGMENT:
-            continue
-        for cid, c_start, c_end in _elements(data, start, end):
-            if cid == _CLUSTER:  # the Tracks come before the first cluster
-                return None
-            if cid != _TRACKS:
-                continue
-            types = [
-                int.from_bytes(data[v_start:v_end], "big")
-                for tid, t_start, t_end in _elements(data, c_start, c_end)
-                if tid == _TRACK_ENTRY
-                for vid, v_start, v_end in _elements(data, t_start, t_end)
-                if vid == _TRACK_TYPE
-            ]
-            return _AUDIO_TRACK in types if types else None
-        return None
-    return None
+    probe = Probe(data, len(data))
+    segment = _segment(probe)
+    types = track_types(probe, *segment) if segment is not None else None
+    return AUDIO_TRACK in types if types else None
 
 
 _HAS_AUDIO: dict[str, Callable[[bytes], bool | None]] = {
@@ -300,11 +262,13 @@ _HAS_AUDIO: dict[str, Callable[[bytes], bool | None]] = {
 def video_has_audio(data: bytes, media_type: str) -> bool | None:
     """Tell whether a video has an audio track, from its headers (MP4, MOV, 3GP, WebM, MKV).
 
+    `media_type` is the canonical media type.
+
     Returns:
         True or False, or None when the container is not read here or the bytes cannot be.
         Never raises on malformed bytes.
     """
-    reader = _HAS_AUDIO.get(canonical_media_type(media_type))
+    reader = _HAS_AUDIO.get(media_type)
     if reader is None:
         return None
     try:

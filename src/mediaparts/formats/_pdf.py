@@ -14,9 +14,8 @@ import zlib
 from collections.abc import Iterator
 
 from mediaparts._errors import MediaTooLarge
-from mediaparts.detection._signatures import PDF_OBJECT
 
-__all__ = ["MAX_INFLATED", "MAX_OBJECTS", "MAX_STREAM_INFLATED", "pdf_page_count"]
+__all__ = ["MAX_INFLATED", "MAX_OBJECTS", "MAX_STREAM_INFLATED", "PDF_OBJECT", "pdf_page_count"]
 
 MAX_OBJECTS = 200_000
 """Objects read in one file, top-level and compressed together.
@@ -31,6 +30,13 @@ MAX_STREAM_INFLATED = 16 << 20
 _INFLATE_STEP = 1 << 20  # bytes inflated per step, so a corrupt stream's cost is known
 MAX_INFLATED = 64 << 20
 """Bytes all object streams of one file may inflate to together."""
+
+# An indirect object's header, `12 0 obj` (ISO 32000-1 §7.3.10). Object and generation numbers
+# are at most 8,388,607 and 65,535 (Annex C.2), so ten digits is ample, and `(?<!\d)` starts a
+# try only at a number's first digit. Unbounded, `\d+\s+\d+\s+obj\b` tried every offset of a
+# digit run and scanned to its end each time: quadratic, 25 s for 65,000 digits after `%PDF-`.
+PDF_OBJECT = re.compile(rb"(?<!\d)\d{1,10}\s+\d{1,10}\s+obj\b")
+"""Where an object starts; detection also looks for one after `%PDF-`."""
 
 _STREAM = re.compile(rb"\bstream\r?\n")
 _PAGES = re.compile(rb"/Type\s*/Pages\b")
