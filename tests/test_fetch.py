@@ -11,7 +11,7 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
-from mediaparts._fetch import afetch, check_url, fetch, is_offline, redact
+from mediaparts.fetching._fetch import afetch, check_url, fetch, is_offline, redact
 
 from .conftest import LocalServer
 

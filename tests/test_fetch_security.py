@@ -31,11 +31,18 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
-from mediaparts._attempt import _retry_after
-from mediaparts._credentials import same_origin
-from mediaparts._fetch import Fetched, afetch, check_url, fetch, safe_async_client, safe_client
-from mediaparts._netguard import GuardedBackend
-from mediaparts._policy import redact
+from mediaparts.fetching._attempt import _retry_after
+from mediaparts.fetching._credentials import same_origin
+from mediaparts.fetching._fetch import (
+    Fetched,
+    afetch,
+    check_url,
+    fetch,
+    safe_async_client,
+    safe_client,
+)
+from mediaparts.fetching._netguard import GuardedBackend
+from mediaparts.fetching._policy import redact
 
 from .conftest import LocalServer
 

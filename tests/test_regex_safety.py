@@ -197,12 +197,12 @@ REVIEWED: dict[str, Reviewed] = {
         f"a part's file name, URL or media type; {_UNTRUSTED}",
         lambda n: "\ud800" * n,
     ),
-    "mediaparts._policy:_SCHEME": Reviewed(
+    "mediaparts.fetching._policy:_SCHEME": Reviewed(
         r"[A-Za-z][A-Za-z0-9+.\-]*:",
         f"a URL being redacted for a message (match); {_UNTRUSTED}",
         lambda n: "a" * n,
     ),
-    "mediaparts._policy:_AUTHORITY_END": Reviewed(
+    "mediaparts.fetching._policy:_AUTHORITY_END": Reviewed(
         r"[/?#\\]",
         f"a URL or password being redacted; {_UNTRUSTED}",
         lambda n: "a" * n,

@@ -35,7 +35,7 @@ from PIL import Image, ImageOps
 
 import mediaparts as mp
 import mediaparts.testing
-from mediaparts import _fetch
+from mediaparts.fetching import _fetch
 from mediaparts.testing import MediaFactory, MediaURLs, _plugin, assert_fits, describe, summarize
 
 pytest_plugins = ["pytester"]
@@ -348,7 +348,7 @@ def test_plugin_import_is_cheap() -> None:
     code = (
         "import sys, mediaparts.testing\n"
         "print(*(name in sys.modules for name in ('pytest', 'httpx', 'PIL')))\n"
-        "from mediaparts import _fetch\n"
+        "from mediaparts.fetching import _fetch\n"
         "print(_fetch._settings.client, _fetch._settings.async_client)\n"
     )
     env = {**os.environ, "PYTHONPATH": SRC}

@@ -19,7 +19,6 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from typing_extensions import Self
 
-from mediaparts import _loading
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._fields import (
     InlineBytes,
@@ -32,7 +31,6 @@ from mediaparts._fields import (
     extra_fields,
     inline_bytes,
 )
-from mediaparts._policy import redact
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
@@ -51,12 +49,14 @@ from mediaparts.detection import (
     kind_of,
     media_type_from_filename,
 )
+from mediaparts.fetching import _loading
+from mediaparts.fetching._policy import redact
 
 if TYPE_CHECKING:
     import httpx
     from PIL import Image
 
-    from mediaparts import _fetch
+    from mediaparts.fetching import _fetch
 
 __all__ = ["Kind", "MediaPart", "part_class"]
 

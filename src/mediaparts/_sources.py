@@ -39,7 +39,7 @@ from urllib.parse import unquote_to_bytes
 import pybase64
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
-from mediaparts._policy import redact
+from mediaparts.fetching._policy import redact
 
 __all__ = [
     "C0_AND_SPACE",

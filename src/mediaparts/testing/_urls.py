@@ -18,12 +18,12 @@ from typing import Any
 
 import httpx
 
-from mediaparts import _fetch
 from mediaparts._errors import OfflineError
 from mediaparts._parts import MediaPart
-from mediaparts._policy import redact
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
+from mediaparts.fetching import _fetch
+from mediaparts.fetching._policy import redact
 
 __all__ = ["MediaURLs"]
 

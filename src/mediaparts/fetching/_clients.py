@@ -16,7 +16,7 @@ from typing import Any
 import httpcore
 import httpx
 
-from mediaparts._netguard import (
+from mediaparts.fetching._netguard import (
     AsyncGuardedBackend,
     GuardedBackend,
     aresolve,
@@ -25,7 +25,7 @@ from mediaparts._netguard import (
     system_resolver,
     vet,
 )
-from mediaparts._policy import FetchPolicy
+from mediaparts.fetching._policy import FetchPolicy
 
 __all__ = [
     "AsyncGuardedTransport",

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import TypeAlias
 from urllib.parse import unquote
 
-from mediaparts._addresses import address_reason, literal_address, name_reason
 from mediaparts._errors import BlockedURL
+from mediaparts.fetching._addresses import address_reason, literal_address, name_reason
 
 __all__ = [
     "FetchPolicy",

@@ -18,12 +18,12 @@ from collections.abc import Iterator
 
 import httpx
 
-from mediaparts import _clients, _netguard
-from mediaparts._attempt import CHUNK, Attempt, Fetched
-from mediaparts._clients import safe_async_client, safe_client
 from mediaparts._errors import FetchError, OfflineError
-from mediaparts._netguard import AddressRefused
-from mediaparts._policy import (
+from mediaparts.fetching import _clients, _netguard
+from mediaparts.fetching._attempt import CHUNK, Attempt, Fetched
+from mediaparts.fetching._clients import safe_async_client, safe_client
+from mediaparts.fetching._netguard import AddressRefused
+from mediaparts.fetching._policy import (
     FetchPolicy,
     check_url,
     default_policy,

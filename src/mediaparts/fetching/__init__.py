@@ -1,0 +1,1 @@
+"""The fetch stack: URL policy, SSRF guard, guarded clients, capped fetches, part loading."""
