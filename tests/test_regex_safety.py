@@ -157,12 +157,12 @@ REVIEWED: dict[str, Reviewed] = {
         lambda n: b"9" * n,
     ),
     # --- sources, parts, providers ---------------------------------------------------------------
-    "mediaparts._sources:_WHITESPACE": Reviewed(
+    "mediaparts._inline:_WHITESPACE": Reviewed(
         rb"\s+",
         f"base64 text of a data URI, dict or upload; {_UNTRUSTED}",
         lambda n: b" \t" * (n // 2),
     ),
-    "mediaparts._sources:_NOT_BASE64": Reviewed(
+    "mediaparts._inline:_NOT_BASE64": Reviewed(
         rb"[^A-Za-z0-9+/=]",
         f"base64 text whose length is wrong, for the error message; {_UNTRUSTED}",
         lambda n: b"A" * n,

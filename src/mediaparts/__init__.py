@@ -38,12 +38,12 @@ from mediaparts._messages import (
 from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
 from mediaparts._sources import untrusted
 from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
-from mediaparts.fetching._policy import FetchPolicy
+from mediaparts.fetching import FetchPolicy
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     from mediaparts import providers
     from mediaparts._upload import afrom_upload, from_upload
-    from mediaparts.fetching._fetch import configure, offline, safe_async_client, safe_client
+    from mediaparts.fetching import configure, offline, safe_async_client, safe_client
     from mediaparts.providers import NormalizedPart, Provider
     from mediaparts.providers._check import Violation, check
     from mediaparts.providers._estimate import estimate_tokens
@@ -60,10 +60,10 @@ _LAZY = {
     "anormalize": "mediaparts.providers._normalize",
     "arender": "mediaparts.providers._render",
     "check": "mediaparts.providers._check",
-    "configure": "mediaparts.fetching._fetch",
-    "offline": "mediaparts.fetching._fetch",
-    "safe_async_client": "mediaparts.fetching._fetch",
-    "safe_client": "mediaparts.fetching._fetch",
+    "configure": "mediaparts.fetching",
+    "offline": "mediaparts.fetching",
+    "safe_async_client": "mediaparts.fetching",
+    "safe_client": "mediaparts.fetching",
     "estimate_tokens": "mediaparts.providers._estimate",
     "from_upload": "mediaparts._upload",
     "normalize": "mediaparts.providers._normalize",

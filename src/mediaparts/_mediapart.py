@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from typing_extensions import Self
 
+from mediaparts import fetching
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._fields import (
     InlineBytes,
@@ -49,14 +50,11 @@ from mediaparts.detection import (
     kind_of,
     media_type_from_filename,
 )
-from mediaparts.fetching import _loading
-from mediaparts.fetching._policy import redact
+from mediaparts.fetching import redact
 
 if TYPE_CHECKING:
     import httpx
     from PIL import Image
-
-    from mediaparts.fetching import _fetch
 
 __all__ = ["Kind", "MediaPart", "part_class"]
 
@@ -87,7 +85,7 @@ class MediaPart(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     inline: InlineBytes | None = Field(default=None, alias="data", repr=False)
 
-    _state: _loading.LoadState = PrivateAttr(default_factory=_loading.LoadState)
+    _state: fetching.LoadState = PrivateAttr(default_factory=fetching.LoadState)
     _kinds: ClassVar[frozenset[str]] = frozenset({"image", "audio", "video", "file"})
 
     def __init__(self, /, **values: Any) -> None:
@@ -214,7 +212,7 @@ class MediaPart(BaseModel):
         return self._state.detected or self.media_type
 
     def load(
-        self, *, client: httpx.Client | None = None, policy: _fetch.FetchPolicy | None = None
+        self, *, client: httpx.Client | None = None, policy: fetching.FetchPolicy | None = None
     ) -> Self:
         """Fetch a URL part's bytes now, once; a no-op for inline parts.
 
@@ -230,14 +228,14 @@ class MediaPart(BaseModel):
             UnsupportedMediaType: The bytes are not of this part's kind.
         """
         if not self.is_loaded:
-            _loading.load(self._state, self._wanted(), client=client, policy=policy)
+            fetching.load(self._state, self._wanted(), client=client, policy=policy)
         return self
 
     async def aload(
         self,
         *,
         client: httpx.AsyncClient | None = None,
-        policy: _fetch.FetchPolicy | None = None,
+        policy: fetching.FetchPolicy | None = None,
     ) -> Self:
         """Fetch a URL part's bytes asynchronously, once even when awaited concurrently.
 
@@ -245,10 +243,10 @@ class MediaPart(BaseModel):
         errors as `load`.
         """
         if not self.is_loaded:
-            await _loading.aload(self._state, self._wanted(), client=client, policy=policy)
+            await fetching.aload(self._state, self._wanted(), client=client, policy=policy)
         return self
 
-    def _wanted(self) -> _loading.Wanted:
+    def _wanted(self) -> fetching.Wanted:
         assert self.url is not None
         typed = self.media_type is not None or type(self) is not part_class("file")
 
@@ -258,7 +256,7 @@ class MediaPart(BaseModel):
         def check(media_type: str) -> None:
             self._check_kind(media_type, what=f"the bytes fetched from {shown}")
 
-        return _loading.Wanted(self.url, self.filename, self.media_type, check if typed else None)
+        return fetching.Wanted(self.url, self.filename, self.media_type, check if typed else None)
 
     def resolve(self) -> MediaPart:
         """Load the part and return it typed by its bytes (class and media type)."""
@@ -400,7 +398,7 @@ class MediaPart(BaseModel):
         extra_fields("from_url", fields)
         check_fields({"media_type": media_type, "filename": filename})
         check_url_source(url)
-        name = filename or _loading.url_filename(url)
+        name = filename or fetching.url_filename(url)
         if media_type is None and name is not None:
             guess = media_type_from_filename(name)
             if guess is not None and kind_of(guess) in cls._kinds:

@@ -22,8 +22,7 @@ from mediaparts._errors import OfflineError
 from mediaparts._parts import MediaPart
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
-from mediaparts.fetching import _fetch
-from mediaparts.fetching._policy import redact
+from mediaparts.fetching import redact, use_clients
 
 __all__ = ["MediaURLs"]
 
@@ -159,21 +158,15 @@ class MediaURLs:
     @contextmanager
     def active(self) -> Iterator[MediaURLs]:
         """Route mediaparts' fetches here for the block, then restore the previous clients."""
-        settings = _fetch._settings
         transport = httpx.MockTransport(self._handle)
         client = httpx.Client(transport=transport)
         # An AsyncClient over a MockTransport holds no connection and no event loop, so one
         # client serves `aload()` from any loop (each asyncio.run in a test makes a new one).
         async_client = httpx.AsyncClient(transport=transport)
-        with settings.lock:
-            previous = (settings.client, settings.async_client)
-            settings.client, settings.async_client = client, async_client
         try:
-            yield self
+            with use_clients(client, async_client):
+                yield self
         finally:
-            # Written directly: `mp.configure` cannot set a client back to None.
-            with settings.lock:
-                settings.client, settings.async_client = previous
             client.close()
 
 
