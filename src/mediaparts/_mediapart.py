@@ -38,6 +38,8 @@ from mediaparts._sources import (
     b64encode,
     check_url_source,
     filename_of,
+    is_data_uri,
+    is_str_path,
     parse_data_uri,
     read_file_object,
     read_path,
@@ -369,7 +371,7 @@ class MediaPart(BaseModel):
             MediaTooLarge: The file is larger than `max_bytes`.
             UnsupportedMediaType: The file's bytes are not of this class's kind.
         """
-        if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+        if not is_str_path(path):
             raise InvalidMedia(f"from_path() takes a str or Path, got {type(path).__name__}")
         check_limit(max_bytes)
         extra_fields("from_path", fields, allowed=("filename", "media_type"))
@@ -418,7 +420,7 @@ class MediaPart(BaseModel):
         Raises:
             InvalidMedia: The text is not valid base64 (or is a data URI: use `from_data_uri`).
         """
-        if isinstance(text, str) and text[:5].lower() == "data:":
+        if is_data_uri(text):
             raise InvalidMedia("this is a data URI, not bare base64: use from_data_uri()")
         if not isinstance(text, str | bytes):
             raise InvalidMedia(f"from_base64() takes text, got {type(text).__name__}")

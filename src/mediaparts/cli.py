@@ -209,9 +209,6 @@ def _run_inspect(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-_TEXT_EXTENSIONS = {"text/csv": ".csv", "text/markdown": ".md", "application/json": ".json"}
-
-
 # What may not appear in a file name on some system we write to: separators, NUL and the
 # other control characters, and the characters Windows reserves (Microsoft, "Naming Files,
 # Paths, and Namespaces"); lone surrogates too, which no file system encoding takes.
@@ -251,7 +248,7 @@ def _written(result: NormalizedPart, source: str, provider: str, out: Path, used
         OSError: The file cannot be written.
     """
     stem = _stem(result, source)
-    ext = extension_for(result.media_type) or _TEXT_EXTENSIONS.get(result.media_type, ".bin")
+    ext = extension_for(result.media_type) or ".bin"
     name = f"{stem}.{provider}{ext}"
     counter = 1
     while name.casefold() in used:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from mediaparts._imageinfo import image_size
-from mediaparts._sources import parse_data_uri
+from mediaparts._sources import is_data_uri, parse_data_uri
 from mediaparts.detection import detect
 from mediaparts.providers import Provider, get
 from mediaparts.providers._check import check
@@ -73,7 +73,7 @@ def _media_bytes(text: str) -> bytes | None:
 
 
 def _summarize_text(text: str) -> str:
-    if text[:5].lower() == "data:" and ";base64," in text[:200].lower():
+    if is_data_uri(text) and ";base64," in text[:200].lower():
         try:
             uri = parse_data_uri(text)
         except ValueError:  # InvalidMedia: leave a malformed URI for the reader to see
