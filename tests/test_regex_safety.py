@@ -217,12 +217,12 @@ REVIEWED: dict[str, Reviewed] = {
         f"a URL's file name, for normalize --out; {_UNTRUSTED}",
         lambda n: "\x00" * n,
     ),
-    "mediaparts.testing._payload:_BASE64": Reviewed(
+    "mediaparts._summary:_BASE64": Reviewed(
         r"[A-Za-z0-9+/]+={0,2}",
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "A" * n + "!",
     ),
-    "mediaparts.testing._payload:_HEX": Reviewed(
+    "mediaparts._summary:_HEX": Reviewed(
         r"[0-9A-Fa-f]+",
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "0" * n + "g",

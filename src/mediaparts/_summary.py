@@ -1,4 +1,9 @@
-"""Assertions and golden-file summaries for rendered payloads."""
+"""Readable summaries of rendered payloads: media replaced by a one-line descriptor.
+
+Used by the CLI (`mediaparts render --summary`) and re-exported by the testing toolkit
+(`mediaparts.testing.summarize`, for golden files); it sits below both so that the CLI does
+not depend on the test toolkit.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +17,8 @@ from typing import Any
 from mediaparts._imageinfo import image_size
 from mediaparts._sources import is_data_uri, parse_data_uri
 from mediaparts.detection import detect
-from mediaparts.providers import Provider, get
-from mediaparts.providers._check import check
 
-__all__ = ["assert_fits", "describe", "summarize"]
+__all__ = ["describe", "summarize"]
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
@@ -108,30 +111,3 @@ def summarize(payload: Any) -> Any:
     if isinstance(payload, tuple):
         return tuple(summarize(item) for item in payload)
     return copy.deepcopy(payload)
-
-
-def assert_fits(
-    payload: dict[str, Any], provider: str | Provider, model: str | None = None
-) -> None:
-    """Assert that a rendered payload follows a provider's rules, offline.
-
-    Args:
-        payload: What `mp.render` returned, or any payload of that provider's shape.
-        provider: The provider name or a `Provider`.
-        model: The model, for model-dependent limits.
-
-    Raises:
-        AssertionError: The payload breaks a rule; the message lists every violation as
-            `path: message (rule)`.
-    """
-    __tracebackhide__ = True
-    violations = check(payload, provider, model=model)
-    if violations:
-        name = get(provider).name
-        count = f"{len(violations)} violation{'s' if len(violations) > 1 else ''}"
-        listed = "\n".join(f"  {violation}" for violation in violations)
-        raise AssertionError(
-            f"the payload does not fit {name} ({count}):\n{listed}\n"
-            f"mp.render(..., {name!r}) normalizes parts to fit; a payload built or edited by "
-            "hand must follow the same rules (mp.check lists them)."
-        )

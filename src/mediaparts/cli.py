@@ -22,15 +22,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mediaparts import normalize, render
 from mediaparts._build import part
 from mediaparts._errors import MediaError
 from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
 from mediaparts._sources import b64encode
+from mediaparts._summary import summarize
 from mediaparts.detection import detect, extension_for
 from mediaparts.providers import NormalizedPart, names
-from mediaparts.providers._normalize import normalize
-from mediaparts.providers._render import render
 
 __all__ = ["main"]
 
@@ -308,8 +308,6 @@ def _run_render(args: argparse.Namespace) -> int:
     content += [part(source) for source in args.inputs]
     payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
     if args.summary:
-        from mediaparts.testing import summarize  # needs no pytest
-
         payload = summarize(payload)
     # Non-ASCII text as \u escapes where the output cannot hold it (a cp1252 file on Windows).
     utf = (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf8sig")
