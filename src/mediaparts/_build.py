@@ -9,6 +9,7 @@ from typing import Any, overload
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import check_fields
+from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, part_class
 from mediaparts._sources import (
     C0_AND_SPACE,
@@ -236,3 +237,6 @@ def _is_pil_image(value: Any) -> bool:
 
     image_module = sys.modules.get("PIL.Image")
     return image_module is not None and isinstance(value, image_module.Image)
+
+
+register_dict_reader(part_from_mapping)

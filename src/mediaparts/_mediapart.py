@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
@@ -58,12 +58,23 @@ if TYPE_CHECKING:
     import httpx
     from PIL import Image
 
-__all__ = ["Kind", "MediaPart", "part_class"]
+__all__ = ["Kind", "MediaPart", "part_class", "register_dict_reader"]
 
 Kind = Literal["image", "audio", "video", "file"]
 
 # The class of each kind, filled in as `_parts` defines them (see __pydantic_init_subclass__).
 _BY_KIND: dict[str, type[MediaPart]] = {}
+
+
+# How `from_dict` reads a dict: `_build.part_from_mapping`, which makes parts of every kind and
+# so sits above this module. `_build` registers it when it loads (`mediaparts/__init__` imports
+# it first), as `_parts` registers the classes, so this module imports nothing above it.
+_DICT_READER: list[Callable[[Mapping[str, Any]], Any]] = []
+
+
+def register_dict_reader(reader: Callable[[Mapping[str, Any]], Any]) -> None:
+    """Set the function `MediaPart.from_dict` reads dicts with (`_build` sets it)."""
+    _DICT_READER[:] = [reader]
 
 
 def part_class(kind: str) -> type[MediaPart]:
@@ -329,15 +340,13 @@ class MediaPart(BaseModel):
             InvalidMedia: The dict is malformed.
             UnsupportedMediaType: Its bytes are not of this class's kind.
         """
-        from mediaparts._build import part_from_mapping
-
         if not isinstance(value, Mapping):
             raise InvalidMedia(
                 f"{cls.__name__}.from_dict() takes a dict (to_dict() output or a shorthand such "
                 f"as {{'data': ...}}), got {type(value).__name__}"
             )
         with untrusted_paths(f"{cls.__name__}.from_dict()", base_dir):
-            made = part_from_mapping(value)
+            made = _DICT_READER[0](value)
         if not isinstance(made, MediaPart):
             raise InvalidMedia(f"{cls.__name__}.from_dict() got a text part; use mp.part()")
         if cls is not MediaPart and not isinstance(made, cls):
