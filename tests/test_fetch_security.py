@@ -535,8 +535,8 @@ def test_safe_async_client_outside_fetch(server: Server) -> None:
 
 
 def test_safe_client_refuses_transport_options() -> None:
-    """Options that would route around the guard are refused."""
-    with pytest.raises(TypeError, match="transport"):
+    """Options that would route around the guard are refused with InvalidConfig."""
+    with pytest.raises(mp.InvalidConfig, match="transport"):
         safe_client(transport=httpx.MockTransport(lambda r: httpx.Response(200)))
 
 

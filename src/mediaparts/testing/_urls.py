@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from mediaparts._errors import OfflineError
+from mediaparts._errors import InvalidConfig, OfflineError
 from mediaparts._parts import MediaPart
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
@@ -84,17 +84,17 @@ class MediaURLs:
             The URL, so `url = media_urls.add("https://...", part)` reads naturally.
 
         Raises:
-            TypeError: The content is of another type, or a part without its bytes.
-            ValueError: The URL does not parse or the status is not an HTTP status.
+            InvalidConfig: The URL does not parse, the status is not an HTTP status, or the
+                content is of another type or a part without its bytes.
         """
         try:
             key = _key(url)
         except (httpx.InvalidURL, TypeError) as exc:
-            raise ValueError(f"media_urls.add() needs a valid URL, got {url!r}: {exc}") from exc
+            raise InvalidConfig(f"media_urls.add() needs a valid URL, got {url!r}: {exc}") from exc
         if httpx.URL(key).scheme not in ("http", "https") or not httpx.URL(key).host:
-            raise ValueError(f"media_urls.add() needs an absolute http(s) URL, got {url!r}")
+            raise InvalidConfig(f"media_urls.add() needs an absolute http(s) URL, got {url!r}")
         if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
-            raise ValueError(f"status must be an HTTP status from 100 to 599, got {status!r}")
+            raise InvalidConfig(f"status must be an HTTP status from 100 to 599, got {status!r}")
         body, media_type = _body(content_or_path, PurePosixPath(httpx.URL(key).path).name)
         sent = dict(headers or {})
         if not any(name.lower() == "content-type" for name in sent):
@@ -174,7 +174,7 @@ def _body(content: Any, url_name: str) -> tuple[bytes, str]:
     """Return the response body and the Content-Type to send when none is given."""
     if isinstance(content, MediaPart):
         if not content.is_loaded:
-            raise TypeError(
+            raise InvalidConfig(
                 "media_urls.add() needs a part with its bytes, not a URL part that is not loaded"
             )
         return content.data, content.effective_media_type or "application/octet-stream"
@@ -189,7 +189,7 @@ def _body(content: Any, url_name: str) -> tuple[bytes, str]:
         path = os.fspath(content)
         body = read_path(path)  # the one path reader: regular files only, bounded
         return body, detect(body, filename=os.path.basename(path)).media_type
-    raise TypeError(
+    raise InvalidConfig(
         "media_urls.add() takes bytes, str text, a pathlib.Path or a part, "
         f"got {type(content).__name__}"
     )
