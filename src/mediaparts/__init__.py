@@ -51,7 +51,8 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts.providers._render import arender, render
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
-# when first used, so `import mediaparts` stays cheap for code that only makes parts.
+# when first used, so `import mediaparts` stays cheap for code that only makes parts. This
+# facade is the one place a lazy import may close a cycle (tests/test_architecture.py).
 _LAZY = {
     "NormalizedPart": "mediaparts.providers",
     "Provider": "mediaparts.providers",

@@ -1,9 +1,9 @@
 """The `media_urls` fixture: registered URLs served to every fetch, all others refused.
 
-While it is active, mediaparts' configured clients (`mp.configure(client=, async_client=)`)
-are httpx clients over one `httpx.MockTransport`, so sync loads (`part.data`, `load()`) and
-async loads (`aload()`, `mp.arender`) both reach the registrations here and nothing reaches the
-network. The previous clients are put back exactly when the test ends.
+While it is active, mediaparts' fetches go through httpx clients over one
+`httpx.MockTransport` (installed with `mediaparts.fetching.use_clients`), so sync loads
+(`part.data`, `load()`) and async loads (`aload()`, `mp.arender`) both reach the registrations
+here and nothing reaches the network. The previous clients are put back exactly when the test ends.
 """
 
 from __future__ import annotations
