@@ -482,7 +482,10 @@ def test_rebinding_resolver_cannot_switch_address(
 
 
 def test_pooled_connection_not_reused_by_stricter_policy(server: Server) -> None:
-    """A kept-alive connection to 127.0.0.1 carries no fetch whose policy refuses it."""
+    """A later fetch whose policy refuses 127.0.0.1 never reaches it over the same client.
+
+    This server closes each connection (HTTP/1.0), so the refusal comes from the new
+    connection's check; tests/fetching/test_netguard.py reuses a kept-alive one."""
     server.handlers["/x"] = reply(b"ok")
     lenient = answers({"pool.test": ["127.0.0.1"]})
     url = server.url("/x", "pool.test")
