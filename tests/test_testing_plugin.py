@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import wave
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from PIL import Image, ImageOps
 
 import mediaparts as mp
 import mediaparts.testing
-from mediaparts import _fetch
+from mediaparts.fetching import _fetch
 from mediaparts.testing import MediaFactory, MediaURLs, _plugin, assert_fits, describe, summarize
 
 pytest_plugins = ["pytester"]
@@ -348,7 +349,7 @@ def test_plugin_import_is_cheap() -> None:
     code = (
         "import sys, mediaparts.testing\n"
         "print(*(name in sys.modules for name in ('pytest', 'httpx', 'PIL')))\n"
-        "from mediaparts import _fetch\n"
+        "from mediaparts.fetching import _fetch\n"
         "print(_fetch._settings.client, _fetch._settings.async_client)\n"
     )
     env = {**os.environ, "PYTHONPATH": SRC}
@@ -456,9 +457,9 @@ def test_media_image_animated_has_three_frames(media: MediaFactory, fmt: str) ->
 def test_media_image_refuses_what_it_cannot_make(
     media: MediaFactory, kwargs: dict[str, Any], message: str
 ) -> None:
-    """Impossible requests raise ValueError saying what is possible."""
+    """Impossible requests raise InvalidConfig saying what is possible."""
     arguments = {"width": 8, "height": 8, **kwargs}
-    with pytest.raises(ValueError, match=re.escape(message)):
+    with pytest.raises(mp.InvalidConfig, match=re.escape(message)):
         media.image(**arguments)
 
 
@@ -577,15 +578,33 @@ def test_media_urls_active_restores_settings_exactly() -> None:
             _fetch._settings.client = before[0]
 
 
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda media: media.audio(seconds=0), "seconds must be over 0"),
+        (lambda media: media.audio(format="xyz"), "cannot make 'xyz' audio"),
+        (lambda media: media.pdf(pages=0), "pages must be an int from 1 to 1000"),
+        (lambda media: media.text("a", format="docx"), "cannot make 'docx' files"),
+        (lambda media: media.text(b"a"), "takes str, got bytes"),  # type: ignore[arg-type],
+    ],
+)
+def test_media_factory_refuses_bad_arguments(
+    media: MediaFactory, make: Callable[[MediaFactory], object], message: str
+) -> None:
+    """Bad audio, PDF and text arguments raise InvalidConfig saying what is possible."""
+    with pytest.raises(mp.InvalidConfig, match=re.escape(message)):
+        make(media)
+
+
 def test_media_urls_add_refuses_bad_input(media_urls: MediaURLs) -> None:
-    """Bad URLs, statuses, content types and unloaded URL parts are refused at add()."""
-    with pytest.raises(ValueError, match=r"needs an absolute http\(s\) URL, got 'example\.com/a'"):
+    """Bad URLs, statuses, content types and unloaded URL parts raise InvalidConfig at add()."""
+    with pytest.raises(mp.InvalidConfig, match=r"needs an absolute http\(s\) URL, got 'exa"):
         media_urls.add("example.com/a", b"")
-    with pytest.raises(ValueError, match="status must be an HTTP status"):
+    with pytest.raises(mp.InvalidConfig, match="status must be an HTTP status"):
         media_urls.add("https://example.com/a", b"", status=700)
-    with pytest.raises(TypeError, match=r"takes bytes, str text, a pathlib\.Path or a part"):
+    with pytest.raises(mp.InvalidConfig, match=r"takes bytes, str text, a pathlib\.Path or a"):
         media_urls.add("https://example.com/a", 42)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="not loaded"):
+    with pytest.raises(mp.InvalidConfig, match="not loaded"):
         media_urls.add("https://example.com/a", mp.ImagePart.from_url("https://x.org/a.png"))
     assert media_urls.unrequested == []
 

@@ -36,14 +36,14 @@ from mediaparts._messages import (
     message_from_dict,
 )
 from mediaparts._parts import AudioPart, FilePart, ImagePart, MediaPart, TextPart, VideoPart
-from mediaparts._policy import FetchPolicy
 from mediaparts._sources import untrusted
 from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
+from mediaparts.fetching import FetchPolicy
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     from mediaparts import providers
-    from mediaparts._fetch import configure, offline, safe_async_client, safe_client
     from mediaparts._upload import afrom_upload, from_upload
+    from mediaparts.fetching import configure, offline, safe_async_client, safe_client
     from mediaparts.providers import NormalizedPart, Provider
     from mediaparts.providers._check import Violation, check
     from mediaparts.providers._estimate import estimate_tokens
@@ -51,7 +51,8 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts.providers._render import arender, render
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
-# when first used, so `import mediaparts` stays cheap for code that only makes parts.
+# when first used, so `import mediaparts` stays cheap for code that only makes parts. This
+# facade is the one place a lazy import may close a cycle (tests/test_architecture.py).
 _LAZY = {
     "NormalizedPart": "mediaparts.providers",
     "Provider": "mediaparts.providers",
@@ -60,10 +61,10 @@ _LAZY = {
     "anormalize": "mediaparts.providers._normalize",
     "arender": "mediaparts.providers._render",
     "check": "mediaparts.providers._check",
-    "configure": "mediaparts._fetch",
-    "offline": "mediaparts._fetch",
-    "safe_async_client": "mediaparts._fetch",
-    "safe_client": "mediaparts._fetch",
+    "configure": "mediaparts.fetching",
+    "offline": "mediaparts.fetching",
+    "safe_async_client": "mediaparts.fetching",
+    "safe_client": "mediaparts.fetching",
     "estimate_tokens": "mediaparts.providers._estimate",
     "from_upload": "mediaparts._upload",
     "normalize": "mediaparts.providers._normalize",

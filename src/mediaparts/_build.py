@@ -9,11 +9,14 @@ from typing import Any, overload
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import check_fields
+from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, part_class
 from mediaparts._sources import (
     C0_AND_SPACE,
     b64decode,
     filename_of,
+    is_data_uri,
+    is_str_path,
     parse_data_uri,
     read_file_object,
     read_path,
@@ -75,7 +78,7 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
         # As URL parsers do, spaces and control characters around a URL are not part of it;
         # " https://u:pw@host/" must not be taken for a path (and shown, password and all).
         stripped = value.strip(C0_AND_SPACE)
-        if stripped[:5].lower() == "data:":
+        if is_data_uri(stripped):
             return _from_data_uri(stripped, fields)
         if _URL.match(stripped):  # any scheme: the fetch policy refuses file:, ftp:, s3: ...
             return _from_url(stripped, fields)
@@ -139,7 +142,7 @@ def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | TextPart:
     if "data" not in given:
         return _from_url(value["url"], fields, cls)
     data = value["data"]
-    if isinstance(data, str) and data[:5].lower() == "data:":
+    if is_data_uri(data):
         parsed = parse_data_uri(data)
         fields.setdefault("media_type", parsed.media_type)
         raw = parsed.data
@@ -184,7 +187,7 @@ def _from_bytes(
 
 
 def _from_path(path: Any, fields: dict[str, Any], cls: type[MediaPart] | None = None) -> MediaPart:
-    if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+    if not is_str_path(path):
         raise InvalidMedia(f"'path' must be a string or path, got {type(path).__name__}")
     if cls is not None:
         return cls.from_path(path, **_fit(cls, fields))
@@ -234,3 +237,6 @@ def _is_pil_image(value: Any) -> bool:
 
     image_module = sys.modules.get("PIL.Image")
     return image_module is not None and isinstance(value, image_module.Image)
+
+
+register_dict_reader(part_from_mapping)

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, PlainSerializer, ValidationError, WithJsonSchema
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._sources import b64decode, b64encode
+from mediaparts._inline import b64decode, b64encode
 
 __all__ = [
     "InlineBytes",

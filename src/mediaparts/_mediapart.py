@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from typing_extensions import Self
 
-from mediaparts import _loading
+from mediaparts import fetching
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._fields import (
     InlineBytes,
@@ -32,13 +32,14 @@ from mediaparts._fields import (
     extra_fields,
     inline_bytes,
 )
-from mediaparts._policy import redact
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
     b64encode,
     check_url_source,
     filename_of,
+    is_data_uri,
+    is_str_path,
     parse_data_uri,
     read_file_object,
     read_path,
@@ -51,18 +52,28 @@ from mediaparts.detection import (
     kind_of,
     media_type_from_filename,
 )
+from mediaparts.fetching import redact
 from mediaparts.formats import Kind
 
 if TYPE_CHECKING:
     import httpx
     from PIL import Image
 
-    from mediaparts import _fetch
-
-__all__ = ["Kind", "MediaPart", "part_class"]
+__all__ = ["Kind", "MediaPart", "part_class", "register_dict_reader"]
 
 # The class of each kind, filled in as `_parts` defines them (see __pydantic_init_subclass__).
 _BY_KIND: dict[str, type[MediaPart]] = {}
+
+
+# How `from_dict` reads a dict: `_build.part_from_mapping`, which makes parts of every kind and
+# so sits above this module. `_build` registers it when it loads (`mediaparts/__init__` imports
+# it first), as `_parts` registers the classes, so this module imports nothing above it.
+_DICT_READER: list[Callable[[Mapping[str, Any]], Any]] = []
+
+
+def register_dict_reader(reader: Callable[[Mapping[str, Any]], Any]) -> None:
+    """Set the function `MediaPart.from_dict` reads dicts with (`_build` sets it)."""
+    _DICT_READER[:] = [reader]
 
 
 def part_class(kind: str) -> type[MediaPart]:
@@ -86,7 +97,7 @@ class MediaPart(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     inline: InlineBytes | None = Field(default=None, alias="data", repr=False)
 
-    _state: _loading.LoadState = PrivateAttr(default_factory=_loading.LoadState)
+    _state: fetching.LoadState = PrivateAttr(default_factory=fetching.LoadState)
     _kinds: ClassVar[frozenset[str]] = frozenset({"image", "audio", "video", "file"})
 
     def __init__(self, /, **values: Any) -> None:
@@ -213,7 +224,7 @@ class MediaPart(BaseModel):
         return self._state.detected or self.media_type
 
     def load(
-        self, *, client: httpx.Client | None = None, policy: _fetch.FetchPolicy | None = None
+        self, *, client: httpx.Client | None = None, policy: fetching.FetchPolicy | None = None
     ) -> Self:
         """Fetch a URL part's bytes now, once; a no-op for inline parts.
 
@@ -229,14 +240,14 @@ class MediaPart(BaseModel):
             UnsupportedMediaType: The bytes are not of this part's kind.
         """
         if not self.is_loaded:
-            _loading.load(self._state, self._wanted(), client=client, policy=policy)
+            fetching.load(self._state, self._wanted(), client=client, policy=policy)
         return self
 
     async def aload(
         self,
         *,
         client: httpx.AsyncClient | None = None,
-        policy: _fetch.FetchPolicy | None = None,
+        policy: fetching.FetchPolicy | None = None,
     ) -> Self:
         """Fetch a URL part's bytes asynchronously, once even when awaited concurrently.
 
@@ -244,10 +255,10 @@ class MediaPart(BaseModel):
         errors as `load`.
         """
         if not self.is_loaded:
-            await _loading.aload(self._state, self._wanted(), client=client, policy=policy)
+            await fetching.aload(self._state, self._wanted(), client=client, policy=policy)
         return self
 
-    def _wanted(self) -> _loading.Wanted:
+    def _wanted(self) -> fetching.Wanted:
         assert self.url is not None
         typed = self.media_type is not None or type(self) is not part_class("file")
 
@@ -257,7 +268,7 @@ class MediaPart(BaseModel):
         def check(media_type: str) -> None:
             self._check_kind(media_type, what=f"the bytes fetched from {shown}")
 
-        return _loading.Wanted(self.url, self.filename, self.media_type, check if typed else None)
+        return fetching.Wanted(self.url, self.filename, self.media_type, check if typed else None)
 
     def resolve(self) -> MediaPart:
         """Load the part and return it typed by its bytes (class and media type)."""
@@ -328,15 +339,13 @@ class MediaPart(BaseModel):
             InvalidMedia: The dict is malformed.
             UnsupportedMediaType: Its bytes are not of this class's kind.
         """
-        from mediaparts._build import part_from_mapping
-
         if not isinstance(value, Mapping):
             raise InvalidMedia(
                 f"{cls.__name__}.from_dict() takes a dict (to_dict() output or a shorthand such "
                 f"as {{'data': ...}}), got {type(value).__name__}"
             )
         with untrusted_paths(f"{cls.__name__}.from_dict()", base_dir):
-            made = part_from_mapping(value)
+            made = _DICT_READER[0](value)
         if not isinstance(made, MediaPart):
             raise InvalidMedia(f"{cls.__name__}.from_dict() got a text part; use mp.part()")
         if cls is not MediaPart and not isinstance(made, cls):
@@ -370,7 +379,7 @@ class MediaPart(BaseModel):
             MediaTooLarge: The file is larger than `max_bytes`.
             UnsupportedMediaType: The file's bytes are not of this class's kind.
         """
-        if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+        if not is_str_path(path):
             raise InvalidMedia(f"from_path() takes a str or Path, got {type(path).__name__}")
         check_limit(max_bytes)
         extra_fields("from_path", fields, allowed=("filename", "media_type"))
@@ -399,7 +408,7 @@ class MediaPart(BaseModel):
         extra_fields("from_url", fields)
         check_fields({"media_type": media_type, "filename": filename})
         check_url_source(url)
-        name = filename or _loading.url_filename(url)
+        name = filename or fetching.url_filename(url)
         if media_type is None and name is not None:
             guess = media_type_from_filename(name)
             if guess is not None and kind_of(guess) in cls._kinds:
@@ -419,7 +428,7 @@ class MediaPart(BaseModel):
         Raises:
             InvalidMedia: The text is not valid base64 (or is a data URI: use `from_data_uri`).
         """
-        if isinstance(text, str) and text[:5].lower() == "data:":
+        if is_data_uri(text):
             raise InvalidMedia("this is a data URI, not bare base64: use from_data_uri()")
         if not isinstance(text, str | bytes):
             raise InvalidMedia(f"from_base64() takes text, got {type(text).__name__}")

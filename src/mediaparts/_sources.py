@@ -1,45 +1,36 @@
 """Turn what a caller hands us (base64 text, data URIs, paths, file objects) into bytes.
 
 Everything here is strict about malformed input and raises `InvalidMedia` naming the problem,
-and nothing here mutates or closes what the caller passed.
-
-Every read of a local path in the library goes through `open_path` (detection's prefix read and
-`read_path` both do), so the rules for paths live here, once:
-
-- Only regular files are read. The path is opened without blocking (`O_NONBLOCK`, so a FIFO
-  with no writer cannot hang the open) and the open descriptor is checked with `fstat`:
-  FIFOs, devices (`/dev/zero`), sockets and directories are refused with `InvalidMedia`.
-- A read is always bounded: by `max_bytes` when given, and in any case by the size the file
-  reported when it was opened plus one chunk (to notice a file that grows while read), or
-  `UNSIZED_CAP` for files that report a size of 0 (`/proc` entries).
-- A *path policy*, held in a context variable, says whether paths may be read at all. The
-  application's own calls (`mp.part(path)`, `from_path`, shorthands in code) run without one
-  and read any path. Readers of untrusted input (`mp.message_from_dict`,
-  `MediaPart.from_dict`, and any reader of provider payloads) run inside `untrusted_paths()`:
-  every path read under it raises `BlockedPath`, unless the caller named a `base_dir`, in
-  which case a path is resolved against that directory and read only when its real path
-  (symlinks followed, `..` collapsed) lies inside it. Because the check sits in `open_path`
-  and not at each call site, a new reader only has to run inside `untrusted_paths()`.
+and nothing here mutates or closes what the caller passed. Base64 and data URIs are read by
+`_inline`, paths by `_paths` (both in the lowest layer, so detection shares them); this module
+adds what needs the fetch stack or reads file objects, and re-exports the rest for the parts.
 """
 
 from __future__ import annotations
 
-import binascii
-import contextlib
-import os
-import re
-import stat
-from collections.abc import Iterator
-from contextvars import ContextVar
-from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, BinaryIO
-from urllib.parse import unquote_to_bytes
-
-import pybase64
+from typing import IO, Any
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
-from mediaparts._policy import redact
+from mediaparts._inline import (
+    DataURI,
+    b64decode,
+    b64decode_prefix,
+    b64encode,
+    is_data_uri,
+    parse_data_uri,
+)
+from mediaparts._paths import (
+    UNSIZED_CAP,
+    filename_of,
+    is_str_path,
+    open_path,
+    path_reader,
+    read_path,
+    read_some,
+    untrusted,
+    untrusted_paths,
+)
+from mediaparts.fetching import redact
 
 __all__ = [
     "C0_AND_SPACE",
@@ -50,6 +41,8 @@ __all__ = [
     "b64encode",
     "check_url_source",
     "filename_of",
+    "is_data_uri",
+    "is_str_path",
     "open_path",
     "parse_data_uri",
     "read_file_object",
@@ -58,233 +51,9 @@ __all__ = [
     "untrusted_paths",
 ]
 
-_WHITESPACE = re.compile(rb"\s+")
 # What URL parsers strip from both ends of a URL before reading it (WHATWG URL, "C0 control
 # or space"), so " file:///etc/passwd" is still a file: URL.
 C0_AND_SPACE = "".join(map(chr, range(0x21)))
-_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/=]")
-
-
-def b64encode(data: bytes | bytearray | memoryview) -> str:
-    """Encode bytes as standard base64 text, without an intermediate bytes copy."""
-    # b64encode_as_string builds the str directly: one output buffer instead of
-    # `b64encode(...).decode()`'s two, which is what keeps peak memory near 1.33x the input.
-    return pybase64.b64encode_as_string(data)
-
-
-def _clean_base64(text: str | bytes) -> bytes:
-    raw = text.encode("ascii", "strict") if isinstance(text, str) else bytes(text)
-    if any(c in raw for c in b" \t\r\n\x0b\x0c"):
-        raw = _WHITESPACE.sub(b"", raw)
-    if b"-" in raw or b"_" in raw:  # the URL-safe alphabet (RFC 4648 section 5)
-        raw = raw.replace(b"-", b"+").replace(b"_", b"/")
-    missing = -len(raw) % 4
-    if missing == 3:
-        stray = _NOT_BASE64.search(raw)
-        if stray is not None:
-            raise ValueError(f"it contains {stray.group()!r} at position {stray.start()}")
-        raise ValueError("its length is not a whole number of base64 quanta")
-    return raw + b"=" * missing if missing else raw
-
-
-def b64decode(text: str | bytes, *, what: str = "data") -> bytes:
-    """Decode base64 text strictly.
-
-    Accepts the standard and URL-safe alphabets, embedded line breaks (MIME style) and
-    missing padding; rejects anything else.
-
-    Args:
-        text: The base64 text.
-        what: How to name the input in an error message.
-
-    Returns:
-        The decoded bytes.
-
-    Raises:
-        InvalidMedia: The text is not valid base64.
-    """
-    try:
-        cleaned = _clean_base64(text)
-        return pybase64.b64decode(cleaned, validate=True)
-    except UnicodeEncodeError as exc:
-        bad = exc.object[exc.start : exc.start + 1]
-        raise InvalidMedia(
-            f"{what} is not valid base64: it contains {bad!r} at position {exc.start}; "
-            "pass raw bytes with from_bytes(), or a path with from_path()"
-        ) from exc
-    except (ValueError, binascii.Error) as exc:
-        preview = text[:40] if isinstance(text, str) else text[:40].decode("ascii", "replace")
-        raise InvalidMedia(
-            f"{what} is not valid base64 ({exc}); it starts {preview!r}. Pass raw bytes with "
-            "from_bytes(), a data URI with from_data_uri(), or a path with from_path()"
-        ) from exc
-
-
-def b64decode_prefix(text: str | bytes, n_bytes: int) -> bytes:
-    """Decode only enough of some base64 text to get about `n_bytes` bytes.
-
-    Used to detect the type of a large base64 payload before decoding all of it. Errors in
-    the prefix raise `InvalidMedia` just as a full decode would.
-    """
-    n_chars = (n_bytes + 2) // 3 * 4
-    head = text[: n_chars + n_chars // 64 + 8]  # room for line breaks
-    raw = head.encode("ascii", "replace") if isinstance(head, str) else bytes(head)
-    raw = _WHITESPACE.sub(b"", raw)[:n_chars]
-    if len(raw) < n_chars:  # the whole text is short: decode it all, with full validation
-        return b64decode(text)
-    return b64decode(raw)
-
-
-@dataclass(frozen=True, slots=True)
-class DataURI:
-    """The parts of an RFC 2397 `data:` URI."""
-
-    media_type: str | None
-    data: bytes
-    parameters: dict[str, str]
-
-
-def parse_data_uri(uri: str) -> DataURI:
-    """Parse an RFC 2397 data URI, base64 or percent-encoded.
-
-    Raises:
-        InvalidMedia: The text is not a well-formed data URI, or its base64 is bad.
-    """
-    if not isinstance(uri, str) or uri[:5].lower() != "data:":
-        start = repr(uri[:30]) if isinstance(uri, str) else type(uri).__name__
-        raise InvalidMedia(f"not a data URI: expected text starting 'data:', got {start}")
-    header, sep, payload = uri[5:].partition(",")
-    if not sep:
-        raise InvalidMedia(
-            "malformed data URI: no ',' separates the header from the data "
-            "(expected 'data:<media type>[;base64],<data>')"
-        )
-    fields = [f.strip() for f in header.split(";")]
-    is_base64 = len(fields) > 1 and fields[-1].lower() == "base64"
-    if is_base64:
-        fields.pop()
-    media_type = fields[0].lower() or None
-    if media_type is not None and "/" not in media_type:
-        raise InvalidMedia(f"malformed data URI: {media_type!r} is not a media type")
-    parameters: dict[str, str] = {}
-    for field in fields[1:]:
-        key, eq, value = field.partition("=")
-        if not eq or not key:
-            raise InvalidMedia(f"malformed data URI: parameter {field!r} is not 'name=value'")
-        parameters[key.strip().lower()] = value.strip()
-    if is_base64:
-        # Some writers percent-encode the base64 text itself (e.g. '%2B' for '+').
-        if "%" in payload:
-            payload = unquote_to_bytes(payload).decode("ascii", "replace")
-        data = b64decode(payload, what="the data URI's payload")
-    else:
-        try:
-            data = unquote_to_bytes(payload)
-        except UnicodeEncodeError as exc:  # a lone surrogate: text no URI can carry
-            raise InvalidMedia(
-                f"malformed data URI: its data holds {exc.object[exc.start : exc.end]!r}, which "
-                "cannot be encoded as UTF-8"
-            ) from exc
-    return DataURI(media_type=media_type, data=data, parameters=parameters)
-
-
-def filename_of(path: str | os.PathLike[str]) -> str:
-    """Return the final component of a path, as a file name to keep on a part."""
-    return Path(path).name
-
-
-# How far a file may grow past the size it reported when opened before the read stops: one
-# chunk tells "grew" from "as reported" without following a file that never ends.
-_GROWTH = 64 * 1024
-UNSIZED_CAP = 1 << 20
-"""The most bytes read from a file that reports a size of 0 (`/proc/self/environ` does)."""
-
-# O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever if none comes.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NOT_REGULAR = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class _PathPolicy:
-    reader: str  # the entry point reading untrusted input, as errors name it
-    base_dir: str | None  # the real path of the one directory paths may lie in; None: none
-
-
-_POLICY: ContextVar[_PathPolicy | None] = ContextVar("mediaparts_path_policy", default=None)
-
-
-@contextlib.contextmanager
-def untrusted_paths(reader: str, base_dir: str | os.PathLike[str] | None = None) -> Iterator[None]:
-    """Read every path under the untrusted-input policy while the block runs.
-
-    Inside the block, `open_path` (and so `read_path`, `detect` and every part constructor)
-    raises `BlockedPath` for any path, unless `base_dir` is given: then a relative path is
-    resolved against it, and a path is read only when its real path lies inside it. Nested
-    blocks keep the outermost policy: the application's choice holds for all it reads.
-
-    Args:
-        reader: The entry point reading untrusted input, e.g. `"mp.message_from_dict()"`.
-        base_dir: The directory paths may name, or `None` for no path at all.
-
-    Raises:
-        InvalidMedia: `base_dir` is not a directory.
-    """
-    if _POLICY.get() is not None:
-        if base_dir is not None:
-            _real_dir(base_dir)  # still a mistake to report, though the outer policy holds
-        yield
-        return
-    policy = _PathPolicy(reader, None if base_dir is None else _real_dir(base_dir))
-    token = _POLICY.set(policy)
-    try:
-        yield
-    finally:
-        _POLICY.reset(token)
-
-
-@contextlib.contextmanager
-def untrusted(base_dir: str | os.PathLike[str] | None = None) -> Iterator[None]:
-    """Treat every path read inside the block as coming from untrusted input.
-
-    For application code that hands a stranger's value to `mp.part` (a form field, a JSON
-    body): inside the block a path raises `BlockedPath` instead of being read, unless it lies
-    inside `base_dir`, exactly as in `mp.message_from_dict`. URLs, data URIs and bytes are
-    made into parts as usual, and URLs are fetched under the fetch policy.
-
-    ```python
-    with mp.untrusted():
-        photo = mp.part(request_json["image"])    # a URL or data URI; never a server file
-    ```
-
-    Args:
-        base_dir: The directory paths may name, or `None` for no path at all.
-
-    Raises:
-        InvalidMedia: `base_dir` is not a directory.
-    """
-    with untrusted_paths("code inside mp.untrusted()", base_dir):
-        yield
-
-
-def _real_dir(base_dir: Any) -> str:
-    if not isinstance(base_dir, str | os.PathLike) or isinstance(os.fspath(base_dir), bytes):
-        raise InvalidMedia(
-            f"base_dir must be a str or os.PathLike of str, got {type(base_dir).__name__}"
-        )
-    try:
-        real = os.path.realpath(base_dir)
-    except (OSError, ValueError) as exc:  # an embedded NUL, a symlink loop
-        raise InvalidMedia(f"base_dir {os.fspath(base_dir)!r} is not a usable path: {exc}") from exc
-    if not os.path.isdir(real):
-        raise InvalidMedia(f"base_dir {os.fspath(base_dir)!r} is not a directory")
-    return real
 
 
 def check_url_source(url: str) -> None:
@@ -296,150 +65,13 @@ def check_url_source(url: str) -> None:
     Raises:
         BlockedPath: A path policy is in force and `url` is a `file:` URL.
     """
-    policy = _POLICY.get()
-    if policy is not None and url.lstrip(C0_AND_SPACE)[:5].lower() == "file:":
+    reader = path_reader()
+    if reader is not None and url.lstrip(C0_AND_SPACE)[:5].lower() == "file:":
         shown = redact(url)[:200]
         raise BlockedPath(
-            f"refusing the file: URL {shown!r}: {policy.reader} reads untrusted input, "
+            f"refusing the file: URL {shown!r}: {reader} reads untrusted input, "
             "which may not name files on this machine",
             path=shown,
-        )
-
-
-def _permitted(shown: str, policy: _PathPolicy) -> str:
-    """Return the real path to open for `shown` under `policy`, or raise BlockedPath."""
-    if policy.base_dir is None:
-        raise BlockedPath(
-            f"refusing to read the local file {shown!r}: {policy.reader} reads untrusted input, "
-            "which may not name files on this machine. Pass base_dir= to allow files under "
-            "one directory, or make the part in your own code (mp.part(path))",
-            path=shown,
-        )
-    # realpath follows every symlink and collapses '..' (after the symlinks, as the kernel
-    # does), so the containment test is on the file that would actually be opened.
-    real = os.path.realpath(os.path.join(policy.base_dir, shown))
-    try:
-        inside = os.path.commonpath([real, policy.base_dir]) == policy.base_dir
-    except ValueError:  # Windows: another drive
-        inside = False
-    if not inside:
-        # The message names neither base_dir nor the resolved path: it may reach the client.
-        raise BlockedPath(
-            f"refusing to read {shown!r}: it is outside the base_dir given to {policy.reader} "
-            "(through an absolute path, '..' or a symbolic link)",
-            path=shown,
-        )
-    return real
-
-
-@contextlib.contextmanager
-def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """Open a regular file for reading bytes, under the current path policy.
-
-    The file is opened without blocking and checked on its open descriptor, so a FIFO, a
-    device, a socket or a directory is refused rather than read (or waited on).
-
-    Raises:
-        BlockedPath: The current path policy does not allow this path (see `untrusted_paths`).
-        InvalidMedia: There is no file at the path, it is not a regular file, or it cannot be
-            read.
-    """
-    if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
-        raise InvalidMedia(f"a path must be a str or os.PathLike of str, got {type(path).__name__}")
-    shown = os.fspath(path)
-    _check_nul(shown)
-    target, flags = shown, _OPEN_FLAGS
-    policy = _POLICY.get()
-    if policy is not None:
-        # O_NOFOLLOW: the real path has no symlink left; one swapped in since is refused.
-        target, flags = _permitted(shown, policy), flags | _NOFOLLOW
-    try:
-        # stat before opening, so a device is never opened at all (opening one can act:
-        # a tape rewinds); fstat after, in case the path was swapped in between.
-        _check_regular(os.stat(target).st_mode, shown)
-        fd = os.open(target, flags)
-    except OSError as exc:
-        raise _unreadable(exc, shown) from exc
-    try:
-        _check_regular(os.fstat(fd).st_mode, shown)
-        if flags & getattr(os, "O_NONBLOCK", 0):
-            os.set_blocking(fd, True)
-        f = open(fd, "rb", closefd=True)  # noqa: SIM115 - closed below
-    except BaseException:
-        os.close(fd)
-        raise
-    with f:
-        try:
-            yield f
-        except OSError as exc:  # a read that fails (EIO from /proc/self/mem, a failing disk)
-            raise _unreadable(exc, shown) from exc
-
-
-def _check_nul(shown: str) -> None:
-    if "\x00" in shown:  # os functions raise ValueError for it; say so as InvalidMedia
-        raise InvalidMedia(f"{shown!r} is not a usable path: it contains a NUL character")
-
-
-def _check_regular(mode: int, shown: str) -> None:
-    if stat.S_ISREG(mode):
-        return
-    what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
-    raise InvalidMedia(f"{shown!r} is {what}, not a regular file; only regular files are read")
-
-
-def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
-    if isinstance(exc, FileNotFoundError):
-        hint = ""
-        if not Path(shown).suffix or " " in shown:
-            hint = " (text for the model goes in a message or mp.TextPart, not a path)"
-        return InvalidMedia(f"no file at {shown!r}{hint}")
-    if isinstance(exc, IsADirectoryError):
-        return InvalidMedia(f"{shown!r} is a directory, not a regular file")
-    return InvalidMedia(f"cannot read {shown!r}: {exc.strerror or exc}")
-
-
-def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
-    """Read a whole regular file, never more than it reported holding when opened.
-
-    The read stops at `max_bytes` (refused before reading when the file reports more), at the
-    file's size plus one chunk (a file growing while read is refused), and at `UNSIZED_CAP`
-    for a file that reports a size of 0.
-
-    Raises:
-        BlockedPath: The current path policy does not allow this path.
-        InvalidMedia: There is no readable regular file at the path, or it grew while read.
-        MediaTooLarge: The file is larger than `max_bytes` (or than `UNSIZED_CAP`).
-    """
-    shown = os.fspath(path) if isinstance(path, str | os.PathLike) else str(path)
-    with open_path(path) as f:
-        size = os.fstat(f.fileno()).st_size
-        if max_bytes is not None and size > max_bytes:
-            raise MediaTooLarge(
-                f"{shown} is {size:,} bytes, over the limit of {max_bytes:,}",
-                size=size,
-                limit=max_bytes,
-            )
-        bound = size + _GROWTH if size else UNSIZED_CAP
-        limit = bound if max_bytes is None else min(bound, max_bytes)
-        data = _read_some(f, limit, shown)
-        if len(data) <= limit:
-            return data
-        if max_bytes is not None and max_bytes <= bound:
-            raise MediaTooLarge(
-                f"{shown} holds more than the limit of {max_bytes:,} bytes",
-                size=len(data),
-                limit=max_bytes,
-            )
-        if size:
-            raise InvalidMedia(
-                f"{shown!r} grew while it was read (it reported {size:,} bytes when opened); "
-                "read it once it is complete"
-            )
-        raise MediaTooLarge(
-            f"{shown!r} reports a size of 0 (a /proc file?) but holds more than "
-            f"{UNSIZED_CAP:,} bytes, the most read from such a file",
-            size=len(data),
-            limit=UNSIZED_CAP,
         )
 
 
@@ -470,7 +102,7 @@ def read_file_object(fileobj: IO[bytes] | Any, *, max_bytes: int | None = None) 
 
 
 def _read_capped(f: Any, max_bytes: int | None, name: str) -> bytes:
-    data = _read_some(f, max_bytes, name)
+    data = read_some(f, max_bytes, name)
     if max_bytes is not None and len(data) > max_bytes:
         raise MediaTooLarge(
             f"{name} holds more than the limit of {max_bytes:,} bytes",
@@ -478,16 +110,3 @@ def _read_capped(f: Any, max_bytes: int | None, name: str) -> bytes:
             limit=max_bytes,
         )
     return data
-
-
-def _read_some(f: Any, max_bytes: int | None, name: str) -> bytes:
-    """Read the rest of `f`, or at most `max_bytes` + 1 bytes (the one more notices excess)."""
-    try:
-        data = f.read() if max_bytes is None else f.read(max_bytes + 1)
-    except (OSError, ValueError) as exc:  # a closed file, a broken pipe, a failing disk
-        raise InvalidMedia(f"cannot read {name}: {exc}") from exc
-    if isinstance(data, str):
-        raise InvalidMedia(f"{name} was opened in text mode; open it with 'rb' for bytes")
-    if not isinstance(data, bytes | bytearray | memoryview):
-        raise InvalidMedia(f"{name}.read() returned {type(data).__name__}, not bytes")
-    return bytes(data)

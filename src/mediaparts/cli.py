@@ -22,15 +22,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mediaparts import normalize, render
 from mediaparts._build import part
 from mediaparts._errors import MediaError
 from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
 from mediaparts._sources import b64encode
+from mediaparts._summary import summarize
 from mediaparts.detection import detect, extension_for
 from mediaparts.providers import NormalizedPart, names
-from mediaparts.providers._normalize import normalize
-from mediaparts.providers._render import render
 
 __all__ = ["main"]
 
@@ -209,9 +209,6 @@ def _run_inspect(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-_TEXT_EXTENSIONS = {"text/csv": ".csv", "text/markdown": ".md", "application/json": ".json"}
-
-
 # What may not appear in a file name on some system we write to: separators, NUL and the
 # other control characters, and the characters Windows reserves (Microsoft, "Naming Files,
 # Paths, and Namespaces"); lone surrogates too, which no file system encoding takes.
@@ -251,7 +248,7 @@ def _written(result: NormalizedPart, source: str, provider: str, out: Path, used
         OSError: The file cannot be written.
     """
     stem = _stem(result, source)
-    ext = extension_for(result.media_type) or _TEXT_EXTENSIONS.get(result.media_type, ".bin")
+    ext = extension_for(result.media_type) or ".bin"
     name = f"{stem}.{provider}{ext}"
     counter = 1
     while name.casefold() in used:
@@ -311,8 +308,6 @@ def _run_render(args: argparse.Namespace) -> int:
     content += [part(source) for source in args.inputs]
     payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
     if args.summary:
-        from mediaparts.testing import summarize  # needs no pytest
-
         payload = summarize(payload)
     # Non-ASCII text as \u escapes where the output cannot hold it (a cp1252 file on Windows).
     utf = (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf8sig")

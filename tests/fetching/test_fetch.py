@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
-from mediaparts._fetch import afetch, check_url, fetch, is_offline, redact
+from mediaparts.fetching import afetch, check_url, fetch, is_offline, redact
 from tests.conftest import LocalServer
 
 FAST = mp.FetchPolicy(backoff=0.001)
@@ -254,7 +255,18 @@ def test_afetch_stalled_body_times_out(local_server: LocalServer) -> None:
     assert time.monotonic() - started < 0.5 + 1
 
 
-def test_fetch_policy_rejects_nonsense() -> None:
-    """A non-positive timeout is a programming error, reported at once."""
-    with pytest.raises(ValueError, match="timeout"):
-        mp.FetchPolicy(timeout=0)
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"timeout": 0}, "timeout must be positive"),
+        ({"timeout": "30"}, "timeout must be a number, got str"),
+        ({"max_bytes": -1}, "must be >= 0"),
+        ({"max_redirects": -1}, "must be >= 0"),
+        ({"retries": -1}, "must be >= 0"),
+        ({"backoff": None}, "backoff must be a number, got NoneType"),
+    ],
+)
+def test_fetch_policy_rejects_nonsense(fields: dict[str, Any], message: str) -> None:
+    """A bad field is a configuration mistake, reported at once as InvalidConfig."""
+    with pytest.raises(mp.InvalidConfig, match=message):
+        mp.FetchPolicy(**fields)

@@ -31,11 +31,18 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
-from mediaparts._attempt import _retry_after
-from mediaparts._credentials import same_origin
-from mediaparts._fetch import Fetched, afetch, check_url, fetch, safe_async_client, safe_client
-from mediaparts._netguard import GuardedBackend
-from mediaparts._policy import redact
+from mediaparts.fetching._attempt import _retry_after
+from mediaparts.fetching._credentials import same_origin
+from mediaparts.fetching._fetch import (
+    Fetched,
+    afetch,
+    check_url,
+    fetch,
+    safe_async_client,
+    safe_client,
+)
+from mediaparts.fetching._netguard import GuardedBackend
+from mediaparts.fetching._policy import redact
 from tests.conftest import LocalServer
 
 METADATA = "169.254.169.254"
@@ -474,7 +481,10 @@ def test_rebinding_resolver_cannot_switch_address(
 
 
 def test_pooled_connection_not_reused_by_stricter_policy(server: Server) -> None:
-    """A kept-alive connection to 127.0.0.1 carries no fetch whose policy refuses it."""
+    """A later fetch whose policy refuses 127.0.0.1 never reaches it over the same client.
+
+    This server closes each connection (HTTP/1.0), so the refusal comes from the new
+    connection's check; tests/fetching/test_netguard.py reuses a kept-alive one."""
     server.handlers["/x"] = reply(b"ok")
     lenient = answers({"pool.test": ["127.0.0.1"]})
     url = server.url("/x", "pool.test")
@@ -527,8 +537,8 @@ def test_safe_async_client_outside_fetch(server: Server) -> None:
 
 
 def test_safe_client_refuses_transport_options() -> None:
-    """Options that would route around the guard are refused."""
-    with pytest.raises(TypeError, match="transport"):
+    """Options that would route around the guard are refused with InvalidConfig."""
+    with pytest.raises(mp.InvalidConfig, match="transport"):
         safe_client(transport=httpx.MockTransport(lambda r: httpx.Response(200)))
 
 

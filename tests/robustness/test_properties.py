@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
-from mediaparts._policy import FetchPolicy, check_url
 from mediaparts._sources import b64decode, b64encode, parse_data_uri
+from mediaparts.fetching._policy import FetchPolicy, check_url
 from tests.robustness._entry_points import PROVIDERS, TESTDATA
 
 blobs = st.binary(max_size=2048)

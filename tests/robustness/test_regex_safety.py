@@ -157,12 +157,12 @@ REVIEWED: dict[str, Reviewed] = {
         lambda n: b"9" * n,
     ),
     # --- sources, parts, providers ---------------------------------------------------------------
-    "mediaparts._sources:_WHITESPACE": Reviewed(
+    "mediaparts._inline:_WHITESPACE": Reviewed(
         rb"\s+",
         f"base64 text of a data URI, dict or upload; {_UNTRUSTED}",
         lambda n: b" \t" * (n // 2),
     ),
-    "mediaparts._sources:_NOT_BASE64": Reviewed(
+    "mediaparts._inline:_NOT_BASE64": Reviewed(
         rb"[^A-Za-z0-9+/=]",
         f"base64 text whose length is wrong, for the error message; {_UNTRUSTED}",
         lambda n: b"A" * n,
@@ -197,12 +197,12 @@ REVIEWED: dict[str, Reviewed] = {
         f"a part's file name, URL or media type; {_UNTRUSTED}",
         lambda n: "\ud800" * n,
     ),
-    "mediaparts._policy:_SCHEME": Reviewed(
+    "mediaparts.fetching._policy:_SCHEME": Reviewed(
         r"[A-Za-z][A-Za-z0-9+.\-]*:",
         f"a URL being redacted for a message (match); {_UNTRUSTED}",
         lambda n: "a" * n,
     ),
-    "mediaparts._policy:_AUTHORITY_END": Reviewed(
+    "mediaparts.fetching._policy:_AUTHORITY_END": Reviewed(
         r"[/?#\\]",
         f"a URL or password being redacted; {_UNTRUSTED}",
         lambda n: "a" * n,
@@ -217,12 +217,12 @@ REVIEWED: dict[str, Reviewed] = {
         f"a URL's file name, for normalize --out; {_UNTRUSTED}",
         lambda n: "\x00" * n,
     ),
-    "mediaparts.testing._payload:_BASE64": Reviewed(
+    "mediaparts._summary:_BASE64": Reviewed(
         r"[A-Za-z0-9+/]+={0,2}",
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "A" * n + "!",
     ),
-    "mediaparts.testing._payload:_HEX": Reviewed(
+    "mediaparts._summary:_HEX": Reviewed(
         r"[0-9A-Fa-f]+",
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "0" * n + "g",

@@ -16,7 +16,7 @@ from typing import IO, Literal, Protocol, Union, cast
 import filetype
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._sources import open_path
+from mediaparts._paths import is_str_path, open_path
 from mediaparts.detection._hit import Hit
 from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
 from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
@@ -96,9 +96,7 @@ def _hints(
     filename: str | os.PathLike[str] | None, declared: str | None
 ) -> list[tuple[str, DetectionSource]]:
     """The file name's and declared types, canonical, without the uninformative octet-stream."""
-    if filename is not None and (
-        not isinstance(filename, str | os.PathLike) or isinstance(os.fspath(filename), bytes)
-    ):
+    if filename is not None and not is_str_path(filename):
         raise InvalidMedia(f"filename must be a string, got {type(filename).__name__}")
     if declared is not None and not isinstance(declared, str):
         raise InvalidMedia(f"declared must be a media type string, got {type(declared).__name__}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._sources import b64decode, parse_data_uri
+from mediaparts._sources import b64decode, is_data_uri, parse_data_uri
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 from mediaparts.formats import image_size
 from mediaparts.providers import Provider, bedrock, get
@@ -120,7 +120,7 @@ def _sites(payload: Any, problems: list[tuple[str, str, str]]) -> Iterator[_Site
 
 
 def _from_url_text(kind: str, text: Any, path: str, problems: list[tuple[str, str, str]]) -> _Site:
-    if isinstance(text, str) and text[:5].lower() == "data:":
+    if is_data_uri(text):
         try:
             uri = parse_data_uri(text)
         except InvalidMedia as exc:

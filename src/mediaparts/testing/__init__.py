@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     import pytest
 
+    from mediaparts._summary import describe, summarize
     from mediaparts.testing._media import MediaFactory
-    from mediaparts.testing._payload import assert_fits, describe, summarize
+    from mediaparts.testing._payload import assert_fits
     from mediaparts.testing._urls import MediaURLs
 
 __all__ = ["MediaFactory", "MediaURLs", "assert_fits", "describe", "summarize"]
@@ -34,8 +35,8 @@ _LAZY = {
     "MediaFactory": "mediaparts.testing._media",
     "MediaURLs": "mediaparts.testing._urls",
     "assert_fits": "mediaparts.testing._payload",
-    "describe": "mediaparts.testing._payload",
-    "summarize": "mediaparts.testing._payload",
+    "describe": "mediaparts._summary",
+    "summarize": "mediaparts._summary",
 }
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from mediaparts._errors import InvalidConfig
 from mediaparts._parts import AudioPart, FilePart, ImagePart
 from mediaparts.formats import Format, by_extension, registered
 
@@ -92,22 +93,24 @@ class MediaFactory:
             An `ImagePart` named `image.<ext>`.
 
         Raises:
-            ValueError: An argument is out of range or the format cannot hold what is asked.
+            InvalidConfig: An argument is out of range or the format cannot hold what is asked.
         """
         names, aliases = _image_names()
         spec = names.get(format.lower()) or aliases.get(format.lower())
         if spec is None or spec.sample is None:
             known = ", ".join([*names, *aliases])
-            raise ValueError(f"media.image() cannot make {format!r} images; use one of {known}")
+            raise InvalidConfig(f"media.image() cannot make {format!r} images; use one of {known}")
         name = spec.name
         _check_size(width, height)
         if orientation is not None:
             if isinstance(orientation, bool) or orientation not in range(1, 9):
-                raise ValueError(f"orientation must be an EXIF tag value 1-8, got {orientation!r}")
+                raise InvalidConfig(
+                    f"orientation must be an EXIF tag value 1-8, got {orientation!r}"
+                )
             if not spec.exif:
-                raise ValueError(f"{name} has no EXIF block for an orientation; use jpeg or png")
+                raise InvalidConfig(f"{name} has no EXIF block for an orientation; use jpeg or png")
         if animated and not spec.animatable:
-            raise ValueError(f"{name} cannot be animated here; use gif, webp or png (APNG)")
+            raise InvalidConfig(f"{name} cannot be animated here; use gif, webp or png (APNG)")
         writer = spec.writer or ""
         _check_encoder(writer, f"media.image(format={format!r})")
         data = _image_bytes(width, height, spec, orientation, animated)
@@ -128,14 +131,14 @@ class MediaFactory:
             An `AudioPart` named `audio.<format>`.
 
         Raises:
-            ValueError: The length or the format is not one this factory makes.
+            InvalidConfig: The length or the format is not one this factory makes.
         """
         if isinstance(seconds, bool) or not 0 < seconds <= 3600:
-            raise ValueError(f"seconds must be over 0 and at most 3600, got {seconds!r}")
+            raise InvalidConfig(f"seconds must be over 0 and at most 3600, got {seconds!r}")
         name = format.lower()
         if name != "wav" and name not in _FFMPEG_AUDIO:
             known = ", ".join(["wav", *_FFMPEG_AUDIO])
-            raise ValueError(f"media.audio() cannot make {format!r} audio; use one of {known}")
+            raise InvalidConfig(f"media.audio() cannot make {format!r} audio; use one of {known}")
         frames = round(seconds * _SAMPLE_RATE)
         data = _wav_bytes(frames) if name == "wav" else _ffmpeg_audio(frames, name)
         return AudioPart(data=data, filename=f"audio.{name}")
@@ -153,10 +156,10 @@ class MediaFactory:
             A `FilePart` (`application/pdf`) named `document.pdf`.
 
         Raises:
-            ValueError: `pages` is out of range.
+            InvalidConfig: `pages` is out of range.
         """
         if isinstance(pages, bool) or not isinstance(pages, int) or not 1 <= pages <= 1000:
-            raise ValueError(f"pages must be an int from 1 to 1000, got {pages!r}")
+            raise InvalidConfig(f"pages must be an int from 1 to 1000, got {pages!r}")
         return FilePart(data=_pdf_bytes(pages), filename="document.pdf")
 
     def text(self, text: str, format: str = "csv") -> FilePart:
@@ -170,15 +173,15 @@ class MediaFactory:
             A `FilePart` named `text.<format>`, typed by that name (`text/csv`, ...).
 
         Raises:
-            ValueError: The format is not one of those.
+            InvalidConfig: The format is not one of those, or `text` is not a str.
         """
         name = _TEXT_ALIASES.get(format.lower(), format.lower())
         media_type = by_extension(f".{name}") if name in _TEXT_FORMATS else None
         if media_type is None:
             known = ", ".join([*_TEXT_FORMATS, *_TEXT_ALIASES])
-            raise ValueError(f"media.text() cannot make {format!r} files; use one of {known}")
+            raise InvalidConfig(f"media.text() cannot make {format!r} files; use one of {known}")
         if not isinstance(text, str):
-            raise TypeError(f"media.text() takes str, got {type(text).__name__}")
+            raise InvalidConfig(f"media.text() takes str, got {type(text).__name__}")
         data = text.encode("utf-8")
         return FilePart(data=data, filename=f"text.{name}", media_type=media_type)
 
@@ -199,7 +202,7 @@ def _image_names() -> tuple[dict[str, Format], dict[str, Format]]:
 def _check_size(width: int, height: int) -> None:
     for label, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20_000:
-            raise ValueError(f"{label} must be an int from 1 to 20000, got {value!r}")
+            raise InvalidConfig(f"{label} must be an int from 1 to 20000, got {value!r}")
 
 
 def _check_encoder(pillow_format: str, call: str) -> None:

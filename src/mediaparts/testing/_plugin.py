@@ -1,8 +1,9 @@
 """The plugin's fixtures and marker, registered by `mediaparts.testing.pytest_configure`.
 
-Kept apart from `mediaparts.testing` so that importing that package needs no pytest (the CLI's
-`render --summary` uses `summarize`), and loaded only by pytest. The fixtures import what they
-make on first use, so a session that asks for neither pays for neither.
+Kept apart from `mediaparts.testing` so that importing that package needs no pytest (its
+`summarize` and `describe` serve code outside tests too), and loaded only by pytest. The
+fixtures import what they make on first use, so a session that asks for neither pays for
+neither.
 """
 
 from __future__ import annotations

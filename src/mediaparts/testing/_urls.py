@@ -1,9 +1,9 @@
 """The `media_urls` fixture: registered URLs served to every fetch, all others refused.
 
-While it is active, mediaparts' configured clients (`mp.configure(client=, async_client=)`)
-are httpx clients over one `httpx.MockTransport`, so sync loads (`part.data`, `load()`) and
-async loads (`aload()`, `mp.arender`) both reach the registrations here and nothing reaches the
-network. The previous clients are put back exactly when the test ends.
+While it is active, mediaparts' fetches go through httpx clients over one
+`httpx.MockTransport` (installed with `mediaparts.fetching.use_clients`), so sync loads
+(`part.data`, `load()`) and async loads (`aload()`, `mp.arender`) both reach the registrations
+here and nothing reaches the network. The previous clients are put back exactly when the test ends.
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from typing import Any
 
 import httpx
 
-from mediaparts import _fetch
-from mediaparts._errors import OfflineError
+from mediaparts._errors import InvalidConfig, OfflineError
 from mediaparts._parts import MediaPart
-from mediaparts._policy import redact
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
+from mediaparts.fetching import redact, use_clients
 
 __all__ = ["MediaURLs"]
 
@@ -85,17 +84,17 @@ class MediaURLs:
             The URL, so `url = media_urls.add("https://...", part)` reads naturally.
 
         Raises:
-            TypeError: The content is of another type, or a part without its bytes.
-            ValueError: The URL does not parse or the status is not an HTTP status.
+            InvalidConfig: The URL does not parse, the status is not an HTTP status, or the
+                content is of another type or a part without its bytes.
         """
         try:
             key = _key(url)
         except (httpx.InvalidURL, TypeError) as exc:
-            raise ValueError(f"media_urls.add() needs a valid URL, got {url!r}: {exc}") from exc
+            raise InvalidConfig(f"media_urls.add() needs a valid URL, got {url!r}: {exc}") from exc
         if httpx.URL(key).scheme not in ("http", "https") or not httpx.URL(key).host:
-            raise ValueError(f"media_urls.add() needs an absolute http(s) URL, got {url!r}")
+            raise InvalidConfig(f"media_urls.add() needs an absolute http(s) URL, got {url!r}")
         if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
-            raise ValueError(f"status must be an HTTP status from 100 to 599, got {status!r}")
+            raise InvalidConfig(f"status must be an HTTP status from 100 to 599, got {status!r}")
         body, media_type = _body(content_or_path, PurePosixPath(httpx.URL(key).path).name)
         sent = dict(headers or {})
         if not any(name.lower() == "content-type" for name in sent):
@@ -159,21 +158,15 @@ class MediaURLs:
     @contextmanager
     def active(self) -> Iterator[MediaURLs]:
         """Route mediaparts' fetches here for the block, then restore the previous clients."""
-        settings = _fetch._settings
         transport = httpx.MockTransport(self._handle)
         client = httpx.Client(transport=transport)
         # An AsyncClient over a MockTransport holds no connection and no event loop, so one
         # client serves `aload()` from any loop (each asyncio.run in a test makes a new one).
         async_client = httpx.AsyncClient(transport=transport)
-        with settings.lock:
-            previous = (settings.client, settings.async_client)
-            settings.client, settings.async_client = client, async_client
         try:
-            yield self
+            with use_clients(client, async_client):
+                yield self
         finally:
-            # Written directly: `mp.configure` cannot set a client back to None.
-            with settings.lock:
-                settings.client, settings.async_client = previous
             client.close()
 
 
@@ -181,7 +174,7 @@ def _body(content: Any, url_name: str) -> tuple[bytes, str]:
     """Return the response body and the Content-Type to send when none is given."""
     if isinstance(content, MediaPart):
         if not content.is_loaded:
-            raise TypeError(
+            raise InvalidConfig(
                 "media_urls.add() needs a part with its bytes, not a URL part that is not loaded"
             )
         return content.data, content.effective_media_type or "application/octet-stream"
@@ -196,7 +189,7 @@ def _body(content: Any, url_name: str) -> tuple[bytes, str]:
         path = os.fspath(content)
         body = read_path(path)  # the one path reader: regular files only, bounded
         return body, detect(body, filename=os.path.basename(path)).media_type
-    raise TypeError(
+    raise InvalidConfig(
         "media_urls.add() takes bytes, str text, a pathlib.Path or a part, "
         f"got {type(content).__name__}"
     )

@@ -18,12 +18,12 @@ from collections.abc import Iterator
 
 import httpx
 
-from mediaparts import _clients, _netguard
-from mediaparts._attempt import CHUNK, Attempt, Fetched
-from mediaparts._clients import safe_async_client, safe_client
 from mediaparts._errors import FetchError, OfflineError
-from mediaparts._netguard import AddressRefused
-from mediaparts._policy import (
+from mediaparts.fetching import _clients, _netguard
+from mediaparts.fetching._attempt import CHUNK, Attempt, Fetched
+from mediaparts.fetching._clients import safe_async_client, safe_client
+from mediaparts.fetching._netguard import AddressRefused
+from mediaparts.fetching._policy import (
     FetchPolicy,
     check_url,
     default_policy,
@@ -44,6 +44,7 @@ __all__ = [
     "redact",
     "safe_async_client",
     "safe_client",
+    "use_clients",
 ]
 
 
@@ -94,6 +95,30 @@ def offline() -> Iterator[None]:
     finally:
         with _settings.lock:
             _settings.offline_depth -= 1
+
+
+@contextlib.contextmanager
+def use_clients(
+    client: httpx.Client | None, async_client: httpx.AsyncClient | None
+) -> Iterator[None]:
+    """Send every fetch through these clients while the block runs, then restore the previous.
+
+    Unlike `configure`, which sets clients for good, this puts back what was there before,
+    including "no client configured" (the shared guarded client). The testing toolkit's
+    `media_urls` fixture serves its registered URLs this way.
+
+    Args:
+        client: The client for synchronous loads, or `None` for the shared guarded one.
+        async_client: The client for `aload()`, or `None` for a guarded one per fetch.
+    """
+    with _settings.lock:
+        previous = (_settings.client, _settings.async_client)
+        _settings.client, _settings.async_client = client, async_client
+    try:
+        yield
+    finally:
+        with _settings.lock:
+            _settings.client, _settings.async_client = previous
 
 
 def is_offline() -> bool:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     import httpx
 
-    from mediaparts import _fetch
+    from mediaparts.fetching import _fetch
 
 __all__ = ["Flight", "LoadState", "Wanted", "aload", "load", "url_filename"]
 
@@ -161,7 +161,7 @@ def load(
         flight, lead = state.join()
         if flight is None:
             return
-        from mediaparts import _fetch  # httpx loads with the first fetch, not on import
+        from mediaparts.fetching import _fetch  # httpx loads with the first fetch, not on import
 
         if not lead and flight.thread == threading.get_ident():
             # `.data` read in a coroutine while a task of this same loop leads: waiting here
@@ -219,7 +219,7 @@ async def _lead(
 ) -> None:
     import asyncio
 
-    from mediaparts import _fetch
+    from mediaparts.fetching import _fetch
 
     error: BaseException | None = None
     try:

@@ -16,7 +16,8 @@ from typing import Any
 import httpcore
 import httpx
 
-from mediaparts._netguard import (
+from mediaparts._errors import InvalidConfig
+from mediaparts.fetching._netguard import (
     AsyncGuardedBackend,
     GuardedBackend,
     aresolve,
@@ -25,7 +26,7 @@ from mediaparts._netguard import (
     system_resolver,
     vet,
 )
-from mediaparts._policy import FetchPolicy
+from mediaparts.fetching._policy import FetchPolicy
 
 __all__ = [
     "AsyncGuardedTransport",
@@ -83,7 +84,9 @@ _UNGUARDED = frozenset({"transport", "mounts", "proxy", "proxies", "app"})
 def _options(options: dict[str, Any]) -> dict[str, Any]:
     bypass = sorted(_UNGUARDED & options.keys())
     if bypass:
-        raise TypeError(f"safe_client() cannot take {', '.join(bypass)}: it would skip the guard")
+        raise InvalidConfig(
+            f"safe_client() cannot take {', '.join(bypass)}: it would skip the guard"
+        )
     return options
 
 
@@ -101,6 +104,9 @@ def safe_client(policy: FetchPolicy | None = None, **options: Any) -> httpx.Clie
 
     Returns:
         A client; the caller closes it.
+
+    Raises:
+        InvalidConfig: An option would replace the guarded transport.
     """
     client = httpx.Client(transport=GuardedTransport(policy), **_options(options))
     _GUARDED.add(client)
@@ -110,7 +116,7 @@ def safe_client(policy: FetchPolicy | None = None, **options: Any) -> httpx.Clie
 def safe_async_client(policy: FetchPolicy | None = None, **options: Any) -> httpx.AsyncClient:
     """Build an `httpx.AsyncClient` whose every connection is resolved and checked.
 
-    Same arguments as `safe_client`.
+    Same arguments and errors as `safe_client`.
     """
     client = httpx.AsyncClient(transport=AsyncGuardedTransport(policy), **_options(options))
     _GUARDED.add(client)

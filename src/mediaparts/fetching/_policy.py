@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import TypeAlias
 from urllib.parse import unquote
 
-from mediaparts._addresses import address_reason, literal_address, name_reason
-from mediaparts._errors import BlockedURL
+from mediaparts._errors import BlockedURL, InvalidConfig
+from mediaparts.fetching._addresses import address_reason, literal_address, name_reason
 
 __all__ = [
     "FetchPolicy",
@@ -53,10 +53,22 @@ class FetchPolicy:
     resolver: Resolver | None = None
 
     def __post_init__(self) -> None:
+        """Check the fields.
+
+        Raises:
+            InvalidConfig: A number field is not a number, `timeout` is not positive, or
+                `max_bytes`, `max_redirects` or `retries` is negative.
+        """
+        for name in ("timeout", "max_bytes", "max_redirects", "retries", "backoff"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float):
+                raise InvalidConfig(
+                    f"FetchPolicy.{name} must be a number, got {type(value).__name__}"
+                )
         if self.timeout <= 0:
-            raise ValueError(f"FetchPolicy.timeout must be positive, got {self.timeout!r}")
+            raise InvalidConfig(f"FetchPolicy.timeout must be positive, got {self.timeout!r}")
         if self.max_bytes < 0 or self.max_redirects < 0 or self.retries < 0:
-            raise ValueError("FetchPolicy.max_bytes, max_redirects and retries must be >= 0")
+            raise InvalidConfig("FetchPolicy.max_bytes, max_redirects and retries must be >= 0")
 
 
 _default: list[FetchPolicy] = [FetchPolicy()]

@@ -32,9 +32,9 @@ import anyio
 import anyio.to_thread
 import httpcore
 
-from mediaparts._addresses import address_reason, literal_address, name_reason
 from mediaparts._errors import BlockedURL
-from mediaparts._policy import FetchPolicy, Resolver, default_policy, refusal
+from mediaparts.fetching._addresses import address_reason, literal_address, name_reason
+from mediaparts.fetching._policy import FetchPolicy, Resolver, default_policy, refusal
 
 __all__ = [
     "AddressRefused",

@@ -19,10 +19,10 @@ from urllib.parse import urljoin
 
 import httpx
 
-from mediaparts._credentials import same_origin, without_credentials
 from mediaparts._errors import BlockedURL, FetchError, MediaTooLarge
-from mediaparts._netguard import AddressRefused
-from mediaparts._policy import FetchPolicy, check_url, redact, refusal, scrub
+from mediaparts.fetching._credentials import same_origin, without_credentials
+from mediaparts.fetching._netguard import AddressRefused
+from mediaparts.fetching._policy import FetchPolicy, check_url, redact, refusal, scrub
 
 if TYPE_CHECKING:
     from httpx._client import UseClientDefault  # the type of httpx.USE_CLIENT_DEFAULT
