@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
 from mediaparts.imaging._spec import measured
-
-if TYPE_CHECKING:
-    from mediaparts.providers._vision import ModelRule, VisionGeometry
-    from mediaparts.providers._vision_tables import MediaCosts
+from mediaparts.providers._media_costs import MediaCosts
+from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
 __all__ = ["DocumentRules", "ImageRules", "KindRules", "Measure", "Rules", "replace_rules"]
 
@@ -106,6 +104,8 @@ class Rules:
             wins; `model=None` takes the first row.
         costs: Model-keyed audio, video and PDF token rates.
         source: Where the request-level facts come from, and when they were read.
+        vision_source: Where the `vision` table comes from, and when it was read.
+        costs_source: Where the `costs` table comes from, and when it was read.
     """
 
     provider: str
@@ -117,6 +117,42 @@ class Rules:
     vision: tuple[ModelRule[VisionGeometry], ...] = ()
     costs: tuple[ModelRule[MediaCosts], ...] = ()
     source: str = ""
+    vision_source: str = ""
+    costs_source: str = ""
+
+    def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
+        """Return the image geometry (resize target and token formula) of a model.
+
+        The first row whose pattern matches the model name wins; `model=None` takes the first
+        row, and so does an unknown name unless `strict`.
+
+        Raises:
+            NoDocumentedRule: No vision table, or `strict` and no row matches the model.
+        """
+        if not self.vision:
+            raise NoDocumentedRule(
+                f"{self.provider} documents no image rule", provider=self.provider, model=model
+            )
+        try:
+            return lookup(self.vision, model, strict=strict)
+        except NoDocumentedRule as exc:
+            error = rewrap(exc, f"{self.provider}: {exc}")
+            error.provider = self.provider
+            raise error from exc
+
+    def costs_for(self, model: str | None = None) -> MediaCosts:
+        """Return the audio, video and PDF token rates of a model (first matching row).
+
+        Raises:
+            NoDocumentedRule: The provider has no table of media costs.
+        """
+        if not self.costs:
+            raise NoDocumentedRule(
+                f"{self.provider} documents no token rule for audio, video or PDFs",
+                provider=self.provider,
+                model=model,
+            )
+        return lookup(self.costs, model)
 
     def for_kind(self, kind: str) -> KindRules:
         """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`."""
@@ -141,28 +177,26 @@ def _checked(name: str, value: Any, current: Any) -> Any:
     """Return an override in the form the rules hold, or refuse it with the reason."""
     if name in _TYPE_LISTS:
         if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-            raise InvalidMedia(f"{name} must be a tuple of media type strings, got {value!r}")
+            raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
         return tuple(value)
     if name in _SIZES:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidMedia(f"{name} must be a whole number of bytes/pixels/items or None")
+            raise InvalidConfig(f"{name} must be a whole number of bytes/pixels/items or None")
         if value is not None and value <= 0:
-            raise InvalidMedia(f"{name} must be positive (None for no limit), got {value}")
+            raise InvalidConfig(f"{name} must be positive (None for no limit), got {value}")
         return value
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise InvalidMedia(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
+            raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value
     if name in ("vision", "costs"):
-        from mediaparts.providers._vision import ModelRule
-
         if isinstance(value, str) or not all(isinstance(row, ModelRule) for row in value):
-            raise InvalidMedia(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
+            raise InvalidConfig(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
         return tuple(value)
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
         kind = type(current).__name__
-        raise InvalidMedia(f"{name} must be a {kind}, got {type(value).__name__}")
+        raise InvalidConfig(f"{name} must be a {kind}, got {type(value).__name__}")
     return value
 
 
@@ -174,7 +208,7 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
     `audio_media_types=(...)`, `document_text_types=(...)`).
 
     Raises:
-        InvalidMedia: A key names no rule.
+        InvalidConfig: A key names no rule, or a value is of the wrong form.
     """
     top: dict[str, Any] = {}
     nested: dict[str, dict[str, Any]] = {}
@@ -186,7 +220,7 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
         kind, _, field = key.partition("_")
         target = getattr(rules, kind, None) if kind in _KINDS else None
         if target is None or field not in {f.name for f in dataclasses.fields(target)}:
-            raise InvalidMedia(
+            raise InvalidConfig(
                 f"no rule named {key!r}: use a field of Rules ({', '.join(sorted(names))}) "
                 f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
             )
