@@ -25,7 +25,7 @@ from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._protocol import ProviderModule, Renderer, SiteReader, validated
 from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules, replace_rules
-from mediaparts.providers._sites import Problems, Site, Where
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import (
     AnthropicPatches,
     GeminiMediaResolution,
@@ -64,8 +64,10 @@ __all__ = [
     "Where",
     "get",
     "names",
+    "payload_bytes",
     "register",
     "unregister",
+    "url_text_site",
 ]
 
 # The built-in providers: name -> the module of this package that is the provider. Adding a

@@ -15,7 +15,7 @@ from mediaparts._errors import InvalidMedia
 from mediaparts._sources import b64decode, parse_data_uri
 from mediaparts.detection import media_type_from_filename
 
-__all__ = ["Problems", "Site", "Where", "decode", "from_url_text"]
+__all__ = ["Problems", "Site", "Where", "payload_bytes", "url_text_site"]
 
 # Problems found while reading a payload: (JSON path, rule, message).
 Problems = list[tuple[str, str, str]]
@@ -76,7 +76,7 @@ class Site:
     detail: str | None = None
 
 
-def decode(value: Any, path: str, problems: Problems) -> bytes | None:
+def payload_bytes(value: Any, path: str, problems: Problems) -> bytes | None:
     """Return a block's bytes (raw, or base64 text decoded), or None with a problem noted."""
     if isinstance(value, bytes | bytearray):
         return bytes(value)
@@ -90,7 +90,7 @@ def decode(value: Any, path: str, problems: Problems) -> bytes | None:
     return None
 
 
-def from_url_text(
+def url_text_site(
     kind: str, text: Any, path: str, problems: Problems, *, detail: Any = None
 ) -> Site:
     """Return the site of a field that holds a data URI or a URL."""

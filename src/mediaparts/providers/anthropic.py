@@ -28,7 +28,7 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._sites import Problems, Site, Where, decode, from_url_text
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
 
 __all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
@@ -203,7 +203,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     if source.get("type") == "base64":
         where = f"{at}.source.data"
         declared = source.get("media_type")
-        return Site(where, kind, declared, data=decode(source.get("data"), where, problems))
+        return Site(where, kind, declared, data=payload_bytes(source.get("data"), where, problems))
     if source.get("type") == "url":
-        return from_url_text(kind, source.get("url"), f"{at}.source.url", problems)
+        return url_text_site(kind, source.get("url"), f"{at}.source.url", problems)
     return None

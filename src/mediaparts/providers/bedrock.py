@@ -31,7 +31,7 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._sites import Problems, Site, Where, decode
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 
 __all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
@@ -314,6 +314,6 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
             return Site(f"{at}.{key}", kind, None, name=name, name_problem=wrong) if text else None
         where = f"{at}.{key}.source.bytes"
         declared = media_type_of(kind, block.get("format"))
-        data = decode(source.get("bytes"), where, problems)
+        data = payload_bytes(source.get("bytes"), where, problems)
         return Site(where, kind, declared, data=data, name=name, name_problem=wrong)
     return None

@@ -29,7 +29,7 @@ from mediaparts.providers._render_common import (
     tool_names,
 )
 from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._sites import Problems, Site, Where, decode
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers._vision import (
     GeminiMediaResolution,
     GeminiTiles,
@@ -244,4 +244,4 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     where = f"{at}.{'inlineData' if 'inlineData' in node else 'inline_data'}.data"
     declared = inline.get("mimeType", inline.get("mime_type"))
     kind = kind_of(canonical_media_type(declared)) if isinstance(declared, str) else "file"
-    return Site(where, kind, declared, data=decode(inline.get("data"), where, problems))
+    return Site(where, kind, declared, data=payload_bytes(inline.get("data"), where, problems))

@@ -28,7 +28,7 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._sites import Problems, Site, Where, decode, from_url_text
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import (
     ModelRule,
     OpenAIPatches,
@@ -306,13 +306,13 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     if kind_tag == "image_url" and isinstance(node.get("image_url"), dict):
         spec = node["image_url"]
         where = f"{at}.image_url.url"
-        return from_url_text("image", spec.get("url"), where, problems, detail=spec.get("detail"))
+        return url_text_site("image", spec.get("url"), where, problems, detail=spec.get("detail"))
     if kind_tag == "input_audio" and isinstance(node.get("input_audio"), dict):
         spec = node["input_audio"]
         where = f"{at}.input_audio.data"
         declared = f"audio/{spec.get('format')}" if spec.get("format") else None
         declared = canonical_media_type(declared) if declared else None
-        return Site(where, "audio", declared, data=decode(spec.get("data"), where, problems))
+        return Site(where, "audio", declared, data=payload_bytes(spec.get("data"), where, problems))
     if kind_tag == "file" and isinstance(node.get("file", node), dict):
         return file_data_site(node.get("file", node), f"{at}.file.file_data", problems)
     return None
@@ -322,7 +322,7 @@ def file_data_site(spec: dict[str, Any], where: str, problems: Problems) -> Site
     """Return the site of a `file_data` field (a data URI, or bare base64), if there is one."""
     if spec.get("file_data") is None:
         return None
-    site = from_url_text("file", spec["file_data"], where, problems)
+    site = url_text_site("file", spec["file_data"], where, problems)
     if site.data is None and site.url is not None:  # bare base64
-        site = Site(where, "file", None, data=decode(spec["file_data"], where, problems))
+        site = Site(where, "file", None, data=payload_bytes(spec["file_data"], where, problems))
     return site

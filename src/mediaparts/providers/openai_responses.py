@@ -27,7 +27,7 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._rules import KindRules, Rules
-from mediaparts.providers._sites import Problems, Site, Where, from_url_text
+from mediaparts.providers._sites import Problems, Site, Where, url_text_site
 from mediaparts.providers._vision import ModelRule
 
 __all__ = ["COSTS", "RULES", "media_site", "render"]
@@ -137,7 +137,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     kind_tag = node.get("type")
     if kind_tag == "input_image" and "image_url" in node:
         where = f"{at}.image_url"
-        return from_url_text(
+        return url_text_site(
             "image", node.get("image_url"), where, problems, detail=node.get("detail")
         )
     if kind_tag == "input_file":
