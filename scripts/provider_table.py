@@ -62,12 +62,12 @@ def rules_markdown() -> str:
                 rules.video.source,
             ),
             (
-                "document",
-                _types(rules.document),
-                _limit(rules.document),
-                rules.document.max_count,
-                rules.document.url_types,
-                rules.document.source,
+                "file",
+                _types(rules.file),
+                _limit(rules.file),
+                rules.file.max_count,
+                rules.file.url_types,
+                rules.file.source,
             ),
         ]
         out.append(f"## `{name}`\n")
@@ -80,7 +80,7 @@ def rules_markdown() -> str:
             out.append(
                 f"| {kind} | {types} | {limit} | {count or '—'} | {fetched} | {source or '—'} |"
             )
-        text = ", ".join(f"`{t}`" for t in rules.document.text_types) or "—"
+        text = ", ".join(f"`{t}`" for t in rules.file.text_types) or "—"
         out.append("")
         out.append(f"- Text files sent as text: {text}")
         out.append(

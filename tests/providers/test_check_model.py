@@ -45,3 +45,16 @@ def test_normalize_rewrap_keeps_class_and_accepted(media: MediaFactory) -> None:
         mp.normalize(media.image(16, 16), heic_only)
     assert info.value.accepted == ("image/heic",)
     assert info.value.provider == "gemini" and str(info.value).startswith("gemini: ")
+
+
+def test_rules_file_is_the_kind_and_document_a_deprecated_alias() -> None:
+    """Rules say "file" as parts do; the old "document" spellings still work, with a warning."""
+    provider = mp.providers.get("anthropic")
+    assert provider.rules.for_kind("file") is provider.rules.file
+    assert mp.providers.DocumentRules is mp.providers.FileRules
+    with pytest.warns(DeprecationWarning, match="Rules.file"):
+        assert provider.rules.document is provider.rules.file
+    with pytest.warns(DeprecationWarning, match="file_max_bytes"):
+        changed = provider.with_rules(document_max_bytes=1000)
+    assert changed.rules.file.max_bytes == 1000
+    assert provider.with_rules(file_max_bytes=1000) == changed

@@ -19,7 +19,7 @@ import mediaparts as mp
 from mediaparts.providers import (
     AnthropicPatches,
     CostsTable,
-    DocumentRules,
+    FileRules,
     ImageRules,
     KindRules,
     MediaCosts,
@@ -52,7 +52,7 @@ RULES = Rules(
     image=ImageRules(media_types=("image/png", "image/jpeg"), max_count=3, source="made up"),
     audio=KindRules(source="made up: no audio"),
     video=KindRules(source="made up: no video"),
-    document=DocumentRules(media_types=("application/pdf",), max_bytes=2**20, source="made up"),
+    file=FileRules(media_types=("application/pdf",), max_bytes=2**20, source="made up"),
     vision=VISION,
     costs=COSTS,
     vision_source="made up for this test",

@@ -24,7 +24,14 @@ from mediaparts._errors import InvalidConfig, UnknownProvider
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._protocol import ProviderModule, Renderer, SiteReader, validated
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules, replace_rules
+from mediaparts.providers._rules import (
+    DocumentRules,
+    FileRules,
+    ImageRules,
+    KindRules,
+    Rules,
+    replace_rules,
+)
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import (
     AnthropicPatches,
@@ -43,6 +50,7 @@ __all__ = [
     "AnthropicPatches",
     "CostsTable",
     "DocumentRules",
+    "FileRules",
     "GeminiMediaResolution",
     "GeminiTiles",
     "ImageRules",

@@ -148,7 +148,7 @@ def _site_problems(
 ) -> Iterator[tuple[str, str, str]]:
     """Yield what is wrong with one media block."""
     rules = provider.rules.for_kind(site.kind)
-    label = "document" if site.kind == "file" else site.kind
+    kind = site.kind
     scope = ""
     if rules.count_scope == "message" and (owner := _MESSAGE.match(site.path)):
         scope = owner.group(1)
@@ -156,39 +156,39 @@ def _site_problems(
     counts[key] = counts.get(key, 0) + 1
     if rules.max_count is not None and counts[key] == rules.max_count + 1:
         where = "one message" if rules.count_scope == "message" else "one request"
-        yield site.path, f"{label}.max_count", f"more than {rules.max_count} {label}s in {where}"
+        yield site.path, f"{kind}.max_count", f"more than {rules.max_count} {kind}s in {where}"
     if site.name_problem is not None:
-        yield site.path, f"{label}.name", site.name_problem
+        yield site.path, f"{kind}.name", site.name_problem
     if levels is not None and site.detail is not None and site.detail not in levels:
         yield (
             site.path,
-            f"{label}.detail",
+            f"{kind}.detail",
             f"detail {site.detail!r} is not a level of this model (it takes {', '.join(levels)})",
         )
     if site.url is not None and not rules.url_types:
-        yield site.path, f"{label}.url", f"{provider.name} does not fetch {label} URLs"
+        yield site.path, f"{kind}.url", f"{provider.name} does not fetch {kind} URLs"
     if site.data is None:
         return
     declared = site.declared
     if declared is not None and not isinstance(declared, str):
-        yield site.path, f"{label}.media_type", f"the declared media type {declared!r} is not text"
+        yield site.path, f"{kind}.media_type", f"the declared media type {declared!r} is not text"
         declared = None
     found = detect(site.data, declared=declared)
     if declared and found.source == "magic" and found.media_type != canonical_media_type(declared):
         yield (
             site.path,
-            f"{label}.media_type",
+            f"{kind}.media_type",
             f"declared {canonical_media_type(declared)} but the bytes are {found.media_type}",
         )
     actual = found.media_type if found.source == "magic" else (declared or found.media_type)
     actual = canonical_media_type(actual)
     if actual not in rules.media_types + getattr(rules, "text_types", ()):
-        yield site.path, f"{label}.media_type", f"{provider.name} does not accept {actual} {label}s"
+        yield site.path, f"{kind}.media_type", f"{provider.name} does not accept {actual} {kind}s"
     if not rules.fits(len(site.data)):
         how = "base64 " if rules.measure == "base64" else ""
         yield (
             site.path,
-            f"{label}.max_bytes",
+            f"{kind}.max_bytes",
             f"{rules.measured(len(site.data)):,} {how}bytes, over the limit of {rules.max_bytes:,}",
         )
     if site.kind == "image":

@@ -64,7 +64,7 @@ def _part_tokens(
     media_type = resolved.media_type or "application/octet-stream"
     kind = kind_of(media_type)
     rules = provider.rules.for_kind(kind)
-    if kind == "file" and media_type in provider.rules.document.text_types:
+    if kind == "file" and media_type in provider.rules.file.text_types:
         return 0
     if not rules.media_types:
         raise UnsupportedMediaType(

@@ -194,7 +194,7 @@ def _prepare(
     if kind == "image":
         return _image(media, media_type, provider, model, detail)
     if kind == "file":
-        return _document(media, media_type, provider, model)
+        return _file(media, media_type, provider, model)
     return _audio_video(media, media_type, kind, provider, model)
 
 
@@ -284,10 +284,10 @@ def _audio_video(
     )
 
 
-def _document(
+def _file(
     media: MediaPart, media_type: str, provider: Provider, model: str | None
 ) -> NormalizedPart:
-    rules = provider.rules.document
+    rules = provider.rules.file
     data = media.data
     if rules.accepts(media_type):
         _within(provider, rules, "file", media_type, len(data))

@@ -8,6 +8,7 @@ not hard-code numbers, so `Provider.with_rules(...)` can change any of them.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -16,7 +17,15 @@ from mediaparts.imaging._spec import measured
 from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
-__all__ = ["DocumentRules", "ImageRules", "KindRules", "Measure", "Rules", "replace_rules"]
+__all__ = [
+    "DocumentRules",
+    "FileRules",
+    "ImageRules",
+    "KindRules",
+    "Measure",
+    "Rules",
+    "replace_rules",
+]
 
 Measure = Literal["raw", "base64"]
 
@@ -79,8 +88,8 @@ class ImageRules(KindRules):
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentRules(KindRules):
-    """Document rules: binary documents in `media_types`; text files in `text_types`.
+class FileRules(KindRules):
+    """Rules for kind `"file"`: binary documents in `media_types`; text files in `text_types`.
 
     Attributes:
         text_types: Text formats the provider reads as text (sent as text, not as a file).
@@ -98,7 +107,7 @@ class Rules:
         image: Image rules.
         audio: Audio rules (no media types: audio is refused).
         video: Video rules.
-        document: Document and text-file rules.
+        file: Rules for kind `"file"`: documents (PDF, office) and text files.
         max_request_bytes: Most bytes one request may have, when documented.
         vision: Model-keyed image geometry (resize target and token formula), first match
             wins; `model=None` takes the first row.
@@ -112,7 +121,7 @@ class Rules:
     image: ImageRules
     audio: KindRules
     video: KindRules
-    document: DocumentRules
+    file: FileRules
     max_request_bytes: int | None = None
     vision: tuple[ModelRule[VisionGeometry], ...] = ()
     costs: tuple[ModelRule[MediaCosts], ...] = ()
@@ -160,11 +169,23 @@ class Rules:
             "image": self.image,
             "audio": self.audio,
             "video": self.video,
-            "file": self.document,
+            "file": self.file,
         }[kind]
 
+    @property
+    def document(self) -> FileRules:
+        """Deprecated spelling of `file` (the kind is `"file"` everywhere)."""
+        warnings.warn(
+            "Rules.document is deprecated; use Rules.file", DeprecationWarning, stacklevel=2
+        )
+        return self.file
 
-_KINDS = ("image", "audio", "video", "document")
+
+DocumentRules = FileRules
+"""Deprecated name of `FileRules`, kept so code written against it keeps working."""
+
+
+_KINDS = ("image", "audio", "video", "file")
 _TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
 _SIZES = frozenset({"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes"})
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -200,12 +221,27 @@ def _checked(name: str, value: Any, current: Any) -> Any:
     return value
 
 
+def _respelled(item: tuple[str, Any]) -> tuple[str, Any]:
+    """Read the deprecated kind name `document` as `file`, with a DeprecationWarning."""
+    key, value = item
+    if key != "document" and not key.startswith("document_"):
+        return item
+    new = "file" + key.removeprefix("document")
+    warnings.warn(
+        f"with_rules({key}=...) is deprecated; the kind is 'file': use {new}=...",
+        DeprecationWarning,
+        stacklevel=4,
+    )
+    return new, value
+
+
 def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
     """Return `rules` with overrides applied.
 
     A key naming a field of `Rules` replaces it (`max_request_bytes=...`, `image=ImageRules(...)`);
     a key `<kind>_<field>` replaces one field of a kind's rules (`image_max_bytes=...`,
-    `audio_media_types=(...)`, `document_text_types=(...)`).
+    `audio_media_types=(...)`, `file_text_types=(...)`). The old spelling `document` (`document=`,
+    `document_<field>`) is read as `file`, with a DeprecationWarning.
 
     Raises:
         InvalidConfig: A key names no rule, or a value is of the wrong form.
@@ -213,7 +249,7 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
     top: dict[str, Any] = {}
     nested: dict[str, dict[str, Any]] = {}
     names = {f.name for f in dataclasses.fields(rules)}
-    for key, value in overrides.items():
+    for key, value in map(_respelled, overrides.items()):
         if key in names:
             top[key] = _checked(key, value, getattr(rules, key))
             continue

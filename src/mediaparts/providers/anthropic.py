@@ -27,7 +27,7 @@ from mediaparts.providers._render_common import (
     split_system,
     unsupported,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
 
@@ -94,7 +94,7 @@ RULES = Rules(
     # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)", up to 600 pages, or
     # 100 under a 1M context); text files as `text` documents (PlainTextSourceParam takes
     # media_type "text/plain" only). URLs: base64 by default, as for images.
-    document=DocumentRules(
+    file=FileRules(
         media_types=("application/pdf",),
         text_types=TEXT_TYPES,
         source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "

@@ -30,7 +30,7 @@ from mediaparts.providers._render_common import (
     split_system,
     unsupported,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 
@@ -129,7 +129,7 @@ RULES = Rules(
     # Message.content: "up to five documents. Each document's size must be no more than 4.5 MB"
     # (per message). DocumentFormat's types are sent as bytes; other text formats are sent as
     # `txt` documents with a `text` source.
-    document=DocumentRules(
+    file=FileRules(
         media_types=tuple(_DOCUMENT_FORMATS),
         max_bytes=4_718_592,
         max_count=5,

@@ -28,7 +28,7 @@ from mediaparts.providers._render_common import (
     split_system,
     tool_names,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers._vision import (
     GeminiMediaResolution,
@@ -116,7 +116,7 @@ RULES = Rules(
     # "100 MB per request or payload (50 MB for PDFs)"; the Jan 2026 raise counts the base64
     # text (file-input-methods; blog.google gemini-api-new-file-limits, read 2026-08). Text
     # formats (the doc's html, css, plain, xml, csv, javascript, json and more) go as text parts.
-    document=DocumentRules(
+    file=FileRules(
         media_types=("application/pdf",),
         url_types=("application/pdf",),
         max_bytes=50_000_000,

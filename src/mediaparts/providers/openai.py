@@ -27,7 +27,7 @@ from mediaparts.providers._render_common import (
     no_assistant_media,
     unsupported,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import (
     ModelRule,
@@ -174,7 +174,7 @@ RULES = Rules(
     # The `file` part takes `file_data` or `file_id`, not a URL. PDFs: "up to 100 pages and 32MB
     # of total content in a single request … across multiple file inputs" (pdf-files guide, the
     # newest figure found), used here as a per-file bound. Text formats go as text parts.
-    document=DocumentRules(
+    file=FileRules(
         media_types=("application/pdf", *OFFICE_TYPES),
         max_bytes=32_000_000,
         text_types=TEXT_TYPES,

@@ -52,9 +52,9 @@ RULES: Rules = dataclasses.replace(
     ),
     # `input_file` also takes `file_url`, so OpenAI fetches document URLs itself
     # (openai-python responses/response_input_file_param.py, read 2026-08).
-    document=dataclasses.replace(
-        _chat.RULES.document,
-        url_types=_chat.RULES.document.media_types,
+    file=dataclasses.replace(
+        _chat.RULES.file,
+        url_types=_chat.RULES.file.media_types,
         source="developers.openai.com/api/docs/guides/file-inputs; openai-python "
         "responses/response_input_file_param.py (read 2026-08)",
     ),
