@@ -154,7 +154,7 @@ def register(name: str, module: ProviderModule, *, replace: bool = False) -> Pro
 
 
 def unregister(name: str) -> None:
-    """Remove a provider from the registry (a built-in one comes back on `register`).
+    """Remove a provider from the registry (to restore a built-in one, register its module).
 
     Raises:
         UnknownProvider: No provider has that name.
