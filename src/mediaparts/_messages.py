@@ -131,7 +131,7 @@ def _item(item: Any) -> TextPart | MediaPart:
     if isinstance(item, str):
         return TextPart(item)
     if isinstance(item, Mapping) and ("type" in item and "kind" not in item):
-        return _openai_part(item)
+        return _typed_part(item)
     made: TextPart | MediaPart = part(item)
     return made
 
@@ -266,7 +266,10 @@ _ROLES: dict[str, type[_Message]] = {
 def message_from_dict(
     value: Mapping[str, Any], *, base_dir: str | os.PathLike[str] | None = None
 ) -> Message:
-    """Make a message from `to_dict()` output or an OpenAI-style `{"role", "content"}` dict.
+    """Make a message from `to_dict()` output or a `{"role", "content"}` dict.
+
+    `content` is text, or a list of text, parts, shorthands and type-tagged content parts
+    (`{"type": "text" | "image_url" | "input_audio" | "file", ...}`, the OpenAI Chat shape).
 
     Roles `human`, `ai`, `model` and `developer` are read as `user`, `assistant`,
     `assistant` and `system`.
@@ -325,7 +328,7 @@ def _tool_call(value: Any) -> ToolCall:
         return value
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise InvalidMedia(f"a tool call must be a dict with string keys, got {value!r:.60}")
-    if "function" in value:  # OpenAI Chat Completions shape
+    if "function" in value:  # {"id", "type": "function", "function": {"name", "arguments"}}
         fn = value["function"]
         if not isinstance(fn, Mapping):
             raise InvalidMedia(f"a tool call's function must be a dict, got {type(fn).__name__}")
@@ -342,8 +345,15 @@ def _spec(item: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return spec
 
 
-def _openai_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
-    """Read one OpenAI Chat Completions content part."""
+def _typed_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
+    """Read one type-tagged content part: a dict shape of our own, documented for dict input.
+
+    `{"type": "text", "text": ...}` (also `input_text`, `output_text`), `{"type": "image_url",
+    "image_url": {"url", "detail"}}` (or the URL alone), `{"type": "input_audio", "input_audio":
+    {"data", "format"}}` and `{"type": "file", "file": {"file_data", "filename"}}`. This is the
+    shape OpenAI Chat Completions uses, so such messages read as they are; reading each
+    provider's own payloads is the providers' business (they sit above this module).
+    """
     kind = item.get("type")
     if kind in ("text", "input_text", "output_text"):
         text = item.get("text")

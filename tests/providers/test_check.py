@@ -181,7 +181,7 @@ def test_check_bedrock_text_documents(testdata: Path) -> None:
     """Text-source Bedrock documents are counted and their names checked too."""
     doc = {"document": {"format": "txt", "name": "a  b!!", "source": {"text": "hello"}}}
     payload = {"messages": [{"role": "user", "content": [{"text": "read"}, doc]}]}
-    assert [v.rule for v in mp.check(payload, "bedrock")] == ["document.name"]
+    assert [v.rule for v in mp.check(payload, "bedrock")] == ["file.name"]
     many = {
         "messages": [
             {
@@ -194,7 +194,7 @@ def test_check_bedrock_text_documents(testdata: Path) -> None:
             }
         ]
     }
-    assert [v.rule for v in mp.check(many, "bedrock")] == ["document.max_count"]
+    assert [v.rule for v in mp.check(many, "bedrock")] == ["file.max_count"]
 
 
 def test_check_flags_bad_bedrock_document_name(testdata: Path) -> None:
@@ -204,7 +204,7 @@ def test_check_flags_bad_bedrock_document_name(testdata: Path) -> None:
     for block in tampered["messages"][0]["content"]:
         if "document" in block:
             block["document"]["name"] = "report.v2 (final)!!"
-    assert "document.name" in {v.rule for v in mp.check(tampered, "bedrock")}
+    assert "file.name" in {v.rule for v in mp.check(tampered, "bedrock")}
 
 
 def test_check_flags_bad_base64_and_oversized_request(testdata: Path) -> None:

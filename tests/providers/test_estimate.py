@@ -91,15 +91,15 @@ def test_estimate_tokens_detail_from_part() -> None:
     ("name", "provider", "error"),
     [
         ("tone.wav", "anthropic", mp.UnsupportedMediaType),
-        ("tone.wav", "openai", mp.MediaError),
-        ("document.pdf", "anthropic", mp.MediaError),
+        ("tone.wav", "openai", mp.NoDocumentedRule),
+        ("document.pdf", "anthropic", mp.NoDocumentedRule),
         ("clip.mp4", "openai", mp.UnsupportedMediaType),
     ],
 )
 def test_estimate_tokens_no_guess(
     testdata: Path, name: str, provider: str, error: type[Exception]
 ) -> None:
-    """Media with no documented rule raise a clear error rather than a guess."""
+    """Media with no documented rule raise NoDocumentedRule (or are refused), never a guess."""
     with pytest.raises(error):
         mp.estimate_tokens(testdata / name, provider)
 

@@ -10,10 +10,17 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers import anthropic, bedrock, gemini, openai, openai_responses
+from mediaparts.providers import (
+    FileRules,
+    Rules,
+    anthropic,
+    bedrock,
+    gemini,
+    openai,
+    openai_responses,
+)
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Prepare
-from mediaparts.providers._rules import DocumentRules, Rules
 from tests._builders import TESTDATA
 from tests._golden import check_golden
 
@@ -65,7 +72,7 @@ def make_prepare(rules: Rules) -> Prepare:
                     f"{rules.provider} does not fetch {media_type} URLs", provider=rules.provider
                 )
             return NormalizedPart(url=part.url, **fields)
-        if isinstance(kind, DocumentRules) and media_type in kind.text_types:
+        if isinstance(kind, FileRules) and media_type in kind.text_types:
             return NormalizedPart(text=part.data.decode("utf-8"), **fields)
         if not kind.accepts(media_type):
             raise mp.UnsupportedMediaType(
@@ -197,7 +204,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("openai-responses", "image_url", {}),
     ("openai-responses", "pdf_url", {}),
     ("anthropic", "image_url", _URL_IMAGES),  # Anthropic passes no URL by default
-    ("anthropic", "pdf_url", {"document_url_types": ("application/pdf",)}),
+    ("anthropic", "pdf_url", {"file_url_types": ("application/pdf",)}),
     ("gemini", "image_url", {}),
     ("gemini", "pdf_url", {}),
     ("gemini", "audio", {}),

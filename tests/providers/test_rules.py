@@ -24,7 +24,7 @@ FACTS: list[tuple[str, str, Any]] = [
     ("openai", "image.max_count", 1500),  # "Up to 1,500 images per request"
     ("openai", "max_request_bytes", 512_000_000),  # "Up to 512 MB total payload per request"
     ("openai", "audio.media_types", {"audio/wav", "audio/mpeg"}),  # input_audio wav | mp3
-    ("openai", "document.max_bytes", 32_000_000),  # "32MB of total content" (pdf-files guide)
+    ("openai", "file.max_bytes", 32_000_000),  # "32MB of total content" (pdf-files guide)
     ("openai", "video.media_types", set()),
     ("openai-responses", "image.media_types", _WEB),
     ("openai-responses", "audio.media_types", set()),
@@ -37,7 +37,7 @@ FACTS: list[tuple[str, str, Any]] = [
     ("anthropic", "image.url_types", ()),  # "only base64-encoded sources" on Bedrock, Vertex
     ("anthropic", "audio.media_types", set()),
     ("anthropic", "video.media_types", set()),
-    ("anthropic", "document.media_types", {"application/pdf"}),
+    ("anthropic", "file.media_types", {"application/pdf"}),
     ("anthropic", "max_request_bytes", 20_000_000),  # "Amazon Bedrock allows 20 MB"
     ("gemini", "image.media_types", {*_WEB - {"image/gif"}, "image/heic", "image/heif"}),
     (
@@ -45,7 +45,7 @@ FACTS: list[tuple[str, str, Any]] = [
         "audio.media_types",
         {"audio/wav", "audio/mpeg", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac"},
     ),
-    ("gemini", "document.max_bytes", 50_000_000),  # "50 MB for PDFs"
+    ("gemini", "file.max_bytes", 50_000_000),  # "50 MB for PDFs"
     ("gemini", "max_request_bytes", 100_000_000),  # "100 MB per request or payload"
     ("bedrock", "image.media_types", _WEB),
     ("bedrock", "image.max_bytes", 3_932_160),  # "3.75 MB"
@@ -54,8 +54,8 @@ FACTS: list[tuple[str, str, Any]] = [
     ("bedrock", "image.max_height", 8000),
     ("bedrock", "image.max_count", 20),  # "up to 20 images" per message
     ("bedrock", "image.count_scope", "message"),
-    ("bedrock", "document.max_bytes", 4_718_592),  # "no more than 4.5 MB"
-    ("bedrock", "document.max_count", 5),  # "up to five documents"
+    ("bedrock", "file.max_bytes", 4_718_592),  # "no more than 4.5 MB"
+    ("bedrock", "file.max_count", 5),  # "up to five documents"
     ("bedrock", "video.max_bytes", 25 * 2**20),  # "less than 25MB" of base64
     ("bedrock", "video.measure", "base64"),
 ]
@@ -83,7 +83,7 @@ _DATED = re.compile(r"\(read \d{4}-\d{2}\)")
 def test_rules_name_source_and_date(provider: str) -> None:
     """Every kind's rules and the request rules name their source and the date it was read."""
     rules = mp.providers.get(provider).rules
-    for where in (rules.image, rules.audio, rules.video, rules.document, rules):
+    for where in (rules.image, rules.audio, rules.video, rules.file, rules):
         assert _DATED.search(where.source), f"{provider}: {where.source!r} has no (read YYYY-MM)"
 
 
@@ -105,7 +105,7 @@ def test_anthropic_types_are_the_sdk_literals() -> None:
 
     rules = mp.providers.get("anthropic").rules
     assert set(rules.image.media_types) == _literal(_hints(Base64ImageSourceParam)["media_type"])
-    assert set(rules.document.media_types) == _literal(_hints(Base64PDFSourceParam)["media_type"])
+    assert set(rules.file.media_types) == _literal(_hints(Base64PDFSourceParam)["media_type"])
 
 
 def test_openai_levels_and_audio_are_the_sdk_literals() -> None:

@@ -1,4 +1,8 @@
-"""Vision geometry and token formulas: every documented worked example, and their invariants."""
+"""Vision geometry and token formulas: every documented worked example, and their invariants.
+
+Model tables are read the way users read them: through `mp.providers.get(name).rules`
+(`vision_for`, `costs_for`), so what is tested is what `with_rules` can change.
+"""
 
 from __future__ import annotations
 
@@ -8,30 +12,53 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType
-from mediaparts.providers._vision import (
-    AnthropicLegacy,
+import mediaparts as mp
+from mediaparts import InvalidConfig, InvalidMedia, NoDocumentedRule, UnsupportedMediaType
+from mediaparts.providers import (
     AnthropicPatches,
     GeminiMediaResolution,
     GeminiTiles,
+    MediaCosts,
     ModelRule,
     OpenAIPatches,
     OpenAITiles,
     PatchBudget,
     Undocumented,
     VisionGeometry,
-    lookup,
 )
-from mediaparts.providers._vision_tables import (
-    ANTHROPIC_VISION,
-    VISION_TABLES,
-    audio_tokens,
-    image_tokens,
-    media_costs,
-    pdf_tokens,
-    video_tokens,
-    vision_geometry,
-)
+from mediaparts.providers._vision import lookup
+
+
+def vision_geometry(provider: str, model: str | None = None) -> VisionGeometry:
+    """The image geometry a provider applies for a model, as users read it."""
+    return mp.providers.get(provider).rules.vision_for(model)
+
+
+def image_tokens(
+    provider: str, width: int, height: int, model: str | None = None, detail: str | None = None
+) -> int:
+    """The tokens of an upright image on a provider and model."""
+    return vision_geometry(provider, model).tokens(width, height, detail)
+
+
+def media_costs(provider: str, model: str | None = None) -> MediaCosts:
+    """The audio, video and PDF rates of a provider and model."""
+    return mp.providers.get(provider).rules.costs_for(model)
+
+
+def audio_tokens(provider: str, seconds: float, model: str | None = None) -> int:
+    return media_costs(provider, model).audio_tokens(seconds)
+
+
+def video_tokens(
+    provider: str, seconds: float, model: str | None = None, *, has_audio: bool = True
+) -> int:
+    return media_costs(provider, model).video_tokens(seconds, has_audio=has_audio)
+
+
+def pdf_tokens(provider: str, pages: float, model: str | None = None) -> int:
+    return media_costs(provider, model).pdf_tokens(int(pages))
+
 
 GPT_4O = OpenAITiles(base=85, tile=170)
 # gpt-4.1-mini's older rule: 1,536 patches, no pixel box, multiplier left out by the example.
@@ -41,9 +68,9 @@ HIGH_RES = AnthropicPatches(max_long_edge=2576, max_tokens=4784)
 
 
 def _every_geometry() -> list[VisionGeometry]:
-    found: list[VisionGeometry] = [AnthropicLegacy(), OLD_1536, GeminiTiles()]
-    for table in VISION_TABLES.values():
-        for row in table:
+    found: list[VisionGeometry] = [OLD_1536, GeminiTiles()]
+    for name in mp.providers.names():
+        for row in mp.providers.get(name).rules.vision:
             if row.rule not in found:
                 found.append(row.rule)
     return found
@@ -148,25 +175,6 @@ def test_anthropic_screenshot_is_not_1568_wide() -> None:
     assert STANDARD.target_size(1080, 1920) == (819, 1456)  # portrait is the mirror image
 
 
-@pytest.mark.parametrize(
-    ("size", "tokens"), [((200, 200), 54), ((1000, 1000), 1334), ((1092, 1092), 1590)]
-)
-def test_anthropic_legacy_vectors(size: tuple[int, int], tokens: int) -> None:
-    """The legacy w*h/750 rule gives ~54, ~1334 and ~1590 (rounded up)."""
-    assert AnthropicLegacy().tokens(*size) == tokens
-
-
-@pytest.mark.parametrize("size", [(1092, 1092), (951, 1268), (896, 1344), (819, 1456), (784, 1568)])
-def test_anthropic_legacy_largest_unresized(size: tuple[int, int]) -> None:
-    """Every size in the doc's table of the largest unresized images is left alone."""
-    assert AnthropicLegacy().target_size(*size) == size
-
-
-def test_anthropic_legacy_resizes_long_edge() -> None:
-    """A long edge over 1568 px is scaled down to 1568."""
-    assert AnthropicLegacy().target_size(3136, 200) == (1568, 100)
-
-
 def test_gemini_small_image_is_258() -> None:
     """An image with both sides <= 384 px costs 258 tokens on Gemini 2.x."""
     assert image_tokens("gemini", 384, 384, "gemini-2.5-flash") == 258
@@ -246,11 +254,11 @@ def test_media_not_accepted_raises_unsupported(provider: str, kind: str) -> None
     ],
 )
 def test_media_without_documented_rule_raises(provider: str, kind: str) -> None:
-    """Media with no documented formula raises MediaError instead of guessing."""
+    """Media with no documented formula raises NoDocumentedRule instead of guessing."""
     estimate = {"audio": audio_tokens, "video": video_tokens, "pdf": pdf_tokens}[kind]
-    with pytest.raises(MediaError, match="no token rule") as info:
+    with pytest.raises(NoDocumentedRule, match="no token rule") as info:
         estimate(provider, 2)
-    assert not isinstance(info.value, UnsupportedMediaType)
+    assert info.value.provider is not None
 
 
 def test_negative_duration_is_invalid() -> None:
@@ -262,9 +270,10 @@ def test_negative_duration_is_invalid() -> None:
 
 
 def test_unknown_provider_raises() -> None:
-    """An unknown provider name is a MediaError listing the known ones."""
-    with pytest.raises(MediaError, match="known: anthropic"):
+    """An unknown provider name is UnknownProvider listing the registered ones."""
+    with pytest.raises(mp.UnknownProvider, match="the providers are anthropic") as info:
         vision_geometry("mistral")
+    assert info.value.name == "mistral" and info.value.known == mp.providers.names()
 
 
 # --- Model tables ---------------------------------------------------------------------------
@@ -346,11 +355,11 @@ def test_gpt_5_5_original_has_its_own_budget() -> None:
 
 
 def test_lookup_first_match_wins_and_empty_table() -> None:
-    """Rows are tried in order; an empty table is a programming error."""
+    """Rows are tried in order; an empty table is a configuration mistake."""
     table = (ModelRule("a*", 1), ModelRule("ab*", 2))
     assert lookup(table, "abc") == 1
     assert lookup(table, "zzz") == 1
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(InvalidConfig, match="at least one"):
         lookup((), "x")
 
 
@@ -358,7 +367,7 @@ def test_high_res_patterns_leave_older_models_alone() -> None:
     """No model older than 4.7 on the standard list is read as high-res."""
     older = ["claude-3-opus-20240229", "claude-3-7-sonnet-latest", "claude-sonnet-4-20250514",
              "claude-opus-4-1-20250805", "claude-haiku-4-5", "claude-sonnet-4-6"]  # fmt: skip
-    assert all(lookup(ANTHROPIC_VISION, m) == STANDARD for m in older)
+    assert all(vision_geometry("anthropic", m) == STANDARD for m in older)
 
 
 def test_bedrock_non_claude_has_no_rule() -> None:
@@ -366,7 +375,7 @@ def test_bedrock_non_claude_has_no_rule() -> None:
     geometry = vision_geometry("bedrock", "amazon.nova-pro-v1:0")
     assert isinstance(geometry, Undocumented)
     assert geometry.target_size(5000, 4000, "high") == (5000, 4000)
-    with pytest.raises(MediaError, match="Bedrock documents no rule"):
+    with pytest.raises(NoDocumentedRule, match="Bedrock documents no rule"):
         geometry.tokens(100, 100)
 
 
@@ -403,10 +412,10 @@ def test_non_positive_size_raises(size: tuple[int, int]) -> None:
 
 
 def test_bad_level_configuration_raises() -> None:
-    """An `auto` or `default` naming no level is refused when the rule is built."""
-    with pytest.raises(ValueError, match="auto"):
+    """An `auto` or `default` naming no level is refused (InvalidConfig) when the rule is built."""
+    with pytest.raises(InvalidConfig, match="auto"):
         OpenAIPatches({"high": PatchBudget(2048)}, 1.2, auto="original")
-    with pytest.raises(ValueError, match="default"):
+    with pytest.raises(InvalidConfig, match="default"):
         GeminiMediaResolution(default="ultra")
 
 

@@ -1,9 +1,10 @@
 """`check`: validate an already rendered payload offline, against a provider's rules.
 
-The walker recognises every media block shape the five APIs use, wherever it is nested (tool
-results included), decodes its bytes, and checks them the way the provider would: the type
-the bytes really are, whether it is accepted, its size as the provider measures it, image
-dimensions, counts per request, request size and Bedrock's document-name rule.
+The walker finds every media block wherever it is nested (tool results included), as each
+registered provider module declares its block shapes (`media_site`), decodes its bytes, and
+checks them the way the provider would: the type the bytes really are, whether it is accepted,
+its size as the provider measures it, image dimensions, counts per request, request size, the
+API's naming rule, and, given a model, the image detail levels that model takes.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mediaparts._errors import InvalidMedia
-from mediaparts._sources import b64decode, is_data_uri, parse_data_uri
-from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
+from mediaparts._errors import InvalidMedia, NoDocumentedRule
+from mediaparts.detection import canonical_media_type, detect
 from mediaparts.formats import image_size
-from mediaparts.providers import Provider, bedrock, get
+from mediaparts.providers import Provider, get, registered
+from mediaparts.providers._protocol import SiteReader
 from mediaparts.providers._rules import base64_size
+from mediaparts.providers._sites import Problems, Site, Where
 
 __all__ = ["Violation", "check"]
 
@@ -43,157 +45,38 @@ class Violation:
         return f"{self.path}: {self.message} ({self.rule})"
 
 
-@dataclass(frozen=True, slots=True)
-class _Site:
-    path: str
-    kind: str
-    declared: str | None
-    data: bytes | None = None
-    url: str | None = None
-    name: str | None = None
+def _sites(payload: Any, readers: list[SiteReader], problems: Problems) -> Iterator[Site]:
+    """Yield every media block in a rendered payload, with its JSON path, in document order.
 
-
-def _decode(value: Any, path: str, problems: list[tuple[str, str, str]]) -> bytes | None:
-    if isinstance(value, bytes | bytearray):
-        return bytes(value)
-    if isinstance(value, str):
-        try:
-            return b64decode(value)
-        except InvalidMedia as exc:
-            problems.append((path, "payload.base64", str(exc)))
-            return None
-    problems.append((path, "payload.data", f"expected base64 text or bytes, got {value!r:.40}"))
-    return None
-
-
-_KEY_SHOWN = 40  # characters of a key shown in a path; a hostile key may be megabytes
-
-
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """A JSON path, built as a chain and spelled out only when a site or a problem needs it.
-
-    Spelling every path out while walking costs the depth at every node (quadratic in the
-    nesting); most nodes are never named.
+    Each JSON object is offered to every provider's `media_site` in turn; the first that
+    recognises it as a media block wins, and a block's own content is not walked further.
     """
-
-    parent: _Where | None
-    step: str
-
-    def __str__(self) -> str:
-        steps: list[str] = []
-        node: _Where | None = self
-        while node is not None:
-            steps.append(node.step)
-            node = node.parent
-        return "".join(reversed(steps))
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
-
-
-def _key_step(key: Any) -> str:
-    text = str(key)
-    return f".{text[:_KEY_SHOWN]}…" if len(text) > _KEY_SHOWN else f".{text}"
-
-
-def _sites(payload: Any, problems: list[tuple[str, str, str]]) -> Iterator[_Site]:
-    """Yield every media block in a rendered payload, with its JSON path, in document order."""
     # A stack, not recursion: a hostile payload nested thousands deep must not overflow it.
-    stack: list[tuple[Any, _Where]] = [(payload, _Where(None, "$"))]
+    stack: list[tuple[Any, Where]] = [(payload, Where(None, "$"))]
     while stack:
         node, where = stack.pop()
         if isinstance(node, list):
             stack.extend(
-                (item, _Where(where, f"[{i}]")) for i, item in reversed(list(enumerate(node)))
+                (item, Where(where, f"[{i}]")) for i, item in reversed(list(enumerate(node)))
             )
             continue
         if not isinstance(node, dict):
             continue
-        site = _site(node, where, problems)
+        site = next((s for read in readers if (s := read(node, where, problems)) is not None), None)
         if site is not None:
             yield site
             continue
-        stack.extend(
-            (value, _Where(where, _key_step(key))) for key, value in reversed(list(node.items()))
-        )
+        stack.extend((value, where.key(key)) for key, value in reversed(list(node.items())))
 
 
-def _from_url_text(kind: str, text: Any, path: str, problems: list[tuple[str, str, str]]) -> _Site:
-    if is_data_uri(text):
-        try:
-            uri = parse_data_uri(text)
-        except InvalidMedia as exc:
-            problems.append((path, f"{kind}.data_uri", str(exc)))
-            return _Site(path, kind, None)
-        return _Site(path, kind, uri.media_type, data=uri.data)
-    url = text if isinstance(text, str) else None
-    guess = media_type_from_filename(url) if url else None
-    return _Site(path, kind, guess, url=url)
+def _readers(chosen: Provider) -> list[SiteReader]:
+    """Return the block readers of the chosen provider, then of every other registered one.
 
-
-def _site(node: dict[str, Any], at: _Where, problems: list[tuple[str, str, str]]) -> _Site | None:
-    kind_tag = node.get("type")
-    # OpenAI Chat Completions and Responses.
-    if kind_tag == "image_url" and isinstance(node.get("image_url"), dict):
-        return _from_url_text(
-            "image", node["image_url"].get("url"), f"{at}.image_url.url", problems
-        )
-    if kind_tag == "input_image" and "image_url" in node:
-        return _from_url_text("image", node.get("image_url"), f"{at}.image_url", problems)
-    if kind_tag == "input_audio" and isinstance(node.get("input_audio"), dict):
-        spec = node["input_audio"]
-        where = f"{at}.input_audio.data"
-        declared = f"audio/{spec.get('format')}" if spec.get("format") else None
-        declared = canonical_media_type(declared) if declared else None
-        return _Site(where, "audio", declared, data=_decode(spec.get("data"), where, problems))
-    if kind_tag in ("file", "input_file"):
-        spec = node.get("file", node) if kind_tag == "file" else node
-        if isinstance(spec, dict) and spec.get("file_data") is not None:
-            where = f"{at}{'.file' if kind_tag == 'file' else ''}.file_data"
-            site = _from_url_text("file", spec["file_data"], where, problems)
-            if site.data is None and site.url is not None:  # bare base64
-                site = _Site(where, "file", None, data=_decode(spec["file_data"], where, problems))
-            return site
-    # Anthropic.
-    if kind_tag in ("image", "document") and isinstance(node.get("source"), dict):
-        source = node["source"]
-        kind = "image" if kind_tag == "image" else "file"
-        if source.get("type") == "base64":
-            where = f"{at}.source.data"
-            declared = source.get("media_type")
-            return _Site(where, kind, declared, data=_decode(source.get("data"), where, problems))
-        if source.get("type") == "url":
-            return _from_url_text(kind, source.get("url"), f"{at}.source.url", problems)
-        return None
-    # Gemini (REST camelCase and SDK snake_case).
-    inline = node.get("inlineData", node.get("inline_data"))
-    if isinstance(inline, dict):
-        where = f"{at}.{'inlineData' if 'inlineData' in node else 'inline_data'}.data"
-        declared = inline.get("mimeType", inline.get("mime_type"))
-        kind = kind_of(canonical_media_type(declared)) if isinstance(declared, str) else "file"
-        return _Site(where, kind, declared, data=_decode(inline.get("data"), where, problems))
-    # Bedrock Converse.
-    for key, kind in (
-        ("image", "image"),
-        ("document", "file"),
-        ("video", "video"),
-        ("audio", "audio"),
-    ):
-        block = node.get(key)
-        if isinstance(block, dict) and isinstance(block.get("source"), dict):
-            source = block["source"]
-            given = block.get("name")
-            name = (given if isinstance(given, str) else "") if kind == "file" else None
-            if "bytes" not in source:
-                # An S3 reference or a text document: counted and named, no bytes to check.
-                text = kind == "file" and "text" in source
-                return _Site(f"{at}.{key}", kind, None, name=name) if text else None
-            where = f"{at}.{key}.source.bytes"
-            declared = bedrock.media_type_of(kind, block.get("format"))
-            data = _decode(source.get("bytes"), where, problems)
-            return _Site(where, kind, declared, data=data, name=name)
-    return None
+    Blocks of another API in a payload are checked too (a payload mixing shapes is what a
+    hand-edited or converted payload looks like); the chosen provider's reading comes first.
+    """
+    others = [p.media_site for p in registered() if p.name != chosen.name]
+    return [chosen.media_site, *others]
 
 
 def check(
@@ -204,20 +87,28 @@ def check(
     Args:
         payload: What `mp.render` returned (or any payload of that provider's shape).
         provider: The provider name or a `Provider` (with its rules, overrides included).
-        model: The model; reserved for model-dependent limits.
+        model: The model the payload is for. Its row of the provider's vision table decides
+            which image `detail` levels are valid (`"original"` on gpt-5.4 but not on gpt-4o);
+            None checks no detail level, as does a model the table does not know.
 
     Returns:
         The violations, each with the JSON path of the offending value; empty when it fits.
+
+    Raises:
+        UnknownProvider: No provider has that name.
+        InvalidMedia: `model` is not a string.
     """
-    del model  # no model-dependent limit is checked yet
     chosen = get(provider)
+    if model is not None and not isinstance(model, str):
+        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
     if not isinstance(payload, dict):
         got = type(payload).__name__
         return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
-    problems: list[tuple[str, str, str]] = []
+    problems: Problems = []
     counts: dict[tuple[str, str], int] = {}
-    for site in _sites(payload, problems):
-        problems.extend(_site_problems(site, chosen, counts))
+    levels = _detail_levels(chosen, model)
+    for site in _sites(payload, _readers(chosen), problems):
+        problems.extend(_site_problems(site, chosen, counts, levels))
     limit = chosen.rules.max_request_bytes
     try:
         total = _request_size(payload)
@@ -238,12 +129,26 @@ def check(
 _MESSAGE = re.compile(r"^\$\.(?:messages|contents|input)\[(\d+)\]")
 
 
+def _detail_levels(provider: Provider, model: str | None) -> tuple[str, ...] | None:
+    """Return the image detail levels the model takes, or None when not checked."""
+    if model is None or not provider.rules.vision:
+        return None
+    try:
+        geometry = provider.rules.vision_for(model, strict=True)
+    except NoDocumentedRule:
+        return None  # a model the table does not know: nothing documented to check against
+    return geometry.detail_levels if geometry.documented else None
+
+
 def _site_problems(
-    site: _Site, provider: Provider, counts: dict[tuple[str, str], int]
+    site: Site,
+    provider: Provider,
+    counts: dict[tuple[str, str], int],
+    levels: tuple[str, ...] | None,
 ) -> Iterator[tuple[str, str, str]]:
     """Yield what is wrong with one media block."""
     rules = provider.rules.for_kind(site.kind)
-    label = "document" if site.kind == "file" else site.kind
+    kind = site.kind
     scope = ""
     if rules.count_scope == "message" and (owner := _MESSAGE.match(site.path)):
         scope = owner.group(1)
@@ -251,38 +156,39 @@ def _site_problems(
     counts[key] = counts.get(key, 0) + 1
     if rules.max_count is not None and counts[key] == rules.max_count + 1:
         where = "one message" if rules.count_scope == "message" else "one request"
-        yield site.path, f"{label}.max_count", f"more than {rules.max_count} {label}s in {where}"
-    if site.name is not None and not bedrock.VALID_NAME.match(site.name):
+        yield site.path, f"{kind}.max_count", f"more than {rules.max_count} {kind}s in {where}"
+    if site.name_problem is not None:
+        yield site.path, f"{kind}.name", site.name_problem
+    if levels is not None and site.detail is not None and site.detail not in levels:
         yield (
             site.path,
-            "document.name",
-            f"document name {site.name!r} breaks Bedrock's rules (1-200 letters, digits, "
-            "single spaces, hyphens, parentheses, brackets)",
+            f"{kind}.detail",
+            f"detail {site.detail!r} is not a level of this model (it takes {', '.join(levels)})",
         )
     if site.url is not None and not rules.url_types:
-        yield site.path, f"{label}.url", f"{provider.name} does not fetch {label} URLs"
+        yield site.path, f"{kind}.url", f"{provider.name} does not fetch {kind} URLs"
     if site.data is None:
         return
     declared = site.declared
     if declared is not None and not isinstance(declared, str):
-        yield site.path, f"{label}.media_type", f"the declared media type {declared!r} is not text"
+        yield site.path, f"{kind}.media_type", f"the declared media type {declared!r} is not text"
         declared = None
     found = detect(site.data, declared=declared)
     if declared and found.source == "magic" and found.media_type != canonical_media_type(declared):
         yield (
             site.path,
-            f"{label}.media_type",
+            f"{kind}.media_type",
             f"declared {canonical_media_type(declared)} but the bytes are {found.media_type}",
         )
     actual = found.media_type if found.source == "magic" else (declared or found.media_type)
     actual = canonical_media_type(actual)
     if actual not in rules.media_types + getattr(rules, "text_types", ()):
-        yield site.path, f"{label}.media_type", f"{provider.name} does not accept {actual} {label}s"
+        yield site.path, f"{kind}.media_type", f"{provider.name} does not accept {actual} {kind}s"
     if not rules.fits(len(site.data)):
         how = "base64 " if rules.measure == "base64" else ""
         yield (
             site.path,
-            f"{label}.max_bytes",
+            f"{kind}.max_bytes",
             f"{rules.measured(len(site.data)):,} {how}bytes, over the limit of {rules.max_bytes:,}",
         )
     if site.kind == "image":

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from mediaparts._errors import InvalidMedia, MediaError
+from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule
 from mediaparts.detection import canonical_media_type
 from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
 from mediaparts.formats._pdf import pdf_page_count
 from mediaparts.providers import Provider
-from mediaparts.providers._vision import VisionGeometry, lookup
+from mediaparts.providers._vision import VisionGeometry
 
 __all__ = ["choose_detail", "image_tokens", "known_tokens", "media_tokens", "vision"]
 
@@ -18,8 +18,8 @@ def vision(provider: Provider, model: str | None, *, strict: bool = False) -> Vi
     Fitting may fall back to the default rule for a model it does not know (the default is
     the safe one); an estimate passes `strict` and refuses to guess.
     """
-    table = provider.rules.vision
-    return lookup(table, model, strict=strict) if table else None
+    rules = provider.rules
+    return rules.vision_for(model, strict=strict) if rules.vision else None
 
 
 def choose_detail(
@@ -70,14 +70,12 @@ def media_tokens(
     """Return the documented token cost of audio, video or a PDF.
 
     Raises:
-        MediaError: No rule is documented, or the duration or page count cannot be read.
+        NoDocumentedRule: No rule is documented for this kind, type or model.
+        UnsupportedMediaType: The provider does not take this kind at all.
+        InvalidMedia: The duration or page count cannot be read from the headers.
         MediaTooLarge: A PDF past the page counter's caps (objects, inflated bytes).
     """
-    if not provider.rules.costs:
-        raise MediaError(
-            f"{provider.name} documents no token rule for {kind}", provider=provider.name
-        )
-    costs = lookup(provider.rules.costs, model)
+    costs = provider.rules.costs_for(model)
     # Ask for the rate first: reading a duration or counting pages is work wasted without one.
     if kind == "audio":
         costs.audio_tokens(0)
@@ -90,7 +88,7 @@ def media_tokens(
         read = audio_duration if kind == "audio" else video_duration
         seconds = read(data, media_type)
         if seconds is None:
-            raise MediaError(
+            raise InvalidMedia(
                 f"cannot read the duration of this {media_type}, so its tokens are unknown",
                 media_type=media_type,
                 provider=provider.name,
@@ -102,12 +100,16 @@ def media_tokens(
     if media_type == "application/pdf":
         pages = pdf_page_count(data)
         if pages is None:
-            raise MediaError("cannot count the pages of this PDF", media_type=media_type)
+            raise InvalidMedia(
+                "cannot count the pages of this PDF, so its tokens are unknown",
+                media_type=media_type,
+            )
         return costs.pdf_tokens(pages)
-    raise MediaError(
+    raise NoDocumentedRule(
         f"{provider.name} documents no token rule for {media_type}",
         media_type=media_type,
         provider=provider.name,
+        model=model,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
 from mediaparts._parts import ImagePart, MediaPart, TextPart
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
@@ -41,8 +41,10 @@ def estimate_tokens(
         The estimated tokens, summed over every media part.
 
     Raises:
+        UnknownProvider: No provider has that name.
         UnsupportedMediaType: The provider does not take some of the media.
-        MediaError: Some media has no documented token rule (no guess is made).
+        NoDocumentedRule: Some media has no documented token rule (no guess is made).
+        InvalidMedia: An image's size, a duration or a page count cannot be read.
     """
     chosen = get(provider)
     if model is not None and not isinstance(model, str):
@@ -62,7 +64,7 @@ def _part_tokens(
     media_type = resolved.media_type or "application/octet-stream"
     kind = kind_of(media_type)
     rules = provider.rules.for_kind(kind)
-    if kind == "file" and media_type in provider.rules.document.text_types:
+    if kind == "file" and media_type in provider.rules.file.text_types:
         return 0
     if not rules.media_types:
         raise UnsupportedMediaType(
@@ -76,15 +78,17 @@ def _part_tokens(
     assert isinstance(image, ImagePart)
     width, height = image.width, image.height
     if width is None or height is None:
-        raise MediaError(f"cannot read the size of this {media_type}", media_type=media_type)
+        raise InvalidMedia(f"cannot read the size of this {media_type}", media_type=media_type)
     if image_orientation(image.data) in _QUARTER_TURNS:
         width, height = height, width
     geometry = _costs.vision(provider, model, strict=True)
     level = _costs.choose_detail(provider, geometry, detail, image.detail)
     tokens = _costs.image_tokens(geometry, width, height, level)
     if tokens is None:
-        raise MediaError(
+        raise NoDocumentedRule(
             f"{provider.name} documents no image token rule for model {model!r}",
             provider=provider.name,
+            media_type=media_type,
+            model=model,
         )
     return tokens

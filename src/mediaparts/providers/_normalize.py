@@ -19,6 +19,7 @@ from mediaparts._errors import (
     MediaError,
     ProviderLimitError,
     UnsupportedMediaType,
+    rewrap,
 )
 from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
@@ -193,7 +194,7 @@ def _prepare(
     if kind == "image":
         return _image(media, media_type, provider, model, detail)
     if kind == "file":
-        return _document(media, media_type, provider, model)
+        return _file(media, media_type, provider, model)
     return _audio_video(media, media_type, kind, provider, model)
 
 
@@ -230,9 +231,10 @@ def _image(
             provider=provider.name,
         ) from exc
     except (UnsupportedMediaType, ProviderLimitError) as exc:
-        raise type(exc)(
-            f"{provider.name}: {exc}", media_type=media_type, provider=provider.name
-        ) from exc
+        # Keep the class and what it carries (`accepted`, ...); add which provider refused it.
+        error = rewrap(exc, f"{provider.name}: {exc}")
+        error.media_type, error.provider = media_type, provider.name
+        raise error from exc
     try:  # tokens only where the model's rule is known: an unknown model fits, but is not priced
         pricing = _costs.vision(provider, model, strict=True)
     except MediaError:
@@ -282,10 +284,10 @@ def _audio_video(
     )
 
 
-def _document(
+def _file(
     media: MediaPart, media_type: str, provider: Provider, model: str | None
 ) -> NormalizedPart:
-    rules = provider.rules.document
+    rules = provider.rules.file
     data = media.data
     if rules.accepts(media_type):
         _within(provider, rules, "file", media_type, len(data))

@@ -8,17 +8,24 @@ not hard-code numbers, so `Provider.with_rules(...)` can change any of them.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
 from mediaparts.imaging._spec import measured
+from mediaparts.providers._media_costs import MediaCosts
+from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
-if TYPE_CHECKING:
-    from mediaparts.providers._vision import ModelRule, VisionGeometry
-    from mediaparts.providers._vision_tables import MediaCosts
-
-__all__ = ["DocumentRules", "ImageRules", "KindRules", "Measure", "Rules", "replace_rules"]
+__all__ = [
+    "DocumentRules",
+    "FileRules",
+    "ImageRules",
+    "KindRules",
+    "Measure",
+    "Rules",
+    "replace_rules",
+]
 
 Measure = Literal["raw", "base64"]
 
@@ -81,8 +88,8 @@ class ImageRules(KindRules):
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentRules(KindRules):
-    """Document rules: binary documents in `media_types`; text files in `text_types`.
+class FileRules(KindRules):
+    """Rules for kind `"file"`: binary documents in `media_types`; text files in `text_types`.
 
     Attributes:
         text_types: Text formats the provider reads as text (sent as text, not as a file).
@@ -100,23 +107,61 @@ class Rules:
         image: Image rules.
         audio: Audio rules (no media types: audio is refused).
         video: Video rules.
-        document: Document and text-file rules.
+        file: Rules for kind `"file"`: documents (PDF, office) and text files.
         max_request_bytes: Most bytes one request may have, when documented.
         vision: Model-keyed image geometry (resize target and token formula), first match
             wins; `model=None` takes the first row.
         costs: Model-keyed audio, video and PDF token rates.
         source: Where the request-level facts come from, and when they were read.
+        vision_source: Where the `vision` table comes from, and when it was read.
+        costs_source: Where the `costs` table comes from, and when it was read.
     """
 
     provider: str
     image: ImageRules
     audio: KindRules
     video: KindRules
-    document: DocumentRules
+    file: FileRules
     max_request_bytes: int | None = None
     vision: tuple[ModelRule[VisionGeometry], ...] = ()
     costs: tuple[ModelRule[MediaCosts], ...] = ()
     source: str = ""
+    vision_source: str = ""
+    costs_source: str = ""
+
+    def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
+        """Return the image geometry (resize target and token formula) of a model.
+
+        The first row whose pattern matches the model name wins; `model=None` takes the first
+        row, and so does an unknown name unless `strict`.
+
+        Raises:
+            NoDocumentedRule: No vision table, or `strict` and no row matches the model.
+        """
+        if not self.vision:
+            raise NoDocumentedRule(
+                f"{self.provider} documents no image rule", provider=self.provider, model=model
+            )
+        try:
+            return lookup(self.vision, model, strict=strict)
+        except NoDocumentedRule as exc:
+            error = rewrap(exc, f"{self.provider}: {exc}")
+            error.provider = self.provider
+            raise error from exc
+
+    def costs_for(self, model: str | None = None) -> MediaCosts:
+        """Return the audio, video and PDF token rates of a model (first matching row).
+
+        Raises:
+            NoDocumentedRule: The provider has no table of media costs.
+        """
+        if not self.costs:
+            raise NoDocumentedRule(
+                f"{self.provider} documents no token rule for audio, video or PDFs",
+                provider=self.provider,
+                model=model,
+            )
+        return lookup(self.costs, model)
 
     def for_kind(self, kind: str) -> KindRules:
         """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`."""
@@ -124,11 +169,23 @@ class Rules:
             "image": self.image,
             "audio": self.audio,
             "video": self.video,
-            "file": self.document,
+            "file": self.file,
         }[kind]
 
+    @property
+    def document(self) -> FileRules:
+        """Deprecated spelling of `file` (the kind is `"file"` everywhere)."""
+        warnings.warn(
+            "Rules.document is deprecated; use Rules.file", DeprecationWarning, stacklevel=2
+        )
+        return self.file
 
-_KINDS = ("image", "audio", "video", "document")
+
+DocumentRules = FileRules
+"""Deprecated name of `FileRules`, kept so code written against it keeps working."""
+
+
+_KINDS = ("image", "audio", "video", "file")
 _TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
 _SIZES = frozenset({"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes"})
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -141,29 +198,41 @@ def _checked(name: str, value: Any, current: Any) -> Any:
     """Return an override in the form the rules hold, or refuse it with the reason."""
     if name in _TYPE_LISTS:
         if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-            raise InvalidMedia(f"{name} must be a tuple of media type strings, got {value!r}")
+            raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
         return tuple(value)
     if name in _SIZES:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidMedia(f"{name} must be a whole number of bytes/pixels/items or None")
+            raise InvalidConfig(f"{name} must be a whole number of bytes/pixels/items or None")
         if value is not None and value <= 0:
-            raise InvalidMedia(f"{name} must be positive (None for no limit), got {value}")
+            raise InvalidConfig(f"{name} must be positive (None for no limit), got {value}")
         return value
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise InvalidMedia(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
+            raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value
     if name in ("vision", "costs"):
-        from mediaparts.providers._vision import ModelRule
-
         if isinstance(value, str) or not all(isinstance(row, ModelRule) for row in value):
-            raise InvalidMedia(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
+            raise InvalidConfig(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
         return tuple(value)
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
         kind = type(current).__name__
-        raise InvalidMedia(f"{name} must be a {kind}, got {type(value).__name__}")
+        raise InvalidConfig(f"{name} must be a {kind}, got {type(value).__name__}")
     return value
+
+
+def _respelled(item: tuple[str, Any]) -> tuple[str, Any]:
+    """Read the deprecated kind name `document` as `file`, with a DeprecationWarning."""
+    key, value = item
+    if key != "document" and not key.startswith("document_"):
+        return item
+    new = "file" + key.removeprefix("document")
+    warnings.warn(
+        f"with_rules({key}=...) is deprecated; the kind is 'file': use {new}=...",
+        DeprecationWarning,
+        stacklevel=4,
+    )
+    return new, value
 
 
 def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
@@ -171,22 +240,23 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
 
     A key naming a field of `Rules` replaces it (`max_request_bytes=...`, `image=ImageRules(...)`);
     a key `<kind>_<field>` replaces one field of a kind's rules (`image_max_bytes=...`,
-    `audio_media_types=(...)`, `document_text_types=(...)`).
+    `audio_media_types=(...)`, `file_text_types=(...)`). The old spelling `document` (`document=`,
+    `document_<field>`) is read as `file`, with a DeprecationWarning.
 
     Raises:
-        InvalidMedia: A key names no rule.
+        InvalidConfig: A key names no rule, or a value is of the wrong form.
     """
     top: dict[str, Any] = {}
     nested: dict[str, dict[str, Any]] = {}
     names = {f.name for f in dataclasses.fields(rules)}
-    for key, value in overrides.items():
+    for key, value in map(_respelled, overrides.items()):
         if key in names:
             top[key] = _checked(key, value, getattr(rules, key))
             continue
         kind, _, field = key.partition("_")
         target = getattr(rules, kind, None) if kind in _KINDS else None
         if target is None or field not in {f.name for f in dataclasses.fields(target)}:
-            raise InvalidMedia(
+            raise InvalidConfig(
                 f"no rule named {key!r}: use a field of Rules ({', '.join(sorted(names))}) "
                 f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
             )

@@ -8,7 +8,8 @@ same questions about an upright image of `width` x `height` pixels:
 - `detail_levels` and `describe()`: what `detail` accepts, and one line for the docs' table.
 
 `detail=None` means the provider default (`"auto"`); an unknown level raises `InvalidMedia`.
-Which geometry a model uses is a table of `ModelRule`s (`_vision_tables.py`), read by `lookup`.
+Which geometry a model uses is a table of `ModelRule`s, read by `lookup`; each provider module
+holds its own table (`VISION` in `openai.py`, `anthropic.py`, ...), with its sources.
 The formulas come from the providers' vision and token pages (read 2026-08); the tests
 reproduce every worked example those pages give.
 """
@@ -23,10 +24,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
-from mediaparts._errors import InvalidMedia, MediaError
+from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule
 
 __all__ = [
-    "AnthropicLegacy",
     "AnthropicPatches",
     "GeminiMediaResolution",
     "GeminiTiles",
@@ -36,6 +36,7 @@ __all__ = [
     "PatchBudget",
     "Undocumented",
     "VisionGeometry",
+    "VisionTable",
     "lookup",
 ]
 
@@ -183,7 +184,7 @@ class OpenAIPatches(VisionGeometry):
 
     def __post_init__(self) -> None:
         if self.auto not in self.levels:
-            raise ValueError(f"auto={self.auto!r} names no level in {sorted(self.levels)}")
+            raise InvalidConfig(f"auto={self.auto!r} names no level in {sorted(self.levels)}")
         object.__setattr__(self, "levels", dict(self.levels))  # a private copy; picklable
 
     @property
@@ -285,50 +286,6 @@ class AnthropicPatches(VisionGeometry):
 
 
 @dataclass(frozen=True)
-class AnthropicLegacy(VisionGeometry):
-    """Anthropic's older rule: tokens = w*h/750, resized over 1568 px or about 1,600 tokens.
-
-    The doc's threshold is approximate ("~1,600 tokens"), and its own table of the largest
-    sizes left alone goes past 1,600: 3:4 at 951x1268 (1,608 tokens), 2:3 at 896x1344 (1,606),
-    1:2 at 784x1568 (1,639). The limit here is 1,640 tokens (1,230,000 px), the least that
-    leaves every size of that table alone, as the doc says they are. Superseded by
-    `AnthropicPatches` for every model on the current page.
-    """
-
-    max_long_edge: int = 1568
-    max_tokens: int = 1640
-    pixels_per_token: int = 750
-
-    @property
-    def detail_levels(self) -> tuple[str, ...]:
-        return ("auto",)
-
-    def target_size(self, width: int, height: int, detail: str | None = None) -> Size:
-        _check(width, height)
-        self._level(detail)
-        area = self.max_tokens * self.pixels_per_token
-        long = max(width, height)
-        if long <= self.max_long_edge and width * height <= area:
-            return width, height
-        if self.max_long_edge**2 * width * height <= area * long**2:  # the edge limit binds
-            return _fit(width, height, self.max_long_edge)
-        # floor(w * sqrt(area / (w*h))) == isqrt(area * w // h), exactly
-        return max(1, math.isqrt(area * width // height)), max(
-            1, math.isqrt(area * height // width)
-        )
-
-    def tokens(self, width: int, height: int, detail: str | None = None) -> int:
-        w, h = self.target_size(width, height, detail)
-        return _ceil_div(w * h, self.pixels_per_token)
-
-    def describe(self) -> str:
-        return (
-            f"w*h/{self.pixels_per_token}; long edge <= {self.max_long_edge} px and "
-            f"<= ~{self.max_tokens} tokens"
-        )
-
-
-@dataclass(frozen=True)
 class GeminiTiles(VisionGeometry):
     """Gemini 2.x: 258 tokens when both sides are <= 384 px, else 258 per 768 x 768 tile.
 
@@ -391,7 +348,7 @@ class GeminiMediaResolution(VisionGeometry):
 
     def __post_init__(self) -> None:
         if self.default not in self.levels:
-            raise ValueError(f"default={self.default!r} names no level in {sorted(self.levels)}")
+            raise InvalidConfig(f"default={self.default!r} names no level in {sorted(self.levels)}")
         object.__setattr__(self, "levels", dict(self.levels))  # a private copy; picklable
 
     @property
@@ -439,7 +396,7 @@ class Undocumented(VisionGeometry):
         return width, height
 
     def tokens(self, width: int, height: int, detail: str | None = None) -> int:
-        raise MediaError(
+        raise NoDocumentedRule(
             f"{self.provider} documents no rule for {self.what}; no estimate is made",
             provider=self.provider,
         )
@@ -454,6 +411,10 @@ class ModelRule(Generic[T]):
 
     pattern: str
     rule: T
+
+
+VisionTable = tuple[ModelRule[VisionGeometry], ...]
+"""A provider's model-keyed image geometry, first match wins (each provider's `VISION`)."""
 
 
 def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = False) -> T:
@@ -474,11 +435,12 @@ def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = F
         The matching row's rule.
 
     Raises:
+        InvalidConfig: The table is empty.
         InvalidMedia: `model` is not a string.
-        MediaError: `strict` and no row matches the name.
+        NoDocumentedRule: `strict` and no row matches the name.
     """
     if not table:
-        raise ValueError("empty model table")
+        raise InvalidConfig("a model table needs at least one ModelRule row")
     if model is not None and not isinstance(model, str):
         raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
     if model is not None:
@@ -488,8 +450,9 @@ def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = F
                 return row.rule
         if strict:
             known = ", ".join(row.pattern for row in table)
-            raise MediaError(
+            raise NoDocumentedRule(
                 f"no documented rule for model {model!r} (known model patterns: {known}); "
-                "pass model=None for the provider's default rule"
+                "pass model=None for the provider's default rule",
+                model=model,
             )
     return table[0].rule

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     TEXT_TYPES,
@@ -26,16 +27,47 @@ from mediaparts.providers._render_common import (
     split_system,
     unsupported,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._vision_tables import ANTHROPIC_VISION, MEDIA_COSTS
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
+from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
 
-__all__ = ["RULES", "render"]
+__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
 
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 
+_CLAUDE_STANDARD = AnthropicPatches(max_long_edge=1568, max_tokens=1568)
+_CLAUDE_HIGH_RES = AnthropicPatches(max_long_edge=2576, max_tokens=4784)
+
+# Anthropic vision and vision-coordinates pages (28-px patches; standard tier 1568 px / 1568
+# tokens; high-resolution tier 2576 px / 4784 tokens for "Claude 4.7 and later"), read
+# 2026-08. The first row, the default for model=None and unknown names, is the
+# standard tier: every current model honours it, and an image fitted to it is never refused,
+# as with the 5 MB default. Old names (claude-3-5-sonnet, claude-3-7-sonnet) come before the
+# version patterns so that "3-7" is not read as 4.7 or later.
+VISION: VisionTable = (
+    ModelRule("claude-3*", _CLAUDE_STANDARD),
+    ModelRule("claude-*-4-[7-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-opus-[5-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-sonnet-[5-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-haiku-[5-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-*", _CLAUDE_STANDARD),
+)
+VISION_SOURCE = (
+    "platform.claude.com/docs/en/build-with-claude/vision and vision-coordinates (read 2026-08)"
+)
+
+# Token rates, read 2026-08: Anthropic documents no audio, video or PDF token formula (PDF pages
+# cost their text plus an image each, sizes undocumented).
+COSTS: CostsTable = (
+    ModelRule("*", MediaCosts("Anthropic", not_accepted=frozenset({"audio", "video"}))),
+)
+COSTS_SOURCE = "platform.claude.com pdf-support: no PDF token formula documented (read 2026-08)"
+
 RULES = Rules(
-    vision=ANTHROPIC_VISION,  # model-keyed image geometry and tokens: see _vision_tables
-    costs=MEDIA_COSTS["anthropic"],
+    vision=VISION,
+    costs=COSTS,
+    vision_source=VISION_SOURCE,
+    costs_source=COSTS_SOURCE,
     provider="anthropic",
     # platform.claude.com/docs/en/build-with-claude/vision and the SDK's Base64ImageSourceParam
     # Literal (read 2026-08). Per image: 10 MB of base64 on the direct API but 5 MB on Bedrock and
@@ -62,7 +94,7 @@ RULES = Rules(
     # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)", up to 600 pages, or
     # 100 under a 1M context); text files as `text` documents (PlainTextSourceParam takes
     # media_type "text/plain" only). URLs: base64 by default, as for images.
-    document=DocumentRules(
+    file=FileRules(
         media_types=("application/pdf",),
         text_types=TEXT_TYPES,
         source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "
@@ -156,3 +188,22 @@ def _document(item: NormalizedPart, source: dict[str, Any]) -> dict[str, Any]:
     if item.filename:
         block["title"] = item.filename
     return block
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the `image` or `document` block that `node` is, if it is one (for `check`).
+
+    Only `base64` and `url` sources carry media to check; a `text` or `file` source does not.
+    """
+    kind_tag = node.get("type")
+    if kind_tag not in ("image", "document") or not isinstance(node.get("source"), dict):
+        return None
+    source = node["source"]
+    kind = "image" if kind_tag == "image" else "file"
+    if source.get("type") == "base64":
+        where = f"{at}.source.data"
+        declared = source.get("media_type")
+        return Site(where, kind, declared, data=payload_bytes(source.get("data"), where, problems))
+    if source.get("type") == "url":
+        return url_text_site(kind, source.get("url"), f"{at}.source.url", problems)
+    return None

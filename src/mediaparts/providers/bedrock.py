@@ -15,6 +15,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts.providers import anthropic
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     TEXT_TYPES,
@@ -28,10 +30,11 @@ from mediaparts.providers._render_common import (
     split_system,
     unsupported,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._vision_tables import BEDROCK_VISION, MEDIA_COSTS
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
+from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 
-__all__ = ["RULES", "render"]
+__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
 
 # botocore's format enums (ImageFormat, DocumentFormat, VideoFormat, AudioFormat), keyed by the
 # canonical media type each format name stands for.
@@ -74,9 +77,27 @@ _AUDIO_FORMATS = {
     "audio/webm": "webm",
 }
 
+# Bedrock Converse (botocore bedrock-runtime service model, read 2026-08): Claude model ids
+# (`anthropic.claude-...`, `us.anthropic.claude-...`, ARNs) follow Anthropic's rules; no other
+# model family documents an image rule, so those get `Undocumented`.
+VISION: VisionTable = (
+    *(ModelRule(f"*{row.pattern}", row.rule) for row in anthropic.VISION),
+    ModelRule("*", Undocumented("Bedrock", "image tokens of non-Claude models")),
+)
+VISION_SOURCE = (
+    "Anthropic's rules for Claude model ids; botocore bedrock-runtime service-2.json documents "
+    "none for other models (read 2026-08)"
+)
+
+# Token rates, read 2026-08: Bedrock documents no audio, video or PDF token formula.
+COSTS: CostsTable = (ModelRule("*", MediaCosts("Bedrock")),)
+COSTS_SOURCE = "botocore bedrock-runtime service-2.json: no token formula (read 2026-08)"
+
 RULES = Rules(
-    vision=BEDROCK_VISION,  # model-keyed image geometry and tokens: see _vision_tables
-    costs=MEDIA_COSTS["bedrock"],
+    vision=VISION,
+    costs=COSTS,
+    vision_source=VISION_SOURCE,
+    costs_source=COSTS_SOURCE,
     provider="bedrock",
     # Message.content (read 2026-08): "up to 20 images. Each image's size, height, and width must
     # be no more than 3.75 MB, 8000 px, and 8000 px" (raw bytes; 3.75 MB is Anthropic's 5 MB of
@@ -108,7 +129,7 @@ RULES = Rules(
     # Message.content: "up to five documents. Each document's size must be no more than 4.5 MB"
     # (per message). DocumentFormat's types are sent as bytes; other text formats are sent as
     # `txt` documents with a `text` source.
-    document=DocumentRules(
+    file=FileRules(
         media_types=tuple(_DOCUMENT_FORMATS),
         max_bytes=4_718_592,
         max_count=5,
@@ -263,3 +284,36 @@ class _Names:
             name = base[: _NAME_MAX - len(suffix)].rstrip() + suffix
         self.used.add(name)
         return name
+
+
+# Converse block keys and the kind each holds.
+_BLOCK_KINDS = (("image", "image"), ("document", "file"), ("video", "video"), ("audio", "audio"))
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the `image`, `document`, `video` or `audio` block that `node` is (for `check`).
+
+    A document's `name` is checked against Converse's naming rule (`VALID_NAME`).
+    """
+    for key, kind in _BLOCK_KINDS:
+        block = node.get(key)
+        if not isinstance(block, dict) or not isinstance(block.get("source"), dict):
+            continue
+        source = block["source"]
+        given = block.get("name")
+        name = (given if isinstance(given, str) else "") if kind == "file" else None
+        wrong = None
+        if name is not None and not VALID_NAME.match(name):
+            wrong = (
+                f"document name {name!r} breaks Bedrock's rules (1-200 letters, digits, "
+                "single spaces, hyphens, parentheses, brackets)"
+            )
+        if "bytes" not in source:
+            # An S3 reference or a text document: counted and named, no bytes to check.
+            text = kind == "file" and "text" in source
+            return Site(f"{at}.{key}", kind, None, name=name, name_problem=wrong) if text else None
+        where = f"{at}.{key}.source.bytes"
+        declared = media_type_of(kind, block.get("format"))
+        data = payload_bytes(source.get("bytes"), where, problems)
+        return Site(where, kind, declared, data=data, name=name, name_problem=wrong)
+    return None

@@ -12,6 +12,8 @@ from typing import Any
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts.detection import canonical_media_type, kind_of
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     TEXT_TYPES,
@@ -26,10 +28,16 @@ from mediaparts.providers._render_common import (
     split_system,
     tool_names,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._vision_tables import GEMINI_VISION, MEDIA_COSTS
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
+from mediaparts.providers._vision import (
+    GeminiMediaResolution,
+    GeminiTiles,
+    ModelRule,
+    VisionTable,
+)
 
-__all__ = ["RULES", "render"]
+__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
 
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif")
 _AUDIO_TYPES = ("audio/wav", "audio/mpeg", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac")
@@ -46,9 +54,38 @@ _VIDEO_TYPES = (
     "video/3gpp",
 )
 
+# Gemini API tokens, image-understanding and media-resolution pages, read 2026-08.
+# Gemini 3 per-image counts come from secondary summaries of the media-resolution
+# page: confirm them before relying on them. First row (model=None) = Gemini 3.
+VISION: VisionTable = (
+    ModelRule("gemini-3*", GeminiMediaResolution()),
+    ModelRule("gemini-2*", GeminiTiles()),
+    ModelRule("gemini-1.5*", GeminiTiles(min_tile_px=256)),
+)
+VISION_SOURCE = (
+    "ai.google.dev/gemini-api/docs/tokens, image-understanding and media-resolution, the last "
+    "from secondary summaries (read 2026-08)"
+)
+
+# Token rates, read 2026-08. Gemini: audio 32/s (audio page);
+# video 263/s for the frames on the tokens page, plus 32/s for the audio track: 295/s, which
+# is the video page's "approximately 300 tokens per second" (the two pages agree read this way);
+# PDF pages 258 (document page), 560 by default on Gemini 3 (media-resolution page, from
+# secondary summaries: confirm).
+COSTS: CostsTable = (
+    ModelRule("gemini-3*", MediaCosts("Gemini", 32, 263, pdf_per_page=560)),
+    ModelRule("*", MediaCosts("Gemini", 32, 263, pdf_per_page=258)),
+)
+COSTS_SOURCE = (
+    "ai.google.dev/gemini-api/docs/audio, tokens, video-understanding, document-processing, "
+    "media-resolution (read 2026-08)"
+)
+
 RULES = Rules(
-    vision=GEMINI_VISION,  # model-keyed image geometry and tokens: see _vision_tables
-    costs=MEDIA_COSTS["gemini"],
+    vision=VISION,
+    costs=COSTS,
+    vision_source=VISION_SOURCE,
+    costs_source=COSTS_SOURCE,
     provider="gemini",
     # ai.google.dev/gemini-api/docs/image-understanding (read 2026-08). No per-image byte limit:
     # the request limit below applies. Gemini fetches external URLs ("External or signed URLs:
@@ -79,7 +116,7 @@ RULES = Rules(
     # "100 MB per request or payload (50 MB for PDFs)"; the Jan 2026 raise counts the base64
     # text (file-input-methods; blog.google gemini-api-new-file-limits, read 2026-08). Text
     # formats (the doc's html, css, plain, xml, csv, javascript, json and more) go as text parts.
-    document=DocumentRules(
+    file=FileRules(
         media_types=("application/pdf",),
         url_types=("application/pdf",),
         max_bytes=50_000_000,
@@ -194,3 +231,17 @@ def _media(item: NormalizedPart) -> dict[str, Any]:
     if item.detail is not None:  # only set when the model takes it (normalize checks)
         part["mediaResolution"] = {"level": f"MEDIA_RESOLUTION_{item.detail.upper()}"}
     return part
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the `inlineData` part that `node` is, if it is one (for `check`).
+
+    REST camelCase and the SDK's snake_case (`inline_data`, `mime_type`) are both read.
+    """
+    inline = node.get("inlineData", node.get("inline_data"))
+    if not isinstance(inline, dict):
+        return None
+    where = f"{at}.{'inlineData' if 'inlineData' in node else 'inline_data'}.data"
+    declared = inline.get("mimeType", inline.get("mime_type"))
+    kind = kind_of(canonical_media_type(declared)) if isinstance(declared, str) else "file"
+    return Site(where, kind, declared, data=payload_bytes(inline.get("data"), where, problems))

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from mediaparts._messages import Assistant, Message, System, Tool, User
+from mediaparts.detection import canonical_media_type
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     TEXT_TYPES,
@@ -25,10 +27,27 @@ from mediaparts.providers._render_common import (
     no_assistant_media,
     unsupported,
 )
-from mediaparts.providers._rules import DocumentRules, ImageRules, KindRules, Rules
-from mediaparts.providers._vision_tables import MEDIA_COSTS, OPENAI_VISION
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
+from mediaparts.providers._vision import (
+    ModelRule,
+    OpenAIPatches,
+    OpenAITiles,
+    PatchBudget,
+    VisionTable,
+)
 
-__all__ = ["OFFICE_TYPES", "RULES", "render"]
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "OFFICE_TYPES",
+    "RULES",
+    "VISION",
+    "VISION_SOURCE",
+    "file_data_site",
+    "media_site",
+    "render",
+]
 
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
 
@@ -46,9 +65,90 @@ OFFICE_TYPES: tuple[str, ...] = (
     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 )
 
+
+def _uniform(budget: PatchBudget, multiplier: float) -> OpenAIPatches:
+    return OpenAIPatches({"low": budget, "high": budget}, multiplier, auto="high")
+
+
+_GPT_5_5_HIGH = PatchBudget(2048, 2500)
+_GPT_5_5_ORIGINAL = PatchBudget(6000, 10_000)
+_EVERY_LEVEL_6144 = PatchBudget(2048, 6144)
+_OLD_1536 = PatchBudget(65_535, 1536)  # no pixel box on the older page, only the budget
+_GPT_5_TILES = OpenAITiles(base=70, tile=140)
+_GPT_4O_TILES = OpenAITiles(base=85, tile=170)
+_O_SERIES_TILES = OpenAITiles(base=75, tile=150)
+
+# OpenAI images-vision guide ("Model sizing behavior", "Calculating costs": patch budgets,
+# multipliers, tile bases), read 2026-08 (gpt-5.5 `low` from the same
+# page's sizing table). Rows after gpt-4.1-mini that the current page drops from its sizing
+# table (gpt-5-mini/nano, gpt-4.1-nano, o4-mini: multipliers only) keep the older page's
+# 1,536-patch budget. computer-use-preview is from the mid-2025 page. First row = default.
+VISION: VisionTable = (
+    ModelRule(
+        "gpt-5.6*",
+        OpenAIPatches(
+            {"low": PatchBudget(512), "high": _GPT_5_5_HIGH, "original": PatchBudget(65_535)},
+            1.2,
+            auto="original",
+        ),
+    ),
+    ModelRule(
+        "gpt-5.5*",
+        OpenAIPatches(
+            {"low": PatchBudget(512), "high": _GPT_5_5_HIGH, "original": _GPT_5_5_ORIGINAL},
+            1.2,
+            auto="original",
+        ),
+    ),
+    # gpt-5.4, -mini, -nano: `low` has the larger 6,144 budget, so it can cost more than `high`.
+    ModelRule(
+        "gpt-5.4*",
+        OpenAIPatches(
+            {"low": _EVERY_LEVEL_6144, "high": _GPT_5_5_HIGH, "original": _GPT_5_5_ORIGINAL},
+            1.2,
+            auto="high",
+        ),
+    ),
+    ModelRule("gpt-5.2*", _uniform(_EVERY_LEVEL_6144, 1.2)),
+    ModelRule("gpt-4.1-mini*", _uniform(_EVERY_LEVEL_6144, 1.62)),
+    ModelRule("gpt-5.1*", _GPT_5_TILES),
+    ModelRule("gpt-5-mini*", _uniform(_OLD_1536, 1.2)),
+    ModelRule("gpt-5-nano*", _uniform(_OLD_1536, 1.5)),
+    ModelRule("gpt-4.1-nano*", _uniform(_OLD_1536, 2.46)),
+    ModelRule("o4-mini*", _uniform(_OLD_1536, 1.72)),
+    ModelRule("gpt-5", _GPT_5_TILES),
+    ModelRule("gpt-5-*", _GPT_5_TILES),
+    ModelRule("gpt-4o-mini*", OpenAITiles(base=2833, tile=5667)),
+    ModelRule("gpt-4o*", _GPT_4O_TILES),
+    ModelRule("chatgpt-4o*", _GPT_4O_TILES),
+    ModelRule("gpt-4.1*", _GPT_4O_TILES),
+    ModelRule("gpt-4.5*", _GPT_4O_TILES),
+    ModelRule("o1*", _O_SERIES_TILES),
+    ModelRule("o3*", _O_SERIES_TILES),
+    ModelRule("computer-use-preview*", OpenAITiles(base=65, tile=129)),
+    # Input fidelity "high" adds 4,160 (square) or 6,240 tokens on top; not modelled here.
+    ModelRule("gpt-image-1", OpenAITiles(base=65, tile=129, short_side=512)),
+)
+
+VISION_SOURCE = (
+    "developers.openai.com/api/docs/guides/images-vision, model sizing behavior and calculating "
+    "costs; computer-use-preview from the mid-2025 page (read 2026-08)"
+)
+
+# Token rates, read 2026-08: OpenAI documents no audio, video or PDF token formula (PDF pages
+# cost their text plus an image each, sizes undocumented).
+COSTS: CostsTable = (ModelRule("*", MediaCosts("OpenAI", not_accepted=frozenset({"video"}))),)
+COSTS_SOURCE = (
+    "developers.openai.com/api/docs/guides/images-vision and file-inputs: no audio, video or "
+    "PDF token formula documented (read 2026-08)"
+)
+
+
 RULES = Rules(
-    vision=OPENAI_VISION,  # model-keyed image geometry and tokens: see _vision_tables
-    costs=MEDIA_COSTS["openai"],
+    vision=VISION,
+    costs=COSTS,
+    vision_source=VISION_SOURCE,
+    costs_source=COSTS_SOURCE,
     provider="openai",
     # developers.openai.com/api/docs/guides/images-vision (read 2026-08): PNG, JPEG, WEBP and
     # non-animated GIF; "Up to 1,500 images per request"; no per-image byte limit on the current
@@ -74,7 +174,7 @@ RULES = Rules(
     # The `file` part takes `file_data` or `file_id`, not a URL. PDFs: "up to 100 pages and 32MB
     # of total content in a single request … across multiple file inputs" (pdf-files guide, the
     # newest figure found), used here as a per-file bound. Text formats go as text parts.
-    document=DocumentRules(
+    file=FileRules(
         media_types=("application/pdf", *OFFICE_TYPES),
         max_bytes=32_000_000,
         text_types=TEXT_TYPES,
@@ -198,3 +298,31 @@ def _audio(item: NormalizedPart) -> dict[str, Any]:
     if fmt is None or item.url is not None:
         raise unsupported(RULES.provider, item, "(input_audio takes base64 wav or mp3 only)")
     return {"type": "input_audio", "input_audio": {"data": item.base64, "format": fmt}}
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the media block of Chat Completions that `node` is, if it is one (for `check`)."""
+    kind_tag = node.get("type")
+    if kind_tag == "image_url" and isinstance(node.get("image_url"), dict):
+        spec = node["image_url"]
+        where = f"{at}.image_url.url"
+        return url_text_site("image", spec.get("url"), where, problems, detail=spec.get("detail"))
+    if kind_tag == "input_audio" and isinstance(node.get("input_audio"), dict):
+        spec = node["input_audio"]
+        where = f"{at}.input_audio.data"
+        declared = f"audio/{spec.get('format')}" if spec.get("format") else None
+        declared = canonical_media_type(declared) if declared else None
+        return Site(where, "audio", declared, data=payload_bytes(spec.get("data"), where, problems))
+    if kind_tag == "file" and isinstance(node.get("file", node), dict):
+        return file_data_site(node.get("file", node), f"{at}.file.file_data", problems)
+    return None
+
+
+def file_data_site(spec: dict[str, Any], where: str, problems: Problems) -> Site | None:
+    """Return the site of a `file_data` field (a data URI, or bare base64), if there is one."""
+    if spec.get("file_data") is None:
+        return None
+    site = url_text_site("file", spec["file_data"], where, problems)
+    if site.data is None and site.url is not None:  # bare base64
+        site = Site(where, "file", None, data=payload_bytes(spec["file_data"], where, problems))
+    return site

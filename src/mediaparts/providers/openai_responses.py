@@ -13,6 +13,7 @@ from typing import Any
 
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts.providers import openai as _chat
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import (
     Item,
     Prepare,
@@ -26,14 +27,23 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._rules import KindRules, Rules
+from mediaparts.providers._sites import Problems, Site, Where, url_text_site
+from mediaparts.providers._vision import ModelRule
 
-__all__ = ["RULES", "render"]
+__all__ = ["COSTS", "RULES", "media_site", "render"]
+
+# The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
+# The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
+COSTS: CostsTable = (
+    ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
+)
 
 # The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
 # read 2026-08), except:
 RULES: Rules = dataclasses.replace(
     _chat.RULES,
     provider="openai-responses",
+    costs=COSTS,
     # No audio: `ResponseInputContentParam` is input_text | input_image | input_file, and
     # `function_call_output` takes the same three. `ResponseInputAudioParam` exists in the SDK
     # but only the evals/graders types use it (openai-python 3.54, read 2026-08).
@@ -42,9 +52,9 @@ RULES: Rules = dataclasses.replace(
     ),
     # `input_file` also takes `file_url`, so OpenAI fetches document URLs itself
     # (openai-python responses/response_input_file_param.py, read 2026-08).
-    document=dataclasses.replace(
-        _chat.RULES.document,
-        url_types=_chat.RULES.document.media_types,
+    file=dataclasses.replace(
+        _chat.RULES.file,
+        url_types=_chat.RULES.file.media_types,
         source="developers.openai.com/api/docs/guides/file-inputs; openai-python "
         "responses/response_input_file_param.py (read 2026-08)",
     ),
@@ -120,3 +130,16 @@ def _block(item: Item) -> dict[str, Any]:
             return {"type": "input_file", "file_url": item.url}
         return {"type": "input_file", "file_data": item.data_uri, "filename": filename_for(item)}
     raise unsupported(RULES.provider, item, "in the Responses API (no input part for it)")
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the media block of the Responses API that `node` is, if it is one (for `check`)."""
+    kind_tag = node.get("type")
+    if kind_tag == "input_image" and "image_url" in node:
+        where = f"{at}.image_url"
+        return url_text_site(
+            "image", node.get("image_url"), where, problems, detail=node.get("detail")
+        )
+    if kind_tag == "input_file":
+        return _chat.file_data_site(node, f"{at}.file_data", problems)
+    return None

@@ -1,10 +1,13 @@
-"""Write the providers' rules as Markdown, for docs/providers.md, from the rule objects."""
+"""Write the providers' rules as Markdown, for docs/providers.md, from the rule objects.
+
+Each registered provider module's `RULES` (its tables and their sources included) is read; run
+`python scripts/provider_table.py` to print the table, or the docs test with
+MEDIAPARTS_UPDATE_GOLDEN=1 to rewrite docs/providers.md.
+"""
 
 from __future__ import annotations
 
-from mediaparts.providers import get, names
-from mediaparts.providers._rules import KindRules, Rules
-from mediaparts.providers._vision_tables import COSTS_SOURCES, VISION_SOURCES, MediaCosts
+from mediaparts.providers import KindRules, MediaCosts, Rules, get, names
 
 __all__ = ["rules_markdown"]
 
@@ -59,12 +62,12 @@ def rules_markdown() -> str:
                 rules.video.source,
             ),
             (
-                "document",
-                _types(rules.document),
-                _limit(rules.document),
-                rules.document.max_count,
-                rules.document.url_types,
-                rules.document.source,
+                "file",
+                _types(rules.file),
+                _limit(rules.file),
+                rules.file.max_count,
+                rules.file.url_types,
+                rules.file.source,
             ),
         ]
         out.append(f"## `{name}`\n")
@@ -77,7 +80,7 @@ def rules_markdown() -> str:
             out.append(
                 f"| {kind} | {types} | {limit} | {count or '—'} | {fetched} | {source or '—'} |"
             )
-        text = ", ".join(f"`{t}`" for t in rules.document.text_types) or "—"
+        text = ", ".join(f"`{t}`" for t in rules.file.text_types) or "—"
         out.append("")
         out.append(f"- Text files sent as text: {text}")
         out.append(
@@ -90,15 +93,15 @@ def rules_markdown() -> str:
             + (f" ({rules.source})" if rules.source else "")
         )
         out.append("")
-        out += _models(name, rules)
+        out += _models(rules)
     return "\n".join(out)
 
 
-def _models(name: str, rules: Rules) -> list[str]:
+def _models(rules: Rules) -> list[str]:
     """Return the model-keyed image rules and media token rates of one provider, as tables."""
     out = [
         f"Image resizing and tokens by model (first matching pattern wins; `model=None` takes "
-        f"the first row). Source: {VISION_SOURCES.get(name, '—')}.",
+        f"the first row). Source: {rules.vision_source or '—'}.",
         "",
         "| model pattern | rule |",
         "|---|---|",
@@ -106,7 +109,7 @@ def _models(name: str, rules: Rules) -> list[str]:
     out += [f"| `{row.pattern}` | {row.rule.describe()} |" for row in rules.vision]
     out += [
         "",
-        f"Audio, video and PDF tokens by model. Source: {COSTS_SOURCES.get(name, '—')}.",
+        f"Audio, video and PDF tokens by model. Source: {rules.costs_source or '—'}.",
         "",
         "| model pattern | audio per second | video per second (plus its audio) | PDF page |",
         "|---|---|---|---|",
@@ -125,3 +128,7 @@ def _rate(costs: MediaCosts, kind: str, rate: int | None) -> str:
     if kind in costs.not_accepted:
         return "not accepted"
     return "—" if rate is None else str(rate)
+
+
+if __name__ == "__main__":
+    print(rules_markdown())

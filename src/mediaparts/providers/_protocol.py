@@ -1,0 +1,82 @@
+"""`ProviderModule`: the one contract a provider module meets, checked when it is registered.
+
+A provider is one module (or any object) with these members; everything generic (`normalize`,
+`render`, `check`, `estimate_tokens`, the docs' table) reads a provider only through them:
+
+- `RULES`: its `Rules` — accepted types per kind, limits, the model tables `vision` (image
+  geometry and tokens) and `costs` (audio, video and PDF rates), each with source and date;
+  `RULES.provider` is the name it is registered under.
+- `render(messages, prepare)`: the keyword arguments of the SDK call.
+- `media_site(node, at, problems)`: the block shapes of its API, for `check` — given one JSON
+  object of a payload, the `Site` it holds, or None when it is not one of its media blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from mediaparts._errors import InvalidConfig
+from mediaparts._messages import Message
+from mediaparts.providers._render_common import Prepare
+from mediaparts.providers._rules import Rules
+from mediaparts.providers._sites import Problems, Site, Where
+
+__all__ = ["MEMBERS", "Prepare", "ProviderModule", "Renderer", "SiteReader", "validated"]
+
+Renderer = Callable[[Sequence[Message], Prepare], dict[str, Any]]
+SiteReader = Callable[[dict[str, Any], Where, Problems], Site | None]
+
+
+class ProviderModule(Protocol):
+    """What a provider module defines (a module satisfies it with module-level names)."""
+
+    RULES: Rules
+
+    def render(self, messages: Sequence[Message], prepare: Prepare, /) -> dict[str, Any]:
+        """Render messages as the keyword arguments of the provider's SDK call."""
+        ...
+
+    def media_site(self, node: dict[str, Any], at: Where, problems: Problems, /) -> Site | None:
+        """Return the media site one JSON object of a payload holds, or None."""
+        ...
+
+
+# Each member, and what it must be (for the error message).
+MEMBERS = {
+    "RULES": "a mediaparts.providers.Rules",
+    "render": "a function (messages, prepare) -> dict",
+    "media_site": "a function (node, at, problems) -> Site | None",
+}
+
+
+def validated(name: Any, module: Any) -> ProviderModule:
+    """Return `module` if it meets `ProviderModule` under `name`, else say what it lacks.
+
+    Raises:
+        InvalidConfig: The name is not a non-empty string, or members are missing or ill-typed.
+    """
+    if not isinstance(name, str) or not name:
+        raise InvalidConfig(f"a provider's name is a non-empty string, got {name!r:.60}")
+    rules = getattr(module, "RULES", None)
+    wrong = [
+        f"{member} ({what})"
+        for member, what in MEMBERS.items()
+        if not (
+            isinstance(rules, Rules)
+            if member == "RULES"
+            else callable(getattr(module, member, None))
+        )
+    ]
+    if wrong:
+        raise InvalidConfig(
+            f"provider {name!r} lacks or mistypes {', '.join(wrong)}; a provider module defines "
+            f"{', '.join(MEMBERS)} (mediaparts.providers.ProviderModule)"
+        )
+    assert isinstance(rules, Rules)
+    if rules.provider != name:
+        raise InvalidConfig(
+            f"provider {name!r} has RULES.provider {rules.provider!r}; they must be the same name"
+        )
+    checked: ProviderModule = module
+    return checked

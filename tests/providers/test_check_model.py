@@ -1,0 +1,60 @@
+"""`check(..., model=...)`: the model's row of the vision table decides the valid detail levels."""
+
+from __future__ import annotations
+
+import pytest
+
+import mediaparts as mp
+from mediaparts.testing import MediaFactory
+
+
+@pytest.mark.parametrize(
+    ("model", "flagged"),
+    [("gpt-4o", True), ("gpt-4.1-mini", True), ("gpt-5.4", False), (None, False)],
+)
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+def test_check_model_decides_detail_levels(
+    provider: str, model: str | None, flagged: bool, media: MediaFactory
+) -> None:
+    """detail "original" is a violation for a model without that level, not for one with it."""
+    payload = mp.render(
+        mp.User([media.image(32, 32).model_copy(update={"detail": "original"})]),
+        provider,
+        model="gpt-5.4",
+    )
+    rules = [v.rule for v in mp.check(payload, provider, model=model)]
+    assert rules == (["image.detail"] if flagged else [])
+
+
+def test_check_model_unknown_checks_no_detail(media: MediaFactory) -> None:
+    """A model the table does not know has nothing documented to check against."""
+    payload = mp.render(mp.User([media.image(32, 32)]), "openai", model="gpt-4o")
+    assert mp.check(payload, "openai", model="some-future-model") == []
+
+
+def test_check_model_must_be_text() -> None:
+    """A model that is not a string is InvalidMedia, as in normalize and render."""
+    with pytest.raises(mp.InvalidMedia, match="model"):
+        mp.check({}, "openai", model=4)  # type: ignore[arg-type]
+
+
+def test_normalize_rewrap_keeps_class_and_accepted(media: MediaFactory) -> None:
+    """When normalize adds the provider to an error, the class and `accepted` are kept."""
+    heic_only = mp.providers.get("gemini").with_rules(image_media_types=("image/heic",))
+    with pytest.raises(mp.UnsupportedMediaType) as info:
+        mp.normalize(media.image(16, 16), heic_only)
+    assert info.value.accepted == ("image/heic",)
+    assert info.value.provider == "gemini" and str(info.value).startswith("gemini: ")
+
+
+def test_rules_file_is_the_kind_and_document_a_deprecated_alias() -> None:
+    """Rules say "file" as parts do; the old "document" spellings still work, with a warning."""
+    provider = mp.providers.get("anthropic")
+    assert provider.rules.for_kind("file") is provider.rules.file
+    assert mp.providers.DocumentRules is mp.providers.FileRules
+    with pytest.warns(DeprecationWarning, match="Rules.file"):
+        assert provider.rules.document is provider.rules.file
+    with pytest.warns(DeprecationWarning, match="file_max_bytes"):
+        changed = provider.with_rules(document_max_bytes=1000)
+    assert changed.rules.file.max_bytes == 1000
+    assert provider.with_rules(file_max_bytes=1000) == changed

@@ -1,0 +1,59 @@
+"""Generic provider code never names a provider: it reads what provider modules declare."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import mediaparts.providers
+
+PACKAGE = Path(mediaparts.providers.__file__).parent
+# The modules that serve every provider (__init__.py holds the registry's table of built-ins,
+# the one place that lists them).
+GENERIC = sorted(
+    p.name
+    for p in PACKAGE.glob("_*.py")
+    if p.name != "__init__.py" and p.stem.lstrip("_") not in ("vision",)
+)
+# _vision.py holds the geometry classes, named after the formula's author (OpenAITiles, ...),
+# which any provider may use: its code must still not branch on a provider's name.
+WORDS = ("openai", "anthropic", "gemini", "bedrock", "claude", "gpt")
+
+
+def _named(path: Path) -> list[str]:
+    """Return the string constants and identifiers of a module, docstrings left out."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) not in docstrings:
+                found.append(node.value)
+        elif isinstance(node, ast.Name):
+            found.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.append(node.attr)
+        elif isinstance(node, ast.alias):
+            found.append(node.name)
+    return found
+
+
+@pytest.mark.parametrize("name", [*GENERIC, "_vision.py"])
+def test_generic_code_names_no_provider(name: str) -> None:
+    """No code (docstrings aside) of a generic module names a provider or its models."""
+    words = [
+        w
+        for w in _named(PACKAGE / name)
+        for word in WORDS
+        if word in w.lower() and not (name == "_vision.py" and w[:1].isupper())
+    ]
+    assert words == [], f"{name} names {words}"
