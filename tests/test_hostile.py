@@ -101,7 +101,7 @@ HEADER_CUTS = (8, 12, 16, 24, 32, 48, 64, 128, 256)
 def test_truncated_image_is_refused(name: str, cut: int | str) -> None:
     """An image cut inside its header, or in half, raises a MediaError from normalize."""
     data = read(name)
-    data = data[: len(data) // 2 if cut == "half" else cut]
+    data = data[: len(data) // 2 if isinstance(cut, str) else cut]
     with within(), pytest.raises(mp.MediaError):
         mp.normalize(data, "anthropic")
     with within():
@@ -114,7 +114,7 @@ def test_truncated_media_raises_only_media_error(name: str, cut: int | str) -> N
     """Audio, video and documents cut short raise nothing but MediaError anywhere."""
     data = read(name)
     with within():
-        everything(data[: len(data) // 2 if cut == "half" else cut])
+        everything(data[: len(data) // 2 if isinstance(cut, str) else cut])
 
 
 # ---------------------------------------------------------------------------- random bytes
@@ -407,7 +407,8 @@ def test_icon_bomb_orientation_is_not_decoded(bombs: dict[str, bytes]) -> None:
 def test_icon_size_is_its_largest_embedded_image() -> None:
     """ImagePart.width of an icon is what Pillow reports, read from the embedded header."""
     with Image.open(TESTDATA / "icon.ico") as icon:
-        assert (mp.part(read("icon.ico")).width, mp.part(read("icon.ico")).height) == icon.size
+        part = mp.ImagePart.from_bytes(read("icon.ico"))
+        assert (part.width, part.height) == icon.size
     assert mp.ImagePart.from_bytes(ico_bomb()).height == 40_000
 
 
@@ -549,9 +550,10 @@ def test_budget_builders_make_what_they_say() -> None:
     assert Image.open(io.BytesIO(many_scans(64, 150))).size == (64, 64)
     with pytest.warns(Image.DecompressionBombWarning):  # 144 megapixels: Pillow warns
         webp = Image.open(io.BytesIO(webp_big_canvas()))
-    assert (webp.size, webp.n_frames, len(webp_big_canvas()) < 200) == ((12_000, 12_000), 2, True)
+    frames = getattr(webp, "n_frames", 1)  # typeshed declares n_frames on the plugins only
+    assert (webp.size, frames, len(webp_big_canvas()) < 200) == ((12_000, 12_000), 2, True)
     gif = Image.open(io.BytesIO(gif_of_frames(4000, 20)))
-    assert (gif.size, gif.n_frames) == ((4000, 4000), 20)
+    assert (gif.size, getattr(gif, "n_frames", 1)) == ((4000, 4000), 20)
 
 
 @pytest.mark.usefixtures("no_decoding")

@@ -136,7 +136,8 @@ def test_application_paths_stay_trusted(photo: Path) -> None:
     """mp.part(path), from_path and path shorthands in code read files as before."""
     assert mp.part("photo.png").media_type == "image/png"
     assert mp.ImagePart.from_path(photo).media_type == "image/png"
-    assert mp.part({"path": "photo.png"}).media_type == "image/png"
+    shorthand = mp.part({"path": "photo.png"})
+    assert isinstance(shorthand, mp.ImagePart) and shorthand.media_type == "image/png"
     assert mp.User(files=[{"path": "photo.png"}]).files[0].media_type == "image/png"
 
 
