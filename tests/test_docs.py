@@ -97,7 +97,7 @@ def blocks(path: Path) -> Iterator[Block]:
             not_run = mark["value"]
         code = "\n".join(line.removeprefix(found["indent"]) for line in found["body"].split("\n"))
         yield Block(
-            page=path.relative_to(ROOT).as_posix(),
+            page=path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name,
             line=text.count("\n", 0, found.start("body")) + 1,
             lang=found["lang"],
             code=code,
@@ -275,3 +275,25 @@ def test_docs_cli_help_is_current(command: list[str], monkeypatch: pytest.Monkey
         main([*command, "--help"])
     name = "help-" + ("-".join(command) or "main")
     _block(DOCS / "cli.md", name, "```text\n" + out.getvalue() + "```\n")
+
+
+def test_docs_block_reader_reads_markers_and_doctests(tmp_path: Path) -> None:
+    """The reader takes each block's language, first line and marker; doctest blocks run."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n<!-- given: media, client -->\n```python\nx = 1\n```\n\n"
+        "<!-- not-run: needs an API key -->\n```py\nsend()\n```\n\n"
+        "```text\nout\n```\n\n- item\n\n  ```pycon\n  >>> x + 1\n  2\n  ```\n"
+    )
+    found = list(blocks(page))
+    assert [(b.lang, b.line, b.given, b.not_run) for b in found] == [
+        ("python", 5, ("media", "client"), None),
+        ("py", 10, (), "needs an API key"),
+        ("text", 14, (), None),
+        ("pycon", 20, (), None),
+    ]
+    namespace: dict[str, Any] = {}
+    _run(found[0], namespace)
+    _run(found[3], namespace)  # the doctest sees x from the block before
+    with pytest.raises(AssertionError, match="1 doctest example"):
+        _run(Block("page.md", 1, "pycon", ">>> x\n5\n", (), None), namespace)
