@@ -61,4 +61,3 @@ def test_office_zip_members_decide_or_fall_back(
 ) -> None:
     """Members' contents decide the type when readable and meaningful, else their names."""
     assert detect(_zip(*members)).media_type == media_type
-
