@@ -79,7 +79,7 @@ def test_part_returns_same_part_without_fields(testdata: Path) -> None:
     made = mp.part(testdata / "photo.jpg")
     assert mp.part(made) is made
     detailed = mp.part(made, detail="low", metadata={"k": 1})
-    assert isinstance(detailed, mp.ImagePart)
+    assert isinstance(detailed, mp.ImagePart) and isinstance(made, mp.ImagePart)
     assert (detailed.detail, detailed.metadata, detailed.data) == ("low", {"k": 1}, made.data)
     assert made.detail is None
 
@@ -101,7 +101,7 @@ def test_part_shorthand_sources(
     if "path" in shorthand:
         shorthand = {**shorthand, "path": str(testdata / str(shorthand["path"]))}
     made = mp.part(shorthand)
-    assert (type(made), made.media_type) == (cls, media_type)
+    assert isinstance(made, mp.MediaPart) and (type(made), made.media_type) == (cls, media_type)
 
 
 def test_part_shorthand_data_forms(testdata: Path) -> None:

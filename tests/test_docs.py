@@ -1,29 +1,256 @@
-"""Generated parts of docs/ match the code: the providers' rules table and the CLI's help.
+"""The docs are code that runs: every Python block of README.md and docs/*.md, and the
+generated parts (the providers' rules table, the CLI's help) match the code.
 
-Run with MEDIAPARTS_UPDATE_GOLDEN=1 to rewrite them after a deliberate change.
+Run with MEDIAPARTS_UPDATE_GOLDEN=1 to rewrite the generated parts after a deliberate change.
+
+How the Python blocks run: the blocks of one page run in order in one namespace (a page reads
+as one session), in a fresh folder holding `testdata/` and the files the pages name (FILES),
+offline: the URLs they name are served by `media_urls` (URLS), any other fetch is refused.
+Blocks fenced as ```python, ```py or ```pycon run; those starting with `>>>` run as doctests.
+Output blocks (```text, ```json, ...) do not. Top-level `await` works, as in an async function.
+An HTML comment on the line before a block says what it needs or why it cannot run:
+
+    <!-- given: client, upload -->     names the block uses without defining (GIVEN, below)
+    <!-- not-run: needs an API key --> not run; test_docs_not_run_blocks_are_few lists them
 """
 
 from __future__ import annotations
 
+import ast
+import asyncio
+import base64
 import contextlib
+import doctest
 import importlib.util
+import inspect
 import io
 import os
 import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+import mediaparts as mp
 from mediaparts.cli import main
+from mediaparts.testing import MediaFactory, MediaURLs
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
 # The docs generator is a script of the repository, not part of the wheel.
 _SPEC = importlib.util.spec_from_file_location(
-    "provider_table", DOCS.parent / "scripts" / "provider_table.py"
+    "provider_table", ROOT / "scripts" / "provider_table.py"
 )
 assert _SPEC is not None and _SPEC.loader is not None
 provider_table = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(provider_table)
+TESTDATA = ROOT / "testdata"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+RUN = {"python", "py", "pycon"}
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+    re.M | re.S,
+)
+MARK = re.compile(r"<!--\s*(?P<kind>given|not-run):\s*(?P<value>.*?)\s*-->")
+
+# The files the pages name, made from testdata/ (the README names testdata/ itself).
+FILES = {
+    "photo.jpg": "photo.jpg",
+    "photo.heic": "photo.heic",
+    "song.m4a": "tone.m4a",
+    "a.jpg": "upright.jpg",
+    "a.png": "alpha.png",
+    "b.png": "palette.png",
+    "crop.png": "alpha.png",
+    "uploads/cat.png": "alpha.png",
+    "tests/data/report.pdf": "document.pdf",
+}
+# The URLs the pages fetch, served from memory (each by its testdata file).
+URLS = {
+    "https://example.com/cat": "photo.jpg",
+    "https://example.com/report.pdf": "document.pdf",
+    "https://cdn.example.com/i/8f3a": "photo.jpg",
+    "https://x/y.png": "alpha.png",
+    "https://x/b.pdf": "document.pdf",
+}
+# Blocks that do not run, by page and reason: keep this list short, and say why for each.
+NOT_RUN: list[tuple[str, str]] = []
+
+
+@dataclass(frozen=True)
+class Block:
+    page: str  # README.md or docs/<name>.md
+    line: int  # of the block's first code line, 1-based
+    lang: str
+    code: str
+    given: tuple[str, ...]
+    not_run: str | None
+
+
+def blocks(path: Path) -> Iterator[Block]:
+    """Yield the fenced blocks of a Markdown page, with the marker on the line before each."""
+    text = path.read_text()
+    for found in FENCE.finditer(text):
+        before = text[: found.start()].rstrip("\n").rpartition("\n")[2]
+        mark = MARK.fullmatch(before.strip())
+        given = not_run = None
+        if mark and mark["kind"] == "given":
+            given = tuple(name.strip() for name in mark["value"].split(","))
+        elif mark:
+            not_run = mark["value"]
+        code = "\n".join(line.removeprefix(found["indent"]) for line in found["body"].split("\n"))
+        yield Block(
+            page=path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name,
+            line=text.count("\n", 0, found.start("body")) + 1,
+            lang=found["lang"],
+            code=code,
+            given=given or (),
+            not_run=not_run,
+        )
+
+
+def _anthropic_client() -> Any:
+    """The Anthropic SDK's client, answered in memory; a recording stand-in without the SDK."""
+    try:
+        import anthropic
+        import httpx2
+    except ImportError:
+        return SimpleNamespace(messages=SimpleNamespace(create=lambda **kwargs: kwargs))
+    reply = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [{"type": "text", "text": "ok"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    transport = httpx2.MockTransport(lambda request: httpx2.Response(200, json=reply))
+    http = httpx2.Client(transport=transport)
+    return anthropic.Anthropic(api_key="docs-test", http_client=http, max_retries=0)
+
+
+def _upload() -> Any:
+    """A FastAPI / Starlette UploadFile of a photo (it serves from_upload and afrom_upload)."""
+    starlette = pytest.importorskip("starlette.datastructures")
+    data = (TESTDATA / "photo.jpg").read_bytes()
+    return starlette.UploadFile(io.BytesIO(data), filename="photo.jpg")
+
+
+def _pil(data: bytes) -> Any:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return image.copy()
+
+
+def _long_edge(limit: int) -> Callable[[int, int], tuple[int, int]]:
+    def target(width: int, height: int) -> tuple[int, int]:
+        scale = min(1.0, limit / max(width, height))
+        return round(width * scale), round(height * scale)
+
+    return target
+
+
+# The names a `<!-- given: ... -->` block may use, each made fresh for the page.
+GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
+    "client": lambda media, urls: _anthropic_client(),
+    "upload": lambda media, urls: _upload(),
+    "media": lambda media, urls: media,
+    "media_urls": lambda media, urls: urls,
+    "png_bytes": lambda media, urls: (TESTDATA / "alpha.png").read_bytes(),
+    "raw": lambda media, urls: (TESTDATA / "photo.jpg").read_bytes(),
+    "data": lambda media, urls: (TESTDATA / "photo.jpg").read_bytes(),
+    "text": lambda media, urls: base64.b64encode((TESTDATA / "alpha.png").read_bytes()).decode(),
+    "uri": lambda media, urls: media.image(8, 8).to_data_uri(),
+    "image": lambda media, urls: _pil(media.image(64, 48).data),
+    "pil_img": lambda media, urls: _pil(media.image(64, 48).data),
+    "fileobj": lambda media, urls: io.BytesIO((TESTDATA / "document.pdf").read_bytes()),
+    "path": lambda media, urls: "photo.jpg",
+    "part": lambda media, urls: mp.part("https://example.com/cat"),
+    "payload": lambda media, urls: mp.render(
+        mp.User("Hi", files=[media.image(64, 64)]), "anthropic"
+    ),
+    "phone_photo": lambda media, urls: media.image(4032, 3024, format="jpeg", orientation=6).data,
+    "long_edge_1568": lambda media, urls: _long_edge(1568),
+}
+
+
+def _run(block: Block, namespace: dict[str, Any]) -> None:
+    """Run one block in the page's namespace; a traceback names the Markdown file and line."""
+    name = f"{block.page}:{block.line}"
+    if block.code.lstrip().startswith(">>>"):
+        test = doctest.DocTestParser().get_doctest(
+            block.code, namespace, name, block.page, block.line - 1
+        )
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        runner.run(test, clear_globs=False)
+        assert runner.failures == 0, f"{name}: {runner.failures} doctest example(s) failed"
+        return
+    source = "\n" * (block.line - 1) + block.code  # so tracebacks give the Markdown line
+    code = compile(source, block.page, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    result = eval(code, namespace)  # the docs' own examples
+    if inspect.iscoroutine(result):
+        asyncio.run(result)
+
+
+def _runnable(page: Path) -> list[Block]:
+    return [b for b in blocks(page) if b.lang in RUN and b.not_run is None]
+
+
+CODE_PAGES = [page for page in PAGES if _runnable(page)]
+
+
+@pytest.mark.mediaparts(assert_all_requested=False)
+@pytest.mark.parametrize("page", CODE_PAGES, ids=[p.name for p in CODE_PAGES])
+def test_docs_python_blocks_run(
+    page: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    media: MediaFactory,
+    media_urls: MediaURLs,
+) -> None:
+    """Every Python block of the page runs, in order, offline, in a folder of example files."""
+    (tmp_path / "testdata").symlink_to(TESTDATA)
+    for name, source in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(TESTDATA / source, tmp_path / name)
+    for url, source in URLS.items():
+        media_urls.add(url, (TESTDATA / source).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {"__name__": "docs_example"}
+    try:
+        for block in _runnable(page):
+            unknown = set(block.given) - GIVEN.keys()
+            assert not unknown, f"{block.page}:{block.line}: no GIVEN for {sorted(unknown)}"
+            namespace.update({name: GIVEN[name](media, media_urls) for name in block.given})
+            _run(block, namespace)
+    finally:
+        mp.configure(fetch=mp.FetchPolicy())  # a page may set the default policy
+
+
+def test_docs_not_run_blocks_are_few() -> None:
+    """The Python blocks that do not run are the listed few, each with its reason."""
+    skipped = [
+        (b.page, b.not_run)
+        for page in PAGES
+        for b in blocks(page)
+        if b.lang in RUN and b.not_run is not None
+    ]
+    assert skipped == NOT_RUN
+    assert all(reason for _, reason in skipped)
+
+
+def test_docs_blocks_are_found() -> None:
+    """The block reader finds the pages' Python blocks (a broken pattern would pass vacuously)."""
+    found = [b for page in PAGES for b in _runnable(page)]
+    assert len(found) >= 20
+    assert {b.page for b in found} >= {"README.md", "docs/testing.md", "docs/uploads.md"}
 
 
 def _block(path: Path, name: str, generated: str) -> None:
@@ -55,3 +282,25 @@ def test_docs_cli_help_is_current(command: list[str], monkeypatch: pytest.Monkey
         main([*command, "--help"])
     name = "help-" + ("-".join(command) or "main")
     _block(DOCS / "cli.md", name, "```text\n" + out.getvalue() + "```\n")
+
+
+def test_docs_block_reader_reads_markers_and_doctests(tmp_path: Path) -> None:
+    """The reader takes each block's language, first line and marker; doctest blocks run."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n<!-- given: media, client -->\n```python\nx = 1\n```\n\n"
+        "<!-- not-run: needs an API key -->\n```py\nsend()\n```\n\n"
+        "```text\nout\n```\n\n- item\n\n  ```pycon\n  >>> x + 1\n  2\n  ```\n"
+    )
+    found = list(blocks(page))
+    assert [(b.lang, b.line, b.given, b.not_run) for b in found] == [
+        ("python", 5, ("media", "client"), None),
+        ("py", 10, (), "needs an API key"),
+        ("text", 14, (), None),
+        ("pycon", 20, (), None),
+    ]
+    namespace: dict[str, Any] = {}
+    _run(found[0], namespace)
+    _run(found[3], namespace)  # the doctest sees x from the block before
+    with pytest.raises(AssertionError, match="1 doctest example"):
+        _run(Block("page.md", 1, "pycon", ">>> x\n5\n", (), None), namespace)

@@ -70,7 +70,7 @@ def test_assistant_keeps_tool_call_arguments_verbatim() -> None:
     assert msg.usage is not None and msg.usage.total_tokens == 13
     again = mp.message_from_dict(json.loads(json.dumps(msg.to_dict())))
     assert again == msg
-    assert again.tool_calls[0].arguments == raw  # type: ignore[union-attr]
+    assert isinstance(again, mp.Assistant) and again.tool_calls[0].arguments == raw
 
 
 def test_tool_call_dict_arguments_encoded_once() -> None:
@@ -278,6 +278,7 @@ def test_message_text_lone_surrogates_are_replaced() -> None:
         ' "function": {"name": "f\\udfff", "arguments": "{\\"a\\": \\"\\ud800\\"}"}}]}'
     )
     message = mp.message_from_dict(body)
+    assert isinstance(message, mp.Assistant)
     assert message.content == "hi \ufffd"
     assert message.id == "m\ufffd"
     assert (message.tool_calls[0].id, message.tool_calls[0].name) == ("c\ufffd", "f\ufffd")

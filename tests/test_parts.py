@@ -11,6 +11,7 @@ import pickle
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -147,11 +148,12 @@ def test_constructor_of_wrong_kind_names_the_bytes(
     testdata: Path, cls: type[mp.MediaPart], name: str, found: str
 ) -> None:
     """A constructor given bytes of another kind raises UnsupportedMediaType naming them."""
-    for make in (
+    makers: tuple[Callable[[], object], ...] = (
         lambda: cls.from_path(testdata / name),
         lambda: cls.from_bytes((testdata / name).read_bytes()),
         lambda: cls.from_base64(base64.b64encode((testdata / name).read_bytes()).decode()),
-    ):
+    )
+    for make in makers:
         with pytest.raises(mp.UnsupportedMediaType, match=found) as caught:
             make()
         assert caught.value.media_type == found
@@ -235,7 +237,7 @@ def test_parts_are_frozen(testdata: Path) -> None:
     """A part cannot be changed after it is made."""
     made = mp.part(testdata / "alpha.png")
     with pytest.raises(Exception, match="frozen"):
-        made.filename = "other.png"  # type: ignore[misc]
+        made.filename = "other.png"
 
 
 @pytest.mark.parametrize(
@@ -474,7 +476,7 @@ def test_filename_lone_surrogates_are_replaced(make: object) -> None:
 
 
 def _named(fileobj: io.BytesIO, name: str) -> io.BytesIO:
-    fileobj.name = name  # type: ignore[attr-defined]
+    fileobj.name = name
     return fileobj
 
 

@@ -585,7 +585,7 @@ def test_media_urls_active_restores_settings_exactly() -> None:
         (lambda media: media.audio(format="xyz"), "cannot make 'xyz' audio"),
         (lambda media: media.pdf(pages=0), "pages must be an int from 1 to 1000"),
         (lambda media: media.text("a", format="docx"), "cannot make 'docx' files"),
-        (lambda media: media.text(b"a"), "takes str, got bytes"),  # type: ignore[arg-type],
+        (lambda media: media.text(b"a"), "takes str, got bytes"),
     ],
 )
 def test_media_factory_refuses_bad_arguments(

@@ -11,7 +11,7 @@ import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 import pytest
 from PIL import ExifTags, Image, ImageSequence
@@ -107,7 +107,7 @@ def django_memory(raw: bytes, name: str | None, ctype: str | None) -> Any:
 
 def plain(raw: bytes, name: str | None, ctype: str | None) -> Any:
     stream = io.BytesIO(raw)
-    stream.name = name  # type: ignore[attr-defined]  # as an open() file has one
+    stream.name = name  # as an open() file has one
     return stream
 
 
@@ -299,7 +299,8 @@ def test_from_upload_gif_frame_growing_the_canvas_refused(width: int, pixels: st
     """A later GIF frame past the 10x10 header is counted before it is decoded."""
     raw = gif_growing(width, width)
     assert len(raw) < 300_000
-    assert from_upload(io.BytesIO(raw), strip_metadata=False).width == 10  # as the header says
+    header = from_upload(io.BytesIO(raw), strip_metadata=False)
+    assert isinstance(header, mp.ImagePart) and header.width == 10  # as the header says
     with pytest.raises(MediaTooLarge, match=f"2 frames hold {pixels}") as info:
         from_upload(io.BytesIO(raw))
     assert info.value.limit == 50_000_000
@@ -339,7 +340,7 @@ def png_with_text() -> bytes:
     return encode(card(), "PNG", pnginfo=info, exif=secret_exif())
 
 
-TAGGED = {
+TAGGED: dict[str, Callable[[], bytes]] = {
     "jpeg": lambda: encode(card(), "JPEG", exif=secret_exif(), comment=SECRET, xmp=XMP),
     "jpeg-rotated": lambda: encode(
         card().transpose(Image.Transpose.ROTATE_90), "JPEG", exif=secret_exif(6), comment=SECRET
@@ -617,7 +618,8 @@ def test_afrom_upload_oversized_reads_at_most_limit_plus_one() -> None:
 
     stream = Counting(bytes(3 * 2**20), most=1000)
     with pytest.raises(MediaTooLarge):
-        asyncio.run(afrom_upload(UploadFile(stream), max_bytes=5000))
+        # A RawIOBase is a binary file; typeshed's BinaryIO is a class it does not inherit.
+        asyncio.run(afrom_upload(UploadFile(cast(BinaryIO, stream)), max_bytes=5000))
     assert stream.count <= 5001
 
 
@@ -1009,7 +1011,7 @@ def test_from_upload_read_returning_a_strided_buffer(testdata: Path) -> None:
         def readable(self) -> bool:
             return True
 
-        def read(self, size: int = -1) -> memoryview:  # type: ignore[override]
+        def read(self, size: int = -1) -> memoryview:
             if self.done:
                 return memoryview(b"")
             self.done = True

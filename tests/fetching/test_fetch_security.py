@@ -148,7 +148,7 @@ def other_server() -> Iterator[Server]:
         yield state
 
 
-def reply(body: bytes, status: int = 200, **headers: str) -> Handler:
+def reply(body: bytes, status: int = 200, /, **headers: str) -> Handler:
     def handle(h: BaseHTTPRequestHandler) -> None:
         h.send_response(status)
         for name, value in {"Content-Length": str(len(body)), **headers}.items():
@@ -363,7 +363,9 @@ def load_part(entry: str, url: str) -> None:
     if entry == "data":
         mp.ImagePart.from_url(url).data  # noqa: B018  # reading the property fetches
     elif entry == "load":
-        mp.part({"url": url}).load()
+        part = mp.part({"url": url})
+        assert isinstance(part, mp.MediaPart)
+        part.load()
     else:
         asyncio.run(mp.ImagePart.from_url(url).aload())
 

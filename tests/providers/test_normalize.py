@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -307,18 +308,19 @@ def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message:
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: mp.normalize("testdata/alpha.png", "openai", model=5),
-        lambda: mp.render(mp.User("x"), ["openai"]),
-        lambda: mp.check({}, ["openai"]),
-        lambda: mp.normalize_many(None, "openai"),
-        lambda: mp.normalize_many([], "openai", workers="2"),
-        lambda: mp.estimate_tokens("testdata/alpha.png", "openai", model=5),
+        # Each argument is of a wrong type on purpose, hence the ignores.
+        lambda: mp.normalize("testdata/alpha.png", "openai", model=5),  # type: ignore[arg-type]
+        lambda: mp.render(mp.User("x"), ["openai"]),  # type: ignore[arg-type]
+        lambda: mp.check({}, ["openai"]),  # type: ignore[arg-type]
+        lambda: mp.normalize_many(None, "openai"),  # type: ignore[arg-type]
+        lambda: mp.normalize_many([], "openai", workers="2"),  # type: ignore[arg-type]
+        lambda: mp.estimate_tokens("testdata/alpha.png", "openai", model=5),  # type: ignore[arg-type]
     ],
 )
-def test_entry_points_refuse_bad_arguments(call: object) -> None:
+def test_entry_points_refuse_bad_arguments(call: Callable[[], object]) -> None:
     """Wrong argument types raise InvalidMedia (a provider: UnknownProvider), not TypeError."""
     with pytest.raises((mp.InvalidMedia, mp.UnknownProvider)):
-        call()  # type: ignore[operator]
+        call()
 
 
 def test_normalize_unknown_model_fits_but_does_not_price(testdata: Path) -> None:

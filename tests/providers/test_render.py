@@ -438,20 +438,23 @@ def _send(provider: str, payload: dict[str, Any], http: httpx2.Client | httpx.Cl
     """Send the payload with the provider's real client and return the reply's text."""
     if provider == "anthropic":
         import anthropic as anthropic_sdk
+        import httpx2
 
+        assert isinstance(http, httpx2.Client)  # anthropic 2.x takes only httpx2 clients
         # A made-up model name: the SDK warns (an error here) for deprecated ones.
         claude = anthropic_sdk.Anthropic(api_key="x", http_client=http, max_retries=0)
         message = claude.messages.create(model="claude-test-model", max_tokens=64, **payload)
         block = message.content[0]
         assert block.type == "text"
-        return block.text
+        return str(block.text)  # Any: **payload leaves create()'s overloads undecided
     import openai as openai_sdk
 
-    client = openai_sdk.OpenAI(api_key="x", http_client=http, max_retries=0)
+    # openai checks at runtime for an httpx or an httpx2 client; its hints name httpx2 only.
+    client = openai_sdk.OpenAI(api_key="x", http_client=http, max_retries=0)  # type: ignore[arg-type]
     if provider == "openai":
         completion = client.chat.completions.create(model="gpt-4o", **payload)
         return completion.choices[0].message.content or ""
-    return client.responses.create(model="gpt-4o", **payload).output_text
+    return str(client.responses.create(model="gpt-4o", **payload).output_text)
 
 
 _SENT = [(p, c, o) for p, c, o in CASES if p in _REPLIES]
@@ -465,7 +468,9 @@ def test_render_goes_through_sdk_client(
 ) -> None:
     """The SDK client sends the payload unchanged (besides model settings) and parses a reply."""
     pytest.importorskip(SDK_MODULES[provider])
-    httpx2 = pytest.importorskip("httpx2")
+    pytest.importorskip("httpx2")
+    import httpx2
+
     payload = render(provider, CONVERSATIONS[name](), **overrides)
     bodies: list[dict[str, Any]] = []
 

@@ -19,18 +19,20 @@ is refused, so a pattern it accepts is linear; one it refuses may still be, and 
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-# The parser behind `re` is private (typeshed has no stubs for it, hence the ignores); its
-# tree has kept the same shape from 3.10 to 3.13. 3.11 renamed it and made `sre_parse` warn.
-try:
-    from re import _constants as sre  # type: ignore[attr-defined,unused-ignore]
-    from re import _parser as sre_parse  # type: ignore[attr-defined,unused-ignore]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as sre  # type: ignore[no-redef,unused-ignore]
-    import sre_parse  # type: ignore[no-redef,unused-ignore]
+# The parser behind `re` is private; its tree has kept the same shape from 3.10 to 3.13. 3.11
+# renamed it and made `sre_parse` warn. mypy checks as 3.10 (pyproject), where typeshed has
+# `sre_parse`; the 3.11 names have no stubs.
+if sys.version_info >= (3, 11):
+    from re import _constants as sre  # type: ignore[attr-defined,unused-ignore]  # no stubs
+    from re import _parser as sre_parse  # type: ignore[attr-defined,unused-ignore]  # no stubs
+else:  # pragma: no cover - Python 3.10
+    import sre_constants as sre
+    import sre_parse
 
 __all__ = ["MAX_BOUND", "Mode", "problems"]
 
@@ -110,7 +112,7 @@ class _Checker:
         if self.flags & re.IGNORECASE:
             raise _Unsupported("IGNORECASE")
         self.problems: list[str] = []
-        self.tree = list(sre_parse.parse(pattern.pattern, pattern.flags))
+        self.tree = list(sre_parse.parse(pattern.pattern, pattern.flags).data)
 
     # --- what one item can consume --------------------------------------------------------
 

@@ -137,7 +137,7 @@ def test_application_paths_stay_trusted(photo: Path) -> None:
     assert mp.part("photo.png").media_type == "image/png"
     assert mp.ImagePart.from_path(photo).media_type == "image/png"
     shorthand = mp.part({"path": "photo.png"})
-    assert isinstance(shorthand, mp.MediaPart) and shorthand.media_type == "image/png"
+    assert isinstance(shorthand, mp.ImagePart) and shorthand.media_type == "image/png"
     assert mp.User(files=[{"path": "photo.png"}]).files[0].media_type == "image/png"
 
 
