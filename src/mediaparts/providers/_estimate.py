@@ -7,7 +7,7 @@ from typing import Any
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
-from mediaparts._parts import ImagePart, MediaPart, TextPart
+from mediaparts._parts import ImagePart, MediaPart, Part, TextPart
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
 from mediaparts.providers import Provider, _costs, get
@@ -58,7 +58,7 @@ def estimate_tokens(
 
 
 def _part_tokens(
-    part: MediaPart | TextPart, provider: Provider, model: str | None, detail: str | None
+    part: Part | MediaPart, provider: Provider, model: str | None, detail: str | None
 ) -> int:
     match part:
         case TextPart():
