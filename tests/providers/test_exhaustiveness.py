@@ -26,7 +26,7 @@ KIND_SITES = [
     ("providers/_rules.py", "Rules.for_kind"),
     ("providers/_costs.py", "media_tokens"),
     ("providers/_normalize.py", "_prepare"),
-    ("providers/_estimate.py", "_media_tokens"),
+    ("providers/_estimate.py", "_media_part_tokens"),
     ("providers/openai.py", "_block"),
     ("providers/openai_responses.py", "_block"),
     ("providers/anthropic.py", "_block"),

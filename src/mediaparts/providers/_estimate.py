@@ -64,12 +64,12 @@ def _part_tokens(
         case TextPart():
             return 0
         case MediaPart():
-            return _media_tokens(part, provider, model, detail)
+            return _media_part_tokens(part, provider, model, detail)
         case _:
             assert_never(part)
 
 
-def _media_tokens(
+def _media_part_tokens(
     part: MediaPart, provider: Provider, model: str | None, detail: str | None
 ) -> int:
     resolved = part.resolve()
