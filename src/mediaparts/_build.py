@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import Any, overload
+from typing import Any, get_args, overload
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import check_fields
@@ -22,6 +22,7 @@ from mediaparts._sources import (
     read_path,
 )
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
+from mediaparts.formats import Kind
 
 __all__ = ["is_single_source", "part", "part_from_mapping"]
 
@@ -29,6 +30,8 @@ _SOURCES = ("path", "url", "data")
 _FIELDS = ("media_type", "filename", "detail", "metadata")
 _SHORTHAND_KEYS = _SOURCES + _FIELDS
 _ALLOWED = ", ".join(_SHORTHAND_KEYS)
+_KINDS: tuple[str, ...] = get_args(Kind)
+_KIND_NAMES = f"{', '.join(_KINDS[:-1])} or {_KINDS[-1]}"  # "image, audio, video or file"
 # RFC 3986 §3.1: a scheme is a letter, then letters, digits, "+", "-" or "."; two characters at
 # least, so a Windows drive ("C://x") stays a path.
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
@@ -134,8 +137,8 @@ def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | TextPart:
     _check_fields(fields)
     cls: type[MediaPart] | None = None
     if kind is not None:
-        if kind not in ("image", "audio", "video", "file"):
-            raise InvalidMedia(f"unknown part kind {kind!r}; expected image, audio, video or file")
+        if kind not in _KINDS:
+            raise InvalidMedia(f"unknown part kind {kind!r}; expected {_KIND_NAMES}")
         cls = part_class(kind)
     if "path" in given:
         return _from_path(value["path"], fields, cls)

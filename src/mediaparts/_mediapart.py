@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Mapping
-from typing import IO, TYPE_CHECKING, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from typing_extensions import Self
@@ -98,7 +98,7 @@ class MediaPart(BaseModel):
     inline: InlineBytes | None = Field(default=None, alias="data", repr=False)
 
     _state: fetching.LoadState = PrivateAttr(default_factory=fetching.LoadState)
-    _kinds: ClassVar[frozenset[str]] = frozenset({"image", "audio", "video", "file"})
+    _kinds: ClassVar[frozenset[str]] = frozenset(get_args(Kind))
 
     def __init__(self, /, **values: Any) -> None:
         construct(self, super().__init__, values)

@@ -16,14 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from mediaparts._build import is_single_source, part, part_from_mapping
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import construct, json_copy, json_text
-from mediaparts._parts import (
-    AudioPart,
-    FilePart,
-    ImagePart,
-    MediaPart,
-    TextPart,
-    VideoPart,
-)
+from mediaparts._parts import MediaPart, Part, TextPart
 from mediaparts._sources import untrusted_paths
 
 __all__ = [
@@ -38,9 +31,7 @@ __all__ = [
     "message_from_dict",
 ]
 
-AnyPart = Annotated[
-    ImagePart | AudioPart | VideoPart | FilePart | TextPart, Field(discriminator="kind")
-]
+AnyPart = Annotated[Part, Field(discriminator="kind")]
 _SEPARATOR = "\n\n"
 
 

@@ -6,7 +6,7 @@ Each class is a `MediaPart` (see `_mediapart`) of one kind; defining it register
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,6 +19,7 @@ __all__ = [
     "FilePart",
     "ImagePart",
     "MediaPart",
+    "Part",
     "TextPart",
     "VideoPart",
     "part_class",
@@ -111,3 +112,8 @@ class TextPart(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """Return `{"kind": "text", "text": ...}`."""
         return self.model_dump(mode="json")
+
+
+Part: TypeAlias = ImagePart | AudioPart | VideoPart | FilePart | TextPart
+"""Every class a message part can be. A new part class is added here; code that dispatches on
+a part matches its class and ends in `assert_never`, so mypy lists what does not handle it yet."""

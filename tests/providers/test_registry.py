@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from mediaparts.formats import Kind
 from mediaparts.providers import (
     AnthropicPatches,
     CostsTable,
@@ -81,7 +82,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     if not isinstance(blob, dict):
         return None
     mime = blob.get("mime")
-    kind = "image" if isinstance(mime, str) and mime.startswith("image/") else "file"
+    kind: Kind = "image" if isinstance(mime, str) and mime.startswith("image/") else "file"
     where = f"{at}.blob.b64"
     return Site(where, kind, mime, data=payload_bytes(blob.get("b64"), where, problems))
 

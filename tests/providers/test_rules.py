@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from mediaparts.formats import Kind
 from mediaparts.providers import bedrock
 from mediaparts.providers._normalized import NormalizedPart
 from tests._builders import TESTDATA
@@ -126,7 +127,7 @@ def test_openai_levels_and_audio_are_the_sdk_literals() -> None:
     )
 
 
-def _bedrock_format(kind: str, media_type: str) -> str:
+def _bedrock_format(kind: Kind, media_type: str) -> str:
     sent = NormalizedPart(kind=kind, media_type=media_type, data=b"x", filename="a.bin")
     carrier = mp.ImagePart.from_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
     payload = bedrock.render([mp.User(["x", carrier])], lambda _: sent)
@@ -144,7 +145,7 @@ def _bedrock_format(kind: str, media_type: str) -> str:
         ("audio", "audio", False),
     ],
 )
-def test_bedrock_formats_are_botocore_enums(kind: str, block: str, complete: bool) -> None:
+def test_bedrock_formats_are_botocore_enums(kind: Kind, block: str, complete: bool) -> None:
     """Every Converse `format` written is in botocore's enum; images and documents cover it."""
     pytest.importorskip("botocore")
     import botocore.session

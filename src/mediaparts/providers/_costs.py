@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from typing_extensions import assert_never
+
 from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule
 from mediaparts.detection import canonical_media_type
+from mediaparts.formats import Kind
 from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
 from mediaparts.formats._pdf import pdf_page_count
 from mediaparts.providers import Provider
@@ -65,7 +70,7 @@ def image_tokens(
 
 
 def media_tokens(
-    provider: Provider, kind: str, media_type: str, data: bytes, model: str | None
+    provider: Provider, kind: Kind, media_type: str, data: bytes, model: str | None
 ) -> int:
     """Return the documented token cost of audio, video or a PDF.
 
@@ -76,45 +81,55 @@ def media_tokens(
         MediaTooLarge: A PDF past the page counter's caps (objects, inflated bytes).
     """
     costs = provider.rules.costs_for(model)
-    # Ask for the rate first: reading a duration or counting pages is work wasted without one.
-    if kind == "audio":
-        costs.audio_tokens(0)
-    elif kind == "video":
-        costs.video_tokens(0)
-    elif media_type == "application/pdf":
-        costs.pdf_tokens(0)
-    if kind in ("audio", "video"):
-        media_type = canonical_media_type(media_type)  # the duration readers take no aliases
-        read = audio_duration if kind == "audio" else video_duration
-        seconds = read(data, media_type)
-        if seconds is None:
-            raise InvalidMedia(
-                f"cannot read the duration of this {media_type}, so its tokens are unknown",
-                media_type=media_type,
-                provider=provider.name,
-            )
-        if kind == "audio":
-            return costs.audio_tokens(seconds)
-        # A silent video costs no audio tokens; when the headers do not say, assume a track.
-        return costs.video_tokens(seconds, has_audio=video_has_audio(data, media_type) is not False)
-    if media_type == "application/pdf":
-        pages = pdf_page_count(data)
-        if pages is None:
-            raise InvalidMedia(
-                "cannot count the pages of this PDF, so its tokens are unknown",
-                media_type=media_type,
-            )
-        return costs.pdf_tokens(pages)
-    raise NoDocumentedRule(
-        f"{provider.name} documents no token rule for {media_type}",
-        media_type=media_type,
-        provider=provider.name,
-        model=model,
-    )
+    # Each branch asks for the rate first: reading a duration or counting pages is work wasted
+    # without one.
+    match kind:
+        case "audio":
+            costs.audio_tokens(0)
+            return costs.audio_tokens(_seconds(provider, media_type, data, audio_duration))
+        case "video":
+            costs.video_tokens(0)
+            seconds = _seconds(provider, media_type, data, video_duration)
+            # A silent video costs no audio tokens; when the headers do not say, assume a track.
+            track = video_has_audio(data, canonical_media_type(media_type))
+            return costs.video_tokens(seconds, has_audio=track is not False)
+        case "image" | "file":
+            if media_type != "application/pdf":
+                raise NoDocumentedRule(
+                    f"{provider.name} documents no token rule for {media_type}",
+                    media_type=media_type,
+                    provider=provider.name,
+                    model=model,
+                )
+            costs.pdf_tokens(0)
+            pages = pdf_page_count(data)
+            if pages is None:
+                raise InvalidMedia(
+                    "cannot count the pages of this PDF, so its tokens are unknown",
+                    media_type=media_type,
+                )
+            return costs.pdf_tokens(pages)
+        case _:
+            assert_never(kind)
+
+
+def _seconds(
+    provider: Provider, media_type: str, data: bytes, read: Callable[[bytes, str], float | None]
+) -> float:
+    """Return a duration read from the headers by `read`, or raise why the tokens are unknown."""
+    media_type = canonical_media_type(media_type)  # the duration readers take no aliases
+    seconds = read(data, media_type)
+    if seconds is None:
+        raise InvalidMedia(
+            f"cannot read the duration of this {media_type}, so its tokens are unknown",
+            media_type=media_type,
+            provider=provider.name,
+        )
+    return seconds
 
 
 def known_tokens(
-    provider: Provider, kind: str, media_type: str, data: bytes, model: str | None
+    provider: Provider, kind: Kind, media_type: str, data: bytes, model: str | None
 ) -> int | None:
     """`media_tokens`, or None where there is no rule (normalize reports what is known)."""
     try:

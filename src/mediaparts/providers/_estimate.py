@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing_extensions import assert_never
+
 from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
-from mediaparts._parts import ImagePart, MediaPart, TextPart
+from mediaparts._parts import ImagePart, MediaPart, Part, TextPart
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
 from mediaparts.providers import Provider, _costs, get
@@ -56,10 +58,20 @@ def estimate_tokens(
 
 
 def _part_tokens(
-    part: MediaPart | TextPart, provider: Provider, model: str | None, detail: str | None
+    part: Part | MediaPart, provider: Provider, model: str | None, detail: str | None
 ) -> int:
-    if isinstance(part, TextPart):
-        return 0
+    match part:
+        case TextPart():
+            return 0
+        case MediaPart():
+            return _media_part_tokens(part, provider, model, detail)
+        case _:
+            assert_never(part)
+
+
+def _media_part_tokens(
+    part: MediaPart, provider: Provider, model: str | None, detail: str | None
+) -> int:
     resolved = part.resolve()
     media_type = resolved.media_type or "application/octet-stream"
     kind = kind_of(media_type)
@@ -72,10 +84,20 @@ def _part_tokens(
             media_type=media_type,
             provider=provider.name,
         )
-    if kind != "image":
-        return _costs.media_tokens(provider, kind, media_type, resolved.data, model)
-    image = resolved
-    assert isinstance(image, ImagePart)
+    match kind:
+        case "image":
+            assert isinstance(resolved, ImagePart)
+            return _image_tokens(resolved, media_type, provider, model, detail)
+        case "audio" | "video" | "file":
+            return _costs.media_tokens(provider, kind, media_type, resolved.data, model)
+        case _:
+            assert_never(kind)
+
+
+def _image_tokens(
+    image: ImagePart, media_type: str, provider: Provider, model: str | None, detail: str | None
+) -> int:
+    """Price an image from its upright size read from the header, by the model's rule."""
     width, height = image.width, image.height
     if width is None or height is None:
         raise InvalidMedia(f"cannot read the size of this {media_type}", media_type=media_type)

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal
 
+from typing_extensions import assert_never
+
 from mediaparts._build import part as make_part
 from mediaparts._errors import (
     InvalidMedia,
@@ -23,7 +25,7 @@ from mediaparts._errors import (
 )
 from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
-from mediaparts.formats import readable
+from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers import Provider, _costs, get
 from mediaparts.providers._normalized import NormalizedPart
@@ -42,7 +44,7 @@ def _media(value: Any) -> MediaPart:
     return made
 
 
-def _refuse(provider: Provider, kind: str, media_type: str, rules: KindRules) -> MediaError:
+def _refuse(provider: Provider, kind: Kind, media_type: str, rules: KindRules) -> MediaError:
     accepted = ", ".join(rules.media_types) or f"no {kind} at all"
     return UnsupportedMediaType(
         f"{provider.name} does not accept {media_type} ({kind}); it accepts: {accepted}",
@@ -191,11 +193,15 @@ def _prepare(
 ) -> NormalizedPart:
     media_type = media.effective_media_type or "application/octet-stream"
     kind = kind_of(media_type)
-    if kind == "image":
-        return _image(media, media_type, provider, model, detail)
-    if kind == "file":
-        return _file(media, media_type, provider, model)
-    return _audio_video(media, media_type, kind, provider, model)
+    match kind:
+        case "image":
+            return _image(media, media_type, provider, model, detail)
+        case "file":
+            return _file(media, media_type, provider, model)
+        case "audio" | "video":
+            return _audio_video(media, media_type, kind, provider, model)
+        case _:
+            assert_never(kind)
 
 
 def _image(
@@ -254,7 +260,7 @@ def _image(
     )
 
 
-def _within(provider: Provider, rules: KindRules, kind: str, media_type: str, size: int) -> None:
+def _within(provider: Provider, rules: KindRules, kind: Kind, media_type: str, size: int) -> None:
     if not rules.fits(size):
         measured = rules.measured(size)
         how = " as base64" if rules.measure == "base64" else ""
@@ -267,7 +273,11 @@ def _within(provider: Provider, rules: KindRules, kind: str, media_type: str, si
 
 
 def _audio_video(
-    media: MediaPart, media_type: str, kind: str, provider: Provider, model: str | None
+    media: MediaPart,
+    media_type: str,
+    kind: Literal["audio", "video"],
+    provider: Provider,
+    model: str | None,
 ) -> NormalizedPart:
     rules = provider.rules.for_kind(kind)
     if not rules.accepts(media_type):

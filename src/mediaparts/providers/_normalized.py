@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from mediaparts._parts import MediaPart
 from mediaparts._sources import b64encode
+from mediaparts.formats import Kind
 
 __all__ = ["NormalizedPart"]
 
@@ -32,7 +33,7 @@ class NormalizedPart:
         part: The part this was made from.
     """
 
-    kind: str
+    kind: Kind
     media_type: str
     data: bytes | None = None
     url: str | None = None

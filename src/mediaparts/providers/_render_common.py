@@ -10,6 +10,8 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, TypeGuard
 
+from typing_extensions import assert_never
+
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
 from mediaparts._parts import MediaPart, TextPart
@@ -68,11 +70,14 @@ def items(message: Message, prepare: Prepare) -> list[Item]:
     """Return a message's parts in order: non-empty text as `str`, media through `prepare`."""
     out: list[Item] = []
     for part in message.parts:
-        if isinstance(part, TextPart):
-            if part.text:
-                out.append(part.text)
-        else:
-            out.append(prepare(part))
+        match part:
+            case TextPart():
+                if part.text:
+                    out.append(part.text)
+            case MediaPart():
+                out.append(prepare(part))
+            case _:
+                assert_never(part)
     return out
 
 

@@ -12,7 +12,10 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from typing_extensions import Never
+
 from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
+from mediaparts.formats import Kind
 from mediaparts.imaging._spec import measured
 from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
@@ -163,14 +166,22 @@ class Rules:
             )
         return lookup(self.costs, model)
 
-    def for_kind(self, kind: str) -> KindRules:
+    def for_kind(self, kind: Kind) -> KindRules:
         """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`."""
-        return {
-            "image": self.image,
-            "audio": self.audio,
-            "video": self.video,
-            "file": self.file,
-        }[kind]
+        match kind:
+            case "image":
+                return self.image
+            case "audio":
+                return self.audio
+            case "video":
+                return self.video
+            case "file":
+                return self.file
+            case _:
+                # The `Never` makes a `Kind` without a branch a mypy error, as `assert_never`
+                # would; an untyped caller's unknown name keeps the KeyError it always raised.
+                unhandled: Never = kind
+                raise KeyError(unhandled)
 
     @property
     def document(self) -> FileRules:

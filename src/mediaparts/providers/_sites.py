@@ -14,6 +14,7 @@ from typing import Any
 from mediaparts._errors import InvalidMedia
 from mediaparts._inline import b64decode, is_data_uri, parse_data_uri
 from mediaparts.detection import media_type_from_filename
+from mediaparts.formats import Kind
 
 __all__ = ["Problems", "Site", "Where", "payload_bytes", "url_text_site"]
 
@@ -67,7 +68,7 @@ class Site:
     """
 
     path: str
-    kind: str
+    kind: Kind
     declared: str | None
     data: bytes | None = None
     url: str | None = None
@@ -91,7 +92,7 @@ def payload_bytes(value: Any, path: str, problems: Problems) -> bytes | None:
 
 
 def url_text_site(
-    kind: str, text: Any, path: str, problems: Problems, *, detail: Any = None
+    kind: Kind, text: Any, path: str, problems: Problems, *, detail: Any = None
 ) -> Site:
     """Return the site of a field that holds a data URI or a URL."""
     shown = detail if isinstance(detail, str) else None

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import assert_never
+
 from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts.formats import Kind
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
@@ -172,14 +175,22 @@ def _block(item: Item) -> dict[str, Any]:
         return {"type": "text", "text": item}
     if item.text is not None:
         return _document(item, {"type": "text", "media_type": "text/plain", "data": item.text})
-    if item.kind != "image" and item.media_type != "application/pdf":
-        raise unsupported(RULES.provider, item, "(Messages API blocks: images, PDFs, text)")
-    source: dict[str, Any] = {"type": "url", "url": item.url}
+    match item.kind:
+        case "image":
+            return {"type": "image", "source": _source(item)}
+        case "file" if item.media_type == "application/pdf":
+            return _document(item, _source(item))
+        case "file" | "audio" | "video":  # the Messages API has no block for them
+            raise unsupported(RULES.provider, item, "(Messages API blocks: images, PDFs, text)")
+        case _:
+            assert_never(item.kind)
+
+
+def _source(item: NormalizedPart) -> dict[str, Any]:
+    """Return a block's `url` or `base64` source."""
     if item.url is None:
-        source = {"type": "base64", "media_type": item.media_type, "data": item.base64}
-    if item.kind == "image":
-        return {"type": "image", "source": source}
-    return _document(item, source)
+        return {"type": "base64", "media_type": item.media_type, "data": item.base64}
+    return {"type": "url", "url": item.url}
 
 
 def _document(item: NormalizedPart, source: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +210,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     if kind_tag not in ("image", "document") or not isinstance(node.get("source"), dict):
         return None
     source = node["source"]
-    kind = "image" if kind_tag == "image" else "file"
+    kind: Kind = "image" if kind_tag == "image" else "file"
     if source.get("type") == "base64":
         where = f"{at}.source.data"
         declared = source.get("media_type")

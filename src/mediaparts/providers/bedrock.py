@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
+from typing_extensions import assert_never
+
 from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts.formats import Kind
 from mediaparts.providers import anthropic
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
@@ -141,12 +144,21 @@ RULES = Rules(
     source="botocore bedrock-runtime service-2.json (read 2026-08)",
 )
 
-_FORMATS = {
-    "image": _IMAGE_FORMATS,
-    "file": _DOCUMENT_FORMATS,
-    "video": _VIDEO_FORMATS,
-    "audio": _AUDIO_FORMATS,
-}
+
+def _formats(kind: Kind) -> dict[str, str]:
+    """Return the Converse `format` name of each media type of a kind."""
+    match kind:
+        case "image":
+            return _IMAGE_FORMATS
+        case "audio":
+            return _AUDIO_FORMATS
+        case "video":
+            return _VIDEO_FORMATS
+        case "file":
+            return _DOCUMENT_FORMATS
+        case _:
+            assert_never(kind)
+
 
 # DocumentBlock.name (botocore, read 2026-08): 1-200 characters; alphanumerics, whitespace (no
 # more than one in a row), hyphens, parentheses and square brackets. The service checks with
@@ -157,9 +169,9 @@ _NAME_CHARS = r"A-Za-z0-9\s\-()\[\]"
 VALID_NAME = re.compile(rf"\A(?!.{{0,199}}\s\s)[{_NAME_CHARS}]{{1,200}}\Z", re.ASCII)
 
 
-def media_type_of(kind: str, fmt: object) -> str | None:
+def media_type_of(kind: Kind, fmt: object) -> str | None:
     """Return the canonical media type a Converse `format` name stands for, or None."""
-    for media_type, name in _FORMATS.get(kind, {}).items():
+    for media_type, name in _formats(kind).items():
         if name == fmt:
             return media_type
     return None
@@ -247,13 +259,18 @@ def _block(item: Item, names: _Names, *, in_tool: bool = False) -> dict[str, Any
     if item.text is not None:
         source: dict[str, Any] = {"text": item.text}
         return {"document": {"format": "txt", "name": names.make(item), "source": source}}
-    fmt = _FORMATS.get(item.kind, {}).get(item.media_type)
+    fmt = _formats(item.kind).get(item.media_type)
     if fmt is None or (in_tool and item.kind == "audio"):  # ToolResultContentBlock: no audio
         where = "tool result" if in_tool else "message"
         raise unsupported(RULES.provider, item, f"in a Converse {where}")
-    if item.kind == "file":
-        return {"document": {"format": fmt, "name": names.make(item), "source": _source(item)}}
-    return {item.kind: {"format": fmt, "source": _source(item)}}
+    match item.kind:
+        case "file":
+            source = _source(item)
+            return {"document": {"format": fmt, "name": names.make(item), "source": source}}
+        case "image" | "video" | "audio":  # blocks named after their kind
+            return {item.kind: {"format": fmt, "source": _source(item)}}
+        case _:
+            assert_never(item.kind)
 
 
 def _source(item: NormalizedPart) -> dict[str, Any]:
@@ -287,7 +304,12 @@ class _Names:
 
 
 # Converse block keys and the kind each holds.
-_BLOCK_KINDS = (("image", "image"), ("document", "file"), ("video", "video"), ("audio", "audio"))
+_BLOCK_KINDS: tuple[tuple[str, Kind], ...] = (
+    ("image", "image"),
+    ("document", "file"),
+    ("video", "video"),
+    ("audio", "audio"),
+)
 
 
 def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:

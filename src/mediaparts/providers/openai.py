@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import assert_never
+
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts.detection import canonical_media_type
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
@@ -275,15 +277,20 @@ def _block(item: Item) -> dict[str, Any]:
     """Return one Chat Completions content part."""
     if not is_media(item):
         return {"type": "text", "text": as_text(item)}
-    if item.kind == "image":
-        return {"type": "image_url", "image_url": _image_url(item)}
-    if item.kind == "audio":
-        return _audio(item)
-    if item.kind == "file" and item.url is None:
-        file = {"file_data": item.data_uri, "filename": filename_for(item)}
-        return {"type": "file", "file": file}
-    why = "(the file part has no URL field)" if item.kind == "file" else "in Chat Completions"
-    raise unsupported(RULES.provider, item, why)
+    match item.kind:
+        case "image":
+            return {"type": "image_url", "image_url": _image_url(item)}
+        case "audio":
+            return _audio(item)
+        case "file":
+            if item.url is not None:
+                raise unsupported(RULES.provider, item, "(the file part has no URL field)")
+            file = {"file_data": item.data_uri, "filename": filename_for(item)}
+            return {"type": "file", "file": file}
+        case "video":  # Chat Completions has no video input
+            raise unsupported(RULES.provider, item, "in Chat Completions")
+        case _:
+            assert_never(item.kind)
 
 
 def _image_url(item: NormalizedPart) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import assert_never
+
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts.providers import openai as _chat
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
@@ -121,15 +123,20 @@ def _block(item: Item) -> dict[str, Any]:
     """Return one `input_*` content part."""
     if not is_media(item):
         return {"type": "input_text", "text": as_text(item)}
-    if item.kind == "image":
-        # `detail` is Required in ResponseInputImageParam; "auto" is the API's default.
-        url = item.url if item.url is not None else item.data_uri
-        return {"type": "input_image", "image_url": url, "detail": item.detail or "auto"}
-    if item.kind == "file":
-        if item.url is not None:
-            return {"type": "input_file", "file_url": item.url}
-        return {"type": "input_file", "file_data": item.data_uri, "filename": filename_for(item)}
-    raise unsupported(RULES.provider, item, "in the Responses API (no input part for it)")
+    match item.kind:
+        case "image":
+            # `detail` is Required in ResponseInputImageParam; "auto" is the API's default.
+            url = item.url if item.url is not None else item.data_uri
+            return {"type": "input_image", "image_url": url, "detail": item.detail or "auto"}
+        case "file":
+            if item.url is not None:
+                return {"type": "input_file", "file_url": item.url}
+            data = item.data_uri
+            return {"type": "input_file", "file_data": data, "filename": filename_for(item)}
+        case "audio" | "video":  # the Responses API has no input part for them
+            raise unsupported(RULES.provider, item, "in the Responses API (no input part for it)")
+        case _:
+            assert_never(item.kind)
 
 
 def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
