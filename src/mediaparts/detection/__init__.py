@@ -11,7 +11,7 @@ from mediaparts.detection._types import (
     kind_of,
     media_type_from_filename,
 )
-from mediaparts.formats._reader import PREFIX_SIZE
+from mediaparts.formats import PREFIX_SIZE
 
 # Plain `sorted()` order, which tests/test_public_api.py pins for every public `__all__`;
 # ruff's RUF022 would put the constant first instead.

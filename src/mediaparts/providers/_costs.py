@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule
 from mediaparts.detection import canonical_media_type
-from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
-from mediaparts.formats._pdf import pdf_page_count
+from mediaparts.formats import audio_duration, pdf_page_count, video_duration, video_has_audio
 from mediaparts.providers import Provider
 from mediaparts.providers._vision import VisionGeometry
 
