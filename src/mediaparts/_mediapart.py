@@ -486,7 +486,7 @@ class MediaPart(BaseModel):
     @classmethod
     def from_pil(cls, image: Image.Image, format: str | None = None, **fields: Any) -> Self:
         """Encode a PIL image: in `format`, else its own format if web-friendly, else PNG."""
-        from mediaparts.imaging._pil import encode_pil
+        from mediaparts.imaging import encode_pil
 
         extra_fields("from_pil", fields, allowed=("filename",))
         return cls(data=encode_pil(image, format), **fields)

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._clienthints import declared_type, given_name, safe_filename
-from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -29,19 +28,10 @@ from mediaparts.detection import (
     detect,
     extension_for,
     kind_of,
+    text_to_the_end,
 )
-from mediaparts.detection._wholetext import text_to_the_end
-from mediaparts.formats import get as format_of
-from mediaparts.formats import image_size, readable
-from mediaparts.imaging import DecodeBudget
-from mediaparts.imaging._pil import PIL_ERRORS, quiet
-from mediaparts.imaging._probe import (
-    Probe,
-    check_all_frames,
-    check_decode,
-    probe,
-)
-from mediaparts.imaging._strip import reencode_animation, reencode_still
+from mediaparts.formats import readable
+from mediaparts.imaging import DecodeBudget, image_size, strip_metadata
 
 __all__ = ["afrom_upload", "from_upload"]
 
@@ -368,12 +358,7 @@ def _finish(data: bytes, request: _Request) -> MediaPart:
 
 def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes, str]:
     """Refuse bombs from the header; with `strip`, return the bytes without metadata."""
-    try:
-        size = image_size(data, media_type)
-    except MediaError:
-        raise
-    except PIL_ERRORS:  # libavif refuses a damaged header with RuntimeError, even on open
-        size = None
+    size = image_size(data, media_type)  # the header, else Pillow reading just the header
     if size is None:  # corrupt if Pillow reads the type; else a type we cannot check
         error = InvalidMedia if media_type in readable() else UnsupportedMediaType
         raise error(
@@ -400,45 +385,10 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
             media_type=media_type,
             accepted=readable(),
         )
-    try:
-        # The pixel cap was checked above; a plugin's UserWarning about a damaged file would be
-        # an exception under `-W error`, and the decode below decides anyway.
-        with quiet():
-            head = probe(data, media_type, request.max_pixels)
-            check_decode(data, head, request.budget)  # stripping decodes (or verifies) every pixel
-            return _strip(data, head, request)
-    except MediaError:
-        raise
-    except PIL_ERRORS as exc:
-        raise InvalidMedia(
-            f"{_label(request)} is a corrupt or truncated {media_type}: {exc}",
-            media_type=media_type,
-        ) from exc
-
-
-def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
-    """Return the image without metadata: losslessly when upright, else re-encoded upright."""
-    from PIL import Image
-
-    if head.image is None:
-        raise UnsupportedMediaType(
-            f"cannot strip metadata from {_label(request)}: {head.missing_plugin}; or pass "
-            "strip_metadata=False to keep its bytes as they are",
-            media_type=head.media_type,
-        )
-    try:
-        check_all_frames(head, data, request.budget, limit=request.max_pixels)
-    except MediaTooLarge as exc:
-        raise MediaTooLarge(
-            f"{_label(request)}: {exc}", size=exc.size, limit=exc.limit, media_type=exc.media_type
-        ) from exc
-    record = format_of(head.media_type)
-    if record is not None and record.strip is not None and head.orientation == 1:
-        out = record.strip(data)
-        with Image.open(io.BytesIO(out), formats=record.pillow) as check:
-            check.draft(check.mode, (1, 1))  # a JPEG at 1/8 scale still reads every bit
-            check.load()
-        return out, head.media_type
-    if head.animated:
-        return reencode_animation(head, request.max_pixels), head.media_type
-    return reencode_still(head)
+    return strip_metadata(
+        data,
+        media_type,
+        max_pixels=request.max_pixels,
+        budget=request.budget,
+        label=_label(request),
+    )

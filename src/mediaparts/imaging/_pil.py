@@ -1,7 +1,8 @@
-"""Pillow, handled once: what it raises, how it is quietened, alpha; and `from_pil`'s encoder.
+"""Pillow, handled once: what it raises, how it is quietened, alpha, the size of a header
+no parser of ours reads; and `from_pil`'s encoder.
 
-Imaging and uploads catch `PIL_ERRORS`, read under `quiet()` and flatten transparency with
-`flatten_alpha`, so a new plugin's quirk is taught here once.
+Imaging, uploads, parts and `check` catch `PIL_ERRORS`, read under `quiet()` and flatten
+transparency with `flatten_alpha`, so a new plugin's quirk is taught here once.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia
 from mediaparts.formats import by_pillow
+from mediaparts.formats import image_size as header_size
 
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["PIL_ERRORS", "encode_pil", "flatten_alpha", "has_alpha", "quiet"]
+__all__ = ["PIL_ERRORS", "encode_pil", "flatten_alpha", "has_alpha", "image_size", "quiet"]
 
 PIL_ERRORS: tuple[type[Exception], ...] = (
     OSError,
@@ -59,6 +61,33 @@ def quiet() -> Iterator[None]:
         warnings.simplefilter("ignore", UserWarning)
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         yield
+
+
+def image_size(data: bytes, media_type: str) -> tuple[int, int] | None:
+    """Return (width, height) as stored in the header, or None when it cannot be read.
+
+    The format record's header parser first (`mediaparts.formats.image_size`); for a format
+    without one (TIFF), or a header it cannot read, Pillow's lazy `Image.open`, which also
+    reads only the header. EXIF orientation is not applied.
+    """
+    size = header_size(data, media_type)
+    return size if size is not None else _pillow_size(data)
+
+
+def _pillow_size(data: bytes) -> tuple[int, int] | None:
+    from PIL import Image
+
+    try:
+        # Only the header is read here: the pixel cap is enforced where pixels are decoded, so
+        # Pillow's bomb error (over twice its MAX_IMAGE_PIXELS) just means None, as a damaged
+        # file does.
+        with quiet(), Image.open(io.BytesIO(data)) as img:
+            size: tuple[int, int] = img.size
+            return size
+    except PIL_ERRORS:
+        return None
+    except Image.DecompressionBombError:  # not in PIL_ERRORS: imaging says why it refuses
+        return None
 
 
 def has_alpha(image: Image.Image) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 from mediaparts._errors import InvalidMedia, NoDocumentedRule
 from mediaparts.detection import canonical_media_type, detect
-from mediaparts.formats import image_size
+from mediaparts.imaging import PIL_ERRORS, image_size, quiet
 from mediaparts.providers import Provider, get, registered
 from mediaparts.providers._protocol import SiteReader
 from mediaparts.providers._rules import base64_size
@@ -212,17 +212,15 @@ def _image_problems(
 
 def _animated(data: bytes) -> bool:
     """Tell whether an image has more than one frame (GIF, APNG, WebP), from its header."""
-    import warnings
-
     from PIL import Image
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            # Only formats that animate, so an icon or TIFF is never decoded here.
-            with Image.open(io.BytesIO(data), formats=("GIF", "PNG", "WEBP")) as img:
-                return bool(getattr(img, "is_animated", False))
-    except Exception:
+        # Only formats that animate, so an icon or TIFF is never decoded here.
+        with quiet(), Image.open(io.BytesIO(data), formats=("GIF", "PNG", "WEBP")) as img:
+            return bool(getattr(img, "is_animated", False))
+    except PIL_ERRORS:
+        return False
+    except Image.DecompressionBombError:  # not in PIL_ERRORS: imaging says why it refuses
         return False
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
-from mediaparts.imaging._spec import measured
+from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
