@@ -42,9 +42,9 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset({"mediaparts._errors", "mediaparts._fields", "mediaparts._inline"})
         | frozenset({"mediaparts._paths"}),
     ),
-    ("formats", frozenset({"mediaparts.formats", "mediaparts._imageinfo"})),
-    ("detection", frozenset({"mediaparts.detection", "mediaparts._duration", "mediaparts._pdf"})),
-    ("imaging", frozenset({"mediaparts.imaging", "mediaparts._pil"})),
+    ("formats", frozenset({"mediaparts.formats"})),
+    ("detection", frozenset({"mediaparts.detection"})),
+    ("imaging", frozenset({"mediaparts.imaging"})),
     ("fetching", frozenset({"mediaparts.fetching"})),
     (
         "parts",

@@ -19,8 +19,8 @@ from typing import Any
 from mediaparts._errors import InvalidMedia, NoDocumentedRule
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.imaging import PIL_ERRORS, image_size, quiet
-from mediaparts.providers import Provider, get, registered
 from mediaparts.providers._protocol import SiteReader
+from mediaparts.providers._registry import Provider, get, registered
 from mediaparts.providers._rules import base64_size
 from mediaparts.providers._sites import Problems, Site, Where
 

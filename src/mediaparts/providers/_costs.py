@@ -5,7 +5,7 @@ from __future__ import annotations
 from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule
 from mediaparts.detection import canonical_media_type
 from mediaparts.formats import audio_duration, pdf_page_count, video_duration, video_has_audio
-from mediaparts.providers import Provider
+from mediaparts.providers._registry import Provider
 from mediaparts.providers._vision import VisionGeometry
 
 __all__ = ["choose_detail", "image_tokens", "known_tokens", "media_tokens", "vision"]

@@ -25,8 +25,9 @@ from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
 from mediaparts.formats import readable
 from mediaparts.imaging import FitSpec, fit_image
-from mediaparts.providers import Provider, _costs, get
+from mediaparts.providers import _costs
 from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import KindRules
 
 __all__ = ["UrlMode", "anormalize", "normalize", "normalize_many"]

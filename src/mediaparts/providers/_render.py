@@ -10,9 +10,9 @@ from mediaparts._build import part
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart
-from mediaparts.providers import Provider, get
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._registry import Provider, get
 
 __all__ = ["arender", "as_messages", "render"]
 
