@@ -311,12 +311,14 @@ def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message:
         lambda: mp.render(mp.User("x"), ["openai"]),
         lambda: mp.check({}, ["openai"]),
         lambda: mp.normalize_many(None, "openai"),
-        lambda: mp.normalize_many([], "openai", workers="2"),
         lambda: mp.estimate_tokens("testdata/alpha.png", "openai", model=5),
     ],
 )
 def test_entry_points_refuse_bad_arguments(call: object) -> None:
-    """Wrong argument types raise InvalidMedia (a provider: UnknownProvider), not TypeError."""
+    """Wrong argument types raise InvalidMedia (a provider: UnknownProvider), not TypeError.
+
+    A bad option value (`urls`, `workers`) is InvalidConfig: tests/providers/test_options.py.
+    """
     with pytest.raises((mp.InvalidMedia, mp.UnknownProvider)):
         call()  # type: ignore[operator]
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from mediaparts._build import part as make_part
 from mediaparts._errors import (
+    InvalidConfig,
     InvalidMedia,
     MediaError,
     ProviderLimitError,
@@ -87,8 +88,9 @@ def _passed_url(
 
 
 def _check_urls(urls: str, model: Any = None) -> None:
+    """Refuse a bad `urls` option (a setting: InvalidConfig) or a model that is no string."""
     if urls not in ("auto", "inline", "pass"):
-        raise InvalidMedia(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
+        raise InvalidConfig(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
     if model is not None and not isinstance(model, str):
         raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
 
@@ -132,6 +134,9 @@ def normalize(
             what it accepts).
         ProviderLimitError: The media cannot be fitted to the provider's limits.
         FetchError: A URL part could not be fetched.
+        InvalidConfig: `urls` is not one of the three modes.
+        InvalidMedia: `model` is not a string.
+        UnknownProvider: No provider has that name.
     """
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
@@ -168,14 +173,15 @@ def normalize_many(
     """Normalize many parts, in worker processes (all cores when `workers` is None).
 
     Results come back in the order of `parts`. With `workers=1`, or a single part, the work
-    is done in this process.
+    is done in this process. Raises what `normalize` raises, and `InvalidConfig` for a
+    `workers` that is not a positive whole number.
     """
     _check_urls(urls, model)
     chosen = get(provider)
     if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
         raise InvalidMedia(f"normalize_many() takes a list of parts, got {type(parts).__name__}")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise InvalidMedia(f"workers must be a positive whole number, got {workers!r}")
+        raise InvalidConfig(f"workers must be a positive whole number, got {workers!r}")
     medias = [_media(p) for p in parts]
     count = workers or os.cpu_count() or 1
     if count <= 1 or len(medias) <= 1:

@@ -59,6 +59,11 @@ def render(
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
         `anthropic`: `{"system": ..., "messages": [...]}`; `gemini`: the `generateContent`
         body; `bedrock`: `{"messages": [...], "system": [...]}` for `converse`.
+
+    Raises:
+        InvalidConfig: `urls` is not one of the three modes.
+        UnknownProvider: No provider has that name.
+        Whatever `normalize` raises for a part.
     """
     _check_urls(urls, model)
     chosen = get(provider)
