@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "base",
         frozenset({"mediaparts._errors", "mediaparts._fields", "mediaparts._inline"})
+        | frozenset({"mediaparts._lazy"})
         | frozenset({"mediaparts._paths"}),
     ),
     ("formats", frozenset({"mediaparts.formats"})),

@@ -24,6 +24,7 @@ from mediaparts._errors import (
     UnknownProvider,
     UnsupportedMediaType,
 )
+from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts._messages import (
     Assistant,
     Message,
@@ -80,19 +81,13 @@ _LAZY = {
 }
 
 
+_lazy_getattr, __dir__ = _lazy_exports(__name__, _LAZY, globals())
+
+
 def __getattr__(name: str) -> _typing.Any:
     if name == "providers":
         return _importlib.import_module("mediaparts.providers")
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mediaparts' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _lazy_getattr(name)
 
 
 __version__ = "0.1.0.dev0"

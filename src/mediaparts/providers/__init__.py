@@ -15,9 +15,9 @@ the built-in ones are listed in `_registry._BUILT_IN` and imported on first use,
 
 from __future__ import annotations
 
-import importlib as _importlib
 import typing as _typing
 
+from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._protocol import ProviderModule
@@ -64,18 +64,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mediaparts.providers' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [
     "AnthropicPatches",
