@@ -239,6 +239,7 @@ class MediaPart(BaseModel):
             FetchError: The fetch failed (or `BlockedURL`, `OfflineError`, `MediaTooLarge`).
             UnsupportedMediaType: The bytes are not of this part's kind.
         """
+        # Sync twin of `aload` (and `resolve` of `aresolve`): fetching.load vs fetching.aload.
         if not self.is_loaded:
             fetching.load(self._state, self._wanted(), client=client, policy=policy)
         return self
@@ -254,6 +255,7 @@ class MediaPart(BaseModel):
         Takes the same arguments (an `httpx.AsyncClient` for `client`) and raises the same
         errors as `load`.
         """
+        # Async twin of `load` (and `aresolve` of `resolve`): fetching.aload vs fetching.load.
         if not self.is_loaded:
             await fetching.aload(self._state, self._wanted(), client=client, policy=policy)
         return self

@@ -99,6 +99,8 @@ def from_upload(
             client called them), or the image cannot be stripped (HEIC without pillow-heif).
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
+    # Sync twin of `afrom_upload` (same keywords; `_read` is the twin of its read loop): the
+    # checks after reading are `_finish`'s, written once.
     request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
     read = getattr(upload, "read", None)
     stream = upload
@@ -126,6 +128,8 @@ async def afrom_upload(
     re-encoded in one, so the event loop is never blocked. Arguments, result and errors are
     those of `from_upload`.
     """
+    # Async twin of `from_upload` (its read loop is the twin of `_read`, awaiting read()); the
+    # checks after reading are `_finish`'s, written once.
     if not inspect.iscoroutinefunction(getattr(upload, "read", None)):
         return await asyncio.to_thread(
             from_upload,
@@ -215,6 +219,7 @@ def _tell(stream: Any) -> int | None:
 
 
 def _read(stream: Any, request: _Request) -> bytes:
+    # Sync twin of `afrom_upload`'s read loop (read() vs await read(); `_Buffer` holds the rules).
     if not callable(getattr(stream, "read", None)):
         raise InvalidMedia(f"expected an upload or a binary file object, got {type(stream)!r}")
     start, buffer = _tell(stream), _Buffer(request)

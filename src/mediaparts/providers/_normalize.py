@@ -138,6 +138,8 @@ def normalize(
         InvalidMedia: `model` is not a string.
         UnknownProvider: No provider has that name.
     """
+    # Sync twin of `anormalize` (load vs aload, fitting here vs in a thread); the steps are
+    # `_start` and `_prepare`, written once.
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
@@ -154,6 +156,8 @@ async def anormalize(
     urls: UrlMode = "auto",
 ) -> NormalizedPart:
     """`normalize` for async code: fetches with `aload`, fits images in a worker thread."""
+    # Async twin of `normalize` (aload, fitting in a thread); the steps are `_start` and
+    # `_prepare`, written once.
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed

@@ -65,6 +65,8 @@ def render(
         UnknownProvider: No provider has that name.
         Whatever `normalize` raises for a part.
     """
+    # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
+    # renderer does the rest, once.
     _check_urls(urls, model)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
@@ -87,6 +89,8 @@ async def arender(
     urls: UrlMode = "auto",
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
+    # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
+    # renderer does the rest, once.
     _check_urls(urls, model)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
