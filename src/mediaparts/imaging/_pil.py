@@ -11,8 +11,8 @@ import contextlib
 import io
 import struct
 import warnings
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from mediaparts._errors import InvalidMedia
 from mediaparts.formats import by_pillow
@@ -21,7 +21,15 @@ from mediaparts.formats import image_size as header_size
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["PIL_ERRORS", "encode_pil", "flatten_alpha", "has_alpha", "image_size", "quiet"]
+__all__ = [
+    "PIL_ERRORS",
+    "encode_pil",
+    "flatten_alpha",
+    "has_alpha",
+    "image_size",
+    "is_animated",
+    "quiet",
+]
 
 PIL_ERRORS: tuple[type[Exception], ...] = (
     OSError,
@@ -40,6 +48,8 @@ PIL_ERRORS: tuple[type[Exception], ...] = (
 raise the rest. Pillow's AVIF plugin and pillow-heif raise RuntimeError when libavif/libheif
 refuse the data ("Failed to decode frame 0", "Security limit exceeded").
 """
+
+_T = TypeVar("_T")
 
 # Modes with an alpha band (Pillow's "Modes" docs: La and RGBa are premultiplied).
 _ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "La", "RGBa"})
@@ -74,20 +84,40 @@ def image_size(data: bytes, media_type: str) -> tuple[int, int] | None:
     return size if size is not None else _pillow_size(data)
 
 
-def _pillow_size(data: bytes) -> tuple[int, int] | None:
+def _from_header(
+    data: bytes, read: Callable[[Image.Image], _T], formats: tuple[str, ...] | None = None
+) -> _T | None:
+    """Open the image lazily (Pillow reads only the header) and return `read(image)`.
+
+    None when Pillow cannot read the header: the pixel cap is enforced where pixels are
+    decoded, so Pillow's bomb error (over twice its MAX_IMAGE_PIXELS) means None here, as a
+    damaged file does.
+    """
     from PIL import Image
 
     try:
-        # Only the header is read here: the pixel cap is enforced where pixels are decoded, so
-        # Pillow's bomb error (over twice its MAX_IMAGE_PIXELS) just means None, as a damaged
-        # file does.
-        with quiet(), Image.open(io.BytesIO(data)) as img:
-            size: tuple[int, int] = img.size
-            return size
+        with quiet(), Image.open(io.BytesIO(data), formats=formats) as img:
+            return read(img)
     except PIL_ERRORS:
         return None
-    except Image.DecompressionBombError:  # not in PIL_ERRORS: imaging says why it refuses
+    except Image.DecompressionBombError:  # not in PIL_ERRORS: fitting says why it refuses
         return None
+
+
+def _pillow_size(data: bytes) -> tuple[int, int] | None:
+    return _from_header(data, lambda img: (img.size[0], img.size[1]))
+
+
+def is_animated(data: bytes) -> bool:
+    """Tell whether an image has more than one frame (GIF, APNG, WebP), from its header.
+
+    Only formats that animate are opened, so an icon or a TIFF is never decoded here; bytes
+    Pillow cannot read are not animated.
+    """
+    animated = _from_header(
+        data, lambda img: bool(getattr(img, "is_animated", False)), ("GIF", "PNG", "WEBP")
+    )
+    return bool(animated)
 
 
 def has_alpha(image: Image.Image) -> bool:
