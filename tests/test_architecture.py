@@ -40,11 +40,12 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "base",
         frozenset({"mediaparts._errors", "mediaparts._fields", "mediaparts._inline"})
+        | frozenset({"mediaparts._lazy"})
         | frozenset({"mediaparts._paths"}),
     ),
-    ("formats", frozenset({"mediaparts.formats", "mediaparts._imageinfo"})),
-    ("detection", frozenset({"mediaparts.detection", "mediaparts._duration", "mediaparts._pdf"})),
-    ("imaging", frozenset({"mediaparts.imaging", "mediaparts._pil"})),
+    ("formats", frozenset({"mediaparts.formats"})),
+    ("detection", frozenset({"mediaparts.detection"})),
+    ("imaging", frozenset({"mediaparts.imaging"})),
     ("fetching", frozenset({"mediaparts.fetching"})),
     (
         "parts",
@@ -71,28 +72,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 # The documented lazy facade: its `_LAZY` names every public name's module (rule (a) skips it).
 FACADE = "mediaparts"
 
-# Violations outside the fetching slice of issue 11, which other branches are fixing: to be
-# emptied at merge. Each entry is a violation's key (see `Violation.key`).
-KNOWN: frozenset[str] = frozenset(
-    {
-        # The facade names check/estimate_tokens/normalize/render by their private modules
-        # until `mediaparts.providers` exports them; then point `_LAZY` at the package.
-        "private: mediaparts -> mediaparts.providers._check",
-        "private: mediaparts -> mediaparts.providers._estimate",
-        "private: mediaparts -> mediaparts.providers._normalize",
-        "private: mediaparts -> mediaparts.providers._render",
-        # Header facts, uploads and providers reaching into detection/ and imaging/.
-        "private: mediaparts._duration -> mediaparts.detection._isobmff",
-        "private: mediaparts._duration -> mediaparts.detection._reader",
-        "private: mediaparts._pdf -> mediaparts.detection._signatures",
-        "private: mediaparts._upload -> mediaparts.detection._wholetext",
-        "private: mediaparts._upload -> mediaparts.imaging._probe",
-        "private: mediaparts._upload -> mediaparts.imaging._spec",
-        "private: mediaparts._upload -> mediaparts.imaging._strip",
-        "private: mediaparts.providers._normalize -> mediaparts.imaging._probe",
-        "private: mediaparts.providers._rules -> mediaparts.imaging._spec",
-    }
-)
+# Violations being fixed, each by its key (see `Violation.key`); empty when all rules hold.
+KNOWN: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

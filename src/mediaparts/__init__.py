@@ -24,6 +24,7 @@ from mediaparts._errors import (
     UnknownProvider,
     UnsupportedMediaType,
 )
+from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts._messages import (
     Assistant,
     Message,
@@ -44,11 +45,18 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts import providers
     from mediaparts._upload import afrom_upload, from_upload
     from mediaparts.fetching import configure, offline, safe_async_client, safe_client
-    from mediaparts.providers import NormalizedPart, Provider
-    from mediaparts.providers._check import Violation, check
-    from mediaparts.providers._estimate import estimate_tokens
-    from mediaparts.providers._normalize import anormalize, normalize, normalize_many
-    from mediaparts.providers._render import arender, render
+    from mediaparts.providers import (
+        NormalizedPart,
+        Provider,
+        Violation,
+        anormalize,
+        arender,
+        check,
+        estimate_tokens,
+        normalize,
+        normalize_many,
+        render,
+    )
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
 # when first used, so `import mediaparts` stays cheap for code that only makes parts. This
@@ -56,36 +64,30 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
 _LAZY = {
     "NormalizedPart": "mediaparts.providers",
     "Provider": "mediaparts.providers",
-    "Violation": "mediaparts.providers._check",
+    "Violation": "mediaparts.providers",
     "afrom_upload": "mediaparts._upload",
-    "anormalize": "mediaparts.providers._normalize",
-    "arender": "mediaparts.providers._render",
-    "check": "mediaparts.providers._check",
+    "anormalize": "mediaparts.providers",
+    "arender": "mediaparts.providers",
+    "check": "mediaparts.providers",
     "configure": "mediaparts.fetching",
     "offline": "mediaparts.fetching",
     "safe_async_client": "mediaparts.fetching",
     "safe_client": "mediaparts.fetching",
-    "estimate_tokens": "mediaparts.providers._estimate",
+    "estimate_tokens": "mediaparts.providers",
     "from_upload": "mediaparts._upload",
-    "normalize": "mediaparts.providers._normalize",
-    "normalize_many": "mediaparts.providers._normalize",
-    "render": "mediaparts.providers._render",
+    "normalize": "mediaparts.providers",
+    "normalize_many": "mediaparts.providers",
+    "render": "mediaparts.providers",
 }
+
+
+_lazy_getattr, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 
 def __getattr__(name: str) -> _typing.Any:
     if name == "providers":
         return _importlib.import_module("mediaparts.providers")
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mediaparts' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _lazy_getattr(name)
 
 
 __version__ = "0.1.0.dev0"

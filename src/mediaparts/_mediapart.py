@@ -239,6 +239,7 @@ class MediaPart(BaseModel):
             FetchError: The fetch failed (or `BlockedURL`, `OfflineError`, `MediaTooLarge`).
             UnsupportedMediaType: The bytes are not of this part's kind.
         """
+        # Sync twin of `aload` (and `resolve` of `aresolve`): fetching.load vs fetching.aload.
         if not self.is_loaded:
             fetching.load(self._state, self._wanted(), client=client, policy=policy)
         return self
@@ -254,6 +255,7 @@ class MediaPart(BaseModel):
         Takes the same arguments (an `httpx.AsyncClient` for `client`) and raises the same
         errors as `load`.
         """
+        # Async twin of `load` (and `aresolve` of `resolve`): fetching.aload vs fetching.load.
         if not self.is_loaded:
             await fetching.aload(self._state, self._wanted(), client=client, policy=policy)
         return self
@@ -486,7 +488,7 @@ class MediaPart(BaseModel):
     @classmethod
     def from_pil(cls, image: Image.Image, format: str | None = None, **fields: Any) -> Self:
         """Encode a PIL image: in `format`, else its own format if web-friendly, else PNG."""
-        from mediaparts.imaging._pil import encode_pil
+        from mediaparts.imaging import encode_pil
 
         extra_fields("from_pil", fields, allowed=("filename",))
         return cls(data=encode_pil(image, format), **fields)

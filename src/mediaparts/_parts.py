@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict
 
 from mediaparts._fields import construct
 from mediaparts._mediapart import MediaPart, part_class
-from mediaparts.formats import image_size
 
 __all__ = [
     "AudioPart",
@@ -55,6 +54,9 @@ class ImagePart(MediaPart):
     def _pixels(self) -> tuple[int, int] | None:
         state = self._state
         if state.size is None:
+            # Imported here so `import mediaparts` does not load the imaging package.
+            from mediaparts.imaging import image_size
+
             data = self.data
             state.size = image_size(data, self.effective_media_type or "")
         return state.size

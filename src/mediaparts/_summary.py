@@ -16,7 +16,7 @@ from typing import Any
 
 from mediaparts._sources import is_data_uri, parse_data_uri
 from mediaparts.detection import detect
-from mediaparts.formats import image_size
+from mediaparts.imaging import image_size
 
 __all__ = ["describe", "summarize"]
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._clienthints import declared_type, given_name, safe_filename
-from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -29,19 +28,10 @@ from mediaparts.detection import (
     detect,
     extension_for,
     kind_of,
+    text_to_the_end,
 )
-from mediaparts.detection._wholetext import text_to_the_end
-from mediaparts.formats import get as format_of
-from mediaparts.formats import image_size, readable
-from mediaparts.imaging import DecodeBudget
-from mediaparts.imaging._pil import PIL_ERRORS, quiet
-from mediaparts.imaging._probe import (
-    Probe,
-    check_all_frames,
-    check_decode,
-    probe,
-)
-from mediaparts.imaging._strip import reencode_animation, reencode_still
+from mediaparts.formats import readable
+from mediaparts.imaging import DecodeBudget, image_size, strip_metadata
 
 __all__ = ["afrom_upload", "from_upload"]
 
@@ -109,6 +99,8 @@ def from_upload(
             client called them), or the image cannot be stripped (HEIC without pillow-heif).
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
+    # Sync twin of `afrom_upload` (same keywords; `_read` is the twin of its read loop): the
+    # checks after reading are `_finish`'s, written once.
     request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
     read = getattr(upload, "read", None)
     stream = upload
@@ -136,6 +128,8 @@ async def afrom_upload(
     re-encoded in one, so the event loop is never blocked. Arguments, result and errors are
     those of `from_upload`.
     """
+    # Async twin of `from_upload` (its read loop is the twin of `_read`, awaiting read()); the
+    # checks after reading are `_finish`'s, written once.
     if not inspect.iscoroutinefunction(getattr(upload, "read", None)):
         return await asyncio.to_thread(
             from_upload,
@@ -225,6 +219,7 @@ def _tell(stream: Any) -> int | None:
 
 
 def _read(stream: Any, request: _Request) -> bytes:
+    # Sync twin of `afrom_upload`'s read loop (read() vs await read(); `_Buffer` holds the rules).
     if not callable(getattr(stream, "read", None)):
         raise InvalidMedia(f"expected an upload or a binary file object, got {type(stream)!r}")
     start, buffer = _tell(stream), _Buffer(request)
@@ -368,12 +363,7 @@ def _finish(data: bytes, request: _Request) -> MediaPart:
 
 def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes, str]:
     """Refuse bombs from the header; with `strip`, return the bytes without metadata."""
-    try:
-        size = image_size(data, media_type)
-    except MediaError:
-        raise
-    except PIL_ERRORS:  # libavif refuses a damaged header with RuntimeError, even on open
-        size = None
+    size = image_size(data, media_type)  # the header, else Pillow reading just the header
     if size is None:  # corrupt if Pillow reads the type; else a type we cannot check
         error = InvalidMedia if media_type in readable() else UnsupportedMediaType
         raise error(
@@ -400,45 +390,10 @@ def _check_image(data: bytes, media_type: str, request: _Request) -> tuple[bytes
             media_type=media_type,
             accepted=readable(),
         )
-    try:
-        # The pixel cap was checked above; a plugin's UserWarning about a damaged file would be
-        # an exception under `-W error`, and the decode below decides anyway.
-        with quiet():
-            head = probe(data, media_type, request.max_pixels)
-            check_decode(data, head, request.budget)  # stripping decodes (or verifies) every pixel
-            return _strip(data, head, request)
-    except MediaError:
-        raise
-    except PIL_ERRORS as exc:
-        raise InvalidMedia(
-            f"{_label(request)} is a corrupt or truncated {media_type}: {exc}",
-            media_type=media_type,
-        ) from exc
-
-
-def _strip(data: bytes, head: Probe, request: _Request) -> tuple[bytes, str]:
-    """Return the image without metadata: losslessly when upright, else re-encoded upright."""
-    from PIL import Image
-
-    if head.image is None:
-        raise UnsupportedMediaType(
-            f"cannot strip metadata from {_label(request)}: {head.missing_plugin}; or pass "
-            "strip_metadata=False to keep its bytes as they are",
-            media_type=head.media_type,
-        )
-    try:
-        check_all_frames(head, data, request.budget, limit=request.max_pixels)
-    except MediaTooLarge as exc:
-        raise MediaTooLarge(
-            f"{_label(request)}: {exc}", size=exc.size, limit=exc.limit, media_type=exc.media_type
-        ) from exc
-    record = format_of(head.media_type)
-    if record is not None and record.strip is not None and head.orientation == 1:
-        out = record.strip(data)
-        with Image.open(io.BytesIO(out), formats=record.pillow) as check:
-            check.draft(check.mode, (1, 1))  # a JPEG at 1/8 scale still reads every bit
-            check.load()
-        return out, head.media_type
-    if head.animated:
-        return reencode_animation(head, request.max_pixels), head.media_type
-    return reencode_still(head)
+    return strip_metadata(
+        data,
+        media_type,
+        max_pixels=request.max_pixels,
+        budget=request.budget,
+        label=_label(request),
+    )

@@ -62,28 +62,26 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument("--model", help="the model, for model-dependent sizes and tokens")
     inspect.add_argument("--json", action="store_true", help="print one JSON object per input")
 
-    fit = commands.add_parser(
+    fit = _for_one_provider(
+        commands,
         "normalize",
         help="make each input what a provider accepts; optionally write the results",
         description="Normalize each input for one provider (orient, convert, downscale, fit "
         "its byte limit) and say what was done; with --out, write each result to DIR as "
         "NAME.PROVIDER.EXT. URLs are fetched and inlined.",
     )
-    fit.add_argument("inputs", nargs="+", metavar="PATH_OR_URL", help="files or URLs")
-    fit.add_argument("--provider", required=True, choices=names(), metavar="P", help="provider")
     fit.add_argument("--model", help="the model, for model-dependent sizes and tokens")
     fit.add_argument("--out", type=Path, metavar="DIR", help="write the results to DIR")
     fit.add_argument("--json", action="store_true", help="print one JSON object per input")
 
-    show = commands.add_parser(
+    show = _for_one_provider(
+        commands,
         "render",
         help="print the request payload a provider's SDK would be given",
         description="Render one user message (--text, then the inputs in order) into the "
         "keyword arguments of the provider's SDK call, and print it as JSON. Raw bytes "
         "(Bedrock) print as base64.",
     )
-    show.add_argument("inputs", nargs="+", metavar="PATH_OR_URL", help="files or URLs")
-    show.add_argument("--provider", required=True, choices=names(), metavar="P", help="provider")
     show.add_argument("--text", metavar="PROMPT", help="text to put before the files")
     show.add_argument("--model", help="the model, for model-dependent sizes")
     show.add_argument(
@@ -93,6 +91,14 @@ def _parser() -> argparse.ArgumentParser:
         "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
     )
     return parser
+
+
+def _for_one_provider(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
+    """Add a command that takes inputs and one `--provider` (normalize, render)."""
+    command: argparse.ArgumentParser = commands.add_parser(name, **texts)
+    command.add_argument("inputs", nargs="+", metavar="PATH_OR_URL", help="files or URLs")
+    command.add_argument("--provider", required=True, choices=names(), metavar="P", help="provider")
+    return command
 
 
 def _verdict(made: MediaPart, provider: str, model: str | None) -> dict[str, Any]:

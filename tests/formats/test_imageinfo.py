@@ -1,4 +1,8 @@
-"""Image dimensions from headers, and graceful failure on truncated ones."""
+"""Image dimensions from headers, and graceful failure on truncated ones.
+
+`mediaparts.imaging.image_size` is what parts, uploads and `check` read: the format record's
+header parser (`mediaparts.formats.image_size`), else Pillow reading the header.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from mediaparts.formats import image_size
+from mediaparts import formats
+from mediaparts.imaging import image_size
 
 
 def _encode(fmt: str, size: tuple[int, int], mode: str = "RGB", **options: object) -> bytes:
@@ -37,6 +42,14 @@ def test_image_size_from_header(
 ) -> None:
     """The header parsers give the encoded size for each format."""
     assert image_size(_encode(fmt, size, mode, **options), media_type) == size
+
+
+def test_image_size_formats_reads_only_headers() -> None:
+    """`formats.image_size` uses header parsers alone: TIFF, which has none, is None there."""
+    tiff = _encode("TIFF", (333, 77))
+    assert formats.image_size(tiff, "image/tiff") is None
+    assert image_size(tiff, "image/tiff") == (333, 77)
+    assert formats.image_size(_encode("PNG", (333, 77)), "image/png") == (333, 77)
 
 
 def test_image_size_top_down_bmp() -> None:

@@ -10,12 +10,12 @@ import pytest
 import mediaparts.providers
 
 PACKAGE = Path(mediaparts.providers.__file__).parent
-# The modules that serve every provider (__init__.py holds the registry's table of built-ins,
-# the one place that lists them).
+# The modules that serve every provider (_registry.py holds the table of built-ins, the one
+# place that lists them).
 GENERIC = sorted(
     p.name
     for p in PACKAGE.glob("_*.py")
-    if p.name != "__init__.py" and p.stem.lstrip("_") not in ("vision",)
+    if p.name not in ("__init__.py", "_registry.py") and p.stem.lstrip("_") not in ("vision",)
 )
 # _vision.py holds the geometry classes, named after the formula's author (OpenAITiles, ...),
 # which any provider may use: its code must still not branch on a provider's name.

@@ -313,12 +313,14 @@ def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message:
         lambda: mp.render(mp.User("x"), ["openai"]),  # type: ignore[arg-type]
         lambda: mp.check({}, ["openai"]),  # type: ignore[arg-type]
         lambda: mp.normalize_many(None, "openai"),  # type: ignore[arg-type]
-        lambda: mp.normalize_many([], "openai", workers="2"),  # type: ignore[arg-type]
         lambda: mp.estimate_tokens("testdata/alpha.png", "openai", model=5),  # type: ignore[arg-type]
     ],
 )
 def test_entry_points_refuse_bad_arguments(call: Callable[[], object]) -> None:
-    """Wrong argument types raise InvalidMedia (a provider: UnknownProvider), not TypeError."""
+    """Wrong argument types raise InvalidMedia (a provider: UnknownProvider), not TypeError.
+
+    A bad option value (`urls`, `workers`) is InvalidConfig: tests/providers/test_options.py.
+    """
     with pytest.raises((mp.InvalidMedia, mp.UnknownProvider)):
         call()
 

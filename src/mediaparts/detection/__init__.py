@@ -11,7 +11,8 @@ from mediaparts.detection._types import (
     kind_of,
     media_type_from_filename,
 )
-from mediaparts.formats._reader import PREFIX_SIZE
+from mediaparts.detection._wholetext import text_to_the_end
+from mediaparts.formats import PREFIX_SIZE
 
 # Plain `sorted()` order, which tests/test_public_api.py pins for every public `__all__`;
 # ruff's RUF022 would put the constant first instead.
@@ -24,4 +25,5 @@ __all__ = [  # noqa: RUF022
     "extension_for",
     "kind_of",
     "media_type_from_filename",
+    "text_to_the_end",
 ]

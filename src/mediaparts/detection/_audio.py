@@ -7,7 +7,7 @@ exactly where this one's length says it should.
 
 from __future__ import annotations
 
-from mediaparts.formats._reader import Probe
+from mediaparts.formats import Probe
 
 __all__ = ["adts_at", "after_id3", "mpeg_audio_at"]
 

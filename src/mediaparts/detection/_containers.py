@@ -8,21 +8,21 @@ WebM and Matroska file).
 from __future__ import annotations
 
 from mediaparts.detection._hit import Hit
-from mediaparts.formats._ebml import (
+from mediaparts.formats import (
     AUDIO_TRACK,
     EBML_HEADER,
     SEGMENT,
     UNKNOWN,
     VIDEO_TRACK,
+    Probe,
     element,
     elements,
     track_types,
 )
-from mediaparts.formats._reader import Probe
 
 __all__ = ["asf", "ebml", "mpeg_ts", "ogg"]
 
-# --- EBML (RFC 8794) and Matroska (RFC 9559), walked by formats._ebml ------------------------
+# --- EBML (RFC 8794) and Matroska (RFC 9559), walked by formats.elements ------------------------
 
 _DOC_TYPE = 0x4282
 _UNBOUNDED = 1 << 62  # a Segment of unknown size runs to the end of the file

@@ -30,8 +30,7 @@ from mediaparts.detection._types import (
     media_type_from_filename,
     same_format,
 )
-from mediaparts.formats import Kind
-from mediaparts.formats._reader import PREFIX_SIZE, Probe, ReadAt
+from mediaparts.formats import PREFIX_SIZE, Kind, Probe, ReadAt
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]
 

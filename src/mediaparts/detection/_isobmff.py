@@ -2,7 +2,7 @@
 
 They all open with the same `ftyp` box, so the type is decided by its brands, and, for a plain
 MP4 or 3GP, by the handlers of its tracks: an MP4 with sound tracks and no video track is
-audio (`moov/trak/mdia/hdlr`). The boxes are read by the one box walker, `formats._isobmff`;
+audio (`moov/trak/mdia/hdlr`). The boxes are read by the one box walker, `formats.boxes`;
 the tables of what each brand means are here. Old QuickTime files have no `ftyp` at all and
 start straight with a `moov`, `mdat`, `wide` or `free` atom.
 """
@@ -10,8 +10,7 @@ start straight with a `moov`, `mdat`, `wide` or `free` atom.
 from __future__ import annotations
 
 from mediaparts.detection._hit import Hit
-from mediaparts.formats._isobmff import boxes, brands, track_handlers
-from mediaparts.formats._reader import Probe
+from mediaparts.formats import Probe, boxes, brands, track_handlers
 
 __all__ = ["ftyp", "quicktime_atoms"]
 

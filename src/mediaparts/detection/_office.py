@@ -19,7 +19,7 @@ import re
 import zlib
 
 from mediaparts.detection._hit import Hit
-from mediaparts.formats._reader import Probe
+from mediaparts.formats import Probe
 
 __all__ = ["ole2", "zip_family"]
 

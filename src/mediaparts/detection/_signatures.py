@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from mediaparts.detection import _audio, _containers, _isobmff, _office
 from mediaparts.detection._hit import Hit
 from mediaparts.detection._sniff import decode_text
-from mediaparts.formats._pdf import PDF_OBJECT
-from mediaparts.formats._reader import Probe
+from mediaparts.formats import PDF_OBJECT, Probe
 
 __all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import codecs
 
 from mediaparts.detection._sniff import CONTROL_CHARS, HIGH, NOT_CONTROL
-from mediaparts.formats._reader import PREFIX_SIZE
+from mediaparts.formats import PREFIX_SIZE
 
 __all__ = ["text_to_the_end"]
 

@@ -12,9 +12,9 @@ whose modules import httpx (`configure`, `fetch`, `safe_client`, ...) load on fi
 `import mediaparts` stays free of httpx.
 """
 
-import importlib as _importlib
 import typing as _typing
 
+from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts.fetching._loading import LoadState, Wanted, aload, load, url_filename
 from mediaparts.fetching._policy import FetchPolicy, Resolver, check_url, default_policy, redact
 
@@ -45,18 +45,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mediaparts.fetching' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [
     "FetchPolicy",

@@ -150,6 +150,7 @@ def precheck(url: str, policy: FetchPolicy, timeout: float) -> None:
     so a rebinding DNS server can still win. A name that does not resolve is left to the
     client, which may reach it through a proxy.
     """
+    # Sync twin of `precheck_async` (a blocking resolve vs an awaited one).
     target = _precheck_target(url, policy)
     if target is not None:
         with contextlib.suppress(httpcore.ConnectError, httpcore.ConnectTimeout):
@@ -159,6 +160,7 @@ def precheck(url: str, policy: FetchPolicy, timeout: float) -> None:
 
 async def precheck_async(url: str, policy: FetchPolicy, timeout: float) -> None:
     """Do what `precheck` does, resolving in a worker thread."""
+    # Async twin of `precheck` (a blocking resolve vs an awaited one).
     target = _precheck_target(url, policy)
     if target is not None:
         with contextlib.suppress(httpcore.ConnectError, httpcore.ConnectTimeout):

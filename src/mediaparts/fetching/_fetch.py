@@ -180,6 +180,8 @@ def fetch(
     attempt = Attempt(url, policy)
     http = client or _shared_client()
     precheck = _clients.needs_precheck(http)
+    # Sync twin of `_afetch`'s loop (httpx's blocking and awaited send/iter_raw/sleep); the
+    # decisions themselves are `Attempt`'s, written once.
     with _netguard.fetch_scope(policy, attempt.deadline):
         while True:
             try:
@@ -240,6 +242,8 @@ async def _afetch(attempt: Attempt, client: httpx.AsyncClient | None) -> Fetched
             return await _afetch(attempt, own)
     precheck = _clients.needs_precheck(client)
     with _netguard.fetch_scope(attempt.policy, attempt.deadline):
+        # Async twin of `fetch`'s loop (httpx's blocking and awaited send/iter_raw/sleep); the
+        # decisions themselves are `Attempt`'s, written once.
         while True:
             try:
                 if precheck:

@@ -157,6 +157,8 @@ def load(
     policy: _fetch.FetchPolicy | None,
 ) -> None:
     """Fetch the bytes unless a reader already is; then wait for that reader's flight."""
+    # Sync twin of `aload`: a thread waits on an Event, a coroutine awaits a task; the
+    # bookkeeping (join, accept, land) is `LoadState`'s, written once.
     while True:
         flight, lead = state.join()
         if flight is None:
@@ -194,6 +196,8 @@ async def aload(
     The fetch runs in a task of its own, so a leading caller being cancelled does not cancel
     the fetch the others wait for.
     """
+    # Async twin of `load`: a thread waits on an Event, a coroutine awaits a task; the
+    # bookkeeping (join, accept, land) is `LoadState`'s, written once.
     import asyncio  # only async callers pay for it (about 20 ms of `import mediaparts`)
 
     while True:

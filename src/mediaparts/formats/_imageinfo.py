@@ -2,16 +2,14 @@
 
 Each format's record names its header parser (GIF, JPEG, BMP, ICO and HEIF/AVIF here, PNG and
 WebP beside their chunk walkers): no Pillow import, a few hundred bytes read for most files.
-A format without one falls back to Pillow's lazy `Image.open`, which also reads only the
-header; that is the one place this layer imports Pillow, lazily.
+A format without one has no size here; `mediaparts.imaging.image_size` falls back to Pillow's
+lazy `Image.open` for it (this layer never imports Pillow).
 """
 
 from __future__ import annotations
 
-import io
 import re
 import struct
-import warnings
 from collections.abc import Iterator
 
 from mediaparts.formats._isobmff import largest_extent
@@ -200,7 +198,10 @@ def ico_size(data: bytes | memoryview) -> Size | None:
 def image_size(data: bytes, media_type: str) -> Size | None:
     """Return (width, height) as stored in the header, or None when it cannot be read.
 
-    EXIF orientation is not applied: a photo stored sideways reports its stored size.
+    Only the format record's own header parser is used (no Pillow: this layer is bytes only),
+    so a format without one (TIFF) is None here; `mediaparts.imaging.image_size` adds Pillow's
+    reading of the header for those. EXIF orientation is not applied: a photo stored sideways
+    reports its stored size.
     """
     record = _RECORDS.get(media_type)  # the dict itself: this runs for every image part
     parser = record.size if record is not None else None
@@ -211,23 +212,4 @@ def image_size(data: bytes, media_type: str) -> Size | None:
             size = None
         if size is not None and size[0] > 0 and size[1] > 0:
             return size
-    return _pillow_size(data)
-
-
-def _pillow_size(data: bytes) -> Size | None:
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with warnings.catch_warnings():
-            # Only the header is read here: the pixel cap is enforced where pixels are decoded,
-            # and a plugin's complaint about a damaged file (a UserWarning) just means None.
-            warnings.simplefilter("ignore")
-            with Image.open(io.BytesIO(data)) as img:
-                size: Size = img.size
-                return size
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
-        return None
-    except (SyntaxError, struct.error, IndexError, KeyError):  # Pillow plugins on bad input
-        return None
-    except RuntimeError:  # libavif refuses a damaged header with RuntimeError, even on open
-        return None
+    return None

@@ -1,7 +1,8 @@
-"""Pillow, handled once: what it raises, how it is quietened, alpha; and `from_pil`'s encoder.
+"""Pillow, handled once: what it raises, how it is quietened, alpha, the size of a header
+no parser of ours reads; and `from_pil`'s encoder.
 
-Imaging and uploads catch `PIL_ERRORS`, read under `quiet()` and flatten transparency with
-`flatten_alpha`, so a new plugin's quirk is taught here once.
+Imaging, uploads, parts and `check` catch `PIL_ERRORS`, read under `quiet()` and flatten
+transparency with `flatten_alpha`, so a new plugin's quirk is taught here once.
 """
 
 from __future__ import annotations
@@ -10,16 +11,25 @@ import contextlib
 import io
 import struct
 import warnings
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from mediaparts._errors import InvalidMedia
 from mediaparts.formats import by_pillow
+from mediaparts.formats import image_size as header_size
 
 if TYPE_CHECKING:
     from PIL import Image
 
-__all__ = ["PIL_ERRORS", "encode_pil", "flatten_alpha", "has_alpha", "quiet"]
+__all__ = [
+    "PIL_ERRORS",
+    "encode_pil",
+    "flatten_alpha",
+    "has_alpha",
+    "image_size",
+    "is_animated",
+    "quiet",
+]
 
 PIL_ERRORS: tuple[type[Exception], ...] = (
     OSError,
@@ -38,6 +48,8 @@ PIL_ERRORS: tuple[type[Exception], ...] = (
 raise the rest. Pillow's AVIF plugin and pillow-heif raise RuntimeError when libavif/libheif
 refuse the data ("Failed to decode frame 0", "Security limit exceeded").
 """
+
+_T = TypeVar("_T")
 
 # Modes with an alpha band (Pillow's "Modes" docs: La and RGBa are premultiplied).
 _ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "La", "RGBa"})
@@ -59,6 +71,53 @@ def quiet() -> Iterator[None]:
         warnings.simplefilter("ignore", UserWarning)
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         yield
+
+
+def image_size(data: bytes, media_type: str) -> tuple[int, int] | None:
+    """Return (width, height) as stored in the header, or None when it cannot be read.
+
+    The format record's header parser first (`mediaparts.formats.image_size`); for a format
+    without one (TIFF), or a header it cannot read, Pillow's lazy `Image.open`, which also
+    reads only the header. EXIF orientation is not applied.
+    """
+    size = header_size(data, media_type)
+    return size if size is not None else _pillow_size(data)
+
+
+def _from_header(
+    data: bytes, read: Callable[[Image.Image], _T], formats: tuple[str, ...] | None = None
+) -> _T | None:
+    """Open the image lazily (Pillow reads only the header) and return `read(image)`.
+
+    None when Pillow cannot read the header: the pixel cap is enforced where pixels are
+    decoded, so Pillow's bomb error (over twice its MAX_IMAGE_PIXELS) means None here, as a
+    damaged file does.
+    """
+    from PIL import Image
+
+    try:
+        with quiet(), Image.open(io.BytesIO(data), formats=formats) as img:
+            return read(img)
+    except PIL_ERRORS:
+        return None
+    except Image.DecompressionBombError:  # not in PIL_ERRORS: fitting says why it refuses
+        return None
+
+
+def _pillow_size(data: bytes) -> tuple[int, int] | None:
+    return _from_header(data, lambda img: (img.size[0], img.size[1]))
+
+
+def is_animated(data: bytes) -> bool:
+    """Tell whether an image has more than one frame (GIF, APNG, WebP), from its header.
+
+    Only formats that animate are opened, so an icon or a TIFF is never decoded here; bytes
+    Pillow cannot read are not animated.
+    """
+    animated = _from_header(
+        data, lambda img: bool(getattr(img, "is_animated", False)), ("GIF", "PNG", "WEBP")
+    )
+    return bool(animated)
 
 
 def has_alpha(image: Image.Image) -> bool:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts.detection import canonical_media_type, detect
-from mediaparts.formats import Format, image_size, jpeg_scans, readable
+from mediaparts.formats import Format, jpeg_scans, readable
 from mediaparts.formats import get as format_of
-from mediaparts.imaging._pil import PIL_ERRORS, quiet
+from mediaparts.imaging._pil import PIL_ERRORS, image_size, quiet
 from mediaparts.imaging._spec import DecodeBudget
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Upright JPEG, PNG and WebP lose their metadata segments and chunks with the pixel data left
 byte for byte (their records' `strip`, in `mediaparts.formats`); anything else (a turned
 picture, TIFF, BMP, HEIC, animations) is decoded here and re-encoded upright with no metadata.
-Used by `from_upload(strip_metadata=True)`.
+Used by `from_upload(strip_metadata=True)`, through `strip_metadata`.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts.formats import get as format_of
 from mediaparts.imaging._animate import save_animation, timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
-from mediaparts.imaging._probe import Probe
-from mediaparts.imaging._spec import pillow_writer
+from mediaparts.imaging._pil import PIL_ERRORS, quiet
+from mediaparts.imaging._probe import Probe, check_all_frames, check_decode, probe
+from mediaparts.imaging._spec import DecodeBudget, pillow_writer
 
-__all__ = ["reencode_animation", "reencode_still"]
+__all__ = ["reencode_animation", "reencode_still", "strip_metadata"]
 
 _JPEG_QUALITY = 95  # when there are no source tables to reuse (HEIC/AVIF → JPEG, WebP)
 
@@ -80,3 +82,69 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
         options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
     loop = int(head.image.info.get("loop", 0))
     return save_animation(frames, head.media_type, durations, loop, options)
+
+
+def strip_metadata(
+    data: bytes, media_type: str, *, max_pixels: int, budget: DecodeBudget, label: str
+) -> tuple[bytes, str]:
+    """Return the image without metadata, and its media type: upright, every pixel checked.
+
+    Losslessly (the format record's `strip`) when the image is upright and its format has one,
+    else decoded once, turned upright and re-encoded. Every frame is decoded (or verified), so
+    a file that is damaged past its header is refused here rather than passed on.
+
+    Args:
+        data: The image's bytes.
+        media_type: Its canonical media type, one of `mediaparts.formats.readable()`.
+        max_pixels: The most pixels (all frames of an animation) it may have.
+        budget: What decoding it may cost (JPEG scans, decoded bytes, pixels per input byte).
+        label: How messages name the input ("the upload 'cat.jpg'").
+
+    Raises:
+        MediaTooLarge: Over `max_pixels` or over the decode budget.
+        UnsupportedMediaType: Its plugin is missing (HEIC without pillow-heif).
+        InvalidMedia: The image is corrupt or truncated.
+    """
+    try:
+        # A plugin's UserWarning about a damaged file would be an exception under `-W error`,
+        # and the decode below decides anyway.
+        with quiet():
+            head = probe(data, media_type, max_pixels)
+            check_decode(data, head, budget)  # stripping decodes (or verifies) every pixel
+            return _strip(data, head, max_pixels, budget, label)
+    except MediaError:
+        raise
+    except PIL_ERRORS as exc:
+        raise InvalidMedia(
+            f"{label} is a corrupt or truncated {media_type}: {exc}", media_type=media_type
+        ) from exc
+
+
+def _strip(
+    data: bytes, head: Probe, max_pixels: int, budget: DecodeBudget, label: str
+) -> tuple[bytes, str]:
+    """Return the image without metadata: losslessly when upright, else re-encoded upright."""
+    from PIL import Image
+
+    if head.image is None:
+        raise UnsupportedMediaType(
+            f"cannot strip metadata from {label}: {head.missing_plugin}; or pass "
+            "strip_metadata=False to keep its bytes as they are",
+            media_type=head.media_type,
+        )
+    try:
+        check_all_frames(head, data, budget, limit=max_pixels)
+    except MediaTooLarge as exc:
+        raise MediaTooLarge(
+            f"{label}: {exc}", size=exc.size, limit=exc.limit, media_type=exc.media_type
+        ) from exc
+    record = format_of(head.media_type)
+    if record is not None and record.strip is not None and head.orientation == 1:
+        out = record.strip(data)
+        with Image.open(io.BytesIO(out), formats=record.pillow) as check:
+            check.draft(check.mode, (1, 1))  # a JPEG at 1/8 scale still reads every bit
+            check.load()
+        return out, head.media_type
+    if head.animated:
+        return reencode_animation(head, max_pixels), head.media_type
+    return reencode_still(head)

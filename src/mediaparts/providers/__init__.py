@@ -8,30 +8,28 @@ claude.rules.image.max_bytes              # 5242880, measured on the base64 text
 roomy = claude.with_rules(image_max_bytes=10 * 2**20)   # the direct API's limit
 
 A provider is one module meeting `ProviderModule` (its `RULES`, `render` and `media_site`);
-the built-in ones are listed in `_BUILT_IN` below and imported on first use, and
-`register(name, module)` adds another.
+the built-in ones are listed in `_registry._BUILT_IN` and imported on first use, and
+`register(name, module)` adds another. The generic operations (`normalize`, `render`, `check`,
+`estimate_tokens`, ...) are exported here too; `mediaparts` re-exports them.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+import typing as _typing
 
-from mediaparts._errors import InvalidConfig, UnknownProvider
+from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._protocol import ProviderModule, Renderer, SiteReader, validated
-from mediaparts.providers._rules import (
-    DocumentRules,
-    FileRules,
-    ImageRules,
-    KindRules,
-    Rules,
-    replace_rules,
+from mediaparts.providers._protocol import ProviderModule
+from mediaparts.providers._registry import (
+    Provider,
+    get,
+    names,
+    register,
+    registered,
+    unregister,
 )
+from mediaparts.providers._rules import DocumentRules, FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import (
     AnthropicPatches,
@@ -45,6 +43,28 @@ from mediaparts.providers._vision import (
     VisionGeometry,
     VisionTable,
 )
+
+if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
+    from mediaparts.providers._check import Violation, check
+    from mediaparts.providers._estimate import estimate_tokens
+    from mediaparts.providers._normalize import anormalize, normalize, normalize_many
+    from mediaparts.providers._render import arender, render
+
+# The operations over providers, by the module that defines it: they load on first use, so
+# looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
+_LAZY = {
+    "Violation": "mediaparts.providers._check",
+    "anormalize": "mediaparts.providers._normalize",
+    "arender": "mediaparts.providers._render",
+    "check": "mediaparts.providers._check",
+    "estimate_tokens": "mediaparts.providers._estimate",
+    "normalize": "mediaparts.providers._normalize",
+    "normalize_many": "mediaparts.providers._normalize",
+    "render": "mediaparts.providers._render",
+}
+
+
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [
     "AnthropicPatches",
@@ -67,126 +87,22 @@ __all__ = [
     "Rules",
     "Site",
     "Undocumented",
+    "Violation",
     "VisionGeometry",
     "VisionTable",
     "Where",
+    "anormalize",
+    "arender",
+    "check",
+    "estimate_tokens",
     "get",
     "names",
+    "normalize",
+    "normalize_many",
     "payload_bytes",
     "register",
+    "registered",
+    "render",
     "unregister",
     "url_text_site",
 ]
-
-# The built-in providers: name -> the module of this package that is the provider. Adding a
-# provider is one module here and one line in this table.
-_BUILT_IN = {
-    "anthropic": "mediaparts.providers.anthropic",
-    "bedrock": "mediaparts.providers.bedrock",
-    "gemini": "mediaparts.providers.gemini",
-    "openai": "mediaparts.providers.openai",
-    "openai-responses": "mediaparts.providers.openai_responses",
-}
-
-
-@dataclass(frozen=True)
-class Provider:
-    """One provider: its rules, its renderer and its block shapes.
-
-    Attributes:
-        name: The provider's name, as `get()` takes it.
-        rules: What it accepts (`Rules`), overridable with `with_rules`.
-        renderer: Maps messages to the SDK call's keyword arguments.
-        media_site: Reads its API's media blocks in a payload, for `check`.
-    """
-
-    name: str
-    rules: Rules
-    renderer: Renderer = field(repr=False, compare=False)
-    media_site: SiteReader = field(repr=False, compare=False)
-
-    def with_rules(self, **overrides: Any) -> Provider:
-        """Return a copy with some rules changed.
-
-        Keys name a field of `Rules` (`max_request_bytes=...`) or one field of a kind's rules
-        as `<kind>_<field>` (`image_max_bytes=...`, `audio_media_types=(...)`).
-
-        Raises:
-            InvalidConfig: A key names no rule, or a value is of the wrong form.
-        """
-        return dataclasses.replace(self, rules=replace_rules(self.rules, overrides))
-
-
-# Registered providers: name -> the module (or, for a built-in not yet used, its import path).
-_registry: dict[str, ProviderModule | str] = dict(_BUILT_IN)
-_loaded: dict[str, Provider] = {}
-
-
-def names() -> tuple[str, ...]:
-    """Return the names of the registered providers (built-in ones included), sorted."""
-    return tuple(sorted(_registry))
-
-
-def register(name: str, module: ProviderModule, *, replace: bool = False) -> Provider:
-    """Register a provider: a module (or any object) meeting `ProviderModule`, under `name`.
-
-    Args:
-        name: The name `get`, `normalize`, `render`, `check` and `estimate_tokens` take; the
-            module's `RULES.provider` must be the same.
-        module: The provider's module.
-        replace: Allow replacing a provider already registered under that name.
-
-    Returns:
-        The `Provider` made from it.
-
-    Raises:
-        InvalidConfig: A member of `ProviderModule` is missing or ill-typed (the message names
-            it), or the name is taken and `replace` is false.
-    """
-    checked = validated(name, module)
-    if name in _registry and not replace:
-        raise InvalidConfig(
-            f"a provider named {name!r} is already registered; pass replace=True to replace it"
-        )
-    _registry[name] = checked
-    _loaded.pop(name, None)
-    return get(name)
-
-
-def unregister(name: str) -> None:
-    """Remove a provider from the registry (to restore a built-in one, register its module).
-
-    Raises:
-        UnknownProvider: No provider has that name.
-    """
-    if name not in _registry:
-        raise UnknownProvider(name, names())
-    del _registry[name]
-    _loaded.pop(name, None)
-
-
-def get(name: str | Provider) -> Provider:
-    """Return the registered provider of that name (a `Provider` is returned as is).
-
-    Raises:
-        UnknownProvider: No provider has that name (also when `name` is not a string).
-    """
-    if isinstance(name, Provider):
-        return name
-    provider = _loaded.get(name) if isinstance(name, str) else None
-    if provider is not None:
-        return provider
-    entry = _registry.get(name) if isinstance(name, str) else None
-    if entry is None:
-        raise UnknownProvider(name, names())
-    assert isinstance(name, str)
-    module = validated(name, importlib.import_module(entry) if isinstance(entry, str) else entry)
-    provider = Provider(name, module.RULES, module.render, module.media_site)
-    _loaded[name] = provider
-    return provider
-
-
-def registered() -> Iterator[Provider]:
-    """Yield every registered provider, in `names()` order (imports built-ins not yet used)."""
-    for name in names():
-        yield get(name)

@@ -9,7 +9,6 @@ API's naming rule, and, given a model, the image detail levels that model takes.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Iterator
@@ -18,9 +17,9 @@ from typing import Any
 
 from mediaparts._errors import InvalidMedia, NoDocumentedRule
 from mediaparts.detection import canonical_media_type, detect
-from mediaparts.formats import image_size
-from mediaparts.providers import Provider, get, registered
+from mediaparts.imaging import image_size, is_animated
 from mediaparts.providers._protocol import SiteReader
+from mediaparts.providers._registry import Provider, get, registered
 from mediaparts.providers._rules import base64_size
 from mediaparts.providers._sites import Problems, Site, Where
 
@@ -206,24 +205,8 @@ def _image_problems(
     ):
         over = f"{size[0]}x{size[1]} px is over the limit of {limits[0]}x{limits[1]}"
         yield path, "image.dimensions", over
-    if not image.animated and _animated(data):
+    if not image.animated and is_animated(data):
         yield path, "image.animated", f"{provider.name} takes still images; this one is animated"
-
-
-def _animated(data: bytes) -> bool:
-    """Tell whether an image has more than one frame (GIF, APNG, WebP), from its header."""
-    import warnings
-
-    from PIL import Image
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            # Only formats that animate, so an icon or TIFF is never decoded here.
-            with Image.open(io.BytesIO(data), formats=("GIF", "PNG", "WEBP")) as img:
-                return bool(getattr(img, "is_animated", False))
-    except Exception:
-        return False
 
 
 def _request_size(payload: dict[str, Any]) -> int:

@@ -8,10 +8,14 @@ from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule
 from mediaparts.detection import canonical_media_type
-from mediaparts.formats import Kind
-from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
-from mediaparts.formats._pdf import pdf_page_count
-from mediaparts.providers import Provider
+from mediaparts.formats import (
+    Kind,
+    audio_duration,
+    pdf_page_count,
+    video_duration,
+    video_has_audio,
+)
+from mediaparts.providers._registry import Provider
 from mediaparts.providers._vision import VisionGeometry
 
 __all__ = ["choose_detail", "image_tokens", "known_tokens", "media_tokens", "vision"]

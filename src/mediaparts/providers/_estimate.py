@@ -10,7 +10,8 @@ from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaT
 from mediaparts._parts import ImagePart, MediaPart, Part, TextPart
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
-from mediaparts.providers import Provider, _costs, get
+from mediaparts.providers import _costs
+from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 
 __all__ = ["estimate_tokens"]

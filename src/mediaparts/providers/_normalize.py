@@ -17,6 +17,7 @@ from typing_extensions import assert_never
 
 from mediaparts._build import part as make_part
 from mediaparts._errors import (
+    InvalidConfig,
     InvalidMedia,
     MediaError,
     ProviderLimitError,
@@ -27,8 +28,9 @@ from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
-from mediaparts.providers import Provider, _costs, get
+from mediaparts.providers import _costs
 from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import KindRules
 
 __all__ = ["UrlMode", "anormalize", "normalize", "normalize_many"]
@@ -88,8 +90,9 @@ def _passed_url(
 
 
 def _check_urls(urls: str, model: Any = None) -> None:
+    """Refuse a bad `urls` option (a setting: InvalidConfig) or a model that is no string."""
     if urls not in ("auto", "inline", "pass"):
-        raise InvalidMedia(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
+        raise InvalidConfig(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
     if model is not None and not isinstance(model, str):
         raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
 
@@ -133,7 +136,12 @@ def normalize(
             what it accepts).
         ProviderLimitError: The media cannot be fitted to the provider's limits.
         FetchError: A URL part could not be fetched.
+        InvalidConfig: `urls` is not one of the three modes.
+        InvalidMedia: `model` is not a string.
+        UnknownProvider: No provider has that name.
     """
+    # Sync twin of `anormalize` (load vs aload, fitting here vs in a thread); the steps are
+    # `_start` and `_prepare`, written once.
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
@@ -150,6 +158,8 @@ async def anormalize(
     urls: UrlMode = "auto",
 ) -> NormalizedPart:
     """`normalize` for async code: fetches with `aload`, fits images in a worker thread."""
+    # Async twin of `normalize` (aload, fitting in a thread); the steps are `_start` and
+    # `_prepare`, written once.
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
@@ -169,14 +179,15 @@ def normalize_many(
     """Normalize many parts, in worker processes (all cores when `workers` is None).
 
     Results come back in the order of `parts`. With `workers=1`, or a single part, the work
-    is done in this process.
+    is done in this process. Raises what `normalize` raises, and `InvalidConfig` for a
+    `workers` that is not a positive whole number.
     """
     _check_urls(urls, model)
     chosen = get(provider)
     if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
         raise InvalidMedia(f"normalize_many() takes a list of parts, got {type(parts).__name__}")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise InvalidMedia(f"workers must be a positive whole number, got {workers!r}")
+        raise InvalidConfig(f"workers must be a positive whole number, got {workers!r}")
     medias = [_media(p) for p in parts]
     count = workers or os.cpu_count() or 1
     if count <= 1 or len(medias) <= 1:

@@ -10,9 +10,9 @@ from mediaparts._build import part
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart
-from mediaparts.providers import Provider, get
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._registry import Provider, get
 
 __all__ = ["arender", "as_messages", "render"]
 
@@ -59,7 +59,14 @@ def render(
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
         `anthropic`: `{"system": ..., "messages": [...]}`; `gemini`: the `generateContent`
         body; `bedrock`: `{"messages": [...], "system": [...]}` for `converse`.
+
+    Raises:
+        InvalidConfig: `urls` is not one of the three modes.
+        UnknownProvider: No provider has that name.
+        Whatever `normalize` raises for a part.
     """
+    # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
+    # renderer does the rest, once.
     _check_urls(urls, model)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
@@ -82,6 +89,8 @@ async def arender(
     urls: UrlMode = "auto",
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
+    # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
+    # renderer does the rest, once.
     _check_urls(urls, model)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)

@@ -16,7 +16,7 @@ from typing_extensions import Never
 
 from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
 from mediaparts.formats import Kind
-from mediaparts.imaging._spec import measured
+from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 

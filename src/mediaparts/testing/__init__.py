@@ -18,8 +18,9 @@ The names below load on first use, like those of `mediaparts` itself.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mediaparts._lazy import lazy_exports as _lazy_exports
 
 if TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     import pytest
@@ -40,13 +41,9 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mediaparts.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+# No `__dir__` listing the lazy names: pytest reads every name `dir()` gives a plugin module,
+# which would load them all in every session.
+__getattr__ = _lazy_exports(__name__, _LAZY, globals())[0]
 
 
 def pytest_configure(config: pytest.Config) -> None:
