@@ -58,3 +58,10 @@ def test_rules_file_is_the_kind_and_document_a_deprecated_alias() -> None:
         changed = provider.with_rules(document_max_bytes=1000)
     assert changed.rules.file.max_bytes == 1000
     assert provider.with_rules(file_max_bytes=1000) == changed
+
+
+def test_rules_for_kind_unknown_is_invalid_config() -> None:
+    """An unknown kind is a mistake in the arguments: InvalidConfig naming the kinds."""
+    rules = mp.providers.get("openai").rules
+    with pytest.raises(mp.InvalidConfig, match="the kinds are image, audio, video, file"):
+        rules.for_kind("document")  # type: ignore[arg-type]  # wrong on purpose

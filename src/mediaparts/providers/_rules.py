@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from typing_extensions import Never
 
@@ -167,7 +167,11 @@ class Rules:
         return lookup(self.costs, model)
 
     def for_kind(self, kind: Kind) -> KindRules:
-        """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`."""
+        """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`.
+
+        Raises:
+            InvalidConfig: `kind` names no kind.
+        """
         match kind:
             case "image":
                 return self.image
@@ -179,9 +183,11 @@ class Rules:
                 return self.file
             case _:
                 # The `Never` makes a `Kind` without a branch a mypy error, as `assert_never`
-                # would; an untyped caller's unknown name keeps the KeyError it always raised.
+                # would; an untyped caller's unknown name is a mistake in its arguments.
                 unhandled: Never = kind
-                raise KeyError(unhandled)
+                raise InvalidConfig(
+                    f"no kind {unhandled!r:.40}; the kinds are {', '.join(get_args(Kind))}"
+                )
 
     @property
     def document(self) -> FileRules:
@@ -196,7 +202,7 @@ DocumentRules = FileRules
 """Deprecated name of `FileRules`, kept so code written against it keeps working."""
 
 
-_KINDS = ("image", "audio", "video", "file")
+_KINDS: tuple[str, ...] = get_args(Kind)
 _TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
 _SIZES = frozenset({"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes"})
 _CHOICES: dict[str, tuple[str, ...]] = {
