@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from typing import IO, Any
 
 import pytest
 from PIL import Image
@@ -17,11 +18,18 @@ from mediaparts.detection import (
     kind_of,
     media_type_from_filename,
 )
-from mediaparts.formats import Format, Sample
+from mediaparts.formats import PREFIX_SIZE, Encoding, Format, Sample
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.testing import MediaFactory
 
 TEST_TYPE = "image/x-mediaparts-test"
+# What Pillow's PCX writer puts first: manufacturer 10, version 5, RLE encoding 1 (ZSoft PCX
+# Technical Reference, header bytes 0-2).
+PCX_MAGIC = ((0, b"\x0a\x05\x01"),)
+# Save options the record gives its modes; Pillow's PCX writer ignores them, the spy sees them.
+ENCODING = Encoding(
+    lossless=(("mpxt_mode", "lossless"),), quality="mpxt_quality", options=(("mpxt_v", 1),)
+)
 
 
 def _pcx_size(data: bytes | memoryview) -> tuple[int, int] | None:
@@ -44,18 +52,39 @@ def throwaway() -> Iterator[Format]:
             short="mpxt",
             pillow=("PCX",),
             lossless=True,
+            write_rank=4,
             size=_pcx_size,
             sample=Sample("mpxt"),
+            encoding=ENCODING,
+            magic=PCX_MAGIC,
         )
     )
     yield record
     formats.unregister(TEST_TYPE)
 
 
-def _pcx(width: int, height: int) -> bytes:
+@pytest.fixture
+def pcx_saves(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The options of every PCX that Pillow writes during the test, in order."""
+    Image.init()
+    original, seen = Image.SAVE["PCX"], list[dict[str, Any]]()
+
+    def spy(image: Image.Image, fp: IO[bytes], filename: str | bytes) -> None:
+        seen.append({str(key): value for key, value in image.encoderinfo.items()})
+        original(image, fp, filename)
+
+    monkeypatch.setitem(Image.SAVE, "PCX", spy)
+    return seen
+
+
+def _encoded(format: str, width: int, height: int) -> bytes:
     buffer = io.BytesIO()
-    Image.new("RGB", (width, height), (200, 30, 30)).save(buffer, "PCX")
+    Image.new("RGB", (width, height), (200, 30, 30)).save(buffer, format)
     return buffer.getvalue()
+
+
+def _pcx(width: int, height: int) -> bytes:
+    return _encoded("PCX", width, height)
 
 
 def test_registry_throwaway_format_is_named_by_detection(throwaway: Format) -> None:
@@ -64,8 +93,27 @@ def test_registry_throwaway_format_is_named_by_detection(throwaway: Format) -> N
     assert kind_of("image/x-mp-test") == "image"
     assert extension_for(TEST_TYPE) == ".mpxt"
     assert media_type_from_filename("scan.MPXT") == TEST_TYPE
-    found = detect(_pcx(8, 4), filename="scan.mpxt")
+
+
+def test_registry_throwaway_format_is_detected_from_bare_bytes(throwaway: Format) -> None:
+    """The record's `magic` identifies its bytes with no file name or declared type."""
+    found = detect(_pcx(8, 4))
     assert (found.media_type, found.kind, found.extension) == (TEST_TYPE, "image", ".mpxt")
+    assert (found.source, found.mismatch) == ("magic", False)
+
+
+def test_registry_magic_is_gone_after_unregister() -> None:
+    """Without the record, the same bytes are unknown again: detection keeps no copy."""
+    assert detect(_pcx(8, 4)).media_type == "application/octet-stream"
+
+
+def test_registry_magic_never_shadows_a_builtin_signature() -> None:
+    """A registered signature is tried after detection's own table, which keeps precedence."""
+    formats.register(Format(TEST_TYPE, "image", magic=((0, b"\x89PNG"),)))
+    try:
+        assert detect(_encoded("PNG", 2, 2)).media_type == "image/png"
+    finally:
+        formats.unregister(TEST_TYPE)
 
 
 def test_registry_throwaway_format_is_probed_and_fitted(throwaway: Format) -> None:
@@ -75,9 +123,37 @@ def test_registry_throwaway_format_is_probed_and_fitted(throwaway: Format) -> No
     assert fitted.steps[0] == "mpxt→png"
 
 
+@pytest.mark.parametrize(
+    ("source", "written", "step"),
+    [
+        ("PNG", {"mpxt_v": 1, "mpxt_mode": "lossless"}, "mpxt lossless"),
+        ("JPEG", {"mpxt_v": 1, "mpxt_quality": 85}, "mpxt q=85"),
+    ],
+)
+def test_registry_throwaway_format_is_written_by_fitting(
+    throwaway: Format,
+    pcx_saves: list[dict[str, Any]],
+    source: str,
+    written: dict[str, Any],
+    step: str,
+) -> None:
+    """Fitting writes the new type with the record's save options and names it in the steps.
+
+    A lossless source gets the record's lossless mode, a lossy one its quality ladder.
+    """
+    record = formats.by_pillow(source)
+    assert record is not None
+    spec = FitSpec(accepted=(TEST_TYPE,), max_width=20)
+    fitted = fit_image(_encoded(source, 40, 20), record.media_type, spec)
+    assert (fitted.media_type, fitted.width, fitted.height) == (TEST_TYPE, 20, 10)
+    assert fitted.steps == (f"{record.name}→mpxt", "resize 40x20→20x10", step)
+    assert pcx_saves == [written]
+    assert detect(fitted.data).media_type == TEST_TYPE
+
+
 def test_registry_throwaway_format_is_normalized(throwaway: Format) -> None:
-    """A part of the new type gets its kind and size from the record, and normalizes to PNG."""
-    part = mp.part(_pcx(30, 12), filename="scan.mpxt")
+    """A part of the new type, from bare bytes, gets its kind and size from the record."""
+    part = mp.part(_pcx(30, 12))
     assert isinstance(part, mp.ImagePart)
     assert (part.media_type, part.width, part.height) == (TEST_TYPE, 30, 12)
     normalized = mp.normalize(part, "anthropic")
@@ -110,10 +186,12 @@ def test_registry_throwaway_format_is_gone_after_unregister() -> None:
         Format("image/png", "image"),
         Format("image/x-new", "image", aliases=("image/jpg",)),
         Format("image/X-Upper", "image"),
+        Format("image/x-new", "image", magic=((PREFIX_SIZE - 1, b"ab"),)),
+        Format("image/x-new", "image", magic=((0, b""),)),
     ],
 )
 def test_registry_register_refuses_a_clash(record: Format) -> None:
-    """A media type or alias already registered, or a name not in lower case, is refused."""
+    """A type or alias already registered, an upper-case name or an unusable magic is refused."""
     with pytest.raises(mp.InvalidConfig):
         formats.register(record)
 

@@ -10,7 +10,8 @@ audio-only or not), ID3 in front of MP3 / AAC / FLAC, ZIP (DOCX / XLSX / PPTX / 
 ZIP), and text that merely starts like `GIF8` or `BM`.
 
 Formats the table leaves out (archives, fonts, executables, databases) are left to the
-`filetype` package, which `_detect` asks next.
+`filetype` package, which `_detect` asks next. A format registered at run time brings its own
+`magic` on its record, tried after this table (see `match_signatures`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from mediaparts.detection import _audio, _containers, _isobmff, _office
 from mediaparts.detection._hit import Hit
 from mediaparts.detection._sniff import decode_text
-from mediaparts.formats import PDF_OBJECT, Probe
+from mediaparts.formats import PDF_OBJECT, Probe, magic
 
 __all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]
 
@@ -281,11 +282,20 @@ SIGNATURES: tuple[Signature, ...] = (
 
 
 def match_signatures(probe: Probe) -> Hit | None:
-    """Return the first row's answer for these bytes, or None when no row matches."""
+    """Return the first row's answer for these bytes, or None when no row matches.
+
+    After the table: the `magic` of formats registered with `mediaparts.formats.register`,
+    in registration order, so a registered format never shadows a built-in one. `magic()` is
+    cached by the registry; with no such format it is an empty tuple and costs nothing more.
+    """
     for signature in SIGNATURES:
         hit = signature.match(probe)
         if hit is not None:
             return hit
+    head = probe.head
+    for media_type, pieces in magic():
+        if all(head.startswith(piece, offset) for offset, piece in pieces):
+            return Hit(media_type)
     return None
 
 

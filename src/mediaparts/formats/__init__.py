@@ -32,6 +32,7 @@ from mediaparts.formats._pdf import PDF_OBJECT, pdf_page_count
 from mediaparts.formats._png import png_chunks
 from mediaparts.formats._reader import PREFIX_SIZE, Probe, ReadAt
 from mediaparts.formats._registry import (
+    Encoding,
     Format,
     Kind,
     Sample,
@@ -39,6 +40,7 @@ from mediaparts.formats._registry import (
     by_extension,
     by_pillow,
     get,
+    magic,
     readable,
     register,
     registered,
@@ -53,6 +55,7 @@ __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pin
     "AUDIO_TRACK",
     "EBML_HEADER",
     "EOI",
+    "Encoding",
     "Format",
     "Kind",
     "PDF_OBJECT",
@@ -76,6 +79,7 @@ __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pin
     "image_size",
     "jpeg_scans",
     "jpeg_segments",
+    "magic",
     "pdf_page_count",
     "png_chunks",
     "readable",

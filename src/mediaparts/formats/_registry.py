@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mediaparts._errors import InvalidConfig
+from mediaparts.formats._reader import PREFIX_SIZE
 
 __all__ = [
+    "Encoding",
     "Format",
     "Kind",
     "Sample",
@@ -26,6 +28,7 @@ __all__ = [
     "by_extension",
     "by_pillow",
     "get",
+    "magic",
     "readable",
     "register",
     "registered",
@@ -53,6 +56,41 @@ class Sample:
     options: tuple[tuple[str, Any], ...] = ()
 
 
+Options = tuple[tuple[str, Any], ...]
+"""Pillow save options as (name, value) pairs: hashable, so a record stays a frozen value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """How fitting and stripping write a format with Pillow: the save options of its modes.
+
+    The step that names an encoding follows from it: `"<name> q=85"` for the lossy mode,
+    `"<name> lossless"` for the lossless mode of a format that has both, `"<name>"` otherwise.
+
+    Attributes:
+        lossless: Save options of its lossless mode; None when it has none (JPEG).
+        quality: The save option that takes the quality ladder's rungs; None when it has no
+            lossy mode (PNG, GIF). A format with both modes (WebP) starts lossless only for a
+            lossless source.
+        options: Save options for every encoding.
+        icc: Its writer embeds an ICC profile (GIF's cannot).
+    """
+
+    lossless: Options | None = ()
+    quality: str | None = None
+    options: Options = ()
+    icc: bool = True
+
+    def save_options(self, quality: int | None) -> dict[str, Any]:
+        """Return Pillow's save options: lossy at `quality`, lossless when it is None.
+
+        A format without a lossy mode ignores `quality`.
+        """
+        if quality is not None and self.quality is not None:
+            return {**dict(self.options), self.quality: quality}
+        return {**dict(self.options), **dict(self.lossless or ())}
+
+
 @dataclass(frozen=True, slots=True)
 class Format:
     """One media format: its names, its kind and what mediaparts can do with its bytes.
@@ -77,6 +115,8 @@ class Format:
         alpha: It stores transparency, so fitting prefers it for a picture with alpha.
         write_rank: Fitting writes it, tried in this order when converting (lowest first);
             None when fitting never writes it.
+        encoding: How it is written (save options per mode, the quality option, ICC); read
+            only when `write_rank` is set. The default: one lossless mode, no options.
         rewrite: A picture fitting must re-encode is written in this type again when accepted
             (GIF is not: a resized GIF goes to PNG or another lossless type).
         modes: The Pillow modes `from_pil` writes as they are; others are converted. Empty:
@@ -87,6 +127,13 @@ class Format:
         complete: Tells whether the file visibly ends where it should (JPEG EOI, PNG IEND).
         longest_frame: The longest animation frame its writer stores, in milliseconds.
         sample: How the testing `media` fixture writes it; None: the fixture does not.
+        magic: (offset, bytes) pieces that all appear in the first bytes when the bytes are
+            this format; gaps between them are wildcards, offsets stay below `PREFIX_SIZE`.
+            For a registered format: detection tries these after its own signature table
+            (whose order is the built-ins' precedence, so a registered format never shadows
+            a built-in one), before text sniffing and the `filetype` fallback; registered
+            records among themselves in registration order. Built-in records leave it empty:
+            their signatures are detection's table. Empty: only its name finds it.
     """
 
     media_type: str
@@ -111,6 +158,8 @@ class Format:
     complete: Callable[[bytes], bool] | None = None
     longest_frame: int | None = None
     sample: Sample | None = None
+    encoding: Encoding = Encoding()
+    magic: tuple[tuple[int, bytes], ...] = ()
 
     @property
     def name(self) -> str:
@@ -146,9 +195,10 @@ def register(record: Format) -> Format:
         The record, so a module may keep it: `PNG = register(Format(...))`.
 
     Raises:
-        InvalidConfig: The media type or an alias is already registered, or a name is not
-            lower case.
+        InvalidConfig: The media type or an alias is already registered, a name is not
+            lower case, or a `magic` piece is empty or reaches past `PREFIX_SIZE`.
     """
+    _check_magic(record)
     names = (record.media_type, *record.aliases, *record.extensions)
     if any(name != name.strip().lower() for name in names):
         raise InvalidConfig(f"format names must be lower case without spaces: {names}")
@@ -160,6 +210,16 @@ def register(record: Format) -> Format:
         _index(record)
         _forget()
     return record
+
+
+def _check_magic(record: Format) -> None:
+    """Refuse a signature detection could not test within the prefix it reads."""
+    for offset, piece in record.magic:
+        if not piece or offset < 0 or offset + len(piece) > PREFIX_SIZE:
+            raise InvalidConfig(
+                f"{record.media_type}: a magic piece must be non-empty bytes within the first "
+                f"{PREFIX_SIZE} bytes, not {piece!r} at {offset}"
+            )
 
 
 def unregister(media_type: str) -> None:
@@ -224,7 +284,17 @@ def writable() -> tuple[str, ...]:
     return tuple(r.media_type for r in sorted(ranked, key=lambda r: r.write_rank or 0))
 
 
+@functools.cache
+def magic() -> tuple[tuple[str, tuple[tuple[int, bytes], ...]], ...]:
+    """Return (media type, pieces) for each format with a `magic`, in registration order.
+
+    Cached until the next `register`/`unregister`; empty for the built-in records alone.
+    """
+    return tuple((r.media_type, r.magic) for r in registered() if r.magic)
+
+
 def _forget() -> None:
     """Drop the derived views, so the next read sees the change."""
     readable.cache_clear()
     writable.cache_clear()
+    magic.cache_clear()

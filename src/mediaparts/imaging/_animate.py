@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from mediaparts._errors import MediaTooLarge, ProviderLimitError
 from mediaparts.formats import get as format_of
 from mediaparts.imaging._decode import resize, transpose
+from mediaparts.imaging._encode import encoding
 from mediaparts.imaging._probe import check_all_frames
 from mediaparts.imaging._spec import (
     FitSpec,
@@ -70,8 +71,8 @@ def fit_animation(
     steps = ["exif-transpose"] if head.orientation != 1 else []
     upright_size = head.upright
     current = size
-    webp = head.media_type == "image/webp"
-    options: dict[str, object] = {"quality": spec.jpeg_quality} if webp else {}
+    # An animation is written in its lossy mode when it has one (WebP), whatever the source.
+    options = encoding(head.media_type).save_options(spec.jpeg_quality)
     while True:
         shrunk = frames if current == size else [resize(f, current) for f in frames]
         data = save_animation(shrunk, head.media_type, durations, loop, options)
@@ -106,7 +107,7 @@ def save_animation(
     `options` are the writer's own (WebP `quality` or `lossless`). GIF frames are complete
     pictures, so each is cleared before the next is drawn (disposal 2).
     """
-    if media_type == "image/gif":
+    if media_type == "image/gif":  # codec behaviour: GIF's own disposal methods, no table
         options = {"disposal": 2, **options}
     buffer = io.BytesIO()
     frames[0].save(

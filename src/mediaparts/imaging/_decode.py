@@ -59,6 +59,7 @@ def decode(probe: Probe, size: tuple[int, int], *, first_frame: bool) -> Decoded
         raise UnsupportedMediaType(probe.missing_plugin or "", media_type=probe.media_type)
     steps: list[str] = []
     stored = (size[1], size[0]) if probe.orientation >= 5 else size
+    # Codec behaviour, not a table: only libjpeg decodes at a 1/n scale (Pillow's `draft`).
     if probe.media_type == "image/jpeg" and size != probe.upright:
         # Pillow picks the largest 1/n scale whose result is still >= `stored` on both axes.
         image.draft(image.mode, stored)

@@ -19,7 +19,14 @@ from mediaparts.formats import get as format_of
 from mediaparts.formats import writable
 from mediaparts.imaging._animate import fit_animation
 from mediaparts.imaging._decode import Decoded, decode, resize
-from mediaparts.imaging._encode import encode, label, ladder
+from mediaparts.imaging._encode import (
+    encode,
+    encoding,
+    first_writable,
+    keeps_alpha,
+    label,
+    ladder,
+)
 from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._probe import (
     Probe,
@@ -105,12 +112,13 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
 
 def _fit_still(head: Probe, decoded: Decoded, size: tuple[int, int], spec: FitSpec) -> FittedImage:
     out = _output_type(head, decoded, spec)
-    lossless_source = out == "image/webp" and head.lossless
+    # A type with both modes (WebP) starts lossless only for a lossless source.
+    modes = encoding(out)
+    lossy = modes.quality is not None and (modes.lossless is None or not head.lossless)
     steps = list(decoded.steps)
     current, tried = size, 0
     while True:
         image = resize(decoded.image, current)
-        lossy = out == "image/jpeg" or (out == "image/webp" and not lossless_source)
         qualities: tuple[int | None, ...] = ladder(spec.jpeg_quality) if lossy else (None,)
         for quality in qualities:
             result = encode(image, out, quality, decoded.icc)
@@ -123,11 +131,16 @@ def _fit_still(head: Probe, decoded: Decoded, size: tuple[int, int], spec: FitSp
         smaller = shrink(current, _next_scale(len(result), spec) if lossy else _STEP)
         if not lossy and (tried >= _LOSSLESS_SCALINGS or smaller == current):
             # Lossless coding cannot fit even a smaller picture: go lossy, from the full size.
-            if out == "image/webp":  # lossy WebP keeps the alpha channel
-                current, tried, lossless_source = size, 0, False
+            if encoding(out).quality is not None:  # its own lossy mode keeps the alpha channel
+                current, tried, lossy = size, 0, True
                 continue
-            if not decoded.alpha and "image/jpeg" in spec.accepted:
-                out, current, tried = "image/jpeg", size, 0
+            fallback = first_writable(lossy=True)
+            if (
+                fallback is not None
+                and fallback in spec.accepted
+                and (not decoded.alpha or keeps_alpha(fallback))
+            ):
+                out, current, tried, lossy = fallback, size, 0, True
                 continue
         if smaller == current:
             raise ProviderLimitError(
@@ -160,9 +173,11 @@ def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
     order: tuple[str, ...] = writable()
     if decoded.alpha:
         # Transparency first: JPEG would flatten it, so it is the last resort.
-        order = tuple(sorted(order, key=lambda media_type: not _keeps_alpha(media_type)))
+        order = tuple(sorted(order, key=lambda media_type: not keeps_alpha(media_type)))
     elif head.lossless:
-        order = ("image/png", *order)
+        # A lossless source keeps its pixels exactly if the first lossless type is accepted.
+        lossless = first_writable(lossy=False)
+        order = order if lossless is None else (lossless, *order)
     for media_type in order:
         if media_type in spec.accepted:
             return media_type
@@ -172,11 +187,6 @@ def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
         media_type=head.media_type,
         accepted=spec.accepted,
     )
-
-
-def _keeps_alpha(media_type: str) -> bool:
-    record = format_of(media_type)
-    return record is not None and record.alpha
 
 
 def _describe(head: Probe, out: str, target: tuple[int, int], final: tuple[int, int]) -> list[str]:

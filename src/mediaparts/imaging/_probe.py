@@ -119,7 +119,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         animated=animated,
         lossless=record.is_lossless(data),
         complete=not damaged and (record.complete is None or record.complete(data)),
-        cmyk=kind == "image/jpeg" and image.mode == "CMYK",
+        cmyk=kind == "image/jpeg" and image.mode == "CMYK",  # codec: see Probe.cmyk
         image=image,
     )
 
@@ -194,6 +194,7 @@ def check_decode(data: bytes, head: Probe, budget: DecodeBudget) -> None:
     """
     pixels = head.width * head.height
     _check_ratio(data, head.media_type, pixels, budget, f"{head.width}x{head.height} pixels")
+    # Codec behaviour: only a JPEG's decode cost grows with its scan count (progressive).
     scans = _check_scans(data, head, budget) if head.media_type == "image/jpeg" else 1
     if head.image is not None:
         _check_memory(head.image, head.media_type, head.animated, scans, budget)

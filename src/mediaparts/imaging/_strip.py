@@ -15,13 +15,14 @@ from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, Unsuppor
 from mediaparts.formats import get as format_of
 from mediaparts.imaging._animate import save_animation, timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
+from mediaparts.imaging._encode import encoding, first_writable, keeps_alpha
 from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._probe import Probe, check_all_frames, check_decode, probe
 from mediaparts.imaging._spec import DecodeBudget, pillow_writer
 
 __all__ = ["reencode_animation", "reencode_still", "strip_metadata"]
 
-_JPEG_QUALITY = 95  # when there are no source tables to reuse (HEIC/AVIF → JPEG, WebP)
+_JPEG_QUALITY = 95  # a lossy re-encode without source tables to reuse (HEIC/AVIF → JPEG, WebP)
 
 
 def reencode_still(head: Probe) -> tuple[bytes, str]:
@@ -29,32 +30,39 @@ def reencode_still(head: Probe) -> tuple[bytes, str]:
     image = head.image
     assert image is not None
     out, options = head.media_type, dict[str, Any]()
-    if out == "image/jpeg":  # the source's own tables keep about its quality and size
+    record = format_of(out)
+    if out == "image/jpeg":
+        # Codec behaviour, not a table: reusing the source's own quantization tables and
+        # sampling keeps about its quality and size, which no quality number does.
         from PIL.JpegImagePlugin import get_sampling
 
         sampling = get_sampling(image)
         options = {"qtables": getattr(image, "quantization", None) or None}
         options["subsampling"] = sampling if sampling >= 0 else None
         options["quality"] = None if options["qtables"] else _JPEG_QUALITY
-    elif out == "image/webp":
-        options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
+    elif record is not None and record.write_rank is not None:
+        options = record.encoding.save_options(None if head.lossless else _JPEG_QUALITY)
     image.load()
     transparency, icc = image.info.get("transparency"), image.info.get("icc_profile")
     picture = transpose(image, head.orientation)
-    record = format_of(out)
     if record is None or record.write_rank is None:
-        # Types fitting does not write: lossless ones (TIFF, BMP, ICO, PSD) become PNG, lossy
-        # ones (HEIC, HEIF, AVIF) JPEG if opaque.
+        # Types fitting does not write: lossless ones (TIFF, BMP, ICO, PSD) become the first
+        # lossless type it writes (PNG), lossy ones (HEIC, HEIF, AVIF) the first lossy one
+        # (JPEG) if it keeps what the picture has.
         picture, alpha = plain(picture)
         lossy = record is not None and not record.lossless
-        out = "image/jpeg" if lossy and not alpha else "image/png"
-        options = {"quality": _JPEG_QUALITY} if out == "image/jpeg" else {}
+        target = first_writable(lossy=True) if lossy else None
+        if target is None or (alpha and not keeps_alpha(target)):
+            target, lossy = first_writable(lossy=False), False
+        assert target is not None  # PNG is built in
+        out = target
+        options = encoding(out).save_options(_JPEG_QUALITY if lossy else None)
         transparency = None
     # Pillow writes some info keys (comment, exif) by itself: only what drawing needs stays.
     picture.info.clear()
     if transparency is not None:
         picture.info["transparency"] = transparency
-    if isinstance(icc, bytes) and out != "image/gif":
+    if isinstance(icc, bytes) and encoding(out).icc:
         options["icc_profile"] = icc
     buffer = io.BytesIO()
     options = {key: value for key, value in options.items() if value is not None}
@@ -77,9 +85,7 @@ def reencode_animation(head: Probe, max_pixels: int) -> bytes:
     assert head.image is not None
     pairs = list(upright_frames(head, max_pixels, "max_pixels"))
     frames, durations = timing([p for p, _ in pairs], [d for _, d in pairs], head.media_type)
-    options: dict[str, object] = {}
-    if head.media_type == "image/webp":
-        options = {"lossless": True} if head.lossless else {"quality": _JPEG_QUALITY}
+    options = encoding(head.media_type).save_options(None if head.lossless else _JPEG_QUALITY)
     loop = int(head.image.info.get("loop", 0))
     return save_animation(frames, head.media_type, durations, loop, options)
 
