@@ -83,9 +83,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 FACADE = "mediaparts"
 
 # Violations being fixed, each by its key (see `Violation.key`); empty when all rules hold.
-KNOWN: frozenset[str] = frozenset(
-    {"duplicate: class Probe -> mediaparts.formats._reader, mediaparts.imaging._probe"}
-)
+KNOWN: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from mediaparts.formats._ebml import (
     read_vint,
     track_types,
 )
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 _TRACKS, _TRACK_ENTRY, _TRACK_TYPE = 0x1654AE6B, 0xAE, 0x83
 _UNKNOWN_SIZE = b"\x01\xff\xff\xff\xff\xff\xff\xff"
@@ -35,8 +35,8 @@ def _el(ident: int, body: bytes = b"") -> bytes:
     return _id(ident) + (0x01 << 56 | len(body)).to_bytes(8, "big") + body
 
 
-def _probe(data: bytes) -> Probe:
-    return Probe(data, len(data))
+def _probe(data: bytes) -> ByteWindow:
+    return ByteWindow(data, len(data))
 
 
 def _tracks(*types: int) -> bytes:
@@ -155,7 +155,7 @@ def test_track_types_reads_a_bounded_tracks_element() -> None:
         reads.append(length)
         return (head + b"\0" * (offset + length))[offset : offset + length]
 
-    assert track_types(Probe(head, 1 << 41, read_at), 0, 1 << 41) == set()
+    assert track_types(ByteWindow(head, 1 << 41, read_at), 0, 1 << 41) == set()
     assert sum(reads) <= 65536 + 16
 
 

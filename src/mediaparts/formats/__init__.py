@@ -8,7 +8,7 @@ Each format is one `Format` record in one registry (`get`, `registered`, `regist
 built-in records are in `_builtin` (images) and `_catalogue` (audio, video, documents, text).
 One walker per container: `jpeg_segments` (JPEG markers), `riff_chunks` (RIFF: WebP, WAV,
 AVI), `png_chunks` (PNG and APNG), `boxes` (ISO-BMFF: MP4, MOV, HEIF, AVIF), `elements`
-(EBML: Matroska, WebM). They read through `Probe`, the bounded view of the input (`PREFIX_SIZE`
+(EBML: Matroska, WebM). They read through `ByteWindow`, the bounded view of the input (`PREFIX_SIZE`
 bytes, then a few capped reads by `ReadAt`). Header facts beside them: `image_size` (header
 parsers only; `mediaparts.imaging.image_size` adds Pillow's fallback), `audio_duration`,
 `video_duration`, `video_has_audio` and `pdf_page_count`.
@@ -30,7 +30,7 @@ from mediaparts.formats._imageinfo import EOI, SOS, image_size, jpeg_scans, jpeg
 from mediaparts.formats._isobmff import boxes, brands, track_handlers
 from mediaparts.formats._pdf import PDF_OBJECT, pdf_page_count
 from mediaparts.formats._png import png_chunks
-from mediaparts.formats._reader import PREFIX_SIZE, Probe, ReadAt
+from mediaparts.formats._reader import PREFIX_SIZE, ByteWindow, ReadAt
 from mediaparts.formats._registry import (
     Format,
     Kind,
@@ -51,13 +51,13 @@ del _builtin, _catalogue  # imported for their registrations
 
 __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pins)
     "AUDIO_TRACK",
+    "ByteWindow",
     "EBML_HEADER",
     "EOI",
     "Format",
     "Kind",
     "PDF_OBJECT",
     "PREFIX_SIZE",
-    "Probe",
     "ReadAt",
     "SEGMENT",
     "SOS",

@@ -4,7 +4,7 @@ An element is an ID, a size and a body; both ID and size are variable-size integ
 first byte's leading zeros say how many bytes follow. A size whose value bits are all ones is
 "unknown": the element runs to the end of its parent (a live stream's Segment or Cluster).
 Detection reads the DocType and the track types through this module, durations the segment
-`Info`. Every read goes through a `Probe`, and every walk stops after a bounded number of
+`Info`. Every read goes through a `ByteWindow`, and every walk stops after a bounded number of
 elements, so hostile sizes can make a walk find nothing, never loop or read far.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 __all__ = [
     "AUDIO_TRACK",
@@ -90,7 +90,7 @@ def element(data: bytes, pos: int) -> tuple[int, int, int] | None:
 
 
 def elements(
-    probe: Probe, start: int, end: int, limit: int = MAX_ELEMENTS
+    probe: ByteWindow, start: int, end: int, limit: int = MAX_ELEMENTS
 ) -> Iterator[tuple[int, int, int, int]]:
     """Yield (id, body start, size, body end) for the elements between `start` and `end`.
 
@@ -119,7 +119,7 @@ def elements(
         pos = stop
 
 
-def track_types(probe: Probe, start: int, end: int) -> set[int] | None:
+def track_types(probe: ByteWindow, start: int, end: int) -> set[int] | None:
     """Return the TrackType values of the first Tracks element of a Segment's body.
 
     `start` and `end` bound the Segment's body. None when no Tracks element comes before the
@@ -129,7 +129,7 @@ def track_types(probe: Probe, start: int, end: int) -> set[int] | None:
     for ident, body, size, stop in elements(probe, start, end, _MAX_BEFORE_TRACKS):
         if ident == _TRACKS:
             length = min(stop - body, _MAX_TRACKS_SIZE if size >= 0 else _MAX_UNKNOWN_TRACKS)
-            tracks = Probe(probe.at(body, length), None)
+            tracks = ByteWindow(probe.at(body, length), None)
             types = set()
             for entry, e_body, e_size, e_end in elements(tracks, 0, len(tracks.head)):
                 if e_size == UNKNOWN:  # only a Segment or a Cluster may be of unknown size

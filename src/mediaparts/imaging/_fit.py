@@ -22,7 +22,7 @@ from mediaparts.imaging._decode import Decoded, decode, resize
 from mediaparts.imaging._encode import encode, label, ladder
 from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._probe import (
-    Probe,
+    ImageHeader,
     check_decode,
     decode_failure,
     probe,
@@ -103,7 +103,9 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         raise decode_failure(head.media_type, exc) from exc
 
 
-def _fit_still(head: Probe, decoded: Decoded, size: tuple[int, int], spec: FitSpec) -> FittedImage:
+def _fit_still(
+    head: ImageHeader, decoded: Decoded, size: tuple[int, int], spec: FitSpec
+) -> FittedImage:
     out = _output_type(head, decoded, spec)
     lossless_source = out == "image/webp" and head.lossless
     steps = list(decoded.steps)
@@ -152,7 +154,7 @@ def _fits(size: int, spec: FitSpec) -> bool:
     return spec.max_bytes is None or measured(size, spec.measure) <= spec.max_bytes
 
 
-def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
+def _output_type(head: ImageHeader, decoded: Decoded, spec: FitSpec) -> str:
     """Choose what to write: the source's own type if accepted and writable, else by content."""
     own = format_of(head.media_type)
     if head.media_type in spec.accepted and own is not None and own.rewrite:
@@ -179,7 +181,9 @@ def _keeps_alpha(media_type: str) -> bool:
     return record is not None and record.alpha
 
 
-def _describe(head: Probe, out: str, target: tuple[int, int], final: tuple[int, int]) -> list[str]:
+def _describe(
+    head: ImageHeader, out: str, target: tuple[int, int], final: tuple[int, int]
+) -> list[str]:
     steps = []
     if out != head.media_type:
         steps.append(f"{short_name(head.media_type)}→{short_name(out)}")
