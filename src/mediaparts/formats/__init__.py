@@ -9,7 +9,7 @@ built-in records are in `_builtin` (images) and `_catalogue` (audio, video, docu
 One walker per container: `jpeg_segments` (JPEG markers), `riff_chunks` (RIFF: WebP, WAV,
 AVI), `png_chunks` (PNG and APNG), `boxes` (ISO-BMFF: MP4, MOV, HEIF, AVIF), `elements`
 (EBML: Matroska, WebM). They read through `ByteWindow`, the bounded view of the input (`PREFIX_SIZE`
-bytes, then a few capped reads by `ReadAt`). Header facts beside them: `image_size` (header
+bytes, then a few capped reads by `ReadAt`). Header facts beside them: `header_size` (header
 parsers only; `mediaparts.imaging.image_size` adds Pillow's fallback), `audio_duration`,
 `video_duration`, `video_has_audio` and `pdf_page_count`.
 """
@@ -26,7 +26,7 @@ from mediaparts.formats._ebml import (
     elements,
     track_types,
 )
-from mediaparts.formats._imageinfo import EOI, SOS, image_size, jpeg_scans, jpeg_segments
+from mediaparts.formats._imageinfo import EOI, SOS, header_size, jpeg_scans, jpeg_segments
 from mediaparts.formats._isobmff import boxes, brands, track_handlers
 from mediaparts.formats._pdf import PDF_OBJECT, pdf_page_count
 from mediaparts.formats._png import png_chunks
@@ -73,7 +73,7 @@ __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pin
     "element",
     "elements",
     "get",
-    "image_size",
+    "header_size",
     "jpeg_scans",
     "jpeg_segments",
     "pdf_page_count",

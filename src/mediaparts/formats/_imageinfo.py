@@ -22,9 +22,9 @@ __all__ = [
     "bmp_size",
     "gif_complete",
     "gif_size",
+    "header_size",
     "heif_size",
     "ico_size",
-    "image_size",
     "jpeg_complete",
     "jpeg_scans",
     "jpeg_segments",
@@ -195,7 +195,7 @@ def ico_size(data: bytes | memoryview) -> Size | None:
     return best
 
 
-def image_size(data: bytes, media_type: str) -> Size | None:
+def header_size(data: bytes, media_type: str) -> Size | None:
     """Return (width, height) as stored in the header, or None when it cannot be read.
 
     Only the format record's own header parser is used (no Pillow: this layer is bytes only),
