@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mediaparts.detection import _audio, _containers, _isobmff, _office
+from mediaparts.detection import _audio, _brands, _containers, _office
 from mediaparts.detection._hit import Hit
 from mediaparts.detection._sniff import decode_text
 from mediaparts.formats import PDF_OBJECT, ByteWindow
@@ -242,9 +242,9 @@ VIDEO_SIGNATURES = (
 
 # Rows whose parser decides the kind too.
 CONTAINER_SIGNATURES = (
-    _sig("video/mp4", (4, b"ftyp"), parse=_isobmff.ftyp),
+    _sig("video/mp4", (4, b"ftyp"), parse=_brands.ftyp),
     *(
-        _sig("video/quicktime", (4, atom), parse=_isobmff.quicktime_atoms)
+        _sig("video/quicktime", (4, atom), parse=_brands.quicktime_atoms)
         for atom in (b"moov", b"mdat", b"wide", b"free", b"skip", b"pnot")
     ),
     _sig("video/webm", (0, b"\x1a\x45\xdf\xa3"), parse=_containers.ebml),
