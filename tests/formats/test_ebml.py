@@ -10,10 +10,10 @@ from mediaparts.formats._ebml import (
     AUDIO_TRACK,
     CLUSTER,
     EBML_HEADER,
+    EBML_UNKNOWN_SIZE,
     INFO,
     MAX_ELEMENTS,
     SEGMENT,
-    UNKNOWN,
     VIDEO_TRACK,
     element,
     elements,
@@ -51,9 +51,9 @@ def _tracks(*types: int) -> bytes:
         (b"\x40\x02", False, (2, 2)),
         (b"\x10\x00\x00\x05", False, (5, 4)),
         (b"\x01\x00\x00\x00\x00\x00\x01\x00", False, (256, 8)),
-        (b"\xff", False, (UNKNOWN, 1)),
-        (b"\x7f\xff", False, (UNKNOWN, 2)),
-        (_UNKNOWN_SIZE, False, (UNKNOWN, 8)),
+        (b"\xff", False, (EBML_UNKNOWN_SIZE, 1)),
+        (b"\x7f\xff", False, (EBML_UNKNOWN_SIZE, 2)),
+        (_UNKNOWN_SIZE, False, (EBML_UNKNOWN_SIZE, 8)),
         (b"\x1a\x45\xdf\xa3", True, (EBML_HEADER, 4)),
         (b"\xa3", True, (0xA3, 1)),
         (b"\x00\x81", False, None),  # a length over 8 bytes
@@ -99,7 +99,7 @@ def test_elements_unknown_size_runs_to_the_parent_end_and_ends_the_walk() -> Non
     found = list(elements(_probe(data), 0, len(data)))
     assert [(ident, size, end) for ident, _, size, end in found] == [
         (INFO, 0, 12),
-        (CLUSTER, UNKNOWN, len(data)),
+        (CLUSTER, EBML_UNKNOWN_SIZE, len(data)),
     ]
 
 
@@ -115,7 +115,7 @@ def test_elements_never_raises_on_any_bytes(data: bytes) -> None:
     """Any bytes walk without an exception, within the bounds given."""
     for _, body, size, end in elements(_probe(data), 0, len(data)):
         assert body <= end + 16 and end <= len(data)
-        assert size == UNKNOWN or size >= 0
+        assert size == EBML_UNKNOWN_SIZE or size >= 0
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from mediaparts.detection._hit import Hit
 from mediaparts.formats import (
     AUDIO_TRACK,
     EBML_HEADER,
+    EBML_UNKNOWN_SIZE,
     SEGMENT,
-    UNKNOWN,
     VIDEO_TRACK,
     ByteWindow,
     element,
@@ -38,7 +38,7 @@ def ebml(probe: ByteWindow) -> Hit | None:
     doc_type = b"matroska"  # the DocType default (RFC 8794 §11.2.5)
     in_head = ByteWindow(head, len(head))  # the EBML header is read from the prefix alone
     for ident, value_start, value_size, _ in elements(in_head, start, start + size):
-        if value_size == UNKNOWN:
+        if value_size == EBML_UNKNOWN_SIZE:
             break
         if ident == _DOC_TYPE:
             doc_type = head[value_start : value_start + value_size].rstrip(b"\x00")

@@ -19,8 +19,8 @@ from mediaparts.formats._duration import audio_duration, video_duration, video_h
 from mediaparts.formats._ebml import (
     AUDIO_TRACK,
     EBML_HEADER,
+    EBML_UNKNOWN_SIZE,
     SEGMENT,
-    UNKNOWN,
     VIDEO_TRACK,
     element,
     elements,
@@ -64,7 +64,7 @@ __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pin
     "SOS",
     "Sample",
     "Size",
-    "UNKNOWN",
+    "EBML_UNKNOWN_SIZE",
     "VIDEO_TRACK",
     "audio_duration",
     "boxes",
