@@ -25,6 +25,9 @@ Which imports count for which rule:
   layers below it). Every import counts.
 - (d) No module over `MAX_LINES` lines.
 - (e) No two modules define a top-level class of the same name (one name per concept).
+- (f) A package's `__init__` lists in `__all__` what users may rely on; a name it imports only
+  for the other packages of mediaparts (an internal export) is imported as `name as name` and
+  named in its docstring, so each export is either a promise or visibly not one.
 
 A module `from pkg import name` imports `pkg.name` when that is a module, else `pkg`; the
 implicit import of parent packages (`a.b` runs `a/__init__.py`) is not counted.
@@ -430,6 +433,7 @@ def _violations() -> list[Violation]:
         *_unlayered(modules),
         *_size_violations(modules),
         *_duplicate_violations(modules),
+        *_export_violations(modules),
     ]
     return list(dict.fromkeys(found))  # one report per place, however many names it imports
 
@@ -461,7 +465,49 @@ def _duplicate_violations(modules: dict[str, Path]) -> Iterator[Violation]:
             )
 
 
-@pytest.mark.parametrize("rule", ["cycle", "private", "layer", "size", "duplicate"])
+def _declared_all(tree: ast.Module) -> set[str] | None:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            value = ast.literal_eval(node.value)
+            return set(value) if isinstance(value, list) else None
+    return None
+
+
+def _export_violations(modules: dict[str, Path]) -> Iterator[Violation]:
+    """A package's `__init__` name outside `__all__` must be marked an internal export."""
+    for module, path in modules.items():
+        if path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        public, doc = _declared_all(tree), ast.get_docstring(tree) or ""
+        if public is None:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.module == "__future__":
+                continue
+            base = _resolve(module, True, node)
+            if not (base == ROOT or base.startswith(ROOT + ".")):
+                continue  # `typing`'s names and the like are not exports
+            for alias in node.names:
+                name = alias.asname or alias.name
+                if name.startswith("_") or name in public or f"{base}.{alias.name}" in modules:
+                    continue
+                if alias.asname == alias.name and f"`{name}`" in doc:
+                    continue
+                yield Violation(
+                    "exports",
+                    module,
+                    name,
+                    f"{path.relative_to(SRC.parent)}:{node.lineno}",
+                    f"list `{name}` in `__all__` if users may rely on it; if only the other "
+                    f"packages of mediaparts use it, import it as `{name} as {name}` and name it "
+                    "in the package docstring's internal exports",
+                )
+
+
+@pytest.mark.parametrize("rule", ["cycle", "private", "layer", "size", "duplicate", "exports"])
 def test_architecture_rule_holds(rule: str) -> None:
     """No module of src/mediaparts breaks the rule, apart from the KNOWN ones."""
     found = [v for v in _violations() if v.rule == rule and v.key not in KNOWN]
@@ -502,6 +548,12 @@ SAMPLE_PACKAGE = {
     # A registry of module paths closes a cycle like an import statement.
     "mediaparts/m.py": '_BUILT_IN = {"n": "mediaparts.n"}\n',
     "mediaparts/n.py": "import mediaparts.m\n",
+    # An export outside `__all__`, unmarked (rule (f)); the marked one is fine.
+    "mediaparts/s/__init__.py": (
+        '"""Internal export: `kept`."""\n__all__ = ["f"]\n'
+        "from mediaparts.s._t import f, stray\nfrom mediaparts.s._t import kept as kept\n"
+    ),
+    "mediaparts/s/_t.py": "def f() -> None: ...\ndef stray() -> None: ...\nkept = 1\n",
     # Two classes of one name in two modules (rule (e)).
     "mediaparts/p.py": "class Probe:\n    pass\n",
     "mediaparts/q.py": "def f() -> None:\n    class Local: ...\nclass Probe: ...\n",
@@ -574,3 +626,8 @@ def test_architecture_finds_two_classes_of_one_name(sample: Path) -> None:
     assert [v.key for v in _duplicate_violations(_modules())] == [
         "duplicate: class Probe -> mediaparts.p, mediaparts.q"
     ]
+
+
+def test_architecture_finds_an_unmarked_export(sample: Path) -> None:
+    """A package's name outside `__all__` is reported unless marked an internal export."""
+    assert [v.key for v in _export_violations(_modules())] == ["exports: mediaparts.s -> stray"]
