@@ -11,6 +11,7 @@ module of the package is collected, at module level, inside functions (lazy impo
   outside a docstring: a lazy table (`_LAZY` or any other name), the provider registry's
   `_BUILT_IN`, an `importlib.import_module(...)` or `__import__(...)` argument. A string that
   only looks like a module path (a PDF's author field) ends its line with `# not an import`.
+  A path built at run time (an f-string) cannot be read here: write module paths out whole.
 
 Which imports count for which rule:
 
@@ -19,8 +20,8 @@ Which imports count for which rule:
   imports do not (they never run), nor do the string paths of `mediaparts/__init__.py`, the
   one documented exception (its lazy facade names every public name's module, by design).
 - (b) No import of another package's private module or private name: `a.b._c` (a module, or a
-  name defined in `a/b/__init__.py`) may be imported only by a module inside package `a.b`.
-  Every import counts.
+  name defined in `a/b/__init__.py` or in a module of `a.b`) may be imported only by a module
+  inside package `a.b`. Every import counts.
 - (c) No import of a higher layer (`LAYERS`, lowest first; a layer imports only itself and the
   layers below it). Every import counts.
 - (d) No module over `MAX_LINES` lines.
