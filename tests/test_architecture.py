@@ -1,20 +1,34 @@
 """The import rules of `src/mediaparts`, checked by reading the source (nothing is imported).
 
-Every module under `src/mediaparts` is parsed with `ast`, and every `import` and `from ...
-import` in it is collected: at module level, inside functions (lazy imports) and inside
-`if TYPE_CHECKING:` blocks. A package's lazy facade (the `_LAZY` table its `__getattr__` reads,
-as in `mediaparts/__init__.py`) counts as imports of the modules it names. Which imports count
-for which rule:
+Every module under `src/mediaparts` is parsed with `ast`, and everything in it that imports a
+module of the package is collected, at module level, inside functions (lazy imports) and inside
+`if TYPE_CHECKING:` blocks:
+
+- `import a.b`, `import a.b as x`, `from a import b`, `from . import b` (relative);
+- an attribute reached through an imported module: after `import a.b`, `a.b._c.f` imports
+  `a.b._c`, and `a.b._f` takes the private name `_f` of `a.b`;
+- a constant string that names a module of src (`"a.b"`, or `"a.b:name"`), wherever it stands
+  outside a docstring: a lazy table (`_LAZY` or any other name), the provider registry's
+  `_BUILT_IN`, an `importlib.import_module(...)` or `__import__(...)` argument. A string that
+  only looks like a module path (a PDF's author field) ends its line with `# not an import`.
+  A path built at run time (an f-string) cannot be read here: write module paths out whole.
+
+Which imports count for which rule:
 
 - (a) No import cycle between modules. Module-level and lazy (in-function) imports count: a
   lazy import that dodges a cycle at load time is still a cycle in the design. `TYPE_CHECKING`
-  imports do not (they never run), nor does the lazy facade of `mediaparts/__init__.py`, the
-  one documented exception (it names every public name's module, by design).
-- (b) No import of another package's private module: `a.b._c` may be imported only by a module
+  imports do not (they never run), nor do the string paths of `mediaparts/__init__.py`, the
+  one documented exception (its lazy facade names every public name's module, by design).
+- (b) No import of another package's private module or private name: `a.b._c` (a module, or a
+  name defined in `a/b/__init__.py` or in a module of `a.b`) may be imported only by a module
   inside package `a.b`. Every import counts.
 - (c) No import of a higher layer (`LAYERS`, lowest first; a layer imports only itself and the
   layers below it). Every import counts.
 - (d) No module over `MAX_LINES` lines.
+- (e) No two modules define a top-level class of the same name (one name per concept).
+- (f) A package's `__init__` lists in `__all__` what users may rely on; a name it imports only
+  for the other packages of mediaparts (an internal export) is imported as `name as name` and
+  named in its docstring, so each export is either a promise or visibly not one.
 
 A module `from pkg import name` imports `pkg.name` when that is a module, else `pkg`; the
 implicit import of parent packages (`a.b` runs `a/__init__.py`) is not counted.
@@ -78,14 +92,15 @@ KNOWN: frozenset[str] = frozenset()
 
 @dataclass(frozen=True)
 class Import:
-    """One import statement's target, as found in a module."""
+    """One import's target, as found in a module."""
 
     source: str  # the importing module
     target: str  # the imported module
     line: int
     lazy: bool  # inside a function
     type_only: bool  # inside `if TYPE_CHECKING:`
-    facade: bool  # named in a package's `_LAZY` table
+    facade: bool  # a constant string naming the module (a lazy table, `import_module`, ...)
+    name: str = ""  # the name taken from the module, when it is not a module itself
 
 
 @dataclass(frozen=True)
@@ -136,37 +151,99 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> Iterator[str]:
+def _targets(
+    node: ast.Import | ast.ImportFrom, module: str, is_package: bool
+) -> Iterator[tuple[str, str]]:
+    """Each (module, name taken from it) the statement imports; name is "" for a module."""
     known = _modules()
     if isinstance(node, ast.Import):
-        yield from (alias.name for alias in node.names)
+        yield from ((alias.name, "") for alias in node.names)
         return
     base = _resolve(module, is_package, node)
     for alias in node.names:
         sub = f"{base}.{alias.name}"
-        yield sub if sub in known else base
+        yield (sub, "") if sub in known else (base, alias.name)
 
 
-def _lazy_table(tree: ast.Module) -> Iterator[tuple[str, int]]:
-    for node in tree.body:
-        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Dict):
-            names = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(n, ast.Name) and n.id == "_LAZY" for n in names):
-                for value in node.value.values:
-                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                        yield value.value, value.lineno
+def _bindings(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> dict[str, str]:
+    """The local names a statement binds to modules of src: local name -> module."""
+    known = _modules()
+    if isinstance(node, ast.Import):
+        return {
+            (alias.asname or alias.name.split(".")[0]): (
+                alias.name if alias.asname else alias.name.split(".")[0]
+            )
+            for alias in node.names
+        }
+    base = _resolve(module, is_package, node)
+    return {
+        (alias.asname or alias.name): f"{base}.{alias.name}"
+        for alias in node.names
+        if f"{base}.{alias.name}" in known
+    }
+
+
+def _dotted(node: ast.Attribute) -> list[str] | None:
+    """`a.b.c` as ["a", "b", "c"], or None when the chain does not start at a name."""
+    parts: list[str] = []
+    current: ast.expr = node
+    while isinstance(current, ast.Attribute):
+        parts.append(current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name):
+        return None
+    return [current.id, *reversed(parts)]
+
+
+def _through_attributes(chain: list[str], bound: str) -> tuple[str, str]:
+    """The deepest module of src an attribute chain reaches, and the name it takes from it."""
+    known = _modules()
+    module, rest = bound, chain[1:]
+    while rest and f"{module}.{rest[0]}" in known:
+        module, rest = f"{module}.{rest[0]}", rest[1:]
+    return module, rest[0] if rest else ""
+
+
+def _string_path(value: str) -> str | None:
+    """The module of src a constant string names (`"a.b"` or `"a.b:name"`), if any."""
+    path = value.split(":", 1)[0]
+    return path if path in _modules() else None
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+NOT_AN_IMPORT = "# not an import"
 
 
 def _imports_of(module: str, path: Path) -> list[Import]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tree = ast.parse(text, filename=str(path))
     is_package = path.name == "__init__.py"
+    docstrings = _docstrings(tree)
+    bound: dict[str, str] = {}  # local name -> module of src, from every import statement
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update(
+                (name, target)
+                for name, target in _bindings(node, module, is_package).items()
+                if target == ROOT or target.startswith(ROOT + ".")
+            )
     found: list[Import] = []
 
     def visit(node: ast.AST, lazy: bool, type_only: bool) -> None:
         if isinstance(node, ast.Import | ast.ImportFrom):
-            for target in _targets(node, module, is_package):
+            for target, name in _targets(node, module, is_package):
                 if target == ROOT or target.startswith(ROOT + "."):
-                    found.append(Import(module, target, node.lineno, lazy, type_only, False))
+                    found.append(Import(module, target, node.lineno, lazy, type_only, False, name))
             return
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             for statement in node.body:
@@ -174,12 +251,26 @@ def _imports_of(module: str, path: Path) -> list[Import]:
             for statement in node.orelse:
                 visit(statement, lazy, type_only)
             return
+        if isinstance(node, ast.Attribute):
+            chain = _dotted(node)
+            if chain and chain[0] in bound:
+                target, name = _through_attributes(chain, bound[chain[0]])
+                found.append(Import(module, target, node.lineno, lazy, type_only, False, name))
+                return  # the chain's inner attributes are the same reach, shorter
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and not lines[node.lineno - 1].rstrip().endswith(NOT_AN_IMPORT)
+        ):
+            path_target = _string_path(node.value)
+            if path_target is not None:
+                found.append(Import(module, path_target, node.lineno, lazy, type_only, True))
         inner = lazy or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         for child in ast.iter_child_nodes(node):
             visit(child, inner, type_only)
 
     visit(tree, False, False)
-    found += [Import(module, t, line, True, False, True) for t, line in _lazy_table(tree)]
     return found
 
 
@@ -209,18 +300,38 @@ def _private_owner(target: str) -> str | None:
     return owner
 
 
+def _private_reach(imp: Import) -> tuple[str, str] | None:
+    """(the private thing imported, the package it belongs to), or None if it is public.
+
+    A private module `a.b._c` belongs to `a.b`; so does a private name `_f` defined in
+    `a/b/__init__.py`, or in a module `a/b/m.py` of that package.
+    """
+    owner = _private_owner(imp.target)
+    if owner is not None:
+        return imp.target, owner
+    if imp.name.startswith("_") and not imp.name.startswith("__"):
+        path = _modules().get(imp.target)
+        is_module = path is not None and path.name != "__init__.py"
+        holder = imp.target.rpartition(".")[0] if is_module else imp.target
+        return f"{imp.target}.{imp.name}", holder
+    return None
+
+
 def _private_violations(imports: list[Import]) -> Iterator[Violation]:
     for imp in imports:
-        owner = _private_owner(imp.target)
-        if owner is None or imp.source == owner or imp.source.startswith(owner + "."):
+        reach = _private_reach(imp)
+        if reach is None:
+            continue
+        thing, owner = reach
+        if imp.source == owner or imp.source.startswith(owner + "."):
             continue
         yield Violation(
             "private",
             imp.source,
-            imp.target,
+            thing,
             _where(imp),
-            f"import the name from the public package `{owner}` (export it there in "
-            f"`__all__` if it is not yet), not from its private module `{imp.target}`",
+            f"import the name from the public package `{owner}` (export it there if it is "
+            f"not yet), not the private `{thing}`",
         )
 
 
@@ -322,6 +433,8 @@ def _violations() -> list[Violation]:
         *_layer_violations(imports),
         *_unlayered(modules),
         *_size_violations(modules),
+        *_duplicate_violations(modules),
+        *_export_violations(modules),
     ]
     return list(dict.fromkeys(found))  # one report per place, however many names it imports
 
@@ -330,7 +443,72 @@ def _report(violations: list[Violation]) -> str:
     return "\n".join(map(str, violations))
 
 
-@pytest.mark.parametrize("rule", ["cycle", "private", "layer", "size"])
+def _class_names(modules: dict[str, Path]) -> dict[str, list[str]]:
+    """Each top-level class name -> the modules that define one."""
+    found: dict[str, list[str]] = {}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(module)
+    return found
+
+
+def _duplicate_violations(modules: dict[str, Path]) -> Iterator[Violation]:
+    for name, where in sorted(_class_names(modules).items()):
+        if len(where) > 1:
+            yield Violation(
+                "duplicate",
+                f"class {name}",
+                ", ".join(where),
+                ", ".join(str(modules[m].relative_to(SRC.parent)) for m in where),
+                "one name per concept: rename all but one of them after what each is",
+            )
+
+
+def _declared_all(tree: ast.Module) -> set[str] | None:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            value = ast.literal_eval(node.value)
+            return set(value) if isinstance(value, list) else None
+    return None
+
+
+def _export_violations(modules: dict[str, Path]) -> Iterator[Violation]:
+    """A package's `__init__` name outside `__all__` must be marked an internal export."""
+    for module, path in modules.items():
+        if path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        public, doc = _declared_all(tree), ast.get_docstring(tree) or ""
+        if public is None:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.module == "__future__":
+                continue
+            base = _resolve(module, True, node)
+            if not (base == ROOT or base.startswith(ROOT + ".")):
+                continue  # `typing`'s names and the like are not exports
+            for alias in node.names:
+                name = alias.asname or alias.name
+                if name.startswith("_") or name in public or f"{base}.{alias.name}" in modules:
+                    continue
+                if alias.asname == alias.name and f"`{name}`" in doc:
+                    continue
+                yield Violation(
+                    "exports",
+                    module,
+                    name,
+                    f"{path.relative_to(SRC.parent)}:{node.lineno}",
+                    f"list `{name}` in `__all__` if users may rely on it; if only the other "
+                    f"packages of mediaparts use it, import it as `{name} as {name}` and name it "
+                    "in the package docstring's internal exports",
+                )
+
+
+@pytest.mark.parametrize("rule", ["cycle", "private", "layer", "size", "duplicate", "exports"])
 def test_architecture_rule_holds(rule: str) -> None:
     """No module of src/mediaparts breaks the rule, apart from the KNOWN ones."""
     found = [v for v in _violations() if v.rule == rule and v.key not in KNOWN]
@@ -353,9 +531,34 @@ SAMPLE_PACKAGE = {
     "mediaparts/c.py": (
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mediaparts.d import _e\n"
     ),
-    "mediaparts/d/__init__.py": "",
-    "mediaparts/d/_e.py": "from mediaparts.d import _f\nfrom . import _f as again\n",
+    "mediaparts/d/__init__.py": "_HIDDEN = 1\n",
+    "mediaparts/d/_e.py": (
+        "from mediaparts.d import _f, _HIDDEN\nfrom . import _f as again\nimport mediaparts.d\n"
+        "Y = mediaparts.d._HIDDEN\n"
+    ),
     "mediaparts/d/_f.py": "",
+    # Each form of import that is not an import statement (rule (b) names each one).
+    "mediaparts/g.py": 'import importlib\nM = importlib.import_module("mediaparts.d._e")\n',
+    "mediaparts/h.py": 'def f() -> object:\n    return __import__("mediaparts.d._f")\n',
+    "mediaparts/i.py": "import mediaparts.d\nX = mediaparts.d._e.X\n",
+    "mediaparts/j.py": "from mediaparts.d import _HIDDEN\nfrom mediaparts import d\nZ = d._HIDDEN\n",
+    "mediaparts/k.py": (
+        '"""mediaparts.d._e"""\n_TABLE = {"x": "mediaparts.d._f:X"}\n'
+        'AUTHOR = "mediaparts.d._e"  # not an import\nLABEL = "mediaparts.d._nothing"\n'
+    ),
+    # A registry of module paths closes a cycle like an import statement.
+    "mediaparts/m.py": '_BUILT_IN = {"n": "mediaparts.n"}\n',
+    "mediaparts/n.py": "import mediaparts.m\n",
+    # An export outside `__all__`, unmarked (rule (f)); the marked one is fine.
+    "mediaparts/s/__init__.py": (
+        '"""Internal export: `kept`."""\n__all__ = ["f"]\n'
+        "from mediaparts.s._t import f, stray\nfrom mediaparts.s._t import kept as kept\n"
+    ),
+    "mediaparts/s/_t.py": "def f() -> None: ...\ndef stray() -> None: ...\nkept = 1\n",
+    # Two classes of one name in two modules (rule (e)).
+    "mediaparts/p.py": "class Probe:\n    pass\n",
+    "mediaparts/q.py": "def f() -> None:\n    class Local: ...\nclass Probe: ...\n",
+    "mediaparts/r.py": "class Local: ...\n",
 }
 
 
@@ -370,17 +573,31 @@ def sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_architecture_finds_a_lazy_cycle(sample: Path) -> None:
-    """A cycle closed by an import inside a function is reported, naming both modules."""
+    """A cycle closed by an import inside a function, or by a table of module paths, is
+    reported, naming the modules."""
     cycles = list(_cycle_violations(_all_imports()))
-    assert [v.key for v in cycles] == ["cycle: mediaparts.a -> mediaparts.b -> mediaparts.a"]
+    assert [v.key for v in cycles] == [
+        "cycle: mediaparts.a -> mediaparts.b -> mediaparts.a",
+        "cycle: mediaparts.m -> mediaparts.n -> mediaparts.m",
+    ]
     assert "mediaparts/b.py:2" in str(cycles[0])
+    assert "mediaparts/m.py:1" in str(cycles[1])
 
 
-def test_architecture_finds_a_private_import_in_type_checking(sample: Path) -> None:
-    """A TYPE_CHECKING import of another package's private module is reported; a sibling's
-    private module (absolute or relative import) is not."""
-    keys = [v.key for v in _private_violations(_all_imports())]
-    assert keys == ["private: mediaparts.c -> mediaparts.d._e"]
+def test_architecture_finds_every_form_of_private_import(sample: Path) -> None:
+    """Another package's private module or name is reported whatever the form of the import
+    (TYPE_CHECKING, `import_module`, `__import__`, an attribute, a string in a table); a
+    sibling's (absolute or relative), a docstring and a `# not an import` string are not."""
+    found = sorted((v.key, v.where.split("/", 1)[1]) for v in _private_violations(_all_imports()))
+    assert found == [
+        ("private: mediaparts.c -> mediaparts.d._e", "mediaparts/c.py:3"),
+        ("private: mediaparts.g -> mediaparts.d._e", "mediaparts/g.py:2"),
+        ("private: mediaparts.h -> mediaparts.d._f", "mediaparts/h.py:2"),
+        ("private: mediaparts.i -> mediaparts.d._e", "mediaparts/i.py:2"),
+        ("private: mediaparts.j -> mediaparts.d._HIDDEN", "mediaparts/j.py:1"),
+        ("private: mediaparts.j -> mediaparts.d._HIDDEN", "mediaparts/j.py:3"),
+        ("private: mediaparts.k -> mediaparts.d._f", "mediaparts/k.py:2"),
+    ]
 
 
 def test_architecture_finds_an_upward_import_and_a_module_with_no_layer(sample: Path) -> None:
@@ -393,6 +610,25 @@ def test_architecture_finds_an_upward_import_and_a_module_with_no_layer(sample: 
 
 
 def test_architecture_facade_table_counts_as_imports(sample: Path) -> None:
-    """The `_LAZY` table of a package's `__init__` counts as imports of the modules it names."""
-    facade = [imp for imp in _all_imports() if imp.facade]
-    assert [(imp.source, imp.target) for imp in facade] == [("mediaparts", "mediaparts.b")]
+    """A string naming a module of src counts as an import of it, whatever table holds it."""
+    strings = [(imp.source, imp.target) for imp in _all_imports() if imp.facade]
+    assert strings == [
+        ("mediaparts", "mediaparts.b"),
+        ("mediaparts.g", "mediaparts.d._e"),
+        ("mediaparts.h", "mediaparts.d._f"),
+        ("mediaparts.k", "mediaparts.d._f"),
+        ("mediaparts.m", "mediaparts.n"),
+    ]
+
+
+def test_architecture_finds_two_classes_of_one_name(sample: Path) -> None:
+    """Two modules defining a top-level class of the same name are reported (a class local
+    to a function is not)."""
+    assert [v.key for v in _duplicate_violations(_modules())] == [
+        "duplicate: class Probe -> mediaparts.p, mediaparts.q"
+    ]
+
+
+def test_architecture_finds_an_unmarked_export(sample: Path) -> None:
+    """A package's name outside `__all__` is reported unless marked an internal export."""
+    assert [v.key for v in _export_violations(_modules())] == ["exports: mediaparts.s -> stray"]

@@ -222,5 +222,5 @@ def rewrap(error: MediaError, message: str) -> MediaError:
 # Tracebacks and pytest's reports name the public path (`mediaparts.OfflineError`, where users
 # catch it), not this private module; pickling resolves the same path. httpx does the same.
 for _name in __all__:
-    globals()[_name].__module__ = "mediaparts"
+    globals()[_name].__module__ = "mediaparts"  # not an import
 del _name

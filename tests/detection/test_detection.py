@@ -190,7 +190,6 @@ def test_public_api_all_is_sorted_and_complete() -> None:
         "extension_for",
         "media_type_from_filename",
         "PREFIX_SIZE",
-        "text_to_the_end",
     }
     assert PREFIX_SIZE == 65536
 

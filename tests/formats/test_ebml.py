@@ -10,17 +10,17 @@ from mediaparts.formats._ebml import (
     AUDIO_TRACK,
     CLUSTER,
     EBML_HEADER,
+    EBML_UNKNOWN_SIZE,
     INFO,
     MAX_ELEMENTS,
     SEGMENT,
-    UNKNOWN,
     VIDEO_TRACK,
     element,
     elements,
     read_vint,
     track_types,
 )
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 _TRACKS, _TRACK_ENTRY, _TRACK_TYPE = 0x1654AE6B, 0xAE, 0x83
 _UNKNOWN_SIZE = b"\x01\xff\xff\xff\xff\xff\xff\xff"
@@ -35,8 +35,8 @@ def _el(ident: int, body: bytes = b"") -> bytes:
     return _id(ident) + (0x01 << 56 | len(body)).to_bytes(8, "big") + body
 
 
-def _probe(data: bytes) -> Probe:
-    return Probe(data, len(data))
+def _probe(data: bytes) -> ByteWindow:
+    return ByteWindow(data, len(data))
 
 
 def _tracks(*types: int) -> bytes:
@@ -51,9 +51,9 @@ def _tracks(*types: int) -> bytes:
         (b"\x40\x02", False, (2, 2)),
         (b"\x10\x00\x00\x05", False, (5, 4)),
         (b"\x01\x00\x00\x00\x00\x00\x01\x00", False, (256, 8)),
-        (b"\xff", False, (UNKNOWN, 1)),
-        (b"\x7f\xff", False, (UNKNOWN, 2)),
-        (_UNKNOWN_SIZE, False, (UNKNOWN, 8)),
+        (b"\xff", False, (EBML_UNKNOWN_SIZE, 1)),
+        (b"\x7f\xff", False, (EBML_UNKNOWN_SIZE, 2)),
+        (_UNKNOWN_SIZE, False, (EBML_UNKNOWN_SIZE, 8)),
         (b"\x1a\x45\xdf\xa3", True, (EBML_HEADER, 4)),
         (b"\xa3", True, (0xA3, 1)),
         (b"\x00\x81", False, None),  # a length over 8 bytes
@@ -99,7 +99,7 @@ def test_elements_unknown_size_runs_to_the_parent_end_and_ends_the_walk() -> Non
     found = list(elements(_probe(data), 0, len(data)))
     assert [(ident, size, end) for ident, _, size, end in found] == [
         (INFO, 0, 12),
-        (CLUSTER, UNKNOWN, len(data)),
+        (CLUSTER, EBML_UNKNOWN_SIZE, len(data)),
     ]
 
 
@@ -115,7 +115,7 @@ def test_elements_never_raises_on_any_bytes(data: bytes) -> None:
     """Any bytes walk without an exception, within the bounds given."""
     for _, body, size, end in elements(_probe(data), 0, len(data)):
         assert body <= end + 16 and end <= len(data)
-        assert size == UNKNOWN or size >= 0
+        assert size == EBML_UNKNOWN_SIZE or size >= 0
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ def test_track_types_reads_a_bounded_tracks_element() -> None:
         reads.append(length)
         return (head + b"\0" * (offset + length))[offset : offset + length]
 
-    assert track_types(Probe(head, 1 << 41, read_at), 0, 1 << 41) == set()
+    assert track_types(ByteWindow(head, 1 << 41, read_at), 0, 1 << 41) == set()
     assert sum(reads) <= 65536 + 16
 
 

@@ -1,7 +1,7 @@
 """Image dimensions from headers, and graceful failure on truncated ones.
 
 `mediaparts.imaging.image_size` is what parts, uploads and `check` read: the format record's
-header parser (`mediaparts.formats.image_size`), else Pillow reading the header.
+header parser (`mediaparts.formats.header_size`), else Pillow reading the header.
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ def test_image_size_from_header(
     assert image_size(_encode(fmt, size, mode, **options), media_type) == size
 
 
-def test_image_size_formats_reads_only_headers() -> None:
-    """`formats.image_size` uses header parsers alone: TIFF, which has none, is None there."""
+def test_header_size_reads_only_headers() -> None:
+    """`formats.header_size` uses header parsers alone: TIFF, which has none, is None there."""
     tiff = _encode("TIFF", (333, 77))
-    assert formats.image_size(tiff, "image/tiff") is None
+    assert formats.header_size(tiff, "image/tiff") is None
     assert image_size(tiff, "image/tiff") == (333, 77)
-    assert formats.image_size(_encode("PNG", (333, 77)), "image/png") == (333, 77)
+    assert formats.header_size(_encode("PNG", (333, 77)), "image/png") == (333, 77)
 
 
 def test_image_size_top_down_bmp() -> None:

@@ -12,15 +12,15 @@ from mediaparts.formats._isobmff import (
     largest_extent,
     track_handlers,
 )
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 
 def _box(kind: bytes, payload: bytes = b"") -> bytes:
     return (8 + len(payload)).to_bytes(4, "big") + kind + payload
 
 
-def _probe(data: bytes) -> Probe:
-    return Probe(data, len(data))
+def _probe(data: bytes) -> ByteWindow:
+    return ByteWindow(data, len(data))
 
 
 def _track(handler: bytes) -> bytes:
@@ -118,7 +118,7 @@ def test_boxes_reads_beyond_the_head_only_through_the_probe_budget() -> None:
         return _box(b"free")[:length]
 
     head = (1 << 20).to_bytes(4, "big") + b"mdat" + b"\0" * 65528
-    found = list(boxes(Probe(head, huge, read_at), 0, huge))
+    found = list(boxes(ByteWindow(head, huge, read_at), 0, huge))
     assert len(found) <= MAX_BOXES
     assert all(length <= 16 for _, length in reads)
 

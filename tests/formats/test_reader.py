@@ -1,10 +1,10 @@
-"""The detection Probe: the shared prefix, bounded reads beyond it, and the read budget."""
+"""ByteWindow, the bounded reader: the shared prefix, bounded reads beyond it, the read budget."""
 
 from __future__ import annotations
 
 import pytest
 
-from mediaparts.formats._reader import EXTRA_BUDGET, PREFIX_SIZE, Probe
+from mediaparts.formats._reader import EXTRA_BUDGET, PREFIX_SIZE, ByteWindow
 
 
 class Source:
@@ -18,9 +18,9 @@ class Source:
         self.reads.append((offset, length))
         return self.data[offset : offset + length]
 
-    def probe(self, known_size: bool = True) -> Probe:
+    def probe(self, known_size: bool = True) -> ByteWindow:
         size = len(self.data) if known_size else None
-        return Probe(self.data[:PREFIX_SIZE], size, self.read_at)
+        return ByteWindow(self.data[:PREFIX_SIZE], size, self.read_at)
 
 
 @pytest.mark.parametrize(
@@ -34,7 +34,7 @@ class Source:
 )
 def test_probe_truncated(head: bytes, size: int | None, truncated: bool) -> None:
     """truncated says whether the input may continue past the head."""
-    assert Probe(head, size).truncated is truncated
+    assert ByteWindow(head, size).truncated is truncated
 
 
 @pytest.mark.parametrize(("offset", "length"), [(-1, 4), (0, 0), (5, -2)])

@@ -26,6 +26,7 @@ from mediaparts.providers import (
     MediaCosts,
     ModelRule,
     OpenAITiles,
+    Prepare,
     Problems,
     Rules,
     Site,
@@ -61,7 +62,7 @@ RULES = Rules(
 )
 
 
-def render(messages: Sequence[mp.Message], prepare: Any) -> dict[str, Any]:
+def render(messages: Sequence[mp.Message], prepare: Prepare) -> dict[str, Any]:
     """Render as `{"turns": [{"role", "blocks": [{"text"} | {"blob": {"mime", "b64"}}]}]}`."""
     turns = []
     for message in messages:
@@ -171,7 +172,7 @@ class _NoSites:
 
     RULES = RULES
 
-    def render(self, messages: Sequence[mp.Message], prepare: Any) -> dict[str, Any]:
+    def render(self, messages: Sequence[mp.Message], prepare: Prepare) -> dict[str, Any]:
         return {}
 
 

@@ -2,6 +2,9 @@
 
 Magic bytes first (our signature table, then the `filetype` package for the long tail), then
 text sniffing, then the file name's extension, then a declared type. See `docs/detection.md`.
+
+Internal export, for the other packages of mediaparts (not in `__all__`, no compatibility
+promise): `text_to_the_end` (whether a whole upload reads as text, for `from_upload`).
 """
 
 from mediaparts.detection._detect import Detection, detect, detect_media_type
@@ -11,7 +14,7 @@ from mediaparts.detection._types import (
     kind_of,
     media_type_from_filename,
 )
-from mediaparts.detection._wholetext import text_to_the_end
+from mediaparts.detection._wholetext import text_to_the_end as text_to_the_end  # internal
 from mediaparts.formats import PREFIX_SIZE
 
 # Plain `sorted()` order, which tests/test_public_api.py pins for every public `__all__`;
@@ -25,5 +28,4 @@ __all__ = [  # noqa: RUF022
     "extension_for",
     "kind_of",
     "media_type_from_filename",
-    "text_to_the_end",
 ]

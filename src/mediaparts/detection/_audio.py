@@ -7,7 +7,7 @@ exactly where this one's length says it should.
 
 from __future__ import annotations
 
-from mediaparts.formats import Probe
+from mediaparts.formats import ByteWindow
 
 __all__ = ["adts_at", "after_id3", "mpeg_audio_at"]
 
@@ -103,7 +103,7 @@ def _id3_end(header: bytes) -> int | None:
     return 10 + size + footer
 
 
-def after_id3(probe: Probe) -> str | None:
+def after_id3(probe: ByteWindow) -> str | None:
     """Identify the audio behind one or more ID3v2 tags.
 
     ID3v2 is mostly put in front of MP3, but taggers also prepend it to AAC (ADTS) and FLAC,

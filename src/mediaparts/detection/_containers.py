@@ -11,10 +11,10 @@ from mediaparts.detection._hit import Hit
 from mediaparts.formats import (
     AUDIO_TRACK,
     EBML_HEADER,
+    EBML_UNKNOWN_SIZE,
     SEGMENT,
-    UNKNOWN,
     VIDEO_TRACK,
-    Probe,
+    ByteWindow,
     element,
     elements,
     track_types,
@@ -28,7 +28,7 @@ _DOC_TYPE = 0x4282
 _UNBOUNDED = 1 << 62  # a Segment of unknown size runs to the end of the file
 
 
-def ebml(probe: Probe) -> Hit | None:
+def ebml(probe: ByteWindow) -> Hit | None:
     """Identify a WebM or Matroska file, as audio when its tracks are all audio."""
     head = probe.head
     header = element(head, 0)
@@ -36,9 +36,9 @@ def ebml(probe: Probe) -> Hit | None:
         return None
     _, start, size = header
     doc_type = b"matroska"  # the DocType default (RFC 8794 §11.2.5)
-    in_head = Probe(head, len(head))  # the EBML header is read from the prefix alone
+    in_head = ByteWindow(head, len(head))  # the EBML header is read from the prefix alone
     for ident, value_start, value_size, _ in elements(in_head, start, start + size):
-        if value_size == UNKNOWN:
+        if value_size == EBML_UNKNOWN_SIZE:
             break
         if ident == _DOC_TYPE:
             doc_type = head[value_start : value_start + value_size].rstrip(b"\x00")
@@ -63,7 +63,7 @@ _OGG_VIDEO = (b"\x80theora", b"\x80daala", b"BBCD\x00", b"\x01video\x00\x00\x00"
 _OGG_AUDIO = (b"OpusHead", b"\x01vorbis", b"\x7fFLAC", b"Speex   ", b"CELT    ", b"\x01audio")
 
 
-def ogg(probe: Probe) -> Hit | None:
+def ogg(probe: ByteWindow) -> Hit | None:
     """Identify an Ogg file: video when a stream is Theora (or other video), else audio.
 
     Audio is Vorbis, Opus, FLAC, Speex; most Ogg files are audio, so that is the default.
@@ -93,7 +93,7 @@ _ASF_AUDIO_MEDIA = bytes.fromhex("409e69f84d5bcf11a8fd00805f5c442b")
 _ASF_VIDEO_MEDIA = bytes.fromhex("c0ef19bc4d5bcf11a8fd00805f5c442b")
 
 
-def asf(probe: Probe) -> Hit | None:
+def asf(probe: ByteWindow) -> Hit | None:
     """Identify an ASF file as WMA when its streams are all audio, otherwise as WMV."""
     count = int.from_bytes(probe.head[24:28], "little")
     pos = 30  # GUID, 64-bit size, object count, two reserved bytes
@@ -116,7 +116,7 @@ def asf(probe: Probe) -> Hit | None:
 # --- MPEG transport stream (ISO/IEC 13818-1 §2.4.3) -------------------------------------------
 
 
-def mpeg_ts(probe: Probe) -> Hit | None:
+def mpeg_ts(probe: ByteWindow) -> Hit | None:
     """Identify an MPEG transport stream by its sync byte every 188 bytes (192 for M2TS).
 
     The sync byte is a `G`, so the first packet must also look binary: tables are padded with

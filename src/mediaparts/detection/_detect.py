@@ -30,7 +30,7 @@ from mediaparts.detection._types import (
     media_type_from_filename,
     same_format,
 )
-from mediaparts.formats import PREFIX_SIZE, Kind, Probe, ReadAt
+from mediaparts.formats import PREFIX_SIZE, ByteWindow, Kind, ReadAt
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]
 
@@ -144,7 +144,7 @@ def _refines(guess: TextGuess, hint: str) -> bool:
     return False
 
 
-def _decide(probe: Probe, hints: list[tuple[str, DetectionSource]]) -> Detection:
+def _decide(probe: ByteWindow, hints: list[tuple[str, DetectionSource]]) -> Detection:
     if not probe.head:
         if hints:
             return _result(hints[0][0], hints[0][1])
@@ -182,14 +182,14 @@ def _decide(probe: Probe, hints: list[tuple[str, DetectionSource]]) -> Detection
     return _result(media_type, "magic", mismatch)
 
 
-def _probe_buffer(data: bytes | bytearray | memoryview) -> Probe:
+def _probe_buffer(data: bytes | bytearray | memoryview) -> ByteWindow:
     view = memoryview(data)
     if not view.c_contiguous:
         view = memoryview(view.tobytes())  # a strided view cannot be cast or sliced flat
     if view.format != "B" or view.ndim != 1:
         view = view.cast("B")
     # Slicing a memoryview copies nothing; only the requested pieces become bytes.
-    return Probe(
+    return ByteWindow(
         bytes(view[:PREFIX_SIZE]), view.nbytes, lambda offset, n: bytes(view[offset : offset + n])
     )
 
@@ -209,7 +209,7 @@ def _detect_stream(stream: _Readable, hints: list[tuple[str, DetectionSource]]) 
     if not _seekable(stream):
         head = _read_fully(stream, PREFIX_SIZE)
         size = len(head) if len(head) < PREFIX_SIZE else None
-        return _decide(Probe(head, size), hints)
+        return _decide(ByteWindow(head, size), hints)
     seekable = cast(IO[bytes], stream)  # _seekable() checked it has seek and tell
     start = seekable.tell()
     try:
@@ -222,7 +222,7 @@ def _detect_stream(stream: _Readable, hints: list[tuple[str, DetectionSource]]) 
             seekable.seek(start + offset)
             return _read_fully(seekable, length)
 
-        return _decide(Probe(head, max(size, len(head)), read_at), hints)
+        return _decide(ByteWindow(head, max(size, len(head)), read_at), hints)
     finally:
         seekable.seek(start)
 
@@ -273,7 +273,7 @@ def detect(
                 return _read_fully(file, length)
 
             reader: ReadAt = read_at
-            return _decide(Probe(head, max(size, len(head)), reader), hints)
+            return _decide(ByteWindow(head, max(size, len(head)), reader), hints)
     if callable(getattr(source, "read", None)):
         hints = _hints(filename, declared)
         try:

@@ -19,7 +19,7 @@ import re
 import zlib
 
 from mediaparts.detection._hit import Hit
-from mediaparts.formats import Probe
+from mediaparts.formats import ByteWindow
 
 __all__ = ["ole2", "zip_family"]
 
@@ -123,7 +123,7 @@ def _local_entries(head: bytes, *, inflate: bool = False) -> list[_Entry]:
     return entries
 
 
-def _central_entries(probe: Probe) -> list[_Entry] | None:
+def _central_entries(probe: ByteWindow) -> list[_Entry] | None:
     """List every member from the central directory, or None when it cannot be read."""
     size = probe.size
     if size is None or size < 22:
@@ -164,7 +164,7 @@ def _central_entries(probe: Probe) -> list[_Entry] | None:
     return entries
 
 
-def _member(probe: Probe, entry: _Entry) -> bytes:
+def _member(probe: ByteWindow, entry: _Entry) -> bytes:
     """Return the start of a member's uncompressed data (stored or deflated), or b""."""
     header = probe.at(entry.offset, 30)
     if not header.startswith(_LOCAL):
@@ -183,7 +183,7 @@ def _member(probe: Probe, entry: _Entry) -> bytes:
     return b""
 
 
-def _from_members(probe: Probe, entries: list[_Entry]) -> str | None:
+def _from_members(probe: ByteWindow, entries: list[_Entry]) -> str | None:
     """Decide the type from the `mimetype` and `[Content_Types].xml` members' contents."""
     for entry in entries:
         if entry.name == "mimetype":
@@ -225,7 +225,7 @@ def _from_names(names: set[str]) -> str | None:
     return None
 
 
-def zip_family(probe: Probe) -> Hit:
+def zip_family(probe: ByteWindow) -> Hit:
     """Identify a ZIP file: an office document, e-book or Java/Android archive, or plain ZIP."""
     local = _local_entries(probe.head)
     # Fast path: an uncompressed `mimetype` first member (OpenDocument, EPUB).
@@ -256,7 +256,7 @@ _OLE_STREAMS = (
 _FREE_SECTOR = 0xFFFFFFFA  # any value above this ends a chain ([MS-CFB] §2.1)
 
 
-def ole2(probe: Probe) -> Hit:
+def ole2(probe: ByteWindow) -> Hit:
     """Identify a legacy Office file by the stream names in its compound-file directory."""
     head = probe.head
     shift = _u16(head, 30)

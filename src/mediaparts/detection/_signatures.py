@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mediaparts.detection import _audio, _containers, _isobmff, _office
+from mediaparts.detection import _audio, _brands, _containers, _office
 from mediaparts.detection._hit import Hit
 from mediaparts.detection._sniff import decode_text
-from mediaparts.formats import PDF_OBJECT, Probe, magic
+from mediaparts.formats import PDF_OBJECT, ByteWindow, magic
 
 __all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]
 
@@ -41,10 +41,10 @@ class Signature:
 
     media_type: str
     pattern: tuple[tuple[int, bytes], ...]
-    check: Callable[[Probe], bool] | None = None
-    parse: Callable[[Probe], Hit | None] | None = None
+    check: Callable[[ByteWindow], bool] | None = None
+    parse: Callable[[ByteWindow], Hit | None] | None = None
 
-    def match(self, probe: Probe) -> Hit | None:
+    def match(self, probe: ByteWindow) -> Hit | None:
         """Return what these bytes are if the row matches, else None."""
         head = probe.head
         for offset, piece in self.pattern:
@@ -60,8 +60,8 @@ class Signature:
 def _sig(
     media_type: str,
     *pattern: tuple[int, bytes],
-    check: Callable[[Probe], bool] | None = None,
-    parse: Callable[[Probe], Hit | None] | None = None,
+    check: Callable[[ByteWindow], bool] | None = None,
+    parse: Callable[[ByteWindow], Hit | None] | None = None,
 ) -> Signature:
     return Signature(media_type, pattern, check, parse)
 
@@ -71,7 +71,7 @@ def _sig(
 _BMP_INFO_SIZES = frozenset({12, 16, 40, 52, 56, 64, 108, 124})  # BITMAP*HEADER variants
 
 
-def _bmp(probe: Probe) -> bool:
+def _bmp(probe: ByteWindow) -> bool:
     """A BMP file header is followed by a DIB header of a known size (so "BMW rules" is text)."""
     head = probe.head
     if len(head) < 18:
@@ -81,7 +81,7 @@ def _bmp(probe: Probe) -> bool:
     return info_size in _BMP_INFO_SIZES and 14 + info_size <= pixels_at < 1 << 28
 
 
-def _gif(probe: Probe) -> bool:
+def _gif(probe: ByteWindow) -> bool:
     """After the screen descriptor (and global colour table) comes a block introducer.
 
     GIF89a spec: every block starts 0x21 (extension), 0x2C (image) or 0x3B (trailer), so
@@ -95,7 +95,7 @@ def _gif(probe: Probe) -> bool:
     return at >= len(head) or head[at] in (0x21, 0x2C, 0x3B)
 
 
-def _icon(probe: Probe) -> bool:
+def _icon(probe: ByteWindow) -> bool:
     """An ICO/CUR directory has 1+ entries whose first points past the directory."""
     head = probe.head
     count = int.from_bytes(head[4:6], "little")
@@ -106,17 +106,17 @@ def _icon(probe: Probe) -> bool:
     return entry[3] == 0 and offset >= 6 + 16 * count
 
 
-def _psd(probe: Probe) -> bool:
+def _psd(probe: ByteWindow) -> bool:
     """Photoshop: version 1 (PSD) or 2 (PSB), then six reserved zero bytes."""
     return probe.head[4:6] in (b"\x00\x01", b"\x00\x02") and probe.head[6:12] == bytes(6)
 
 
-def _midi(probe: Probe) -> bool:
+def _midi(probe: ByteWindow) -> bool:
     """A Standard MIDI File header chunk is six bytes long."""
     return probe.head[4:8] == b"\x00\x00\x00\x06"
 
 
-def _sun_audio(probe: Probe) -> bool:
+def _sun_audio(probe: ByteWindow) -> bool:
     """Sun/NeXT audio: a data offset of at least 24 and a known encoding (1..27)."""
     head = probe.head
     offset = int.from_bytes(head[4:8], "big")
@@ -124,7 +124,7 @@ def _sun_audio(probe: Probe) -> bool:
     return len(head) >= 24 and offset >= 24 and 1 <= encoding <= 27
 
 
-def _flac(probe: Probe) -> bool:
+def _flac(probe: ByteWindow) -> bool:
     """The first metadata block is STREAMINFO, 34 bytes long (RFC 9639 §8.1 and §8.2).
 
     So "fLaC is the FLAC magic" is text. A file cut off within the block header passes.
@@ -133,12 +133,12 @@ def _flac(probe: Probe) -> bool:
     return len(block) < 4 or (block[0] & 0x7F == 0 and block[1:] == b"\x00\x00\x22")
 
 
-def _binary(probe: Probe) -> bool:
+def _binary(probe: ByteWindow) -> bool:
     """The rest is not text: for a plain-ASCII marker with no header fields to check (ADIF)."""
     return decode_text(probe.head) is None
 
 
-def _pdf(probe: Probe) -> bool:
+def _pdf(probe: ByteWindow) -> bool:
     """`%PDF-` opens a PDF when its line holds only the version, or an object follows.
 
     Writers put the version alone on the header line (some add a comment of high bytes), so
@@ -152,23 +152,23 @@ def _pdf(probe: Probe) -> bool:
     return PDF_OBJECT.search(head) is not None
 
 
-def _id3(probe: Probe) -> Hit | None:
+def _id3(probe: ByteWindow) -> Hit | None:
     """Whatever follows the ID3v2 tag(s): MP3, AAC or FLAC."""
     found = _audio.after_id3(probe)
     return Hit(found) if found else None
 
 
-def _adts(probe: Probe) -> bool:
+def _adts(probe: ByteWindow) -> bool:
     """A legal ADTS header, and the next one where the frame length says."""
     return _audio.adts_at(probe.head, 0)
 
 
-def _mpeg_audio(probe: Probe) -> bool:
+def _mpeg_audio(probe: ByteWindow) -> bool:
     """A legal MPEG audio frame header, and the next one where the frame length says."""
     return _audio.mpeg_audio_at(probe.head, 0)
 
 
-def _pdf_after_junk(probe: Probe) -> bool:
+def _pdf_after_junk(probe: ByteWindow) -> bool:
     """Find `%PDF-` after leading junk, as readers do, but only in a plausible PDF.
 
     Readers accept the header anywhere in the first 1024 bytes (PDF Reference 1.7, Appendix H,
@@ -243,9 +243,9 @@ VIDEO_SIGNATURES = (
 
 # Rows whose parser decides the kind too.
 CONTAINER_SIGNATURES = (
-    _sig("video/mp4", (4, b"ftyp"), parse=_isobmff.ftyp),
+    _sig("video/mp4", (4, b"ftyp"), parse=_brands.ftyp),
     *(
-        _sig("video/quicktime", (4, atom), parse=_isobmff.quicktime_atoms)
+        _sig("video/quicktime", (4, atom), parse=_brands.quicktime_atoms)
         for atom in (b"moov", b"mdat", b"wide", b"free", b"skip", b"pnot")
     ),
     _sig("video/webm", (0, b"\x1a\x45\xdf\xa3"), parse=_containers.ebml),
@@ -281,7 +281,7 @@ SIGNATURES: tuple[Signature, ...] = (
 )
 
 
-def match_signatures(probe: Probe) -> Hit | None:
+def match_signatures(probe: ByteWindow) -> Hit | None:
     """Return the first row's answer for these bytes, or None when no row matches.
 
     After the table: the `magic` of formats registered with `mediaparts.formats.register`,

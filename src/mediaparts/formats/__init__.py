@@ -8,34 +8,44 @@ Each format is one `Format` record in one registry (`get`, `registered`, `regist
 built-in records are in `_builtin` (images) and `_catalogue` (audio, video, documents, text).
 One walker per container: `jpeg_segments` (JPEG markers), `riff_chunks` (RIFF: WebP, WAV,
 AVI), `png_chunks` (PNG and APNG), `boxes` (ISO-BMFF: MP4, MOV, HEIF, AVIF), `elements`
-(EBML: Matroska, WebM). They read through `Probe`, the bounded view of the input (`PREFIX_SIZE`
-bytes, then a few capped reads by `ReadAt`). Header facts beside them: `image_size` (header
-parsers only; `mediaparts.imaging.image_size` adds Pillow's fallback), `audio_duration`,
-`video_duration`, `video_has_audio` and `pdf_page_count`.
+(EBML: Matroska, WebM), with `find_box`, `brands` and `track_handlers` over ISO-BMFF. They
+read through `ByteWindow`, the bounded view of the input (`PREFIX_SIZE` bytes, then a few
+capped reads by `ReadAt`). Header facts beside them: `header_size` (header parsers only;
+`mediaparts.imaging.image_size` adds Pillow's fallback), `audio_duration`, `video_duration`,
+`video_has_audio` and `pdf_page_count`.
+
+Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
+promise): the constants detection reads (`EOI`, `SOS`, `PDF_OBJECT`, the EBML ids
+`EBML_HEADER` and `SEGMENT`, `EBML_UNKNOWN_SIZE`, `AUDIO_TRACK`, `VIDEO_TRACK`), the EBML
+element reader `element` and `track_types`, and `jpeg_scans` (imaging's decode budget).
 """
 
+# `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.formats import _builtin, _catalogue
 from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
-from mediaparts.formats._ebml import (
-    AUDIO_TRACK,
-    EBML_HEADER,
-    SEGMENT,
-    UNKNOWN,
-    VIDEO_TRACK,
-    element,
-    elements,
-    track_types,
-)
-from mediaparts.formats._imageinfo import EOI, SOS, image_size, jpeg_scans, jpeg_segments
-from mediaparts.formats._isobmff import boxes, brands, track_handlers
-from mediaparts.formats._pdf import PDF_OBJECT, pdf_page_count
+from mediaparts.formats._ebml import AUDIO_TRACK as AUDIO_TRACK
+from mediaparts.formats._ebml import EBML_HEADER as EBML_HEADER
+from mediaparts.formats._ebml import EBML_UNKNOWN_SIZE as EBML_UNKNOWN_SIZE
+from mediaparts.formats._ebml import SEGMENT as SEGMENT
+from mediaparts.formats._ebml import VIDEO_TRACK as VIDEO_TRACK
+from mediaparts.formats._ebml import element as element
+from mediaparts.formats._ebml import elements
+from mediaparts.formats._ebml import track_types as track_types
+from mediaparts.formats._imageinfo import EOI as EOI
+from mediaparts.formats._imageinfo import SOS as SOS
+from mediaparts.formats._imageinfo import header_size, jpeg_segments
+from mediaparts.formats._imageinfo import jpeg_scans as jpeg_scans
+from mediaparts.formats._isobmff import boxes, brands, find_box, track_handlers
+from mediaparts.formats._pdf import PDF_OBJECT as PDF_OBJECT
+from mediaparts.formats._pdf import pdf_page_count
 from mediaparts.formats._png import png_chunks
-from mediaparts.formats._reader import PREFIX_SIZE, Probe, ReadAt
+from mediaparts.formats._reader import PREFIX_SIZE, ByteWindow, ReadAt
 from mediaparts.formats._registry import (
     Encoding,
     Format,
     Kind,
     Sample,
+    Size,
     by_alias,
     by_extension,
     by_pillow,
@@ -52,32 +62,24 @@ from mediaparts.formats._riff import riff_chunks
 del _builtin, _catalogue  # imported for their registrations
 
 __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pins)
-    "AUDIO_TRACK",
-    "EBML_HEADER",
-    "EOI",
+    "ByteWindow",
     "Encoding",
     "Format",
     "Kind",
-    "PDF_OBJECT",
     "PREFIX_SIZE",
-    "Probe",
     "ReadAt",
-    "SEGMENT",
-    "SOS",
     "Sample",
-    "UNKNOWN",
-    "VIDEO_TRACK",
+    "Size",
     "audio_duration",
     "boxes",
     "brands",
     "by_alias",
     "by_extension",
     "by_pillow",
-    "element",
     "elements",
+    "find_box",
     "get",
-    "image_size",
-    "jpeg_scans",
+    "header_size",
     "jpeg_segments",
     "magic",
     "pdf_page_count",
@@ -87,7 +89,6 @@ __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pin
     "registered",
     "riff_chunks",
     "track_handlers",
-    "track_types",
     "unregister",
     "video_duration",
     "video_has_audio",

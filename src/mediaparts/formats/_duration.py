@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from mediaparts.formats._ebml import AUDIO_TRACK, CLUSTER, INFO, SEGMENT, elements, track_types
 from mediaparts.formats._isobmff import find_box, track_handlers
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 __all__ = ["audio_duration", "video_duration", "video_has_audio"]
 
@@ -77,7 +77,7 @@ def _with_mutagen(data: bytes, classes: tuple[str, ...]) -> float | None:
 _TIMESTAMP_SCALE, _DURATION = 0x2AD7B1, 0x4489
 
 
-def _segment(probe: Probe) -> tuple[int, int] | None:
+def _segment(probe: ByteWindow) -> tuple[int, int] | None:
     """Return (body start, body end) of the first top-level Segment."""
     for eid, start, _, end in elements(probe, 0, len(probe.head)):
         if eid == SEGMENT:
@@ -86,7 +86,7 @@ def _segment(probe: Probe) -> tuple[int, int] | None:
 
 
 def _matroska(data: bytes) -> float | None:
-    probe = Probe(data, len(data))
+    probe = ByteWindow(data, len(data))
     segment = _segment(probe)
     if segment is None:
         return None
@@ -122,7 +122,7 @@ def _mp4(data: bytes) -> float | None:
     # The movie header's duration is the presentation's (ISO 14496-12 8.2.2), after edit lists:
     # ffmpeg's 1 s AAC has 1.064 s of samples in its track, 1,024 of them priming that the
     # `elst` skips, and `mvhd` says 1.000. A fragmented file has 0 there: then None.
-    probe = Probe(data, len(data))
+    probe = ByteWindow(data, len(data))
     moov = find_box(probe, 0, len(data), b"moov")
     mvhd = moov and find_box(probe, *moov, b"mvhd")
     if not mvhd:
@@ -238,12 +238,12 @@ def video_duration(data: bytes, media_type: str) -> float | None:
 
 
 def _mp4_has_audio(data: bytes) -> bool | None:
-    handlers = track_handlers(Probe(data, len(data)))  # the walk detection uses for audio-only
+    handlers = track_handlers(ByteWindow(data, len(data)))  # the walk detection uses for audio-only
     return b"soun" in handlers if handlers else None
 
 
 def _matroska_has_audio(data: bytes) -> bool | None:
-    probe = Probe(data, len(data))
+    probe = ByteWindow(data, len(data))
     segment = _segment(probe)
     types = track_types(probe, *segment) if segment is not None else None
     return AUDIO_TRACK in types if types else None

@@ -4,7 +4,7 @@ An element is an ID, a size and a body; both ID and size are variable-size integ
 first byte's leading zeros say how many bytes follow. A size whose value bits are all ones is
 "unknown": the element runs to the end of its parent (a live stream's Segment or Cluster).
 Detection reads the DocType and the track types through this module, durations the segment
-`Info`. Every read goes through a `Probe`, and every walk stops after a bounded number of
+`Info`. Every read goes through a `ByteWindow`, and every walk stops after a bounded number of
 elements, so hostile sizes can make a walk find nothing, never loop or read far.
 """
 
@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 __all__ = [
     "AUDIO_TRACK",
     "CLUSTER",
     "EBML_HEADER",
+    "EBML_UNKNOWN_SIZE",
     "INFO",
     "MAX_ELEMENTS",
     "SEGMENT",
-    "UNKNOWN",
     "VIDEO_TRACK",
     "element",
     "elements",
@@ -37,7 +37,7 @@ CLUSTER = 0x1F43B675
 _TRACKS, _TRACK_ENTRY, _TRACK_TYPE = 0x1654AE6B, 0xAE, 0x83
 VIDEO_TRACK, AUDIO_TRACK = 1, 2  # Matroska TrackType values (RFC 9559 §5.1.4.1.3)
 
-UNKNOWN = -1
+EBML_UNKNOWN_SIZE = -1
 """The size of an element whose size is unknown (all value bits set, RFC 8794 §6.2)."""
 
 MAX_ELEMENTS = 256
@@ -55,8 +55,8 @@ def read_vint(data: bytes, pos: int, *, keep_marker: bool) -> tuple[int, int] | 
     """Read an EBML variable-size integer at `pos`: (value, length in bytes).
 
     Element IDs keep their length marker, by convention (RFC 8794 §5); a size loses it, and a
-    size of all ones is returned as `UNKNOWN`. None when the integer is cut short or its first
-    byte is 0 (a length over 8 bytes, which EBML does not allow).
+    size of all ones is returned as `EBML_UNKNOWN_SIZE`. None when the integer is cut short or
+    its first byte is 0 (a length over 8 bytes, which EBML does not allow).
     """
     if pos >= len(data) or data[pos] == 0:
         return None
@@ -67,11 +67,11 @@ def read_vint(data: bytes, pos: int, *, keep_marker: bool) -> tuple[int, int] | 
     if keep_marker:
         return value, length
     value &= (1 << (7 * length)) - 1
-    return (UNKNOWN if value == (1 << (7 * length)) - 1 else value), length
+    return (EBML_UNKNOWN_SIZE if value == (1 << (7 * length)) - 1 else value), length
 
 
 def element(data: bytes, pos: int) -> tuple[int, int, int] | None:
-    """Read an element header at `pos`: (id, body start, size or `UNKNOWN`).
+    """Read an element header at `pos`: (id, body start, size or `EBML_UNKNOWN_SIZE`).
 
     `read_vint` twice, written out: this runs for every element of every walk.
     """
@@ -86,17 +86,21 @@ def element(data: bytes, pos: int) -> tuple[int, int, int] | None:
         return None
     unknown = (1 << 7 * (body - size_at)) - 1
     size = int.from_bytes(data[size_at:body], "big") & unknown
-    return int.from_bytes(data[pos:size_at], "big"), body, UNKNOWN if size == unknown else size
+    return (
+        int.from_bytes(data[pos:size_at], "big"),
+        body,
+        EBML_UNKNOWN_SIZE if size == unknown else size,
+    )
 
 
 def elements(
-    probe: Probe, start: int, end: int, limit: int = MAX_ELEMENTS
+    probe: ByteWindow, start: int, end: int, limit: int = MAX_ELEMENTS
 ) -> Iterator[tuple[int, int, int, int]]:
     """Yield (id, body start, size, body end) for the elements between `start` and `end`.
 
-    `size` is what the element declares, or `UNKNOWN`; `body end` is clamped to `end`, and is
-    `end` itself for an element of unknown size, which therefore ends the walk. The walk also
-    ends at a header that is cut short or invalid, and after `limit` elements.
+    `size` is what the element declares, or `EBML_UNKNOWN_SIZE`; `body end` is clamped to
+    `end`, and is `end` itself for an element of unknown size, which therefore ends the walk.
+    The walk also ends at a header that is cut short or invalid, and after `limit` elements.
     """
     head = probe.head
     in_head = len(head) - _MAX_HEADER
@@ -113,13 +117,13 @@ def elements(
             return
         ident, body, size = found
         stop = body + size
-        if size == UNKNOWN or stop > end:
+        if size == EBML_UNKNOWN_SIZE or stop > end:
             stop = end
         yield ident, body, size, stop
         pos = stop
 
 
-def track_types(probe: Probe, start: int, end: int) -> set[int] | None:
+def track_types(probe: ByteWindow, start: int, end: int) -> set[int] | None:
     """Return the TrackType values of the first Tracks element of a Segment's body.
 
     `start` and `end` bound the Segment's body. None when no Tracks element comes before the
@@ -129,10 +133,12 @@ def track_types(probe: Probe, start: int, end: int) -> set[int] | None:
     for ident, body, size, stop in elements(probe, start, end, _MAX_BEFORE_TRACKS):
         if ident == _TRACKS:
             length = min(stop - body, _MAX_TRACKS_SIZE if size >= 0 else _MAX_UNKNOWN_TRACKS)
-            tracks = Probe(probe.at(body, length), None)
+            tracks = ByteWindow(probe.at(body, length), None)
             types = set()
             for entry, e_body, e_size, e_end in elements(tracks, 0, len(tracks.head)):
-                if e_size == UNKNOWN:  # only a Segment or a Cluster may be of unknown size
+                if (
+                    e_size == EBML_UNKNOWN_SIZE
+                ):  # only a Segment or a Cluster may be of unknown size
                     break
                 if entry != _TRACK_ENTRY:
                     continue
@@ -141,6 +147,6 @@ def track_types(probe: Probe, start: int, end: int) -> set[int] | None:
                         value = tracks.head[v_body : v_body + v_size]
                         types.add(int.from_bytes(value, "big"))
             return types
-        if ident == CLUSTER or size == UNKNOWN:
+        if ident == CLUSTER or size == EBML_UNKNOWN_SIZE:
             return None
     return None

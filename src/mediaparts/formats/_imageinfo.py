@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterator
 
 from mediaparts.formats._isobmff import largest_extent
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 from mediaparts.formats._registry import _RECORDS, Size
 
 __all__ = [
@@ -22,9 +22,9 @@ __all__ = [
     "bmp_size",
     "gif_complete",
     "gif_size",
+    "header_size",
     "heif_size",
     "ico_size",
-    "image_size",
     "jpeg_complete",
     "jpeg_scans",
     "jpeg_segments",
@@ -169,7 +169,7 @@ def bmp_size(data: bytes | memoryview) -> Size | None:
 def heif_size(data: bytes | memoryview) -> Size | None:
     """Read the largest `ispe` (image spatial extent) property of a HEIF/AVIF file."""
     raw = bytes(data[: 1 << 20])  # the properties sit in `meta`, before the media data
-    return largest_extent(Probe(raw, len(raw)))
+    return largest_extent(ByteWindow(raw, len(raw)))
 
 
 def ico_size(data: bytes | memoryview) -> Size | None:
@@ -195,7 +195,7 @@ def ico_size(data: bytes | memoryview) -> Size | None:
     return best
 
 
-def image_size(data: bytes, media_type: str) -> Size | None:
+def header_size(data: bytes, media_type: str) -> Size | None:
     """Return (width, height) as stored in the header, or None when it cannot be read.
 
     Only the format record's own header parser is used (no Pillow: this layer is bytes only),

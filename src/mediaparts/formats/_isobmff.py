@@ -6,7 +6,7 @@ size, a four-character type, then the payload, which for container boxes (`moov`
 0 means the box runs to the end of its parent (or of the file). Detection reads the `ftyp`
 brands and the track handlers through this module, durations the movie header (`mvhd`).
 
-Every read goes through a `Probe`, so a walk over a file held elsewhere costs at most the
+Every read goes through a `ByteWindow`, so a walk over a file held elsewhere costs at most the
 probe's read budget, and every walk stops after `MAX_BOXES` boxes: hostile sizes can make it
 read nothing useful, never loop or read far.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mediaparts.formats._reader import Probe
+from mediaparts.formats._reader import ByteWindow
 
 __all__ = ["MAX_BOXES", "boxes", "brands", "find_box", "largest_extent", "track_handlers"]
 
@@ -30,7 +30,7 @@ _MAX_PROPERTIES = 1024
 
 
 def boxes(
-    probe: Probe, start: int, end: int, limit: int = MAX_BOXES
+    probe: ByteWindow, start: int, end: int, limit: int = MAX_BOXES
 ) -> Iterator[tuple[bytes, int, int]]:
     """Yield (type, payload start, box end) for the boxes between `start` and `end`.
 
@@ -61,7 +61,7 @@ def boxes(
         pos += size
 
 
-def find_box(probe: Probe, start: int, end: int, kind: bytes) -> tuple[int, int] | None:
+def find_box(probe: ByteWindow, start: int, end: int, kind: bytes) -> tuple[int, int] | None:
     """Return (payload start, end) of the first child box of a type, its end clamped to `end`."""
     for found, payload, box_end in boxes(probe, start, end):
         if found == kind:
@@ -90,7 +90,7 @@ def brands(head: bytes) -> tuple[bytes, frozenset[bytes]] | None:
     return _brand(head[8:12]), compatible
 
 
-def track_handlers(probe: Probe) -> set[bytes]:
+def track_handlers(probe: ByteWindow) -> set[bytes]:
     """Return the handler types (`vide`, `soun`, `hint`, ...) of the tracks in `moov`."""
     end = probe.size if probe.size is not None else len(probe.head)
     moov = find_box(probe, 0, end, b"moov")
@@ -108,7 +108,7 @@ def track_handlers(probe: Probe) -> set[bytes]:
     return handlers
 
 
-def largest_extent(probe: Probe) -> tuple[int, int] | None:
+def largest_extent(probe: ByteWindow) -> tuple[int, int] | None:
     """Return the largest image spatial extent (`ispe`) of a HEIF or AVIF file.
 
     The properties live in `meta/iprp/ipco` (ISO/IEC 23008-12 §9.3); each `ispe` holds a

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["EXTRA_BUDGET", "PREFIX_SIZE", "Probe", "ReadAt"]
+__all__ = ["EXTRA_BUDGET", "PREFIX_SIZE", "ByteWindow", "ReadAt"]
 
 PREFIX_SIZE = 65536
 """How many bytes from the start are read once and shared by every rule."""
@@ -16,7 +16,7 @@ ReadAt = Callable[[int, int], bytes]
 """`read_at(offset, length)`: up to `length` bytes at `offset` of the input (fewer at its end)."""
 
 
-class Probe:
+class ByteWindow:
     """The bytes one detection may look at: the prefix, plus a few bounded reads elsewhere.
 
     Rules ask for bytes with `at(offset, length)`. Requests inside the prefix cost nothing;

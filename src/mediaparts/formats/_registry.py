@@ -40,6 +40,7 @@ Kind = Literal["image", "audio", "video", "file"]
 """What a part holds: the one vocabulary of part kinds (documents and text are `"file"`)."""
 
 Size = tuple[int, int]
+"""An image's (width, height) in pixels, as stored (before EXIF orientation)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,32 +10,33 @@ header); otherwise the image is decoded once (JPEG at a reduced draft scale), tu
 converted, downscaled and re-encoded down a quality ladder. Pillow is imported only when an
 image is actually looked at. See docs/imaging.md.
 
-For the layers above (parts, uploads, providers): `image_size` (the header, else Pillow's
-reading of it), `is_animated` (for `check`), `strip_metadata` (what `from_upload` re-encodes),
-`encode_pil` (`from_pil`), `measured` (a size as raw bytes or base64 text), and Pillow's
-handling: `PIL_ERRORS` (what it raises on hostile input) and `quiet()` (what it warns,
-silenced).
+Public, beside fitting: `image_size` (the header, else Pillow's reading of it),
+`image_orientation`, `is_animated` and `strip_metadata` (the lossless metadata strip).
+
+Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
+promise): `encode_pil` (`from_pil`), `measured` (a size as raw bytes or base64 text, for the
+rules), and Pillow's handling: `PIL_ERRORS` (what it raises on hostile input) and `quiet` (a
+context manager: what it warns, silenced).
 """
 
+# `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.imaging._fit import fit_image
-from mediaparts.imaging._pil import PIL_ERRORS, encode_pil, image_size, is_animated, quiet
+from mediaparts.imaging._pil import PIL_ERRORS as PIL_ERRORS
+from mediaparts.imaging._pil import encode_pil as encode_pil
+from mediaparts.imaging._pil import image_size, is_animated
+from mediaparts.imaging._pil import quiet as quiet
 from mediaparts.imaging._probe import image_orientation
-from mediaparts.imaging._spec import DecodeBudget, FitSpec, FittedImage, measured
+from mediaparts.imaging._spec import DecodeBudget, FitSpec, FittedImage
+from mediaparts.imaging._spec import measured as measured
 from mediaparts.imaging._strip import strip_metadata
 
-# Plain `sorted()` order, which tests pin for every public `__all__` (ruff's RUF022 would put
-# the constant first instead).
-__all__ = [  # noqa: RUF022
+__all__ = [
     "DecodeBudget",
     "FitSpec",
     "FittedImage",
-    "PIL_ERRORS",
-    "encode_pil",
     "fit_image",
     "image_orientation",
     "image_size",
     "is_animated",
-    "measured",
-    "quiet",
     "strip_metadata",
 ]

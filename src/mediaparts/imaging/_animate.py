@@ -23,7 +23,7 @@ from mediaparts.imaging._spec import (
 if TYPE_CHECKING:
     from PIL import Image
 
-    from mediaparts.imaging._probe import Probe
+    from mediaparts.imaging._probe import ImageHeader
 
 __all__ = ["fit_animation", "save_animation", "timing", "upright_frames"]
 
@@ -35,7 +35,7 @@ _STEP = 0.75
 
 
 def fit_animation(
-    head: Probe, data: bytes, size: tuple[int, int], spec: FitSpec
+    head: ImageHeader, data: bytes, size: tuple[int, int], spec: FitSpec
 ) -> FittedImage | None:
     """Resize every frame to `size`, then shrink by 0.75 until `spec.max_bytes` holds.
 
@@ -122,7 +122,7 @@ def save_animation(
     return buffer.getvalue()
 
 
-def upright_frames(head: Probe, cap: int, field: str) -> Iterator[tuple[Image.Image, int]]:
+def upright_frames(head: ImageHeader, cap: int, field: str) -> Iterator[tuple[Image.Image, int]]:
     """Yield each frame of an animation composited, upright, RGBA and bare, with its duration.
 
     Pillow hands out each frame composited (disposal and blending applied). A GIF frame that
@@ -154,7 +154,9 @@ def upright_frames(head: Probe, cap: int, field: str) -> Iterator[tuple[Image.Im
         yield picture, int(frame.info.get("duration", 100))
 
 
-def _too_many(head: Probe, frame: int, pixels: int | None, limit: int, field: str) -> MediaTooLarge:
+def _too_many(
+    head: ImageHeader, frame: int, pixels: int | None, limit: int, field: str
+) -> MediaTooLarge:
     size = f"{pixels:,} pixels" if pixels is not None else "more pixels than Pillow opens"
     return MediaTooLarge(
         f"the {head.media_type} animation's first {frame} frames hold {size}, over "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from mediaparts._errors import UnsupportedMediaType
 from mediaparts.imaging._pil import has_alpha
-from mediaparts.imaging._probe import Probe
+from mediaparts.imaging._probe import ImageHeader
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -42,7 +42,7 @@ class Decoded:
     steps: list[str]
 
 
-def decode(probe: Probe, size: tuple[int, int], *, first_frame: bool) -> Decoded:
+def decode(probe: ImageHeader, size: tuple[int, int], *, first_frame: bool) -> Decoded:
     """Decode the (first frame of the) probed image, upright, at `size` or somewhat larger.
 
     Args:

@@ -29,7 +29,7 @@ from mediaparts.imaging._encode import (
 )
 from mediaparts.imaging._pil import PIL_ERRORS, quiet
 from mediaparts.imaging._probe import (
-    Probe,
+    ImageHeader,
     check_decode,
     decode_failure,
     probe,
@@ -110,7 +110,9 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
         raise decode_failure(head.media_type, exc) from exc
 
 
-def _fit_still(head: Probe, decoded: Decoded, size: tuple[int, int], spec: FitSpec) -> FittedImage:
+def _fit_still(
+    head: ImageHeader, decoded: Decoded, size: tuple[int, int], spec: FitSpec
+) -> FittedImage:
     out = _output_type(head, decoded, spec)
     # A type with both modes (WebP) starts lossless only for a lossless source.
     modes = encoding(out)
@@ -165,7 +167,7 @@ def _fits(size: int, spec: FitSpec) -> bool:
     return spec.max_bytes is None or measured(size, spec.measure) <= spec.max_bytes
 
 
-def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
+def _output_type(head: ImageHeader, decoded: Decoded, spec: FitSpec) -> str:
     """Choose what to write: the source's own type if accepted and writable, else by content."""
     own = format_of(head.media_type)
     if head.media_type in spec.accepted and own is not None and own.rewrite:
@@ -189,7 +191,9 @@ def _output_type(head: Probe, decoded: Decoded, spec: FitSpec) -> str:
     )
 
 
-def _describe(head: Probe, out: str, target: tuple[int, int], final: tuple[int, int]) -> list[str]:
+def _describe(
+    head: ImageHeader, out: str, target: tuple[int, int], final: tuple[int, int]
+) -> list[str]:
     steps = []
     if out != head.media_type:
         steps.append(f"{short_name(head.media_type)}→{short_name(out)}")

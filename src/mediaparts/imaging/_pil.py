@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from mediaparts._errors import InvalidMedia
-from mediaparts.formats import by_pillow
-from mediaparts.formats import image_size as header_size
+from mediaparts.formats import by_pillow, header_size
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -76,7 +75,7 @@ def quiet() -> Iterator[None]:
 def image_size(data: bytes, media_type: str) -> tuple[int, int] | None:
     """Return (width, height) as stored in the header, or None when it cannot be read.
 
-    The format record's header parser first (`mediaparts.formats.image_size`); for a format
+    The format record's header parser first (`mediaparts.formats.header_size`); for a format
     without one (TIFF), or a header it cannot read, Pillow's lazy `Image.open`, which also
     reads only the header. EXIF orientation is not applied.
     """

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 __all__ = [
-    "Probe",
+    "ImageHeader",
     "check_all_frames",
     "check_decode",
     "decode_failure",
@@ -45,7 +45,7 @@ _heif_registered = False
 
 
 @dataclass(frozen=True, slots=True)
-class Probe:
+class ImageHeader:
     """The header facts about one image, and the lazily opened Pillow image (if openable)."""
 
     media_type: str
@@ -66,7 +66,7 @@ class Probe:
         return (self.height, self.width) if swapped else (self.width, self.height)
 
 
-def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
+def probe(data: bytes, media_type: str, pixel_cap: int) -> ImageHeader:
     """Open `data` lazily and read its header.
 
     What decoding would cost beyond the pixel cap is judged by `check_decode` (and
@@ -96,7 +96,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
     if missing is not None:
         if stored is None:  # nothing to pass through either: say what to install
             raise UnsupportedMediaType(missing, media_type=kind)
-        return Probe(kind, *stored, 1, False, False, True, False, None, missing)
+        return ImageHeader(kind, *stored, 1, False, False, True, False, None, missing)
     image = _open(data, record, pixel_cap)
     _check_cap(image.size, pixel_cap, kind)
     damaged = False
@@ -111,7 +111,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         # mid-file, so it is opened again.
         animated, damaged = False, True
         image = _open(data, record, pixel_cap)
-    return Probe(
+    return ImageHeader(
         media_type=kind,
         width=image.size[0],
         height=image.size[1],
@@ -119,7 +119,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> Probe:
         animated=animated,
         lossless=record.is_lossless(data),
         complete=not damaged and (record.complete is None or record.complete(data)),
-        cmyk=kind == "image/jpeg" and image.mode == "CMYK",  # codec: see Probe.cmyk
+        cmyk=kind == "image/jpeg" and image.mode == "CMYK",  # codec: see ImageHeader.cmyk
         image=image,
     )
 
@@ -179,7 +179,7 @@ def _check_ratio(
         )
 
 
-def check_decode(data: bytes, head: Probe, budget: DecodeBudget) -> None:
+def check_decode(data: bytes, head: ImageHeader, budget: DecodeBudget) -> None:
     """Refuse an image whose first frame would cost more than `budget` to decode.
 
     The decode-work model, from the header and before any pixel is decoded: the pixels per
@@ -200,7 +200,7 @@ def check_decode(data: bytes, head: Probe, budget: DecodeBudget) -> None:
         _check_memory(head.image, head.media_type, head.animated, scans, budget)
 
 
-def _check_scans(data: bytes, head: Probe, budget: DecodeBudget) -> int:
+def _check_scans(data: bytes, head: ImageHeader, budget: DecodeBudget) -> int:
     scans = jpeg_scans(data, budget.max_scans)
     if scans > budget.max_scans:
         raise _too_much(
@@ -264,7 +264,7 @@ def _check_memory(
 
 
 def check_all_frames(
-    head: Probe, data: bytes, budget: DecodeBudget, limit: int | None = None
+    head: ImageHeader, data: bytes, budget: DecodeBudget, limit: int | None = None
 ) -> int:
     """Refuse an animation whose frames x canvas exceed `budget` (or `limit`); return the count.
 

@@ -17,7 +17,7 @@ from mediaparts.imaging._animate import save_animation, timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._encode import encoding, first_writable, keeps_alpha
 from mediaparts.imaging._pil import PIL_ERRORS, quiet
-from mediaparts.imaging._probe import Probe, check_all_frames, check_decode, probe
+from mediaparts.imaging._probe import ImageHeader, check_all_frames, check_decode, probe
 from mediaparts.imaging._spec import DecodeBudget, pillow_writer
 
 __all__ = ["reencode_animation", "reencode_still", "strip_metadata"]
@@ -25,7 +25,7 @@ __all__ = ["reencode_animation", "reencode_still", "strip_metadata"]
 _JPEG_QUALITY = 95  # a lossy re-encode without source tables to reuse (HEIC/AVIF → JPEG, WebP)
 
 
-def reencode_still(head: Probe) -> tuple[bytes, str]:
+def reencode_still(head: ImageHeader) -> tuple[bytes, str]:
     """Decode, turn upright and re-encode without metadata; other formats become PNG or JPEG."""
     image = head.image
     assert image is not None
@@ -70,7 +70,7 @@ def reencode_still(head: Probe) -> tuple[bytes, str]:
     return buffer.getvalue(), out
 
 
-def reencode_animation(head: Probe, max_pixels: int) -> bytes:
+def reencode_animation(head: ImageHeader, max_pixels: int) -> bytes:
     """Re-encode every frame, composited and upright, with no metadata.
 
     Args:
@@ -127,7 +127,7 @@ def strip_metadata(
 
 
 def _strip(
-    data: bytes, head: Probe, max_pixels: int, budget: DecodeBudget, label: str
+    data: bytes, head: ImageHeader, max_pixels: int, budget: DecodeBudget, label: str
 ) -> tuple[bytes, str]:
     """Return the image without metadata: losslessly when upright, else re-encoded upright."""
     from PIL import Image

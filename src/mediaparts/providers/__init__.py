@@ -11,6 +11,12 @@ A provider is one module meeting `ProviderModule` (its `RULES`, `render` and `me
 the built-in ones are listed in `_registry._BUILT_IN` and imported on first use, and
 `register(name, module)` adds another. The generic operations (`normalize`, `render`, `check`,
 `estimate_tokens`, ...) are exported here too; `mediaparts` re-exports them.
+
+For a provider written outside this package: `ProviderModule` and the types of its members'
+arguments (`Prepare` for `render`, `Where` and `Problems` for `media_site`), `Site` and the
+two site helpers `payload_bytes` and `url_text_site`, and the rule and table types. Its
+`render` is its own: the helpers the built-in renderers share (`_render_common`) are not
+exported, as they change with the built-in providers' needs.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import typing as _typing
 from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._protocol import ProviderModule
+from mediaparts.providers._protocol import Prepare, ProviderModule
 from mediaparts.providers._registry import (
     Provider,
     get,
@@ -81,6 +87,7 @@ __all__ = [
     "OpenAIPatches",
     "OpenAITiles",
     "PatchBudget",
+    "Prepare",
     "Problems",
     "Provider",
     "ProviderModule",

@@ -63,7 +63,7 @@ def render(
     Raises:
         InvalidConfig: `urls` is not one of the three modes.
         UnknownProvider: No provider has that name.
-        Whatever `normalize` raises for a part.
+        MediaError: Whatever `normalize` raises for a part (a subclass of it).
     """
     # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
     # renderer does the rest, once.

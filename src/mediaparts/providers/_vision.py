@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule
+from mediaparts.formats import Size
 
 __all__ = [
     "AnthropicPatches",
@@ -40,7 +41,6 @@ __all__ = [
     "lookup",
 ]
 
-Size = tuple[int, int]
 T = TypeVar("T")
 
 

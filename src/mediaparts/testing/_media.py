@@ -369,8 +369,8 @@ def _pdf_bytes(pages: int) -> bytes:
         append_images=sheets[1:],
         resolution=72.0,
         title="mediaparts test document",
-        author="mediaparts.testing",
-        creator="mediaparts.testing",
+        author="mediaparts.testing",  # not an import
+        creator="mediaparts.testing",  # not an import
         producer="Pillow",
         creationDate=_PDF_TIME,
         modDate=_PDF_TIME,

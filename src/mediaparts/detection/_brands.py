@@ -10,7 +10,7 @@ start straight with a `moov`, `mdat`, `wide` or `free` atom.
 from __future__ import annotations
 
 from mediaparts.detection._hit import Hit
-from mediaparts.formats import Probe, boxes, brands, track_handlers
+from mediaparts.formats import ByteWindow, boxes, brands, track_handlers
 
 __all__ = ["ftyp", "quicktime_atoms"]
 
@@ -35,13 +35,13 @@ _QT_TOP = frozenset({b"moov", b"mdat", b"wide", b"free", b"skip", b"pnot", b"jun
 _MOOV_FIRST = frozenset({b"mvhd", b"trak", b"udta", b"cmov", b"rmra", b"iods", b"meta", b"prfl"})
 
 
-def _audio_only(probe: Probe) -> bool:
+def _audio_only(probe: ByteWindow) -> bool:
     """Tell whether the movie's tracks include sound and no video."""
     handlers = track_handlers(probe)
     return b"soun" in handlers and b"vide" not in handlers
 
 
-def ftyp(probe: Probe) -> Hit | None:
+def ftyp(probe: ByteWindow) -> Hit | None:
     """Identify an ISO base media file from its `ftyp` brands (and tracks, for MP4 and 3GP)."""
     found = brands(probe.head)
     if found is None:
@@ -70,7 +70,7 @@ def ftyp(probe: Probe) -> Hit | None:
     return Hit("video/mp4", generic=True)
 
 
-def quicktime_atoms(probe: Probe) -> Hit | None:
+def quicktime_atoms(probe: ByteWindow) -> Hit | None:
     """Identify a QuickTime movie that starts with atoms instead of an `ftyp` box."""
     end = probe.size if probe.size is not None else len(probe.head)
     for kind, payload, box_end in boxes(probe, 0, 1 << 62):
