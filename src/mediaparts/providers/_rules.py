@@ -8,6 +8,7 @@ not hard-code numbers, so `Provider.with_rules(...)` can change any of them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
@@ -21,7 +22,6 @@ from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
 __all__ = [
-    "DocumentRules",
     "FileRules",
     "ImageRules",
     "KindRules",
@@ -132,6 +132,18 @@ class Rules:
     vision_source: str = ""
     costs_source: str = ""
 
+    def __post_init__(self) -> None:
+        # A wrong row type would otherwise surface only later, as an AttributeError deep in
+        # normalize or estimate_tokens; the error policy wants it here, naming the field.
+        for name, expected in _FIELD_TYPES.items():
+            value = getattr(self, name)
+            if not isinstance(value, expected):
+                raise InvalidConfig(
+                    f"Rules.{name} must be a {expected.__name__}, got {type(value).__name__}"
+                )
+        _check_table("vision", self.vision, VisionGeometry)
+        _check_table("costs", self.costs, MediaCosts)
+
     def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
         """Return the image geometry (resize target and token formula) of a model.
 
@@ -198,8 +210,49 @@ class Rules:
         return self.file
 
 
-DocumentRules = FileRules
-"""Deprecated name of `FileRules`, kept so code written against it keeps working."""
+_FIELD_TYPES: dict[str, type] = {
+    "image": ImageRules,
+    "audio": KindRules,
+    "video": KindRules,
+    "file": FileRules,
+}
+
+
+def _check_table(name: str, rows: object, rule: type) -> None:
+    """Refuse a model table that is not a tuple of `ModelRule` rows holding `rule`s."""
+    if not isinstance(rows, tuple) or not all(
+        isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows
+    ):
+        raise InvalidConfig(
+            f"Rules.{name} must be a tuple of ModelRule rows, got {type(rows).__name__}"
+        )
+    for row in rows:
+        if not isinstance(row.rule, rule):
+            raise InvalidConfig(
+                f"Rules.{name}: the row {row.pattern!r} holds a {type(row.rule).__name__}; "
+                f"each {name} row's rule must be a {rule.__name__}"
+            )
+
+
+_generated_init = Rules.__init__
+
+
+@functools.wraps(_generated_init)
+def _init(self: Rules, *args: Any, **kwargs: Any) -> None:
+    # The kind was renamed "document" -> "file"; `Rules(document=...)` and
+    # `dataclasses.replace(rules, document=...)` keep working, warned. `replace` passes every
+    # field, `file` too, so the `document` the caller named wins.
+    if "document" in kwargs:
+        warnings.warn(
+            "Rules(document=...) is deprecated; the kind is 'file': use file=...",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        kwargs["file"] = kwargs.pop("document")
+    _generated_init(self, *args, **kwargs)
+
+
+Rules.__init__ = _init  # type: ignore[method-assign]
 
 
 _KINDS: tuple[str, ...] = get_args(Kind)
@@ -214,7 +267,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 def _checked(name: str, value: Any, current: Any) -> Any:
     """Return an override in the form the rules hold, or refuse it with the reason."""
     if name in _TYPE_LISTS:
-        if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        if not isinstance(value, tuple | list) or not all(isinstance(v, str) for v in value):
             raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
         return tuple(value)
     if name in _SIZES:
@@ -228,8 +281,9 @@ def _checked(name: str, value: Any, current: Any) -> Any:
             raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value
     if name in ("vision", "costs"):
-        if isinstance(value, str) or not all(isinstance(row, ModelRule) for row in value):
+        if not isinstance(value, tuple | list):
             raise InvalidConfig(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
+        _check_table(name, tuple(value), VisionGeometry if name == "vision" else MediaCosts)
         return tuple(value)
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
