@@ -118,6 +118,24 @@ def test_registry_register_refuses_a_clash(record: Format) -> None:
         formats.register(record)
 
 
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        # A kind outside `Kind` on purpose, hence the ignore.
+        (Format("image/x-mp-bad", "picture"), "kind 'picture'"),  # type: ignore[arg-type]
+        (Format("image/x-mp-bad", "image", extensions=(".jpg",)), r"extension \.jpg .*image/jpeg"),
+        (Format("image/x-mp-bad", "image", extensions=("mpb",)), "start with a dot"),
+        (Format("image-x-mp-bad", "image"), "type/subtype"),
+    ],
+)
+def test_registry_register_refuses_a_bad_record(record: Format, message: str) -> None:
+    """A malformed record or a taken extension is InvalidConfig naming it; nothing is indexed."""
+    with pytest.raises(mp.InvalidConfig, match=message):
+        formats.register(record)
+    assert formats.get(record.media_type) is None
+    assert media_type_from_filename("a.jpg") == "image/jpeg"
+
+
 BUILTIN = list(formats.registered())
 
 
