@@ -42,7 +42,12 @@ def test_check_model_must_be_text() -> None:
 
 @pytest.mark.parametrize(
     ("payload_model", "model", "flagged"),
-    [("gpt-4o", None, True), ("gpt-5.4", None, False), ("gpt-5.4", "gpt-4o", True), (5, None, False)],
+    [
+        ("gpt-4o", None, True),
+        ("gpt-5.4", None, False),
+        ("gpt-5.4", "gpt-4o", True),
+        (5, None, False),
+    ],
 )
 def test_check_model_read_from_the_payload(
     payload_model: object, model: str | None, flagged: bool, media: MediaFactory

@@ -315,9 +315,9 @@ def test_rules_refuses_a_wrong_row_when_built() -> None:
     """Rules built directly check their kinds' rules and table rows too, naming the field."""
     rules = mp.providers.get("openai").rules
     fields = {"image": rules.image, "audio": rules.audio, "video": rules.video, "file": rules.file}
-    with pytest.raises(mp.InvalidConfig, match="Rules.costs: the row '\\*' holds a OpenAITiles"):
+    with pytest.raises(mp.InvalidConfig, match=r"Rules\.costs: the row '\*' holds a OpenAITiles"):
         mp.providers.Rules("x", **fields, costs=(ModelRule("*", OpenAITiles(85, 170)),))
-    with pytest.raises(mp.InvalidConfig, match="Rules.file must be a FileRules, got KindRules"):
+    with pytest.raises(mp.InvalidConfig, match=r"Rules\.file must be a FileRules, got KindRules"):
         mp.providers.Rules("x", **{**fields, "file": rules.audio})
 
 
