@@ -76,9 +76,13 @@ def imported_modules(name: str, package: str, source: str, known: set[str]) -> s
                 prefix = ".".join(parts[: len(parts) - node.level + 1])
                 base = f"{prefix}.{base}" if base else prefix
             targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if id(node) not in prose and "." in node.value:
-                targets = [node.value]
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in prose
+            and "." in node.value
+        ):
+            targets = [node.value]
         for target in targets:
             # `import a.b.c` imports a and a.b too.
             while target:

@@ -89,10 +89,10 @@ def test_rules_document_keyword_is_deprecated_file() -> None:
     rules = mp.providers.get("anthropic").rules
     smaller = dataclasses.replace(rules.file, max_bytes=1000)
     with pytest.warns(DeprecationWarning, match="use file="):
-        replaced = dataclasses.replace(rules, document=smaller)
+        replaced = dataclasses.replace(rules, document=smaller)  # type: ignore[call-arg]
     assert replaced.file is smaller
     with pytest.warns(DeprecationWarning, match="use file="):
-        built = mp.providers.Rules(
+        built = mp.providers.Rules(  # type: ignore[call-arg]  # the deprecated keyword
             provider="x", image=rules.image, audio=rules.audio, video=rules.video, document=smaller
         )
     assert built.file is smaller

@@ -6,6 +6,7 @@ import asyncio
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -313,12 +314,13 @@ def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message:
 
 def test_rules_refuses_a_wrong_row_when_built() -> None:
     """Rules built directly check their kinds' rules and table rows too, naming the field."""
-    rules = mp.providers.get("openai").rules
-    fields = {"image": rules.image, "audio": rules.audio, "video": rules.video, "file": rules.file}
+    r = mp.providers.get("openai").rules
+    wrong_row: Any = ModelRule("*", OpenAITiles(85, 170))  # a vision rule in costs, on purpose
     with pytest.raises(mp.InvalidConfig, match=r"Rules\.costs: the row '\*' holds a OpenAITiles"):
-        mp.providers.Rules("x", **fields, costs=(ModelRule("*", OpenAITiles(85, 170)),))
+        mp.providers.Rules("x", r.image, r.audio, r.video, r.file, costs=(wrong_row,))
+    wrong_kind: Any = r.audio  # a KindRules where FileRules belongs, on purpose
     with pytest.raises(mp.InvalidConfig, match=r"Rules\.file must be a FileRules, got KindRules"):
-        mp.providers.Rules("x", **{**fields, "file": rules.audio})
+        mp.providers.Rules("x", r.image, r.audio, r.video, wrong_kind)
 
 
 @pytest.mark.parametrize(
