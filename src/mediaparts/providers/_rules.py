@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -141,8 +142,9 @@ class Rules:
                 raise InvalidConfig(
                     f"Rules.{name} must be a {expected.__name__}, got {type(value).__name__}"
                 )
-        _check_table("vision", self.vision, VisionGeometry)
-        _check_table("costs", self.costs, MediaCosts)
+        for name, rule in (("vision", VisionGeometry), ("costs", MediaCosts)):
+            # A list or other iterable of rows is taken, as a tuple (frozen: hence __setattr__).
+            object.__setattr__(self, name, _check_table(name, getattr(self, name), rule))
 
     def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
         """Return the image geometry (resize target and token formula) of a model.
@@ -218,20 +220,22 @@ _FIELD_TYPES: dict[str, type] = {
 }
 
 
-def _check_table(name: str, rows: object, rule: type) -> None:
-    """Refuse a model table that is not a tuple of `ModelRule` rows holding `rule`s."""
-    if not isinstance(rows, tuple) or not all(
-        isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows
-    ):
+def _check_table(name: str, rows: object, rule: type) -> tuple[Any, ...]:
+    """Return a model table as a tuple, or refuse it unless its rows are `ModelRule`s of `rule`s."""
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
         raise InvalidConfig(
             f"Rules.{name} must be a tuple of ModelRule rows, got {type(rows).__name__}"
         )
+    rows = tuple(rows)
+    if not all(isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows):
+        raise InvalidConfig(f"Rules.{name} must be a tuple of ModelRule rows, got {rows!r:.60}")
     for row in rows:
         if not isinstance(row.rule, rule):
             raise InvalidConfig(
                 f"Rules.{name}: the row {row.pattern!r} holds a {type(row.rule).__name__}; "
                 f"each {name} row's rule must be a {rule.__name__}"
             )
+    return rows
 
 
 _generated_init = Rules.__init__
@@ -267,9 +271,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 def _checked(name: str, value: Any, current: Any) -> Any:
     """Return an override in the form the rules hold, or refuse it with the reason."""
     if name in _TYPE_LISTS:
-        if not isinstance(value, tuple | list) or not all(isinstance(v, str) for v in value):
+        listed = isinstance(value, Iterable) and not isinstance(value, str | bytes)
+        values = tuple(value) if listed else ()
+        if not listed or not all(isinstance(v, str) for v in values):
             raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
-        return tuple(value)
+        return values
     if name in _SIZES:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise InvalidConfig(f"{name} must be a whole number of bytes/pixels/items or None")
@@ -281,10 +287,7 @@ def _checked(name: str, value: Any, current: Any) -> Any:
             raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value
     if name in ("vision", "costs"):
-        if not isinstance(value, tuple | list):
-            raise InvalidConfig(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
-        _check_table(name, tuple(value), VisionGeometry if name == "vision" else MediaCosts)
-        return tuple(value)
+        return _check_table(name, value, VisionGeometry if name == "vision" else MediaCosts)
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
         kind = type(current).__name__
