@@ -51,11 +51,21 @@ def module_name(path: str) -> str:
 def imported_modules(name: str, package: str, source: str, known: set[str]) -> set[str]:
     """Return the known modules that module `name` imports anywhere (lazy imports included).
 
-    String constants naming a known module count too: the lazy facades (`_LAZY` tables) import
-    modules by name. `package` is the package relative imports start from.
+    A string constant in code that is a known module's full dotted path counts too: the lazy
+    facades (`_LAZY` tables) and the provider registry import modules by that name. A bare
+    word ("anthropic") or a docstring naming a module imports nothing, so neither counts.
+    `package` is the package relative imports start from.
     """
     found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    # A string standing alone as a statement is a docstring (of a module, class, function or
+    # attribute): prose, never an import.
+    prose = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -66,9 +76,13 @@ def imported_modules(name: str, package: str, source: str, known: set[str]) -> s
                 prefix = ".".join(parts[: len(parts) - node.level + 1])
                 base = f"{prefix}.{base}" if base else prefix
             targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            # A registry names its modules: "anthropic" in mediaparts.providers.
-            targets = [node.value, f"{package}.{node.value}"]
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in prose
+            and "." in node.value
+        ):
+            targets = [node.value]
         for target in targets:
             # `import a.b.c` imports a and a.b too.
             while target:

@@ -75,7 +75,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.testing import assert_fits, summarize
 
-PROVIDERS = ["openai", "anthropic", "gemini", "bedrock"]
+PROVIDERS = mp.providers.names()
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -129,7 +129,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 def test_plugin_user_module_passes(strict: pytest.Pytester) -> None:
     """A user's module using media, media_urls, assert_fits and summarize passes."""
     strict.makepyfile(test_user=USER_MODULE)
-    run(strict).assert_outcomes(passed=7)
+    run(strict).assert_outcomes(passed=len(PROVIDERS) + 3)
 
 
 def test_plugin_user_module_passes_in_a_subprocess(
@@ -140,7 +140,7 @@ def test_plugin_user_module_passes_in_a_subprocess(
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
     strict.makepyfile(test_user=USER_MODULE)
     result = strict.runpytest_subprocess(*PLUGIN_ARGS, "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=len(PROVIDERS) + 3)
 
 
 def test_plugin_unused_registration_fails_at_teardown(strict: pytest.Pytester) -> None:

@@ -80,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
         help="print the request payload a provider's SDK would be given",
         description="Render one user message (--text, then the inputs in order) into the "
         "keyword arguments of the provider's SDK call, and print it as JSON. Raw bytes "
-        "(Bedrock) print as base64.",
+        "(for an SDK that takes bytes) print as base64.",
     )
     show.add_argument("--text", metavar="PROMPT", help="text to put before the files")
     show.add_argument("--model", help="the model, for model-dependent sizes")

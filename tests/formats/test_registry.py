@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Iterator
 from typing import IO, Any
@@ -196,6 +197,24 @@ def test_registry_register_refuses_a_clash(record: Format) -> None:
         formats.register(record)
 
 
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        # A kind outside `Kind` on purpose, hence the ignore.
+        (Format("image/x-mp-bad", "picture"), "kind 'picture'"),  # type: ignore[arg-type]
+        (Format("image/x-mp-bad", "image", extensions=(".jpg",)), r"extension \.jpg .*image/jpeg"),
+        (Format("image/x-mp-bad", "image", extensions=("mpb",)), "start with a dot"),
+        (Format("image-x-mp-bad", "image"), "type/subtype"),
+    ],
+)
+def test_registry_register_refuses_a_bad_record(record: Format, message: str) -> None:
+    """A malformed record or a taken extension is InvalidConfig naming it; nothing is indexed."""
+    with pytest.raises(mp.InvalidConfig, match=message):
+        formats.register(record)
+    assert formats.get(record.media_type) is None
+    assert media_type_from_filename("a.jpg") == "image/jpeg"
+
+
 BUILTIN = list(formats.registered())
 
 
@@ -250,3 +269,17 @@ def test_registry_one_kind_vocabulary() -> None:
 
     assert _mediapart.Kind is formats.Kind
     assert typing.get_type_hints(Detection)["kind"] == formats.Kind
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"magic": ((0, "PK"),)}, {"magic": (b"PK",)}, {"encoding": "png"}],
+    ids=["magic-text", "magic-no-offset", "encoding-not-a-record"],
+)
+def test_registry_register_refuses_ill_typed_fields(changes: dict[str, object]) -> None:
+    """A malformed signature or encoding is InvalidConfig naming the field, before registering."""
+    record = formats.Format("image/x-mediaparts-bad", "image", extensions=(".mpbad",))
+    bad = dataclasses.replace(record, **changes)  # type: ignore[arg-type]  # wrong on purpose
+    with pytest.raises(mp.InvalidConfig, match=r"magic|encoding"):
+        formats.register(bad)
+    assert formats.get("image/x-mediaparts-bad") is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections.abc import Callable
 
 import pytest
 from PIL import Image
@@ -49,12 +50,36 @@ def test_exports_image_size_falls_back_to_pillow() -> None:
     assert imaging.image_size(b"II*\x00garbage", "image/tiff") is None
 
 
-def test_exports_quiet_silences_pillow_warnings() -> None:
-    """Inside `quiet()`, the UserWarnings Pillow gives for damaged files are not raised."""
+def _damaged_exif() -> None:
+    """Read an EXIF block cut short: Pillow skips the tag and warns (UserWarning)."""
+    exif = Image.Exif()
+    exif[0x010E] = "x" * 100  # ImageDescription, stored past the directory
+    damaged = Image.Exif()
+    damaged.load(exif.tobytes()[:-50])
+    dict(damaged)
+
+
+def _bomb() -> None:
+    """Open a picture above MAX_IMAGE_PIXELS (lowered by the test): Pillow warns."""
+    with Image.open(io.BytesIO(_encode("PNG", (12, 7)))) as img:
+        img.load()
+
+
+@pytest.mark.parametrize(
+    ("provoke", "category"),
+    [(_damaged_exif, UserWarning), (_bomb, Image.DecompressionBombWarning)],
+)
+def test_exports_quiet_silences_pillow_warnings(
+    provoke: Callable[[], None], category: type[Warning], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inside `quiet()`, the warnings Pillow itself gives for damaged or huge files are silent."""
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 60)  # 84 pixels: a warning, not an error
     with warnings.catch_warnings():
         warnings.simplefilter("error")
+        with pytest.raises(category):  # Pillow really warns: the test below can fail
+            provoke()
         with imaging.quiet():
-            warnings.warn("Corrupt EXIF data", UserWarning, stacklevel=1)
+            provoke()
 
 
 def test_exports_strip_metadata_drops_exif() -> None:

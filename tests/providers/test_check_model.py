@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import mediaparts as mp
@@ -33,9 +35,28 @@ def test_check_model_unknown_checks_no_detail(media: MediaFactory) -> None:
 
 
 def test_check_model_must_be_text() -> None:
-    """A model that is not a string is InvalidMedia, as in normalize and render."""
-    with pytest.raises(mp.InvalidMedia, match="model"):
+    """A model that is not a string is InvalidConfig (an option's value), as in normalize."""
+    with pytest.raises(mp.InvalidConfig, match="model"):
         mp.check({}, "openai", model=4)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("payload_model", "model", "flagged"),
+    [
+        ("gpt-4o", None, True),
+        ("gpt-5.4", None, False),
+        ("gpt-5.4", "gpt-4o", True),
+        (5, None, False),
+    ],
+)
+def test_check_model_read_from_the_payload(
+    payload_model: object, model: str | None, flagged: bool, media: MediaFactory
+) -> None:
+    """With model=None, a string "model" key of the payload picks the row; model= wins."""
+    part = media.image(32, 32).model_copy(update={"detail": "original"})
+    payload = {"model": payload_model, **mp.render(mp.User([part]), "openai", model="gpt-5.4")}
+    rules = [v.rule for v in mp.check(payload, "openai", model=model)]
+    assert rules == (["image.detail"] if flagged else [])
 
 
 def test_normalize_rewrap_keeps_class_and_accepted(media: MediaFactory) -> None:
@@ -51,13 +72,30 @@ def test_rules_file_is_the_kind_and_document_a_deprecated_alias() -> None:
     """Rules say "file" as parts do; the old "document" spellings still work, with a warning."""
     provider = mp.providers.get("anthropic")
     assert provider.rules.for_kind("file") is provider.rules.file
-    assert mp.providers.DocumentRules is mp.providers.FileRules
+    with pytest.warns(DeprecationWarning, match="use mediaparts.providers.FileRules"):
+        assert mp.providers.DocumentRules is mp.providers.FileRules
+    assert "DocumentRules" not in mp.providers.__all__
+    assert "DocumentRules" not in dir(mp.providers)
     with pytest.warns(DeprecationWarning, match="Rules.file"):
         assert provider.rules.document is provider.rules.file
     with pytest.warns(DeprecationWarning, match="file_max_bytes"):
         changed = provider.with_rules(document_max_bytes=1000)
     assert changed.rules.file.max_bytes == 1000
     assert provider.with_rules(file_max_bytes=1000) == changed
+
+
+def test_rules_document_keyword_is_deprecated_file() -> None:
+    """Rules(document=...) and dataclasses.replace(rules, document=...) set file=, warned."""
+    rules = mp.providers.get("anthropic").rules
+    smaller = dataclasses.replace(rules.file, max_bytes=1000)
+    with pytest.warns(DeprecationWarning, match="use file="):
+        replaced = dataclasses.replace(rules, document=smaller)  # type: ignore[call-arg]
+    assert replaced.file is smaller
+    with pytest.warns(DeprecationWarning, match="use file="):
+        built = mp.providers.Rules(  # type: ignore[call-arg]  # the deprecated keyword
+            provider="x", image=rules.image, audio=rules.audio, video=rules.video, document=smaller
+        )
+    assert built.file is smaller
 
 
 def test_rules_for_kind_unknown_is_invalid_config() -> None:

@@ -10,6 +10,7 @@ import pytest
 import mediaparts.providers
 
 PACKAGE = Path(mediaparts.providers.__file__).parent
+ROOT = PACKAGE.parent
 # The modules that serve every provider (_registry.py holds the table of built-ins, the one
 # place that lists them).
 GENERIC = sorted(
@@ -17,6 +18,14 @@ GENERIC = sorted(
     for p in PACKAGE.glob("_*.py")
     if p.name not in ("__init__.py", "_registry.py") and p.stem.lstrip("_") not in ("vision",)
 )
+# Outside providers/, the modules that serve every provider too: messages, summaries, the CLI
+# and the testing toolkit read what provider modules declare, as generic code does.
+SERVING = [
+    "_messages.py",
+    "_summary.py",
+    "cli.py",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "testing").glob("*.py")),
+]
 # _vision.py holds the geometry classes, named after the formula's author (OpenAITiles, ...),
 # which any provider may use: its code must still not branch on a provider's name.
 WORDS = ("openai", "anthropic", "gemini", "bedrock", "claude", "gpt")
@@ -56,4 +65,11 @@ def test_generic_code_names_no_provider(name: str) -> None:
         for word in WORDS
         if word in w.lower() and not (name == "_vision.py" and w[:1].isupper())
     ]
+    assert words == [], f"{name} names {words}"
+
+
+@pytest.mark.parametrize("name", SERVING)
+def test_generic_code_outside_providers_names_no_provider(name: str) -> None:
+    """Messages, summaries, the CLI and the testing toolkit name no provider outside docstrings."""
+    words = [w for w in _named(ROOT / name) for word in WORDS if word in w.lower()]
     assert words == [], f"{name} names {words}"

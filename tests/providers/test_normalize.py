@@ -6,12 +6,14 @@ import asyncio
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
+from mediaparts.providers import MediaCosts, ModelRule, OpenAITiles
 
 PROVIDERS = mp.providers.names()
 IMAGES = [
@@ -297,6 +299,11 @@ def test_normalize_orientation_every_format(tmp_path: Path, fmt: str, orientatio
         ({"image_max_width": 0}, "positive"),
         ({"vision": ("x",)}, "ModelRule"),
         ({"image_animated": "yes"}, "bool"),
+        ({"vision": 5}, "vision must be a tuple of ModelRule rows"),
+        ({"costs": 5}, "costs must be a tuple of ModelRule rows"),
+        ({"image_media_types": 5}, "tuple of media type strings"),
+        ({"vision": (ModelRule("*", MediaCosts("x")),)}, "vision row's rule must be a Vision"),
+        ({"costs": (ModelRule("*", OpenAITiles(85, 170)),)}, "costs row's rule must be a MediaC"),
     ],
 )
 def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message: str) -> None:
@@ -305,23 +312,56 @@ def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message:
         mp.providers.get("anthropic").with_rules(**overrides)
 
 
+def test_rules_refuses_a_wrong_row_when_built() -> None:
+    """Rules built directly check their kinds' rules and table rows too, naming the field."""
+    r = mp.providers.get("openai").rules
+    wrong_row: Any = ModelRule("*", OpenAITiles(85, 170))  # a vision rule in costs, on purpose
+    with pytest.raises(mp.InvalidConfig, match=r"Rules\.costs: the row '\*' holds a OpenAITiles"):
+        mp.providers.Rules("x", r.image, r.audio, r.video, r.file, costs=(wrong_row,))
+    wrong_kind: Any = r.audio  # a KindRules where FileRules belongs, on purpose
+    with pytest.raises(mp.InvalidConfig, match=r"Rules\.file must be a FileRules, got KindRules"):
+        mp.providers.Rules("x", r.image, r.audio, r.video, wrong_kind)
+
+
 @pytest.mark.parametrize(
     "call",
     [
         # Each argument is of a wrong type on purpose, hence the ignores.
-        lambda: mp.normalize("testdata/alpha.png", "openai", model=5),  # type: ignore[arg-type]
         lambda: mp.render(mp.User("x"), ["openai"]),  # type: ignore[arg-type]
         lambda: mp.check({}, ["openai"]),  # type: ignore[arg-type]
         lambda: mp.normalize_many(None, "openai"),  # type: ignore[arg-type]
-        lambda: mp.estimate_tokens("testdata/alpha.png", "openai", model=5),  # type: ignore[arg-type]
     ],
 )
 def test_entry_points_refuse_bad_arguments(call: Callable[[], object]) -> None:
     """Wrong argument types raise InvalidMedia (a provider: UnknownProvider), not TypeError.
 
-    A bad option value (`urls`, `workers`) is InvalidConfig: tests/providers/test_options.py.
+    A bad option value (`urls`, `workers`, `model`) is InvalidConfig: below and in
+    tests/providers/test_options.py.
     """
     with pytest.raises((mp.InvalidMedia, mp.UnknownProvider)):
+        call()
+
+
+_ALPHA = "testdata/alpha.png"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # `model=5` is of a wrong type on purpose, hence the ignores.
+        lambda: mp.normalize(_ALPHA, "openai", model=5),  # type: ignore[arg-type]
+        lambda: asyncio.run(mp.anormalize(_ALPHA, "openai", model=5)),  # type: ignore[arg-type]
+        lambda: mp.normalize_many([_ALPHA], "openai", model=5),  # type: ignore[arg-type]
+        lambda: mp.render(mp.User([_ALPHA]), "openai", model=5),  # type: ignore[arg-type]
+        lambda: asyncio.run(mp.arender(mp.User([_ALPHA]), "openai", model=5)),  # type: ignore[arg-type]
+        lambda: mp.estimate_tokens(_ALPHA, "openai", model=5),  # type: ignore[arg-type]
+        lambda: mp.check({}, "openai", model=5),  # type: ignore[arg-type]
+        lambda: mp.providers.get("openai").rules.vision_for(5),  # type: ignore[arg-type]
+    ],
+)
+def test_entry_points_refuse_a_model_that_is_no_string(call: Callable[[], object]) -> None:
+    """model= is an option: a value that is no string is InvalidConfig at every entry point."""
+    with pytest.raises(mp.InvalidConfig, match="model must be a model name string, got int"):
         call()
 
 

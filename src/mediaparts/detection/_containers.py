@@ -58,9 +58,9 @@ def ebml(probe: ByteWindow) -> Hit | None:
 
 # --- Ogg (RFC 3533) ---------------------------------------------------------------------------
 
-# The first packet of each logical stream names its codec (each codec's mapping spec).
+# The first packet of a video stream names its codec (each codec's mapping spec); an Ogg file
+# with none of these is audio, whatever its codec.
 _OGG_VIDEO = (b"\x80theora", b"\x80daala", b"BBCD\x00", b"\x01video\x00\x00\x00")
-_OGG_AUDIO = (b"OpusHead", b"\x01vorbis", b"\x7fFLAC", b"Speex   ", b"CELT    ", b"\x01audio")
 
 
 def ogg(probe: ByteWindow) -> Hit | None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import httpx
 
-from mediaparts._errors import FetchError, OfflineError
+from mediaparts._errors import FetchError, InvalidConfig, OfflineError
 from mediaparts.fetching import _clients, _netguard
 from mediaparts.fetching._attempt import CHUNK, Attempt, Fetched
 from mediaparts.fetching._clients import safe_async_client, safe_client
@@ -75,7 +75,21 @@ def configure(
             connections go only to checked addresses.
         async_client: A client for `await part.aload()`; the caller keeps ownership
             (`safe_async_client()` keeps the guarantee).
+
+    Raises:
+        InvalidConfig: An argument is not of its type (checked before anything is set).
     """
+    # A wrong object stored here would fail only at the next URL load, far from this call.
+    expected: tuple[tuple[str, object, type, str], ...] = (
+        ("fetch", fetch, FetchPolicy, "mediaparts.FetchPolicy"),
+        ("client", client, httpx.Client, "httpx.Client (mp.safe_client())"),
+        ("async_client", async_client, httpx.AsyncClient, "httpx.AsyncClient"),
+    )
+    for name, value, cls, label in expected:
+        if value is not None and not isinstance(value, cls):
+            raise InvalidConfig(
+                f"configure({name}=...) takes a {label} or None, got {type(value).__name__}"
+            )
     with _settings.lock:
         if fetch is not None:
             set_default_policy(fetch)

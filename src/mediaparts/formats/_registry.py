@@ -13,7 +13,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from mediaparts._errors import InvalidConfig
 from mediaparts.formats._reader import PREFIX_SIZE
@@ -181,7 +181,7 @@ class Format:
 # directly; `register` and `unregister` change them under the lock, in place.
 _RECORDS: dict[str, Format] = {}
 _ALIASES: dict[str, str] = {}  # alias -> canonical media type
-_EXTENSIONS: dict[str, str] = {}  # ".ext" -> canonical media type; first registered wins
+_EXTENSIONS: dict[str, str] = {}  # ".ext" -> canonical media type; one owner each
 _PILLOW: dict[str, Format] = {}  # Pillow format name -> record; first registered wins
 _lock = threading.Lock()
 
@@ -196,26 +196,72 @@ def register(record: Format) -> Format:
         The record, so a module may keep it: `PNG = register(Format(...))`.
 
     Raises:
-        InvalidConfig: The media type or an alias is already registered, a name is not
-            lower case, or a `magic` piece is empty or reaches past `PREFIX_SIZE`.
+        InvalidConfig: The record is malformed (a kind outside `Kind`, a name not lower case,
+            an extension without its dot, a `magic` piece empty or reaching past
+            `PREFIX_SIZE`), or its media type, an alias or an extension is already registered
+            (the message names the clash and its owner).
     """
-    _check_magic(record)
-    names = (record.media_type, *record.aliases, *record.extensions)
-    if any(name != name.strip().lower() for name in names):
-        raise InvalidConfig(f"format names must be lower case without spaces: {names}")
+    _validate(record)
     with _lock:
-        taken = [n for n in (record.media_type, *record.aliases) if n in _RECORDS or n in _ALIASES]
-        if taken:
-            raise InvalidConfig(f"{', '.join(taken)} is already a registered format or alias")
+        clashes = [
+            f"{name} (already {_RECORDS[name].media_type if name in _RECORDS else 'an alias'})"
+            for name in (record.media_type, *record.aliases)
+            if name in _RECORDS or name in _ALIASES
+        ]
+        clashes += [
+            f"extension {ext} (already {_EXTENSIONS[ext]})"
+            for ext in record.extensions
+            if ext in _EXTENSIONS
+        ]
+        if clashes:
+            raise InvalidConfig(
+                f"cannot register {record.media_type}: {', '.join(clashes)}; "
+                "unregister the other format first"
+            )
         _RECORDS[record.media_type] = record
         _index(record)
         _forget()
     return record
 
 
+def _validate(record: Format) -> None:
+    """Refuse a malformed record with InvalidConfig, before any index is touched."""
+    if not isinstance(record, Format):
+        raise InvalidConfig(f"register() takes a Format record, got {type(record).__name__}")
+    kinds = get_args(Kind)
+    if record.kind not in kinds:
+        raise InvalidConfig(
+            f"{record.media_type}: kind {record.kind!r} is not one of {', '.join(kinds)}"
+        )
+    if not isinstance(record.media_type, str) or record.media_type.count("/") != 1:
+        raise InvalidConfig(f"a media type is type/subtype, got {record.media_type!r}")
+    for field in ("extensions", "aliases", "pillow"):
+        values = getattr(record, field)
+        if not isinstance(values, tuple) or not all(isinstance(v, str) for v in values):
+            raise InvalidConfig(f"{record.media_type}: {field} must be a tuple of strings")
+    names = (record.media_type, *record.aliases, *record.extensions)
+    if any(name != name.strip().lower() or not name for name in names):
+        raise InvalidConfig(f"format names must be lower case without spaces: {names}")
+    if any(not ext.startswith(".") or len(ext) < 2 for ext in record.extensions):
+        raise InvalidConfig(
+            f"{record.media_type}: extensions start with a dot: {record.extensions}"
+        )
+    if not isinstance(record.encoding, Encoding):
+        raise InvalidConfig(f"{record.media_type}: encoding must be an Encoding")
+    _check_magic(record)
+
+
 def _check_magic(record: Format) -> None:
     """Refuse a signature detection could not test within the prefix it reads."""
-    for offset, piece in record.magic:
+    pieces = record.magic
+    if not isinstance(pieces, tuple) or not all(
+        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], int) and isinstance(p[1], bytes)
+        for p in pieces
+    ):
+        raise InvalidConfig(
+            f"{record.media_type}: magic is a tuple of (offset, bytes) pairs, got {pieces!r:.80}"
+        )
+    for offset, piece in pieces:
         if not piece or offset < 0 or offset + len(piece) > PREFIX_SIZE:
             raise InvalidConfig(
                 f"{record.media_type}: a magic piece must be non-empty bytes within the first "
@@ -240,8 +286,10 @@ def _index(record: Format) -> None:
     for alias in record.aliases:
         _ALIASES[alias] = record.media_type
     for extension in record.extensions:
-        _EXTENSIONS.setdefault(extension, record.media_type)
+        _EXTENSIONS[extension] = record.media_type  # `register` refuses a taken extension
     for name in record.pillow:
+        # A Pillow name may be shared, by design: Pillow's HEIF plugin reports "HEIF" for
+        # HEIC, HEIF and AVIF files alike, so the first registered record answers for it.
         _PILLOW.setdefault(name, record)
 
 

@@ -35,7 +35,7 @@ from mediaparts.providers._registry import (
     registered,
     unregister,
 )
-from mediaparts.providers._rules import DocumentRules, FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers._vision import (
     AnthropicPatches,
@@ -70,12 +70,14 @@ _LAZY = {
 }
 
 
-__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals())
+# Old names that still resolve, with a DeprecationWarning (the kind "document" became "file").
+_RENAMED = {"DocumentRules": "FileRules"}
+
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals(), _RENAMED)
 
 __all__ = [
     "AnthropicPatches",
     "CostsTable",
-    "DocumentRules",
     "FileRules",
     "GeminiMediaResolution",
     "GeminiTiles",

@@ -15,13 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mediaparts._errors import InvalidMedia, NoDocumentedRule
+from mediaparts._errors import NoDocumentedRule
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.imaging import image_size, is_animated
 from mediaparts.providers._protocol import SiteReader
 from mediaparts.providers._registry import Provider, get, registered
 from mediaparts.providers._rules import base64_size
 from mediaparts.providers._sites import Problems, Site, Where
+from mediaparts.providers._vision import check_model
 
 __all__ = ["Violation", "check"]
 
@@ -88,21 +89,24 @@ def check(
         provider: The provider name or a `Provider` (with its rules, overrides included).
         model: The model the payload is for. Its row of the provider's vision table decides
             which image `detail` levels are valid (`"original"` on gpt-5.4 but not on gpt-4o);
-            None checks no detail level, as does a model the table does not know.
+            None reads the payload's own string `"model"` key (the whole `create()` kwargs
+            carry one); with neither, no detail level is checked, nor for a model the table
+            does not know.
 
     Returns:
         The violations, each with the JSON path of the offending value; empty when it fits.
 
     Raises:
         UnknownProvider: No provider has that name.
-        InvalidMedia: `model` is not a string.
+        InvalidConfig: `model` is not a string.
     """
     chosen = get(provider)
-    if model is not None and not isinstance(model, str):
-        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
+    check_model(model)
     if not isinstance(payload, dict):
         got = type(payload).__name__
         return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
+    if model is None and isinstance(payload.get("model"), str):
+        model = payload["model"]
     problems: Problems = []
     counts: dict[tuple[str, str], int] = {}
     levels = _detail_levels(chosen, model)

@@ -13,6 +13,7 @@ from mediaparts.imaging import image_orientation
 from mediaparts.providers import _costs
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
+from mediaparts.providers._vision import check_model
 
 __all__ = ["estimate_tokens"]
 
@@ -50,8 +51,7 @@ def estimate_tokens(
         InvalidMedia: An image's size, a duration or a page count cannot be read.
     """
     chosen = get(provider)
-    if model is not None and not isinstance(model, str):
-        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
+    check_model(model)
     if isinstance(part_or_messages, MediaPart | TextPart):
         return _part_tokens(part_or_messages, chosen, model, detail)
     messages = as_messages(part_or_messages)

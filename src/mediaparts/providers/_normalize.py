@@ -32,6 +32,7 @@ from mediaparts.providers import _costs
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import KindRules
+from mediaparts.providers._vision import check_model
 
 __all__ = ["UrlMode", "anormalize", "normalize", "normalize_many"]
 
@@ -93,8 +94,7 @@ def _check_urls(urls: str, model: Any = None) -> None:
     """Refuse a bad `urls` option (a setting: InvalidConfig) or a model that is no string."""
     if urls not in ("auto", "inline", "pass"):
         raise InvalidConfig(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
-    if model is not None and not isinstance(model, str):
-        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
+    check_model(model)
 
 
 def _start(
@@ -137,7 +137,7 @@ def normalize(
         ProviderLimitError: The media cannot be fitted to the provider's limits.
         FetchError: A URL part could not be fetched.
         InvalidConfig: `urls` is not one of the three modes.
-        InvalidMedia: `model` is not a string.
+        InvalidConfig: `model` is not a string.
         UnknownProvider: No provider has that name.
     """
     # Sync twin of `anormalize` (load vs aload, fitting here vs in a thread); the steps are

@@ -8,7 +8,9 @@ not hard-code numbers, so `Provider.with_rules(...)` can change any of them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -21,7 +23,6 @@ from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
 __all__ = [
-    "DocumentRules",
     "FileRules",
     "ImageRules",
     "KindRules",
@@ -132,6 +133,19 @@ class Rules:
     vision_source: str = ""
     costs_source: str = ""
 
+    def __post_init__(self) -> None:
+        # A wrong row type would otherwise surface only later, as an AttributeError deep in
+        # normalize or estimate_tokens; the error policy wants it here, naming the field.
+        for name, expected in _FIELD_TYPES.items():
+            value = getattr(self, name)
+            if not isinstance(value, expected):
+                raise InvalidConfig(
+                    f"Rules.{name} must be a {expected.__name__}, got {type(value).__name__}"
+                )
+        for name, rule in (("vision", VisionGeometry), ("costs", MediaCosts)):
+            # A list or other iterable of rows is taken, as a tuple (frozen: hence __setattr__).
+            object.__setattr__(self, name, _check_table(name, getattr(self, name), rule))
+
     def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
         """Return the image geometry (resize target and token formula) of a model.
 
@@ -198,8 +212,51 @@ class Rules:
         return self.file
 
 
-DocumentRules = FileRules
-"""Deprecated name of `FileRules`, kept so code written against it keeps working."""
+_FIELD_TYPES: dict[str, type] = {
+    "image": ImageRules,
+    "audio": KindRules,
+    "video": KindRules,
+    "file": FileRules,
+}
+
+
+def _check_table(name: str, rows: object, rule: type) -> tuple[Any, ...]:
+    """Return a model table as a tuple, or refuse it unless its rows are `ModelRule`s of `rule`s."""
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
+        raise InvalidConfig(
+            f"Rules.{name} must be a tuple of ModelRule rows, got {type(rows).__name__}"
+        )
+    rows = tuple(rows)
+    if not all(isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows):
+        raise InvalidConfig(f"Rules.{name} must be a tuple of ModelRule rows, got {rows!r:.60}")
+    for row in rows:
+        if not isinstance(row.rule, rule):
+            raise InvalidConfig(
+                f"Rules.{name}: the row {row.pattern!r} holds a {type(row.rule).__name__}; "
+                f"each {name} row's rule must be a {rule.__name__}"
+            )
+    return rows
+
+
+_generated_init = Rules.__init__
+
+
+@functools.wraps(_generated_init)
+def _init(self: Rules, *args: Any, **kwargs: Any) -> None:
+    # The kind was renamed "document" -> "file"; `Rules(document=...)` and
+    # `dataclasses.replace(rules, document=...)` keep working, warned. `replace` passes every
+    # field, `file` too, so the `document` the caller named wins.
+    if "document" in kwargs:
+        warnings.warn(
+            "Rules(document=...) is deprecated; the kind is 'file': use file=...",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        kwargs["file"] = kwargs.pop("document")
+    _generated_init(self, *args, **kwargs)
+
+
+Rules.__init__ = _init  # type: ignore[method-assign]
 
 
 _KINDS: tuple[str, ...] = get_args(Kind)
@@ -214,9 +271,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 def _checked(name: str, value: Any, current: Any) -> Any:
     """Return an override in the form the rules hold, or refuse it with the reason."""
     if name in _TYPE_LISTS:
-        if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        listed = isinstance(value, Iterable) and not isinstance(value, str | bytes)
+        values = tuple(value) if listed else ()
+        if not listed or not all(isinstance(v, str) for v in values):
             raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
-        return tuple(value)
+        return values
     if name in _SIZES:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise InvalidConfig(f"{name} must be a whole number of bytes/pixels/items or None")
@@ -228,9 +287,7 @@ def _checked(name: str, value: Any, current: Any) -> Any:
             raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value
     if name in ("vision", "costs"):
-        if isinstance(value, str) or not all(isinstance(row, ModelRule) for row in value):
-            raise InvalidConfig(f"{name} must be a tuple of ModelRule rows, got {value!r:.60}")
-        return tuple(value)
+        return _check_table(name, value, VisionGeometry if name == "vision" else MediaCosts)
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
         kind = type(current).__name__

@@ -417,6 +417,15 @@ VisionTable = tuple[ModelRule[VisionGeometry], ...]
 """A provider's model-keyed image geometry, first match wins (each provider's `VISION`)."""
 
 
+def check_model(model: object) -> None:
+    """Refuse a `model=` that is neither None nor a string: an option's value, so InvalidConfig.
+
+    Every entry point taking `model=` calls this first, so they refuse it alike.
+    """
+    if model is not None and not isinstance(model, str):
+        raise InvalidConfig(f"model must be a model name string, got {type(model).__name__}")
+
+
 def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = False) -> T:
     """Return the rule of the first row whose pattern matches the model name.
 
@@ -436,13 +445,12 @@ def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = F
 
     Raises:
         InvalidConfig: The table is empty.
-        InvalidMedia: `model` is not a string.
+        InvalidConfig: `model` is not a string.
         NoDocumentedRule: `strict` and no row matches the name.
     """
     if not table:
         raise InvalidConfig("a model table needs at least one ModelRule row")
-    if model is not None and not isinstance(model, str):
-        raise InvalidMedia(f"model must be a model name string, got {type(model).__name__}")
+    check_model(model)
     if model is not None:
         name = model.strip().lower().rsplit("/", 1)[-1]
         for row in table:
