@@ -18,6 +18,29 @@ if TYPE_CHECKING:  # no Pillow at import: the limits harness's children import t
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"
+# Every image in testdata/, one of each format and quirk (see testdata/README.md).
+IMAGES = [
+    "photo.jpg",
+    "upright.jpg",
+    "progressive.jpg",
+    "cmyk.jpg",
+    "gray.jpg",
+    "alpha.png",
+    "palette.png",
+    "gray16.png",
+    "still.gif",
+    "animated.gif",
+    "animated.png",
+    "lossy.webp",
+    "lossless.webp",
+    "animated.webp",
+    "image.bmp",
+    "image.tiff",
+    "icon.ico",
+    "photo.heic",
+    "image.avif",
+    "mislabelled.jpg",
+]
 
 
 def read(name: str) -> bytes:

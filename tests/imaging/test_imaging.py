@@ -19,32 +19,10 @@ import mediaparts.imaging as imaging
 from mediaparts import InvalidMedia, MediaTooLarge, ProviderLimitError, UnsupportedMediaType
 from mediaparts.imaging import FitSpec, FittedImage, fit_image, image_orientation
 from mediaparts.imaging._spec import limit_size
+from tests._builders import IMAGES, png_header, read
 from tests._builders import encode as encoded
-from tests._builders import png_header, read
 
 WEB = ("image/jpeg", "image/png", "image/gif", "image/webp")
-IMAGES = [
-    "photo.jpg",
-    "upright.jpg",
-    "progressive.jpg",
-    "cmyk.jpg",
-    "gray.jpg",
-    "alpha.png",
-    "palette.png",
-    "gray16.png",
-    "still.gif",
-    "animated.gif",
-    "animated.png",
-    "lossy.webp",
-    "lossless.webp",
-    "animated.webp",
-    "image.bmp",
-    "image.tiff",
-    "icon.ico",
-    "photo.heic",
-    "image.avif",
-    "mislabelled.jpg",
-]
 TYPES = {
     ".jpg": "image/jpeg",
     ".png": "image/png",

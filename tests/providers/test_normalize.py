@@ -14,30 +14,9 @@ from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
 from mediaparts.providers import MediaCosts, ModelRule, OpenAITiles
+from tests._builders import IMAGES
 
 PROVIDERS = mp.providers.names()
-IMAGES = [
-    "photo.jpg",
-    "upright.jpg",
-    "progressive.jpg",
-    "cmyk.jpg",
-    "gray.jpg",
-    "alpha.png",
-    "palette.png",
-    "gray16.png",
-    "still.gif",
-    "animated.gif",
-    "animated.png",
-    "lossy.webp",
-    "lossless.webp",
-    "animated.webp",
-    "image.bmp",
-    "image.tiff",
-    "icon.ico",
-    "photo.heic",
-    "image.avif",
-    "mislabelled.jpg",
-]
 
 
 def _frames(data: bytes) -> int:
