@@ -45,10 +45,13 @@ def describe(payload: dict[str, Any], provider: str) -> str:
     encoded = _image_b64(payload)
     if encoded is None:
         return "no inline image found in the payload"
-    data = base64.b64decode(encoded)
-    with Image.open(io.BytesIO(data)) as image:
-        orientation = image.getexif().get(0x0112, 1)
-        size = f"{image.width}x{image.height}"
+    try:  # a peer release may send something else (a truncated or re-wrapped string)
+        data = base64.b64decode(encoded, validate=True)
+        with Image.open(io.BytesIO(data)) as image:
+            orientation = image.getexif().get(0x0112, 1)
+            size = f"{image.width}x{image.height}"
+    except (ValueError, OSError) as exc:
+        return f"sends an image block whose data is not a readable base64 image ({exc})"
     rotation = "EXIF rotation left to the provider" if orientation != 1 else "upright"
     violations = mp.check(payload, provider)
     verdict = (
