@@ -88,6 +88,7 @@ class LocalServer:
     base: str
     routes: dict[str, Route]
     hits: dict[str, int]
+    cookies: list[str | None] = field(default_factory=list)  # each request's Cookie header
 
     def add(self, path: str, body: bytes = b"", **options: object) -> str:
         self.routes[path] = Route(body=body, **options)  # type: ignore[arg-type]
@@ -102,6 +103,7 @@ def _handler(server_state: LocalServer, stop: threading.Event) -> type[BaseHTTPR
         def do_GET(self) -> None:
             path = self.path
             server_state.hits[path] = server_state.hits.get(path, 0) + 1
+            server_state.cookies.append(self.headers.get("Cookie"))
             route = server_state.routes.get(path)
             if route is None:
                 self.send_error(404)

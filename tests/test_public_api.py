@@ -142,6 +142,14 @@ def test_errors_named_by_public_path(name: str) -> None:
     assert (type(copy), str(copy)) == (cls, "what went wrong")
 
 
+def test_unknown_provider_survives_pickling() -> None:
+    """UnknownProvider crosses a process boundary with its name and the known names."""
+    err = mp.UnknownProvider("mistral", ("anthropic", "openai"))
+    copy = pickle.loads(pickle.dumps(err))
+    assert (type(copy), str(copy)) == (mp.UnknownProvider, str(err))
+    assert (copy.name, copy.known) == ("mistral", ("anthropic", "openai"))
+
+
 def test_import_is_light() -> None:
     """Importing mediaparts imports neither Pillow, httpx nor asyncio (each loads when used)."""
     import subprocess

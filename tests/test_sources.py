@@ -248,7 +248,9 @@ def test_read_error_after_open_is_invalid_media(read: Any) -> None:
         read("/proc/self/mem")
 
 
-@pytest.mark.parametrize("uri", ["data:,\udce9", "data:text/plain,a%20\ud800b"])
+@pytest.mark.parametrize(
+    "uri", ["data:,\udce9", "data:text/plain,a%20\ud800b", "data:image/png;base64,%41\udcff"]
+)
 def test_data_uri_with_lone_surrogates_is_invalid(uri: str) -> None:
     """A percent-encoded data URI holding a lone surrogate is InvalidMedia (found by fuzzing)."""
     with pytest.raises(InvalidMedia, match="cannot be encoded as UTF-8"):

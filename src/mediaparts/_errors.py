@@ -142,7 +142,7 @@ class UnknownProvider(InvalidConfig):
         known: The names that are registered.
     """
 
-    def __init__(self, name: object, known: tuple[str, ...]) -> None:
+    def __init__(self, name: object, known: tuple[str, ...] = ()) -> None:
         shown = repr(name) if isinstance(name, str) else f"a {type(name).__name__}"
         super().__init__(
             f"unknown provider {shown}; the providers are {', '.join(known)}"

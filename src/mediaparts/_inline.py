@@ -145,14 +145,19 @@ def parse_data_uri(uri: str) -> DataURI:
     if is_base64:
         # Some writers percent-encode the base64 text itself (e.g. '%2B' for '+').
         if "%" in payload:
-            payload = unquote_to_bytes(payload).decode("ascii", "replace")
+            payload = _unquote(payload).decode("ascii", "replace")
         data = b64decode(payload, what="the data URI's payload")
     else:
-        try:
-            data = unquote_to_bytes(payload)
-        except UnicodeEncodeError as exc:  # a lone surrogate: text no URI can carry
-            raise InvalidMedia(
-                f"malformed data URI: its data holds {exc.object[exc.start : exc.end]!r}, which "
-                "cannot be encoded as UTF-8"
-            ) from exc
+        data = _unquote(payload)
     return DataURI(media_type=media_type, data=data, parameters=parameters)
+
+
+def _unquote(payload: str) -> bytes:
+    """Percent-decode a data URI's payload; a lone surrogate in it is InvalidMedia."""
+    try:
+        return unquote_to_bytes(payload)
+    except UnicodeEncodeError as exc:  # a lone surrogate: text no URI can carry
+        raise InvalidMedia(
+            f"malformed data URI: its data holds {exc.object[exc.start : exc.end]!r}, which "
+            "cannot be encoded as UTF-8"
+        ) from exc

@@ -264,6 +264,10 @@ def test_afetch_stalled_body_times_out(local_server: LocalServer) -> None:
         ({"max_redirects": -1}, "must be >= 0"),
         ({"retries": -1}, "must be >= 0"),
         ({"backoff": None}, "backoff must be a number, got NoneType"),
+        ({"backoff": -1.0}, "must be >= 0"),
+        ({"timeout": float("nan")}, "timeout must be positive"),
+        ({"allow_private": "false"}, "allow_private must be True or False"),
+        ({"schemes": "https"}, "schemes must be a tuple of scheme names"),
     ],
 )
 def test_fetch_policy_rejects_nonsense(fields: dict[str, Any], message: str) -> None:

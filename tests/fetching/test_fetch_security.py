@@ -638,10 +638,17 @@ def test_compressed_body_round_trips(
 
 @pytest.mark.parametrize(
     ("header", "expected"),
-    [("0", 0.0), ("7", 7.0), ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0), ("soon", None), (None, None)],
+    [
+        ("0", 0.0),
+        ("7", 7.0),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),
+        ("soon", None),
+        (None, None),
+        ("\u00b2", None),  # str.isdigit() is true for "²"; float() refuses it
+    ],
 )
 def test_retry_after_parsing(header: str | None, expected: float | None) -> None:
-    """Retry-After is delay-seconds or an HTTP-date (a past date means now)."""
+    """Retry-After is delay-seconds or an HTTP-date (a past date means now); else ignored."""
     assert _retry_after(header) == expected
 
 
@@ -1218,3 +1225,37 @@ def test_blocking_read_inside_the_leading_loop_does_not_deadlock(
         return data
 
     assert asyncio.run(main()) == png
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_non_ascii_digit_content_length_is_no_bare_error(mode: str) -> None:
+    """A Content-Length of Unicode digits ("²") is not trusted, and raises no bare ValueError."""
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers=[(b"Content-Length", b"\xb2")], content=b"abc")
+
+    policy = mp.FetchPolicy(allow_private=True, retries=0)
+    transport = httpx.MockTransport(reply)
+    url = "http://127.0.0.1/x"
+    if mode == "sync":
+        with httpx.Client(transport=transport) as client, contextlib.suppress(mp.MediaError):
+            fetch(url, policy=policy, client=client)
+    else:
+
+        async def go() -> None:
+            async with httpx.AsyncClient(transport=transport) as client:
+                with contextlib.suppress(mp.MediaError):
+                    await afetch(url, policy=policy, client=client)
+
+        asyncio.run(go())
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_own_client_keeps_no_cookies(local_server: LocalServer, mode: str) -> None:
+    """The library's own client sends back no cookie: one caller's never reaches another's."""
+    url = local_server.add("/c", b"abc", headers={"Set-Cookie": "session=secret; Path=/"})
+    policy = mp.FetchPolicy(allow_private=True, timeout=3.0)
+    run(mode, url, policy)
+    run(mode, url, policy)
+    assert local_server.hits["/c"] == 2
+    assert local_server.cookies == [None, None]

@@ -196,3 +196,19 @@ def test_estimate_tokens_of_a_pdf_bomb_is_too_large() -> None:
     made = mp.part(_stream_of_pairs((pdf_module.MAX_STREAM_INFLATED >> 2) + 4096))
     with pytest.raises(mp.MediaTooLarge):
         mp.estimate_tokens(made, "gemini")
+
+
+def test_corrupt_stream_after_the_total_budget_stops_inflating() -> None:
+    """A corrupt stream charging past the total budget never leaves a next one unlimited."""
+
+    def objstm(number: int, payload: bytes) -> bytes:
+        head = b"%d 0 obj\n<< /Type /ObjStm /N 1 /First 0 /Filter /FlateDecode /Length %d >>"
+        return head % (number, len(payload)) + b"\nstream\n" + payload + b"\nendstream\nendobj\n"
+
+    full = zlib.compress(b"\0" * pdf_module.MAX_STREAM_INFLATED, 9)
+    streams = [objstm(n, full) for n in range(1, 5)]  # the whole 64 MiB budget, spent
+    after = zlib.compress(b"\0" * (8 << 20), 9)  # would be inflated with no limit at all
+    data = b"%PDF-1.7\n" + b"".join(streams) + objstm(5, b"\xff" * 4) + objstm(6, after)
+    with pytest.raises(mp.MediaTooLarge, match="whose total inflates") as info:
+        pdf_page_count(data)
+    assert info.value.limit == pdf_module.MAX_INFLATED

@@ -105,3 +105,10 @@ def test_exports_strip_metadata_names_the_input_when_corrupt() -> None:
             budget=imaging.DecodeBudget(),
             label="the upload 'x.png'",
         )
+
+
+def test_exports_strip_metadata_needs_only_the_pixel_cap() -> None:
+    """`strip_metadata` takes the default decode budget and a generic label when not given."""
+    data = _encode("PNG")
+    out, media_type = imaging.strip_metadata(data, "image/png", max_pixels=10_000)
+    assert media_type == "image/png" and out[:8] == b"\x89PNG\r\n\x1a\n"

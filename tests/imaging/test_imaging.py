@@ -488,3 +488,50 @@ def test_public_all_is_sorted() -> None:
     """The imaging package exports exactly its sorted __all__."""
     assert imaging.__all__ == sorted(imaging.__all__)
     assert all(hasattr(imaging, name) for name in imaging.__all__)
+
+
+def _gif_grown_after_frame_0() -> bytes:
+    """A GIF whose 10x10 first frame is red and whose later frames grow the canvas to 100x100."""
+    palette = [255, 0, 0, 0, 255, 0, 0, 0, 255] + [0] * (253 * 3)
+
+    def gif(size: tuple[int, int], index: int) -> bytes:
+        image = Image.new("P", size, index)
+        image.putpalette(palette)
+        out = io.BytesIO()
+        image.save(out, "GIF", duration=50, optimize=False)
+        return out.getvalue()
+
+    def split(data: bytes) -> tuple[bytes, bytes]:  # (header with its colour table, the frame)
+        table = 3 * 2 ** ((data[10] & 7) + 1) if data[10] & 0x80 else 0
+        return data[: 13 + table], data[13 + table : -1]
+
+    head, red = split(gif((10, 10), 0))
+    _, green = split(gif((100, 100), 1))
+    _, blue = split(gif((100, 100), 2))
+    loop = b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    return head + loop + red + green + blue + b";"
+
+
+def test_fit_animation_given_up_sends_the_first_frame() -> None:
+    """When the frame check refuses a later frame, the still sent is frame 0, not that frame."""
+    budget = imaging.DecodeBudget(max_frame_pixels=5000)
+    spec = FitSpec(accepted=("image/gif", "image/png"), max_width=8, budget=budget)
+    fitted = fit_image(_gif_grown_after_frame_0(), "image/gif", spec)
+    assert "first frame" in fitted.steps
+    with Image.open(io.BytesIO(fitted.data)) as out:
+        assert out.convert("RGB").getpixel((0, 0)) == (255, 0, 0)
+
+
+def test_transparent_colour_counts_its_rgba_copy_in_the_budget() -> None:
+    """A grey PNG with a transparent colour is charged for the full-size RGBA it decodes to."""
+    image = Image.new("L", (2000, 2000), 7)
+    out = io.BytesIO()
+    image.save(out, "PNG", transparency=7)
+    # 4 M pixels: 4 MB as grey alone, over 30 MB once its RGB and RGBA copies are counted.
+    spec = FitSpec(
+        accepted=("image/png",),
+        max_width=1000,
+        budget=imaging.DecodeBudget(max_decoded_bytes=20_000_000),
+    )
+    with pytest.raises(MediaTooLarge, match="max_decoded_bytes"):
+        fit_image(out.getvalue(), "image/png", spec)

@@ -394,11 +394,17 @@ def test_detect_markdown_links(text: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["a\x1cb", "x\u3000y", "a\u00a0b", "a" * 200 + "\n"],
-    ids=["file-separator", "ideographic-space", "no-break-space", "201-with-newline"],
+    ["a\x1cb", "x\u3000y", "a\u00a0b", "a" * 200 + "\n", "\nab  cd"],
+    ids=[
+        "file-separator",
+        "ideographic-space",
+        "no-break-space",
+        "201-with-newline",
+        "double-space-after-newline",
+    ],
 )
 def test_bedrock_valid_name_refuses_what_bedrock_refuses(name: str) -> None:
-    """Bedrock's name rule is ASCII and whole-string: Unicode spaces and a 201st char fail."""
+    """Bedrock's ASCII, whole-string name rule: Unicode spaces, any double space, a 201st fail."""
     assert bedrock.VALID_NAME.match(name) is None
 
 

@@ -32,14 +32,14 @@ class TextGuess:
     certain: bool
 
 
-_BOMS = (
+BOMS = (
     (b"\xef\xbb\xbf", "utf-8"),
     (b"\xff\xfe\x00\x00", "utf-32-le"),  # before UTF-16 LE, whose mark it starts with
     (b"\x00\x00\xfe\xff", "utf-32-be"),
     (b"\xff\xfe", "utf-16-le"),
     (b"\xfe\xff", "utf-16-be"),
 )
-_BOM_BYTES = tuple(bom for bom, _ in _BOMS)
+_BOM_BYTES = tuple(bom for bom, _ in BOMS)
 # C0 control characters that do not occur in text: all but TAB, LF, VT, FF, CR and ESC
 # (ANSI colour codes in logs); SUB is allowed too (a DOS end-of-file mark).
 _CONTROL = bytes([*range(0x09), 0x0E, 0x0F, *range(0x10, 0x1A), *range(0x1C, 0x20), 0x7F])
@@ -53,6 +53,16 @@ def _utf16_without_bom(data: bytes) -> str | None:
 
     Mostly-ASCII text has a zero high byte in every code unit, so one byte of each pair is zero.
     """
+    encoding = utf16_order(data)
+    return None if encoding is None else _decode_units(data, encoding, 2)
+
+
+def utf16_order(data: bytes) -> str | None:
+    """Return the byte order of UTF-16 without a mark, from its first 1 KiB, or None.
+
+    The zeros are the high bytes: nine in ten code units on one side, at most one in ten on the
+    other. `_wholetext` judges a whole upload by the same rule.
+    """
     sample = data[: min(len(data), 1024) & ~1]
     if len(sample) < 4:
         return None
@@ -60,12 +70,10 @@ def _utf16_without_bom(data: bytes) -> str | None:
     odd_zeros = sample[1::2].count(0)
     units = len(sample) // 2
     if odd_zeros >= 0.9 * units and even_zeros <= 0.1 * units:
-        encoding = "utf-16-le"
-    elif even_zeros >= 0.9 * units and odd_zeros <= 0.1 * units:
-        encoding = "utf-16-be"
-    else:
-        return None
-    return _decode_units(data, encoding, 2)
+        return "utf-16-le"
+    if even_zeros >= 0.9 * units and odd_zeros <= 0.1 * units:
+        return "utf-16-be"
+    return None
 
 
 def _decode_units(data: bytes, encoding: str, unit: int) -> str | None:
@@ -94,7 +102,7 @@ def decode_text(data: bytes) -> str | None:
     Returns:
         The text, without a byte order mark, or None for binary data.
     """
-    for bom, encoding in _BOMS:
+    for bom, encoding in BOMS:
         if data.startswith(bom):
             if encoding == "utf-8":
                 data = data[3:]

@@ -14,20 +14,14 @@ from __future__ import annotations
 
 import codecs
 
-from mediaparts.detection._sniff import CONTROL_CHARS, HIGH, NOT_CONTROL
+from mediaparts.detection._sniff import BOMS, CONTROL_CHARS, HIGH, NOT_CONTROL, utf16_order
 from mediaparts.formats import PREFIX_SIZE
 
 __all__ = ["text_to_the_end"]
 
 _WINDOW = 1 << 20
-# CONTROL_CHARS, HIGH and NOT_CONTROL are the sniffer's own byte classes, so the whole is
-# judged exactly as the prefix was.
-_WIDE_BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32-le"),  # before UTF-16 LE, whose mark it starts with
-    (b"\x00\x00\xfe\xff", "utf-32-be"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
+# BOMS, CONTROL_CHARS, HIGH, NOT_CONTROL and utf16_order are the sniffer's own, so the whole
+# is judged exactly as the prefix was.
 
 
 def text_to_the_end(data: bytes) -> bool:
@@ -39,28 +33,36 @@ def text_to_the_end(data: bytes) -> bool:
     Returns:
         False when some of it is not text in the encoding its start is in.
     """
-    for bom, encoding in _WIDE_BOMS:
+    view = memoryview(data)  # slices of a view copy nothing
+    body = view
+    for bom, encoding in BOMS:
         if data.startswith(bom):
-            return _decodes(data[len(bom) :], encoding)
-    if b"\x00" in data[:PREFIX_SIZE]:  # where the sniffer took it for UTF-16
-        return _decodes(data, _utf16_order(data))
+            if encoding != "utf-8":
+                return _decodes(view[len(bom) :], encoding)
+            body = view[len(bom) :]
+            break
+    else:
+        if b"\x00" in data[:PREFIX_SIZE]:  # where the sniffer took it for UTF-16
+            order = utf16_order(data)
+            return order is not None and _decodes(view, order)
     # One control byte in a thousand at most, as in the prefix (a stray NUL in a long log).
-    if len(data.translate(None, NOT_CONTROL)) > len(data) // 1000:
+    if _count_without(view, NOT_CONTROL) > len(data) // 1000:
         return False
-    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     if _decodes(body, "utf-8", count=False):  # control bytes were just counted
         return True
     # A single-byte code page (Latin-1, Windows-1252) if high bytes are a minority.
-    return len(body) - len(body.translate(None, HIGH)) <= len(body) * 0.3
+    return len(body) - _count_without(body, HIGH) <= len(body) * 0.3
 
 
-def _utf16_order(data: bytes) -> str:
-    """UTF-16 without a mark: the byte order whose high bytes are the zeros (as the sniffer)."""
-    sample = data[: min(len(data), 1024) & ~1]
-    return "utf-16-le" if sample[1::2].count(0) >= sample[0::2].count(0) else "utf-16-be"
+def _count_without(data: memoryview, delete: bytes) -> int:
+    """Count the bytes of `data` not in `delete`, a window at a time (no whole-size copy)."""
+    return sum(
+        len(data[start : start + _WINDOW].tobytes().translate(None, delete))
+        for start in range(0, len(data), _WINDOW)
+    )
 
 
-def _decodes(data: bytes, encoding: str, *, count: bool = True) -> bool:
+def _decodes(data: memoryview, encoding: str, *, count: bool = True) -> bool:
     """Decode in windows; refuse on an error or on more than one control character in 1000."""
     decoder = codecs.getincrementaldecoder(encoding)()
     chars = controls = 0

@@ -58,7 +58,7 @@ class Fetched:
 def _retry_after(value: str | None) -> float | None:
     """Read a Retry-After header: delay-seconds or an HTTP-date (RFC 9110 §10.2.3)."""
     value = (value or "").strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # str.isdigit() also takes "²", which float() refuses
         return float(value)
     try:
         when = parsedate_to_datetime(value)
@@ -210,7 +210,12 @@ class Attempt:
         # A compressed body's length says nothing certain about its decoded size.
         encoded = response.headers.get("content-encoding", "identity").lower()
         plain = encoded in {"", "identity"}
-        if plain and declared.isdigit() and int(declared) > self.policy.max_bytes:
+        if (
+            plain
+            and declared.isascii()
+            and declared.isdigit()
+            and int(declared) > self.policy.max_bytes
+        ):
             raise self.too_large(int(declared))
 
     def too_large(self, size: int) -> MediaTooLarge:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import http.cookiejar
 import os
 import threading
 import time
 from collections.abc import Iterator
+from typing import TypeVar
 
 import httpx
 
@@ -156,12 +158,26 @@ _SEND_ERRORS = (httpx.TransportError, httpx.InvalidURL)
 _READ_ERRORS = (httpx.HTTPError, UnicodeError)
 
 
+_ClientT = TypeVar("_ClientT", httpx.Client, httpx.AsyncClient)
+
+
+def _cookieless(client: _ClientT) -> _ClientT:
+    """Make the library's own client neither keep nor send cookies.
+
+    The shared client serves every caller in the process: a cookie one caller's fetch
+    received would ride along on another's, and a server could grow the jar without bound.
+    Clients the application passes in keep their own policy.
+    """
+    client.cookies.jar.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+    return client
+
+
 def _shared_client() -> httpx.Client:
     if _settings.client is not None:
         return _settings.client
     with _settings.lock:
         if _settings.own_client is None:
-            _settings.own_client = safe_client()
+            _settings.own_client = _cookieless(safe_client())
             atexit.register(_settings.own_client.close)
         return _settings.own_client
 
@@ -252,7 +268,7 @@ async def _afetch(attempt: Attempt, client: httpx.AsyncClient | None) -> Fetched
     if client is None:
         # A client is bound to the event loop it first ran on, so without a configured one
         # each fetch gets its own (configure(async_client=...) to pool connections).
-        async with safe_async_client() as own:
+        async with _cookieless(safe_async_client()) as own:
             return await _afetch(attempt, own)
     precheck = _clients.needs_precheck(client)
     with _netguard.fetch_scope(attempt.policy, attempt.deadline):

@@ -56,8 +56,9 @@ class FetchPolicy:
         """Check the fields.
 
         Raises:
-            InvalidConfig: A number field is not a number, `timeout` is not positive, or
-                `max_bytes`, `max_redirects` or `retries` is negative.
+            InvalidConfig: A number field is not a number, `timeout` is not positive,
+                `max_bytes`, `max_redirects`, `retries` or `backoff` is negative,
+                `allow_private` is not a bool, or `schemes` is not a tuple of strings.
         """
         for name in ("timeout", "max_bytes", "max_redirects", "retries", "backoff"):
             value = getattr(self, name)
@@ -65,10 +66,22 @@ class FetchPolicy:
                 raise InvalidConfig(
                     f"FetchPolicy.{name} must be a number, got {type(value).__name__}"
                 )
-        if self.timeout <= 0:
+        if not self.timeout > 0:  # written so that NaN fails too
             raise InvalidConfig(f"FetchPolicy.timeout must be positive, got {self.timeout!r}")
-        if self.max_bytes < 0 or self.max_redirects < 0 or self.retries < 0:
-            raise InvalidConfig("FetchPolicy.max_bytes, max_redirects and retries must be >= 0")
+        if not min(self.max_bytes, self.max_redirects, self.retries, self.backoff) >= 0:
+            raise InvalidConfig(
+                "FetchPolicy.max_bytes, max_redirects, retries and backoff must be >= 0"
+            )
+        # A string here would pass as true ("false" allows private addresses) or match by
+        # substring ("https" would take "http"); both come easily from a config file.
+        if not isinstance(self.allow_private, bool):
+            raise InvalidConfig(
+                f"FetchPolicy.allow_private must be True or False, got {self.allow_private!r}"
+            )
+        if not isinstance(self.schemes, tuple) or not all(isinstance(s, str) for s in self.schemes):
+            raise InvalidConfig(
+                f"FetchPolicy.schemes must be a tuple of scheme names, got {self.schemes!r}"
+            )
 
 
 _default: list[FetchPolicy] = [FetchPolicy()]

@@ -144,6 +144,9 @@ def _dictionaries(data: bytes) -> Iterator[_Span]:
         first = _FIRST.search(data, body, head_end)
         if first is None:  # no header offset: nothing in it could be read, so never inflate
             continue
+        if inflated_room <= 0:  # a corrupt stream may have charged past the total; never
+            # inflate with a limit of zero or less, which zlib reads as "no limit"
+            raise _too_large("object streams whose total inflates to more bytes than", MAX_INFLATED)
         inflated, produced = _inflate(
             data[stream.end() : end], min(MAX_STREAM_INFLATED, inflated_room)
         )

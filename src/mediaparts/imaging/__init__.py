@@ -11,7 +11,8 @@ converted, downscaled and re-encoded down a quality ladder. Pillow is imported o
 image is actually looked at. See docs/imaging.md.
 
 Public, beside fitting: `image_size` (the header, else Pillow's reading of it),
-`image_orientation`, `is_animated` and `strip_metadata` (the lossless metadata strip).
+`image_orientation`, `is_animated` and `strip_metadata` (metadata removed: losslessly where
+the format allows, else by re-encoding).
 
 Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
 promise): `encode_pil` (`from_pil`), `measured` (a size as raw bytes or base64 text, for the

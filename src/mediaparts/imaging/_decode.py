@@ -59,6 +59,8 @@ def decode(probe: ImageHeader, size: tuple[int, int], *, first_frame: bool) -> D
         raise UnsupportedMediaType(probe.missing_plugin or "", media_type=probe.media_type)
     steps: list[str] = []
     stored = (size[1], size[0]) if probe.orientation >= 5 else size
+    if first_frame:  # a frame check that gave up may have left the image on a later frame
+        image.seek(0)
     # Codec behaviour, not a table: only libjpeg decodes at a 1/n scale (Pillow's `draft`).
     if probe.media_type == "image/jpeg" and size != probe.upright:
         # Pillow picks the largest 1/n scale whose result is still >= `stored` on both axes.
@@ -191,6 +193,4 @@ def resize(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     factor = _factor(image.size, size)
     if factor >= 2 and image.mode in _REDUCIBLE:
         image, _ = reduce(image, factor)
-    elif factor >= 2:
-        image = image.reduce(factor)
     return image.resize(size, Image.Resampling.LANCZOS)

@@ -229,6 +229,10 @@ def _decoded_bytes(image: Image.Image, media_type: str, animated: bool, scans: i
     per_pixel = 1 if mode in _ONE_BYTE else 2 if mode.startswith("I;16") else 4
     if mode in _CONVERTED_FIRST or mode.startswith("I;16"):
         per_pixel += 4
+    elif "transparency" in image.info:
+        # A transparent colour is never reduced while decoding (it would blend into its
+        # neighbours) and becomes RGBA at full size; from L or P through an RGB copy first.
+        per_pixel += 4 + (3 if mode in _ONE_BYTE else 0)
     if animated and media_type == "image/webp":
         per_pixel += 2 * 4  # libwebp's WebPAnimDecoder keeps two RGBA canvases of its own
     if media_type == "image/jpeg" and scans > 1:

@@ -91,7 +91,12 @@ def reencode_animation(head: ImageHeader, max_pixels: int) -> bytes:
 
 
 def strip_metadata(
-    data: bytes, media_type: str, *, max_pixels: int, budget: DecodeBudget, label: str
+    data: bytes,
+    media_type: str,
+    *,
+    max_pixels: int,
+    budget: DecodeBudget = DecodeBudget(),  # noqa: B008  # frozen, so one shared default is safe
+    label: str = "the image",
 ) -> tuple[bytes, str]:
     """Return the image without metadata, and its media type: upright, every pixel checked.
 

@@ -164,9 +164,10 @@ def _formats(kind: Kind) -> dict[str, str]:
 # more than one in a row), hyphens, parentheses and square brackets. The service checks with
 # ASCII classes (re.ASCII: Python's own \s also takes \x1c-\x1f, NBSP, U+3000), over the whole
 # name (\Z: `$` also matches before a final newline, letting a 201st character through).
-# `.{0,199}` rather than `.*`: a name that passes is at most 200 characters anyway.
+# `.{0,199}` rather than `.*`: a name that passes is at most 200 characters anyway; DOTALL so
+# the look-ahead also sees a double space after a newline (a newline is whitespace here).
 _NAME_CHARS = r"A-Za-z0-9\s\-()\[\]"
-VALID_NAME = re.compile(rf"\A(?!.{{0,199}}\s\s)[{_NAME_CHARS}]{{1,200}}\Z", re.ASCII)
+VALID_NAME = re.compile(rf"\A(?!.{{0,199}}\s\s)[{_NAME_CHARS}]{{1,200}}\Z", re.ASCII | re.DOTALL)
 
 
 def media_type_of(kind: Kind, fmt: object) -> str | None:
