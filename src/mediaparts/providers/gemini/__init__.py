@@ -1,0 +1,13 @@
+"""Google Gemini API: its media rules and `render` to a `generateContent` request body."""
+
+from mediaparts.providers.gemini._render import (
+    COSTS,
+    COSTS_SOURCE,
+    RULES,
+    VISION,
+    VISION_SOURCE,
+    media_site,
+    render,
+)
+
+__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
