@@ -1,4 +1,4 @@
-"""Google Gemini API: its media rules and `render` to a `generateContent` request body.
+"""Gemini `render` to a `generateContent` request body, and `media_site` for `check`.
 
 The body is the REST one, in camelCase (`contents`, `systemInstruction`, `inlineData`,
 `fileData`, `functionCall`, `functionResponse`); google-genai's `types.Content` accepts each
@@ -13,10 +13,8 @@ from typing import Any
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, Tool, User
 from mediaparts.detection import canonical_media_type, kind_of
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
-    TEXT_TYPES,
     Item,
     Prepare,
     as_text,
@@ -28,108 +26,9 @@ from mediaparts.providers._render_common import (
     split_system,
     tool_names,
 )
-from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
-from mediaparts.providers._vision import (
-    GeminiMediaResolution,
-    GeminiTiles,
-    ModelRule,
-    VisionTable,
-)
 
-__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
-
-_IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif")
-_AUDIO_TYPES = ("audio/wav", "audio/mpeg", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac")
-# The doc's list "mp4, mpeg, quicktime, avi, x-flv, mpg, webm, wmv, 3gpp" in canonical names
-# (mpg and mpeg are both video/mpeg).
-_VIDEO_TYPES = (
-    "video/mp4",
-    "video/mpeg",
-    "video/quicktime",
-    "video/x-msvideo",
-    "video/x-flv",
-    "video/webm",
-    "video/x-ms-wmv",
-    "video/3gpp",
-)
-
-# Gemini API tokens, image-understanding and media-resolution pages, read 2026-08.
-# Gemini 3 per-image counts come from secondary summaries of the media-resolution
-# page: confirm them before relying on them. First row (model=None) = Gemini 3.
-VISION: VisionTable = (
-    ModelRule("gemini-3*", GeminiMediaResolution()),
-    ModelRule("gemini-2*", GeminiTiles()),
-    ModelRule("gemini-1.5*", GeminiTiles(min_tile_px=256)),
-)
-VISION_SOURCE = (
-    "ai.google.dev/gemini-api/docs/tokens, image-understanding and media-resolution, the last "
-    "from secondary summaries (read 2026-08)"
-)
-
-# Token rates, read 2026-08. Gemini: audio 32/s (audio page);
-# video 263/s for the frames on the tokens page, plus 32/s for the audio track: 295/s, which
-# is the video page's "approximately 300 tokens per second" (the two pages agree read this way);
-# PDF pages 258 (document page), 560 by default on Gemini 3 (media-resolution page, from
-# secondary summaries: confirm).
-COSTS: CostsTable = (
-    ModelRule("gemini-3*", MediaCosts("Gemini", 32, 263, pdf_per_page=560)),
-    ModelRule("*", MediaCosts("Gemini", 32, 263, pdf_per_page=258)),
-)
-COSTS_SOURCE = (
-    "ai.google.dev/gemini-api/docs/audio, tokens, video-understanding, document-processing, "
-    "media-resolution (read 2026-08)"
-)
-
-RULES = Rules(
-    vision=VISION,
-    costs=COSTS,
-    vision_source=VISION_SOURCE,
-    costs_source=COSTS_SOURCE,
-    provider="gemini",
-    # ai.google.dev/gemini-api/docs/image-understanding (read 2026-08). No per-image byte limit:
-    # the request limit below applies. Gemini fetches external URLs ("External or signed URLs:
-    # 100 MB", file-input-methods), so URLs pass through as `fileData`.
-    image=ImageRules(
-        media_types=_IMAGE_TYPES,
-        url_types=_IMAGE_TYPES,
-        animated=False,
-        # Gemini 3's per-part media resolution (ai.google.dev/gemini-api/docs/media-resolution,
-        # via secondary summaries, read 2026-08; google-genai types.PartMediaResolutionLevel).
-        detail_levels=("low", "medium", "high", "ultra_high"),
-        source="ai.google.dev/gemini-api/docs/image-understanding, file-input-methods "
-        "(read 2026-08)",
-    ),
-    # ai.google.dev/gemini-api/docs/audio (read 2026-08): wav, mp3, aiff, aac, ogg, flac;
-    # 32 tokens per second, at most 9.5 hours per prompt.
-    audio=KindRules(
-        media_types=_AUDIO_TYPES,
-        url_types=_AUDIO_TYPES,
-        source="ai.google.dev/gemini-api/docs/audio (read 2026-08)",
-    ),
-    # ai.google.dev/gemini-api/docs/file-input-methods, video MIME list (read 2026-08).
-    video=KindRules(
-        media_types=_VIDEO_TYPES,
-        url_types=_VIDEO_TYPES,
-        source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-08)",
-    ),
-    # "100 MB per request or payload (50 MB for PDFs)"; the Jan 2026 raise counts the base64
-    # text (file-input-methods; blog.google gemini-api-new-file-limits, read 2026-08). Text
-    # formats (the doc's html, css, plain, xml, csv, javascript, json and more) go as text parts.
-    file=FileRules(
-        media_types=("application/pdf",),
-        url_types=("application/pdf",),
-        max_bytes=50_000_000,
-        measure="base64",
-        text_types=TEXT_TYPES,
-        source="ai.google.dev/gemini-api/docs/file-input-methods, document-processing "
-        "(read 2026-08)",
-    ),
-    # Inline data was 20 MB per request before January 2026, 100 MB since; Vertex AI differs
-    # (7 MB per inline image) and needs its own rules (Vertex AI documents a different limit).
-    max_request_bytes=100_000_000,
-    source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-08)",
-)
+__all__ = ["media_site", "render"]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
 # responses: images and documents); anything else follows it as a sibling part.
