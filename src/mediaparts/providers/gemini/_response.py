@@ -1,0 +1,236 @@
+"""Read a `GenerateContentResponse` (the SDK's object or its dict) as an `Assistant`.
+
+The first candidate's content becomes the parts (read as a request's `model` content is);
+`usageMetadata` becomes `Usage`; `finishReason` the stop reason; `citationMetadata` and
+`groundingMetadata` become citations on the text they support.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from mediaparts._errors import InvalidMedia
+from mediaparts._messages import Assistant, Usage
+from mediaparts._parts import Citation, Part, TextPart, ToolCall
+from mediaparts.providers._read_common import STOP_REASONS, as_dict, as_list, stop_reason
+from mediaparts.providers.gemini._read import read_part
+from mediaparts.providers.gemini._spelling import copied, pick
+
+__all__ = ["read_response"]
+
+# google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
+# #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
+# has no finish reason of its own for it); values not listed are "other".
+FINISH_REASONS: dict[str, STOP_REASONS] = {
+    "STOP": "end",
+    "MAX_TOKENS": "max_tokens",
+    "SAFETY": "content_filter",
+    "RECITATION": "content_filter",
+    "BLOCKLIST": "content_filter",
+    "PROHIBITED_CONTENT": "content_filter",
+    "SPII": "content_filter",
+    "IMAGE_SAFETY": "content_filter",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "MODEL_ARMOR": "content_filter",
+}
+
+
+def read_response(response: Any) -> Assistant:
+    """Read a `GenerateContentResponse` (SDK object, REST JSON or `to_json_dict()`).
+
+    Raises:
+        InvalidMedia: Anything not shaped as the API documents, naming its JSON path.
+    """
+    body = as_dict(_wire(response), "response")
+    candidates = as_list(pick(body, "candidates", "response")[1] or [], "response.candidates")
+    parts: list[Part] = []
+    raw: str | None = None
+    at = "response.candidates[0]"
+    if candidates:
+        candidate = as_dict(candidates[0], at)
+        content = pick(candidate, "content", at)[1]
+        if content is not None:
+            node = as_dict(content, f"{at}.content")
+            items = as_list(node.get("parts") or [], f"{at}.content.parts")
+            for i, item in enumerate(items):
+                read = read_part(item, f"{at}.content.parts[{i}]", "model")
+                assert not isinstance(read, tuple)
+                parts.append(read)  # type: ignore[arg-type]  # side "model" gives no Tool
+        parts = _cite(parts, candidate, at)
+        raw = _text(candidate, "finishReason", at)
+    else:
+        feedback = pick(body, "promptFeedback", "response")[1]
+        if feedback is not None:
+            raw = _text(as_dict(feedback, "response.promptFeedback"), "blockReason", at)
+    # A blocked prompt has no candidate, only `promptFeedback.blockReason`.
+    reason = stop_reason(raw, FINISH_REASONS) if candidates or raw is None else "content_filter"
+    if reason == "end" and any(isinstance(p, ToolCall) for p in parts):
+        reason = "tool_call"
+    return Assistant(
+        parts,
+        usage=_usage(body),
+        model=_text(body, "modelVersion", "response"),
+        id=_text(body, "responseId", "response"),
+        stop_reason=reason,
+        stop_reason_raw=raw,
+    )
+
+
+def _wire(response: Any) -> Any:
+    """Return the response as the REST API writes it: a dict, bytes as base64 text."""
+    dump = getattr(response, "model_dump", None)
+    if callable(dump):
+        response = dump(mode="python", by_alias=True, exclude_none=True)
+    return _b64(copied(response, "response"))
+
+
+def _b64(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    if isinstance(value, dict):
+        return {k: _b64(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_b64(v) for v in value]
+    return value
+
+
+def _text(node: dict[str, Any], name: str, at: str) -> str | None:
+    key, value = pick(node, name, at)
+    if value is not None and not isinstance(value, str):
+        raise InvalidMedia(f"{at}.{key}: expected a string, got {type(value).__name__}")
+    return value
+
+
+def _count(node: dict[str, Any], name: str, at: str) -> int:
+    key, value = pick(node, name, at)
+    if value is None:
+        return 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidMedia(f"{at}.{key}: expected a token count, got {value!r}")
+    return value
+
+
+def _usage(body: dict[str, Any]) -> Usage | None:
+    """Convert `usageMetadata` to `Usage` (input counts all of it, output counts thoughts).
+
+    `promptTokenCount` already includes the cached tokens; `candidatesTokenCount` leaves out
+    `thoughtsTokenCount`; tool-use prompts (`toolUsePromptTokenCount`, e.g. search results)
+    are input read on top of the prompt (ai.google.dev/api/generate-content#UsageMetadata,
+    read 2026-11: total = prompt + tool-use prompt + candidates + thoughts).
+    """
+    key, value = pick(body, "usageMetadata", "response")
+    if value is None:
+        return None
+    at = f"response.{key}"
+    node = as_dict(value, at)
+    thoughts = _count(node, "thoughtsTokenCount", at)
+    return Usage(
+        input_tokens=_count(node, "promptTokenCount", at)
+        + _count(node, "toolUsePromptTokenCount", at),
+        output_tokens=_count(node, "candidatesTokenCount", at) + thoughts,
+        cache_read_tokens=_count(node, "cachedContentTokenCount", at),
+        reasoning_tokens=thoughts,
+    )
+
+
+def _cite(parts: list[Part], candidate: dict[str, Any], at: str) -> list[Part]:
+    """Return the parts with each citation and grounding support on the text it supports."""
+    texts = [i for i, p in enumerate(parts) if isinstance(p, TextPart)]
+    if not texts:
+        return parts
+    found: dict[int, list[Citation]] = {}
+    for index, citation in _citations(parts, texts, candidate, at):
+        found.setdefault(index, []).append(citation)
+    for index, citations in found.items():
+        part = parts[index]
+        assert isinstance(part, TextPart)
+        parts[index] = part.model_copy(update={"citations": (*part.citations, *citations)})
+    return parts
+
+
+def _citations(
+    parts: list[Part], texts: list[int], candidate: dict[str, Any], at: str
+) -> list[tuple[int, Citation]]:
+    out: list[tuple[int, Citation]] = []
+    key, metadata = pick(candidate, "citationMetadata", at)
+    if metadata is not None:
+        where = f"{at}.{key}"
+        node = as_dict(metadata, where)
+        for i, item in enumerate(as_list(node.get("citations") or [], f"{where}.citations")):
+            cite = as_dict(item, f"{where}.citations[{i}]")
+            index, cited = _span(parts, texts, cite, f"{where}.citations[{i}]")
+            out.append(
+                (
+                    index,
+                    Citation(
+                        provider="gemini",
+                        cited_text=cited,
+                        title=_text(cite, "title", where),
+                        url=_text(cite, "uri", where),
+                        data=cite,
+                    ),
+                )
+            )
+    key, grounding = pick(candidate, "groundingMetadata", at)
+    if grounding is not None:
+        out += _grounding(parts, texts, as_dict(grounding, f"{at}.{key}"), f"{at}.{key}")
+    return out
+
+
+def _span(
+    parts: list[Part], texts: list[int], cite: dict[str, Any], at: str
+) -> tuple[int, str | None]:
+    """Return the text part a citation's byte span starts in, and the cited text.
+
+    `startIndex`/`endIndex` count UTF-8 bytes of the response's text (google-genai
+    types.Citation, read 2026-11); a span outside it is kept on the last text part.
+    """
+    start = _count(cite, "startIndex", at)
+    end = _count(cite, "endIndex", at)
+    offset = 0
+    for index in texts:
+        part = parts[index]
+        assert isinstance(part, TextPart)
+        raw = part.text.encode()
+        if offset <= start < offset + len(raw):
+            cited = raw[start - offset : end - offset] if end > start else b""
+            return index, cited.decode(errors="replace") or None
+        offset += len(raw)
+    return texts[-1], None
+
+
+def _grounding(
+    parts: list[Part], texts: list[int], node: dict[str, Any], at: str
+) -> list[tuple[int, Citation]]:
+    """Return a citation per grounding support and chunk it names (Google Search grounding)."""
+    chunks = as_list(pick(node, "groundingChunks", at)[1] or [], f"{at}.groundingChunks")
+    supports = as_list(pick(node, "groundingSupports", at)[1] or [], f"{at}.groundingSupports")
+    out: list[tuple[int, Citation]] = []
+    for i, item in enumerate(supports):
+        where = f"{at}.groundingSupports[{i}]"
+        support = as_dict(item, where)
+        segment = as_dict(pick(support, "segment", where)[1] or {}, f"{where}.segment")
+        index = _count(segment, "partIndex", f"{where}.segment")
+        target = index if index in texts else texts[-1]
+        text = _text(segment, "text", f"{where}.segment")
+        key, indices = pick(support, "groundingChunkIndices", where)
+        for j, value in enumerate(as_list(indices or [], f"{where}.{key}")):
+            if not isinstance(value, int) or not 0 <= value < len(chunks):
+                raise InvalidMedia(f"{where}.{key}[{j}]: no grounding chunk {value!r}")
+            chunk = as_dict(chunks[value], f"{at}.groundingChunks[{value}]")
+            source = next((v for v in chunk.values() if isinstance(v, dict)), {})
+            out.append(
+                (
+                    target,
+                    Citation(
+                        provider="gemini",
+                        cited_text=text,
+                        title=source.get("title") if isinstance(source.get("title"), str) else None,
+                        url=source.get("uri") if isinstance(source.get("uri"), str) else None,
+                        data={"groundingSupport": support, "groundingChunk": chunk},
+                    ),
+                )
+            )
+    return out

@@ -1,0 +1,66 @@
+"""The two spellings of Gemini's field names: REST camelCase and the Python SDK's snake_case.
+
+google-genai's pydantic types (`types.Content`, `Part`, `Blob`, `FileData`, `FunctionCall`,
+`FunctionResponse`, `GenerateContentResponse`) take a field under its snake_case name or its
+camelCase alias, and the REST API's JSON parser takes both as well (googleapis/python-genai 3.4
+`types.py`; ai.google.dev/api/generate-content, both read 2026-11). Readers accept either
+spelling at every level; renderers write the one the payload came with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mediaparts._errors import InvalidMedia
+
+__all__ = ["copied", "pick", "spell", "spelled_snake"]
+
+def spell(name: str, snake: bool) -> str:
+    """Return a camelCase field name as written in the wanted spelling."""
+    if not snake:
+        return name
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+def spelled_snake(key: str) -> bool:
+    """Tell whether a key is the snake_case spelling of a multi-word field."""
+    return "_" in key
+
+
+def pick(node: dict[str, Any], name: str, at: str) -> tuple[str | None, Any]:
+    """Return the key under which `node` holds the camelCase field `name`, and its value.
+
+    Returns:
+        `(None, None)` when the field is absent in both spellings.
+
+    Raises:
+        InvalidMedia: The field is there in both spellings (which one would count?).
+    """
+    snake = spell(name, True)
+    if name in node and snake != name and snake in node:
+        raise InvalidMedia(f"{at}: both {name!r} and {snake!r} are given; keep one")
+    if name in node:
+        return name, node[name]
+    if snake in node:
+        return snake, node[snake]
+    return None, None
+
+
+# Deeper than any request or response the API writes; a hostile payload nested deeper is
+# refused by name rather than with Python's RecursionError.
+_MAX_DEPTH = 64
+
+
+def copied(value: Any, at: str, *, depth: int = 0) -> Any:
+    """Return a deep copy of JSON-like data (bytes kept), refusing what is nested too deep.
+
+    Raises:
+        InvalidMedia: The value nests more than 64 levels of lists and objects.
+    """
+    if depth > _MAX_DEPTH:
+        raise InvalidMedia(f"{at}: nested more than {_MAX_DEPTH} levels deep")
+    if isinstance(value, dict):
+        return {k: copied(v, at, depth=depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [copied(v, at, depth=depth + 1) for v in value]
+    return value
