@@ -3,88 +3,89 @@
 The inverse of `render`: `render(read(p), prepare) == p` for a body whose media already fit.
 Every `Part` maps to one of our parts; a part we do not model (`executableCode`,
 `codeExecutionResult`, `toolCall`, ...) becomes a `ProviderPart` holding it as written. The
-hints that reproduce the exact spelling go under `native["gemini"]` (listed in the package
+hints that reproduce the exact shape go under `native["gemini"]` (listed in the package
 docstring).
 """
 
 from __future__ import annotations
 
 import base64
-import json
-from typing import Any
+from typing import Any, TypeAlias
 
 from mediaparts._errors import InvalidMedia
+from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import Part, ProviderPart, ReasoningPart, TextPart, ToolCall
-from mediaparts.detection import canonical_media_type, kind_of
+from mediaparts._parts import MediaPart, Part, ProviderPart, ReasoningPart, TextPart, ToolCall
 from mediaparts.providers._read_common import (
     as_dict,
     as_list,
     file_reference,
     inline_media,
+    json_arguments,
     url_media,
 )
-from mediaparts.providers.gemini._spelling import copied, pick, spelled_snake
+from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, pick, spelled_snake
 
-__all__ = ["read", "read_part"]
+__all__ = ["Read", "read", "read_part"]
 
-# `Part` fields that hold its data (the `data` oneof of the REST `Part`; ai.google.dev/api/caching
-# #Part and google-genai 3.4 types.Part, read 2026-11). The first five are modelled; the others
-# become a ProviderPart.
+Read: TypeAlias = Part | MediaPart
+"""A part as a reader makes it (media built from the payload's own type)."""
+
+# The fields of a `Part` that hold its data (the REST `Part`'s `data` oneof;
+# ai.google.dev/api/caching#Part and google-genai 3.4 types.Part, read 2026-11). The first
+# five are modelled; a part holding one of the others, or none, becomes a ProviderPart.
 _MODELLED = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
 _UNMODELLED = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
-# A `fileData.fileUri` that names a file in Google's stores, not a web page: the Files API
-# (`files.upload` returns `https://generativelanguage.googleapis.com/v1beta/files/<id>`) and
+# A `fileData.fileUri` naming a file in Google's stores rather than a page on the web: the Files
+# API (`files.upload` returns `https://generativelanguage.googleapis.com/v1beta/files/<id>`) and
 # Cloud Storage (`gs://`, Vertex AI) (ai.google.dev/gemini-api/docs/files, read 2026-11).
 _FILES_API = "https://generativelanguage.googleapis.com/"
+_WEB = ("https://", "http://")
 
 
 def read(payload: Any) -> list[Message]:
     """Read a `generateContent` body, or just its `contents` list, as messages.
 
     Other call arguments (`model`, `generationConfig`, `tools`, the rest of `config`) are
-    ignored. The system instruction is read from `systemInstruction`/`system_instruction` or
+    ignored. The system instruction is read from `systemInstruction`/`system_instruction`, or
     from `config.system_instruction` (the SDK's call), as a `Content` or a string.
 
     Raises:
         InvalidMedia: Anything not shaped as the API documents, naming its JSON path.
     """
-    if isinstance(payload, list):
+    if isinstance(payload, list | tuple):
         return _contents(payload)
     body = as_dict(payload, "payload")
-    messages: list[Message] = []
-    system = _system(body)
-    if system is not None:
-        messages.append(system)
     key, contents = pick(body, "contents", "payload")
     if key is None:
         raise InvalidMedia("payload: no 'contents'; a generateContent body holds its turns there")
-    messages += _contents(contents)
-    return messages
+    system = _system(body)
+    return [*([] if system is None else [system]), *_contents(contents)]
 
 
 def _system(body: dict[str, Any]) -> System | None:
-    key, value = pick(body, "systemInstruction", "payload")
-    where = key
-    if key is None and "config" in body:
-        config = as_dict(body["config"], "config")
-        inner, value = pick(config, "systemInstruction", "config")
+    """Read the system instruction, with where it was written (`native["gemini"]["field"]`)."""
+    where, value = pick(body, "systemInstruction", "payload")
+    if where is None and body.get("config") is not None:
+        config = as_dict(body["config"], "payload.config")
+        inner, value = pick(config, "systemInstruction", "payload.config")
         where = None if inner is None else f"config.{inner}"
     if where is None or value is None:
         return None
+    assert where in SYSTEM_FIELDS
     hint: dict[str, Any] = {"field": where}
     if isinstance(value, str):
         return System([TextPart(value)], native={"gemini": {**hint, "string": True}})
     node = as_dict(value, where)
-    if "role" in node:
-        hint["role"] = node["role"]
+    if node.get("role") is not None:
+        hint["role"] = data_copy(node["role"], what=f"{where}.role")
     parts: list[Part] = []
     for i, item in enumerate(as_list(node.get("parts"), f"{where}.parts")):
         part = read_part(item, f"{where}.parts[{i}]", "system")
         if not isinstance(part, TextPart):
             raise InvalidMedia(f"{where}.parts[{i}]: a system instruction holds text parts only")
         parts.append(part)
-    return System(parts, native={"gemini": hint})
+    return System(parts=parts, native={"gemini": hint})
 
 
 def _contents(value: Any) -> list[Message]:
@@ -95,78 +96,91 @@ def _contents(value: Any) -> list[Message]:
         node = as_dict(item, at)
         role = node.get("role")
         if role is not None and role not in ("user", "model"):
-            raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {role!r}")
-        read = _content(node, at, role or "user")
+            raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {role!r:.40}")
         first: dict[str, Any] = {}
         if role is None:
             first["no_role"] = True
         if previous == (role or "user"):
             first["split"] = True
-        if first:
-            read[0] = _with_hint(read[0], first)
-        messages += read
+        read = _content(node, at, role or "user")
+        messages += [_hinted(read[0], first), *read[1:]]
         previous = role or "user"
     return messages
 
 
 def _content(node: dict[str, Any], at: str, role: str) -> list[Message]:
-    """Return the messages one Content holds: one per run of parts, one per tool result."""
+    """Return the messages one Content holds: a run of parts each, a tool result each."""
     items = as_list(node.get("parts"), f"{at}.parts")
     if not items:
         raise InvalidMedia(f"{at}.parts: empty; a Content holds at least one part")
-    side = "model" if role == "model" else "user"
     out: list[Message] = []
-    run: list[Part] = []
+    run: list[Read] = []
     for i, item in enumerate(items):
-        read = read_part(item, f"{at}.parts[{i}]", side)
+        read = read_part(item, f"{at}.parts[{i}]", role)
         if isinstance(read, Tool):
             if run:
-                out.append(User(run))
+                out.append(User(parts=run))
                 run = []
             out.append(read)
         else:
             run.append(read)
     if run:
-        out.append(Assistant(run) if side == "model" else User(run))
-    return [out[0], *(_with_hint(m, {"join": True}) for m in out[1:])]
+        out.append(Assistant(parts=run) if role == "model" else User(parts=run))
+    return [out[0], *(_hinted(m, {"join": True}) for m in out[1:])]
 
 
-def _with_hint(message: Message, hint: dict[str, Any]) -> Message:
+def _hinted(message: Message, hint: dict[str, Any]) -> Message:
+    if not hint:
+        return message
     native = {**message.native, "gemini": {**message.native.get("gemini", {}), **hint}}
     return message.model_copy(update={"native": native})
 
 
-def read_part(value: Any, at: str, side: str) -> Part | Tool:
-    """Read one `Part`; `side` is `"user"`, `"model"` or `"system"` (what it may hold)."""
+def _native(hint: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {"gemini": hint} if hint else {}
+
+
+def _rest(node: dict[str, Any], used: tuple[str | None, ...], at: str) -> dict[str, Any]:
+    """Return the fields of `node` not in `used`, copied (kept verbatim as a hint)."""
+    return {k: data_copy(v, what=f"{at}.{k}") for k, v in node.items() if k not in used}
+
+
+def read_part(value: Any, at: str, role: str) -> Read | Tool:
+    """Read one `Part` of a `role` ("user", "model" or "system") Content.
+
+    A `functionResponse` in a user Content is a `Tool` message; what a Content of that role
+    cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
+    """
     node = as_dict(value, at)
     found = [(name, *pick(node, name, at)) for name in (*_MODELLED, *_UNMODELLED)]
     present = [(name, key, data) for name, key, data in found if key is not None]
     if len(present) > 1:
         keys = ", ".join(repr(key) for _, key, _ in present)
         raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
-    if not present or present[0][0] in _UNMODELLED:
-        return ProviderPart(provider="gemini", data=copied(node, at))
-    name, key, data = present[0]
-    assert key is not None
-    thought = node.get("thought")
-    if name == "functionResponse" and side == "user":
+    name, key, data = present[0] if present else ("", None, None)
+    thought = node.get("thought") is True
+    if name == "functionResponse" and role == "user" and key is not None:
         return _tool(node, key, at)
-    if (name == "functionCall" and side != "model") or (thought is True and side != "model"):
-        return ProviderPart(provider="gemini", data=copied(node, at))
-    if name == "functionResponse":
-        return ProviderPart(provider="gemini", data=copied(node, at))
-    sig_key, signature = pick(node, "thoughtSignature", at)
+    if (
+        key is None
+        or name in _UNMODELLED
+        or (name in ("functionCall", "functionResponse") and role != "model")
+        or name == "functionResponse"
+        or (thought and role != "model")
+    ):
+        return ProviderPart(provider="gemini", data=data_copy(node, what=at))
+    sig_key, _ = pick(node, "thoughtSignature", at)
     hint: dict[str, Any] = {}
     if spelled_snake(key) or (sig_key is not None and spelled_snake(sig_key)):
         hint["snake"] = True
-    if name == "text" and thought is True:
-        return _reasoning(node, data, sig_key, signature, hint, at)
-    extra = {k: copied(v, at) for k, v in node.items() if k != key}
+    if name == "text" and thought:
+        return _reasoning(node, sig_key, hint, at)
+    extra = _rest(node, (key,), at)
     if extra:
         hint["extra"] = extra
     if name == "text":
         if not isinstance(data, str):
-            raise InvalidMedia(f"{at}.{key}: expected a string, got {type(data).__name__}")
+            raise InvalidMedia(f"{at}.text: expected a string, got {type(data).__name__}")
         if not data:
             hint["empty"] = True
         return TextPart(data, native=_native(hint))
@@ -175,24 +189,17 @@ def read_part(value: Any, at: str, side: str) -> Part | Tool:
     return _media(name, data, f"{at}.{key}", hint)
 
 
-def _native(hint: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {"gemini": hint} if hint else {}
-
-
 def _reasoning(
-    node: dict[str, Any],
-    text: Any,
-    sig_key: str | None,
-    signature: Any,
-    hint: dict[str, Any],
-    at: str,
+    node: dict[str, Any], sig_key: str | None, hint: dict[str, Any], at: str
 ) -> ReasoningPart:
+    text = node["text"]
     if not isinstance(text, str):
         raise InvalidMedia(f"{at}.text: expected a string, got {type(text).__name__}")
-    extra = {k: copied(v, at) for k, v in node.items() if k not in ("text", "thought", sig_key)}
+    extra = _rest(node, ("text", "thought", sig_key), at)
     if extra:
         hint["extra"] = extra
-    if isinstance(signature, bytes):
+    signature = None if sig_key is None else node[sig_key]
+    if isinstance(signature, bytes):  # the SDK's own type for it
         signature = base64.b64encode(signature).decode("ascii")
         hint["bytes"] = True
     elif signature is not None and not isinstance(signature, str):
@@ -205,78 +212,71 @@ def _reasoning(
 def _call(value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
     node = as_dict(value, at)
     name = node.get("name")
-    if not isinstance(name, str):
-        raise InvalidMedia(f"{at}.name: expected the function's name, got {name!r}")
+    if not isinstance(name, str) or not name:
+        raise InvalidMedia(f"{at}.name: expected the function's name, got {name!r:.40}")
     call_id = node.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise InvalidMedia(f"{at}.id: expected a string, got {type(call_id).__name__}")
-    inner = {k: copied(v, at) for k, v in node.items() if k not in ("id", "name", "args")}
+    inner = _rest(node, ("id", "name", "args"), at)
     if inner:
         hint["inner"] = inner
-    if "args" not in node:
+    if node.get("args") is None:
         hint["no_args"] = True
-    args = as_dict(node.get("args", {}), f"{at}.args")
-    return ToolCall(id=call_id, name=name, arguments=_json(args, f"{at}.args"), native=_native(hint))
+    arguments = json_arguments(node.get("args") or {}, f"{at}.args")
+    return ToolCall(id=call_id, name=name, arguments=arguments, native=_native(hint))
 
 
-def _json(value: Any, at: str) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise InvalidMedia(f"{at}: not JSON data ({exc})") from exc
-
-
-def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> Part:
+def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
     """Read an `inlineData` (Blob) or `fileData` (FileData) as a media part."""
     node = as_dict(value, at)
     type_key, media_type = pick(node, "mimeType", at)
     if media_type is not None and not isinstance(media_type, str):
-        raise InvalidMedia(f"{at}.{type_key}: expected a media type, got {media_type!r}")
+        raise InvalidMedia(f"{at}.{type_key}: expected a media type, got {media_type!r:.40}")
+    _, display = pick(node, "displayName", at)
+    fields: dict[str, Any] = {"filename": display} if isinstance(display, str) else {}
     if name == "inlineData":
-        data_key = "data"
         data = node.get("data")
         if media_type is None or data is None:
             raise InvalidMedia(f"{at}: inline data needs 'mimeType' and 'data'")
-        if isinstance(data, bytes):
+        if isinstance(data, bytes):  # the SDK's own type for it
             hint["bytes"] = True
-        used = {type_key, data_key}
-    else:
-        uri_key, uri = pick(node, "fileUri", at)
-        if not isinstance(uri, str):
-            raise InvalidMedia(f"{at}.fileUri: expected the file's URI, got {uri!r}")
-        used = {type_key, uri_key}
-    inner = {k: copied(v, at) for k, v in node.items() if k not in used}
+        inner = _rest(node, (type_key, "data"), at)
+        if inner:
+            hint["inner"] = inner
+        return inline_media(None, data, media_type, f"{at}.data", native=_native(hint), **fields)
+    uri_key, uri = pick(node, "fileUri", at)
+    if not isinstance(uri, str) or not uri:
+        raise InvalidMedia(f"{at}.fileUri: expected the file's URI, got {uri!r:.40}")
+    inner = _rest(node, (type_key, uri_key), at)
     if inner:
         hint["inner"] = inner
-    native = _native(hint)
-    kind = kind_of(canonical_media_type(media_type)) if media_type else None
-    if name == "inlineData":
-        return inline_media(kind, data, media_type, f"{at}.data", native=native)
-    if uri.startswith(("gs://", _FILES_API)) or not uri.startswith(("https://", "http://")):
-        return file_reference(kind or "file", uri, "gemini", media_type, at, native=native)
-    return url_media(kind, uri, media_type, f"{at}.{uri_key}", native=native)
+    if uri.startswith(_WEB) and not uri.startswith(_FILES_API):
+        return url_media(None, uri, media_type, f"{at}.{uri_key}", native=_native(hint), **fields)
+    return file_reference(None, uri, "gemini", media_type, at, native=_native(hint), **fields)
 
 
 def _tool(node: dict[str, Any], key: str, at: str) -> Tool:
-    """Read a `functionResponse` part as a Tool message, its `response` kept exactly."""
+    """Read a `functionResponse` part as a Tool message, its `response` kept exactly.
+
+    `{"output": text}` is the text; `{"error": text}` is the error; any other object is kept
+    as its JSON text (with the hint `"response": "json"`, so Gemini gets the object back).
+    """
     where = f"{at}.{key}"
     response = as_dict(node[key], where)
     name = response.get("name")
-    if not isinstance(name, str):
-        raise InvalidMedia(f"{where}.name: expected the function's name, got {name!r}")
+    if not isinstance(name, str) or not name:
+        raise InvalidMedia(f"{where}.name: expected the function's name, got {name!r:.40}")
     call_id = response.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise InvalidMedia(f"{where}.id: expected a string, got {type(call_id).__name__}")
     hint: dict[str, Any] = {"snake": True} if spelled_snake(key) else {}
-    extra = {k: copied(v, at) for k, v in node.items() if k != key}
+    extra = _rest(node, (key,), at)
     if extra:
         hint["extra"] = extra
-    inner = {
-        k: copied(v, at) for k, v in response.items() if k not in ("id", "name", "response", "parts")
-    }
+    inner = _rest(response, ("id", "name", "response", "parts"), where)
     if inner:
         hint["inner"] = inner
-    parts: list[Part] = []
+    parts: list[Read] = []
     fields: dict[str, Any] = {}
     body = response.get("response")
     if body is None:
@@ -289,23 +289,27 @@ def _tool(node: dict[str, Any], key: str, at: str) -> Tool:
             fields["error"] = body["error"]
             hint["response"] = "error"
         else:
-            parts.append(TextPart(_json(body, f"{where}.response")))
+            parts.append(TextPart(json_arguments(body, f"{where}.response")))
             hint["response"] = "json"
             fields["is_error"] = "error" in body
-    for i, item in enumerate(as_list(response.get("parts", []), f"{where}.parts")):
-        part_at = f"{where}.parts[{i}]"
-        part_node = as_dict(item, part_at)
-        found = [(n, *pick(part_node, n, part_at)) for n in ("inlineData", "fileData")]
-        present = [(n, k, d) for n, k, d in found if k is not None]
-        if len(present) != 1:
-            raise InvalidMedia(f"{part_at}: expected one 'inlineData' or 'fileData'")
-        n, k, d = present[0]
-        assert k is not None
-        part_hint: dict[str, Any] = {"nested": True}
-        if spelled_snake(k):
-            part_hint["snake"] = True
-        part_extra = {x: copied(v, at) for x, v in part_node.items() if x != k}
-        if part_extra:
-            part_hint["extra"] = part_extra
-        parts.append(_media(n, d, f"{part_at}.{k}", part_hint))
-    return Tool(parts, tool_call_id=call_id, name=name, native=_native(hint), **fields)
+    for i, item in enumerate(as_list(response.get("parts") or [], f"{where}.parts")):
+        parts.append(_nested(item, f"{where}.parts[{i}]"))
+    return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hint), **fields)
+
+
+def _nested(value: Any, at: str) -> MediaPart:
+    """Read a `FunctionResponsePart`: media inside a function response."""
+    node = as_dict(value, at)
+    found = [(n, *pick(node, n, at)) for n in ("inlineData", "fileData")]
+    present = [(n, k, d) for n, k, d in found if k is not None]
+    if len(present) != 1:
+        raise InvalidMedia(f"{at}: expected one of 'inlineData' or 'fileData'")
+    name, key, data = present[0]
+    assert key is not None
+    hint: dict[str, Any] = {"nested": True}
+    if spelled_snake(key):
+        hint["snake"] = True
+    extra = _rest(node, (key,), at)
+    if extra:
+        hint["extra"] = extra
+    return _media(name, data, f"{at}.{key}", hint)

@@ -10,41 +10,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
+from mediaparts._parts import TextPart
 from mediaparts.detection import canonical_media_type, kind_of
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import (
-    Item,
-    Prepare,
-    as_text,
-    call_arguments,
-    error_text,
-    is_media,
-    items,
-    merge_turns,
-    split_system,
-    tool_names,
-)
+from mediaparts.providers._render_common import Prepare, tool_names
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
+from mediaparts.providers.gemini._shapes import (
+    blocks,
+    check_name,
+    function_response,
+    hints,
+    text,
+)
+from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS
 
 __all__ = ["media_site", "render"]
-
-# Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
-# responses: images and documents); anything else follows it as a sibling part.
-_NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """Render messages as a `generateContent` request body.
 
-    System texts are joined (blank lines) into `systemInstruction`. Roles are `user` and
-    `model`; tool results are `functionResponse` parts in a `user` content, placed first in it,
-    and consecutive contents of one role are merged.
+    Roles are `user` and `model`; tool results are `functionResponse` parts in a `user`
+    content. Messages read from a Gemini body come back in its exact shape (its contents, their
+    order and spelling, from the `native["gemini"]` hints); other consecutive messages of one
+    role share a content, tool results first. System texts are joined (blank lines) into
+    `systemInstruction`, unless one system message read from a body says where and how it was
+    written.
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to Gemini (normally `mp.normalize` bound to it).
+        prepare: Fits each media part to Gemini (normally `mp.normalize` bound to it), and
+            reports what Gemini cannot carry.
 
     Returns:
         `{"contents": [...], "systemInstruction": {"parts": [{"text": ...}]}}`, without
@@ -54,82 +50,83 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         InvalidMedia: A tool call's arguments are not a JSON object, or a tool result names
             no tool and answers no known call.
     """
-    system, rest = split_system(messages)
     names = tool_names(messages)
+    system = [m for m in messages if isinstance(m, System)]
+    for message in messages:
+        if not isinstance(message, Tool) and message.name is not None:
+            prepare.lose(message, "Gemini has no name for a participant")
     contents: list[dict[str, Any]] = []
-    for message in rest:
-        if isinstance(message, User):
-            parts = [_part(item) for item in items(message, prepare)]
-            contents.append({"role": "user", "parts": parts})
-        elif isinstance(message, Assistant):
-            parts = [_part(item) for item in items(message, prepare)]
-            parts += [
-                _function_call(call.id, call.name, call.parsed_arguments())
-                for call in message.tool_calls
-            ]
-            contents.append({"role": "model", "parts": parts})
-        elif isinstance(message, Tool):
-            contents.append({"role": "user", "parts": _tool(message, prepare, names)})
-    payload: dict[str, Any] = {
-        "contents": merge_turns(contents, key="parts", first=lambda p: "functionResponse" in p)
-    }
-    if system:
-        payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(system)}]}
-    return payload
-
-
-def _function_call(call_id: str | None, name: str, arguments: Any) -> dict[str, Any]:
-    args = call_arguments(call_id, name, arguments)
-    if call_id is None:  # Gemini pairs calls and responses by name when they have no id
-        return {"functionCall": {"name": name, "args": args}}
-    return {"functionCall": {"id": call_id, "name": name, "args": args}}
-
-
-def _tool(message: Tool, prepare: Prepare, names: dict[str, str]) -> list[dict[str, Any]]:
-    """Return a `functionResponse` part, then the media it cannot nest."""
-    name = message.name or names.get(message.tool_call_id or "")
-    if name is None:
-        raise InvalidMedia(
-            f"Gemini needs the tool's name for tool result {message.tool_call_id!r}: set "
-            "Tool(name=...) or include the assistant message that made the call"
-        )
-    texts: list[str] = []
-    nested: list[dict[str, Any]] = []
-    siblings: list[dict[str, Any]] = []
-    for item in items(message, prepare):
-        if not is_media(item):
-            texts.append(as_text(item))
-        elif item.media_type.startswith(_NESTED_PREFIXES):
-            nested.append(_media(item))
+    roles: list[str] = []
+    merged: set[int] = set()
+    for message in _runs([m for m in messages if not isinstance(m, System)]):
+        hint = hints(message)
+        role = "model" if isinstance(message, Assistant) else "user"
+        if isinstance(message, Tool):
+            parts = function_response(message, check_name(message, names), prepare)
         else:
-            siblings.append(_media(item))
-    # "Use "output" key to specify function output and "error" key to specify error details"
-    # (google-genai FunctionResponse.response, read 2026-08).
-    response: dict[str, Any] = {"output": "\n\n".join(texts)}
-    error = error_text(message)
-    if error is not None:
-        response = {"error": error, **({"output": response["output"]} if texts else {})}
-    function_response: dict[str, Any] = {"name": name, "response": response}
-    if message.tool_call_id is not None:
-        function_response = {"id": message.tool_call_id, **function_response}
-    if nested:
-        function_response["parts"] = nested
-    return [{"functionResponse": function_response}, *siblings]
+            parts = blocks(message, prepare, role)
+        if not parts:
+            continue
+        if contents and roles[-1] == role and hint.get("split") is not True:
+            if hint.get("join") is not True:
+                merged.add(len(contents) - 1)
+            contents[-1]["parts"] += parts
+            continue
+        contents.append(
+            {"parts": parts} if hint.get("no_role") is True else {"role": role, "parts": parts}
+        )
+        roles.append(role)
+    for index in merged:  # tool results lead the user turn that follows the calls
+        found = contents[index]["parts"]
+        first = [p for p in found if _is_response(p)]
+        contents[index]["parts"] = first + [p for p in found if not _is_response(p)]
+    return {"contents": contents, **_system(system, prepare)}
 
 
-def _part(item: Item) -> dict[str, Any]:
-    """Return one text, `inlineData` or `fileData` part."""
-    return _media(item) if is_media(item) else {"text": as_text(item)}
+def _is_response(part: dict[str, Any]) -> bool:
+    return "functionResponse" in part or "function_response" in part
 
 
-def _media(item: NormalizedPart) -> dict[str, Any]:
-    if item.url is not None:
-        part: dict[str, Any] = {"fileData": {"mimeType": item.media_type, "fileUri": item.url}}
+def _runs(messages: list[Message]) -> list[Message]:
+    """Merge consecutive user or model messages (`mp.merge_runs`), but not those read apart."""
+    out: list[Message] = []
+    for message in messages:
+        hint = hints(message)
+        apart = hint.get("split") is True or hint.get("join") is True
+        last = out[-1] if out else None
+        if (
+            last is None
+            or apart
+            or isinstance(message, Tool)
+            or isinstance(last, Tool)
+            or last.role != message.role
+        ):
+            out.append(message)
+        else:
+            out[-1] = merge_runs([last, message])[0]
+    return out
+
+
+def _system(system: list[System], prepare: Prepare) -> dict[str, Any]:
+    """Return the system instruction field: as it was read, or the texts joined."""
+    hint = hints(system[0]) if len(system) == 1 else {}
+    field = hint.get("field")
+    if field not in SYSTEM_FIELDS:
+        texts = [m.content for m in system if m.content]
+        if not texts:
+            return {}
+        return {"systemInstruction": {"parts": [{"text": "\n\n".join(texts)}]}}
+    value: Any
+    if hint.get("string") is True:
+        value = system[0].content
     else:
-        part = {"inlineData": {"mimeType": item.media_type, "data": item.base64}}
-    if item.detail is not None:  # only set when the model takes it (normalize checks)
-        part["mediaResolution"] = {"level": f"MEDIA_RESOLUTION_{item.detail.upper()}"}
-    return part
+        shaped = [text(p, prepare) for p in system[0].parts if isinstance(p, TextPart)]
+        value = {"parts": [p for p in shaped if p is not None]}
+        if "role" in hint:
+            value = {"role": hint["role"], **value}
+    if field.startswith("config."):
+        return {"config": {field.removeprefix("config."): value}}
+    return {field: value}
 
 
 def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:

@@ -11,18 +11,19 @@ import base64
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Usage
-from mediaparts._parts import Citation, Part, TextPart, ToolCall
-from mediaparts.providers._read_common import STOP_REASONS, as_dict, as_list, stop_reason
-from mediaparts.providers.gemini._read import read_part
-from mediaparts.providers.gemini._spelling import copied, pick
+from mediaparts._fields import data_copy
+from mediaparts._messages import Assistant, StopReason, Tool, Usage
+from mediaparts._parts import Citation, TextPart, ToolCall
+from mediaparts.providers._read_common import as_dict, as_list, stop_reason
+from mediaparts.providers.gemini._read import Read, read_part
+from mediaparts.providers.gemini._spelling import pick
 
 __all__ = ["read_response"]
 
 # google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
 # #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
 # has no finish reason of its own for it); values not listed are "other".
-FINISH_REASONS: dict[str, STOP_REASONS] = {
+FINISH_REASONS: dict[str, StopReason] = {
     "STOP": "end",
     "MAX_TOKENS": "max_tokens",
     "SAFETY": "content_filter",
@@ -45,7 +46,7 @@ def read_response(response: Any) -> Assistant:
     """
     body = as_dict(_wire(response), "response")
     candidates = as_list(pick(body, "candidates", "response")[1] or [], "response.candidates")
-    parts: list[Part] = []
+    parts: list[Read] = []
     raw: str | None = None
     at = "response.candidates[0]"
     if candidates:
@@ -56,8 +57,8 @@ def read_response(response: Any) -> Assistant:
             items = as_list(node.get("parts") or [], f"{at}.content.parts")
             for i, item in enumerate(items):
                 read = read_part(item, f"{at}.content.parts[{i}]", "model")
-                assert not isinstance(read, tuple)
-                parts.append(read)  # type: ignore[arg-type]  # side "model" gives no Tool
+                assert not isinstance(read, Tool)  # a model Content holds no tool result
+                parts.append(read)
         parts = _cite(parts, candidate, at)
         raw = _text(candidate, "finishReason", at)
     else:
@@ -65,11 +66,13 @@ def read_response(response: Any) -> Assistant:
         if feedback is not None:
             raw = _text(as_dict(feedback, "response.promptFeedback"), "blockReason", at)
     # A blocked prompt has no candidate, only `promptFeedback.blockReason`.
-    reason = stop_reason(raw, FINISH_REASONS) if candidates or raw is None else "content_filter"
+    reason: StopReason | None = "content_filter"
+    if candidates or raw is None:
+        reason, raw = stop_reason(raw, FINISH_REASONS, at)
     if reason == "end" and any(isinstance(p, ToolCall) for p in parts):
         reason = "tool_call"
     return Assistant(
-        parts,
+        parts=parts,
         usage=_usage(body),
         model=_text(body, "modelVersion", "response"),
         id=_text(body, "responseId", "response"),
@@ -83,7 +86,7 @@ def _wire(response: Any) -> Any:
     dump = getattr(response, "model_dump", None)
     if callable(dump):
         response = dump(mode="python", by_alias=True, exclude_none=True)
-    return _b64(copied(response, "response"))
+    return _b64(data_copy(response, what="response"))
 
 
 def _b64(value: Any) -> Any:
@@ -135,7 +138,7 @@ def _usage(body: dict[str, Any]) -> Usage | None:
     )
 
 
-def _cite(parts: list[Part], candidate: dict[str, Any], at: str) -> list[Part]:
+def _cite(parts: list[Read], candidate: dict[str, Any], at: str) -> list[Read]:
     """Return the parts with each citation and grounding support on the text it supports."""
     texts = [i for i, p in enumerate(parts) if isinstance(p, TextPart)]
     if not texts:
@@ -151,7 +154,7 @@ def _cite(parts: list[Part], candidate: dict[str, Any], at: str) -> list[Part]:
 
 
 def _citations(
-    parts: list[Part], texts: list[int], candidate: dict[str, Any], at: str
+    parts: list[Read], texts: list[int], candidate: dict[str, Any], at: str
 ) -> list[tuple[int, Citation]]:
     out: list[tuple[int, Citation]] = []
     key, metadata = pick(candidate, "citationMetadata", at)
@@ -180,7 +183,7 @@ def _citations(
 
 
 def _span(
-    parts: list[Part], texts: list[int], cite: dict[str, Any], at: str
+    parts: list[Read], texts: list[int], cite: dict[str, Any], at: str
 ) -> tuple[int, str | None]:
     """Return the text part a citation's byte span starts in, and the cited text.
 
@@ -202,7 +205,7 @@ def _span(
 
 
 def _grounding(
-    parts: list[Part], texts: list[int], node: dict[str, Any], at: str
+    parts: list[Read], texts: list[int], node: dict[str, Any], at: str
 ) -> list[tuple[int, Citation]]:
     """Return a citation per grounding support and chunk it names (Google Search grounding)."""
     chunks = as_list(pick(node, "groundingChunks", at)[1] or [], f"{at}.groundingChunks")

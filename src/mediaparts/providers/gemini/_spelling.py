@@ -13,7 +13,17 @@ from typing import Any
 
 from mediaparts._errors import InvalidMedia
 
-__all__ = ["copied", "pick", "spell", "spelled_snake"]
+__all__ = ["SYSTEM_FIELDS", "pick", "spell", "spelled_snake"]
+
+# Where a body holds its system instruction: the REST body's field in either spelling, or the
+# SDK call's `config` (`generate_content(model=..., contents=..., config={...})`).
+SYSTEM_FIELDS = (
+    "systemInstruction",
+    "system_instruction",
+    "config.systemInstruction",
+    "config.system_instruction",
+)
+
 
 def spell(name: str, snake: bool) -> str:
     """Return a camelCase field name as written in the wanted spelling."""
@@ -44,23 +54,3 @@ def pick(node: dict[str, Any], name: str, at: str) -> tuple[str | None, Any]:
     if snake in node:
         return snake, node[snake]
     return None, None
-
-
-# Deeper than any request or response the API writes; a hostile payload nested deeper is
-# refused by name rather than with Python's RecursionError.
-_MAX_DEPTH = 64
-
-
-def copied(value: Any, at: str, *, depth: int = 0) -> Any:
-    """Return a deep copy of JSON-like data (bytes kept), refusing what is nested too deep.
-
-    Raises:
-        InvalidMedia: The value nests more than 64 levels of lists and objects.
-    """
-    if depth > _MAX_DEPTH:
-        raise InvalidMedia(f"{at}: nested more than {_MAX_DEPTH} levels deep")
-    if isinstance(value, dict):
-        return {k: copied(v, at, depth=depth + 1) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [copied(v, at, depth=depth + 1) for v in value]
-    return value

@@ -1,0 +1,251 @@
+"""Gemini `Part` shapes: each of our blocks as the part a `generateContent` body holds.
+
+Each writer takes the block and the `native["gemini"]` hints the reader left on it, and writes
+the spelling (camelCase or snake_case) and the extra fields those hints record.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+from typing import Any
+
+from typing_extensions import assert_never
+
+from mediaparts._errors import InvalidMedia
+from mediaparts._messages import Message, Tool
+from mediaparts._parts import (
+    MediaPart,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._render_common import (
+    Block,
+    Prepare,
+    call_arguments,
+    error_text,
+    own,
+    text_file,
+)
+from mediaparts.providers.gemini._spelling import spell
+
+__all__ = ["blocks", "check_name", "function_response", "hints", "media", "ordered", "text"]
+
+# Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
+# responses: images and documents; google-genai 3.4 types.FunctionResponsePart, read 2026-11);
+# anything else follows it as a sibling part, unless it was read from inside one.
+_NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
+
+
+def hints(thing: Message | ToolCall | TextPart | ReasoningPart | Any) -> dict[str, Any]:
+    """Return the `native["gemini"]` hints of a message or part (empty when there are none)."""
+    native = getattr(thing, "native", None)
+    found = native.get("gemini") if isinstance(native, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def _fields(hint: dict[str, Any], key: str) -> dict[str, Any]:
+    value = hint.get(key)
+    return copy.deepcopy(value) if isinstance(value, dict) else {}
+
+
+def _shaped(key: str, body: Any, hint: dict[str, Any]) -> dict[str, Any]:
+    """Return `{key: body}` in the hinted spelling, with the fields the reader kept."""
+    if isinstance(body, dict):
+        body = {**body, **_fields(hint, "inner")}
+    return {spell(key, hint.get("snake") is True): body, **_fields(hint, "extra")}
+
+
+def text(part: TextPart, prepare: Prepare) -> dict[str, Any] | None:
+    """Return a text part, or None for an empty one the payload did not have."""
+    hint = hints(part)
+    if any(c.provider != prepare.provider for c in part.citations):
+        prepare.lose(part, "a Gemini request has no place for citations (the text is kept)")
+    if not part.text and not hint:
+        return None
+    return {"text": part.text, **_fields(hint, "extra")}
+
+
+def ordered(message: Message, prepare: Prepare) -> list[Block]:
+    """Return a message's parts in order, media prepared, what Gemini cannot read reported.
+
+    As `_render_common.parts`, but an empty text part read from a Gemini body is kept (Gemini
+    3 writes `{"text": "", "thoughtSignature": ...}` and needs it back).
+    """
+    out: list[Block] = []
+    for part in message.parts:
+        match part:
+            case TextPart():
+                if part.text or part.citations or hints(part):
+                    out.append(part)
+            case MediaPart():
+                if part.file_id is not None and part.file_provider != prepare.rules.store:
+                    prepare.lose(
+                        part,
+                        f"it is a file in {part.file_provider}'s file store, and Gemini "
+                        f"reads only {prepare.rules.store}'s",
+                    )
+                    continue
+                out.append(prepare(part))
+            case ReasoningPart() | ProviderPart():
+                if part.provider is not None and not own(part, prepare):
+                    prepare.lose(part, f"only {part.provider} can read it")
+                    continue
+                out.append(part)
+            case ToolCall() | RefusalPart():
+                out.append(part)
+            case _:
+                assert_never(part)
+    return out
+
+
+def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]]:
+    """Return a user or model message's parts in order, each as a Gemini `Part`."""
+    out: list[dict[str, Any]] = []
+    for block in ordered(message, prepare):
+        match block:
+            case TextPart():
+                shaped = text(block, prepare)
+                if shaped is not None:
+                    out.append(shaped)
+            case NormalizedPart():
+                out.append(media(block))
+            case ReasoningPart():
+                if block.provider is None:
+                    prepare.lose(block, "Gemini takes back only the thoughts it signed")
+                else:
+                    out.append(_thought(block))
+            case ToolCall():
+                if role == "model":
+                    out.append(_call(block))
+                else:
+                    prepare.lose(block, "a Gemini function call belongs to a model turn")
+            case RefusalPart():
+                if block.text:  # Gemini has no refusal part: the refusal is the text
+                    out.append({"text": block.text})
+            case ProviderPart():
+                out.append(copy.deepcopy(block.data))
+            case _:
+                assert_never(block)
+    return out
+
+
+def media(item: NormalizedPart) -> dict[str, Any]:
+    """Return an `inlineData` or `fileData` part (or a text part for a text file)."""
+    hint = hints(item.part)
+    snake = hint.get("snake") is True
+    if item.text is not None:
+        return {"text": text_file(item)}
+    declared = item.part.media_type if item.part is not None else item.media_type
+    body: dict[str, Any] = {}
+    if declared is not None:
+        body[spell("mimeType", snake)] = item.media_type
+    if item.file_id is not None or item.url is not None:
+        body[spell("fileUri", snake)] = item.file_id or item.url
+        shaped = _shaped("fileData", body, hint)
+    else:
+        body["data"] = item.data if hint.get("bytes") is True else item.base64
+        shaped = _shaped("inlineData", body, hint)
+    if item.detail is not None:  # only set when the model takes it (normalize checks)
+        level = {"level": f"MEDIA_RESOLUTION_{item.detail.upper()}"}
+        shaped.setdefault(spell("mediaResolution", snake), level)
+    return shaped
+
+
+def _thought(part: ReasoningPart) -> dict[str, Any]:
+    hint = hints(part)
+    out: dict[str, Any] = {} if part.text is None else {"text": part.text}
+    out["thought"] = True
+    if part.signature is not None:
+        signature: str | bytes = part.signature
+        if hint.get("bytes") is True:
+            signature = base64.b64decode(part.signature)
+        out[spell("thoughtSignature", hint.get("snake") is True)] = signature
+    return {**out, **_fields(hint, "extra")}
+
+
+def _call(call: ToolCall) -> dict[str, Any]:
+    hint = hints(call)
+    args = call_arguments(call.id, call.name, call.parsed_arguments())
+    body: dict[str, Any] = {} if call.id is None else {"id": call.id}
+    body["name"] = call.name
+    if args or hint.get("no_args") is not True:
+        body["args"] = args
+    return _shaped("functionCall", body, hint)
+
+
+def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[str, Any]]:
+    """Return a tool result's `functionResponse` part, then what it cannot nest."""
+    hint = hints(message)
+    texts: list[str] = []
+    nested: list[dict[str, Any]] = []
+    siblings: list[dict[str, Any]] = []
+    for block in ordered(message, prepare):
+        match block:
+            case TextPart() | RefusalPart():
+                if isinstance(block, TextPart) and block.citations:
+                    text(block, prepare)  # reports the citations it cannot carry
+                texts.append(block.text)
+            case NormalizedPart():
+                inside = hints(block.part).get("nested") is True or (
+                    not hints(block.part) and block.media_type.startswith(_NESTED_PREFIXES)
+                )
+                if block.text is not None:
+                    texts.append(text_file(block))
+                else:
+                    (nested if inside else siblings).append(media(block))
+            case ProviderPart():
+                siblings.append(copy.deepcopy(block.data))
+            case ReasoningPart() | ToolCall():
+                prepare.lose(block, "a Gemini function response holds text and media only")
+            case _:
+                assert_never(block)
+    body: dict[str, Any] = {} if message.tool_call_id is None else {"id": message.tool_call_id}
+    body["name"] = name
+    response = _response(message, texts, hint)
+    if response is not None:
+        body["response"] = response
+    if nested:
+        body["parts"] = nested
+    return [_shaped("functionResponse", body, hint), *siblings]
+
+
+def _response(message: Tool, texts: list[str], hint: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the `response` object: as read (JSON kept, error as is), else output/error."""
+    joined = "\n\n".join(texts)
+    kept = hint.get("response")
+    if kept == "absent" and not texts:
+        return None
+    if kept == "error" and message.error is not None and not texts:
+        return {"error": message.error}
+    if kept == "json":
+        try:
+            value = json.loads(joined)
+        except (ValueError, RecursionError):
+            value = None
+        if isinstance(value, dict):
+            return value
+    # "Use "output" key to specify function output and "error" key to specify error details"
+    # (google-genai 3.4 FunctionResponse.response, read 2026-11).
+    error = error_text(message)
+    if error is None and message.is_error:
+        return {"error": joined}
+    if error is not None:
+        return {"error": error, **({"output": joined} if texts else {})}
+    return {"output": joined}
+
+
+def check_name(message: Tool, names: dict[str, str]) -> str:
+    """Return the tool's name for a result (Gemini pairs results with calls by name)."""
+    name = message.name or names.get(message.tool_call_id or "")
+    if name is None:
+        raise InvalidMedia(
+            f"Gemini needs the tool's name for tool result {message.tool_call_id!r}: set "
+            "Tool(name=...) or include the assistant message that made the call"
+        )
+    return name
