@@ -24,7 +24,7 @@ from mediaparts.providers._read_common import (
     json_arguments,
     url_media,
 )
-from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, pick, spelled_snake
+from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, absent, pick, spelled_snake
 
 __all__ = ["Read", "read", "read_part"]
 
@@ -222,7 +222,7 @@ def _call(value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
         hint["inner"] = inner
     if node.get("args") is None:
         hint["no_args"] = True
-    arguments = json_arguments(node.get("args") or {}, f"{at}.args")
+    arguments = json_arguments(absent(node.get("args"), {}), f"{at}.args")
     return ToolCall(id=call_id, name=name, arguments=arguments, native=_native(hint))
 
 
@@ -292,7 +292,7 @@ def _tool(node: dict[str, Any], key: str, at: str) -> Tool:
             parts.append(TextPart(json_arguments(body, f"{where}.response")))
             hint["response"] = "json"
             fields["is_error"] = "error" in body
-    for i, item in enumerate(as_list(response.get("parts") or [], f"{where}.parts")):
+    for i, item in enumerate(as_list(absent(response.get("parts"), []), f"{where}.parts")):
         parts.append(_nested(item, f"{where}.parts[{i}]"))
     return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hint), **fields)
 

@@ -8,6 +8,7 @@ The first candidate's content becomes the parts (read as a request's `model` con
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
@@ -16,7 +17,7 @@ from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
 from mediaparts.providers._read_common import as_dict, as_list, stop_reason
 from mediaparts.providers.gemini._read import Read, read_part
-from mediaparts.providers.gemini._spelling import pick
+from mediaparts.providers.gemini._spelling import absent, pick
 
 __all__ = ["read_response"]
 
@@ -45,7 +46,7 @@ def read_response(response: Any) -> Assistant:
         InvalidMedia: Anything not shaped as the API documents, naming its JSON path.
     """
     body = as_dict(_wire(response), "response")
-    candidates = as_list(pick(body, "candidates", "response")[1] or [], "response.candidates")
+    candidates = as_list(absent(pick(body, "candidates", "response")[1], []), "response.candidates")
     parts: list[Read] = []
     raw: str | None = None
     at = "response.candidates[0]"
@@ -54,7 +55,7 @@ def read_response(response: Any) -> Assistant:
         content = pick(candidate, "content", at)[1]
         if content is not None:
             node = as_dict(content, f"{at}.content")
-            items = as_list(node.get("parts") or [], f"{at}.content.parts")
+            items = as_list(absent(node.get("parts"), []), f"{at}.content.parts")
             for i, item in enumerate(items):
                 read = read_part(item, f"{at}.content.parts[{i}]", "model")
                 assert not isinstance(read, Tool)  # a model Content holds no tool result
@@ -84,8 +85,12 @@ def read_response(response: Any) -> Assistant:
 def _wire(response: Any) -> Any:
     """Return the response as the REST API writes it: a dict, bytes as base64 text."""
     dump = getattr(response, "model_dump", None)
-    if callable(dump):
+    if callable(dump):  # camelCase aliases: the spelling of the REST API's JSON
         response = dump(mode="python", by_alias=True, exclude_none=True)
+    elif not isinstance(response, Mapping):
+        raise InvalidMedia(
+            f"expected the SDK's response object or its dict, got {type(response).__name__}"
+        )
     return _b64(data_copy(response, what="response"))
 
 
@@ -161,7 +166,7 @@ def _citations(
     if metadata is not None:
         where = f"{at}.{key}"
         node = as_dict(metadata, where)
-        for i, item in enumerate(as_list(node.get("citations") or [], f"{where}.citations")):
+        for i, item in enumerate(as_list(absent(node.get("citations"), []), f"{where}.citations")):
             cite = as_dict(item, f"{where}.citations[{i}]")
             index, cited = _span(parts, texts, cite, f"{where}.citations[{i}]")
             out.append(
@@ -208,18 +213,20 @@ def _grounding(
     parts: list[Read], texts: list[int], node: dict[str, Any], at: str
 ) -> list[tuple[int, Citation]]:
     """Return a citation per grounding support and chunk it names (Google Search grounding)."""
-    chunks = as_list(pick(node, "groundingChunks", at)[1] or [], f"{at}.groundingChunks")
-    supports = as_list(pick(node, "groundingSupports", at)[1] or [], f"{at}.groundingSupports")
+    chunks = as_list(absent(pick(node, "groundingChunks", at)[1], []), f"{at}.groundingChunks")
+    supports = as_list(
+        absent(pick(node, "groundingSupports", at)[1], []), f"{at}.groundingSupports"
+    )
     out: list[tuple[int, Citation]] = []
     for i, item in enumerate(supports):
         where = f"{at}.groundingSupports[{i}]"
         support = as_dict(item, where)
-        segment = as_dict(pick(support, "segment", where)[1] or {}, f"{where}.segment")
+        segment = as_dict(absent(pick(support, "segment", where)[1], {}), f"{where}.segment")
         index = _count(segment, "partIndex", f"{where}.segment")
         target = index if index in texts else texts[-1]
         text = _text(segment, "text", f"{where}.segment")
         key, indices = pick(support, "groundingChunkIndices", where)
-        for j, value in enumerate(as_list(indices or [], f"{where}.{key}")):
+        for j, value in enumerate(as_list(absent(indices, []), f"{where}.{key}")):
             if not isinstance(value, int) or not 0 <= value < len(chunks):
                 raise InvalidMedia(f"{where}.{key}[{j}]: no grounding chunk {value!r}")
             chunk = as_dict(chunks[value], f"{at}.groundingChunks[{value}]")

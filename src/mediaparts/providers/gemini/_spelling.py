@@ -13,7 +13,7 @@ from typing import Any
 
 from mediaparts._errors import InvalidMedia
 
-__all__ = ["SYSTEM_FIELDS", "pick", "spell", "spelled_snake"]
+__all__ = ["SYSTEM_FIELDS", "absent", "pick", "spell", "spelled_snake"]
 
 # Where a body holds its system instruction: the REST body's field in either spelling, or the
 # SDK call's `config` (`generate_content(model=..., contents=..., config={...})`).
@@ -54,3 +54,8 @@ def pick(node: dict[str, Any], name: str, at: str) -> tuple[str | None, Any]:
     if snake in node:
         return snake, node[snake]
     return None, None
+
+
+def absent(value: Any, default: Any) -> Any:
+    """Return `default` for a field that is absent or null, else the value as it is."""
+    return default if value is None else value
