@@ -284,7 +284,7 @@ for _ in range(5000):
 HOSTILE: list[tuple[Any, str]] = [
     (42, "payload: expected an object"),
     ({}, "payload: no 'contents'"),
-    ({"contents": "Hi"}, "contents: expected an array"),
+    ({"contents": 5}, "contents: expected an array"),
     ({"contents": ["Hi"]}, "contents[0]: expected an object"),
     ({"contents": [{"role": "system", "parts": []}]}, "contents[0].role"),
     ({"contents": [{"role": "user"}]}, "contents[0].parts: expected an array"),

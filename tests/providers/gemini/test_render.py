@@ -257,3 +257,14 @@ def test_render_loss_error_raises(
     with pytest.raises(mp.ConversionError, match=why) as caught:
         mp.render(messages(), "gemini", on_loss="error")
     assert caught.value.provider == "gemini"
+
+
+def test_render_contents_given_as_a_string_comes_back_as_one() -> None:
+    """The SDK's `contents="..."` shorthand is read as one user turn and written back as is."""
+    payload = {"contents": "Write a haiku.", "config": {"system_instruction": "Be a poet."}}
+    messages = mp.messages_from(payload, "gemini")
+    assert [(m.role, m.content) for m in messages] == [
+        ("system", "Be a poet."),
+        ("user", "Write a haiku."),
+    ]
+    assert _quiet(messages) == payload

@@ -12,7 +12,8 @@ What a body holds beyond the common model is kept under `native["gemini"]`, so t
 - On a message: `"split": True` (it starts a new Content although the one before has the
   same role), `"join": True` (it continues the Content of the message before: a Content
   holding text and function responses is read as several messages), `"no_role": True` (the
-  Content had no `role`).
+  Content had no `role`), `"contents": "string"` (the SDK's `contents="..."`, one user turn
+  given as a string).
 - On a system message: `"field"` (where the instruction was: `systemInstruction`,
   `system_instruction`, `config.systemInstruction` or `config.system_instruction`),
   `"string": True` (written as a plain string), `"role"` (the role its Content gave).

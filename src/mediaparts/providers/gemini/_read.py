@@ -59,8 +59,10 @@ def read(payload: Any) -> list[Message]:
     key, contents = pick(body, "contents", "payload")
     if key is None:
         raise InvalidMedia("payload: no 'contents'; a generateContent body holds its turns there")
-    system = _system(body)
-    return [*([] if system is None else [system]), *_contents(contents)]
+    system = [] if (found := _system(body)) is None else [found]
+    if isinstance(contents, str):  # the SDK's `contents="..."`: one user turn of text
+        return [*system, User(contents, native={"gemini": {"contents": "string"}})]
+    return [*system, *_contents(contents)]
 
 
 def _system(body: dict[str, Any]) -> System | None:

@@ -58,7 +58,8 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     contents: list[dict[str, Any]] = []
     roles: list[str] = []
     merged: set[int] = set()
-    for message in _runs([m for m in messages if not isinstance(m, System)]):
+    rest: list[Message] = [m for m in messages if not isinstance(m, System)]
+    for message in _runs(rest):
         hint = hints(message)
         role = "model" if isinstance(message, Assistant) else "user"
         if isinstance(message, Tool):
@@ -80,7 +81,16 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         found = contents[index]["parts"]
         first = [p for p in found if _is_response(p)]
         contents[index]["parts"] = first + [p for p in found if not _is_response(p)]
-    return {"contents": contents, **_system(system, prepare)}
+    return {"contents": _as_string(contents, rest) or contents, **_system(system, prepare)}
+
+
+def _as_string(contents: list[dict[str, Any]], rest: list[Message]) -> str | None:
+    """Return the text of a lone user turn read from `contents="..."` (the SDK's shorthand)."""
+    if len(rest) != 1 or hints(rest[0]).get("contents") != "string" or len(contents) != 1:
+        return None
+    if contents[0] != {"role": "user", "parts": [{"text": rest[0].content}]}:
+        return None
+    return rest[0].content or None
 
 
 def _is_response(part: dict[str, Any]) -> bool:
