@@ -2,7 +2,8 @@
 
 The body is the REST one, in camelCase (`contents`, `systemInstruction`, `inlineData`,
 `fileData`, `functionCall`, `functionResponse`); google-genai's `types.Content` accepts each
-content as is (googleapis/python-genai 3.4 `types.py`, read 2026-08).
+content as is (googleapis/python-genai 3.4 `types.py`, read 2026-08). Messages read from a
+body (snake_case included) carry `native["gemini"]` hints that give its exact shape back.
 """
 
 from __future__ import annotations
