@@ -268,3 +268,10 @@ def test_render_contents_given_as_a_string_comes_back_as_one() -> None:
         ("user", "Write a haiku."),
     ]
     assert _quiet(messages) == payload
+
+
+def test_render_web_video_url_with_its_type_passes_through() -> None:
+    """A `fileData` web URL with its `mimeType` (a YouTube video) is sent back as it was."""
+    video = {"mimeType": "video/mp4", "fileUri": "https://www.youtube.com/watch?v=9hE5-98ZeCg"}
+    payload = {"contents": [{"role": "user", "parts": [{"fileData": video}, {"text": "Sum up."}]}]}
+    assert _quiet(mp.messages_from(payload, "gemini")) == payload
