@@ -3,7 +3,8 @@
     mediaparts inspect PATH_OR_URL... [--provider P]... [--model M] [--json]
     mediaparts normalize PATH_OR_URL... --provider P [--model M] [--out DIR] [--json]
     mediaparts render PATH_OR_URL... --provider P [--text PROMPT] [--model M] [--summary]
-    mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--summary]
+    mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
+                       [--summary]
 
 Exit status: 0 when every input was read and accepted, 1 when some could not be read or
 were rejected (each said on one line, never a traceback), 2 for a usage error (130 when
@@ -114,6 +115,11 @@ def _parser() -> argparse.ArgumentParser:
         choices=("warn", "drop", "error"),
         default="warn",
         help="what --to cannot carry",
+    )
+    convert.add_argument(
+        "--reasoning-as-text",
+        action="store_true",
+        help="send other providers' readable reasoning as text instead of leaving it out",
     )
     convert.add_argument(
         "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
@@ -363,7 +369,12 @@ def _run_convert(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as lost:
         warnings.simplefilter("always", ConversionWarning)
         converted = render(
-            messages, args.target, model=args.model, urls=args.urls, on_loss=args.on_loss
+            messages,
+            args.target,
+            model=args.model,
+            urls=args.urls,
+            on_loss=args.on_loss,
+            foreign_reasoning="text" if args.reasoning_as_text else "drop",
         )
     for warning in lost:
         print(f"mediaparts: {args.target}: {warning.message}", file=sys.stderr)
