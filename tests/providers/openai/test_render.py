@@ -135,13 +135,6 @@ LOSSES = [
         ),
         "files/abc",
     ),
-    (
-        "assistant-media",
-        mp.Assistant(
-            parts=[mp.TextPart("A"), mp.ImagePart.from_url("https://media.example/photo.jpg")]
-        ),
-        "image",
-    ),
 ]
 
 

@@ -146,7 +146,7 @@ def test_read_response_without_usage() -> None:
 @pytest.mark.parametrize(
     ("response", "path"),
     [
-        ([], ""),
+        ([], "response"),
         ({"choices": {}}, "choices"),
         ({"choices": []}, "choices"),
         ({"choices": ["x"]}, r"choices\[0\]"),

@@ -8,18 +8,20 @@ block or field we do not model into a `ProviderPart` or the message's `fields` h
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeAlias
 
 from mediaparts._blocks import Citation, ProviderPart, RefusalPart, ToolCall
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
-from mediaparts._parts import Part, TextPart
+from mediaparts._parts import MediaPart, Part, TextPart
 from mediaparts.providers._read_common import (
     as_dict,
     as_list,
-    field,
     file_reference,
     inline_media,
+    maybe,
+    need,
     plain,
     stop_reason,
     url_media,
@@ -34,6 +36,9 @@ from mediaparts.providers.openai._shapes import (
 )
 
 __all__ = ["read", "read_response"]
+
+Read: TypeAlias = Part | MediaPart
+"""A part as read: one of `Part`, or a media part of the class its bytes call for."""
 
 _MEDIA_TYPES = {fmt: media_type for media_type, fmt in AUDIO_FORMATS.items()}
 # The keys each message role has in `ChatCompletionMessageParam` (openai-python 3.54, read
@@ -56,8 +61,8 @@ def read(payload: Any) -> list[Message]:
     Raises:
         InvalidMedia: The payload is not that shape; the message names the JSON path.
     """
-    if isinstance(payload, dict):
-        payload = field(payload, "messages", "", list)
+    if isinstance(payload, Mapping):
+        payload = payload.get("messages")
     messages = as_list(payload, "messages")
     return [
         _message(as_dict(m, f"messages[{i}]"), f"messages[{i}]") for i, m in enumerate(messages)
@@ -65,7 +70,7 @@ def read(payload: Any) -> list[Message]:
 
 
 def _message(node: dict[str, Any], at: str) -> Message:
-    role = field(node, "role", at, str)
+    role = need(node, "role", at, str)
     if role not in _KNOWN:
         raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {role!r:.40}")
     hints: dict[str, Any] = {}
@@ -82,7 +87,7 @@ def _message(node: dict[str, Any], at: str) -> Message:
     if written != default_shape(role, [_plain(p) for p in parts], bool(more)):
         hints["content"] = written
     native = {PROVIDER: hints} if hints else {}
-    name = field(node, "name", at, str, required=False)
+    name = maybe(node, "name", at, str)
     named = {"name": name} if name is not None and role != "function" else {}
     if role in ("system", "developer"):
         return System(parts=parts, role=role, native=native, **named)
@@ -91,9 +96,9 @@ def _message(node: dict[str, Any], at: str) -> Message:
     if role == "assistant":
         return Assistant(parts=parts + more, native=native, **named)
     if role == "tool":
-        return Tool(parts=parts, tool_call_id=field(node, "tool_call_id", at, str), native=native)
+        return Tool(parts=parts, tool_call_id=need(node, "tool_call_id", at, str), native=native)
     hints["role"] = "function"
-    return Tool(parts=parts, name=field(node, "name", at, str), native={PROVIDER: hints})
+    return Tool(parts=parts, name=need(node, "name", at, str), native={PROVIDER: hints})
 
 
 def _written_shape(content: Any) -> Shape:
@@ -102,12 +107,12 @@ def _written_shape(content: Any) -> Shape:
     return "list" if isinstance(content, list) else "string"
 
 
-def _plain(part: Part) -> bool:
+def _plain(part: Read) -> bool:
     """Tell whether a content part is text that `render` may join into a string."""
     return isinstance(part, TextPart) and part.cache is None and PROVIDER not in part.native
 
 
-def _content(role: str, content: Any, at: str) -> list[Part]:
+def _content(role: str, content: Any, at: str) -> list[Read]:
     where = f"{at}.content"
     if isinstance(content, str):
         return [TextPart(content)] if content else []
@@ -133,7 +138,7 @@ _TYPES = {
 }
 
 
-def _block(role: str, node: dict[str, Any], at: str) -> Part:
+def _block(role: str, node: dict[str, Any], at: str) -> Read:
     """Read one content part; a type we do not model becomes a `ProviderPart`, verbatim."""
     kind = node.get("type")
     if not isinstance(kind, str) or role not in _TYPES.get(kind, ()):
@@ -146,18 +151,18 @@ def _block(role: str, node: dict[str, Any], at: str) -> Part:
     if kind == "refusal":
         hints["in"] = "content"
     if kind == "file":
-        spec = field(node, "file", at, dict)
+        spec = need(node, "file", at, dict)
         _file_hints(spec, hints)
     fields: dict[str, Any] = {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
     if kind == "text":
-        return TextPart(field(node, "text", at, str), **fields)
+        return TextPart(need(node, "text", at, str), **fields)
     if kind == "refusal":
-        return RefusalPart(field(node, "refusal", at, str), **fields)
+        return RefusalPart(need(node, "refusal", at, str), **fields)
     if kind == "image_url":
-        return _image(field(node, "image_url", at, dict), f"{at}.image_url", fields)
+        return _image(need(node, "image_url", at, dict), f"{at}.image_url", fields)
     if kind == "input_audio":
-        return _audio(field(node, "input_audio", at, dict), f"{at}.input_audio", fields)
-    return _file(field(node, "file", at, dict), f"{at}.file", fields)
+        return _audio(need(node, "input_audio", at, dict), f"{at}.input_audio", fields)
+    return _file(need(node, "file", at, dict), f"{at}.file", fields)
 
 
 def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
@@ -168,7 +173,7 @@ def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
     where = f"{at}.prompt_cache_breakpoint"
     spec = as_dict(spec, where)
     ttl = spec.get("ttl")
-    if field(spec, "mode", where, str) != "explicit" or set(spec) - {"mode", "ttl"}:
+    if need(spec, "mode", where, str) != "explicit" or set(spec) - {"mode", "ttl"}:
         raise InvalidMedia(f'{where}: expected {{"mode": "explicit"}} and an optional ttl')
     if ttl is None:
         return "5m"
@@ -180,21 +185,21 @@ def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
     return cache
 
 
-def _image(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Part:
-    url = field(spec, "url", at, str)
-    detail = field(spec, "detail", at, str, required=False)
+def _image(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+    url = need(spec, "url", at, str)
+    detail = maybe(spec, "detail", at, str)
     if detail is not None:
         fields = {**fields, "detail": detail}
     return url_media("image", url, None, f"{at}.url", **fields)
 
 
-def _audio(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Part:
-    fmt = field(spec, "format", at, str)
+def _audio(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+    fmt = need(spec, "format", at, str)
     if fmt not in _MEDIA_TYPES:
         raise InvalidMedia(
             f"{at}.format: expected one of {', '.join(_MEDIA_TYPES)}, got {fmt!r:.20}"
         )
-    data = field(spec, "data", at, str)
+    data = need(spec, "data", at, str)
     return inline_media("audio", data, _MEDIA_TYPES[fmt], f"{at}.data", **fields)
 
 
@@ -209,31 +214,31 @@ def _file_hints(spec: dict[str, Any], hints: dict[str, Any]) -> None:
         hints["file_data"] = "base64"
 
 
-def _file(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Part:
-    filename = field(spec, "filename", at, str, required=False)
+def _file(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+    filename = maybe(spec, "filename", at, str)
     if filename is not None:
         fields = {**fields, "filename": filename}
     if spec.get("file_id") is not None:
-        file_id = field(spec, "file_id", at, str)
+        file_id = need(spec, "file_id", at, str)
         return file_reference("file", file_id, PROVIDER, None, f"{at}.file_id", **fields)
-    data = field(spec, "file_data", at, str)
+    data = need(spec, "file_data", at, str)
     if data.startswith("data:"):
         return url_media("file", data, None, f"{at}.file_data", **fields)
     return inline_media("file", data, None, f"{at}.file_data", **fields)
 
 
-def _assistant_fields(node: dict[str, Any], at: str) -> list[Part]:
+def _assistant_fields(node: dict[str, Any], at: str) -> list[Read]:
     """Read an assistant's refusal, audio and calls, which follow its content."""
-    parts: list[Part] = []
+    parts: list[Read] = []
     refusal = node.get("refusal")
     if refusal is not None:
-        parts.append(RefusalPart(field(node, "refusal", at, str)))
+        parts.append(RefusalPart(need(node, "refusal", at, str)))
     if node.get("audio") is not None:
-        audio = field(node, "audio", at, dict)
-        field(audio, "id", f"{at}.audio", str)
+        audio = need(node, "audio", at, dict)
+        need(audio, "id", f"{at}.audio", str)
         parts.append(_message_field("audio", audio))
     if node.get("function_call") is not None:
-        call = field(node, "function_call", at, dict)
+        call = need(node, "function_call", at, dict)
         parts.append(_function(call, f"{at}.function_call", None, {"in": "function_call"}))
     calls = node.get("tool_calls")
     if calls is not None:
@@ -249,21 +254,21 @@ def _message_field(key: str, value: Any) -> ProviderPart:
     return ProviderPart(provider=PROVIDER, data={key: value}, native={PROVIDER: {"in": "message"}})
 
 
-def _tool_call(node: dict[str, Any], at: str) -> Part:
+def _tool_call(node: dict[str, Any], at: str) -> Read:
     kind = node.get("type")
     if kind == "function":
-        call_id = field(node, "id", at, str)
-        return _function(field(node, "function", at, dict), f"{at}.function", call_id, {})
+        call_id = need(node, "id", at, str)
+        return _function(need(node, "function", at, dict), f"{at}.function", call_id, {})
     if kind == "custom":
         # A custom tool takes free text, not JSON: kept as {"input": text}, so that every
         # provider gets a JSON object, and written back as `custom.input`.
-        spec = field(node, "custom", at, dict)
-        text = field(spec, "input", f"{at}.custom", str)
-        name = field(spec, "name", f"{at}.custom", str)
+        spec = need(node, "custom", at, dict)
+        text = need(spec, "input", f"{at}.custom", str)
+        name = need(spec, "name", f"{at}.custom", str)
         arguments = json.dumps({"input": text}, ensure_ascii=False)
         hints = {"type": "custom"}
         return ToolCall(
-            id=field(node, "id", at, str), name=name, arguments=arguments, native={PROVIDER: hints}
+            id=need(node, "id", at, str), name=name, arguments=arguments, native={PROVIDER: hints}
         )
     return ProviderPart(provider=PROVIDER, data=node, native={PROVIDER: {"in": "tool_calls"}})
 
@@ -271,8 +276,8 @@ def _tool_call(node: dict[str, Any], at: str) -> Part:
 def _function(
     spec: dict[str, Any], at: str, call_id: str | None, hints: dict[str, Any]
 ) -> ToolCall:
-    name = field(spec, "name", at, str)
-    arguments = field(spec, "arguments", at, str)
+    name = need(spec, "name", at, str)
+    arguments = need(spec, "arguments", at, str)
     native = {PROVIDER: hints} if hints else {}
     return ToolCall(id=call_id, name=name, arguments=arguments, native=native)
 
@@ -291,14 +296,14 @@ def read_response(response: Any) -> Assistant:
         InvalidMedia: The response is not that shape; the message names the JSON path.
     """
     data = plain(response)
-    choices = field(data, "choices", "", list)
+    choices = as_list(data.get("choices"), "choices")
     if not choices:
         raise InvalidMedia("choices: the response has no choice to read")
     choice = as_dict(choices[0], "choices[0]")
-    message = field(choice, "message", "choices[0]", dict)
+    message = need(choice, "message", "choices[0]", dict)
     at = "choices[0].message"
-    parts: list[Part] = []
-    content = field(message, "content", at, str, required=False)
+    parts: list[Read] = []
+    content = maybe(message, "content", at, str)
     audio = message.get("audio")
     if content:
         annotations = message.get("annotations") or []
@@ -308,28 +313,27 @@ def read_response(response: Any) -> Assistant:
         )
         parts.append(TextPart(content, citations=citations))
     if audio is not None:
-        audio = field(message, "audio", at, dict)
-        transcript = field(audio, "transcript", f"{at}.audio", str, required=False)
+        audio = need(message, "audio", at, dict)
+        transcript = maybe(audio, "transcript", f"{at}.audio", str)
         if transcript:
             # The API takes the audio back by id; the transcript is for other providers.
             parts.append(TextPart(transcript, native={PROVIDER: {"transcript": True}}))
-        parts.append(_message_field("audio", {"id": field(audio, "id", f"{at}.audio", str)}))
-    refusal = field(message, "refusal", at, str, required=False)
+        parts.append(_message_field("audio", {"id": need(audio, "id", f"{at}.audio", str)}))
+    refusal = maybe(message, "refusal", at, str)
     if refusal is not None:
         parts.append(RefusalPart(refusal))
     if message.get("function_call") is not None:
-        call = field(message, "function_call", at, dict)
+        call = need(message, "function_call", at, dict)
         parts.append(_function(call, f"{at}.function_call", None, {"in": "function_call"}))
     for i, call in enumerate(as_list(message.get("tool_calls") or [], f"{at}.tool_calls")):
         parts.append(_tool_call(as_dict(call, f"{at}.tool_calls[{i}]"), f"{at}.tool_calls[{i}]"))
-    raw = field(choice, "finish_reason", "choices[0]", str, required=False)
-    reason = stop_reason(raw, STOP_REASONS)
+    reason, raw = stop_reason(choice.get("finish_reason"), STOP_REASONS, "choices[0].finish_reason")
     if refusal is not None and raw == "stop":
         reason = "refusal"
     return Assistant(
         parts=parts,
-        id=field(data, "id", "", str, required=False),
-        model=field(data, "model", "", str, required=False),
+        id=maybe(data, "id", "response", str),
+        model=maybe(data, "model", "response", str),
         usage=_usage(data.get("usage")),
         stop_reason=reason,
         stop_reason_raw=raw,

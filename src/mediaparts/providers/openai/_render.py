@@ -24,6 +24,7 @@ from mediaparts.providers._render_common import (
     Prepare,
     call_ids,
     filename_for,
+    no_assistant_media,
     parts,
     text_file,
     unsupported,
@@ -54,8 +55,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     written back. Tool messages carry text only (the API's rule), so media in a run of tool
     results is sent in one user message right after the run, each group introduced by a line
     naming its tool call. What has no place here goes through `prepare.lose`: reasoning,
-    citations from other providers, media from the assistant, and (in `parts`) other
-    providers' blocks and files.
+    citations from other providers, and (in `parts`) other providers' blocks and files.
 
     Args:
         messages: The conversation, in order.
@@ -66,7 +66,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
     Raises:
         UnsupportedMediaType: A part has no Chat Completions shape (video, audio by URL, a file
-            by URL).
+            by URL, media from the assistant).
     """
     out: list[dict[str, Any]] = []
     tool_media: list[dict[str, Any]] = []
@@ -92,8 +92,10 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return {"messages": out}
 
 
-def _hints(part: Part | Message) -> dict[str, Any]:
-    return part.native.get(PROVIDER, {})
+def _hints(part: Part | MediaPart | Message) -> dict[str, Any]:
+    """Return the spellings OpenAI wrote for a part or message (see the package docstring)."""
+    hints: dict[str, Any] = part.native.get(PROVIDER, {})
+    return hints
 
 
 def _turn(
@@ -186,7 +188,8 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
     fields: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
     audio = any(isinstance(p, ProviderPart) and "audio" in p.data for p in message.parts)
-    for block, _ in _blocks(message, prepare):
+    no_assistant_media(message, RULES.provider)
+    for block in parts(message, prepare):
         match block:
             case TextPart():
                 if not (audio and _hints(block).get("transcript")):
@@ -209,8 +212,8 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
                     calls.append(block.data)
                 else:
                     content.append(block.data)
-            case NormalizedPart():
-                prepare.lose(block, "Chat Completions takes media only from the user")
+            case NormalizedPart():  # refused above
+                pass
             case ReasoningPart():
                 prepare.lose(block, _NO_REASONING)
             case _:

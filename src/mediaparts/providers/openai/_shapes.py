@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias
 
-from mediaparts.providers._read_common import STOP_REASONS as StopTable
+from mediaparts._messages import StopReason
 
 __all__ = [
     "AUDIO_FORMATS",
@@ -32,7 +32,7 @@ CACHE_TTLS = {"30m": "5m", "12h": "1h"}
 
 # `Choice.finish_reason` (openai-python chat/chat_completion.py, read 2026-11): "stop" is both a
 # natural stop and a stop sequence, which the API does not tell apart.
-STOP_REASONS: StopTable = {
+STOP_REASONS: Mapping[str, StopReason] = {
     "stop": "end",
     "length": "max_tokens",
     "tool_calls": "tool_call",
