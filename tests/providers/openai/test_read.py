@@ -243,9 +243,28 @@ def test_read_unknown_blocks_are_kept_verbatim() -> None:
     ]
 
 
-def test_read_unknown_message_fields_are_kept() -> None:
-    """Message keys the model does not hold, and keys written as null, render back as written."""
-    message = {"role": "assistant", "content": "Hi", "refusal": None, "x_trace": {"id": 7}}
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": "Hi", "refusal": None, "x_trace": {"id": 7}},
+        {"role": "assistant", "content": "Hi", "tool_calls": []},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "assistant", "content": None, "audio": None, "refusal": "No."},
+        {"role": "user", "content": []},
+        {"role": "user", "content": ""},
+        {"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "ok"}]},
+        {"role": "tool", "tool_call_id": "c", "content": "ok", "name": "f"},
+        {"role": "function", "name": "f", "content": None},
+    ],
+)
+def test_read_spellings_render_back_as_written(message: dict[str, Any]) -> None:
+    """Keys the model does not hold, nulls and content shapes render back as written."""
     assert _round_trip({"messages": [message]}) == {"messages": [message]}
 
 

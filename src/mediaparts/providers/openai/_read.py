@@ -74,9 +74,11 @@ def _message(node: dict[str, Any], at: str) -> Message:
     if role not in _KNOWN:
         raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {role!r:.40}")
     hints: dict[str, Any] = {}
-    # Unknown keys, and known ones written as null, go back as they were written.
+    # Unknown keys, and known ones written as null (or no calls), go back as they were written.
     extra = {
-        k: v for k, v in node.items() if k != "content" and (k not in _KNOWN[role] or v is None)
+        k: v
+        for k, v in node.items()
+        if k != "content" and (k not in _KNOWN[role] or v is None or v == [])
     }
     if extra:
         hints["fields"] = extra

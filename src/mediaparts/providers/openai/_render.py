@@ -187,7 +187,7 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
     refusals: list[str] = []
     fields: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
-    audio = any(isinstance(p, ProviderPart) and "audio" in p.data for p in message.parts)
+    audio = any(_message_field(p, "audio") for p in message.parts)
     no_assistant_media(message, RULES.provider)
     for block in parts(message, prepare):
         match block:
@@ -200,7 +200,7 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
                 else:
                     refusals.append(block.text)
             case ToolCall():
-                if _hints(block).get("in") == "function_call":
+                if _hints(block).get("in") == "function_call" and "function_call" not in fields:
                     fields["function_call"] = {"name": block.name, "arguments": block.arguments}
                 else:
                     calls.append(_tool_call(block, ids[id(block)]))
@@ -224,6 +224,16 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
         fields["tool_calls"] = calls
     turn = _turn(message, "assistant", content, bool(fields), message.name)
     return {**turn, **fields}
+
+
+def _message_field(part: Part, key: str) -> bool:
+    """Tell whether a part is OpenAI's own message field `key` (`audio`) kept as a block."""
+    return (
+        isinstance(part, ProviderPart)
+        and part.provider == PROVIDER
+        and _hints(part).get("in") == "message"
+        and key in part.data
+    )
 
 
 def _tool_call(call: ToolCall, call_id: str) -> dict[str, Any]:
