@@ -150,11 +150,11 @@ def _blocks(message: Message, prepare: Prepare) -> list[tuple[Block, Part | None
     The source keeps what the prepared part does not: its cache breakpoint and hints.
     """
     blocks = parts(message, prepare)
-    store = prepare.rules.store
     sources = iter(
         p
         for p in message.parts
-        if isinstance(p, MediaPart) and (p.file_id is None or p.file_provider == store)
+        if isinstance(p, MediaPart)
+        and (p.file_id is None or p.file_provider == prepare.rules.store)
     )
     return [(b, next(sources) if isinstance(b, NormalizedPart) else None) for b in blocks]
 
