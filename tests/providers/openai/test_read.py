@@ -261,6 +261,15 @@ def test_read_unknown_blocks_are_kept_verbatim() -> None:
         {"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "ok"}]},
         {"role": "tool", "tool_call_id": "c", "content": "ok", "name": "f"},
         {"role": "function", "name": "f", "content": None},
+        {"role": "tool", "tool_call_id": "c", "content": [{"type": "output_json", "json": {}}]},
+        {"role": "user", "content": [{"type": "text", "text": "x", "x_lang": "en"}]},
+        {"role": "user", "content": [{"type": "file", "file": {"file_id": "file-1", "x": 1}}]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "image_url", "image_url": {"url": "https://media.example/a.png", "x": 2}}
+            ],
+        },
     ],
 )
 def test_read_spellings_render_back_as_written(message: dict[str, Any]) -> None:

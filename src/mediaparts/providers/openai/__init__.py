@@ -17,7 +17,8 @@ that `render` writes the payload back as it was. On a message:
 
 On a part:
 
-- `fields`: keys of a content part the common model does not hold, verbatim.
+- `fields`: keys of a content part the common model does not hold, verbatim; `inner`: the
+  same inside its `image_url`, `input_audio` or `file` object.
 - `ttl`: the cache breakpoint's TTL when it was written as `"30m"` (`cache="5m"` otherwise
   writes none; `cache="1h"` writes `"12h"`).
 - `in`: where a part goes: `"content"` (a `RefusalPart` from the content list; the default for

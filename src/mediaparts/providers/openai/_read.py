@@ -11,10 +11,17 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from mediaparts._blocks import Citation, ProviderPart, RefusalPart, ToolCall
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
-from mediaparts._parts import MediaPart, Part, TextPart
+from mediaparts._parts import (
+    Citation,
+    MediaPart,
+    Part,
+    ProviderPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
 from mediaparts.providers._read_common import (
     as_dict,
     as_list,
@@ -122,7 +129,7 @@ def _content(role: str, content: Any, at: str) -> list[Read]:
     parts = [
         _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]") for i, b in enumerate(blocks)
     ]
-    if role in ("system", "developer", "tool", "function"):
+    if role in ("system", "developer"):
         for i, made in enumerate(parts):
             if not isinstance(made, TextPart):
                 raise InvalidMedia(f"{where}[{i}]: a {role} message takes text parts only")
@@ -150,21 +157,35 @@ def _block(role: str, node: dict[str, Any], at: str) -> Read:
     if extra:
         hints["fields"] = extra
     cache = _cache(node, at, hints)
+    if kind == "text":
+        return TextPart(need(node, "text", at, str), **_fields(cache, hints))
     if kind == "refusal":
         hints["in"] = "content"
-    if kind == "file":
-        spec = need(node, "file", at, dict)
-        _file_hints(spec, hints)
-    fields: dict[str, Any] = {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
-    if kind == "text":
-        return TextPart(need(node, "text", at, str), **fields)
-    if kind == "refusal":
-        return RefusalPart(need(node, "refusal", at, str), **fields)
+        return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints))
+    spec = need(node, kind, at, dict)
+    known = _INNER[kind] - ({"file_data"} if spec.get("file_id") is not None else set())
+    inner = {k: v for k, v in spec.items() if k not in known}
+    if inner:
+        hints["inner"] = inner
+    where = f"{at}.{kind}"
     if kind == "image_url":
-        return _image(need(node, "image_url", at, dict), f"{at}.image_url", fields)
+        return _image(spec, where, _fields(cache, hints))
     if kind == "input_audio":
-        return _audio(need(node, "input_audio", at, dict), f"{at}.input_audio", fields)
-    return _file(need(node, "file", at, dict), f"{at}.file", fields)
+        return _audio(spec, where, _fields(cache, hints))
+    _file_hints(spec, hints)
+    return _file(spec, where, _fields(cache, hints))
+
+
+# The keys inside each media part (openai-python 3.54, read 2026-11); others are kept as hints.
+_INNER = {
+    "image_url": {"url", "detail"},
+    "input_audio": {"data", "format"},
+    "file": {"file_data", "file_id", "filename"},
+}
+
+
+def _fields(cache: str | None, hints: dict[str, Any]) -> dict[str, Any]:
+    return {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
 
 
 def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:

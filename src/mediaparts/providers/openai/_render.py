@@ -289,13 +289,14 @@ def _block(item: NormalizedPart, source: Part | None) -> dict[str, Any]:
     if item.text is not None:  # a text file, read as text
         block = {"type": "text", "text": text_file(item)}
         return block if source is None else _extra(source, block)
+    inner = hints.get("inner", {})
     match item.kind:
         case "image":
-            block = {"type": "image_url", "image_url": _image_url(item)}
+            block = {"type": "image_url", "image_url": {**inner, **_image_url(item)}}
         case "audio":
-            block = _audio(item)
+            block = {"type": "input_audio", "input_audio": {**inner, **_audio(item)}}
         case "file":
-            block = {"type": "file", "file": _file(item, hints)}
+            block = {"type": "file", "file": {**inner, **_file(item, hints)}}
         case "video":  # Chat Completions has no video input
             raise unsupported(RULES.provider, item, "in Chat Completions")
         case _:
@@ -326,7 +327,7 @@ def _audio(item: NormalizedPart) -> dict[str, Any]:
     fmt = AUDIO_FORMATS.get(item.media_type)
     if fmt is None or item.url is not None:
         raise unsupported(RULES.provider, item, "(input_audio takes base64 wav or mp3 only)")
-    return {"type": "input_audio", "input_audio": {"data": item.base64, "format": fmt}}
+    return {"data": item.base64, "format": fmt}
 
 
 def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
