@@ -49,6 +49,12 @@ def test_read_corpus_survives_to_dict(path: Path) -> None:
     assert again == messages
 
 
+@pytest.mark.parametrize("path", REQUESTS, ids=[p.stem for p in REQUESTS])
+def test_read_corpus_payloads_pass_check(path: Path) -> None:
+    """The corpus payloads are within OpenAI's limits, as `mp.check` reads them."""
+    assert mp.check({"messages": _load(path)["messages"]}, "openai") == []
+
+
 def test_read_takes_the_message_list_alone() -> None:
     """A bare `messages` list reads like the keyword arguments holding it."""
     payload = _load(CORPUS / "requests" / "01_text_turns.json")

@@ -173,3 +173,60 @@ def test_render_custom_tool_call_with_other_arguments() -> None:
     assert turn["tool_calls"] == [
         {"id": "c", "type": "custom", "custom": {"name": "sql", "input": '{"q": 1}'}}
     ]
+
+
+def _foreign_conversation() -> list[mp.Message]:
+    """A tool loop as another provider wrote it: signed thinking, citations, blocks, cache."""
+    photo = mp.ImagePart.from_url("https://media.example/photo.jpg")
+    call = mp.ToolCall(id="toolu_1", name="crop", arguments='{"box": [0, 0, 4, 4]}', cache="1h")
+    return [
+        mp.System(parts=[mp.TextPart("Use the tools.", cache="5m")]),
+        mp.User(["Crop this.", photo]),
+        mp.Assistant(
+            parts=[
+                mp.ReasoningPart(text="I should crop.", signature="c2ln", provider="anthropic"),
+                mp.ReasoningPart(data="cmVkYWN0ZWQ=", provider="anthropic"),
+                mp.TextPart(
+                    "Cropping.",
+                    citations=(mp.Citation(provider="anthropic", cited_text="crop"),),
+                ),
+                mp.ProviderPart(provider="anthropic", data={"type": "server_tool_use", "id": "s"}),
+                call,
+            ]
+        ),
+        mp.Tool(["Done.", photo], tool_call_id="toolu_1", is_error=True),
+        mp.Assistant(parts=[mp.RefusalPart("I can't say more.")]),
+    ]
+
+
+def test_render_foreign_conversation_validates() -> None:
+    """Another provider's tool loop renders to a payload the openai SDK's types accept."""
+    from tests.providers.test_render import _check_openai
+
+    with pytest.warns(mp.ConversionWarning):
+        payload = mp.render(_foreign_conversation(), "openai", urls="pass")
+    pytest.importorskip("openai")
+    _check_openai(payload)
+    roles = [m["role"] for m in payload["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "user", "assistant"]
+    assert payload["messages"][0]["content"] == [
+        {"type": "text", "text": "Use the tools.", "prompt_cache_breakpoint": {"mode": "explicit"}}
+    ]
+    assert payload["messages"][2]["tool_calls"][0]["function"]["name"] == "crop"
+    assert payload["messages"][3]["content"].startswith("Error: the tool failed\n\nDone.")
+    assert payload["messages"][5] == {
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't say more.",
+    }
+
+
+def test_render_foreign_conversation_names_each_loss() -> None:
+    """Each part left out is named in its own warning: reasoning twice, citations, the block."""
+    with pytest.warns(mp.ConversionWarning) as caught:
+        mp.render(_foreign_conversation(), "openai", urls="pass")
+    found = [str(w.message) for w in caught]
+    assert len(found) == 4
+    assert sum("ReasoningPart" in m for m in found) == 2
+    assert any("citations" in m for m in found)
+    assert any("server_tool_use" in m for m in found)
