@@ -371,6 +371,8 @@ def test_read_spellings_render_back_as_written(message: dict[str, Any]) -> None:
         ({"messages": [{"role": "assistant", "refusal": ["no"]}]}, r"messages\[0\]\.refusal"),
         ({"messages": [{"role": "tool", "content": "x"}]}, r"messages\[0\]\.tool_call_id"),
         ({"messages": [{"role": "function", "content": "x"}]}, r"messages\[0\]\.name"),
+        (_user({"type": "input_video", "video": {1, 2}}), r"^messages\[0\]: .*JSON"),
+        ({"messages": [{"role": "user", "content": "x", "x_id": object()}]}, r"^messages\[0\]: "),
     ],
 )
 def test_read_hostile_payload_names_the_path(payload: Any, path: str) -> None:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, MediaError, rewrap
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -71,9 +71,18 @@ def read(payload: Any) -> list[Message]:
     if isinstance(payload, Mapping):
         payload = payload.get("messages")
     messages = as_list(payload, "messages")
-    return [
-        _message(as_dict(m, f"messages[{i}]"), f"messages[{i}]") for i, m in enumerate(messages)
-    ]
+    return [_located(m, f"messages[{i}]") for i, m in enumerate(messages)]
+
+
+def _located(node: Any, at: str) -> Message:
+    """Read one message; an error raised without a JSON path (kept data that is not JSON, a
+    field the message refuses) is given the message's."""
+    try:
+        return _message(as_dict(node, at), at)
+    except MediaError as exc:
+        if str(exc).startswith(at):
+            raise
+        raise rewrap(exc, f"{at}: {exc}") from exc
 
 
 def _message(node: dict[str, Any], at: str) -> Message:
