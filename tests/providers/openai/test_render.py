@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from tests.providers._sdk import validate_request
 
 CALL = mp.ToolCall(id="call_1", name="lookup", arguments='{"q": "x"}')
 
@@ -201,12 +202,10 @@ def _foreign_conversation() -> list[mp.Message]:
 
 def test_render_foreign_conversation_validates() -> None:
     """Another provider's tool loop renders to a payload the openai SDK's types accept."""
-    from tests.providers.test_render import _check_openai
-
     with pytest.warns(mp.ConversionWarning):
         payload = mp.render(_foreign_conversation(), "openai", urls="pass")
     pytest.importorskip("openai")
-    _check_openai(payload)
+    validate_request("openai", payload)
     roles = [m["role"] for m in payload["messages"]]
     assert roles == ["system", "user", "assistant", "tool", "user", "assistant"]
     assert payload["messages"][0]["content"] == [
