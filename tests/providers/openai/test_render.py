@@ -127,6 +127,11 @@ LOSSES = [
         "citations",
     ),
     (
+        "image-file-id",
+        mp.User(parts=[mp.ImagePart(file_id="file-img", file_provider="openai"), mp.TextPart("Q")]),
+        "file-img",
+    ),
+    (
         "foreign-file",
         mp.User(
             parts=[

@@ -129,6 +129,10 @@ def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
         match block:
             case TextPart():
                 out.append(_text(block, prepare))
+            case NormalizedPart() if block.file_id is not None and block.kind != "file":
+                # Only the `file` part has a `file_id` field (openai-python 3.54, read 2026-11).
+                why = f"Chat Completions takes a file id only in a file part, not as {block.kind}"
+                prepare.lose(source or block, why)
             case NormalizedPart():
                 out.append(_block(block, source))
             case ProviderPart():
