@@ -204,7 +204,7 @@ def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
         return None
     where = f"{at}.prompt_cache_breakpoint"
     spec = as_dict(spec, where)
-    ttl = spec.get("ttl")
+    ttl = maybe(spec, "ttl", where, str)
     if need(spec, "mode", where, str) != "explicit" or set(spec) - {"mode", "ttl"}:
         raise InvalidMedia(f'{where}: expected {{"mode": "explicit"}} and an optional ttl')
     if ttl is None:
