@@ -320,15 +320,15 @@ def test_read_spellings_render_back_as_written(message: dict[str, Any]) -> None:
                     "prompt_cache_breakpoint": {"mode": "explicit", "ttl": "1d"},
                 }
             ),
-            (
-                _user(
-                    {
-                        "type": "text",
-                        "text": "x",
-                        "prompt_cache_breakpoint": {"mode": "explicit", "ttl": []},
-                    }
-                ),
-                r"prompt_cache_breakpoint\.ttl",
+            r"prompt_cache_breakpoint\.ttl",
+        ),
+        (
+            _user(
+                {
+                    "type": "text",
+                    "text": "x",
+                    "prompt_cache_breakpoint": {"mode": "explicit", "ttl": []},
+                }
             ),
             r"prompt_cache_breakpoint\.ttl",
         ),
