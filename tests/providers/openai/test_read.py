@@ -309,6 +309,10 @@ def test_read_spellings_render_back_as_written(message: dict[str, Any]) -> None:
         (_user({"type": "file", "file": {"file_data": 1}}), r"file\.file_data"),
         (_user({"type": "file", "file": {}}), r"content\[0\]\.file"),
         (
+            _user({"type": "image_url", "image_url": {"url": "https://x/a.png", "detail": "max"}}),
+            r"image_url\.detail: expected one of auto, low, high, original",
+        ),
+        (
             _user({"type": "text", "text": "x", "prompt_cache_breakpoint": {"mode": "auto"}}),
             "prompt_cache_breakpoint",
         ),

@@ -41,6 +41,7 @@ from mediaparts.providers.openai._shapes import (
     Shape,
     default_shape,
 )
+from mediaparts.providers.openai._tables import RULES
 
 __all__ = ["read", "read_response"]
 
@@ -220,6 +221,9 @@ def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
 def _image(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
     url = need(spec, "url", at, str)
     detail = maybe(spec, "detail", at, str)
+    if detail is not None and detail not in RULES.image.detail_levels:
+        levels = ", ".join(RULES.image.detail_levels)
+        raise InvalidMedia(f"{at}.detail: expected one of {levels}, got {detail!r:.20}")
     if detail is not None:
         fields = {**fields, "detail": detail}
     return url_media("image", url, None, f"{at}.url", **fields)
