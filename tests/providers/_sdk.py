@@ -30,7 +30,9 @@ CONVERSATION_KEYS = {
     "openai": {"messages"},
     "openai-responses": {"input", "instructions"},
     "anthropic": {"system", "messages"},
-    "gemini": {"contents", "systemInstruction", "system_instruction"},
+    # `config`: the SDK call's `config={"system_instruction": ...}` (its other keys are call
+    # arguments; a corpus payload holds only the system instruction there).
+    "gemini": {"contents", "systemInstruction", "system_instruction", "config"},
     "bedrock": {"messages", "system"},
 }
 
@@ -107,11 +109,18 @@ def _check_gemini(payload: dict[str, Any]) -> None:
     for content in payload["contents"]:
         # JSON mode, as the REST body is sent: bytes fields read base64 there.
         model = types.Content.model_validate_json(json.dumps(content))
-        assert model.role in ("user", "model")
+        # "Useful to set for multi-turn conversations, otherwise can be left blank or unset"
+        # (ai.google.dev/api/caching#Content, read 2026-11).
+        single = len(payload["contents"]) == 1
+        assert model.role in ("user", "model") or (model.role is None and single)
         camel = model.model_dump(mode="json", by_alias=True, exclude_none=True)
         snake = model.model_dump(mode="json", by_alias=False, exclude_none=True)
         assert _normalized_b64(content) in (_normalized_b64(camel), _normalized_b64(snake))
-    system = payload.get("systemInstruction", payload.get("system_instruction"))
+    config = payload.get("config", {})
+    types.GenerateContentConfig.model_validate_json(json.dumps(config))
+    system = payload.get(
+        "systemInstruction", payload.get("system_instruction", config.get("system_instruction"))
+    )
     if isinstance(system, dict):
         types.GenerateContentConfig(system_instruction=types.Content.model_validate(system))
     elif system is not None:

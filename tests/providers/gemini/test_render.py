@@ -275,3 +275,51 @@ def test_render_web_video_url_with_its_type_passes_through() -> None:
     video = {"mimeType": "video/mp4", "fileUri": "https://www.youtube.com/watch?v=9hE5-98ZeCg"}
     payload = {"contents": [{"role": "user", "parts": [{"fileData": video}, {"text": "Sum up."}]}]}
     assert _quiet(mp.messages_from(payload, "gemini")) == payload
+
+
+def test_render_keeps_consecutive_contents_of_one_role_apart() -> None:
+    """Two user contents in a row (or two model ones) come back as two, not merged."""
+    payload = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "First."}]},
+            {"role": "user", "parts": [{"text": "Second."}]},
+            {"role": "model", "parts": [{"text": "One."}]},
+            {"role": "model", "parts": [{"text": "Two."}]},
+        ]
+    }
+    assert _quiet(mp.messages_from(payload, "gemini")) == payload
+
+
+def test_render_keeps_each_part_in_its_own_spelling() -> None:
+    """Parts of one content spelled differently come back each as it was."""
+    payload = {
+        "contents": [
+            {
+                "role": "user",
+                "parts": [
+                    {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://b/a.pdf"}},
+                    {"file_data": {"mime_type": "audio/mpeg", "file_uri": "gs://b/a.mp3"}},
+                    {"text": "Compare."},
+                ],
+            }
+        ]
+    }
+    assert _quiet(mp.messages_from(payload, "gemini")) == payload
+
+
+def test_render_results_and_text_of_one_content_keep_their_order() -> None:
+    """A user content of text, then a function response, is not reordered."""
+    payload = {
+        "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {"text": "Here you go:"},
+                    {"functionResponse": {"name": "f", "response": {"output": "1"}}},
+                    {"text": "Go on."},
+                ],
+            },
+        ]
+    }
+    assert _quiet(mp.messages_from(payload, "gemini")) == payload

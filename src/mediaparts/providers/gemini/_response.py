@@ -17,7 +17,7 @@ from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
 from mediaparts.providers._read_common import as_dict, as_list, stop_reason
 from mediaparts.providers.gemini._read import Read, read_part
-from mediaparts.providers.gemini._spelling import absent, pick
+from mediaparts.providers.gemini._spelling import absent, camel, pick
 
 __all__ = ["read_response"]
 
@@ -37,6 +37,15 @@ FINISH_REASONS: dict[str, StopReason] = {
     "IMAGE_RECITATION": "content_filter",
     "MODEL_ARMOR": "content_filter",
 }
+
+
+# The fields whose value is a caller's JSON (function arguments and results, part metadata):
+# their keys are not field names, and keep their spelling.
+_VERBATIM = ("args", "response", "partMetadata")
+# Bytes fields, which pydantic's JSON dump (`to_json_dict()`) writes in the URL-safe base64
+# alphabet: read in the standard one, as the REST API writes them (the same bytes).
+_BASE64 = {("thoughtSignature", False), ("thoughtSignature", True), ("data", True)}
+_STANDARD = str.maketrans("-_", "+/")
 
 
 def read_response(response: Any) -> Assistant:
@@ -91,7 +100,34 @@ def _wire(response: Any) -> Any:
         raise InvalidMedia(
             f"expected the SDK's response object or its dict, got {type(response).__name__}"
         )
-    return _b64(data_copy(response, what="response"))
+    return _camel(data_copy(response, what="response"), "response")
+
+
+def _camel(value: Any, at: str) -> Any:
+    """Return the response in camelCase with bytes as base64 text, as the REST API writes it.
+
+    A response is read, not rendered back as itself, so its spelling is not kept: the reply
+    read from `to_json_dict()` (snake_case) equals the one read from the SDK object, and goes
+    back in camelCase in the next request.
+    """
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    if isinstance(value, list):
+        return [_camel(v, f"{at}[{i}]") for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        name = camel(key)
+        if name in out:
+            raise InvalidMedia(f"{at}: both {name!r} and {key!r} are given; keep one")
+        if name in _VERBATIM:
+            out[name] = _b64(item)
+        elif isinstance(item, str) and (name, at.endswith(".inlineData")) in _BASE64:
+            out[name] = item.translate(_STANDARD)
+        else:
+            out[name] = _camel(item, f"{at}.{name}")
+    return out
 
 
 def _b64(value: Any) -> Any:

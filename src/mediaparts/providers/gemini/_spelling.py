@@ -13,7 +13,7 @@ from typing import Any
 
 from mediaparts._errors import InvalidMedia
 
-__all__ = ["SYSTEM_FIELDS", "absent", "pick", "spell", "spelled_snake"]
+__all__ = ["SYSTEM_FIELDS", "absent", "camel", "pick", "spell", "spelled_snake"]
 
 # Where a body holds its system instruction: the REST body's field in either spelling, or the
 # SDK call's `config` (`generate_content(model=..., contents=..., config={...})`).
@@ -30,6 +30,12 @@ def spell(name: str, snake: bool) -> str:
     if not snake:
         return name
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+def camel(name: str) -> str:
+    """Return a snake_case field name in camelCase (a camelCase one as it is)."""
+    head, *rest = name.split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in rest)
 
 
 def spelled_snake(key: str) -> bool:
