@@ -51,16 +51,28 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         InvalidMedia: A tool call's arguments are not a JSON object, or a tool result names
             no tool and answers no known call.
     """
-    names = tool_names(messages)
     system = [m for m in messages if isinstance(m, System)]
+    rest: list[Message] = [m for m in messages if not isinstance(m, System)]
     for message in messages:
         if not isinstance(message, Tool) and message.name is not None:
             prepare.lose(message, "Gemini has no name for a participant")
+    contents = _contents(_runs(rest), tool_names(messages), prepare)
+    return {"contents": _as_string(contents, rest) or contents, **_system(system, prepare)}
+
+
+def _contents(
+    messages: list[Message], names: dict[str, str], prepare: Prepare
+) -> list[dict[str, Any]]:
+    """Return the contents, in order, each message's parts in one.
+
+    A message joins the content before it when it was read from that content (`join`), or
+    when it has the same role and was not read apart from it (`split`); tool results lead a
+    content joined that way, as Gemini wants them after the calls.
+    """
     contents: list[dict[str, Any]] = []
     roles: list[str] = []
     merged: set[int] = set()
-    rest: list[Message] = [m for m in messages if not isinstance(m, System)]
-    for message in _runs(rest):
+    for message in messages:
         hint = hints(message)
         role = "model" if isinstance(message, Assistant) else "user"
         if isinstance(message, Tool):
@@ -74,15 +86,14 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
                 merged.add(len(contents) - 1)
             contents[-1]["parts"] += parts
             continue
-        contents.append(
-            {"parts": parts} if hint.get("no_role") is True else {"role": role, "parts": parts}
-        )
+        no_role = hint.get("no_role") is True
+        contents.append({"parts": parts} if no_role else {"role": role, "parts": parts})
         roles.append(role)
     for index in merged:  # tool results lead the user turn that follows the calls
         found = contents[index]["parts"]
         first = [p for p in found if _is_response(p)]
         contents[index]["parts"] = first + [p for p in found if not _is_response(p)]
-    return {"contents": _as_string(contents, rest) or contents, **_system(system, prepare)}
+    return contents
 
 
 def _as_string(contents: list[dict[str, Any]], rest: list[Message]) -> str | None:
