@@ -161,14 +161,14 @@ def read_part(value: Any, at: str, role: str) -> Read | Tool:
         raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
     name, key, data = present[0] if present else ("", None, None)
     thought = node.get("thought") is True
-    if name == "functionResponse" and role == "user" and key is not None:
+    if key is not None and name == "functionResponse" and role == "user":
         return _tool(node, key, at)
+    from_model = name == "functionCall" or thought
     if (
         key is None
-        or name in _UNMODELLED
-        or (name in ("functionCall", "functionResponse") and role != "model")
-        or name == "functionResponse"
-        or (thought and role != "model")
+        or name not in _MODELLED
+        or name == "functionResponse"  # from the model: not a tool result of ours
+        or (from_model and role != "model")
     ):
         return ProviderPart(provider="gemini", data=data_copy(node, what=at))
     sig_key, _ = pick(node, "thoughtSignature", at)

@@ -118,6 +118,8 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
             case ReasoningPart():
                 if block.provider is None:
                     prepare.lose(block, "Gemini takes back only the thoughts it signed")
+                elif block.text is None and block.signature is None:
+                    prepare.lose(block, "it has no thought text or signature Gemini can read")
                 else:
                     out.append(_thought(block))
             case ToolCall():
@@ -164,9 +166,17 @@ def _thought(part: ReasoningPart) -> dict[str, Any]:
     if part.signature is not None:
         signature: str | bytes = part.signature
         if hint.get("bytes") is True:
-            signature = base64.b64decode(part.signature)
+            signature = _bytes(part.signature)
         out[spell("thoughtSignature", hint.get("snake") is True)] = signature
     return {**out, **_fields(hint, "extra")}
+
+
+def _bytes(text: str) -> str | bytes:
+    """Return base64 text as the bytes the SDK types it as (as it is, if it is not base64)."""
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        return text
 
 
 def _call(call: ToolCall) -> dict[str, Any]:
