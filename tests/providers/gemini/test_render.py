@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import warnings
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from tests.providers.gemini._payloads import REQUESTS, RESPONSES, SIGNATURE, load
+from tests.providers.gemini._payloads import PNG, REQUESTS, RESPONSES, SIGNATURE, load
 
 types = pytest.importorskip("google.genai.types")
 
@@ -323,3 +324,25 @@ def test_render_results_and_text_of_one_content_keep_their_order() -> None:
         ]
     }
     assert _quiet(mp.messages_from(payload, "gemini")) == payload
+
+
+def test_render_gives_bytes_back_where_the_sdk_dict_had_bytes() -> None:
+    """A Python SDK dict with bytes (inline data, signatures) renders back with the same bytes."""
+    png = base64.b64decode(PNG)
+    signature = base64.b64decode(SIGNATURE)
+    payload = {
+        "contents": [
+            {"role": "user", "parts": [{"inline_data": {"mime_type": "image/png", "data": png}}]},
+            {
+                "role": "model",
+                "parts": [
+                    {"text": "Look.", "thought": True, "thought_signature": signature},
+                    {"function_call": {"name": "f", "args": {}}, "thought_signature": signature},
+                ],
+            },
+        ]
+    }
+    messages = mp.messages_from(payload, "gemini")
+    assert _quiet(messages) == payload
+    dumped = json.dumps([m.to_dict() for m in messages])
+    assert _quiet([mp.message_from_dict(d) for d in json.loads(dumped)]) == payload
