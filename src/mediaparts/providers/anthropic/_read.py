@@ -117,14 +117,14 @@ def read_response(response: Any) -> Assistant:
 
 
 def _response_dict(response: Any) -> dict[str, Any]:
-    """Return the response as a dict, an SDK object dumped with its nulls.
+    """Return the response as a dict: an SDK object dumped as the API wrote it.
 
-    Nulls are kept below the blocks: a citation's `document_title` is required even when
-    null, so dropping it would make the citation invalid to send back.
+    Only the fields the API sent are dumped (a citation's `document_title` is required even
+    when null, and a field the API did not send must not be sent back either).
     """
     dump = getattr(response, "model_dump", None)
     if callable(dump) and not isinstance(response, dict):
-        response = dump(mode="python")
+        response = dump(mode="python", exclude_unset=True)
     return as_dict(response, "response")
 
 
