@@ -221,7 +221,7 @@ LOSSES: list[tuple[Callable[[], list[mp.Message]], str]] = [
         ],
         "citations",
     ),
-    (lambda: [mp.User("Hi", name="ann")], "no name"),
+    (lambda: [mp.User("Hi", name="ann")], "its name 'ann'"),
     (
         lambda: [
             mp.User(
@@ -294,3 +294,56 @@ def test_render_keeps_its_own_citations() -> None:
     assert _blocks([mp.User("?"), mp.Assistant(parts=[cited])], 1) == [
         {"type": "text", "text": "x", "citations": [data]}
     ]
+
+
+def _plain(value: Any) -> Any:
+    """Turn what pydantic validated into plain data (lazy iterables, models as sent)."""
+    from collections.abc import Iterable
+
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return _plain(value.model_dump(mode="python", exclude_unset=True))
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, str | bytes | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Iterable):
+        return [_plain(v) for v in value]
+    return value
+
+
+def test_render_other_providers_conversation_validates() -> None:
+    """A conversation read from other providers renders as the SDK's MessageParam types."""
+    from anthropic.types import MessageParam, TextBlockParam
+    from pydantic import TypeAdapter
+
+    messages: list[mp.Message] = [
+        mp.System("Be brief.", role="developer"),
+        mp.System("Use tools."),
+        mp.User(parts=[mp.TextPart("Weather in Paris?"), _image()], name="ann"),
+        mp.Assistant(
+            parts=[
+                mp.ReasoningPart(
+                    summary=("Plan",), data="enc", provider="openai-responses", id="rs_1"
+                ),
+                mp.ToolCall(
+                    id="call_1", name="weather", arguments='{"city": "Paris"}', item_id="fc_1"
+                ),
+                mp.ToolCall(name="clock", arguments="{}"),
+            ]
+        ),
+        mp.Tool('{"temp": 21}', tool_call_id="call_1", name="weather"),
+        mp.Tool(parts=[_image()], name="clock", is_error=True),
+        mp.Assistant(parts=[mp.RefusalPart(text="No more."), mp.TextPart("Sunny.", cache="1h")]),
+        mp.User("Thanks"),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", mp.ConversionWarning)
+        payload = _render(messages)
+    assert payload["system"] == "Be brief.\n\nUse tools."
+    adapter = TypeAdapter(list[MessageParam])  # kept alive: the lazy iterables validate later
+    assert _plain(adapter.validate_python(payload["messages"])) == payload["messages"]
+    TypeAdapter(str | list[TextBlockParam]).validate_python(payload["system"])
+    roles = [turn["role"] for turn in payload["messages"]]
+    assert roles == ["user", "assistant", "user", "assistant", "user"]

@@ -136,7 +136,7 @@ def _hints(holder: Any) -> dict[str, Any]:
 def _lose_name(message: Message, prepare: Prepare) -> None:
     name = getattr(message, "name", None)
     if name is not None and not isinstance(message, Tool):
-        prepare.lose(message, f"the Messages API has no name for a {message.role} message")
+        prepare.lose(message, f"its name {name!r} (the Messages API has no message names)")
 
 
 def _turn(role: str, blocks: list[dict[str, Any]], message: Message) -> dict[str, Any]:
