@@ -210,6 +210,117 @@ def test_read_user_turn_splits_tool_results() -> None:
     assert isinstance(user, mp.User) and user.content == "Go on."
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        "15 degrees",
+        [{"type": "text", "text": "15 degrees"}],
+        [{"type": "search_result", "source": "s", "title": "t", "content": []}],
+        None,
+    ],
+)
+def test_read_tool_result_cache_renders_back(content: Any) -> None:
+    """A tool_result's own cache_control goes back on the tool_result, whatever it holds."""
+    result: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": "t1",
+        "cache_control": {"type": "ephemeral", "ttl": "5m"},
+    }
+    if content is not None:
+        result["content"] = content
+    payload = {
+        "messages": [
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}],
+            },
+            {"role": "user", "content": [result]},
+        ]
+    }
+    assert mp.render(mp.messages_from(payload, "anthropic"), "anthropic") == payload
+
+
+_CALL = {
+    "role": "assistant",
+    "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}],
+}
+_PDF_URL = {"type": "url", "url": "https://media.example/document.pdf"}
+
+# Turns written in each spelling the API allows for the same thing.
+SPELLINGS: list[list[dict[str, Any]]] = [
+    [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}],
+    [{"role": "system", "content": [{"type": "text", "text": "Be brief."}]}],
+    [{"role": "user", "content": [{"type": "text", "text": "Hi", "citations": None}]}],
+    [{"role": "user", "content": [{"type": "text", "text": "Hi", "citations": []}]}],
+    [{"role": "user", "content": [{"type": "text", "text": "Hi", "cache_control": None}]}],
+    [
+        _CALL,
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": False}],
+        },
+    ],
+    [
+        _CALL,
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": []}]},
+    ],
+    [
+        _CALL,
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t1", "toolset_name": "kit"}],
+        },
+    ],
+    [
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "t1",
+                    "name": "f",
+                    "input": {"x": "é"},
+                    "caller": {"type": "direct"},
+                    "toolset_name": None,
+                }
+            ],
+        }
+    ],
+    [
+        {
+            "role": "user",
+            "content": [{"type": "document", "source": _PDF_URL}, {"type": "text", "text": "?"}],
+        }
+    ],
+    [
+        {
+            "role": "user",
+            "content": [
+                {"type": "document", "source": _PDF_URL, "title": "Report"},
+                {"type": "text", "text": "?"},
+            ],
+        }
+    ],
+    [
+        {
+            "role": "user",
+            "content": [
+                {"type": "document", "source": _PDF_URL, "title": None},
+                {"type": "text", "text": "?"},
+            ],
+        }
+    ],
+]
+
+
+@pytest.mark.parametrize("turns", SPELLINGS)
+def test_read_spellings_render_back(turns: list[dict[str, Any]]) -> None:
+    """Each spelling is remembered, so rendering for Anthropic writes it the same way."""
+    assert mp.render(mp.messages_from({"messages": turns}, "anthropic"), "anthropic") == {
+        "messages": turns
+    }
+
+
 def test_read_tool_result_with_an_image() -> None:
     """A tool_result's block content reads as parts in order."""
     result = {

@@ -13,7 +13,8 @@ On messages:
 - `"system"`: `"blocks"` when the top-level `system` was a list of text blocks, `"message"`
   for a system-role message inside `messages` (rendered back in place).
 - `"content"`: `"list"` when one text block was written as a list rather than a string;
-  on a `Tool`, `"str"` when the `tool_result` content was a string.
+  on a `Tool`, `"str"` when the `tool_result` content was a string, `"list"` when it was an
+  empty list.
 - `"extra"` (on a `Tool`): `tool_result` fields the parts do not hold, verbatim
   (`toolset_name`, an explicit `is_error: false`).
 - `"stop_sequence"`, `"stop_details"` (on an `Assistant` read from a response): what the

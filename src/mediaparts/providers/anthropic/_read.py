@@ -174,7 +174,7 @@ def _system_text(block: Any, at: str) -> TextPart:
     node = as_dict(block, at)
     if node.get("type") != "text":
         raise InvalidMedia(
-            f"{at}.type: a system prompt holds text blocks only, got {node.get('type')!r}"
+            f"{at}.type: a system prompt holds text blocks only, got {node.get('type')!r:.40}"
         )
     return _text(node, at)
 
@@ -185,7 +185,7 @@ def _turn(turn: Any, at: str, names: dict[str, str]) -> list[Message]:
     role = node.get("role")
     content = node.get("content")
     if role not in ("user", "assistant", "system"):
-        raise InvalidMedia(f"{at}.role: expected 'user', 'assistant' or 'system', got {role!r}")
+        raise InvalidMedia(f"{at}.role: expected 'user', 'assistant' or 'system', got {role!r:.40}")
     if isinstance(content, str):
         hints: dict[str, Any] = {"system": "message"} if role == "system" else {}
         kind = {"user": User, "assistant": Assistant, "system": System}[role]
@@ -242,6 +242,8 @@ def _tool_result(node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
     elif content is not None:
         items = as_list(content, f"{at}.content")
         parts = [_part(b, f"{at}.content[{i}]", names) for i, b in enumerate(items)]
+        if not items:
+            hints["content"] = "list"  # an empty list written out
     extra = _extra(node, "tool_result")
     if node.get("cache_control") is not None:
         cache, ttl = _cache(node, at)

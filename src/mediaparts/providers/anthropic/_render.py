@@ -199,10 +199,7 @@ def _block(block: Block, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any
             made = {"type": "tool_use", "id": ids[id(block)], "name": block.name, "input": args}
             return _finish(made, block)
         case ProviderPart():
-            made = copy.deepcopy(block.data)
-            if block.cache is not None:
-                made["cache_control"] = _control(block.cache, {})
-            return made
+            return _finish(copy.deepcopy(block.data), block)
         case _:
             assert_never(block)
 
@@ -314,7 +311,7 @@ def _tool_result(message: Tool, prepare: Prepare, ids: dict[int, str]) -> dict[s
     hints = _hints(message)
     if hints.get("content") == "str" and len(content) == 1 and set(content[0]) == {"type", "text"}:
         out["content"] = content[0]["text"]
-    elif content:
+    elif content or hints.get("content") == "list":
         out["content"] = content
     if message.is_error:
         out["is_error"] = True
