@@ -43,7 +43,16 @@ def conversation(provider: str, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def _materialized(value: Any) -> Any:
-    """Turn what pydantic validated into plain lists and dicts (Iterable fields are lazy)."""
+    """Turn what pydantic validated into plain lists and dicts (Iterable fields are lazy).
+
+    A model stands where a union also takes response models (anthropic's message content
+    takes `ContentBlock`s, and a text block with citations validates as one): it counts as
+    the fields it was given.
+    """
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return _materialized(value.model_dump(mode="python", exclude_unset=True))
     if isinstance(value, dict):
         return {k: _materialized(v) for k, v in value.items()}
     if isinstance(value, str | bytes | int | float | bool) or value is None:

@@ -29,7 +29,7 @@ KIND_SITES = [
     ("providers/_estimate.py", "_media_part_tokens"),
     ("providers/openai/_render.py", "_block"),
     ("providers/openai_responses.py", "_block"),
-    ("providers/anthropic.py", "_block"),
+    ("providers/anthropic/_render.py", "_media"),
     ("providers/bedrock.py", "_formats"),
     ("providers/bedrock.py", "_block"),
 ]

@@ -1,0 +1,83 @@
+"""Anthropic's rules as data: vision tiers, media costs and the limits `render` fits to."""
+
+from __future__ import annotations
+
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
+from mediaparts.providers._render_common import TEXT_TYPES
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
+
+__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE"]
+
+_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+
+_CLAUDE_STANDARD = AnthropicPatches(max_long_edge=1568, max_tokens=1568)
+_CLAUDE_HIGH_RES = AnthropicPatches(max_long_edge=2576, max_tokens=4784)
+
+# Anthropic vision and vision-coordinates pages (28-px patches; standard tier 1568 px / 1568
+# tokens; high-resolution tier 2576 px / 4784 tokens for "Claude 4.7 and later"), read
+# 2026-08. The first row, the default for model=None and unknown names, is the
+# standard tier: every current model honours it, and an image fitted to it is never refused,
+# as with the 5 MB default. Old names (claude-3-5-sonnet, claude-3-7-sonnet) come before the
+# version patterns so that "3-7" is not read as 4.7 or later.
+VISION: VisionTable = (
+    ModelRule("claude-3*", _CLAUDE_STANDARD),
+    ModelRule("claude-*-4-[7-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-opus-[5-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-sonnet-[5-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-haiku-[5-9]*", _CLAUDE_HIGH_RES),
+    ModelRule("claude-*", _CLAUDE_STANDARD),
+)
+VISION_SOURCE = (
+    "platform.claude.com/docs/en/build-with-claude/vision and vision-coordinates (read 2026-08)"
+)
+
+# Token rates, read 2026-08: Anthropic documents no audio, video or PDF token formula (PDF pages
+# cost their text plus an image each, sizes undocumented).
+COSTS: CostsTable = (
+    ModelRule("*", MediaCosts("Anthropic", not_accepted=frozenset({"audio", "video"}))),
+)
+COSTS_SOURCE = "platform.claude.com pdf-support: no PDF token formula documented (read 2026-08)"
+
+RULES = Rules(
+    vision=VISION,
+    costs=COSTS,
+    vision_source=VISION_SOURCE,
+    costs_source=COSTS_SOURCE,
+    provider="anthropic",
+    # platform.claude.com/docs/en/build-with-claude/vision and the SDK's Base64ImageSourceParam
+    # Literal (read 2026-08). Per image: 10 MB of base64 on the direct API but 5 MB on Bedrock and
+    # Google Cloud; we default to 5 MB, which works on every route (5,242,880: the API's own error
+    # reads "image exceeds 5 MB maximum: … bytes > 5242880 bytes"), measured on the base64 text.
+    # Images per request: 100 for 200k-context models, 600 for the others; 100 is safe for all.
+    # 8000×8000 px at most. Animations: "only the first frame is used". URL sources work only on
+    # the direct API ("only base64-encoded sources" on Bedrock and Google Cloud), so no URL is
+    # passed through by default; `with_rules(image_url_types=...)` enables it.
+    image=ImageRules(
+        media_types=_IMAGE_TYPES,
+        max_bytes=5 * 2**20,
+        measure="base64",
+        max_count=100,
+        max_width=8000,
+        max_height=8000,
+        animated=False,
+        source="platform.claude.com/docs/en/build-with-claude/vision; anthropic-sdk-python "
+        "types/base64_image_source_param.py (read 2026-08)",
+    ),
+    # The Messages API has no audio or video blocks (SDK content block params, read 2026-08).
+    audio=KindRules(source="anthropic-sdk-python types/message_param.py (read 2026-08)"),
+    video=KindRules(source="anthropic-sdk-python types/message_param.py (read 2026-08)"),
+    # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)", up to 600 pages, or
+    # 100 under a 1M context); text files as `text` documents (PlainTextSourceParam takes
+    # media_type "text/plain" only). URLs: base64 by default, as for images.
+    file=FileRules(
+        media_types=("application/pdf",),
+        text_types=TEXT_TYPES,
+        source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "
+        "plain_text_source_param.py (read 2026-08)",
+    ),
+    # Messages API: 32 MB per request, but "Amazon Bedrock allows 20 MB and Google Cloud 30 MB";
+    # 20 MB works on every route (Anthropic API overview, request size, read 2026-08).
+    max_request_bytes=20_000_000,
+    source="Anthropic API overview, errors / request size (read 2026-08)",
+)
