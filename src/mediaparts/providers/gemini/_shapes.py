@@ -42,7 +42,7 @@ __all__ = ["blocks", "check_name", "function_response", "hints", "media", "order
 _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
 
 
-def hints(thing: Message | ToolCall | TextPart | ReasoningPart | Any) -> dict[str, Any]:
+def hints(thing: Any) -> dict[str, Any]:
     """Return the `native["gemini"]` hints of a message or part (empty when there are none)."""
     native = getattr(thing, "native", None)
     found = native.get("gemini") if isinstance(native, dict) else None
