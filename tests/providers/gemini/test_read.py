@@ -340,3 +340,19 @@ def test_read_hostile_input_names_the_path(payload: Any, named: str) -> None:
     with pytest.raises(mp.InvalidMedia) as caught:
         mp.messages_from(payload, "gemini")
     assert named in str(caught.value)
+
+
+def test_read_takes_the_sdks_own_objects() -> None:
+    """`types.Content` and `types.GenerateContentConfig` objects read as their dicts."""
+    types = pytest.importorskip("google.genai.types")
+    contents = [
+        types.Content(role="user", parts=[types.Part(text="Hi")]),
+        types.Content(role="model", parts=[types.Part(text="Hello")]),
+    ]
+    config = types.GenerateContentConfig(system_instruction="Be brief.")
+    messages = gemini.read({"contents": contents, "config": config})
+    assert [(m.role, m.content) for m in messages] == [
+        ("system", "Be brief."),
+        ("user", "Hi"),
+        ("assistant", "Hello"),
+    ]

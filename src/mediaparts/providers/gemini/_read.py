@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 from typing import Any, TypeAlias
 
+from pydantic import BaseModel
+
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, Message, System, Tool, User
@@ -69,7 +71,7 @@ def _system(body: dict[str, Any]) -> System | None:
     """Read the system instruction, with where it was written (`native["gemini"]["field"]`)."""
     where, value = pick(body, "systemInstruction", "payload")
     if where is None and body.get("config") is not None:
-        config = as_dict(body["config"], "payload.config")
+        config = as_dict(_plain(body["config"]), "payload.config")
         inner, value = pick(config, "systemInstruction", "payload.config")
         where = None if inner is None else f"config.{inner}"
     if where is None or value is None:
@@ -78,7 +80,7 @@ def _system(body: dict[str, Any]) -> System | None:
     hint: dict[str, Any] = {"field": where}
     if isinstance(value, str):
         return System([TextPart(value)], native={"gemini": {**hint, "string": True}})
-    node = as_dict(value, where)
+    node = as_dict(_plain(value), where)
     if node.get("role") is not None:
         hint["role"] = data_copy(node["role"], what=f"{where}.role")
     parts: list[Part] = []
@@ -90,12 +92,22 @@ def _system(body: dict[str, Any]) -> System | None:
     return System(parts=parts, native={"gemini": hint})
 
 
+def _plain(value: Any) -> Any:
+    """Return an SDK object (`types.Content`, `types.GenerateContentConfig`) as its dict.
+
+    The dump is the SDK's snake_case with bytes, so it renders back as such a dict.
+    """
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="python", exclude_none=True)
+    return value
+
+
 def _contents(value: Any) -> list[Message]:
     messages: list[Message] = []
     previous: str | None = None
     for i, item in enumerate(as_list(value, "contents")):
         at = f"contents[{i}]"
-        node = as_dict(item, at)
+        node = as_dict(_plain(item), at)
         role = node.get("role")
         if role is not None and role not in ("user", "model"):
             raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {role!r:.40}")
