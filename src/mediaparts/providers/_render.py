@@ -107,7 +107,10 @@ def _describe(thing: Any) -> str:
             text = f" {' / '.join(shown)}" if shown else " (encrypted)"
             return f"{name}{signed}{text}"
         case ProviderPart():
-            return f"{name} ({thing.provider} {thing.data.get('type', 'block')})"
+            # A block's type is its "type" field, or its one key (Bedrock's union blocks).
+            keys = list(thing.data)
+            tag = thing.data.get("type", keys[0] if len(keys) == 1 else "block")
+            return f"{name} ({thing.provider} {tag})"
         case ToolCall():
             return f"{name} {thing.name}({_excerpt(thing.arguments)})"
         case MediaPart() if thing.file_id is not None:
