@@ -30,8 +30,8 @@ KIND_SITES = [
     ("providers/openai.py", "_block"),
     ("providers/openai_responses.py", "_block"),
     ("providers/anthropic.py", "_block"),
-    ("providers/bedrock.py", "_formats"),
-    ("providers/bedrock.py", "_block"),
+    ("providers/bedrock/_render.py", "_formats"),
+    ("providers/bedrock/_render.py", "_block"),
 ]
 # ... and on the class of a message part (`Part`).
 PART_SITES = [

@@ -37,7 +37,16 @@ from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 
-__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE", "media_site", "render"]
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "RULES",
+    "VALID_NAME",
+    "VISION",
+    "VISION_SOURCE",
+    "media_site",
+    "render",
+]
 
 # botocore's format enums (ImageFormat, DocumentFormat, VideoFormat, AudioFormat), keyed by the
 # canonical media type each format name stands for.

@@ -1,0 +1,23 @@
+"""AWS Bedrock Converse: its media rules and `render` to `client.converse` arguments."""
+
+from mediaparts.providers.bedrock._render import (
+    COSTS,
+    COSTS_SOURCE,
+    RULES,
+    VALID_NAME,
+    VISION,
+    VISION_SOURCE,
+    media_site,
+    render,
+)
+
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "RULES",
+    "VALID_NAME",
+    "VISION",
+    "VISION_SOURCE",
+    "media_site",
+    "render",
+]
