@@ -30,7 +30,7 @@ KIND_SITES = [
     ("providers/openai.py", "_block"),
     ("providers/openai_responses.py", "_block"),
     ("providers/anthropic.py", "_block"),
-    ("providers/bedrock/_render.py", "_formats"),
+    ("providers/bedrock/_tables.py", "formats"),
     ("providers/bedrock/_render.py", "_block"),
 ]
 # ... and on the class of a message part (`Part`).
