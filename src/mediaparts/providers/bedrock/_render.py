@@ -2,160 +2,156 @@
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Sequence
-from pathlib import PurePosixPath
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from typing_extensions import assert_never
-
-from mediaparts._messages import Assistant, Message, Tool, User
+from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
 from mediaparts.formats import Kind
-from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
-    Item,
     Prepare,
-    call_arguments,
+    call_ids,
     error_text,
-    items,
     merge_turns,
     no_assistant_media,
-    split_system,
-    unsupported,
+    parts,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
-from mediaparts.providers.bedrock._tables import (
-    NAME_BAD,
-    NAME_MAX,
-    RULES,
-    VALID_NAME,
-    formats,
-    media_type_of,
+from mediaparts.providers.bedrock._render_blocks import (
+    Names,
+    block,
+    cache_of,
+    cache_point,
+    hints_of,
 )
+from mediaparts.providers.bedrock._tables import RULES, VALID_NAME, media_type_of
 
 __all__ = ["media_site", "render"]
+
+PROVIDER = RULES.provider
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """Render messages as the keyword arguments of `client.converse` (beside `modelId`).
 
-    Each system message is one `system` text block. Consecutive messages of one role are
-    merged, tool results become `toolResult` blocks at the start of the next user turn, and
-    a user turn (or tool result) holding a document but no text gets a short text block naming
-    the documents, which the API requires. Document names are made safe and unique.
+    System messages become `system` blocks (one per text part); consecutive messages of one
+    role are merged, tool results become `toolResult` blocks at the start of the next user
+    turn, and a user turn (or tool result) holding a document but no text gets a short text
+    block naming the documents, which the API requires. Document names are made safe and
+    unique. A part's `cache` becomes a `cachePoint` after its block. What a payload read by
+    `read` wrote in its own way (`native["bedrock"]`) is written back that way.
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to Bedrock (normally `mp.normalize` bound to it).
+        prepare: Fits each media part to Bedrock, and reports what Converse cannot carry.
 
     Returns:
-        `{"messages": [...], "system": [{"text": ...}]}`, without `system` when there is none;
-        media as raw bytes.
+        `{"messages": [...], "system": [...]}`, without `system` when there is none; media as
+        raw bytes.
 
     Raises:
         UnsupportedMediaType: A part has no Converse block, or is a URL other than `s3://`.
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
-    system, rest = split_system(messages)
-    names = _Names()
+    for message in messages:
+        if not isinstance(message, Tool) and message.name is not None:
+            prepare.lose(message, "a Converse message has no name (its content is kept)")
+    ordered = _merged(messages)
+    ids = call_ids(ordered)
+    names = Names()
+    system: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
-    for message in rest:
-        if isinstance(message, User):
-            blocks = [_block(item, names) for item in items(message, prepare)]
-            turns.append({"role": "user", "content": blocks})
+    for message in ordered:
+        hints: Mapping[str, Any] = message.native.get(PROVIDER, {})
+        if isinstance(message, System) or hints.get("system"):
+            # `developer` has no Converse role: it is a system prompt like any other.
+            content = _blocks(message, prepare, names, ids)
+            if hints.get("in_messages"):
+                turns.append({"role": "system", "content": content})
+            else:
+                system += content
+        elif isinstance(message, User):
+            turns.append({"role": "user", "content": _blocks(message, prepare, names, ids)})
         elif isinstance(message, Assistant):
-            no_assistant_media(message, RULES.provider)
-            blocks = [{"text": message.content}] if message.content else []
-            blocks += [
-                _tool_use(call.id, call.name, call.parsed_arguments())
-                for call in message.tool_calls
-            ]
-            turns.append({"role": "assistant", "content": blocks})
-        elif isinstance(message, Tool):
-            turns.append({"role": "user", "content": [_tool_result(message, prepare, names)]})
-    merged = merge_turns(turns, first=lambda block: "toolResult" in block)
+            no_assistant_media(message, PROVIDER)
+            turns.append({"role": "assistant", "content": _blocks(message, prepare, names, ids)})
+        else:
+            content = _tool_result(message, prepare, names, ids[id(message)])
+            turns.append({"role": "user", "content": content})
+    merged = merge_turns(turns, first=lambda b: "toolResult" in b)
     payload: dict[str, Any] = {"messages": [_with_text(turn, "content") for turn in merged]}
     if system:
-        payload["system"] = [{"text": text} for text in system]
+        payload["system"] = system
     return payload
 
 
-def _tool_use(call_id: str, name: str, arguments: Any) -> dict[str, Any]:
-    args = call_arguments(call_id, name, arguments)
-    return {"toolUse": {"toolUseId": call_id, "name": name, "input": args}}
+def _merged(messages: Sequence[Message]) -> list[Message]:
+    """Merge runs of same-role messages, but never across system blocks kept in place."""
+    out: list[Message] = []
+    run: list[Message] = []
+    for message in messages:
+        if isinstance(message, System) or message.native.get(PROVIDER, {}).get("system"):
+            out += merge_runs(run)
+            run = []
+            out.append(message)
+        else:
+            run.append(message)
+    return out + merge_runs(run)
 
 
-def _tool_result(message: Tool, prepare: Prepare, names: _Names) -> dict[str, Any]:
+def _blocks(
+    message: Message, prepare: Prepare, names: Names, ids: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """Return a message's blocks in order, each followed by its cachePoint if it has one."""
+    out: list[dict[str, Any]] = []
+    for item in parts(message, prepare):
+        made = block(item, prepare, names, ids)
+        if made is not None:
+            out.append(made)
+        cache = cache_of(item)
+        if cache is not None:
+            out.append(cache_point(cache, hints_of(item)))
+    return out
+
+
+def _tool_result(
+    message: Tool, prepare: Prepare, names: Names, call_id: str
+) -> list[dict[str, Any]]:
+    """Return a `toolResult` block, and a cachePoint after it when a part has a cache.
+
+    A `cachePoint` cannot sit inside a tool result: a part's cache there becomes one after
+    the whole result.
+    """
+    hints: Mapping[str, Any] = message.native.get(PROVIDER, {})
     error = error_text(message)
-    content = [
-        _block(item, names, in_tool=True)
-        for item in ([error] if error else []) + items(message, prepare)
-    ]
-    result: dict[str, Any] = {"toolUseId": message.tool_call_id, "content": content}
-    if error is not None:
+    content: list[dict[str, Any]] = [{"text": error}] if error is not None else []
+    point: dict[str, Any] | None = None
+    for item in parts(message, prepare):
+        made = block(item, prepare, names, ids={}, in_tool=True)
+        if made is not None:
+            content.append(made)
+        cache = cache_of(item)
+        if cache is not None:
+            point = cache_point(cache, hints_of(item))
+    result: dict[str, Any] = {"toolUseId": call_id, "content": content}
+    if message.is_error:
         result["status"] = "error"
-    return {"toolResult": _with_text(result, "content")}
+    elif "status" in hints:
+        result["status"] = hints["status"]
+    if "type" in hints:
+        result["type"] = hints["type"]
+    out = [{"toolResult": _with_text(result, "content")}]
+    return out if point is None else [*out, point]
 
 
 def _with_text(holder: dict[str, Any], key: str) -> dict[str, Any]:
     """Add a text block naming the documents to blocks that hold documents but no text."""
     blocks = holder[key]
     documents = [b["document"]["name"] for b in blocks if "document" in b]
-    if documents and not any("text" in b for b in blocks):
+    texts = ("text", "citationsContent", "guardContent")
+    if documents and not any(k in b for b in blocks for k in texts):
         label = "Attached document" + ("s" if len(documents) > 1 else "")
         return {**holder, key: [*blocks, {"text": f"{label}: {', '.join(documents)}"}]}
     return holder
-
-
-def _block(item: Item, names: _Names, *, in_tool: bool = False) -> dict[str, Any]:
-    """Return one text, image, document, video or audio block."""
-    if isinstance(item, str):
-        return {"text": item}
-    if item.text is not None:
-        source: dict[str, Any] = {"text": item.text}
-        return {"document": {"format": "txt", "name": names.make(item), "source": source}}
-    fmt = formats(item.kind).get(item.media_type)
-    if fmt is None or (in_tool and item.kind == "audio"):  # ToolResultContentBlock: no audio
-        where = "tool result" if in_tool else "message"
-        raise unsupported(RULES.provider, item, f"in a Converse {where}")
-    match item.kind:
-        case "file":
-            source = _source(item)
-            return {"document": {"format": fmt, "name": names.make(item), "source": source}}
-        case "image" | "video" | "audio":  # blocks named after their kind
-            return {item.kind: {"format": fmt, "source": _source(item)}}
-        case _:
-            assert_never(item.kind)
-
-
-def _source(item: NormalizedPart) -> dict[str, Any]:
-    if item.url is None:
-        return {"bytes": item.data}
-    if item.url.startswith("s3://"):
-        return {"s3Location": {"uri": item.url}}
-    raise unsupported(RULES.provider, item, "(Converse takes bytes or an s3:// URI)")
-
-
-class _Names:
-    """Safe, unique document names for one request (`DocumentBlock.name`'s rules)."""
-
-    def __init__(self) -> None:
-        self.used: set[str] = set()
-
-    def make(self, item: NormalizedPart) -> str:
-        """Return a name from the file's stem, else `Document N`, unique in the request."""
-        stem = PurePosixPath(item.filename.replace("\\", "/")).stem if item.filename else ""
-        # Accented letters lose their accents ("Résumé" → "Resume") rather than the letter.
-        ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
-        base = " ".join(NAME_BAD.sub(" ", ascii_stem).split())[:NAME_MAX].strip()
-        base = base or f"Document {len(self.used) + 1}"
-        name, n = base, 1
-        while name in self.used:
-            n += 1
-            suffix = f" ({n})"
-            name = base[: NAME_MAX - len(suffix)].rstrip() + suffix
-        self.used.add(name)
-        return name
 
 
 # Converse block keys and the kind each holds.

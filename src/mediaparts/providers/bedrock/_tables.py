@@ -22,6 +22,7 @@ from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FORMAT_NAMES",
     "NAME_BAD",
     "NAME_MAX",
     "RULES",
@@ -71,6 +72,24 @@ _AUDIO_FORMATS = {
     "audio/ogg": "ogg",
     "audio/x-matroska": "mka",
     "audio/webm": "webm",
+}
+
+# Every format name botocore's enums list (read 2026-11) → the media type it stands for, for
+# reading payloads back. Names the tables above do not hold are aliases `render` writes only
+# when a payload used them; `pcm` (raw samples, no container) has no media type here.
+FORMAT_NAMES: dict[Kind, dict[str, str]] = {
+    "image": {name: media_type for media_type, name in _IMAGE_FORMATS.items()},
+    "file": {name: media_type for media_type, name in _DOCUMENT_FORMATS.items()},
+    "video": {**{name: t for t, name in _VIDEO_FORMATS.items()}, "mpg": "video/mpeg"},
+    "audio": {
+        **{name: media_type for media_type, name in _AUDIO_FORMATS.items()},
+        "mp4": "audio/mp4",
+        "mpeg": "audio/mpeg",
+        "mpga": "audio/mpeg",
+        "x-aac": "audio/aac",
+        "mkv": "audio/x-matroska",
+        "opus": "audio/ogg",
+    },
 }
 
 # Bedrock Converse (botocore bedrock-runtime service model, read 2026-08): Claude model ids
