@@ -31,12 +31,13 @@ KIND_SITES = [
     ("providers/openai_responses.py", "_block"),
     ("providers/anthropic.py", "_block"),
     ("providers/bedrock/_tables.py", "formats"),
-    ("providers/bedrock/_render.py", "_block"),
+    ("providers/bedrock/_render_blocks.py", "_media"),
 ]
 # ... and on the class of a message part (`Part`).
 PART_SITES = [
-    ("providers/_render_common.py", "items"),
+    ("providers/_render_common.py", "parts"),
     ("providers/_estimate.py", "_part_tokens"),
+    ("providers/bedrock/_render_blocks.py", "block"),
 ]
 
 _ERROR = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$", re.M)
@@ -85,9 +86,9 @@ def flagged(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]:
     )
     _patch(
         package / "_parts.py",
-        r"^Part: TypeAlias = (.*)$",
-        'class HologramPart(BaseModel):\n    kind: Literal["hologram"] = "hologram"\n\n\n'
-        r"Part: TypeAlias = \1 | HologramPart",
+        r"^Part: TypeAlias = \($",
+        'class HologramPart(PartFields):\n    kind: Literal["hologram"] = "hologram"\n\n\n'
+        "Part: TypeAlias = (\n    HologramPart |",
     )
     run = subprocess.run(
         [

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeAlias
 
+from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, StopReason, System, Tool, Usage, User
-from mediaparts._parts import Cache, Part, TextPart
+from mediaparts._parts import TextPart
 from mediaparts.providers._read_common import as_dict, as_list, maybe, need, plain, stop_reason
 from mediaparts.providers.bedrock._read_blocks import (
     Extra,
+    Made,
     cache_point,
     json_result,
     one_key,
@@ -145,7 +147,7 @@ def _walk(blocks: list[Any], at: str) -> Iterator[tuple[str, str, Any, Point | N
         i += 1
 
 
-def _part(at: str, key: str, value: Any, point: Point | None) -> Part:
+def _part(at: str, key: str, value: Any, point: Point | None) -> Made:
     cache, hints = (point[0], point[1]) if point is not None else (None, {})
     return part(key, value, at, hints, cache)
 
@@ -153,7 +155,7 @@ def _part(at: str, key: str, value: Any, point: Point | None) -> Part:
 def _user(blocks: list[Any], at: str) -> list[Message]:
     """Return a user turn as its tool results and the user's own parts, in order."""
     out: list[Message] = []
-    pending: list[Part] = []
+    pending: list[Made] = []
     for where, key, value, point in _walk(blocks, at):
         if key != "toolResult":
             pending.append(_part(where, key, value, point))
@@ -170,7 +172,7 @@ def _user(blocks: list[Any], at: str) -> list[Message]:
     return out
 
 
-def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Part | None]:
+def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made | None]:
     """Return a `toolResult` as a Tool message; a cachePoint after it caches its last part.
 
     Returns:
@@ -183,7 +185,7 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Part |
         raise InvalidMedia(f"{at}: unexpected key {extra[0]!r}")
     call_id = need(block, "toolUseId", at, str)
     content = as_list(block.get("content"), f"{at}.content")
-    parts: list[Part] = []
+    parts: list[Made] = []
     for j, item in enumerate(content):
         where = f"{at}.content[{j}]"
         key, inner = one_key(item, where)
@@ -218,7 +220,7 @@ def _system(blocks: list[Any], at: str, hints: Extra) -> list[Message]:
     """
     out: list[Message] = []
     texts: list[TextPart] = []
-    others: list[Part] = []
+    others: list[Made] = []
     native = {PROVIDER: hints} if hints else {}
     for where, key, value, point in _walk(blocks, at):
         made = _part(where, key, value, point)

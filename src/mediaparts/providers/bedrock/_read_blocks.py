@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
+from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia
 from mediaparts._parts import (
-    Cache,
     Citation,
     ImagePart,
     MediaPart,
@@ -37,6 +37,7 @@ from mediaparts.providers.bedrock._tables import FORMAT_NAMES, RULES, formats
 
 __all__ = [
     "Extra",
+    "Made",
     "cache_point",
     "document",
     "fields",
@@ -50,7 +51,10 @@ __all__ = [
 
 PROVIDER = RULES.provider
 
-Extra = dict[str, Any]
+Made: TypeAlias = Part | MediaPart
+"""A part read from a block (media is typed `MediaPart` by the readers that build it)."""
+
+Extra: TypeAlias = dict[str, Any]
 """Hints (the `native["bedrock"]` entry) and a cache breakpoint gathered for one part."""
 
 # Blocks of `Message.content` named after the media kind they hold.
@@ -96,7 +100,7 @@ def provider_part(key: str, value: Any, hints: Extra, cache: Cache | None) -> Pr
     return ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
 
 
-def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
+def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return the part for one block of a message (`at` names the block's value)."""
     if key == "text":
         return TextPart(text=text(value, at), **fields(hints, cache))
@@ -116,7 +120,7 @@ def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Pa
     return provider_part(key, value, hints, cache)
 
 
-def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
+def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return an `image`, `video` or `audio` block as a media part.
 
     A format without a media type of ours (`pcm`: raw samples) keeps the block as it is.
@@ -134,7 +138,7 @@ def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) ->
     return _source(kind, need(block, "source", at, dict), f"{at}.source", media_type, hints, cache)
 
 
-def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
+def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return a `document` block as a file part (its `name` becomes the file name)."""
     block = as_dict(value, at)
     _only(block, ("format", "name", "source", "context", "citations"), at)
@@ -199,7 +203,7 @@ def _chunks(value: Any, at: str) -> tuple[str, list[int]]:
     return "".join(texts), [len(t) for t in texts]
 
 
-def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
+def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     key, inner = one_key(value, at)
     if key == "reasoningText":
         block = as_dict(inner, f"{at}.reasoningText")
@@ -217,7 +221,7 @@ def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
     return provider_part("reasoningContent", value, hints, cache)
 
 
-def _tool_use(value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
+def _tool_use(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     block = as_dict(value, at)
     _only(block, ("toolUseId", "name", "input", "type"), at)
     call_id = need(block, "toolUseId", at, str)
@@ -254,7 +258,7 @@ def _citation(value: Any, at: str) -> Citation:
     return Citation(provider=PROVIDER, cited_text=cited, title=title, url=url, data=item)
 
 
-def _guard(value: Any, at: str, hints: Extra, cache: Cache | None) -> Part:
+def _guard(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return guardrail content as text or an image marked `guard` (the model reads it too)."""
     key, inner = one_key(value, at)
     hints = {**hints, "guard": True}

@@ -11,8 +11,8 @@ from typing import Any
 
 from typing_extensions import assert_never
 
+from mediaparts._blocks import Cache
 from mediaparts._parts import (
-    Cache,
     ProviderPart,
     ReasoningPart,
     RefusalPart,
