@@ -164,9 +164,10 @@ def _media(item: NormalizedPart, names: Names, *, in_tool: bool) -> dict[str, An
     if item.kind == "file" and (item.text is not None or hints.get("source") in _TEXT_SOURCES):
         return {"document": _text_document(item, hints, names)}
     fmt = hints["format"] if "format" in hints else formats(item.kind).get(item.media_type)
-    if (fmt is None and "format" not in hints) or (in_tool and item.kind == "audio"):
-        # ToolResultContentBlock has no audio; a document's `format` may be left out only
-        # where the payload read left it out.
+    # A document in S3 may go without a `format` (DocumentBlock.format is optional); bytes
+    # need one, and so does every other kind. ToolResultContentBlock has no audio.
+    optional = "format" in hints or (item.kind == "file" and item.file_id is not None)
+    if (fmt is None and not optional) or (in_tool and item.kind == "audio"):
         where = "tool result" if in_tool else "message"
         raise unsupported(PROVIDER, item, f"in a Converse {where}")
     source = _source(item, hints)
