@@ -37,7 +37,6 @@ KIND_SITES = [
 PART_SITES = [
     ("providers/_render_common.py", "parts"),
     ("providers/_estimate.py", "_part_tokens"),
-    ("providers/bedrock/_render_blocks.py", "block"),
 ]
 
 _ERROR = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$", re.M)
