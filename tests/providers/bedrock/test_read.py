@@ -156,6 +156,28 @@ def test_read_takes_just_the_message_list_and_ignores_call_arguments() -> None:
 
 
 HOSTILE: list[tuple[Any, str]] = [
+    (
+        [{"role": "user", "content": [{"searchResult": {"score": float("nan")}}]}],
+        "messages[0].content[0].searchResult: ",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "guardContent": {
+                            "image": {
+                                "format": "png",
+                                "source": {"s3Location": {"uri": "s3://b/k"}},
+                            }
+                        }
+                    }
+                ],
+            }
+        ],
+        "messages[0].content[0].guardContent.image.source: a guarded image takes bytes only",
+    ),
     (5, "payload: expected an object, got int"),
     ({"messages": "x"}, "messages: expected an array"),
     ({"system": {"text": "x"}}, "system: expected an array"),

@@ -196,7 +196,7 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made |
         elif key in ("text", "image", "document", "video"):
             parts.append(part(key, inner, f"{where}.{key}", hints, cache))
         else:  # searchResult, and any block type added after 2026-11
-            parts.append(provider_part(key, inner, hints, cache))
+            parts.append(provider_part(key, inner, f"{where}.{key}", hints, cache))
     status = maybe(block, "status", at, str)
     if status not in (None, "success", "error"):
         raise InvalidMedia(f"{at}.status: expected success or error, got {status!r:.40}")
@@ -208,7 +208,7 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made |
     tool = Tool(parts=parts, tool_call_id=call_id, is_error=status == "error", native=native)
     orphan = None
     if point is not None and not parts:
-        orphan = provider_part("cachePoint", point[2], {}, None)
+        orphan = provider_part("cachePoint", point[2], f"{at} (after it)", {}, None)
     return tool, orphan
 
 

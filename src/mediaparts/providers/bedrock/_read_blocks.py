@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, MediaError, rewrap
 from mediaparts._parts import (
     Citation,
     ImagePart,
@@ -35,19 +35,7 @@ from mediaparts.providers._read_common import (
 )
 from mediaparts.providers.bedrock._tables import FORMAT_NAMES, RULES, formats
 
-__all__ = [
-    "Extra",
-    "Made",
-    "cache_point",
-    "document",
-    "fields",
-    "json_result",
-    "media",
-    "one_key",
-    "part",
-    "provider_part",
-    "text",
-]
+__all__ = ["Extra", "Made", "cache_point", "json_result", "one_key", "part", "provider_part"]
 
 PROVIDER = RULES.provider
 
@@ -55,7 +43,7 @@ Made: TypeAlias = Part | MediaPart
 """A part read from a block (media is typed `MediaPart` by the readers that build it)."""
 
 Extra: TypeAlias = dict[str, Any]
-"""Hints (the `native["bedrock"]` entry) and a cache breakpoint gathered for one part."""
+"""The hints gathered for one part: its `native["bedrock"]` entry."""
 
 # Blocks of `Message.content` named after the media kind they hold.
 _MEDIA_KEYS: dict[str, Kind] = {"image": "image", "video": "video", "audio": "audio"}
@@ -95,9 +83,16 @@ def fields(hints: Extra, cache: Cache | None) -> dict[str, Any]:
     return out
 
 
-def provider_part(key: str, value: Any, hints: Extra, cache: Cache | None) -> ProviderPart:
-    """Return a block we do not model, kept exactly as written."""
-    return ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
+def provider_part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> ProviderPart:
+    """Return a block we do not model, kept exactly as written (`at` names its value).
+
+    Raises:
+        InvalidMedia: It is not JSON data (or bytes), naming `at`.
+    """
+    try:
+        return ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
+    except MediaError as exc:
+        raise rewrap(exc, f"{at}: {exc}") from exc
 
 
 def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
@@ -117,7 +112,7 @@ def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Ma
     if key == "guardContent":
         return _guard(value, at, hints, cache)
     # searchResult, toolAddition, toolRemoval, and any block type added after 2026-11.
-    return provider_part(key, value, hints, cache)
+    return provider_part(key, value, at, hints, cache)
 
 
 def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
@@ -130,7 +125,7 @@ def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) ->
     fmt = need(block, "format", at, str)
     media_type = FORMAT_NAMES[kind].get(fmt)
     if media_type is None:
-        return provider_part(kind, value, hints, cache)
+        return provider_part(kind, value, at, hints, cache)
     if formats(kind).get(media_type) != fmt:  # an alias (`mpg`, `mpga`, `x-aac`, ...)
         hints = {**hints, "format": fmt}
     if "error" in block:  # `ErrorBlock` of a response's image or audio
@@ -146,7 +141,7 @@ def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     fmt = maybe(block, "format", at, str)
     media_type = None if fmt is None else FORMAT_NAMES["file"].get(fmt)
     if fmt is not None and media_type is None:
-        return provider_part("document", value, hints, cache)
+        return provider_part("document", value, at, hints, cache)
     hints = dict(hints)
     if fmt is None:
         hints["format"] = None  # no `format` written (it is optional)
@@ -218,7 +213,7 @@ def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
             raise InvalidMedia(f"{at}.redactedContent: expected bytes, got {type(inner).__name__}")
         data = inner if isinstance(inner, str) else bytes(inner)
         return ReasoningPart(data=data, provider=PROVIDER, **fields(hints, cache))
-    return provider_part("reasoningContent", value, hints, cache)
+    return provider_part("reasoningContent", value, at, hints, cache)
 
 
 def _tool_use(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
@@ -230,7 +225,7 @@ def _tool_use(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
         raise InvalidMedia(f"{at}.input: missing (expected an object)")
     arguments = json_arguments(block["input"], f"{at}.input")
     if block.get("type") is not None:  # `server_tool_use`: the API ran the tool itself
-        return provider_part("toolUse", value, hints, cache)
+        return provider_part("toolUse", value, at, hints, cache)
     return ToolCall(id=call_id, name=name, arguments=arguments, **fields(hints, cache))
 
 
@@ -272,16 +267,17 @@ def _guard(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
                 text(q, f"{where}.qualifiers[{i}]") for i, q in enumerate(qualifiers)
             ]
         return TextPart(text=need(block, "text", where, str), **fields(hints, cache))
+    unguarded = {k: v for k, v in hints.items() if k != "guard"}
     if key == "image":
         block = as_dict(inner, where)
         _only(block, ("format", "source"), where)
         made = media("image", block, where, hints, cache)
-        if not isinstance(made, ImagePart) or made.file_id is not None:
+        if isinstance(made, ImagePart) and made.file_id is not None:
+            # GuardrailConverseImageSource (read 2026-11) has bytes only.
             raise InvalidMedia(f"{where}.source: a guarded image takes bytes only")
-        return made
-    return provider_part(
-        "guardContent", value, {k: v for k, v in hints.items() if k != "guard"}, cache
-    )
+        if isinstance(made, ImagePart):
+            return made
+    return provider_part("guardContent", value, at, unguarded, cache)
 
 
 def json_result(value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:
