@@ -157,6 +157,10 @@ def test_read_takes_just_the_message_list_and_ignores_call_arguments() -> None:
 
 HOSTILE: list[tuple[Any, str]] = [
     (
+        [{"role": "assistant", "content": [{"reasoningContent": {"redactedContent": "@@"}}]}],
+        "messages[0].content[0].reasoningContent.redactedContent: ",
+    ),
+    (
         [{"role": "user", "content": [{"searchResult": {"score": float("nan")}}]}],
         "messages[0].content[0].searchResult: ",
     ),

@@ -257,6 +257,21 @@ def test_read_image_bytes_given_as_base64_text() -> None:
     assert part.data == PNG
 
 
+def test_read_redacted_reasoning_given_as_base64_text() -> None:
+    """Redacted reasoning in JSON (base64 text) is read as the bytes boto3 would send."""
+    part = _only_part(
+        {
+            "messages": [
+                {
+                    "role": "assistant",
+                    "content": [{"reasoningContent": {"redactedContent": "AAE="}}],
+                }
+            ]
+        }
+    )
+    assert part.data == b"\x00\x01"
+
+
 def test_read_does_not_change_the_payload() -> None:
     """The caller's payload is left as it was."""
     payload = _user(*[c[1] for c in BLOCKS], {"text": "Go."})

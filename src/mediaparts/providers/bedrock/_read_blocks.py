@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 
 from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._inline import b64decode
 from mediaparts._parts import (
     Citation,
     ImagePart,
@@ -211,7 +212,11 @@ def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     if key == "redactedContent":
         if not isinstance(inner, bytes | bytearray | memoryview | str):
             raise InvalidMedia(f"{at}.redactedContent: expected bytes, got {type(inner).__name__}")
-        data = inner if isinstance(inner, str) else bytes(inner)
+        # A blob: bytes for boto3; base64 text in JSON (decoded, as `bytes` sources are).
+        try:
+            data = b64decode(inner) if isinstance(inner, str) else bytes(inner)
+        except MediaError as exc:
+            raise rewrap(exc, f"{at}.redactedContent: {exc}") from exc
         return ReasoningPart(data=data, provider=PROVIDER, **fields(hints, cache))
     return provider_part("reasoningContent", value, at, hints, cache)
 
