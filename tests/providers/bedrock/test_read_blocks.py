@@ -88,6 +88,11 @@ BLOCKS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"kind": "file", "media_type": "application/pdf", "filename": "Report", "native": {}},
     ),
     (
+        "document name with a line break",
+        {"document": {"format": "pdf", "name": "Annual\nreport", "source": {"bytes": PDF}}},
+        {"filename": "Annual\nreport"},
+    ),
+    (
         "document text",
         {"document": {"format": "md", "name": "Notes", "source": {"text": "# Notes\n"}}},
         {

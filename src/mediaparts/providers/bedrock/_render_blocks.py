@@ -21,7 +21,7 @@ from mediaparts._parts import (
 )
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Block, Prepare, call_arguments, unsupported
-from mediaparts.providers.bedrock._tables import NAME_BAD, NAME_MAX, RULES, formats
+from mediaparts.providers.bedrock._tables import NAME_BAD, NAME_MAX, RULES, VALID_NAME, formats
 
 __all__ = ["Names", "block", "cache_of", "cache_point", "hints_of"]
 
@@ -35,7 +35,14 @@ class Names:
         self.used: set[str] = set()
 
     def make(self, item: NormalizedPart) -> str:
-        """Return a name from the file's stem, else `Document N`, unique in the request."""
+        """Return a name from the file's stem, else `Document N`, unique in the request.
+
+        A file name that already is a valid document name (one read from a payload) is kept
+        as it is, whitespace included.
+        """
+        if item.filename and VALID_NAME.match(item.filename) and item.filename not in self.used:
+            self.used.add(item.filename)
+            return item.filename
         stem = PurePosixPath(item.filename.replace("\\", "/")).stem if item.filename else ""
         # Accented letters lose their accents ("Résumé" → "Resume") rather than the letter.
         ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
