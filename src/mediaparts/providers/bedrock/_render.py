@@ -54,7 +54,8 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """
     for message in messages:
         if not isinstance(message, Tool) and message.name is not None:
-            prepare.lose(message, "a Converse message has no name (its content is kept)")
+            why = f"its name {message.name!r}: a Converse message has no name (the content is kept)"
+            prepare.lose(message, why)
     ordered = _merged(messages)
     ids = call_ids(ordered)
     names = Names()
