@@ -187,7 +187,27 @@ LOSSES: list[tuple[str, Callable[[], list[mp.Message]], str]] = [
             mp.Assistant(tool_calls=[mp.ToolCall(id="a", name="f")]),
             mp.Tool(parts=["ok", mp.ToolCall(id="b", name="g")], tool_call_id="a"),
         ],
-        "a Converse tool result cannot hold a tool call",
+        "a Converse tool result cannot hold tool call",
+    ),
+    (
+        "reasoning inside a tool result",
+        lambda: [
+            mp.User("Go"),
+            mp.Assistant(tool_calls=[mp.ToolCall(id="a", name="f")]),
+            mp.Tool(
+                parts=["ok", mp.ReasoningPart(text="Hm.", provider="bedrock")], tool_call_id="a"
+            ),
+        ],
+        "a Converse tool result cannot hold reasoning",
+    ),
+    (
+        "citations inside a tool result",
+        lambda: [
+            mp.User("Go"),
+            mp.Assistant(tool_calls=[mp.ToolCall(id="a", name="f")]),
+            mp.Tool(parts=[_with_citation()], tool_call_id="a"),
+        ],
+        "a Converse tool result holds no citations",
     ),
 ]
 

@@ -97,12 +97,12 @@ def block(
             return _text(item, prepare, in_tool=in_tool)
         case NormalizedPart():
             return _media(item, names, in_tool=in_tool)
+        case ReasoningPart() | ToolCall() if in_tool:
+            prepare.lose(item, f"a Converse tool result cannot hold {item.kind.replace('_', ' ')}")
+            return None
         case ReasoningPart():
             return _reasoning(item, prepare)
         case ToolCall():
-            if in_tool:
-                prepare.lose(item, "a Converse tool result cannot hold a tool call")
-                return None
             call_id = ids[id(item)]
             args = call_arguments(call_id, item.name, item.parsed_arguments())
             return {"toolUse": {"toolUseId": call_id, "name": item.name, "input": args}}
@@ -117,6 +117,15 @@ def block(
 
 def _text(part: TextPart, prepare: Prepare, *, in_tool: bool) -> dict[str, Any] | None:
     hints = part.native.get(PROVIDER, {})
+    if in_tool:  # ToolResultContentBlock: text, json, media, searchResult; no citations
+        if part.citations:
+            prepare.lose(part, "a Converse tool result holds no citations (the text is kept)")
+        if hints.get("json"):
+            try:
+                return {"json": json.loads(part.text)}
+            except (ValueError, RecursionError):
+                pass  # edited since it was read: sent as the text it now is
+        return {"text": part.text} if part.text else None
     if hints.get("guard"):
         guarded: dict[str, Any] = {"text": part.text}
         if "qualifiers" in hints:
@@ -129,11 +138,6 @@ def _text(part: TextPart, prepare: Prepare, *, in_tool: bool) -> dict[str, Any] 
         content = [{"text": piece} for piece in _split(part.text, hints.get("chunks"))]
         cited = [copy.deepcopy(c.data) for c in own]
         return {"citationsContent": {"content": content, "citations": cited}}
-    if in_tool and hints.get("json"):
-        try:
-            return {"json": json.loads(part.text)}
-        except (ValueError, RecursionError):
-            pass  # edited since it was read: sent as the text it now is
     return {"text": part.text} if part.text else None
 
 
@@ -184,7 +188,7 @@ def _media(item: NormalizedPart, names: Names, *, in_tool: bool) -> dict[str, An
             if fmt is not None:
                 document["format"] = fmt
             return {"document": document | _document_extras(hints)}
-        case "image" if hints.get("guard"):
+        case "image" if hints.get("guard") and not in_tool:
             return {"guardContent": {"image": {"format": fmt, "source": source}}}
         case "image" | "video" | "audio":  # blocks named after their kind
             media: dict[str, Any] = {"format": fmt, "source": source}
