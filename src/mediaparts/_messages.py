@@ -221,6 +221,14 @@ class Tool(_Message):
             values.setdefault("is_error", True)
         super().__init__(content, files=files, **values)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict; `is_error` is written when it is not what `error` implies."""
+        out = super().to_dict()
+        if self.error is not None and not self.is_error:
+            parts = out.pop("parts")
+            out["is_error"], out["parts"] = False, parts  # parts stay last
+        return out
+
 
 Message: TypeAlias = System | User | Assistant | Tool
 
