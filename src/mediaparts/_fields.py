@@ -308,6 +308,7 @@ Opaque = Annotated[
                     "type": "object",
                     "properties": {"$bytes": {"type": "string", "contentEncoding": "base64"}},
                     "required": ["$bytes"],
+                    "additionalProperties": False,
                 },
             ]
         }
