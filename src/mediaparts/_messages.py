@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from mediaparts._build import is_single_source
 from mediaparts._content import to_parts
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import NativeHints, construct, json_copy
+from mediaparts._fields import NativeHints, construct, json_copy, model_hash
 from mediaparts._parts import MediaPart, Part, TextPart, ToolCall
 from mediaparts._sources import untrusted_paths
 
@@ -95,6 +95,9 @@ class _Message(BaseModel):
         elif "parts" in values:
             values["parts"] = to_parts(values["parts"], None)
         construct(self, super().__init__, values)
+
+    def __hash__(self) -> int:  # pydantic's frozen hash fails on the `native` dict
+        return model_hash(self)
 
     @property
     def content(self) -> str:
