@@ -72,6 +72,8 @@ class Usage(BaseModel):
         return self.input_tokens + self.output_tokens
 
     def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented  # a TypeError, not an AttributeError from deep inside
         return Usage(
             **{name: getattr(self, name) + getattr(other, name) for name in type(self).model_fields}
         )
