@@ -8,6 +8,7 @@ must match the published schema (docs/message.schema.json).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -312,3 +313,51 @@ def test_dict_roundtrip_every_media_file_is_drawn(name: str) -> None:
     made = mp.part(MEDIA_FILES[name], filename=name)
     assert mp.part(json.loads(json.dumps(made.to_dict()))) == made
     assert Path(name).suffix  # the strategies name files as testdata/ does
+
+
+odd_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.sampled_from([{"$bytes": "!!"}, {"$bytes": 3}, [{"kind": "text"}], {"kind": "image"}]),
+)
+odd_keys = st.sampled_from(["x", "kind", "data", "url", "file_id", "v", "role", "tool_calls"])
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*at, index))
+    return found
+
+
+@PROPERTY
+@given(messages, st.data())
+def test_dict_roundtrip_damaged_dict_raises_media_error(
+    message: mp.Message, data: st.DataObject
+) -> None:
+    """A to_dict() with one place changed, removed or added to makes a message or raises a
+    MediaError: never a KeyError, TypeError or AttributeError."""
+    value = json.loads(json.dumps(message.to_dict()))
+    path = data.draw(st.sampled_from([p for p in _paths(value) if p]))
+    *parents, last = path
+    target = value
+    for step in parents:
+        target = target[step]
+    action = data.draw(st.sampled_from(["set", "delete", "add"]))
+    if action == "set":
+        target[last] = data.draw(odd_values)
+    elif action == "delete":
+        del target[last]
+    elif isinstance(target, dict):
+        target[data.draw(odd_keys)] = data.draw(odd_values)
+    with contextlib.suppress(mp.MediaError):
+        mp.message_from_dict(value)
