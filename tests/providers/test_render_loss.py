@@ -199,18 +199,18 @@ def test_parts_pass_own_store_reference_as_file_id(store: str, provider: str) ->
     assert (fitted.file_id, fitted.data, fitted.url) == ("file-abc", None, None)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the renderers do not write file ids yet (provider helpers): they write null data",
-)
+# The renderers not yet rewritten by their provider's helper write null data for a file id.
+_NOT_YET = pytest.mark.xfail(strict=False, reason="this renderer does not write file ids yet")
+
+
 @pytest.mark.parametrize(
     ("store", "provider"),
     [
-        ("anthropic", "anthropic"),
         ("openai", "openai"),
-        ("openai", "openai-responses"),
-        ("gemini", "gemini"),
-        ("bedrock", "bedrock"),
+        pytest.param("anthropic", "anthropic", marks=_NOT_YET),
+        pytest.param("openai", "openai-responses", marks=_NOT_YET),
+        pytest.param("gemini", "gemini", marks=_NOT_YET),
+        pytest.param("bedrock", "bedrock", marks=_NOT_YET),
     ],
 )
 def test_render_own_store_reference_is_sent_by_id(store: str, provider: str) -> None:
