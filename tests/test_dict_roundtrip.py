@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import mediaparts as mp
 from tests import _jsonschema
 from tests._builders import ROOT, TESTDATA
+from tests.conversations import _corpus as corpus
 
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "message.schema.json").read_text())
 PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -361,3 +362,41 @@ def test_dict_roundtrip_damaged_dict_raises_media_error(
         target[data.draw(odd_keys)] = data.draw(odd_values)
     with contextlib.suppress(mp.MediaError):
         mp.message_from_dict(value)
+
+
+# -- what the provider readers make survives too ------------------------------------------
+
+REQUESTS = corpus.cases("requests")
+RESPONSES = corpus.cases("responses")
+
+
+def _readable(provider: str) -> None:
+    if mp.providers.get(provider).reader is None:
+        pytest.skip(f"{provider} has no reader yet")
+
+
+@pytest.mark.parametrize("case", REQUESTS, ids="/".join)
+def test_dict_roundtrip_corpus_request_messages(case: tuple[str, str]) -> None:
+    """Every message read from a real request payload (native hints, provider blocks and
+    bytes included) comes back equal through to_dict() and JSON, valid under the schema."""
+    provider, name = case
+    _readable(provider)
+    for message in mp.messages_from(
+        corpus.load(corpus.path_of(provider, "requests", name)), provider
+    ):
+        value = json.loads(json.dumps(message.to_dict(), allow_nan=False))
+        assert _jsonschema.errors(value, SCHEMA) == []
+        assert mp.message_from_dict(value) == message
+
+
+@pytest.mark.parametrize("case", RESPONSES, ids="/".join)
+def test_dict_roundtrip_corpus_response_message(case: tuple[str, str]) -> None:
+    """Every assistant message read from a real response survives to_dict() and JSON."""
+    provider, name = case
+    if mp.providers.get(provider).response_reader is None:
+        pytest.skip(f"{provider} has no response reader yet")
+    response = corpus.load(corpus.path_of(provider, "responses", name))
+    message = mp.message_from_response(response, provider)
+    value = json.loads(json.dumps(message.to_dict(), allow_nan=False))
+    assert _jsonschema.errors(value, SCHEMA) == []
+    assert mp.message_from_dict(value) == message
