@@ -122,7 +122,7 @@ def _start(
 def _reference(part: MediaPart, provider: Provider) -> NormalizedPart:
     """Return a provider file reference as it is sent, if the provider reads that store."""
     store = provider.rules.store
-    if part.file_provider != store:
+    if not provider.rules.reads(part.file_provider):
         raise UnsupportedMediaType(
             f"{part.file_id!r} is a file in {part.file_provider}'s file store, and "
             f"{provider.name} reads only {store}'s: upload the file there, or give its bytes",

@@ -238,7 +238,7 @@ async def arender(
             id(p): p
             for m in messages
             for p in m.files
-            if p.file_id is None or p.file_provider == chosen.rules.store
+            if p.file_id is None or chosen.rules.reads(p.file_provider)
         }.values()
     )
     ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))
