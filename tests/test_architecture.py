@@ -66,9 +66,12 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "mediaparts._sources",
+                "mediaparts._blocks",
+                "mediaparts._constructors",
                 "mediaparts._mediapart",
                 "mediaparts._parts",
                 "mediaparts._build",
+                "mediaparts._content",
                 "mediaparts._messages",
                 "mediaparts._upload",
                 "mediaparts._clienthints",

@@ -127,7 +127,7 @@ def test_part_shorthand_data_forms(testdata: Path) -> None:
         ({"data": 12}, "'data' must be"),
         ({"url": ["x"]}, "'url' must be a string"),
         ({"kind": "hologram", "data": "AAAA"}, "unknown part kind"),
-        ({"kind": "text", "text": "x", "url": "y"}, "text part dict"),
+        ({"kind": "text", "text": "x", "url": "y"}, "TextPart: url"),
         ({"path": "x.png", "metadata": "m"}, "metadata must be a dict"),
     ],
 )

@@ -7,10 +7,21 @@ import re
 from collections.abc import Mapping
 from typing import Any, get_args, overload
 
+from mediaparts._blocks import PartFields
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import check_fields
 from mediaparts._mediapart import register_dict_reader
-from mediaparts._parts import FilePart, ImagePart, MediaPart, TextPart, part_class
+from mediaparts._parts import (
+    FilePart,
+    ImagePart,
+    MediaPart,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+    part_class,
+)
 from mediaparts._sources import (
     C0_AND_SPACE,
     b64decode,
@@ -24,11 +35,19 @@ from mediaparts._sources import (
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 from mediaparts.formats import Kind
 
-__all__ = ["is_single_source", "part", "part_from_mapping"]
+__all__ = ["is_single_source", "is_url", "part", "part_from_mapping"]
 
-_SOURCES = ("path", "url", "data")
-_FIELDS = ("media_type", "filename", "detail", "metadata")
-_SHORTHAND_KEYS = _SOURCES + _FIELDS
+_SOURCES = ("path", "url", "data", "file_id")
+_FIELDS = ("media_type", "filename", "detail", "metadata", "cache", "native")
+_SHORTHAND_KEYS = (*_SOURCES, *_FIELDS, "provider", "file_provider")
+# The parts that are not media, by the `kind` their `to_dict()` writes.
+_OTHER_KINDS: dict[str, type[PartFields]] = {
+    "text": TextPart,
+    "reasoning": ReasoningPart,
+    "tool_call": ToolCall,
+    "refusal": RefusalPart,
+    "provider": ProviderPart,
+}
 _ALLOWED = ", ".join(_SHORTHAND_KEYS)
 _KINDS: tuple[str, ...] = get_args(Kind)
 _KIND_NAMES = f"{', '.join(_KINDS[:-1])} or {_KINDS[-1]}"  # "image, audio, video or file"
@@ -40,10 +59,10 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
 @overload
 def part(value: TextPart) -> TextPart: ...
 @overload
-def part(value: Mapping[str, Any], **fields: Any) -> MediaPart | TextPart: ...
+def part(value: Mapping[str, Any], **fields: Any) -> MediaPart | PartFields: ...
 @overload
 def part(value: Any, **fields: Any) -> MediaPart: ...
-def part(value: Any, **fields: Any) -> MediaPart | TextPart:
+def part(value: Any, **fields: Any) -> MediaPart | PartFields:
     """Make a part from a path, URL, data URI, bytes, PIL image, file object, dict or part.
 
     A `str` is a data URI when it starts with `data:`, a URL when it starts with a scheme and
@@ -56,7 +75,8 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
 
     Args:
         value: What to make the part from.
-        **fields: `media_type`, `filename`, `detail` (images only) or `metadata` to set.
+        **fields: `media_type`, `filename`, `detail` (images only), `metadata`, `cache` or
+            `native` to set.
 
     Returns:
         A new part, or `value` itself when it is a part and no fields are given.
@@ -69,9 +89,9 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
     _check_fields(fields)
     if isinstance(value, MediaPart):
         return _replace(value, fields) if fields else value
-    if isinstance(value, TextPart):
+    if isinstance(value, PartFields):
         if fields:
-            raise InvalidMedia("a TextPart takes no media fields")
+            raise InvalidMedia(f"a {type(value).__name__} takes no media fields")
         return value
     if isinstance(value, Mapping):
         if not all(isinstance(key, str) for key in value):
@@ -103,22 +123,23 @@ def part(value: Any, **fields: Any) -> MediaPart | TextPart:
     )
 
 
-def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | TextPart:
+def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | PartFields:
     """Make a part from a dict shorthand or from `to_dict()` output.
 
-    Shorthand: exactly one of `path`, `url`, `data` (base64 text, a data URI or raw bytes),
-    with optional `media_type`, `filename`, `detail` and `metadata`. `to_dict()` output also
-    carries `kind`, and may hold both `url` and `data`.
+    Shorthand: exactly one of `path`, `url`, `data` (base64 text, a data URI or raw bytes) or
+    `file_id` (with `provider`, the provider whose file store holds it), with optional
+    `media_type`, `filename`, `detail`, `metadata`, `cache` and `native`. `to_dict()` output
+    also carries `kind`, and may hold both `url` and `data`; the parts that are not media
+    (`text`, `reasoning`, `tool_call`, `refusal`, `provider`) are read from their `to_dict()`.
 
     Raises:
         InvalidMedia: An unknown key, no source or two sources, or a bad value.
     """
     kind = value.get("kind")
-    if kind == "text":
-        extra = set(value) - {"kind", "text"}
-        if extra or not isinstance(value.get("text"), str):
-            raise InvalidMedia("a text part dict is {'kind': 'text', 'text': '...'}")
-        return TextPart(text=value["text"])
+    if isinstance(kind, str) and kind in _OTHER_KINDS:
+        cls_other = _OTHER_KINDS[kind]
+        made = cls_other(**{k: v for k, v in value.items() if k != "kind"})
+        return made
     unknown = sorted(str(k) for k in value if k not in _SHORTHAND_KEYS and k != "kind")
     if unknown:
         raise InvalidMedia(
@@ -138,8 +159,14 @@ def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | TextPart:
     cls: type[MediaPart] | None = None
     if kind is not None:
         if kind not in _KINDS:
-            raise InvalidMedia(f"unknown part kind {kind!r}; expected {_KIND_NAMES}")
+            raise InvalidMedia(
+                f"unknown part kind {kind!r}; expected {_KIND_NAMES}, or {', '.join(_OTHER_KINDS)}"
+            )
         cls = part_class(kind)
+    if "file_id" in given:
+        return _reference(value, fields, cls)
+    if value.get("provider") is not None or value.get("file_provider") is not None:
+        raise InvalidMedia("'provider' names the file store of a 'file_id'; this dict has none")
     if "path" in given:
         return _from_path(value["path"], fields, cls)
     if "data" not in given:
@@ -160,6 +187,17 @@ def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | TextPart:
     if "url" in given:
         fields["url"] = value["url"]
     return _from_bytes(raw, fields, cls)
+
+
+def _reference(
+    value: Mapping[str, Any], fields: dict[str, Any], cls: type[MediaPart] | None
+) -> MediaPart:
+    store = value.get("file_provider", value.get("provider"))
+    if cls is None:
+        declared = fields.get("media_type")
+        kind = kind_of(canonical_media_type(declared)) if isinstance(declared, str) else None
+        cls = part_class(kind) if kind in _KINDS else FilePart
+    return cls(file_id=value["file_id"], file_provider=store, **_fit(cls, fields))
 
 
 def _check_fields(fields: Mapping[str, Any]) -> None:
@@ -223,6 +261,11 @@ def _replace(existing: MediaPart, fields: dict[str, Any]) -> MediaPart:
     if made.url == existing.url and existing.inline is None:
         made._state.data, made._state.detected = existing._state.data, existing._state.detected
     return made
+
+
+def is_url(text: str) -> bool:
+    """Tell whether text starts like a URL (a scheme, then `://`), as `mp.part` reads it."""
+    return _URL.match(text) is not None
 
 
 def is_single_source(value: Any) -> bool:

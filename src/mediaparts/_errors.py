@@ -12,6 +12,7 @@ malformed are also a `ValueError`, so code that already catches `ValueError` kee
     │   └── UnknownProvider       no provider has that name (carries `name`, `known`)
     ├── MediaTooLarge             more bytes (or pixels) than a cap allows
     ├── ProviderLimitError        cannot be fitted to a provider's limits
+    ├── ConversionError           a part the target provider cannot carry (render on_loss="error")
     └── FetchError                a URL could not be fetched (carries `url`, `status_code`)
         ├── BlockedURL            the fetch policy refuses the URL before any request
         └── OfflineError          fetching is switched off (`mp.offline()`, MEDIAPARTS_OFFLINE=1)
@@ -34,9 +35,13 @@ The policy every module follows:
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "BlockedPath",
     "BlockedURL",
+    "ConversionError",
+    "ConversionWarning",
     "FetchError",
     "InvalidConfig",
     "InvalidMedia",
@@ -175,6 +180,30 @@ class MediaTooLarge(MediaError):
 
 class ProviderLimitError(MediaError):
     """The media cannot be made to fit a provider's limits (bytes, pixels, count)."""
+
+
+class ConversionError(MediaError):
+    """A conversation holds something the target provider cannot carry, and `on_loss="error"`.
+
+    Attributes:
+        part: The part (or message) that would be lost.
+        reason: Why the provider cannot carry it.
+    """
+
+    def __init__(
+        self, message: str, *, provider: str | None = None, part: Any = None, reason: str = ""
+    ) -> None:
+        super().__init__(message, provider=provider)
+        self.part = part
+        self.reason = reason
+
+
+class ConversionWarning(UserWarning):
+    """Rendering for a provider left out a part it cannot carry (`render(on_loss="warn")`).
+
+    The message names the part, its message and why; `on_loss="drop"` silences these,
+    `on_loss="error"` raises `ConversionError` instead.
+    """
 
 
 class FetchError(MediaError):

@@ -9,6 +9,7 @@ pydantic's errors turned into `InvalidMedia` with one line of explanation.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
@@ -20,12 +21,17 @@ from mediaparts._inline import b64decode, b64encode
 
 __all__ = [
     "InlineBytes",
+    "JsonData",
+    "NativeHints",
+    "Opaque",
     "article",
     "check_fields",
     "check_limit",
     "clean_filename",
     "construct",
     "copy_metadata",
+    "data_copy",
+    "data_json",
     "explain",
     "extra_fields",
     "inline_bytes",
@@ -58,11 +64,11 @@ def article(word: str) -> str:
 
 def extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> None:
     """Refuse keyword fields that a constructor sets itself (data, url, kind)."""
-    clash = sorted(set(fields) - {"metadata", "detail", *allowed})
+    clash = sorted(set(fields) - {"metadata", "detail", "cache", "native", *allowed})
     if clash:
         raise InvalidMedia(
-            f"{where}() sets {', '.join(clash)} itself; it also takes metadata= (and detail= "
-            "for images)"
+            f"{where}() sets {', '.join(clash)} itself; it also takes metadata=, cache=, "
+            "native= (and detail= for images)"
         )
 
 
@@ -187,3 +193,124 @@ def explain(name: str, exc: ValidationError) -> str:
         where = ".".join(str(p) for p in err["loc"]) or "value"
         problems.append(f"{where}: {err['msg']}")
     return f"invalid {name}: " + "; ".join(problems)
+
+
+# -- a provider's own data: JSON, plus bytes where its SDK uses bytes -----------------------
+
+# In JSON (to_dict), bytes are written as {"$bytes": "<base64>"}, and such a one-key dict is
+# read back as bytes: Bedrock's SDK puts raw bytes inside blocks we keep verbatim.
+_BYTES_KEY = "$bytes"
+# Deep enough for any provider's block, shallow enough that copying cannot exhaust the stack.
+_MAX_DEPTH = 64
+
+
+def data_copy(value: Any, *, what: str) -> Any:
+    """Return a deep copy of JSON data that may hold bytes, checked and bounded in depth.
+
+    Tuples become lists, bytearrays bytes, lone surrogates U+FFFD; a `{"$bytes": base64}`
+    dict becomes bytes.
+
+    Raises:
+        InvalidMedia: `value` holds something else (an object, NaN, a non-string key), or is
+            nested more than 64 levels deep.
+    """
+    return _copy(value, what, 0)
+
+
+def _copy(value: Any, what: str, depth: int) -> Any:
+    if depth > _MAX_DEPTH:
+        raise InvalidMedia(f"{what} is nested more than {_MAX_DEPTH} levels deep")
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidMedia(f"{what} holds {value}, which is not JSON data")
+        return value
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    if isinstance(value, Mapping):
+        if len(value) == 1 and isinstance(value.get(_BYTES_KEY), str):
+            return b64decode(value[_BYTES_KEY])
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise InvalidMedia(f"{what} has a key that is not a string: {key!r:.40}")
+            out[_SURROGATE.sub("\ufffd", key)] = _copy(item, what, depth + 1)
+        return out
+    if isinstance(value, list | tuple):
+        return [_copy(item, what, depth + 1) for item in value]
+    raise InvalidMedia(f"{what} must be JSON data (or bytes), got {type(value).__name__}")
+
+
+def data_json(value: Any) -> Any:
+    """Return data copied by `data_copy` as JSON data: bytes become `{"$bytes": base64}`."""
+    if isinstance(value, bytes):
+        return {_BYTES_KEY: b64encode(value)}
+    if isinstance(value, dict):
+        return {key: data_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [data_json(item) for item in value]
+    return value
+
+
+def _data_dict(value: Any) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InvalidMedia(f"a provider's data must be a dict, got {type(value).__name__}")
+    copied: dict[str, Any] = data_copy(value, what="a provider's data")
+    return copied
+
+
+def _native(value: Any) -> dict[str, Any]:
+    hints = _data_dict(value)
+    for provider, entry in hints.items():
+        if not isinstance(entry, dict):
+            raise InvalidMedia(
+                f"native[{provider!r}] must be a dict of that provider's hints, "
+                f"got {type(entry).__name__}"
+            )
+    return hints
+
+
+def _opaque(value: Any) -> str | bytes:
+    copied = data_copy(value, what="opaque data")
+    if not isinstance(copied, str | bytes):
+        raise InvalidMedia(f"opaque data must be text or bytes, got {type(value).__name__}")
+    return copied
+
+
+JsonData = Annotated[
+    dict[str, Any],
+    BeforeValidator(_data_dict),
+    PlainSerializer(data_json, when_used="json"),
+    WithJsonSchema({"type": "object"}),
+]
+"""A provider's own JSON object (a block we keep verbatim, a citation's fields)."""
+
+NativeHints = Annotated[
+    dict[str, Any],
+    BeforeValidator(_native),
+    PlainSerializer(data_json, when_used="json"),
+    WithJsonSchema({"type": "object", "additionalProperties": {"type": "object"}}),
+]
+"""Provider name → that provider's exact-shape hints (read and written by it alone)."""
+
+Opaque = Annotated[
+    str | bytes,
+    BeforeValidator(_opaque),
+    PlainSerializer(data_json, when_used="json"),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {"$bytes": {"type": "string", "contentEncoding": "base64"}},
+                    "required": ["$bytes"],
+                },
+            ]
+        }
+    ),
+]
+"""Opaque provider data (a signature's companion, encrypted reasoning): text or bytes."""

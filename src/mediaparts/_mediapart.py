@@ -14,50 +14,38 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Mapping
-from typing import IO, TYPE_CHECKING, Any, ClassVar, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 from typing_extensions import Self
 
 from mediaparts import fetching
+from mediaparts._blocks import PartFields, part_dict
+from mediaparts._constructors import Constructors
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._fields import (
     InlineBytes,
     article,
     check_fields,
-    check_limit,
     clean_filename,
     construct,
     copy_metadata,
-    extra_fields,
     inline_bytes,
 )
 from mediaparts._sources import (
-    b64decode,
-    b64decode_prefix,
     b64encode,
-    check_url_source,
-    filename_of,
-    is_data_uri,
-    is_str_path,
-    parse_data_uri,
-    read_file_object,
-    read_path,
     untrusted_paths,
 )
 from mediaparts.detection import (
-    PREFIX_SIZE,
     canonical_media_type,
     detect,
     kind_of,
-    media_type_from_filename,
 )
 from mediaparts.fetching import redact
 from mediaparts.formats import Kind
 
 if TYPE_CHECKING:
     import httpx
-    from PIL import Image
 
 __all__ = ["Kind", "MediaPart", "part_class", "register_dict_reader"]
 
@@ -81,11 +69,15 @@ def part_class(kind: str) -> type[MediaPart]:
     return _BY_KIND[kind]
 
 
-class MediaPart(BaseModel):
+class MediaPart(Constructors, PartFields):
     """Base class of image, audio, video and file parts.
 
     Build parts with the class methods (`from_path`, `from_url`, `from_bytes`, `from_base64`,
     `from_data_uri`, `from_pil`, `from_file`) or with `mp.part()`, which picks the class.
+
+    A part holds its bytes, a URL, or a provider file reference (`file_id` of the store named
+    by `file_provider`: OpenAI `file_id`, Anthropic Files API, Gemini `file_uri`, Bedrock
+    `s3Location`), which is never fetched and renders only to that provider.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", validate_default=False)
@@ -96,6 +88,8 @@ class MediaPart(BaseModel):
     url: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     inline: InlineBytes | None = Field(default=None, alias="data", repr=False)
+    file_id: str | None = None
+    file_provider: str | None = None
 
     _state: fetching.LoadState = PrivateAttr(default_factory=fetching.LoadState)
     _kinds: ClassVar[frozenset[str]] = frozenset(get_args(Kind))
@@ -135,6 +129,8 @@ class MediaPart(BaseModel):
             declared = values["media_type"] = canonical_media_type(declared)
         data = inline_bytes(values.get("data"))
         url = values.get("url")
+        if values.get("file_id") is not None or values.get("file_provider") is not None:
+            return cls._reference(values, declared, data, url)
         if data is None and url is None:
             raise InvalidMedia(
                 f"{cls.__name__} needs its bytes (data=) or a URL (url=); "
@@ -150,6 +146,25 @@ class MediaPart(BaseModel):
         elif declared is not None:
             cls._check_kind(declared, what="the declared media_type")
         return values
+
+    @classmethod
+    def _reference(cls, values: dict[str, Any], declared: str | None, data: Any, url: Any) -> Any:
+        file_id, store = values.get("file_id"), values.get("file_provider")
+        if not (isinstance(file_id, str) and file_id and isinstance(store, str) and store):
+            raise InvalidMedia(
+                "a provider file reference needs file_id and file_provider (the provider whose "
+                f"file store holds it) as non-empty strings, got {file_id!r:.60} and {store!r:.40}"
+            )
+        if data is not None or url is not None:
+            raise InvalidMedia(f"{cls.__name__} holds bytes, a URL or a file_id: give one")
+        if declared is not None:
+            cls._check_kind(declared, what="the declared media_type")
+        return values
+
+    @property
+    def is_reference(self) -> bool:
+        """Whether the part is a provider file reference (`file_id`), with no bytes here."""
+        return self.file_id is not None
 
     @classmethod
     def _check_kind(cls, media_type: str, *, what: str) -> None:
@@ -178,7 +193,7 @@ class MediaPart(BaseModel):
 
     def __hash__(self) -> int:
         digest = hashlib.blake2b(self.inline or b"", digest_size=8).digest()
-        return hash((type(self), self.media_type, self.filename, self.url, digest))
+        return hash((type(self), self.media_type, self.filename, self.url, self.file_id, digest))
 
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():
@@ -197,7 +212,7 @@ class MediaPart(BaseModel):
         if self.inline is not None:
             return self.inline
         if self._state.data is None:
-            self.load()
+            self.load()  # raises for a file reference
         assert self._state.data is not None
         return self._state.data
 
@@ -240,6 +255,7 @@ class MediaPart(BaseModel):
             UnsupportedMediaType: The bytes are not of this part's kind.
         """
         # Sync twin of `aload` (and `resolve` of `aresolve`): fetching.load vs fetching.aload.
+        self._no_reference()
         if not self.is_loaded:
             fetching.load(self._state, self._wanted(), client=client, policy=policy)
         return self
@@ -256,9 +272,18 @@ class MediaPart(BaseModel):
         errors as `load`.
         """
         # Async twin of `load` (and `aresolve` of `resolve`): fetching.aload vs fetching.load.
+        self._no_reference()
         if not self.is_loaded:
             await fetching.aload(self._state, self._wanted(), client=client, policy=policy)
         return self
+
+    def _no_reference(self) -> None:
+        if self.file_id is not None:
+            raise InvalidMedia(
+                f"{type(self).__name__} {self.file_id!r} is a file in {self.file_provider}'s file "
+                "store: it has no bytes here and is never fetched; it renders only to "
+                f"{self.file_provider}"
+            )
 
     def _wanted(self) -> fetching.Wanted:
         assert self.url is not None
@@ -283,7 +308,7 @@ class MediaPart(BaseModel):
         return self._resolved()
 
     def _resolved(self) -> MediaPart:
-        if self.inline is not None:
+        if self.inline is not None or self.file_id is not None:
             return self
         detected = self._state.detected
         assert detected is not None
@@ -320,10 +345,7 @@ class MediaPart(BaseModel):
         Bytes are base64 text; fields that are `None` (and empty metadata) are left out. A URL
         part's fetched bytes are a cache, not part of its value, and are not included.
         """
-        out = self.model_dump(mode="json", by_alias=True, exclude_none=True)
-        if not out.get("metadata"):
-            out.pop("metadata", None)
-        return out
+        return part_dict(self)
 
     @classmethod
     def from_dict(
@@ -353,142 +375,3 @@ class MediaPart(BaseModel):
         if cls is not MediaPart and not isinstance(made, cls):
             cls._check_kind(made.media_type or "application/octet-stream", what="the dict")
         return made
-
-    # -- constructors ----------------------------------------------------------------------
-
-    @classmethod
-    def from_bytes(
-        cls,
-        raw: bytes | bytearray | memoryview,
-        media_type: str | None = None,
-        filename: str | None = None,
-        **fields: Any,
-    ) -> Self:
-        """Make a part from raw bytes; the type comes from the bytes (`media_type` is a hint)."""
-        if not isinstance(raw, bytes | bytearray | memoryview):
-            raise InvalidMedia(f"from_bytes() takes bytes, got {type(raw).__name__}")
-        extra_fields("from_bytes", fields)
-        return cls(data=bytes(raw), media_type=media_type, filename=filename, **fields)
-
-    @classmethod
-    def from_path(
-        cls, path: str | os.PathLike[str], *, max_bytes: int | None = None, **fields: Any
-    ) -> Self:
-        """Read a file now (the part keeps its bytes even if the file is later deleted).
-
-        Raises:
-            InvalidMedia: There is no readable file at `path`.
-            MediaTooLarge: The file is larger than `max_bytes`.
-            UnsupportedMediaType: The file's bytes are not of this class's kind.
-        """
-        if not is_str_path(path):
-            raise InvalidMedia(f"from_path() takes a str or Path, got {type(path).__name__}")
-        check_limit(max_bytes)
-        extra_fields("from_path", fields, allowed=("filename", "media_type"))
-        check_fields(fields)
-        name = fields.setdefault("filename", filename_of(path))
-        # Detect from a bounded prefix first, so a wrong kind fails before a big read.
-        found = detect(path, filename=name, declared=fields.get("media_type"))
-        cls._check_kind(found.media_type, what=f"the bytes of {filename_of(path)}")
-        return cls(data=read_path(path, max_bytes=max_bytes), **fields)
-
-    @classmethod
-    def from_url(
-        cls,
-        url: str,
-        media_type: str | None = None,
-        filename: str | None = None,
-        **fields: Any,
-    ) -> Self:
-        """Make a lazy part: nothing is fetched until `.data`, `load()` or `aload()`.
-
-        The media type is taken from `media_type`, else guessed from the URL's extension, else
-        left `None` until the bytes are fetched (`resolve()` types the part by them).
-        """
-        if not isinstance(url, str) or not url.strip():
-            raise InvalidMedia(f"from_url() takes a URL string, got {url!r}")
-        extra_fields("from_url", fields)
-        check_fields({"media_type": media_type, "filename": filename})
-        check_url_source(url)
-        name = filename or fetching.url_filename(url)
-        if media_type is None and name is not None:
-            guess = media_type_from_filename(name)
-            if guess is not None and kind_of(guess) in cls._kinds:
-                media_type = guess
-        return cls(url=url, media_type=media_type, filename=name, **fields)
-
-    @classmethod
-    def from_base64(
-        cls,
-        text: str | bytes,
-        media_type: str | None = None,
-        filename: str | None = None,
-        **fields: Any,
-    ) -> Self:
-        """Make a part from base64 text (standard or URL-safe alphabet, line breaks allowed).
-
-        Raises:
-            InvalidMedia: The text is not valid base64 (or is a data URI: use `from_data_uri`).
-        """
-        if is_data_uri(text):
-            raise InvalidMedia("this is a data URI, not bare base64: use from_data_uri()")
-        if not isinstance(text, str | bytes):
-            raise InvalidMedia(f"from_base64() takes text, got {type(text).__name__}")
-        extra_fields("from_base64", fields)
-        check_fields({"media_type": media_type, "filename": filename})
-        # Decoding a prefix is enough to refuse the wrong kind before decoding it all.
-        head = b64decode_prefix(text, PREFIX_SIZE)
-        found = detect(head, filename=filename, declared=media_type)
-        cls._check_kind(found.media_type, what="the decoded bytes")
-        return cls(data=b64decode(text), media_type=media_type, filename=filename, **fields)
-
-    @classmethod
-    def from_data_uri(
-        cls,
-        uri: str,
-        media_type: str | None = None,
-        filename: str | None = None,
-        **fields: Any,
-    ) -> Self:
-        """Make a part from an RFC 2397 data URI (base64 or percent-encoded).
-
-        The URI's own media type is a hint like `media_type` (which overrides it): the bytes
-        decide.
-
-        Raises:
-            InvalidMedia: The URI is malformed.
-        """
-        extra_fields("from_data_uri", fields)
-        parsed = parse_data_uri(uri)
-        declared = media_type or parsed.media_type
-        return cls(data=parsed.data, media_type=declared, filename=filename, **fields)
-
-    @classmethod
-    def from_file(
-        cls,
-        fileobj: IO[bytes] | Any,
-        filename: str | None = None,
-        media_type: str | None = None,
-        max_bytes: int | None = None,
-        **fields: Any,
-    ) -> Self:
-        """Read a binary file object (not closed; put back where it was when seekable).
-
-        Raises:
-            MediaTooLarge: It holds more than `max_bytes`.
-        """
-        extra_fields("from_file", fields)
-        check_limit(max_bytes)
-        raw = read_file_object(fileobj, max_bytes=max_bytes)
-        if filename is None:
-            name = getattr(fileobj, "name", None)
-            filename = filename_of(name) if isinstance(name, str) and name else None
-        return cls(data=raw, media_type=media_type, filename=filename, **fields)
-
-    @classmethod
-    def from_pil(cls, image: Image.Image, format: str | None = None, **fields: Any) -> Self:
-        """Encode a PIL image: in `format`, else its own format if web-friendly, else PNG."""
-        from mediaparts.imaging import encode_pil
-
-        extra_fields("from_pil", fields, allowed=("filename",))
-        return cls(data=encode_pil(image, format), **fields)

@@ -1,27 +1,31 @@
-"""Chat messages that carry media: System, User, Assistant and Tool.
+"""Chat messages: System, User, Assistant and Tool, each an ordered tuple of parts.
 
-Content is an ordered tuple of parts. Anything `mp.part()` takes can be given as content or
-`files=`; a plain `str` inside a content list is text.
+Anything `mp.part()` takes can be given as content or `files=`; a plain `str` inside a content
+list is text. Parts are text and media, and in assistant turns also reasoning, tool calls and
+refusals, kept in the order the model produced them; `ProviderPart` holds any block of one
+provider's API that the common model does not.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from mediaparts._build import is_single_source, part, part_from_mapping
+from mediaparts._build import is_single_source
+from mediaparts._content import to_parts
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import construct, json_copy, json_text
-from mediaparts._parts import MediaPart, Part, TextPart
+from mediaparts._fields import NativeHints, construct, json_copy
+from mediaparts._parts import MediaPart, Part, TextPart, ToolCall
 from mediaparts._sources import untrusted_paths
 
 __all__ = [
+    "FORMAT_VERSION",
     "Assistant",
     "Message",
+    "StopReason",
     "System",
     "Tool",
     "ToolCall",
@@ -29,49 +33,35 @@ __all__ = [
     "User",
     "merge_runs",
     "message_from_dict",
+    "tool_calls_of",
 ]
 
 AnyPart = Annotated[Part, Field(discriminator="kind")]
 _SEPARATOR = "\n\n"
+# `to_dict()` writes this version; `message_from_dict` reads it and every earlier one.
+FORMAT_VERSION = 2
 
-
-class ToolCall(BaseModel):
-    """A call the model asked for. `arguments` is the JSON text the model produced, as is."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str
-    name: str
-    arguments: str = "{}"
-
-    def __init__(self, /, **values: Any) -> None:
-        args = values.get("arguments")
-        if isinstance(args, Mapping):
-            # Only a caller's own dict is encoded here; a model's text is never re-encoded.
-            values["arguments"] = json_text(args, what="tool call arguments")
-        construct(self, super().__init__, values)
-
-    def parsed_arguments(self) -> Any:
-        """Return the arguments decoded from JSON.
-
-        Raises:
-            InvalidMedia: The model's arguments are not valid JSON.
-        """
-        try:
-            return json.loads(self.arguments)
-        except json.JSONDecodeError as exc:
-            raise InvalidMedia(
-                f"the arguments of tool call {self.id!r} ({self.name}) are not valid JSON: {exc}"
-            ) from exc
+StopReason: TypeAlias = Literal[
+    "end", "max_tokens", "tool_call", "stop_sequence", "content_filter", "refusal", "other"
+]
+"""Why the model stopped, in one vocabulary for every provider."""
 
 
 class Usage(BaseModel):
-    """Token counts a provider reported for one response."""
+    """Token counts a provider reported for one response.
+
+    `input_tokens` counts all input, cached included (`cache_read_tokens` and
+    `cache_write_tokens` are parts of it); `output_tokens` counts all output, reasoning
+    included (`reasoning_tokens` is part of it), whatever the API reported, converted.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     input_tokens: int = Field(default=0, ge=0)
     output_tokens: int = Field(default=0, ge=0)
+    cache_read_tokens: int = Field(default=0, ge=0)
+    cache_write_tokens: int = Field(default=0, ge=0)
+    reasoning_tokens: int = Field(default=0, ge=0)
 
     def __init__(self, /, **values: Any) -> None:
         construct(self, super().__init__, values)
@@ -83,48 +73,8 @@ class Usage(BaseModel):
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
+            **{name: getattr(self, name) + getattr(other, name) for name in type(self).model_fields}
         )
-
-
-def _to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
-    parts: list[Any] = []
-    if content is None:
-        pass
-    elif isinstance(content, str):
-        if content:
-            parts.append(TextPart(content))
-    elif isinstance(content, TextPart | MediaPart) or is_single_source(content):
-        parts.append(part(content))
-    elif isinstance(content, Mapping):
-        parts.append(_item(content))
-    elif isinstance(content, Iterable):
-        parts.extend(_item(item) for item in content)
-    else:
-        raise InvalidMedia(
-            f"message content must be text, media or a list of them, got {type(content).__name__}"
-        )
-    if files is not None:
-        if isinstance(files, str | Mapping) or is_single_source(files):
-            files = [files]
-        elif not isinstance(files, Iterable):
-            raise InvalidMedia(f"files= takes a list of media, got {type(files).__name__}")
-        for item in files:
-            made = part(item)
-            if not isinstance(made, MediaPart):
-                raise InvalidMedia("files= takes media (paths, URLs, bytes, parts), not text")
-            parts.append(made)
-    return tuple(parts)
-
-
-def _item(item: Any) -> TextPart | MediaPart:
-    if isinstance(item, str):
-        return TextPart(item)
-    if isinstance(item, Mapping) and ("type" in item and "kind" not in item):
-        return _typed_part(item)
-    made: TextPart | MediaPart = part(item)
-    return made
 
 
 class _Message(BaseModel):
@@ -133,6 +83,7 @@ class _Message(BaseModel):
     role: str
     id: str | None = None
     parts: tuple[AnyPart, ...] = ()
+    native: NativeHints = Field(default_factory=dict)
 
     def __init__(
         self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
@@ -140,9 +91,9 @@ class _Message(BaseModel):
         if content is not None or files is not None:
             if "parts" in values:
                 raise InvalidMedia("give content (and files=) or parts=, not both")
-            values["parts"] = _to_parts(content, files)
+            values["parts"] = to_parts(content, files)
         elif "parts" in values:
-            values["parts"] = _to_parts(values["parts"], None)
+            values["parts"] = to_parts(values["parts"], None)
         construct(self, super().__init__, values)
 
     @property
@@ -156,42 +107,43 @@ class _Message(BaseModel):
         return tuple(p for p in self.parts if isinstance(p, MediaPart))
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict that `mp.message_from_dict` turns back into this message."""
-        out: dict[str, Any] = {"role": self.role}
-        for name in type(self).model_fields:
-            if name in ("role", "parts"):
-                continue
-            value = getattr(self, name)
-            if value is None or value == ():
-                continue
-            if isinstance(value, BaseModel):
-                value = value.model_dump(mode="json")
-            elif isinstance(value, tuple):  # tool_calls: a tuple of models
-                value = [
-                    v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value
-                ]
-            out[name] = value
+        """Return a JSON-ready dict that `mp.message_from_dict` turns back into this message.
+
+        It carries `"v": 2`, the format version; fields at their default are left out.
+        """
+        out: dict[str, Any] = {"v": FORMAT_VERSION, "role": self.role}
+        dumped = self.model_dump(mode="json", exclude={"role", "parts"})
+        for name, info in type(self).model_fields.items():
+            if name in dumped and getattr(self, name) != info.get_default(
+                call_default_factory=True
+            ):
+                out[name] = dumped[name]
         out["parts"] = [p.to_dict() for p in self.parts]
         return out
 
 
 class System(_Message):
-    """Instructions for the model. Text only."""
+    """Instructions for the model. Text only.
 
-    role: Literal["system"] = "system"
+    `role="developer"` keeps OpenAI's developer role; providers without one read it as system.
+    """
+
+    role: Literal["system", "developer"] = "system"
+    name: str | None = None
 
     def __init__(
         self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
     ) -> None:
         super().__init__(content, files=files, **values)
-        if self.files:
+        if any(not isinstance(p, TextPart) for p in self.parts):
             raise InvalidMedia("a System message holds text only; put media in a User message")
 
 
 class User(_Message):
-    """What the person says: text and media, in order."""
+    """What the person says: text and media, in order. `name` tells participants apart."""
 
     role: Literal["user"] = "user"
+    name: str | None = None
 
     def __init__(
         self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
@@ -201,19 +153,44 @@ class User(_Message):
 
 
 class Assistant(_Message):
-    """What the model said: text (and media), tool calls, usage and structured output."""
+    """What the model said, in order: reasoning, text, tool calls, refusals (and media).
+
+    `tool_calls=` appends `ToolCall` parts after the content; `tool_calls` is the view of
+    them. `stop_reason` is one of `StopReason`, `stop_reason_raw` the API's own value.
+    """
 
     role: Literal["assistant"] = "assistant"
-
-    def __init__(
-        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
-    ) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
-        super().__init__(content, files=files, **values)
-
-    tool_calls: tuple[ToolCall, ...] = ()
+    name: str | None = None
     usage: Usage | None = None
     output: Any = None
+    model: str | None = None
+    stop_reason: StopReason | None = None
+    stop_reason_raw: str | None = None
+
+    def __init__(
+        self,
+        content: Any = None,
+        /,
+        *,
+        files: Iterable[Any] | None = None,
+        tool_calls: Iterable[Any] | None = None,
+        **values: Any,
+    ) -> None:
+        if tool_calls is not None:
+            calls = tool_calls_of(tool_calls)
+            if content is not None or files is not None:
+                if "parts" in values:
+                    raise InvalidMedia("give content (and files=) or parts=, not both")
+                values["parts"] = to_parts(content, files) + calls
+                content = files = None
+            else:
+                values["parts"] = to_parts(values.get("parts"), None) + calls
+        super().__init__(content, files=files, **values)
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The tool calls among the parts, in order."""
+        return tuple(p for p in self.parts if isinstance(p, ToolCall))
 
     @field_validator("output")
     @classmethod
@@ -224,20 +201,25 @@ class Assistant(_Message):
 
 
 class Tool(_Message):
-    """The result of a tool call; may carry media (e.g. a cropped image)."""
+    """The result of a tool call; may carry media (e.g. a cropped image).
+
+    `tool_call_id` is the call it answers (None where the API pairs results by name, as
+    Gemini may); `is_error` is the API's error flag, implied by `error=`.
+    """
 
     role: Literal["tool"] = "tool"
+    tool_call_id: str | None = None
+    name: str | None = None
+    error: str | None = None
+    error_type: str | None = None
+    is_error: bool = False
 
     def __init__(
         self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
     ) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
+        if values.get("error") is not None:
+            values.setdefault("is_error", True)
         super().__init__(content, files=files, **values)
-
-    tool_call_id: str
-    name: str | None = None
-    error: str | None = None
-    error_type: str | None = None
 
 
 Message: TypeAlias = System | User | Assistant | Tool
@@ -257,13 +239,14 @@ _ROLES: dict[str, type[_Message]] = {
 def message_from_dict(
     value: Mapping[str, Any], *, base_dir: str | os.PathLike[str] | None = None
 ) -> Message:
-    """Make a message from `to_dict()` output or a `{"role", "content"}` dict.
+    """Make a message from `to_dict()` output (any version) or a `{"role", "content"}` dict.
 
     `content` is text, or a list of text, parts, shorthands and type-tagged content parts
     (`{"type": "text" | "image_url" | "input_audio" | "file", ...}`, the OpenAI Chat shape).
-
-    Roles `human`, `ai`, `model` and `developer` are read as `user`, `assistant`,
-    `assistant` and `system`.
+    Roles `human`, `ai` and `model` are read as `user`, `assistant` and `assistant`;
+    `developer` stays a `System` message with role `developer`. A version 1 dict (no `"v"`)
+    keeps its `tool_calls` list; they follow the content, as version 1 rendered them.
+    Each provider's own payloads are read by `mp.messages_from`.
 
     The dict is untrusted input (it may come from a client's request body): it may not name
     a local file. A `{"path": ...}` part, an `image_url` whose URL is a plain path, or any
@@ -277,8 +260,8 @@ def message_from_dict(
 
     Raises:
         BlockedPath: The dict names a local file, and no `base_dir` allows it.
-        InvalidMedia: The dict has no known role or a malformed field, or `base_dir` is not
-            a directory.
+        InvalidMedia: The dict has no known role, an unknown version or a malformed field,
+            or `base_dir` is not a directory.
     """
     with untrusted_paths("mp.message_from_dict()", base_dir):
         return _message_from_dict(value)
@@ -289,18 +272,22 @@ def _message_from_dict(value: Mapping[str, Any]) -> Message:
         raise InvalidMedia(f"a message dict is needed, got {type(value).__name__}")
     if not all(isinstance(key, str) for key in value):
         raise InvalidMedia("a message dict's keys must be strings")
+    version = value.get("v", 1)
+    if type(version) is not int or not 1 <= version <= FORMAT_VERSION:
+        raise InvalidMedia(
+            f"unknown message dict version {version!r:.20}; this release reads 1 to "
+            f"{FORMAT_VERSION} (a newer mediaparts wrote it?)"
+        )
     role = value.get("role")
     cls = _ROLES.get(role.lower()) if isinstance(role, str) else None
     if cls is None:
         raise InvalidMedia(
             f"unknown message role {value.get('role')!r}; expected one of {', '.join(_ROLES)}"
         )
-    fields = {k: v for k, v in value.items() if k not in ("role", "content", "parts")}
-    calls = fields.pop("tool_calls", None)
-    if calls is not None:
-        if isinstance(calls, str | Mapping) or not isinstance(calls, Sequence):
-            raise InvalidMedia(f"tool_calls must be a list, got {type(calls).__name__}")
-        fields["tool_calls"] = tuple(_tool_call(c) for c in calls)
+    fields = {k: v for k, v in value.items() if k not in ("v", "role", "content", "parts")}
+    if cls is System:
+        assert isinstance(role, str)
+        fields["role"] = "developer" if role.lower() == "developer" else "system"
     if "parts" in value and "content" in value:
         raise InvalidMedia("a message dict has either 'parts' or 'content', not both")
     source = value.get("parts", value.get("content"))
@@ -314,6 +301,17 @@ def _message_from_dict(value: Mapping[str, Any]) -> Message:
     return made
 
 
+def tool_calls_of(calls: Any) -> tuple[ToolCall, ...]:
+    """Return `tool_calls=` as ToolCall parts: ToolCalls, their dicts, or OpenAI's shape.
+
+    Raises:
+        InvalidMedia: It is not a list, or an item is not a tool call.
+    """
+    if isinstance(calls, str | bytes | Mapping) or not isinstance(calls, Iterable):
+        raise InvalidMedia(f"tool_calls must be a list, got {type(calls).__name__}")
+    return tuple(_tool_call(c) for c in calls)
+
+
 def _tool_call(value: Any) -> ToolCall:
     if isinstance(value, ToolCall):
         return value
@@ -324,57 +322,17 @@ def _tool_call(value: Any) -> ToolCall:
         if not isinstance(fn, Mapping):
             raise InvalidMedia(f"a tool call's function must be a dict, got {type(fn).__name__}")
         return ToolCall(
-            id=value.get("id", ""), name=fn.get("name", ""), arguments=fn.get("arguments", "{}")
+            id=value.get("id"), name=fn.get("name", ""), arguments=fn.get("arguments", "{}")
         )
-    return ToolCall(**value)
-
-
-def _spec(item: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    spec = item.get(key)
-    if not isinstance(spec, Mapping):
-        raise InvalidMedia(f"a {key!r} content part needs a dict under {key!r}")
-    return spec
-
-
-def _typed_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
-    """Read one type-tagged content part: a dict shape of our own, documented for dict input.
-
-    `{"type": "text", "text": ...}` (also `input_text`, `output_text`), `{"type": "image_url",
-    "image_url": {"url", "detail"}}` (or the URL alone), `{"type": "input_audio", "input_audio":
-    {"data", "format"}}` and `{"type": "file", "file": {"file_data", "filename"}}`. This is the
-    shape OpenAI Chat Completions uses, so such messages read as they are; reading each
-    provider's own payloads is the providers' business (they sit above this module).
-    """
-    kind = item.get("type")
-    if kind in ("text", "input_text", "output_text"):
-        text = item.get("text")
-        if not isinstance(text, str):
-            raise InvalidMedia(f"a text part's text must be a string, got {type(text).__name__}")
-        return TextPart(text)
-    if kind == "image_url":
-        spec = item.get("image_url")
-        url = spec.get("url") if isinstance(spec, Mapping) else spec
-        detail = spec.get("detail") if isinstance(spec, Mapping) else None
-        return part(url, **({"detail": detail} if detail else {}))
-    if kind == "input_audio":
-        spec = _spec(item, "input_audio")
-        fmt = str(spec.get("format", "wav"))
-        made = part_from_mapping({"data": spec.get("data"), "media_type": f"audio/{fmt}"})
-        assert isinstance(made, MediaPart)
-        return made
-    if kind == "file":
-        spec = _spec(item, "file")
-        made = part_from_mapping({"data": spec.get("file_data"), "filename": spec.get("filename")})
-        assert isinstance(made, MediaPart)
-        return made
-    raise InvalidMedia(f"unknown content part type {kind!r}")
+    return ToolCall(**{k: v for k, v in value.items() if k != "kind"})
 
 
 def merge_runs(messages: Sequence[Message]) -> list[Message]:
     """Merge consecutive messages of the same role into one, returning new messages.
 
-    Text is joined with a blank line, media and tool calls are concatenated in order, usage
-    is added up; tool messages are never merged (each answers its own call).
+    Parts are concatenated in order, and two plain text parts that meet (no citations, cache
+    or native hints) are joined with a blank line; usage is added up; the later message's
+    model and stop reason win. Tool messages are never merged (each answers its own call).
     """
     if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
         raise InvalidMedia(f"merge_runs() takes a list of messages, got {type(messages).__name__}")
@@ -393,19 +351,29 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
     return merged
 
 
+def _plain(part: Any) -> TypeGuard[TextPart]:
+    return isinstance(part, TextPart) and part == TextPart(part.text)
+
+
 def _merge(first: Message, second: Message) -> Message:
     parts: list[Any] = list(first.parts)
     for p in second.parts:
-        if parts and isinstance(p, TextPart) and isinstance(parts[-1], TextPart):
-            parts[-1] = TextPart(parts[-1].text + _SEPARATOR + p.text)
+        last = parts[-1] if parts else None
+        if _plain(p) and _plain(last):
+            parts[-1] = TextPart(last.text + _SEPARATOR + p.text)
         else:
             parts.append(p)
-    extra: dict[str, Any] = {}
+    fields = {
+        name: getattr(first, name)
+        for name in type(first).model_fields
+        if name not in ("parts", "usage", "output", "model", "stop_reason", "stop_reason_raw")
+    }
     if isinstance(first, Assistant) and isinstance(second, Assistant):
-        extra["tool_calls"] = first.tool_calls + second.tool_calls
         usages = [u for u in (first.usage, second.usage) if u is not None]
-        extra["usage"] = sum(usages[1:], usages[0]) if usages else None
-        extra["output"] = second.output if second.output is not None else first.output
-    made = type(first)(parts=tuple(parts), id=first.id, **extra)
+        fields["usage"] = sum(usages[1:], usages[0]) if usages else None
+        fields["output"] = second.output if second.output is not None else first.output
+        for name in ("model", "stop_reason", "stop_reason_raw"):
+            fields[name] = getattr(second, name) or getattr(first, name)
+    made = type(first)(parts=tuple(parts), **fields)
     assert isinstance(made, System | User | Assistant | Tool)
     return made

@@ -8,18 +8,29 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict
-
+from mediaparts._blocks import (
+    Citation,
+    PartFields,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    ToolCall,
+)
 from mediaparts._fields import construct
 from mediaparts._mediapart import MediaPart, part_class
 
 __all__ = [
     "AudioPart",
+    "Citation",
     "FilePart",
     "ImagePart",
     "MediaPart",
     "Part",
+    "ProviderPart",
+    "ReasoningPart",
+    "RefusalPart",
     "TextPart",
+    "ToolCall",
     "VideoPart",
     "part_class",
 ]
@@ -98,24 +109,29 @@ class FilePart(MediaPart):
     _kinds: ClassVar[frozenset[str]] = frozenset({"file"})
 
 
-class TextPart(BaseModel):
-    """A piece of text in a message."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class TextPart(PartFields):
+    """A piece of text in a message, with the citations the provider attached to it."""
 
     kind: Literal["text"] = "text"
     text: str
+    citations: tuple[Citation, ...] = ()
 
     def __init__(self, text: str | None = None, /, **values: Any) -> None:
         if text is not None:
             values["text"] = text
         construct(self, super().__init__, values)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return `{"kind": "text", "text": ...}`."""
-        return self.model_dump(mode="json")
 
-
-Part: TypeAlias = ImagePart | AudioPart | VideoPart | FilePart | TextPart
+Part: TypeAlias = (
+    ImagePart
+    | AudioPart
+    | VideoPart
+    | FilePart
+    | TextPart
+    | ReasoningPart
+    | ToolCall
+    | RefusalPart
+    | ProviderPart
+)
 """Every class a message part can be. A new part class is added here; code that dispatches on
 a part matches its class and ends in `assert_never`, so mypy lists what does not handle it yet."""

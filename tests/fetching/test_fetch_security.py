@@ -1092,7 +1092,7 @@ def test_every_message_showing_a_url_redacts_it() -> None:
 
     # Reviewed exceptions (file, expression): values that are not URLs with credentials.
     allowed = {
-        ("_mediapart.py", "url"),  # from_url() refusing a value that is not a URL string
+        ("_constructors.py", "url"),  # from_url() refusing a value that is not a URL string
         ("_urls.py", "url"),  # testing.media_urls refusing what a test registered
     }
     named = {"url", "current", "target", "location"}

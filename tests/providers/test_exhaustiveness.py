@@ -35,7 +35,7 @@ KIND_SITES = [
 ]
 # ... and on the class of a message part (`Part`).
 PART_SITES = [
-    ("providers/_render_common.py", "items"),
+    ("providers/_render_common.py", "parts"),
     ("providers/_estimate.py", "_part_tokens"),
 ]
 
@@ -85,9 +85,9 @@ def flagged(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]:
     )
     _patch(
         package / "_parts.py",
-        r"^Part: TypeAlias = (.*)$",
-        'class HologramPart(BaseModel):\n    kind: Literal["hologram"] = "hologram"\n\n\n'
-        r"Part: TypeAlias = \1 | HologramPart",
+        r"^Part: TypeAlias = \($",
+        'class HologramPart(PartFields):\n    kind: Literal["hologram"] = "hologram"\n\n\n'
+        "Part: TypeAlias = (\n    HologramPart |",
     )
     run = subprocess.run(
         [

@@ -54,7 +54,8 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.providers._check import Violation, check
     from mediaparts.providers._estimate import estimate_tokens
     from mediaparts.providers._normalize import anormalize, normalize, normalize_many
-    from mediaparts.providers._render import arender, render
+    from mediaparts.providers._read import message_from_response, messages_from
+    from mediaparts.providers._render import OnLoss, arender, render
 
 # The operations over providers, by the module that defines it: they load on first use, so
 # looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
@@ -64,6 +65,9 @@ _LAZY = {
     "arender": "mediaparts.providers._render",
     "check": "mediaparts.providers._check",
     "estimate_tokens": "mediaparts.providers._estimate",
+    "message_from_response": "mediaparts.providers._read",
+    "messages_from": "mediaparts.providers._read",
+    "OnLoss": "mediaparts.providers._render",
     "normalize": "mediaparts.providers._normalize",
     "normalize_many": "mediaparts.providers._normalize",
     "render": "mediaparts.providers._render",
@@ -86,6 +90,7 @@ __all__ = [
     "MediaCosts",
     "ModelRule",
     "NormalizedPart",
+    "OnLoss",
     "OpenAIPatches",
     "OpenAITiles",
     "PatchBudget",
@@ -105,6 +110,8 @@ __all__ = [
     "check",
     "estimate_tokens",
     "get",
+    "message_from_response",
+    "messages_from",
     "names",
     "normalize",
     "normalize_many",

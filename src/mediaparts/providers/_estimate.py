@@ -7,7 +7,16 @@ from typing import Any
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
-from mediaparts._parts import ImagePart, MediaPart, Part, TextPart
+from mediaparts._parts import (
+    ImagePart,
+    MediaPart,
+    Part,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
 from mediaparts.providers import _costs
@@ -62,8 +71,8 @@ def _part_tokens(
     part: Part | MediaPart, provider: Provider, model: str | None, detail: str | None
 ) -> int:
     match part:
-        case TextPart():
-            return 0
+        case TextPart() | ReasoningPart() | ToolCall() | RefusalPart() | ProviderPart():
+            return 0  # media only: text and the rest are counted by the provider's tokenizer
         case MediaPart():
             return _media_part_tokens(part, provider, model, detail)
         case _:
@@ -73,6 +82,14 @@ def _part_tokens(
 def _media_part_tokens(
     part: MediaPart, provider: Provider, model: str | None, detail: str | None
 ) -> int:
+    if part.file_id is not None:
+        raise NoDocumentedRule(
+            f"{part.file_id!r} is a file in {part.file_provider}'s file store: its bytes are not "
+            "here to count",
+            provider=provider.name,
+            media_type=part.media_type,
+            model=model,
+        )
     resolved = part.resolve()
     media_type = resolved.media_type or "application/octet-stream"
     kind = kind_of(media_type)

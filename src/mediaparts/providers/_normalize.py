@@ -104,7 +104,30 @@ def _start(
     _check_urls(urls, model)
     chosen = get(provider)
     media = _media(part)
+    if media.file_id is not None:
+        return media, chosen, _reference(media, chosen)
     return media, chosen, _passed_url(media, chosen, urls, model, detail)
+
+
+def _reference(part: MediaPart, provider: Provider) -> NormalizedPart:
+    """Return a provider file reference as it is sent, if the provider reads that store."""
+    store = provider.rules.store
+    if part.file_provider != store:
+        raise UnsupportedMediaType(
+            f"{part.file_id!r} is a file in {part.file_provider}'s file store, and "
+            f"{provider.name} reads only {store}'s: upload the file there, or give its bytes",
+            media_type=part.media_type,
+            provider=provider.name,
+        )
+    return NormalizedPart(
+        kind=part.kind,
+        media_type=part.media_type or "application/octet-stream",
+        file_id=part.file_id,
+        filename=part.filename,
+        detail=getattr(part, "detail", None),
+        steps=("file reference",),
+        part=part,
+    )
 
 
 def normalize(

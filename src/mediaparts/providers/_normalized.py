@@ -16,7 +16,8 @@ class NormalizedPart:
     """A part made ready for one provider by `mp.normalize`.
 
     Exactly one of `data` (bytes to send inline), `url` (passed through for the provider to
-    fetch) or `text` (a text file the provider reads as text) is set.
+    fetch), `text` (a text file the provider reads as text) or `file_id` (a file in the
+    provider's file store) is set.
 
     Attributes:
         kind: `"image"`, `"audio"`, `"video"` or `"file"`.
@@ -24,6 +25,7 @@ class NormalizedPart:
         data: The bytes to send inline, or None.
         url: The URL passed through, or None.
         text: The decoded text of a text file sent as text, or None.
+        file_id: The id of a file in the provider's file store, or None.
         filename: The part's file name, if any.
         width: Image width as sent, when known.
         height: Image height as sent, when known.
@@ -38,6 +40,7 @@ class NormalizedPart:
     data: bytes | None = None
     url: str | None = None
     text: str | None = None
+    file_id: str | None = None
     filename: str | None = None
     width: int | None = None
     height: int | None = None
@@ -70,4 +73,4 @@ class NormalizedPart:
     @property
     def unchanged(self) -> bool:
         """True when the original bytes (or URL) are sent as they were."""
-        return not self.steps or self.steps == ("url pass-through",)
+        return not self.steps or self.steps in (("url pass-through",), ("file reference",))

@@ -9,6 +9,14 @@ A provider is one module (or any object) with these members; everything generic 
 - `render(messages, prepare)`: the keyword arguments of the SDK call.
 - `media_site(node, at, problems)`: the block shapes of its API, for `check` — given one JSON
   object of a payload, the `Site` it holds, or None when it is not one of its media blocks.
+
+And, optionally (without them, `mp.messages_from` and `mp.message_from_response` refuse the
+provider with `InvalidConfig`):
+
+- `read(payload)`: the messages of a request payload (what `render` returns, or its message
+  list) — the inverse of `render`.
+- `read_response(response)`: the `Assistant` message of one response (the SDK's object or
+  its dict).
 """
 
 from __future__ import annotations
@@ -17,15 +25,27 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from mediaparts._errors import InvalidConfig
-from mediaparts._messages import Message
+from mediaparts._messages import Assistant, Message
 from mediaparts.providers._render_common import Prepare
 from mediaparts.providers._rules import Rules
 from mediaparts.providers._sites import Problems, Site, Where
 
-__all__ = ["MEMBERS", "Prepare", "ProviderModule", "Renderer", "SiteReader", "validated"]
+__all__ = [
+    "MEMBERS",
+    "OPTIONAL",
+    "Prepare",
+    "ProviderModule",
+    "Reader",
+    "Renderer",
+    "ResponseReader",
+    "SiteReader",
+    "validated",
+]
 
 Renderer = Callable[[Sequence[Message], Prepare], dict[str, Any]]
 SiteReader = Callable[[dict[str, Any], Where, Problems], Site | None]
+Reader = Callable[[Any], list[Message]]
+ResponseReader = Callable[[Any], Assistant]
 
 
 class ProviderModule(Protocol):
@@ -48,6 +68,11 @@ MEMBERS = {
     "render": "a function (messages, prepare) -> dict",
     "media_site": "a function (node, at, problems) -> Site | None",
 }
+# The optional members: absent, or what they say.
+OPTIONAL = {
+    "read": "a function (payload) -> list[Message]",
+    "read_response": "a function (response) -> Assistant",
+}
 
 
 def validated(name: Any, module: Any) -> ProviderModule:
@@ -67,6 +92,11 @@ def validated(name: Any, module: Any) -> ProviderModule:
             if member == "RULES"
             else callable(getattr(module, member, None))
         )
+    ]
+    wrong += [
+        f"{member} ({what}, or absent)"
+        for member, what in OPTIONAL.items()
+        if getattr(module, member, None) is not None and not callable(getattr(module, member))
     ]
     if wrong:
         raise InvalidConfig(

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, UnknownProvider
-from mediaparts.providers._protocol import ProviderModule, Renderer, SiteReader, validated
+from mediaparts.providers._protocol import (
+    ProviderModule,
+    Reader,
+    Renderer,
+    ResponseReader,
+    SiteReader,
+    validated,
+)
 from mediaparts.providers._rules import Rules, replace_rules
 
 __all__ = ["Provider", "get", "names", "register", "registered", "unregister"]
@@ -38,12 +45,16 @@ class Provider:
         rules: What it accepts (`Rules`), overridable with `with_rules`.
         renderer: Maps messages to the SDK call's keyword arguments.
         media_site: Reads its API's media blocks in a payload, for `check`.
+        reader: Reads its request payloads back into messages, if it can.
+        response_reader: Reads one of its responses into an `Assistant`, if it can.
     """
 
     name: str
     rules: Rules
     renderer: Renderer = field(repr=False, compare=False)
     media_site: SiteReader = field(repr=False, compare=False)
+    reader: Reader | None = field(default=None, repr=False, compare=False)
+    response_reader: ResponseReader | None = field(default=None, repr=False, compare=False)
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.
@@ -121,7 +132,14 @@ def get(name: str | Provider) -> Provider:
         raise UnknownProvider(name, names())
     assert isinstance(name, str)
     module = validated(name, importlib.import_module(entry) if isinstance(entry, str) else entry)
-    provider = Provider(name, module.RULES, module.render, module.media_site)
+    provider = Provider(
+        name,
+        module.RULES,
+        module.render,
+        module.media_site,
+        getattr(module, "read", None),
+        getattr(module, "read_response", None),
+    )
     _loaded[name] = provider
     return provider
 

@@ -3,38 +3,123 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Any
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeAlias
 
 from mediaparts._build import part
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import ConversionError, ConversionWarning, InvalidConfig, InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import MediaPart
+from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, ToolCall
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._registry import Provider, get
 
-__all__ = ["arender", "as_messages", "render"]
+__all__ = ["OnLoss", "Preparer", "arender", "as_messages", "render"]
 
 _MESSAGE_TYPES = (System, User, Assistant, Tool)
 
+OnLoss: TypeAlias = Literal["warn", "drop", "error"]
+"""What `render` does with a part the provider cannot carry: warn, drop quietly, or raise."""
+
+_ON_LOSS = ("warn", "drop", "error")
+
 
 def as_messages(value: Any) -> list[Message]:
-    """Read a message, a list of messages, or parts (one user message) as a message list.
+    """Read a message, a list of messages, a prompt or parts (one user message) as messages.
 
-    A single value is one part (a `str` is a path, URL or data URI, as for `mp.part`); in a
-    list, as in message content, a `str` is text.
+    A `str` is a prompt (one user message of text); another single value is one part (bytes,
+    a path object, a PIL image, a part); in a list, as in message content, a `str` is text. An
+    empty list is an empty conversation.
     """
     if isinstance(value, _MESSAGE_TYPES):
         return [value]
-    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+    if isinstance(value, str):
+        return [User(value)]
+    if isinstance(value, bytes) or not isinstance(value, Sequence):
         return [User([part(value)])]
     items = list(value)
-    if items and all(isinstance(m, _MESSAGE_TYPES) for m in items):
+    if all(isinstance(m, _MESSAGE_TYPES) for m in items):
         return items
     if any(isinstance(m, _MESSAGE_TYPES) for m in items):
         raise InvalidMedia("give render() messages, or parts for one user message, not a mix")
     return [User(items)]
+
+
+class Preparer:
+    """The `Prepare` a renderer receives: fits media, and keeps account of what is lost."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        messages: Sequence[Message],
+        fit: Callable[[MediaPart], NormalizedPart],
+        on_loss: OnLoss,
+    ) -> None:
+        self.provider = provider.name
+        self.rules = provider.rules
+        self.losses: list[str] = []
+        self._messages = messages
+        self._fit = fit
+        self._on_loss = on_loss
+
+    def __call__(self, part: MediaPart, /) -> NormalizedPart:
+        return self._fit(part)
+
+    def lose(self, part: Any, why: str, /) -> None:
+        """Report that `part` (a part, or a message for one of its fields) is not carried."""
+        message = f"{self.provider} cannot carry {_describe(part)}{self._where(part)}: {why}"
+        if self._on_loss == "error":
+            raise ConversionError(
+                f"{message} (on_loss='error'; 'warn' or 'drop' would leave it out)",
+                provider=self.provider,
+                part=part,
+                reason=why,
+            )
+        if self._on_loss == "warn":
+            self.losses.append(message)
+
+    def _where(self, thing: Any) -> str:
+        for index, message in enumerate(self._messages):
+            if message is thing or any(p is thing for p in message.parts):
+                return f" in message {index} ({message.role})"
+        return ""
+
+    def warn(self) -> None:
+        """Issue one `ConversionWarning` per loss, attributed to the caller of `render`."""
+        for loss in self.losses:
+            warnings.warn(loss, ConversionWarning, stacklevel=3)
+
+
+def _describe(thing: Any) -> str:
+    """Name a part for a loss message, with enough of its text to find it."""
+    name = type(thing).__name__
+    match thing:
+        case TextPart():
+            return f"the citations of TextPart {_excerpt(thing.text)}"
+        case ReasoningPart():
+            signed = f" from {thing.provider}" if thing.provider else ""
+            text = f" {_excerpt(thing.text)}" if thing.text else ""
+            return f"{name}{signed}{text}"
+        case ProviderPart():
+            return f"{name} ({thing.provider} {thing.data.get('type', 'block')})"
+        case ToolCall():
+            return f"{name} {thing.name}({_excerpt(thing.arguments)})"
+        case MediaPart() if thing.file_id is not None:
+            return f"{name} {thing.file_id!r} ({thing.file_provider} file)"
+        case _ if hasattr(thing, "text"):
+            return f"{name} {_excerpt(str(thing.text))}"
+    return name
+
+
+def _excerpt(text: str | None, size: int = 80) -> str:
+    text = text or ""
+    return repr(text if len(text) <= size else text[: size - 1] + "…")
+
+
+def _check_on_loss(on_loss: Any) -> None:
+    if on_loss not in _ON_LOSS:
+        raise InvalidConfig(f"on_loss must be 'warn', 'drop' or 'error', got {on_loss!r:.40}")
 
 
 def render(
@@ -43,42 +128,54 @@ def render(
     *,
     model: str | None = None,
     urls: UrlMode = "auto",
+    on_loss: OnLoss = "warn",
 ) -> dict[str, Any]:
     """Render messages into the keyword arguments of the provider's SDK call.
 
     Every media part is normalized for the provider first (fitted, converted, or refused
-    with `UnsupportedMediaType`), so what is rendered is what the provider accepts.
+    with `UnsupportedMediaType`), so what is rendered is what the provider accepts. What the
+    provider's shapes cannot carry at all (another provider's signed reasoning or blocks, a
+    file in another provider's store, citations where the API has none) is never dropped
+    silently: `on_loss` says what happens (see docs/conversations.md for each mapping).
 
     Args:
-        messages_or_parts: Messages, or parts (made into one user message).
+        messages_or_parts: Messages; or a prompt (`str`) or parts, made into one user message.
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules.
         urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`).
+        on_loss: `"warn"` (a `ConversionWarning` naming each part left out and why),
+            `"drop"` (leave it out quietly) or `"error"` (raise `ConversionError`).
 
     Returns:
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
         `anthropic`: `{"system": ..., "messages": [...]}`; `gemini`: the `generateContent`
-        body; `bedrock`: `{"messages": [...], "system": [...]}` for `converse`.
+        body; `bedrock`: `{"messages": [...], "system": [...]}` for `converse`. An empty
+        list renders the provider's empty conversation.
 
     Raises:
-        InvalidConfig: `urls` is not one of the three modes.
+        ConversionError: `on_loss="error"` and a part cannot be carried.
+        InvalidConfig: `urls` or `on_loss` is not one of its modes.
         UnknownProvider: No provider has that name.
         MediaError: Whatever `normalize` raises for a part (a subclass of it).
     """
     # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
     # renderer does the rest, once.
     _check_urls(urls, model)
+    _check_on_loss(on_loss)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
     done: dict[int, NormalizedPart] = {}
 
-    def prepare(part: MediaPart) -> NormalizedPart:
+    def fit(part: MediaPart) -> NormalizedPart:
         key = id(part)
         if key not in done:
             done[key] = normalize(part, chosen, model=model, urls=urls)
         return done[key]
 
-    return chosen.renderer(messages, prepare)
+    prepare = Preparer(chosen, messages, fit, on_loss)
+    payload = chosen.renderer(messages, prepare)
+    prepare.warn()
+    return payload
 
 
 async def arender(
@@ -87,14 +184,26 @@ async def arender(
     *,
     model: str | None = None,
     urls: UrlMode = "auto",
+    on_loss: OnLoss = "warn",
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
     # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
     # renderer does the rest, once.
     _check_urls(urls, model)
+    _check_on_loss(on_loss)
     chosen = get(provider)
     messages = as_messages(messages_or_parts)
-    media = list({id(p): p for m in messages for p in m.files}.values())
+    media = list(
+        {
+            id(p): p
+            for m in messages
+            for p in m.files
+            if p.file_id is None or p.file_provider == chosen.rules.store
+        }.values()
+    )
     ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))
     table = {id(p): n for p, n in zip(media, ready, strict=True)}
-    return chosen.renderer(messages, lambda part: table[id(part)])
+    prepare = Preparer(chosen, messages, lambda part: table[id(part)], on_loss)
+    payload = chosen.renderer(messages, prepare)
+    prepare.warn()
+    return payload

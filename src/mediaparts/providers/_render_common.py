@@ -8,22 +8,32 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias, TypeGuard
+from typing import Any, Protocol, TypeAlias, TypeGuard
 
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
-from mediaparts._parts import MediaPart, TextPart
+from mediaparts._parts import (
+    MediaPart,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
 from mediaparts.detection import extension_for
 from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._rules import Rules
 
 __all__ = [
     "TEXT_TYPES",
+    "Block",
     "Item",
     "Prepare",
     "as_text",
     "call_arguments",
+    "call_ids",
     "collapse_text",
     "error_text",
     "filename_for",
@@ -32,17 +42,37 @@ __all__ = [
     "joined_text",
     "merge_turns",
     "no_assistant_media",
+    "own",
+    "parts",
     "split_system",
     "text_file",
     "tool_names",
     "unsupported",
 ]
 
-Prepare: TypeAlias = Callable[[MediaPart], NormalizedPart]
-"""Fits one media part to a provider (`mp.normalize` bound to it) or raises."""
+
+class Prepare(Protocol):
+    """What a provider's `render` receives beside the messages.
+
+    Calling it fits one media part to the provider (`mp.normalize` bound to it, or a file
+    reference checked against the provider's store) or raises. `lose` reports a part (or a
+    message field) the provider's shapes cannot carry; the caller's `on_loss` decides what
+    happens (a `ConversionWarning`, nothing, or a `ConversionError` raised there and then).
+    """
+
+    provider: str
+    rules: Rules
+
+    def __call__(self, part: MediaPart, /) -> NormalizedPart: ...
+
+    def lose(self, part: Any, why: str, /) -> None: ...
+
 
 Item: TypeAlias = str | NormalizedPart
-"""One part of a message as a renderer sees it: text, or a prepared media part."""
+"""One part of a message as `items` gives it: text, or a prepared media part."""
+
+Block: TypeAlias = TextPart | NormalizedPart | ReasoningPart | ToolCall | RefusalPart | ProviderPart
+"""One part of a message as `parts` gives it: media prepared, everything else as it is."""
 
 # Text formats every provider here is given as text (a text part, or Anthropic's text document,
 # or Bedrock's `DocumentSource.text`), never as a file. Our choice, not a provider fact: any text
@@ -67,18 +97,71 @@ TEXT_TYPES: tuple[str, ...] = (
 
 
 def items(message: Message, prepare: Prepare) -> list[Item]:
-    """Return a message's parts in order: non-empty text as `str`, media through `prepare`."""
+    """Return a message's text and media in order: non-empty text as `str`, media prepared.
+
+    For renderers that carry text and media only: citations, reasoning, refusals (as text
+    they are kept), provider blocks and foreign file references are reported through
+    `prepare.lose`; tool calls are left to the renderer (`Assistant.tool_calls`).
+    """
     out: list[Item] = []
+    for block in parts(message, prepare):
+        match block:
+            case TextPart():
+                if block.citations:
+                    prepare.lose(block, "its citations have no place here (the text is kept)")
+                if block.text:
+                    out.append(block.text)
+            case NormalizedPart():
+                out.append(block)
+            case RefusalPart():
+                out.append(block.text)
+            case ReasoningPart() | ProviderPart():
+                prepare.lose(block, f"{prepare.provider} has no block for it")
+            case ToolCall():
+                pass
+            case _:
+                assert_never(block)
+    return out
+
+
+def parts(message: Message, prepare: Prepare) -> list[Block]:
+    """Return a message's parts in order, media prepared, for the provider `prepare` fits to.
+
+    What no provider but its own can take is reported through `prepare.lose` and left out:
+    a file reference of another file store, a `ProviderPart` of another provider, and
+    reasoning signed by another provider (`openai` and `openai-responses` share files, not
+    reasoning). Empty text parts without citations are left out too.
+    """
+    out: list[Block] = []
     for part in message.parts:
         match part:
             case TextPart():
-                if part.text:
-                    out.append(part.text)
+                if part.text or part.citations:
+                    out.append(part)
             case MediaPart():
+                if part.file_id is not None and part.file_provider != prepare.rules.store:
+                    prepare.lose(
+                        part,
+                        f"it is a file in {part.file_provider}'s file store, and "
+                        f"{prepare.provider} reads only {prepare.rules.store}'s",
+                    )
+                    continue
                 out.append(prepare(part))
+            case ReasoningPart() | ProviderPart():
+                if part.provider is not None and not own(part, prepare):
+                    prepare.lose(part, f"only {part.provider} can read it")
+                    continue
+                out.append(part)
+            case ToolCall() | RefusalPart():
+                out.append(part)
             case _:
                 assert_never(part)
     return out
+
+
+def own(part: ReasoningPart | ProviderPart, prepare: Prepare) -> bool:
+    """Tell whether reasoning or a provider block was written by the provider rendered for."""
+    return part.provider == prepare.provider
 
 
 def text_file(part: NormalizedPart) -> str:
@@ -148,7 +231,7 @@ def error_text(message: Tool) -> str | None:
     return f"{label}: {message.error}"
 
 
-def call_arguments(call_id: str, name: str, arguments: Any) -> dict[str, Any]:
+def call_arguments(call_id: str | None, name: str, arguments: Any) -> dict[str, Any]:
     """Return parsed tool-call arguments, checked to be the JSON object the APIs need.
 
     Raises:
@@ -169,7 +252,40 @@ def tool_names(messages: Sequence[Message]) -> dict[str, str]:
         for message in messages
         if isinstance(message, Assistant)
         for call in message.tool_calls
+        if call.id is not None
     }
+
+
+def call_ids(messages: Sequence[Message]) -> dict[int, str]:
+    """Give every tool call and tool result an id, for APIs that pair them by id.
+
+    Maps `id()` of each `ToolCall` and each `Tool` message to the id to send: its own, else a
+    stable one made from its position (`call_1`, `call_2`, ... in conversation order). A
+    result without `tool_call_id` answers the earliest unanswered call of its tool's name
+    (or, without a name, the earliest unanswered call), as Gemini pairs them.
+    """
+    ids: dict[int, str] = {}
+    pending: list[ToolCall] = []
+    count = 0
+    for message in messages:
+        if isinstance(message, Assistant):
+            for call in message.tool_calls:
+                count += 1
+                ids[id(call)] = call.id or f"call_{count}"
+                pending.append(call)
+        elif isinstance(message, Tool):
+            if message.tool_call_id is not None:
+                ids[id(message)] = message.tool_call_id
+                pending = [c for c in pending if ids[id(c)] != message.tool_call_id]
+                continue
+            named = [c for c in pending if message.name is None or c.name == message.name]
+            if named:
+                ids[id(message)] = ids[id(named[0])]
+                pending.remove(named[0])
+            else:
+                count += 1
+                ids[id(message)] = f"call_{count}"
+    return ids
 
 
 def split_system(messages: Sequence[Message]) -> tuple[list[str], list[Message]]:

@@ -119,6 +119,9 @@ class Rules:
         source: Where the request-level facts come from, and when they were read.
         vision_source: Where the `vision` table comes from, and when it was read.
         costs_source: Where the `costs` table comes from, and when it was read.
+        file_store: Whose uploaded files the API reads by id (`file_id`, `file_uri`, an S3
+            URI): another provider's name when they share one (`openai-responses` reads
+            OpenAI's files); None means the provider's own. See `store`.
     """
 
     provider: str
@@ -132,8 +135,18 @@ class Rules:
     source: str = ""
     vision_source: str = ""
     costs_source: str = ""
+    file_store: str | None = None
+
+    @property
+    def store(self) -> str:
+        """The file store the provider reads references from (`file_store`, else its name)."""
+        return self.file_store or self.provider
 
     def __post_init__(self) -> None:
+        if self.file_store is not None and not isinstance(self.file_store, str):
+            raise InvalidConfig(
+                f"Rules.file_store must be a provider name, got {type(self.file_store).__name__}"
+            )
         # A wrong row type would otherwise surface only later, as an AttributeError deep in
         # normalize or estimate_tokens; the error policy wants it here, naming the field.
         for name, expected in _FIELD_TYPES.items():

@@ -22,6 +22,7 @@ from mediaparts.providers._render_common import (
     Item,
     Prepare,
     call_arguments,
+    call_ids,
     collapse_text,
     error_text,
     items,
@@ -130,15 +131,16 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
     system, rest = split_system(messages)
+    ids = call_ids(rest)
     turns: list[dict[str, Any]] = []
     for message in rest:
         if isinstance(message, User):
             blocks = [_block(item) for item in items(message, prepare)]
             turns.append({"role": "user", "content": blocks})
         elif isinstance(message, Assistant):
-            turns.append({"role": "assistant", "content": _assistant(message)})
+            turns.append({"role": "assistant", "content": _assistant(message, ids)})
         elif isinstance(message, Tool):
-            turns.append({"role": "user", "content": [_tool_result(message, prepare)]})
+            turns.append({"role": "user", "content": [_tool_result(message, prepare, ids)]})
     merged = merge_turns(turns, first=lambda block: block["type"] == "tool_result")
     payload: dict[str, Any] = {}
     if system:
@@ -147,21 +149,21 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return payload
 
 
-def _assistant(message: Assistant) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, ids: dict[int, str]) -> list[dict[str, Any]]:
     no_assistant_media(message, RULES.provider)
     blocks: list[dict[str, Any]] = [{"type": "text", "text": message.content}]
     if not message.content:
         blocks = []  # empty text blocks are rejected
     for call in message.tool_calls:
         args = call_arguments(call.id, call.name, call.parsed_arguments())
-        blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": args})
+        blocks.append({"type": "tool_use", "id": ids[id(call)], "name": call.name, "input": args})
     return blocks
 
 
-def _tool_result(message: Tool, prepare: Prepare) -> dict[str, Any]:
+def _tool_result(message: Tool, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any]:
     error = error_text(message)
     content = [_block(item) for item in ([error] if error else []) + items(message, prepare)]
-    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.tool_call_id}
+    out: dict[str, Any] = {"type": "tool_result", "tool_use_id": ids[id(message)]}
     if content:
         out["content"] = content
     if error is not None:

@@ -26,6 +26,7 @@ from mediaparts.providers._render_common import (
     Item,
     Prepare,
     call_arguments,
+    call_ids,
     error_text,
     items,
     merge_turns,
@@ -204,6 +205,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """
     system, rest = split_system(messages)
     names = _Names()
+    ids = call_ids(rest)
     turns: list[dict[str, Any]] = []
     for message in rest:
         if isinstance(message, User):
@@ -213,12 +215,17 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             no_assistant_media(message, RULES.provider)
             blocks = [{"text": message.content}] if message.content else []
             blocks += [
-                _tool_use(call.id, call.name, call.parsed_arguments())
+                _tool_use(ids[id(call)], call.name, call.parsed_arguments())
                 for call in message.tool_calls
             ]
             turns.append({"role": "assistant", "content": blocks})
         elif isinstance(message, Tool):
-            turns.append({"role": "user", "content": [_tool_result(message, prepare, names)]})
+            turns.append(
+                {
+                    "role": "user",
+                    "content": [_tool_result(message, prepare, names, ids[id(message)])],
+                }
+            )
     merged = merge_turns(turns, first=lambda block: "toolResult" in block)
     payload: dict[str, Any] = {"messages": [_with_text(turn, "content") for turn in merged]}
     if system:
@@ -231,13 +238,13 @@ def _tool_use(call_id: str, name: str, arguments: Any) -> dict[str, Any]:
     return {"toolUse": {"toolUseId": call_id, "name": name, "input": args}}
 
 
-def _tool_result(message: Tool, prepare: Prepare, names: _Names) -> dict[str, Any]:
+def _tool_result(message: Tool, prepare: Prepare, names: _Names, call_id: str) -> dict[str, Any]:
     error = error_text(message)
     content = [
         _block(item, names, in_tool=True)
         for item in ([error] if error else []) + items(message, prepare)
     ]
-    result: dict[str, Any] = {"toolUseId": message.tool_call_id, "content": content}
+    result: dict[str, Any] = {"toolUseId": call_id, "content": content}
     if error is not None:
         result["status"] = "error"
     return {"toolResult": _with_text(result, "content")}

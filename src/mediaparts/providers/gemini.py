@@ -179,14 +179,16 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return payload
 
 
-def _function_call(call_id: str, name: str, arguments: Any) -> dict[str, Any]:
+def _function_call(call_id: str | None, name: str, arguments: Any) -> dict[str, Any]:
     args = call_arguments(call_id, name, arguments)
+    if call_id is None:  # Gemini pairs calls and responses by name when they have no id
+        return {"functionCall": {"name": name, "args": args}}
     return {"functionCall": {"id": call_id, "name": name, "args": args}}
 
 
 def _tool(message: Tool, prepare: Prepare, names: dict[str, str]) -> list[dict[str, Any]]:
     """Return a `functionResponse` part, then the media it cannot nest."""
-    name = message.name or names.get(message.tool_call_id)
+    name = message.name or names.get(message.tool_call_id or "")
     if name is None:
         raise InvalidMedia(
             f"Gemini needs the tool's name for tool result {message.tool_call_id!r}: set "
@@ -208,11 +210,9 @@ def _tool(message: Tool, prepare: Prepare, names: dict[str, str]) -> list[dict[s
     error = error_text(message)
     if error is not None:
         response = {"error": error, **({"output": response["output"]} if texts else {})}
-    function_response: dict[str, Any] = {
-        "id": message.tool_call_id,
-        "name": name,
-        "response": response,
-    }
+    function_response: dict[str, Any] = {"name": name, "response": response}
+    if message.tool_call_id is not None:
+        function_response = {"id": message.tool_call_id, **function_response}
     if nested:
         function_response["parts"] = nested
     return [{"functionResponse": function_response}, *siblings]

@@ -21,6 +21,7 @@ from mediaparts.providers._render_common import (
     Item,
     Prepare,
     as_text,
+    call_ids,
     error_text,
     filename_for,
     is_media,
@@ -211,6 +212,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """
     out: list[dict[str, Any]] = []
     tool_media: list[dict[str, Any]] = []
+    ids = call_ids(messages)
     for message in messages:
         if tool_media and not isinstance(message, Tool):
             out.append({"role": "user", "content": tool_media})
@@ -223,24 +225,24 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             content = text if text is not None else [_block(item) for item in parts]
             out.append({"role": "user", "content": content})
         elif isinstance(message, Assistant):
-            out.append(_assistant(message))
+            out.append(_assistant(message, ids))
         else:
-            text, media = _tool(message, prepare)
-            out.append({"role": "tool", "tool_call_id": message.tool_call_id, "content": text})
+            text, media = _tool(message, prepare, ids[id(message)])
+            out.append({"role": "tool", "tool_call_id": ids[id(message)], "content": text})
             tool_media.extend(media)
     if tool_media:
         out.append({"role": "user", "content": tool_media})
     return {"messages": out}
 
 
-def _assistant(message: Assistant) -> dict[str, Any]:
+def _assistant(message: Assistant, ids: dict[int, str]) -> dict[str, Any]:
     no_assistant_media(message, RULES.provider)
     text = message.content
     out: dict[str, Any] = {"role": "assistant", "content": text or None}
     if message.tool_calls:
         out["tool_calls"] = [
             {
-                "id": call.id,
+                "id": ids[id(call)],
                 "type": "function",
                 "function": {"name": call.name, "arguments": call.arguments},
             }
@@ -251,7 +253,7 @@ def _assistant(message: Assistant) -> dict[str, Any]:
     return out
 
 
-def _tool(message: Tool, prepare: Prepare) -> tuple[str, list[dict[str, Any]]]:
+def _tool(message: Tool, prepare: Prepare, call_id: str) -> tuple[str, list[dict[str, Any]]]:
     """Return a tool message's text content and the blocks of media to send after it."""
     error = error_text(message)
     parts = ([error] if error else []) + items(message, prepare)
@@ -259,7 +261,7 @@ def _tool(message: Tool, prepare: Prepare) -> tuple[str, list[dict[str, Any]]]:
     media = [_block(p) for p in parts if is_media(p)]
     if media:
         texts.append(f"[{_count(parts)} returned by this tool: attached to the next user message]")
-        label = f"Media returned by tool call {message.tool_call_id}:"
+        label = f"Media returned by tool call {call_id}:"
         media.insert(0, {"type": "text", "text": label})
     return joined_text(texts) or "", media
 

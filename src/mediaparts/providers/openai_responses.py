@@ -20,6 +20,7 @@ from mediaparts.providers._render_common import (
     Item,
     Prepare,
     as_text,
+    call_ids,
     error_text,
     filename_for,
     is_media,
@@ -46,6 +47,9 @@ RULES: Rules = dataclasses.replace(
     _chat.RULES,
     provider="openai-responses",
     costs=COSTS,
+    # Responses reads the files uploaded through OpenAI's Files API, as Chat Completions does
+    # (`input_file.file_id`, `input_image.file_id`; openai-python 3.54, read 2026-11).
+    file_store="openai",
     # No audio: `ResponseInputContentParam` is input_text | input_image | input_file, and
     # `function_call_output` takes the same three. `ResponseInputAudioParam` exists in the SDK
     # but only the evals/graders types use it (openai-python 3.54, read 2026-08).
@@ -83,6 +87,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             assistant).
     """
     out: list[dict[str, Any]] = []
+    ids = call_ids(messages)
     for message in messages:
         if isinstance(message, System):
             out.append({"role": "system", "content": message.content})
@@ -95,22 +100,22 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             out.extend(
                 {
                     "type": "function_call",
-                    "call_id": call.id,
+                    "call_id": ids[id(call)],
                     "name": call.name,
                     "arguments": call.arguments,
                 }
                 for call in message.tool_calls
             )
         else:
-            out.append(_tool(message, prepare))
+            out.append(_tool(message, prepare, ids[id(message)]))
     return {"input": out}
 
 
-def _tool(message: Tool, prepare: Prepare) -> dict[str, Any]:
+def _tool(message: Tool, prepare: Prepare, call_id: str) -> dict[str, Any]:
     parts: list[Item] = [text for text in [error_text(message)] if text is not None]
     parts += items(message, prepare)
     output = _content(parts)
-    return {"type": "function_call_output", "call_id": message.tool_call_id, "output": output}
+    return {"type": "function_call_output", "call_id": call_id, "output": output}
 
 
 def _content(parts: list[Item]) -> str | list[dict[str, Any]]:

@@ -1,0 +1,78 @@
+"""`messages_from` and `message_from_response`: provider shapes back into messages."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mediaparts._errors import InvalidConfig
+from mediaparts._messages import Assistant, Message
+from mediaparts._sources import untrusted_paths
+from mediaparts.providers._registry import Provider, get
+
+__all__ = ["message_from_response", "messages_from"]
+
+
+def messages_from(
+    payload: Any,
+    provider: str | Provider,
+    *,
+    base_dir: str | os.PathLike[str] | None = None,
+) -> list[Message]:
+    """Read a provider's request payload back into messages: the inverse of `render`.
+
+    `render(messages_from(p, X), X) == p` for a payload whose media already fit `X`; the
+    other call arguments a payload may hold (`model`, `tools`, `max_tokens`, ...) are not
+    part of the conversation and are ignored.
+
+    The payload is untrusted input: media comes from its inline bytes, URLs (fetched later,
+    under the fetch policy) and file ids only; it never names a local file, unless
+    `base_dir` is given (as for `mp.message_from_dict`).
+
+    Args:
+        payload: What `render` returns for the provider (its keyword arguments), or just its
+            list of messages (`contents` for Gemini, `input` items for Responses).
+        provider: A provider name or `Provider`.
+        base_dir: The one directory whose files the payload may name, if any.
+
+    Returns:
+        The conversation, in order.
+
+    Raises:
+        InvalidMedia: The payload is malformed (the message names the JSON path).
+        UnsupportedMediaType: A block's bytes are not the kind the block says.
+        InvalidConfig: The provider has no reader.
+        UnknownProvider: No provider has that name.
+    """
+    chosen = get(provider)
+    if chosen.reader is None:
+        raise InvalidConfig(f"provider {chosen.name!r} cannot read payloads (it has no read())")
+    with untrusted_paths("mp.messages_from()", base_dir):
+        return list(chosen.reader(payload))
+
+
+def message_from_response(response: Any, provider: str | Provider) -> Assistant:
+    """Read one response of a provider into an `Assistant` message.
+
+    Args:
+        response: The SDK's response object (`anthropic.types.Message`, `ChatCompletion`,
+            `Response`, `GenerateContentResponse`) or its dict (Bedrock's `converse` returns
+            a dict).
+        provider: A provider name or `Provider`.
+
+    Returns:
+        The reply, in order (reasoning, text, tool calls, refusals), with `usage`, `model`,
+        `stop_reason` (and the API's own `stop_reason_raw`) and the response's `id`.
+
+    Raises:
+        InvalidMedia: The response is malformed (the message names the field).
+        InvalidConfig: The provider has no response reader.
+        UnknownProvider: No provider has that name.
+    """
+    chosen = get(provider)
+    if chosen.response_reader is None:
+        raise InvalidConfig(
+            f"provider {chosen.name!r} cannot read responses (it has no read_response())"
+        )
+    with untrusted_paths("mp.message_from_response()", None):
+        return chosen.response_reader(response)

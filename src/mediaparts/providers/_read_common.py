@@ -1,0 +1,183 @@
+"""What the provider readers share: typed access to hostile JSON, and parts made from it.
+
+Every request payload and response a reader gets is untrusted: each field is checked where it
+is read, and a wrong one is `InvalidMedia` naming its JSON path (`messages[2].content[0].source`)
+and what was expected. Media is built from bytes, base64, URLs and file ids only: a reader
+never hands a string to `mp.part`, which would read a local path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from mediaparts._build import is_url
+from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._fields import json_text
+from mediaparts._messages import StopReason
+from mediaparts._parts import FilePart, MediaPart, part_class
+from mediaparts._sources import b64decode, is_data_uri, parse_data_uri
+from mediaparts.detection import canonical_media_type, detect, kind_of
+from mediaparts.formats import Kind
+
+__all__ = [
+    "as_dict",
+    "as_list",
+    "file_reference",
+    "inline_media",
+    "json_arguments",
+    "maybe",
+    "need",
+    "plain",
+    "stop_reason",
+    "url_media",
+]
+
+T = TypeVar("T")
+
+_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "an object"}
+
+
+def _shown(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def as_dict(value: Any, at: str) -> dict[str, Any]:
+    """Return `value` as a dict with string keys, or raise naming `at`."""
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise InvalidMedia(f"{at}: expected an object, got {_shown(value)}")
+    return dict(value)
+
+
+def as_list(value: Any, at: str) -> list[Any]:
+    """Return `value` as a list (a JSON array), or raise naming `at`."""
+    if not isinstance(value, list | tuple):
+        raise InvalidMedia(f"{at}: expected an array, got {_shown(value)}")
+    return list(value)
+
+
+def need(node: Mapping[str, Any], key: str, at: str, kind: type[T]) -> T:
+    """Return `node[key]`, which must be present and of type `kind`."""
+    value = node.get(key)
+    if value is None:
+        raise InvalidMedia(f"{at}.{key}: missing (expected {_TYPE_NAMES.get(kind, kind.__name__)})")
+    return _typed(value, f"{at}.{key}", kind)
+
+
+def maybe(node: Mapping[str, Any], key: str, at: str, kind: type[T]) -> T | None:
+    """Return `node[key]` if present (not None), checked to be of type `kind`."""
+    value = node.get(key)
+    return None if value is None else _typed(value, f"{at}.{key}", kind)
+
+
+def _typed(value: Any, at: str, kind: type[T]) -> T:
+    # bool is an int in Python, not in JSON.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        expected = _TYPE_NAMES.get(kind, kind.__name__)
+        raise InvalidMedia(f"{at}: expected {expected}, got {_shown(value)}")
+    return value
+
+
+def _class(kind: Kind | None, media_type: str | None) -> type[MediaPart]:
+    if kind is not None:
+        return part_class(kind)
+    if media_type is None:
+        return FilePart
+    return part_class(kind_of(canonical_media_type(media_type)))
+
+
+def inline_media(
+    kind: Kind | None, data: Any, media_type: str | None, at: str, **fields: Any
+) -> MediaPart:
+    """Return a part of `kind` (None: whatever the bytes are) from bytes or base64 text.
+
+    Raises:
+        InvalidMedia: The data is not bytes or valid base64 (naming `at`).
+        UnsupportedMediaType: The bytes are not of `kind`.
+    """
+    try:
+        if isinstance(data, str):
+            raw = b64decode(data)
+        elif isinstance(data, bytes | bytearray | memoryview):
+            raw = bytes(data)
+        else:
+            raise InvalidMedia(f"expected base64 text or bytes, got {_shown(data)}")
+        if kind is None:
+            kind = detect(raw, filename=fields.get("filename"), declared=media_type).kind
+        return part_class(kind)(data=raw, media_type=media_type, **fields)
+    except MediaError as exc:
+        raise rewrap(exc, f"{at}: {exc}") from exc
+
+
+def url_media(
+    kind: Kind | None, url: Any, media_type: str | None, at: str, **fields: Any
+) -> MediaPart:
+    """Return a URL part (fetched only when needed), or an inline part for a `data:` URL.
+
+    Raises:
+        InvalidMedia: `url` is not a URL (a bare path is never read) or a bad data URI.
+    """
+    if not isinstance(url, str):
+        raise InvalidMedia(f"{at}: expected a URL, got {_shown(url)}")
+    if is_data_uri(url):
+        try:
+            parsed = parse_data_uri(url)
+        except MediaError as exc:
+            raise rewrap(exc, f"{at}: {exc}") from exc
+        return inline_media(kind, parsed.data, media_type or parsed.media_type, at, **fields)
+    try:
+        if not is_url(url):
+            raise InvalidMedia(f"expected a URL (scheme://...), got {url[:80]!r}")
+        return _class(kind, media_type).from_url(url, media_type=media_type, **fields)
+    except MediaError as exc:
+        raise rewrap(exc, f"{at}: {exc}") from exc
+
+
+def file_reference(
+    kind: Kind | None,
+    file_id: Any,
+    provider: str,
+    media_type: str | None,
+    at: str,
+    **fields: Any,
+) -> MediaPart:
+    """Return a provider file reference (never fetched; rendered to that provider's store)."""
+    if not isinstance(file_id, str) or not file_id:
+        raise InvalidMedia(f"{at}: expected a file id, got {_shown(file_id)}")
+    try:
+        cls = _class(kind, media_type)
+        return cls(file_id=file_id, file_provider=provider, media_type=media_type, **fields)
+    except MediaError as exc:
+        raise rewrap(exc, f"{at}: {exc}") from exc
+
+
+def json_arguments(value: Any, at: str) -> str:
+    """Return tool-call arguments given as JSON data (a dict) as the JSON text we keep."""
+    return json_text(as_dict(value, at), what=at)
+
+
+def plain(response: Any) -> dict[str, Any]:
+    """Return a response as a dict: the SDK's pydantic object dumped, or the dict itself.
+
+    Raises:
+        InvalidMedia: It is neither.
+    """
+    if isinstance(response, Mapping):
+        return as_dict(response, "response")
+    dump = getattr(response, "model_dump", None)
+    if callable(dump):
+        return as_dict(dump(mode="python", exclude_none=True), "response")
+    raise InvalidMedia(
+        f"expected the SDK's response object or its dict, got {type(response).__name__}"
+    )
+
+
+def stop_reason(
+    raw: Any, table: Mapping[str, StopReason], at: str
+) -> tuple[StopReason | None, str | None]:
+    """Return (our stop reason, the API's own) for a raw value; unknown values are "other"."""
+    if raw is None:
+        return None, None
+    if not isinstance(raw, str):
+        raise InvalidMedia(f"{at}: expected a string, got {_shown(raw)}")
+    return table.get(raw, "other"), raw
