@@ -1,147 +1,365 @@
-"""OpenAI Responses API: its media rules and `render` to `responses.create` arguments.
-
-The shapes follow the openai SDK's `ResponseInputParam` (openai-python 3.54, read 2026-08):
-messages of `input_text` / `input_image` / `input_file` parts, `function_call` items for the
-assistant's tool calls and `function_call_output` items, whose output may hold images and files.
-"""
+"""Render messages as `client.responses.create` arguments, and find media in such payloads."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from typing_extensions import assert_never
 
+from mediaparts._blocks import PartFields
 from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts.providers import openai as _chat
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
+from mediaparts._parts import (
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
-    Item,
+    Block,
     Prepare,
-    as_text,
     call_ids,
     error_text,
     filename_for,
-    is_media,
-    items,
-    joined_text,
     no_assistant_media,
+    own,
+    parts,
+    text_file,
     unsupported,
 )
-from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, url_text_site
-from mediaparts.providers._vision import ModelRule
+from mediaparts.providers.openai import file_data_site
+from mediaparts.providers.openai_responses._tables import BREAKPOINTS, PROVIDER
 
-__all__ = ["COSTS", "RULES", "media_site", "render"]
+__all__ = ["media_site", "render"]
 
-# The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
-# The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
-COSTS: CostsTable = (
-    ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
-)
-
-# The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
-# read 2026-08), except:
-RULES: Rules = dataclasses.replace(
-    _chat.RULES,
-    provider="openai-responses",
-    costs=COSTS,
-    # Responses reads the files uploaded through OpenAI's Files API, as Chat Completions does
-    # (`input_file.file_id`, `input_image.file_id`; openai-python 3.54, read 2026-11).
-    file_store="openai",
-    # No audio: `ResponseInputContentParam` is input_text | input_image | input_file, and
-    # `function_call_output` takes the same three. `ResponseInputAudioParam` exists in the SDK
-    # but only the evals/graders types use it (openai-python 3.54, read 2026-08).
-    audio=KindRules(
-        source="openai-python responses/response_input_message_content_list_param.py (read 2026-08)"
-    ),
-    # `input_file` also takes `file_url`, so OpenAI fetches document URLs itself
-    # (openai-python responses/response_input_file_param.py, read 2026-08).
-    file=dataclasses.replace(
-        _chat.RULES.file,
-        url_types=_chat.RULES.file.media_types,
-        source="developers.openai.com/api/docs/guides/file-inputs; openai-python "
-        "responses/response_input_file_param.py (read 2026-08)",
-    ),
-)
+Json = dict[str, Any]
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """Render messages as the keyword arguments of `client.responses.create`.
 
-    System messages stay in place as `system` messages. An assistant message becomes a
-    message item (when it has text) followed by one `function_call` item per tool call; a
-    tool message becomes a `function_call_output` whose output is its text, or a list of
-    parts when it carries media.
+    Each message becomes one input item, in order: system and developer messages keep their
+    role, an assistant message becomes its items (reasoning, message, `function_call`, ...) in
+    the order of its parts, a tool message a `function_call_output` whose output is its text,
+    or a list of parts when it carries media. The hints a reader left (see the package
+    docstring) reproduce the payload it read exactly.
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to OpenAI (normally `mp.normalize` bound to it).
+        prepare: Fits each media part to OpenAI (normally `mp.normalize` bound to it) and
+            reports what cannot be carried.
 
     Returns:
-        `{"input": [...]}`, a `ResponseInputParam` list.
+        `{"input": [...]}` (a `ResponseInputParam` list), with `instructions` first when the
+        conversation was read from them, and `input` a string when it was read from one.
 
     Raises:
         UnsupportedMediaType: A part has no Responses shape (audio, video, media from the
             assistant).
     """
-    out: list[dict[str, Any]] = []
     ids = call_ids(messages)
-    for message in messages:
-        if isinstance(message, System):
-            out.append({"role": "system", "content": message.content})
-        elif isinstance(message, User):
-            out.append({"role": "user", "content": _content(items(message, prepare))})
-        elif isinstance(message, Assistant):
-            no_assistant_media(message, RULES.provider)
-            if message.content or not message.tool_calls:
-                out.append({"role": "assistant", "content": message.content})
-            out.extend(
-                {
-                    "type": "function_call",
-                    "call_id": ids[id(call)],
-                    "name": call.name,
-                    "arguments": call.arguments,
-                }
-                for call in message.tool_calls
-            )
-        else:
-            out.append(_tool(message, prepare, ids[id(message)]))
-    return {"input": out}
+    items: list[Json] = []
+    out: dict[str, Any] = {}
+    for index, message in enumerate(messages):
+        hints = _hints(message)
+        # A tool's `name` is the function's, which its call item carries; the others name a
+        # participant, which Responses messages cannot.
+        if message.name is not None and not isinstance(message, Tool):
+            prepare.lose(message, "its name: Responses messages have no name field")
+        match message:
+            case System():
+                if index == 0 and hints.get("instructions") and _text_only(message):
+                    out["instructions"] = message.content
+                else:
+                    items.append(_input_message(message, prepare))
+            case User():
+                items.append(_input_message(message, prepare))
+            case Assistant():
+                items += _assistant(message, prepare, ids)
+            case Tool():
+                items.append(_tool_output(message, prepare, ids))
+            case _:
+                assert_never(message)
+    last = messages[-1] if messages else None
+    if (
+        len(items) == 1
+        and isinstance(last, User)
+        and _hints(last).get("string")
+        and isinstance(items[0]["content"], str)
+        and set(items[0]) == {"role", "content"}
+    ):
+        out["input"] = items[0]["content"]
+    else:
+        out["input"] = items
+    return out
 
 
-def _tool(message: Tool, prepare: Prepare, call_id: str) -> dict[str, Any]:
-    parts: list[Item] = [text for text in [error_text(message)] if text is not None]
-    parts += items(message, prepare)
-    output = _content(parts)
-    return {"type": "function_call_output", "call_id": call_id, "output": output}
+def _hints(thing: Message | PartFields | NormalizedPart) -> Mapping[str, Any]:
+    """Return the hints our reader left on a message or part (empty when there are none)."""
+    if isinstance(thing, NormalizedPart):
+        return _hints(thing.part) if thing.part is not None else {}
+    hints: Mapping[str, Any] = thing.native.get(PROVIDER, {})
+    return hints
 
 
-def _content(parts: list[Item]) -> str | list[dict[str, Any]]:
-    """Return text-only content as one string, else a list of `input_*` parts."""
-    text = joined_text(parts)
-    return text if text is not None else [_block(p) for p in parts]
+def _text_only(message: Message) -> bool:
+    return all(isinstance(p, TextPart) and not p.native and p.cache is None for p in message.parts)
 
 
-def _block(item: Item) -> dict[str, Any]:
-    """Return one `input_*` content part."""
-    if not is_media(item):
-        return {"type": "input_text", "text": as_text(item)}
-    match item.kind:
+def _input_message(message: System | User, prepare: Prepare) -> Json:
+    """Render a user, system or developer message: text as a string, else `input_*` blocks."""
+    hints = _hints(message)
+    blocks = parts(message, prepare)
+    content = _content(blocks, prepare, listed=bool(hints.get("list")))
+    role = hints.get("role", message.role)  # a system message with media was read as a User
+    return {"role": role, "content": content, **hints.get("extra", {})}
+
+
+def _content(blocks: list[Block], prepare: Prepare, *, listed: bool) -> str | list[Json]:
+    """Return text-only blocks as one string (joined by blank lines), else a block list."""
+    if not listed and all(_joinable(b) for b in blocks):
+        return "\n\n".join(_text(b) for b in blocks)
+    return [out for b in blocks for out in _input_block(b, prepare)]
+
+
+def _joinable(block: Block) -> bool:
+    """Tell whether a block is plain text, with nothing a string content would lose."""
+    if isinstance(block, TextPart):
+        # The hints of the message a part starts (`item`, `list`, `empty`) are not its own.
+        own_hints = set(_hints(block)) - {"item", "list", "empty"}
+        return block.cache is None and not own_hints and not block.citations
+    if isinstance(block, NormalizedPart):
+        original = block.part
+        return block.text is not None and (original is None or original.cache is None)
+    # A refusal outside an output message is sent as its text (Responses has no other shape).
+    return isinstance(block, RefusalPart) and not _hints(block)
+
+
+def _text(block: Block) -> str:
+    if isinstance(block, TextPart | RefusalPart):
+        return block.text
+    assert isinstance(block, NormalizedPart)
+    return text_file(block)
+
+
+def _input_block(block: Block, prepare: Prepare) -> list[Json]:
+    """Return one `input_text`, `input_image` or `input_file` block (none if it is lost)."""
+    match block:
+        case TextPart():
+            _lose_citations(block, prepare)
+            return [_finish({"type": "input_text", "text": block.text}, block)]
+        case NormalizedPart():
+            original = block.part
+            rendered = _media(block)
+            return [_finish(rendered, original) if original is not None else rendered]
+        case RefusalPart():
+            # No refusal block outside assistant output messages: the text is kept.
+            return [_finish({"type": "input_text", "text": block.text}, block)]
+        case ProviderPart():
+            return [dict(block.data)]
+        case ReasoningPart() | ToolCall():
+            prepare.lose(block, "a user, system or tool message cannot hold it in Responses")
+            return []
+        case _:
+            assert_never(block)
+
+
+def _finish(rendered: Json, part: PartFields) -> Json:
+    """Apply a part's cache breakpoint and our reader's exact-shape hints to its block."""
+    hints = _hints(part)
+    if part.cache is not None:
+        rendered["prompt_cache_breakpoint"] = dict(hints.get("breakpoint", BREAKPOINTS[part.cache]))
+    for key in hints.get("omit", ()):
+        rendered.pop(key, None)
+    rendered.update(hints.get("extra", {}))
+    return rendered
+
+
+def _media(part: NormalizedPart) -> Json:
+    """Return the `input_*` block of a prepared media part."""
+    if part.text is not None:
+        return {"type": "input_text", "text": text_file(part)}
+    match part.kind:
         case "image":
             # `detail` is Required in ResponseInputImageParam; "auto" is the API's default.
-            url = item.url if item.url is not None else item.data_uri
-            return {"type": "input_image", "image_url": url, "detail": item.detail or "auto"}
+            detail = part.detail or "auto"
+            if part.file_id is not None:
+                return {"type": "input_image", "file_id": part.file_id, "detail": detail}
+            url = part.url if part.url is not None else part.data_uri
+            return {"type": "input_image", "image_url": url, "detail": detail}
         case "file":
-            if item.url is not None:
-                return {"type": "input_file", "file_url": item.url}
-            data = item.data_uri
-            return {"type": "input_file", "file_data": data, "filename": filename_for(item)}
+            if part.file_id is not None:
+                return {"type": "input_file", "file_id": part.file_id}
+            if part.url is not None:
+                return {"type": "input_file", "file_url": part.url}
+            bare = part.part is not None and _hints(part.part).get("bare")
+            data = part.base64 if bare else part.data_uri
+            return {"type": "input_file", "file_data": data, "filename": filename_for(part)}
         case "audio" | "video":  # the Responses API has no input part for them
-            raise unsupported(RULES.provider, item, "in the Responses API (no input part for it)")
+            raise unsupported(PROVIDER, part, "in the Responses API (no input part for it)")
         case _:
-            assert_never(item.kind)
+            assert_never(part.kind)
+
+
+def _lose_citations(part: TextPart, prepare: Prepare) -> None:
+    if part.citations:
+        prepare.lose(part, "its citations: Responses takes annotations only in output messages")
+
+
+def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Json:
+    """Render a tool message as a `function_call_output`; an error becomes its first line."""
+    hints = _hints(message)
+    blocks: list[Block] = [TextPart(text) for text in [error_text(message)] if text is not None]
+    blocks += parts(message, prepare)
+    if message.is_error and message.error is None:
+        prepare.lose(message, "its error flag: function_call_output has none")
+    item: Json = {
+        "type": "function_call_output",
+        "call_id": message.tool_call_id or ids[id(message)],
+        "output": _content(blocks, prepare, listed=bool(hints.get("list"))),
+    }
+    if hints.get("name") and message.name is not None:
+        item["name"] = message.name
+    item.update(hints.get("extra", {}))
+    return item
+
+
+# -- the assistant's items -----------------------------------------------------------------------
+
+
+def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> list[Json]:
+    """Render an assistant message as items, in the order of its parts.
+
+    Consecutive text and refusal parts make one message item; a part carrying an `item` hint
+    starts a new one (it was the first part of a message the reader read).
+    """
+    no_assistant_media(message, PROVIDER)
+    if not message.parts:
+        return [{"role": "assistant", "content": ""}]
+    items: list[Json] = []
+    run: list[Block] = []
+    for block in _with_empty_messages(message, parts(message, prepare)):
+        in_message = isinstance(block, TextPart | RefusalPart) or (
+            isinstance(block, ProviderPart) and _hints(block).get("block")
+        )
+        if run and (not in_message or "item" in _hints(block)):
+            items.append(_message_item(run, prepare))
+            run = []
+        if in_message:
+            run.append(block)
+            continue
+        match block:
+            case ToolCall():
+                items.append(_function_call(block, ids))
+            case ReasoningPart():
+                items += _reasoning(block, prepare)
+            case ProviderPart():
+                items.append(dict(block.data))
+            case NormalizedPart() | TextPart() | RefusalPart():  # media raised above; text in runs
+                pass
+            case _:
+                assert_never(block)
+    if run:
+        items.append(_message_item(run, prepare))
+    return items
+
+
+def _with_empty_messages(message: Assistant, blocks: list[Block]) -> list[Block]:
+    """Put back the empty text parts that `parts` leaves out when they start a message item.
+
+    The reader keeps an assistant message whose content is `""` or `[]` as an empty text part
+    carrying the message's envelope (`item`); without it the message would vanish.
+    """
+    out: list[Block] = []
+    pending = iter(blocks)
+    block = next(pending, None)
+    for part in message.parts:
+        made = block.part if isinstance(block, NormalizedPart) else block
+        if block is not None and made is part:
+            out.append(block)
+            block = next(pending, None)
+        elif isinstance(part, TextPart) and not part.text and "item" in _hints(part):
+            out.append(part)
+    return out
+
+
+def _message_item(run: list[Block], prepare: Prepare) -> Json:
+    """Render one assistant message item: an output message when it was read as one (it has
+    an `id`), else an easy message whose text-only content is a string."""
+    first = _hints(run[0]) if isinstance(run[0], TextPart | RefusalPart | ProviderPart) else {}
+    envelope: Json = dict(first.get("item", {}))
+    empty = bool(first.get("empty"))
+    if "id" in envelope:
+        content: Any = [] if empty else [_output_block(b, prepare) for b in run]
+    elif empty:
+        content = []
+    else:
+        content = _content(run, prepare, listed=bool(first.get("list")))
+    return {**envelope, "role": "assistant", "content": content}
+
+
+def _output_block(block: Block, prepare: Prepare) -> Json:
+    """Return one block of an output message: `output_text` with its annotations, `refusal`."""
+    match block:
+        case TextPart():
+            mine = [c for c in block.citations if c.provider == PROVIDER]
+            if len(mine) < len(block.citations):
+                prepare.lose(
+                    block, "citations of another provider: Responses has no shape for them"
+                )
+            out: Json = {"type": "output_text", "text": block.text}
+            out["annotations"] = [dict(c.data) for c in mine]
+            out.update(_hints(block).get("extra", {}))
+            return out
+        case RefusalPart():
+            return {"type": "refusal", "refusal": block.text, **_hints(block).get("extra", {})}
+        case ProviderPart():
+            return dict(block.data)
+        case NormalizedPart() | ReasoningPart() | ToolCall():
+            raise AssertionError("only text, refusals and kept blocks are in a message run")
+        case _:
+            assert_never(block)
+
+
+def _function_call(call: ToolCall, ids: Mapping[int, str]) -> Json:
+    out: Json = {
+        "type": "function_call",
+        "call_id": call.id if call.id is not None else ids[id(call)],
+        "name": call.name,
+        "arguments": call.arguments,
+    }
+    if call.item_id is not None:
+        out["id"] = call.item_id
+    out.update(_hints(call).get("extra", {}))
+    return out
+
+
+def _reasoning(part: ReasoningPart, prepare: Prepare) -> list[Json]:
+    """Return our own reasoning item as the API wrote it; anything else is lost."""
+    if not own(part, prepare):
+        prepare.lose(part, "Responses replays only its own reasoning items")
+        return []
+    if part.id is None:
+        prepare.lose(part, "a Responses reasoning item needs its id (rs_…)")
+        return []
+    hints = _hints(part)
+    out: Json = {
+        "type": "reasoning",
+        "id": part.id,
+        "summary": [{"type": "summary_text", "text": text} for text in part.summary],
+    }
+    texts = hints.get("texts", None if part.text is None else [part.text])
+    if texts is not None:
+        out["content"] = [{"type": "reasoning_text", "text": text} for text in texts]
+    if isinstance(part.data, str):
+        out["encrypted_content"] = part.data
+    elif part.data is not None:
+        prepare.lose(part, "its data is bytes; encrypted_content is text")
+    out.update(hints.get("extra", {}))
+    return [out]
 
 
 def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
@@ -153,5 +371,5 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
             "image", node.get("image_url"), where, problems, detail=node.get("detail")
         )
     if kind_tag == "input_file":
-        return _chat.file_data_site(node, f"{at}.file_data", problems)
+        return file_data_site(node, f"{at}.file_data", problems)
     return None
