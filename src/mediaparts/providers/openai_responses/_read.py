@@ -155,8 +155,8 @@ def _usage(raw: Any, at: str) -> Usage | None:
         return None
     usage = as_dict(raw, at)
     ins, outs = f"{at}.input_tokens_details", f"{at}.output_tokens_details"
-    inputs = as_dict(usage.get("input_tokens_details") or {}, ins)
-    outputs = as_dict(usage.get("output_tokens_details") or {}, outs)
+    inputs = as_dict(_or_empty(usage.get("input_tokens_details")), ins)
+    outputs = as_dict(_or_empty(usage.get("output_tokens_details")), outs)
     return Usage(
         input_tokens=need(usage, "input_tokens", at, int),
         output_tokens=need(usage, "output_tokens", at, int),
@@ -164,6 +164,10 @@ def _usage(raw: Any, at: str) -> Usage | None:
         cache_write_tokens=maybe(inputs, "cache_write_tokens", ins, int) or 0,
         reasoning_tokens=maybe(outputs, "reasoning_tokens", outs, int) or 0,
     )
+
+
+def _or_empty(value: Any) -> Any:
+    return {} if value is None else value
 
 
 # -- input items ---------------------------------------------------------------------------------
@@ -370,7 +374,8 @@ def _output_block(raw: Any, at: str) -> Piece:
         return RefusalPart(node.need("refusal", str), native=_native(node.hints()))
     if kind == "output_text":
         text = node.need("text", str)
-        notes = as_list(node.need("annotations", list), f"{at}.annotations")
+        node.taken.add("annotations")
+        notes = as_list(node.node.get("annotations"), f"{at}.annotations")
         citations = [_citation(n, f"{at}.annotations[{j}]") for j, n in enumerate(notes)]
         return TextPart(text, citations=tuple(citations), native=_native(node.hints()))
     if kind == "input_text":
@@ -407,10 +412,13 @@ def _reasoning(item: dict[str, Any], at: str) -> Piece:
     """
     node = _Node(item, at)
     node.taken.add("type")
-    summary = _texts(node.need("summary", list), f"{at}.summary", "summary_text")
+    node.taken.update(("summary", "content"))
+    summary = _texts(as_list(item.get("summary"), f"{at}.summary"), f"{at}.summary", "summary_text")
     texts = None
     if item.get("content") is not None:
-        texts = _texts(node.need("content", list), f"{at}.content", "reasoning_text")
+        texts = _texts(as_list(item["content"], f"{at}.content"), f"{at}.content", "reasoning_text")
+    elif "content" in item:
+        node.taken.discard("content")  # an explicit null, kept in `extra`
     if summary is None or (item.get("content") is not None and texts is None):
         return _provider(item)
     text = "\n\n".join(texts) if texts else None
