@@ -28,7 +28,7 @@ KIND_SITES = [
     ("providers/_normalize.py", "_prepare"),
     ("providers/_estimate.py", "_media_part_tokens"),
     ("providers/openai.py", "_block"),
-    ("providers/openai_responses/_render.py", "_block"),
+    ("providers/openai_responses/_render.py", "_media"),
     ("providers/anthropic.py", "_block"),
     ("providers/bedrock.py", "_formats"),
     ("providers/bedrock.py", "_block"),

@@ -118,19 +118,26 @@ def _input_message(message: System | User, prepare: Prepare) -> Json:
     return {"role": role, "content": content, **hints.get("extra", {})}
 
 
-def _content(blocks: list[Block], prepare: Prepare, *, listed: bool) -> str | list[Json]:
-    """Return text-only blocks as one string (joined by blank lines), else a block list."""
-    if not listed and all(_joinable(b) for b in blocks):
+def _content(
+    blocks: list[Block], prepare: Prepare, *, listed: bool, cached: bool = True
+) -> str | list[Json]:
+    """Return text-only blocks as one string (joined by blank lines), else a block list.
+
+    `cached=False` where a cache hint is a no-op (assistant text: the API takes `input_text`
+    only from users in practice, and OpenAI caches prefixes by itself).
+    """
+    if not listed and all(_joinable(b, cached) for b in blocks):
         return "\n\n".join(_text(b) for b in blocks)
     return [out for b in blocks for out in _input_block(b, prepare)]
 
 
-def _joinable(block: Block) -> bool:
+def _joinable(block: Block, cached: bool) -> bool:
     """Tell whether a block is plain text, with nothing a string content would lose."""
     if isinstance(block, TextPart):
         # The hints of the message a part starts (`item`, `list`, `empty`) are not its own.
         own_hints = set(_hints(block)) - {"item", "list", "empty"}
-        return block.cache is None and not own_hints and not block.citations
+        uncached = block.cache is None or not cached
+        return uncached and not own_hints and not block.citations
     if isinstance(block, NormalizedPart):
         original = block.part
         return block.text is not None and (original is None or original.cache is None)
@@ -297,7 +304,7 @@ def _message_item(run: list[Block], prepare: Prepare) -> Json:
     elif empty:
         content = []
     else:
-        content = _content(run, prepare, listed=bool(first.get("list")))
+        content = _content(run, prepare, listed=bool(first.get("list")), cached=False)
     return {**envelope, "role": "assistant", "content": content}
 
 
