@@ -427,6 +427,8 @@ HOSTILE: list[tuple[Any, str]] = [
     ),
     ([{"role": "assistant", "content": [{"type": "refusal"}]}], r"content\[0\].refusal: missing"),
     ([{"type": 4}], r"input\[0\].type: expected a string"),
+    ([{"type": "web_search_call", "id": "ws", "x": float("nan")}], r"input\[0\]: .*not JSON data"),
+    ([{"role": "user", "content": "x", "status": {1: 2}}], r"input\[0\]: .*not a string"),
 ]
 
 
@@ -539,6 +541,7 @@ def test_read_response_status_maps_to_stop_reason(
             "input_tokens_details: expected an object",
         ),
         ({"output": [], "status": 1}, "response.status: expected a string"),
+        ({"output": [], "usage": {"input_tokens": -1, "output_tokens": 1}}, "response.usage: "),
         ({"output": [], "incomplete_details": {"reason": 2}}, "incomplete_details.reason"),
     ],
 )

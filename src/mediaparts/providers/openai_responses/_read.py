@@ -8,10 +8,11 @@ package docstring lists every hint).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeAlias, TypeVar
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, MediaError, rewrap
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -125,7 +126,9 @@ def read_response(response: Any) -> Assistant:
     body = as_dict(plain(response), "response")
     parts: list[Piece] = []
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
-        parts += _assistant_side(raw, f"response.output[{index}]")
+        at = f"response.output[{index}]"
+        with _located(at):
+            parts += _assistant_side(raw, at)
     details = body.get("incomplete_details")
     reason = None
     if details is not None:
@@ -139,11 +142,13 @@ def read_response(response: Any) -> Assistant:
         stop = "tool_call"
     elif stop == "end" and any(isinstance(p, RefusalPart) for p in parts):
         stop = "refusal"
+    with _located("response.usage"):
+        usage = _usage(body.get("usage"), "response.usage")
     return Assistant(
         parts=parts,
         id=maybe(body, "id", "response", str),
         model=maybe(body, "model", "response", str),
-        usage=_usage(body.get("usage"), "response.usage"),
+        usage=usage,
         stop_reason=stop,
         stop_reason_raw=raw_stop,
     )
@@ -166,6 +171,17 @@ def _usage(raw: Any, at: str) -> Usage | None:
     )
 
 
+@contextmanager
+def _located(at: str) -> Iterator[None]:
+    """Name the item in an error raised while reading it (a part's own checks do not)."""
+    try:
+        yield
+    except MediaError as exc:
+        if str(exc).startswith(at):
+            raise
+        raise rewrap(exc, f"{at}: {exc}") from exc
+
+
 def _or_empty(value: Any) -> Any:
     return {} if value is None else value
 
@@ -182,13 +198,15 @@ def _items(items: list[Any], at: str) -> list[Message]:
         item = as_dict(raw, where)
         kind = item.get("type")
         is_message = kind is None or kind == "message"
-        if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
-            if run:
-                out.append(Assistant(parts=run))
-                run = []
-            out.append(_input_message(item, where) if is_message else _tool_output(item, where))
-        else:
-            run += _assistant_side(item, where)
+        with _located(where):
+            if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
+                if run:
+                    out.append(Assistant(parts=run))
+                    run = []
+                reader = _input_message if is_message else _tool_output
+                out.append(reader(item, where))
+            else:
+                run += _assistant_side(item, where)
     if run:
         out.append(Assistant(parts=run))
     return out
@@ -358,7 +376,8 @@ def _assistant_message(item: dict[str, Any], at: str) -> list[Piece]:
     if listed and parts:
         hints["list"] = True
     if not parts:
-        hints["empty"] = isinstance(item.get("content"), list)
+        if isinstance(item.get("content"), list):
+            hints["empty"] = True
         parts = [TextPart("")]
     first = parts[0]
     own = {**first.native.get(PROVIDER, {}), **hints}
