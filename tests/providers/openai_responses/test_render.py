@@ -186,7 +186,7 @@ LOSSES: list[tuple[str, list[mp.Message], str]] = [
                 [mp.TextPart("Hi", citations=(mp.Citation(provider="anthropic", title="T"),))]
             )
         ],
-        "citations",
+        "annotations only on the output_text",
     ),
     (
         "an error flag without error text",
@@ -255,6 +255,18 @@ def test_render_own_citations_in_an_output_message() -> None:
             }
         ]
     }
+
+
+def test_render_foreign_citations_in_an_output_message_are_lost() -> None:
+    """In an output message, another provider's citations are named; ours are kept."""
+    envelope = {"type": "message", "id": "msg_1", "status": "completed"}
+    theirs = mp.Citation(provider="anthropic", cited_text="x", data={"type": "char_location"})
+    text = mp.TextPart("Hi", citations=(theirs,), native={P: {"item": envelope}})
+    with pytest.warns(mp.ConversionWarning, match="another provider's"):
+        payload = _render([mp.Assistant([text])])
+    assert payload["input"][0]["content"] == [
+        {"type": "output_text", "text": "Hi", "annotations": []}
+    ]
 
 
 def test_render_audio_is_unsupported() -> None:

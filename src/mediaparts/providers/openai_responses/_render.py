@@ -213,7 +213,9 @@ def _media(part: NormalizedPart) -> Json:
 
 def _lose_citations(part: TextPart, prepare: Prepare) -> None:
     if part.citations:
-        prepare.lose(part, "its citations: Responses takes annotations only in output messages")
+        prepare.lose(
+            part, "Responses takes annotations only on the output_text of an output message"
+        )
 
 
 def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Json:
@@ -315,7 +317,7 @@ def _output_block(block: Block, prepare: Prepare) -> Json:
             mine = [c for c in block.citations if c.provider == PROVIDER]
             if len(mine) < len(block.citations):
                 prepare.lose(
-                    block, "citations of another provider: Responses has no shape for them"
+                    block, "they are another provider's; Responses annotations are its own"
                 )
             out: Json = {"type": "output_text", "text": block.text}
             out["annotations"] = [dict(c.data) for c in mine]
