@@ -240,7 +240,16 @@ def _content(node: _Node, block: Callable[[Any, str], Piece]) -> tuple[list[Piec
         return ([TextPart(content)] if content else []), False
     blocks = as_list(content, f"{node.at}.content")
     parts = [block(raw, f"{node.at}.content[{j}]") for j, raw in enumerate(blocks)]
-    return parts, all(_plain_text(p) for p in parts)
+    return parts, _listed(parts)
+
+
+def _listed(parts: list[Piece]) -> bool:
+    """Tell whether content read from a list needs the `list` hint to be written as one: it
+    is text only (else it would be joined into a string), or it has empty texts (else they
+    would be left out)."""
+    return all(_plain_text(p) for p in parts) or any(
+        isinstance(p, TextPart) and not p.text for p in parts
+    )
 
 
 def _plain_text(part: Piece) -> bool:
@@ -338,7 +347,7 @@ def _tool_output(item: dict[str, Any], at: str) -> Tool:
     else:
         blocks = as_list(output, f"{at}.output")
         parts = [_input_block(raw, f"{at}.output[{j}]") for j, raw in enumerate(blocks)]
-        listed = all(_plain_text(p) for p in parts)
+        listed = _listed(parts)
     hints = node.hints(list=listed, name=name is not None)
     return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hints))
 
@@ -371,9 +380,12 @@ def _assistant_message(item: dict[str, Any], at: str) -> list[Piece]:
     """Read an assistant message; its first part carries the message's envelope (`item`)."""
     node = _Node(item, at)
     node.taken.add("role")
-    parts, listed = _content(node, _output_block)
-    hints: Hints = {"item": node.hints().get("extra", {})}
-    if listed and parts:
+    parts, _ = _content(node, _output_block)
+    envelope = node.hints().get("extra", {})
+    hints: Hints = {"item": envelope}
+    # An output message's content is always a list; an easy one's only when it was (assistant
+    # text is rendered as a string even with a cache hint, a no-op there).
+    if isinstance(item.get("content"), list) and parts and "id" not in envelope:
         hints["list"] = True
     if not parts:
         if isinstance(item.get("content"), list):

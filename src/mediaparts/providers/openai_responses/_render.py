@@ -112,7 +112,7 @@ def _text_only(message: Message) -> bool:
 def _input_message(message: System | User, prepare: Prepare) -> Json:
     """Render a user, system or developer message: text as a string, else `input_*` blocks."""
     hints = _hints(message)
-    blocks = parts(message, prepare)
+    blocks = _blocks(message, prepare)
     content = _content(blocks, prepare, listed=bool(hints.get("list")))
     role = hints.get("role", message.role)  # a system message with media was read as a User
     return {"role": role, "content": content, **hints.get("extra", {})}
@@ -222,7 +222,7 @@ def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Jso
     """Render a tool message as a `function_call_output`; an error becomes its first line."""
     hints = _hints(message)
     blocks: list[Block] = [TextPart(text) for text in [error_text(message)] if text is not None]
-    blocks += parts(message, prepare)
+    blocks += _blocks(message, prepare)
     if message.is_error and message.error is None:
         prepare.lose(message, "its error flag: function_call_output has none")
     item: Json = {
@@ -250,7 +250,7 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
         return [{"role": "assistant", "content": ""}]
     items: list[Json] = []
     run: list[Block] = []
-    for block in _with_empty_messages(message, parts(message, prepare)):
+    for block in _blocks(message, prepare):
         in_message = isinstance(block, TextPart | RefusalPart) or (
             isinstance(block, ProviderPart) and _hints(block).get("block")
         )
@@ -276,22 +276,36 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
     return items
 
 
-def _with_empty_messages(message: Assistant, blocks: list[Block]) -> list[Block]:
-    """Put back the empty text parts that `parts` leaves out when they start a message item.
+def _blocks(message: Message, prepare: Prepare) -> list[Block]:
+    """Return `parts(message, prepare)` with the empty texts our reader read put back.
 
-    The reader keeps an assistant message whose content is `""` or `[]` as an empty text part
-    carrying the message's envelope (`item`); without it the message would vanish.
+    `parts` leaves empty text out, which is right for a conversation built in code; but an
+    empty `input_text` in a content list, or an assistant message whose content is `""` or
+    `[]` (kept as an empty text part carrying its envelope, `item`), was in the payload read.
     """
+    blocks = parts(message, prepare)
+    listed = bool(_hints(message).get("list"))
+    if not listed and not isinstance(message, Assistant):
+        return blocks
     out: list[Block] = []
     pending = iter(blocks)
     block = next(pending, None)
+    in_read_message = False  # inside an assistant message item that the reader read
     for part in message.parts:
         made = block.part if isinstance(block, NormalizedPart) else block
         if block is not None and made is part:
             out.append(block)
             block = next(pending, None)
-        elif isinstance(part, TextPart) and not part.text and "item" in _hints(part):
+        elif (
+            isinstance(part, TextPart)
+            and not part.text
+            and (listed or in_read_message or "item" in _hints(part))
+        ):
             out.append(part)
+        if isinstance(part, TextPart | RefusalPart | ProviderPart):
+            in_read_message = in_read_message or "item" in _hints(part)
+        else:
+            in_read_message = False
     return out
 
 
