@@ -3,6 +3,8 @@
     mediaparts inspect PATH_OR_URL... [--provider P]... [--model M] [--json]
     mediaparts normalize PATH_OR_URL... --provider P [--model M] [--out DIR] [--json]
     mediaparts render PATH_OR_URL... --provider P [--text PROMPT] [--model M] [--summary]
+    mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
+                       [--summary]
 
 Exit status: 0 when every input was read and accepted, 1 when some could not be read or
 were rejected (each said on one line, never a traceback), 2 for a usage error (130 when
@@ -18,19 +20,20 @@ import json
 import os
 import re
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mediaparts import normalize, render
 from mediaparts._build import part
-from mediaparts._errors import MediaError
+from mediaparts._errors import ConversionWarning, InvalidMedia, MediaError
 from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
 from mediaparts._sources import b64encode
 from mediaparts._summary import summarize
 from mediaparts.detection import detect, extension_for
-from mediaparts.providers import NormalizedPart, names
+from mediaparts.providers import NormalizedPart, messages_from, names
 
 __all__ = ["main"]
 
@@ -88,6 +91,37 @@ def _parser() -> argparse.ArgumentParser:
         "--urls", choices=("auto", "inline", "pass"), default="auto", help="URL handling"
     )
     show.add_argument(
+        "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
+    )
+
+    convert = commands.add_parser(
+        "convert",
+        help="translate a request payload from one provider's shapes to another's",
+        description="Read FILE (a JSON request payload for --from: the SDK call's keyword "
+        "arguments, or just its message list; '-' reads stdin), and print the same "
+        "conversation rendered for --to. What --to cannot carry is said on stderr, one line "
+        "each (--on-loss drop: quietly; error: exit 1 instead). Bytes in the JSON (Bedrock) "
+        "are base64 text, and print as such.",
+    )
+    convert.add_argument("file", metavar="FILE", help="the payload's JSON file, or - for stdin")
+    convert.add_argument("--from", dest="source", required=True, choices=names(), metavar="X")
+    convert.add_argument("--to", dest="target", required=True, choices=names(), metavar="Y")
+    convert.add_argument("--model", help="the target model, for model-dependent sizes")
+    convert.add_argument(
+        "--urls", choices=("auto", "inline", "pass"), default="auto", help="URL handling"
+    )
+    convert.add_argument(
+        "--on-loss",
+        choices=("warn", "drop", "error"),
+        default="warn",
+        help="what --to cannot carry",
+    )
+    convert.add_argument(
+        "--reasoning-as-text",
+        action="store_true",
+        help="send other providers' readable reasoning as text instead of leaving it out",
+    )
+    convert.add_argument(
         "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
     )
     return parser
@@ -313,11 +347,38 @@ def _run_render(args: argparse.Namespace) -> int:
     content: list[Any] = [args.text] if args.text else []
     content += [part(source) for source in args.inputs]
     payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
-    if args.summary:
+    _print_payload(payload, summary=args.summary)
+    return 0
+
+
+def _print_payload(payload: dict[str, Any], *, summary: bool) -> None:
+    if summary:
         payload = summarize(payload)
     # Non-ASCII text as \u escapes where the output cannot hold it (a cp1252 file on Windows).
     utf = (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf8sig")
     print(json.dumps(_jsonable(payload), indent=2, ensure_ascii=not utf))
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    try:
+        payload = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise InvalidMedia(f"{args.file} is not JSON: {exc}") from exc
+    messages = messages_from(payload, args.source)
+    with warnings.catch_warnings(record=True) as lost:
+        warnings.simplefilter("always", ConversionWarning)
+        converted = render(
+            messages,
+            args.target,
+            model=args.model,
+            urls=args.urls,
+            on_loss=args.on_loss,
+            foreign_reasoning="text" if args.reasoning_as_text else "drop",
+        )
+    for warning in lost:
+        print(f"mediaparts: {args.target}: {warning.message}", file=sys.stderr)
+    _print_payload(converted, summary=args.summary)
     return 0
 
 
@@ -335,7 +396,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
-    run = {"inspect": _run_inspect, "normalize": _run_normalize, "render": _run_render}
+    run = {
+        "inspect": _run_inspect,
+        "normalize": _run_normalize,
+        "render": _run_render,
+        "convert": _run_convert,
+    }
     try:
         return run[args.command](args)
     except BrokenPipeError:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -23,15 +22,14 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Prepare
 from tests._builders import TESTDATA
 from tests._golden import check_golden
+from tests.providers._sdk import SDK_MODULES, converse_shape, enum_errors, strict, validate_request
 
 if TYPE_CHECKING:
     import httpx
     import httpx2
     from pytest_httpx import HTTPXMock
 
-# The SDK checks need the official SDKs (Python 3.11+ for google-genai 3); without them those
-# tests skip, and the golden and refusal tests still run.
-SDK_MODULES = {
+MODULES = {
     "openai": "openai",
     "openai-responses": "openai",
     "anthropic": "anthropic",
@@ -234,132 +232,11 @@ def test_render_matches_golden(case: tuple[str, str, dict[str, Any]]) -> None:
 # -- the SDKs' own request types ----------------------------------------------------------------
 
 
-def _materialized(value: Any) -> Any:
-    """Turn what pydantic validated into plain lists and dicts (Iterable fields are lazy)."""
-    if isinstance(value, dict):
-        return {k: _materialized(v) for k, v in value.items()}
-    if isinstance(value, str | bytes | int | float | bool) or value is None:
-        return value
-    if isinstance(value, Iterable):
-        return [_materialized(v) for v in value]
-    return value
-
-
-def _strict(annotation: Any, value: Any) -> None:
-    """Validate `value` as the TypedDict `annotation`, failing on keys the type does not have.
-
-    Pydantic validates a TypedDict leniently: unknown keys are dropped, not refused, and an
-    `Iterable[...]` field is only validated when iterated. Iterating everything and comparing
-    the result with the input catches both a wrong key and a wrong item.
-    """
-    from pydantic import TypeAdapter
-
-    adapter = TypeAdapter(annotation)  # keep it alive: the lazy iterators validate through it
-    validated = _materialized(adapter.validate_python(value))
-    assert validated == value
-
-
-def _check_openai(payload: dict[str, Any]) -> None:
-    from openai.types.chat import ChatCompletionMessageParam
-
-    assert set(payload) == {"messages"}
-    _strict(list[ChatCompletionMessageParam], payload["messages"])
-
-
-def _check_openai_responses(payload: dict[str, Any]) -> None:
-    from openai.types.responses import ResponseInputParam
-
-    assert set(payload) == {"input"}
-    _strict(ResponseInputParam, payload["input"])
-
-
-def _check_anthropic(payload: dict[str, Any]) -> None:
-    from anthropic.types import MessageParam
-
-    assert set(payload) <= {"system", "messages"}
-    _strict(list[MessageParam], payload["messages"])
-    assert isinstance(payload.get("system", ""), str)
-    _assert_alternates(payload["messages"])
-
-
-def _assert_alternates(turns: list[dict[str, Any]]) -> None:
-    """No two adjacent turns share a role (what Anthropic and Bedrock require)."""
-    roles = [turn["role"] for turn in turns]
-    assert all(a != b for a, b in itertools.pairwise(roles)), roles
-
-
-def _check_gemini(payload: dict[str, Any]) -> None:
-    from google.genai import types
-
-    assert set(payload) <= {"contents", "systemInstruction"}
-    _assert_alternates(payload["contents"])
-    for content in payload["contents"]:
-        # JSON mode, as the REST body is sent: bytes fields read base64 there.
-        model = types.Content.model_validate_json(json.dumps(content))
-        assert model.role in ("user", "model")
-        dumped = model.model_dump(mode="json", by_alias=True, exclude_none=True)
-        assert _normalized_b64(dumped) == _normalized_b64(content)
-    if "systemInstruction" in payload:
-        system = types.Content.model_validate(payload["systemInstruction"])
-        types.GenerateContentConfig(system_instruction=system)
-
-
-def _normalized_b64(value: Any) -> Any:
-    """Map pydantic's URL-safe base64 output back to the standard alphabet for comparison."""
-    if isinstance(value, dict):
-        return {
-            k: v.replace("-", "+").replace("_", "/") if k == "data" else _normalized_b64(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_normalized_b64(v) for v in value]
-    return value
-
-
-def _converse_shape() -> Any:
-    import botocore.session
-
-    service = botocore.session.get_session().get_service_model("bedrock-runtime")
-    return service.operation_model("Converse").input_shape
-
-
-def _enum_errors(value: Any, shape: Any, path: str = "$") -> Iterable[str]:
-    """Yield the strings that are not in their shape's enum (ParamValidator skips enums)."""
-    if shape.type_name == "structure" and isinstance(value, dict):
-        for key, item in value.items():
-            if key in shape.members:
-                yield from _enum_errors(item, shape.members[key], f"{path}.{key}")
-    elif shape.type_name == "list" and isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _enum_errors(item, shape.member, f"{path}[{i}]")
-    elif shape.type_name == "string" and shape.enum and value not in shape.enum:
-        yield f"{path}: {value!r} is not one of {shape.enum}"
-
-
-def _check_bedrock(payload: dict[str, Any]) -> None:
-    from botocore.validate import ParamValidator
-
-    shape = _converse_shape()
-    report = ParamValidator().validate({"modelId": "m", **payload}, shape)
-    assert not report.has_errors(), report.generate_report()
-    assert list(_enum_errors(payload, shape)) == []
-    _assert_alternates(payload["messages"])
-
-
-SDK_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
-    "openai": _check_openai,
-    "openai-responses": _check_openai_responses,
-    "anthropic": _check_anthropic,
-    "gemini": _check_gemini,
-    "bedrock": _check_bedrock,
-}
-
-
 def test_render_validates_with_sdk_types(case: tuple[str, str, dict[str, Any]]) -> None:
     """The payload is accepted, key for key, by the provider SDK's own request types."""
     provider, _, payload = case
     pytest.importorskip(SDK_MODULES[provider])
-    SDK_CHECKS[provider](payload)
+    validate_request(provider, payload)
 
 
 def test_bedrock_enum_check_catches_a_wrong_format() -> None:
@@ -370,7 +247,7 @@ def test_bedrock_enum_check_catches_a_wrong_format() -> None:
             {"role": "user", "content": [{"image": {"format": "jpg", "source": {"bytes": b"x"}}}]}
         ]
     }
-    assert list(_enum_errors(bad, _converse_shape())) == [
+    assert list(enum_errors(bad, converse_shape())) == [
         "$.messages[0].content[0].image.format: 'jpg' is not one of ['png', 'jpeg', 'gif', 'webp']"
     ]
 
@@ -382,7 +259,7 @@ def test_strict_check_catches_unknown_keys() -> None:
 
     bad = [{"role": "user", "content": [{"type": "text", "text": "hi", "txet": "typo"}]}]
     with pytest.raises(AssertionError):
-        _strict(list[ChatCompletionMessageParam], bad)
+        strict(list[ChatCompletionMessageParam], bad)
 
 
 # -- the real clients, over a mock transport ----------------------------------------------------

@@ -15,12 +15,16 @@ from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, no
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._registry import Provider, get
 
-__all__ = ["OnLoss", "Preparer", "arender", "as_messages", "render"]
+__all__ = ["ForeignReasoning", "OnLoss", "Preparer", "arender", "as_messages", "render"]
 
 _MESSAGE_TYPES = (System, User, Assistant, Tool)
 
 OnLoss: TypeAlias = Literal["warn", "drop", "error"]
 """What `render` does with a part the provider cannot carry: warn, drop quietly, or raise."""
+
+ForeignReasoning: TypeAlias = Literal["drop", "text"]
+"""What `render` does with reasoning another provider produced: leave it out, or send its
+readable text (and summary) as text."""
 
 _ON_LOSS = ("warn", "drop", "error")
 
@@ -117,9 +121,35 @@ def _excerpt(text: str | None, size: int = 80) -> str:
     return repr(text if len(text) <= size else text[: size - 1] + "…")
 
 
-def _check_on_loss(on_loss: Any) -> None:
+def _check_options(on_loss: Any, foreign_reasoning: Any) -> None:
     if on_loss not in _ON_LOSS:
         raise InvalidConfig(f"on_loss must be 'warn', 'drop' or 'error', got {on_loss!r:.40}")
+    if foreign_reasoning not in ("drop", "text"):
+        raise InvalidConfig(
+            f"foreign_reasoning must be 'drop' or 'text', got {foreign_reasoning!r:.40}"
+        )
+
+
+def _conversation(
+    value: Any, provider: Provider, foreign_reasoning: ForeignReasoning
+) -> list[Message]:
+    """Return the messages to render; with `"text"`, other providers' reasoning made text."""
+    messages = as_messages(value)
+    if foreign_reasoning == "drop":
+        return messages
+    return [_reasoning_as_text(m, provider.name) for m in messages]
+
+
+def _reasoning_as_text(message: Message, provider: str) -> Message:
+    parts: list[Any] = []
+    for p in message.parts:
+        text = ""
+        if isinstance(p, ReasoningPart) and p.provider not in (None, provider):
+            text = "\n\n".join(t for t in (p.text, *p.summary) if t)
+        parts.append(TextPart(f"<reasoning>\n{text}\n</reasoning>") if text else p)
+    if all(a is b for a, b in zip(parts, message.parts, strict=True)):
+        return message
+    return message.model_copy(update={"parts": tuple(parts)})
 
 
 def render(
@@ -129,6 +159,7 @@ def render(
     model: str | None = None,
     urls: UrlMode = "auto",
     on_loss: OnLoss = "warn",
+    foreign_reasoning: ForeignReasoning = "drop",
 ) -> dict[str, Any]:
     """Render messages into the keyword arguments of the provider's SDK call.
 
@@ -145,6 +176,10 @@ def render(
         urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`).
         on_loss: `"warn"` (a `ConversionWarning` naming each part left out and why),
             `"drop"` (leave it out quietly) or `"error"` (raise `ConversionError`).
+        foreign_reasoning: Reasoning that another provider produced cannot be replayed to
+            this one: `"drop"` leaves it out (through `on_loss`); `"text"` sends its readable
+            text and summary as a `<reasoning>` text part instead (encrypted or redacted
+            reasoning has none, and is still left out).
 
     Returns:
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
@@ -161,9 +196,9 @@ def render(
     # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
     # renderer does the rest, once.
     _check_urls(urls, model)
-    _check_on_loss(on_loss)
+    _check_options(on_loss, foreign_reasoning)
     chosen = get(provider)
-    messages = as_messages(messages_or_parts)
+    messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
     done: dict[int, NormalizedPart] = {}
 
     def fit(part: MediaPart) -> NormalizedPart:
@@ -185,14 +220,15 @@ async def arender(
     model: str | None = None,
     urls: UrlMode = "auto",
     on_loss: OnLoss = "warn",
+    foreign_reasoning: ForeignReasoning = "drop",
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
     # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
     # renderer does the rest, once.
     _check_urls(urls, model)
-    _check_on_loss(on_loss)
+    _check_options(on_loss, foreign_reasoning)
     chosen = get(provider)
-    messages = as_messages(messages_or_parts)
+    messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
     media = list(
         {
             id(p): p

@@ -1,0 +1,229 @@
+"""Validating payloads and responses with the official SDKs' own types.
+
+A rendered payload (or a corpus payload written by hand) is checked key for key against the
+SDK's request types: pydantic TypeAdapters over the TypedDicts of openai and anthropic, the
+pydantic models of google-genai, and botocore's parameter validator (plus its enums) for
+Bedrock. Each check takes the payload's conversation keys only (a corpus payload may hold
+`model`, `max_tokens` and other call arguments too). The SDKs need Python 3.11+; callers skip
+with `pytest.importorskip(SDK_MODULES[provider])`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+# The module each provider's checks import.
+SDK_MODULES = {
+    "openai": "openai",
+    "openai-responses": "openai",
+    "anthropic": "anthropic",
+    "gemini": "google.genai",
+    "bedrock": "botocore",
+}
+
+# The keys of a request payload that hold the conversation (what `render` returns), per
+# provider; the others are call arguments the readers ignore.
+CONVERSATION_KEYS = {
+    "openai": {"messages"},
+    "openai-responses": {"input", "instructions"},
+    "anthropic": {"system", "messages"},
+    "gemini": {"contents", "systemInstruction", "system_instruction"},
+    "bedrock": {"messages", "system"},
+}
+
+
+def conversation(provider: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """Return the conversation keys of a payload."""
+    return {k: v for k, v in payload.items() if k in CONVERSATION_KEYS[provider]}
+
+
+def _materialized(value: Any) -> Any:
+    """Turn what pydantic validated into plain lists and dicts (Iterable fields are lazy)."""
+    if isinstance(value, dict):
+        return {k: _materialized(v) for k, v in value.items()}
+    if isinstance(value, str | bytes | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Iterable):
+        return [_materialized(v) for v in value]
+    return value
+
+
+def strict(annotation: Any, value: Any) -> None:
+    """Validate `value` as the TypedDict `annotation`, failing on keys the type does not have.
+
+    Pydantic validates a TypedDict leniently: unknown keys are dropped, not refused, and an
+    `Iterable[...]` field is only validated when iterated. Iterating everything and comparing
+    the result with the input catches both a wrong key and a wrong item.
+    """
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(annotation)  # keep it alive: the lazy iterators validate through it
+    validated = _materialized(adapter.validate_python(value))
+    assert validated == value
+
+
+def _check_openai(payload: dict[str, Any]) -> None:
+    from openai.types.chat import ChatCompletionMessageParam
+
+    assert set(payload) == {"messages"}
+    strict(list[ChatCompletionMessageParam], payload["messages"])
+
+
+def _check_openai_responses(payload: dict[str, Any]) -> None:
+    from openai.types.responses import ResponseInputParam
+
+    assert "input" in payload
+    if isinstance(payload["input"], str):
+        return
+    strict(ResponseInputParam, payload["input"])
+    assert isinstance(payload.get("instructions", ""), str)
+
+
+def _check_anthropic(payload: dict[str, Any]) -> None:
+    from anthropic.types import MessageParam, TextBlockParam
+
+    assert "messages" in payload
+    strict(list[MessageParam], payload["messages"])
+    system = payload.get("system", "")
+    if not isinstance(system, str):
+        strict(list[TextBlockParam], system)
+    assert_alternates(payload["messages"])
+
+
+def assert_alternates(turns: list[dict[str, Any]]) -> None:
+    """No two adjacent turns share a role (what Anthropic, Gemini and Bedrock require)."""
+    roles = [turn.get("role") for turn in turns]
+    assert all(a != b for a, b in itertools.pairwise(roles)), roles
+
+
+def _check_gemini(payload: dict[str, Any]) -> None:
+    from google.genai import types
+
+    assert "contents" in payload
+    assert_alternates(payload["contents"])
+    for content in payload["contents"]:
+        # JSON mode, as the REST body is sent: bytes fields read base64 there.
+        model = types.Content.model_validate_json(json.dumps(content))
+        assert model.role in ("user", "model")
+        camel = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+        snake = model.model_dump(mode="json", by_alias=False, exclude_none=True)
+        assert _normalized_b64(content) in (_normalized_b64(camel), _normalized_b64(snake))
+    system = payload.get("systemInstruction", payload.get("system_instruction"))
+    if isinstance(system, dict):
+        types.GenerateContentConfig(system_instruction=types.Content.model_validate(system))
+    elif system is not None:
+        assert isinstance(system, str)
+
+
+def _normalized_b64(value: Any) -> Any:
+    """Map pydantic's URL-safe base64 output back to the standard alphabet for comparison."""
+    if isinstance(value, dict):
+        return {
+            k: v.replace("-", "+").replace("_", "/")
+            if k in ("data", "thoughtSignature", "thought_signature") and isinstance(v, str)
+            else _normalized_b64(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_normalized_b64(v) for v in value]
+    return value
+
+
+def converse_shape() -> Any:
+    """Return botocore's input shape of bedrock-runtime's Converse operation."""
+    import botocore.session
+
+    service = botocore.session.get_session().get_service_model("bedrock-runtime")
+    return service.operation_model("Converse").input_shape
+
+
+def enum_errors(value: Any, shape: Any, path: str = "$") -> Iterable[str]:
+    """Yield the strings that are not in their shape's enum (ParamValidator skips enums)."""
+    if shape.type_name == "structure" and isinstance(value, dict):
+        for key, item in value.items():
+            if key in shape.members:
+                yield from enum_errors(item, shape.members[key], f"{path}.{key}")
+    elif shape.type_name == "list" and isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from enum_errors(item, shape.member, f"{path}[{i}]")
+    elif shape.type_name == "string" and shape.enum and value not in shape.enum:
+        yield f"{path}: {value!r} is not one of {shape.enum}"
+
+
+def _check_bedrock(payload: dict[str, Any]) -> None:
+    from botocore.validate import ParamValidator
+
+    shape = converse_shape()
+    report = ParamValidator().validate({"modelId": "m", **payload}, shape)
+    assert not report.has_errors(), report.generate_report()
+    assert list(enum_errors(payload, shape)) == []
+    assert_alternates(payload["messages"])
+
+
+_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "openai": _check_openai,
+    "openai-responses": _check_openai_responses,
+    "anthropic": _check_anthropic,
+    "gemini": _check_gemini,
+    "bedrock": _check_bedrock,
+}
+
+
+def validate_request(provider: str, payload: dict[str, Any]) -> None:
+    """Assert that the payload's conversation keys are what the provider's SDK types accept."""
+    _CHECKS[provider](conversation(provider, payload))
+
+
+def _response_openai(data: dict[str, Any]) -> Any:
+    from openai.types.chat import ChatCompletion
+
+    return ChatCompletion.model_validate(data)
+
+
+def _response_openai_responses(data: dict[str, Any]) -> Any:
+    from openai.types.responses import Response
+
+    return Response.model_validate(data)
+
+
+def _response_anthropic(data: dict[str, Any]) -> Any:
+    from anthropic.types import Message
+
+    return Message.model_validate(data)
+
+
+def _response_gemini(data: dict[str, Any]) -> Any:
+    from google.genai import types
+
+    return types.GenerateContentResponse.model_validate(data)
+
+
+def _response_bedrock(data: dict[str, Any]) -> Any:
+    """Bedrock's client returns a dict: check it against botocore's output shape."""
+    import botocore.session
+
+    service = botocore.session.get_session().get_service_model("bedrock-runtime")
+    shape = service.operation_model("Converse").output_shape
+    missing = [name for name in shape.required_members if name not in data]
+    assert not missing, missing
+    unknown = [key for key in data if key not in shape.members and key != "ResponseMetadata"]
+    assert not unknown, unknown
+    assert list(enum_errors(data, shape)) == []
+    return data
+
+
+_RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "openai": _response_openai,
+    "openai-responses": _response_openai_responses,
+    "anthropic": _response_anthropic,
+    "gemini": _response_gemini,
+    "bedrock": _response_bedrock,
+}
+
+
+def sdk_response(provider: str, data: dict[str, Any]) -> Any:
+    """Return the SDK's response object for a response dict (Bedrock: the dict, checked)."""
+    return _RESPONSES[provider](data)

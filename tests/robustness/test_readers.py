@@ -1,0 +1,120 @@
+"""Provider payloads and responses are hostile input: readers fail only with our own errors.
+
+Every corpus payload and response is mutated at every node, one node at a time (replaced by
+a value of each other JSON type, or removed from its object), and read again: the reader may
+accept the result or refuse it with an `mp.MediaError`, never with a bare `KeyError`,
+`TypeError`, `AttributeError` or a Pillow error. Random JSON values are read too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mediaparts as mp
+from tests.conversations._corpus import PROVIDERS, cases, load, path_of
+
+# What each node is replaced by: one value of each JSON type, and an empty one of each.
+_REPLACEMENTS: tuple[Any, ...] = (None, True, -1, 1.5, "", "x", [], {}, [{}], {"type": 1})
+_Path = tuple[str | int, ...]
+
+
+def _paths(value: Any, at: _Path = ()) -> Iterator[_Path]:
+    """Yield the path of every node under `value` (not the root)."""
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return
+    for key, item in items:
+        yield (*at, key)
+        yield from _paths(item, (*at, key))
+
+
+def _mutated(value: Any, path: _Path, replacement: Any) -> Any:
+    """Return a copy of `value` with the node at `path` replaced (or removed, for `...`)."""
+    copied = copy.deepcopy(value)
+    node = copied
+    for key in path[:-1]:
+        node = node[key]
+    if replacement is ... and isinstance(node, dict):
+        del node[path[-1]]
+    else:
+        node[path[-1]] = None if replacement is ... else replacement
+    return copied
+
+
+def _read(kind: str, value: Any, provider: str) -> None:
+    if kind == "requests":
+        mp.messages_from(value, provider)
+    else:
+        mp.message_from_response(value, provider)
+
+
+@pytest.mark.parametrize(
+    ("kind", "case"), [(k, c) for k in ("requests", "responses") for c in cases(k)]
+)
+def test_reader_refuses_every_mutation_with_our_errors(kind: str, case: tuple[str, str]) -> None:
+    """Each node of a payload replaced or removed: read, or refused with a MediaError."""
+    provider, name = case
+    original = load(path_of(provider, kind, name))
+    before = copy.deepcopy(original)
+    for path in _paths(original):
+        for replacement in (*_REPLACEMENTS, ...):
+            mutated = _mutated(original, path, replacement)
+            try:
+                _read(kind, mutated, provider)
+            except mp.MediaError:
+                pass
+            except Exception as exc:
+                pytest.fail(f"{name} with {path} = {replacement!r}: {type(exc).__name__}: {exc}")
+    assert original == before  # nothing the caller passed is changed
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "role",
+                    "content",
+                    "type",
+                    "text",
+                    "parts",
+                    "messages",
+                    "input",
+                    "contents",
+                    "source",
+                    "data",
+                    "id",
+                    "name",
+                    "input",
+                    "args",
+                    "output",
+                    "system",
+                ]
+            ),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_JSON, provider=st.sampled_from(PROVIDERS))
+def test_reader_refuses_random_json_with_our_errors(value: Any, provider: str) -> None:
+    """Random JSON read as a payload or a response is read or refused with a MediaError."""
+    for kind in ("requests", "responses"):
+        with contextlib.suppress(mp.MediaError):
+            _read(kind, value, provider)
