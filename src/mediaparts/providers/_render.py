@@ -103,7 +103,8 @@ def _describe(thing: Any) -> str:
             return f"the citations of TextPart {_excerpt(thing.text)}"
         case ReasoningPart():
             signed = f" from {thing.provider}" if thing.provider else ""
-            text = f" {_excerpt(thing.text)}" if thing.text else ""
+            # The summary too: Responses reasoning often has nothing else readable.
+            text = "".join(f" {_excerpt(t)}" for t in (thing.text, *thing.summary) if t)
             return f"{name}{signed}{text}"
         case ProviderPart():
             return f"{name} ({thing.provider} {thing.data.get('type', 'block')})"

@@ -306,7 +306,7 @@ def test_read_system_message_with_media_is_a_user_with_its_role() -> None:
 
 
 HOSTILE: list[tuple[Any, str]] = [
-    ("just a prompt", "payload: expected an object"),
+    (3, "payload: expected an object"),
     ({"input": 3}, "input: expected an array"),
     ({"instructions": ["x"]}, "payload.instructions: expected a string"),
     ([7], r"input\[0\]: expected an object"),

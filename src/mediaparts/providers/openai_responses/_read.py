@@ -88,7 +88,7 @@ def read(payload: Any) -> list[Message]:
 
     Args:
         payload: What `mp.render(..., "openai-responses")` returns: `instructions` and `input`
-            (a string or a list of items); other call arguments are ignored. Or the item list.
+            (a string or a list of items); other call arguments are ignored. Or `input` alone.
 
     Returns:
         The conversation in order: `instructions` first as a `System`, then one message per
@@ -101,6 +101,8 @@ def read(payload: Any) -> list[Message]:
     """
     if isinstance(payload, list | tuple):
         return _items(list(payload), "input")
+    if isinstance(payload, str):  # `input` alone, given as a string
+        return [User(payload, native=_native({"string": True}))]
     body = as_dict(payload, "payload")
     out: list[Message] = []
     instructions = maybe(body, "instructions", "payload", str)
