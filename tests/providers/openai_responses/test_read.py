@@ -497,6 +497,15 @@ def test_read_response_from_the_sdk_object() -> None:
     assert [p.kind for p in from_dict.parts] == ["reasoning", "tool_call", "tool_call"]
 
 
+def test_read_response_sdk_object_keeps_api_field_names() -> None:
+    """A field the SDK renames (`async` is `async_` in Python) is read by its API name."""
+    responses = pytest.importorskip("openai.types.responses")
+    data = _load(CORPUS / "responses" / "02_reasoning_parallel_tool_calls.json")
+    data["output"][1]["async"] = True
+    reply = mp.message_from_response(responses.Response.model_validate(data), P)
+    assert reply.parts[1].native == {P: {"extra": {"status": "completed", "async": True}}}
+
+
 @pytest.mark.parametrize(
     ("status", "reason", "stop"),
     [

@@ -125,6 +125,9 @@ def read_response(response: Any) -> Assistant:
     Raises:
         InvalidMedia: The response is not a Responses `Response` shape.
     """
+    dump = getattr(response, "model_dump", None)
+    if callable(dump):  # by alias: a function call's `async` is `async_` in the SDK's model
+        response = dump(mode="json", by_alias=True, exclude_none=True)
     body = as_dict(plain(response), "response")
     parts: list[Piece] = []
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
