@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from mediaparts.testing import MediaURLs
+from tests._builders import TESTDATA
 
 P = "openai-responses"
 
@@ -274,3 +276,27 @@ def test_render_audio_is_unsupported() -> None:
     audio = mp.AudioPart(data=b"RIFF\x24\x00\x00\x00WAVEfmt ", media_type="audio/wav")
     with pytest.raises(mp.UnsupportedMediaType):
         _render([mp.User([audio])])
+
+
+def test_render_keeps_read_empty_texts_around_fetched_media(media_urls: MediaURLs) -> None:
+    """An empty input_text read from a list stays, also beside an image fetched and inlined."""
+    media_urls.add("https://media.example/photo.jpg", TESTDATA / "photo.jpg")
+    image = {"type": "input_image", "image_url": "https://media.example/photo.jpg", "detail": "low"}
+    payload = [
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": ""},
+                image,
+                {"type": "input_text", "text": "After."},
+            ],
+        }
+    ]
+    (item,) = mp.render(mp.messages_from(payload, P), P, urls="inline")["input"]
+    assert [block["type"] for block in item["content"]] == [
+        "input_text",
+        "input_image",
+        "input_text",
+    ]
+    assert item["content"][1]["image_url"].startswith("data:image/jpeg;base64,")
+    assert item["content"][2] == {"type": "input_text", "text": "After."}

@@ -10,6 +10,8 @@ from typing_extensions import assert_never
 from mediaparts._blocks import PartFields
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import (
+    MediaPart,
+    Part,
     ProviderPart,
     ReasoningPart,
     RefusalPart,
@@ -292,8 +294,7 @@ def _blocks(message: Message, prepare: Prepare) -> list[Block]:
     block = next(pending, None)
     in_read_message = False  # inside an assistant message item that the reader read
     for part in message.parts:
-        made = block.part if isinstance(block, NormalizedPart) else block
-        if block is not None and made is part:
+        if block is not None and _made_from(block, part, prepare):
             out.append(block)
             block = next(pending, None)
         elif (
@@ -307,6 +308,17 @@ def _blocks(message: Message, prepare: Prepare) -> list[Block]:
         else:
             in_read_message = False
     return out
+
+
+def _made_from(block: Block, part: Part, prepare: Prepare) -> bool:
+    """Tell whether `parts` made `block` from `part` (it keeps their order)."""
+    if not isinstance(block, NormalizedPart):
+        return block is part
+    # `normalize` may return a loaded copy of the part; `parts` leaves media out only when it
+    # is a file of another store.
+    if not isinstance(part, MediaPart):
+        return False
+    return block.part is part or part.file_id is None or part.file_provider == prepare.rules.store
 
 
 def _message_item(run: list[Block], prepare: Prepare) -> Json:
