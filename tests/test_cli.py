@@ -352,3 +352,45 @@ def test_special_files_are_one_line_errors(
         captured = capsys.readouterr()
         said = (captured.out + captured.err).strip()
         assert "not a regular file" in said and len(said.splitlines()) == 1
+
+
+_OPENAI_CORPUS = Path(__file__).parent / "conversations" / "corpus" / "openai" / "requests"
+
+
+def test_convert_prints_the_other_providers_payload(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """convert reads a payload for one provider and prints it rendered for another."""
+    source = _OPENAI_CORPUS / "07_tool_loop.json"
+    assert main(["convert", str(source), "--from", "openai", "--to", "anthropic"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["messages"][0]["role"] == "user"
+    blocks = [b for m in out["messages"] if isinstance(m["content"], list) for b in m["content"]]
+    assert any(b["type"] == "tool_use" for b in blocks)
+    assert any(b["type"] == "tool_result" for b in blocks)
+
+
+def test_convert_says_each_loss_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """What the target cannot carry is one line each on stderr; --on-loss error exits 1."""
+    source = _OPENAI_CORPUS / "06_file_references.json"
+    assert main(["convert", str(source), "--from", "openai", "--to", "gemini"]) == 0
+    err = capsys.readouterr().err
+    assert "mediaparts: gemini: gemini cannot carry FilePart" in err
+    args = ["convert", str(source), "--from", "openai", "--to", "gemini", "--on-loss", "error"]
+    assert main(args) == 1
+    assert "on_loss='error'" in capsys.readouterr().err
+
+
+def test_convert_reads_stdin_and_refuses_bad_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'-' reads the payload from stdin; text that is not JSON is one error line, exit 1."""
+    payload = {"messages": [{"role": "user", "content": "Write a haiku"}]}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+    assert main(["convert", "-", "--from", "openai", "--to", "gemini"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "contents": [{"role": "user", "parts": [{"text": "Write a haiku"}]}]
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO("{not json"))
+    assert main(["convert", "-", "--from", "openai", "--to", "gemini"]) == 1
+    assert "is not JSON" in capsys.readouterr().err

@@ -100,12 +100,21 @@ def _parser() -> argparse.ArgumentParser:
         description="Read FILE (a JSON request payload for --from: the SDK call's keyword "
         "arguments, or just its message list; '-' reads stdin), and print the same "
         "conversation rendered for --to. What --to cannot carry is said on stderr, one line "
-        "each (--on-loss drop: quietly; error: exit 1 instead). Bytes in the JSON (Bedrock) "
-        "are base64 text, and print as such.",
+        "each (--on-loss drop: quietly; error: exit 1 instead). Bytes in the JSON "
+        "(for an SDK that takes raw bytes) are base64 text, and print as such.",
     )
     convert.add_argument("file", metavar="FILE", help="the payload's JSON file, or - for stdin")
-    convert.add_argument("--from", dest="source", required=True, choices=names(), metavar="X")
-    convert.add_argument("--to", dest="target", required=True, choices=names(), metavar="Y")
+    convert.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        choices=names(),
+        metavar="X",
+        help=f"the provider FILE is written for ({', '.join(names())})",
+    )
+    convert.add_argument(
+        "--to", dest="target", required=True, choices=names(), metavar="Y", help="the target"
+    )
     convert.add_argument("--model", help="the target model, for model-dependent sizes")
     convert.add_argument(
         "--urls", choices=("auto", "inline", "pass"), default="auto", help="URL handling"

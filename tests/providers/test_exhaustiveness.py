@@ -27,7 +27,7 @@ KIND_SITES = [
     ("providers/_costs.py", "media_tokens"),
     ("providers/_normalize.py", "_prepare"),
     ("providers/_estimate.py", "_media_part_tokens"),
-    ("providers/openai.py", "_block"),
+    ("providers/openai/_render.py", "_block"),
     ("providers/openai_responses/_render.py", "_media"),
     ("providers/anthropic.py", "_block"),
     ("providers/bedrock.py", "_formats"),

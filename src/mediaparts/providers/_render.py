@@ -103,8 +103,8 @@ def _describe(thing: Any) -> str:
             return f"the citations of TextPart {_excerpt(thing.text)}"
         case ReasoningPart():
             signed = f" from {thing.provider}" if thing.provider else ""
-            # The summary too: Responses reasoning often has nothing else readable.
-            text = "".join(f" {_excerpt(t)}" for t in (thing.text, *thing.summary) if t)
+            shown = [_excerpt(t) for t in (thing.text, *thing.summary) if t]
+            text = f" {' / '.join(shown)}" if shown else " (encrypted)"
             return f"{name}{signed}{text}"
         case ProviderPart():
             return f"{name} ({thing.provider} {thing.data.get('type', 'block')})"

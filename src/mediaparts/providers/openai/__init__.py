@@ -1,0 +1,59 @@
+"""OpenAI Chat Completions: its media rules, `render`, `media_site`, and its reader.
+
+The shapes follow the openai SDK's `ChatCompletionMessageParam` and `ChatCompletion`
+(openai-python 3.54, read 2026-11): `system`, `developer`, `user`, `assistant`, `tool` and the
+legacy `function` messages; text, `image_url`, `input_audio`, `file` and `refusal` content
+parts, each with an optional `prompt_cache_breakpoint`; assistant `refusal`, `audio`,
+`tool_calls` (function and custom) and the legacy `function_call`; `tool` messages whose
+content is text only.
+
+`read` and `read_response` keep what the common model does not hold in `native["openai"]`, so
+that `render` writes the payload back as it was. On a message:
+
+- `content`: how the content was written when `render` would write it otherwise:
+  `"string"`, `"list"`, `"null"` or `"absent"`.
+- `fields`: keys the common model does not hold, and keys written as `null`, verbatim.
+- `role`: `"function"` on a `Tool` read from a legacy `function` message.
+
+On a part:
+
+- `fields`: keys of a content part the common model does not hold, verbatim; `inner`: the
+  same inside its `image_url`, `input_audio` or `file` object.
+- `ttl`: the cache breakpoint's TTL when it was written as `"30m"` (`cache="5m"` otherwise
+  writes none; `cache="1h"` writes `"12h"`).
+- `in`: where a part goes: `"content"` (a `RefusalPart` from the content list; the default for
+  a `ProviderPart`), `"message"` (a `ProviderPart` holding a message field: `{"audio": {"id":
+  ...}}`), `"tool_calls"` (a `ProviderPart` holding a tool call of an unknown type),
+  `"function_call"` (a `ToolCall` from the legacy `function_call`).
+- `type`: `"custom"` on a `ToolCall` of a custom tool; its free-text input is held as the
+  arguments `{"input": text}`.
+- `filename`: `False` when inline file data was written without a file name; `file_data`:
+  `"base64"` when it was bare base64, not a data URI.
+- `transcript`: `True` on the text of an audio reply's transcript, which `render` leaves out
+  when the audio goes back by id.
+"""
+
+from mediaparts.providers.openai._read import read, read_response
+from mediaparts.providers.openai._render import file_data_site, media_site, render
+from mediaparts.providers.openai._tables import (
+    COSTS,
+    COSTS_SOURCE,
+    OFFICE_TYPES,
+    RULES,
+    VISION,
+    VISION_SOURCE,
+)
+
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "OFFICE_TYPES",
+    "RULES",
+    "VISION",
+    "VISION_SOURCE",
+    "file_data_site",
+    "media_site",
+    "read",
+    "read_response",
+    "render",
+]

@@ -1,0 +1,417 @@
+"""Read Chat Completions payloads and responses back into messages (the inverse of `render`).
+
+Everything the payload says is kept: what the common model holds goes into its fields, the
+exact spelling into `native["openai"]` (the keys are listed in the package docstring), and a
+block or field we do not model into a `ProviderPart` or the message's `fields` hint.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, TypeAlias
+
+from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._parts import (
+    Citation,
+    MediaPart,
+    Part,
+    ProviderPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from mediaparts.providers._read_common import (
+    as_dict,
+    as_list,
+    file_reference,
+    inline_media,
+    maybe,
+    need,
+    plain,
+    stop_reason,
+    url_media,
+)
+from mediaparts.providers.openai._shapes import (
+    AUDIO_FORMATS,
+    CACHE_TTLS,
+    PROVIDER,
+    STOP_REASONS,
+    Shape,
+    default_shape,
+)
+from mediaparts.providers.openai._tables import RULES
+
+__all__ = ["read", "read_response"]
+
+Read: TypeAlias = Part | MediaPart
+"""A part as read: one of `Part`, or a media part of the class its bytes call for."""
+
+_MEDIA_TYPES = {fmt: media_type for media_type, fmt in AUDIO_FORMATS.items()}
+# The keys each message role has in `ChatCompletionMessageParam` (openai-python 3.54, read
+# 2026-11) that are read into the common model; any other key is kept verbatim in `fields`.
+_KNOWN = {
+    "system": {"role", "content", "name"},
+    "developer": {"role", "content", "name"},
+    "user": {"role", "content", "name"},
+    "assistant": {"role", "content", "name", "refusal", "tool_calls", "function_call", "audio"},
+    "tool": {"role", "content", "tool_call_id"},
+    "function": {"role", "content", "name"},
+}
+
+
+def read(payload: Any) -> list[Message]:
+    """Read `chat.completions.create` keyword arguments (or just `messages`) as messages.
+
+    Other call arguments (`model`, `tools`, ...) are ignored.
+
+    Raises:
+        InvalidMedia: The payload is not that shape; the message names the JSON path.
+    """
+    if isinstance(payload, Mapping):
+        payload = payload.get("messages")
+    messages = as_list(payload, "messages")
+    return [_located(m, f"messages[{i}]") for i, m in enumerate(messages)]
+
+
+def _located(node: Any, at: str) -> Message:
+    """Read one message; an error raised without a JSON path (kept data that is not JSON, a
+    field the message refuses) is given the message's."""
+    try:
+        return _message(as_dict(node, at), at)
+    except MediaError as exc:
+        if str(exc).startswith(at):
+            raise
+        raise rewrap(exc, f"{at}: {exc}") from exc
+
+
+def _message(node: dict[str, Any], at: str) -> Message:
+    role = need(node, "role", at, str)
+    if role not in _KNOWN:
+        raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {role!r:.40}")
+    hints: dict[str, Any] = {}
+    # Unknown keys, and known ones written as null (or no calls), go back as they were written.
+    extra = {
+        k: v
+        for k, v in node.items()
+        if k != "content" and (k not in _KNOWN[role] or v is None or v == [])
+    }
+    if extra:
+        hints["fields"] = extra
+    content = node.get("content")
+    parts = _content(role, content, at) if content is not None else []
+    more = _assistant_fields(node, at) if role == "assistant" else []
+    written: Shape = "absent" if "content" not in node else _written_shape(content)
+    if written != default_shape(role, [_plain(p) for p in parts], bool(more)):
+        hints["content"] = written
+    native = {PROVIDER: hints} if hints else {}
+    name = maybe(node, "name", at, str)
+    named = {"name": name} if name is not None and role != "function" else {}
+    if role in ("system", "developer"):
+        return System(parts=parts, role=role, native=native, **named)
+    if role == "user":
+        return User(parts=parts, native=native, **named)
+    if role == "assistant":
+        return Assistant(parts=parts + more, native=native, **named)
+    if role == "tool":
+        return Tool(parts=parts, tool_call_id=need(node, "tool_call_id", at, str), native=native)
+    hints["role"] = "function"
+    return Tool(parts=parts, name=need(node, "name", at, str), native={PROVIDER: hints})
+
+
+def _written_shape(content: Any) -> Shape:
+    if content is None:
+        return "null"
+    return "list" if isinstance(content, list) else "string"
+
+
+def _plain(part: Read) -> bool:
+    """Tell whether a content part is text that `render` may join into a string."""
+    return isinstance(part, TextPart) and part.cache is None and PROVIDER not in part.native
+
+
+def _content(role: str, content: Any, at: str) -> list[Read]:
+    where = f"{at}.content"
+    if isinstance(content, str):
+        return [TextPart(content)] if content else []
+    blocks = as_list(content, where)
+    parts = [
+        _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]") for i, b in enumerate(blocks)
+    ]
+    if role in ("system", "developer"):
+        for i, made in enumerate(parts):
+            if not isinstance(made, TextPart):
+                raise InvalidMedia(f"{where}[{i}]: a {role} message takes text parts only")
+    return parts
+
+
+# The content part types each role takes (openai-python 3.54, read 2026-11): text everywhere,
+# refusal from the assistant, media from the user.
+_TYPES = {
+    "text": {"system", "developer", "user", "assistant", "tool"},
+    "refusal": {"assistant"},
+    "image_url": {"user"},
+    "input_audio": {"user"},
+    "file": {"user"},
+}
+
+
+def _block(role: str, node: dict[str, Any], at: str) -> Read:
+    """Read one content part; a type we do not model becomes a `ProviderPart`, verbatim."""
+    kind = node.get("type")
+    if not isinstance(kind, str) or role not in _TYPES.get(kind, ()):
+        return ProviderPart(provider=PROVIDER, data=node)
+    hints: dict[str, Any] = {}
+    extra = {k: v for k, v in node.items() if k not in ("type", kind, "prompt_cache_breakpoint")}
+    if extra:
+        hints["fields"] = extra
+    cache = _cache(node, at, hints)
+    if kind == "text":
+        return TextPart(need(node, "text", at, str), **_fields(cache, hints))
+    if kind == "refusal":
+        hints["in"] = "content"
+        return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints))
+    spec = need(node, kind, at, dict)
+    known = _INNER[kind] - ({"file_data"} if spec.get("file_id") is not None else set())
+    inner = {k: v for k, v in spec.items() if k not in known}
+    if inner:
+        hints["inner"] = inner
+    where = f"{at}.{kind}"
+    if kind == "image_url":
+        return _image(spec, where, _fields(cache, hints))
+    if kind == "input_audio":
+        return _audio(spec, where, _fields(cache, hints))
+    _file_hints(spec, hints)
+    return _file(spec, where, _fields(cache, hints))
+
+
+# The keys inside each media part (openai-python 3.54, read 2026-11); others are kept as hints.
+_INNER = {
+    "image_url": {"url", "detail"},
+    "input_audio": {"data", "format"},
+    "file": {"file_data", "file_id", "filename"},
+}
+
+
+def _fields(cache: str | None, hints: dict[str, Any]) -> dict[str, Any]:
+    return {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
+
+
+def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
+    """Read a `prompt_cache_breakpoint`: no TTL or 30m → "5m", 12h → "1h" (30m kept as a hint)."""
+    spec = node.get("prompt_cache_breakpoint")
+    if spec is None:
+        return None
+    where = f"{at}.prompt_cache_breakpoint"
+    spec = as_dict(spec, where)
+    ttl = maybe(spec, "ttl", where, str)
+    if need(spec, "mode", where, str) != "explicit" or set(spec) - {"mode", "ttl"}:
+        raise InvalidMedia(f'{where}: expected {{"mode": "explicit"}} and an optional ttl')
+    if ttl is None:
+        return "5m"
+    if ttl not in CACHE_TTLS:
+        raise InvalidMedia(f"{where}.ttl: expected one of {', '.join(CACHE_TTLS)}, got {ttl!r:.20}")
+    cache = CACHE_TTLS[ttl]
+    if cache == "5m":
+        hints["ttl"] = ttl
+    return cache
+
+
+def _image(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+    url = need(spec, "url", at, str)
+    detail = maybe(spec, "detail", at, str)
+    if detail is not None and detail not in RULES.image.detail_levels:
+        levels = ", ".join(RULES.image.detail_levels)
+        raise InvalidMedia(f"{at}.detail: expected one of {levels}, got {detail!r:.20}")
+    if detail is not None:
+        fields = {**fields, "detail": detail}
+    return url_media("image", url, None, f"{at}.url", **fields)
+
+
+def _audio(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+    fmt = need(spec, "format", at, str)
+    if fmt not in _MEDIA_TYPES:
+        raise InvalidMedia(
+            f"{at}.format: expected one of {', '.join(_MEDIA_TYPES)}, got {fmt!r:.20}"
+        )
+    data = need(spec, "data", at, str)
+    return inline_media("audio", data, _MEDIA_TYPES[fmt], f"{at}.data", **fields)
+
+
+def _file_hints(spec: dict[str, Any], hints: dict[str, Any]) -> None:
+    """Note how inline file data was written: without a file name, or as bare base64."""
+    if spec.get("file_id") is not None:
+        return
+    if spec.get("filename") is None:
+        hints["filename"] = False
+    data = spec.get("file_data")
+    if isinstance(data, str) and not data.startswith("data:"):
+        hints["file_data"] = "base64"
+
+
+def _file(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+    filename = maybe(spec, "filename", at, str)
+    if filename is not None:
+        fields = {**fields, "filename": filename}
+    if spec.get("file_id") is not None:
+        file_id = need(spec, "file_id", at, str)
+        return file_reference("file", file_id, PROVIDER, None, f"{at}.file_id", **fields)
+    data = need(spec, "file_data", at, str)
+    if data.startswith("data:"):
+        return url_media("file", data, None, f"{at}.file_data", **fields)
+    return inline_media("file", data, None, f"{at}.file_data", **fields)
+
+
+def _assistant_fields(node: dict[str, Any], at: str) -> list[Read]:
+    """Read an assistant's refusal, audio and calls, which follow its content."""
+    parts: list[Read] = []
+    refusal = node.get("refusal")
+    if refusal is not None:
+        parts.append(RefusalPart(need(node, "refusal", at, str)))
+    if node.get("audio") is not None:
+        audio = need(node, "audio", at, dict)
+        need(audio, "id", f"{at}.audio", str)
+        parts.append(_message_field("audio", audio))
+    if node.get("function_call") is not None:
+        call = need(node, "function_call", at, dict)
+        parts.append(_function(call, f"{at}.function_call", None, {"in": "function_call"}))
+    calls = node.get("tool_calls")
+    if calls is not None:
+        for i, call in enumerate(as_list(calls, f"{at}.tool_calls")):
+            parts.append(
+                _tool_call(as_dict(call, f"{at}.tool_calls[{i}]"), f"{at}.tool_calls[{i}]")
+            )
+    return parts
+
+
+def _message_field(key: str, value: Any) -> ProviderPart:
+    """Keep a message field we do not model (`audio`) as a part, placed back by `render`."""
+    return ProviderPart(provider=PROVIDER, data={key: value}, native={PROVIDER: {"in": "message"}})
+
+
+def _tool_call(node: dict[str, Any], at: str) -> Read:
+    kind = node.get("type")
+    if kind == "function":
+        call_id = need(node, "id", at, str)
+        return _function(need(node, "function", at, dict), f"{at}.function", call_id, {})
+    if kind == "custom":
+        # A custom tool takes free text, not JSON: kept as {"input": text}, so that every
+        # provider gets a JSON object, and written back as `custom.input`.
+        spec = need(node, "custom", at, dict)
+        text = need(spec, "input", f"{at}.custom", str)
+        name = need(spec, "name", f"{at}.custom", str)
+        arguments = json.dumps({"input": text}, ensure_ascii=False)
+        hints = {"type": "custom"}
+        return ToolCall(
+            id=need(node, "id", at, str), name=name, arguments=arguments, native={PROVIDER: hints}
+        )
+    return ProviderPart(provider=PROVIDER, data=node, native={PROVIDER: {"in": "tool_calls"}})
+
+
+def _function(
+    spec: dict[str, Any], at: str, call_id: str | None, hints: dict[str, Any]
+) -> ToolCall:
+    name = need(spec, "name", at, str)
+    arguments = need(spec, "arguments", at, str)
+    native = {PROVIDER: hints} if hints else {}
+    return ToolCall(id=call_id, name=name, arguments=arguments, native=native)
+
+
+# -- responses ----------------------------------------------------------------------------
+
+
+def read_response(response: Any) -> Assistant:
+    """Read a `ChatCompletion` (the SDK object or its dict) as the assistant's message.
+
+    The first choice is read (ask for one, `n=1`, to continue a conversation); its text with
+    its `url_citation` annotations as citations, refusal, audio and tool calls in the order
+    the API lists them, and `usage` converted (see `Usage`).
+
+    Raises:
+        InvalidMedia: The response is not that shape; the message names the JSON path.
+    """
+    data = plain(response)
+    choices = as_list(data.get("choices"), "choices")
+    if not choices:
+        raise InvalidMedia("choices: the response has no choice to read")
+    choice = as_dict(choices[0], "choices[0]")
+    message = need(choice, "message", "choices[0]", dict)
+    at = "choices[0].message"
+    parts: list[Read] = []
+    content = maybe(message, "content", at, str)
+    audio = message.get("audio")
+    if content:
+        annotations = message.get("annotations") or []
+        citations = tuple(
+            _citation(as_dict(a, f"{at}.annotations[{i}]"))
+            for i, a in enumerate(as_list(annotations, f"{at}.annotations"))
+        )
+        parts.append(TextPart(content, citations=citations))
+    if audio is not None:
+        audio = need(message, "audio", at, dict)
+        transcript = maybe(audio, "transcript", f"{at}.audio", str)
+        if transcript:
+            # The API takes the audio back by id; the transcript is for other providers.
+            parts.append(TextPart(transcript, native={PROVIDER: {"transcript": True}}))
+        parts.append(_message_field("audio", {"id": need(audio, "id", f"{at}.audio", str)}))
+    refusal = maybe(message, "refusal", at, str)
+    if refusal is not None:
+        parts.append(RefusalPart(refusal))
+    if message.get("function_call") is not None:
+        call = need(message, "function_call", at, dict)
+        parts.append(_function(call, f"{at}.function_call", None, {"in": "function_call"}))
+    for i, call in enumerate(as_list(message.get("tool_calls") or [], f"{at}.tool_calls")):
+        parts.append(_tool_call(as_dict(call, f"{at}.tool_calls[{i}]"), f"{at}.tool_calls[{i}]"))
+    reason, raw = stop_reason(choice.get("finish_reason"), STOP_REASONS, "choices[0].finish_reason")
+    if refusal is not None and raw == "stop":
+        reason = "refusal"
+    return Assistant(
+        parts=parts,
+        id=maybe(data, "id", "response", str),
+        model=maybe(data, "model", "response", str),
+        usage=_usage(data.get("usage")),
+        stop_reason=reason,
+        stop_reason_raw=raw,
+    )
+
+
+def _citation(node: dict[str, Any]) -> Citation:
+    spec = node.get("url_citation")
+    if node.get("type") != "url_citation" or not isinstance(spec, dict):
+        return Citation(provider=PROVIDER, data=node)
+    title, url = spec.get("title"), spec.get("url")
+    return Citation(
+        provider=PROVIDER,
+        title=title if isinstance(title, str) else None,
+        url=url if isinstance(url, str) else None,
+        data=node,
+    )
+
+
+def _usage(value: Any) -> Usage | None:
+    """Convert `CompletionUsage`: prompt tokens already include cached ones, completion tokens
+    reasoning ones (openai-python completion_usage.py, read 2026-11), as `Usage` counts them."""
+    if value is None:
+        return None
+    usage = as_dict(value, "usage")
+    prompt = usage.get("prompt_tokens_details") or {}
+    completion = usage.get("completion_tokens_details") or {}
+    prompt = as_dict(prompt, "usage.prompt_tokens_details")
+    completion = as_dict(completion, "usage.completion_tokens_details")
+    return Usage(
+        input_tokens=_count(usage, "prompt_tokens", "usage"),
+        output_tokens=_count(usage, "completion_tokens", "usage"),
+        cache_read_tokens=_count(prompt, "cached_tokens", "usage.prompt_tokens_details"),
+        cache_write_tokens=_count(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
+        reasoning_tokens=_count(completion, "reasoning_tokens", "usage.completion_tokens_details"),
+    )
+
+
+def _count(node: dict[str, Any], key: str, at: str) -> int:
+    value = node.get(key)
+    if value is None:
+        return 0
+    if type(value) is not int or value < 0:
+        raise InvalidMedia(f"{at}.{key}: expected a token count, got {value!r:.20}")
+    return value

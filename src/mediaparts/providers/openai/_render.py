@@ -1,0 +1,362 @@
+"""Render messages as Chat Completions `messages`, and find its media blocks for `check`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from typing_extensions import assert_never
+
+from mediaparts._messages import Assistant, Message, System, Tool, User
+from mediaparts._parts import (
+    MediaPart,
+    Part,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from mediaparts.detection import canonical_media_type
+from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._render_common import (
+    Block,
+    Prepare,
+    call_ids,
+    filename_for,
+    no_assistant_media,
+    parts,
+    text_file,
+    unsupported,
+)
+from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
+from mediaparts.providers.openai._shapes import (
+    AUDIO_FORMATS,
+    CACHE_TTLS,
+    PROVIDER,
+    Shape,
+    default_shape,
+)
+from mediaparts.providers.openai._tables import RULES
+
+__all__ = ["file_data_site", "media_site", "render"]
+
+_LONG_TTL = next(ttl for ttl, cache in CACHE_TTLS.items() if cache == "1h")
+_NO_REASONING = "Chat Completions requests carry no reasoning"
+# Content part type → the kind of media it carries.
+_MEDIA_BLOCKS = {"image_url": "image", "input_audio": "audio", "file": "file"}
+
+
+def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
+    """Render messages as the keyword arguments of `client.chat.completions.create`.
+
+    Each message keeps its place and role (`developer` included); parts keep their order
+    within the content, and the spellings a payload was read with (`native["openai"]`) are
+    written back. Tool messages carry text only (the API's rule), so media in a run of tool
+    results is sent in one user message right after the run, each group introduced by a line
+    naming its tool call. What has no place here goes through `prepare.lose`: reasoning,
+    citations from other providers, and (in `parts`) other providers' blocks and files.
+
+    Args:
+        messages: The conversation, in order.
+        prepare: Fits each media part to OpenAI and reports what cannot be carried.
+
+    Returns:
+        `{"messages": [...]}`, a list of `ChatCompletionMessageParam` dicts.
+
+    Raises:
+        UnsupportedMediaType: A part has no Chat Completions shape (video, audio by URL, a file
+            by URL, media from the assistant).
+    """
+    out: list[dict[str, Any]] = []
+    tool_media: list[dict[str, Any]] = []
+    ids = call_ids(messages)
+    for message in messages:
+        if tool_media and not isinstance(message, Tool):
+            out.append({"role": "user", "content": tool_media})
+            tool_media = []
+        match message:
+            case System() | User():
+                blocks = _content(message, prepare)
+                out.append(_turn(message, message.role, blocks, False, message.name))
+            case Assistant():
+                out.append(_assistant(message, prepare, ids))
+            case Tool():
+                turn, media = _tool(message, prepare, ids[id(message)])
+                out.append(turn)
+                tool_media.extend(media)
+            case _:
+                assert_never(message)
+    if tool_media:
+        out.append({"role": "user", "content": tool_media})
+    return {"messages": out}
+
+
+def _hints(part: Part | MediaPart | Message) -> dict[str, Any]:
+    """Return the spellings OpenAI wrote for a part or message (see the package docstring)."""
+    hints: dict[str, Any] = part.native.get(PROVIDER, {})
+    return hints
+
+
+def _turn(
+    message: Message, role: str, blocks: list[dict[str, Any]], other: bool, name: str | None
+) -> dict[str, Any]:
+    """Return a message dict: its role, content in the shape it was written with, its name."""
+    out: dict[str, Any] = {**_hints(message).get("fields", {}), "role": role}
+    plain = [_is_plain(b) for b in blocks]
+    shape: Shape = _hints(message).get("content") or default_shape(role, plain, other)
+    if (shape in ("null", "absent") and blocks) or (shape == "string" and not all(plain)):
+        shape = default_shape(role, plain, other)
+    if shape == "string":
+        out["content"] = "\n\n".join(b["text"] for b in blocks)
+    elif shape == "list":
+        out["content"] = blocks
+    elif shape == "null":
+        out["content"] = None
+    if name is not None:
+        out["name"] = name
+    return out
+
+
+def _is_plain(block: dict[str, Any]) -> bool:
+    return block.get("type") == "text" and set(block) == {"type", "text"}
+
+
+def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
+    """Return the content parts of a system, user or tool message, in order."""
+    out: list[dict[str, Any]] = []
+    for block, source in _blocks(message, prepare):
+        match block:
+            case TextPart():
+                out.append(_text(block, prepare))
+            case NormalizedPart() if block.file_id is not None and block.kind != "file":
+                # Only the `file` part has a `file_id` field (openai-python 3.54, read 2026-11).
+                why = f"Chat Completions takes a file id only in a file part, not as {block.kind}"
+                prepare.lose(source or block, why)
+            case NormalizedPart():
+                out.append(_block(block, source))
+            case ProviderPart():
+                out.append(block.data)
+            case RefusalPart():  # a refusal outside the assistant's turn is just text
+                out.append(_extra(block, {"type": "text", "text": block.text}))
+            case ReasoningPart():
+                prepare.lose(block, _NO_REASONING)
+            case ToolCall():
+                prepare.lose(block, "Chat Completions takes tool calls only from the assistant")
+            case _:
+                assert_never(block)
+    return out
+
+
+def _blocks(message: Message, prepare: Prepare) -> list[tuple[Block, Part | None]]:
+    """Return `parts(message)` with each prepared media part beside the part it came from.
+
+    The source keeps what the prepared part does not: its cache breakpoint and hints.
+    """
+    blocks = parts(message, prepare)
+    sources = iter(
+        p
+        for p in message.parts
+        if isinstance(p, MediaPart)
+        and (p.file_id is None or p.file_provider == prepare.rules.store)
+    )
+    return [(b, next(sources) if isinstance(b, NormalizedPart) else None) for b in blocks]
+
+
+def _extra(part: Part, block: dict[str, Any]) -> dict[str, Any]:
+    """Add a part's cache breakpoint and the fields it was written with to its block."""
+    hints = _hints(part)
+    if part.cache is not None:
+        spec = {"mode": "explicit"}
+        ttl = hints.get("ttl", _LONG_TTL if part.cache == "1h" else None)
+        if ttl is not None:
+            spec["ttl"] = ttl
+        block["prompt_cache_breakpoint"] = spec
+    return {**hints.get("fields", {}), **block}
+
+
+def _text(part: TextPart, prepare: Prepare) -> dict[str, Any]:
+    if any(c.provider != PROVIDER for c in part.citations):
+        prepare.lose(part, "Chat Completions requests have no citations (the text is kept)")
+    return _extra(part, {"type": "text", "text": part.text})
+
+
+def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any]:
+    """Return an assistant turn: content, then `refusal`, `audio`, `function_call`, `tool_calls`.
+
+    The API's own `url_citation` annotations are not part of a request, so they are left out
+    without a loss; an audio transcript is left out when the audio goes back by id.
+    """
+    content: list[dict[str, Any]] = []
+    refusals: list[str] = []
+    fields: dict[str, Any] = {}
+    calls: list[dict[str, Any]] = []
+    audio = any(_message_field(p, "audio") for p in message.parts)
+    no_assistant_media(message, RULES.provider)
+    for block in parts(message, prepare):
+        match block:
+            case TextPart():
+                if not (audio and _hints(block).get("transcript")):
+                    content.append(_text(block, prepare))
+            case RefusalPart():
+                if _hints(block).get("in") == "content":
+                    content.append(_extra(block, {"type": "refusal", "refusal": block.text}))
+                else:
+                    refusals.append(block.text)
+            case ToolCall():
+                if _hints(block).get("in") == "function_call" and "function_call" not in fields:
+                    fields["function_call"] = {"name": block.name, "arguments": block.arguments}
+                else:
+                    calls.append(_tool_call(block, ids[id(block)]))
+            case ProviderPart():
+                place = _hints(block).get("in", "content")
+                if place == "message":
+                    fields.update(block.data)
+                elif place == "tool_calls":
+                    calls.append(block.data)
+                else:
+                    content.append(block.data)
+            case NormalizedPart():  # refused above
+                pass
+            case ReasoningPart():
+                prepare.lose(block, _NO_REASONING)
+            case _:
+                assert_never(block)
+    if refusals:
+        fields["refusal"] = "\n\n".join(refusals)
+    if calls:
+        fields["tool_calls"] = calls
+    turn = _turn(message, "assistant", content, bool(fields), message.name)
+    return {**turn, **fields}
+
+
+def _message_field(part: Part, key: str) -> bool:
+    """Tell whether a part is OpenAI's own message field `key` (`audio`) kept as a block."""
+    return (
+        isinstance(part, ProviderPart)
+        and part.provider == PROVIDER
+        and _hints(part).get("in") == "message"
+        and key in part.data
+    )
+
+
+def _tool_call(call: ToolCall, call_id: str) -> dict[str, Any]:
+    if _hints(call).get("type") == "custom":
+        try:
+            spec = call.parsed_arguments()
+        except ValueError:
+            spec = None
+        text = (
+            spec["input"] if isinstance(spec, dict) and isinstance(spec.get("input"), str) else None
+        )
+        custom = {"name": call.name, "input": call.arguments if text is None else text}
+        return {"id": call_id, "type": "custom", "custom": custom}
+    function = {"name": call.name, "arguments": call.arguments}
+    return {"id": call_id, "type": "function", "function": function}
+
+
+def _tool(
+    message: Tool, prepare: Prepare, call_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Return a tool message (text only) and the blocks of media to send after it."""
+    texts: list[dict[str, Any]] = []
+    media: list[dict[str, Any]] = []
+    if message.is_error:
+        label = f"Error ({message.error_type})" if message.error_type else "Error"
+        texts.append({"type": "text", "text": f"{label}: {message.error or 'the tool failed'}"})
+    for block in _content(message, prepare):
+        (media if block.get("type") in _MEDIA_BLOCKS else texts).append(block)
+    if media:
+        note = f"[{_count(media)} returned by this tool: attached to the next user message]"
+        texts.append({"type": "text", "text": note})
+        label = f"Media returned by tool call {call_id}:"
+        media.insert(0, {"type": "text", "text": label})
+    if _hints(message).get("role") == "function":
+        return _turn(message, "function", texts, False, message.name or ""), media
+    # Results are paired by id: a tool message has no name.
+    return {**_turn(message, "tool", texts, False, None), "tool_call_id": call_id}, media
+
+
+def _count(blocks: list[dict[str, Any]]) -> str:
+    """Describe media blocks: `"1 image"`, `"2 images and 1 file"`."""
+    kinds = [_MEDIA_BLOCKS[b["type"]] for b in blocks]
+    counts = [
+        f"{kinds.count(k)} {k}{'s' if kinds.count(k) > 1 else ''}" for k in dict.fromkeys(kinds)
+    ]
+    return " and ".join(counts)
+
+
+def _block(item: NormalizedPart, source: Part | None) -> dict[str, Any]:
+    """Return one Chat Completions content part for prepared media."""
+    hints = _hints(source) if source is not None else {}
+    block: dict[str, Any]
+    if item.text is not None:  # a text file, read as text
+        block = {"type": "text", "text": text_file(item)}
+        return block if source is None else _extra(source, block)
+    inner = hints.get("inner", {})
+    match item.kind:
+        case "image":
+            block = {"type": "image_url", "image_url": {**inner, **_image_url(item)}}
+        case "audio":
+            block = {"type": "input_audio", "input_audio": {**inner, **_audio(item)}}
+        case "file":
+            block = {"type": "file", "file": {**inner, **_file(item, hints)}}
+        case "video":  # Chat Completions has no video input
+            raise unsupported(RULES.provider, item, "in Chat Completions")
+        case _:
+            assert_never(item.kind)
+    return block if source is None else _extra(source, block)
+
+
+def _file(item: NormalizedPart, hints: dict[str, Any]) -> dict[str, Any]:
+    if item.file_id is not None:
+        named = {"filename": item.filename} if item.filename else {}
+        return {"file_id": item.file_id, **named}
+    if item.url is not None:
+        raise unsupported(RULES.provider, item, "(the file part has no URL field)")
+    data = item.base64 if hints.get("file_data") == "base64" else item.data_uri
+    if hints.get("filename") is False and item.filename is None:
+        return {"file_data": data}
+    return {"file_data": data, "filename": filename_for(item)}
+
+
+def _image_url(item: NormalizedPart) -> dict[str, Any]:
+    out: dict[str, Any] = {"url": item.url if item.url is not None else item.data_uri}
+    if item.detail is not None:
+        out["detail"] = item.detail
+    return out
+
+
+def _audio(item: NormalizedPart) -> dict[str, Any]:
+    fmt = AUDIO_FORMATS.get(item.media_type)
+    if fmt is None or item.url is not None:
+        raise unsupported(RULES.provider, item, "(input_audio takes base64 wav or mp3 only)")
+    return {"data": item.base64, "format": fmt}
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the media block of Chat Completions that `node` is, if it is one (for `check`)."""
+    kind_tag = node.get("type")
+    if kind_tag == "image_url" and isinstance(node.get("image_url"), dict):
+        spec = node["image_url"]
+        where = f"{at}.image_url.url"
+        return url_text_site("image", spec.get("url"), where, problems, detail=spec.get("detail"))
+    if kind_tag == "input_audio" and isinstance(node.get("input_audio"), dict):
+        spec = node["input_audio"]
+        where = f"{at}.input_audio.data"
+        declared = f"audio/{spec.get('format')}" if spec.get("format") else None
+        declared = canonical_media_type(declared) if declared else None
+        return Site(where, "audio", declared, data=payload_bytes(spec.get("data"), where, problems))
+    if kind_tag == "file" and isinstance(node.get("file", node), dict):
+        return file_data_site(node.get("file", node), f"{at}.file.file_data", problems)
+    return None
+
+
+def file_data_site(spec: dict[str, Any], where: str, problems: Problems) -> Site | None:
+    """Return the site of a `file_data` field (a data URI, or bare base64), if there is one."""
+    if spec.get("file_data") is None:
+        return None
+    site = url_text_site("file", spec["file_data"], where, problems)
+    if site.data is None and site.url is not None:  # bare base64
+        site = Site(where, "file", None, data=payload_bytes(spec["file_data"], where, problems))
+    return site

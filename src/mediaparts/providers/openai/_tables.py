@@ -1,0 +1,160 @@
+"""OpenAI Chat Completions as data: accepted media, limits, vision and cost tables, sources."""
+
+from __future__ import annotations
+
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
+from mediaparts.providers._render_common import TEXT_TYPES
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._vision import (
+    ModelRule,
+    OpenAIPatches,
+    OpenAITiles,
+    PatchBudget,
+    VisionTable,
+)
+
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "OFFICE_TYPES",
+    "RULES",
+    "VISION",
+    "VISION_SOURCE",
+]
+
+_IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
+
+# Binary documents OpenAI reads: "doc, docx, rtf, odt; ppt, pptx; … xls, xlsx" beside PDF
+# (developers.openai.com/api/docs/guides/file-inputs, read 2026-08). Only PDFs on vision models
+# get page images; the others are read as text by OpenAI.
+OFFICE_TYPES: tuple[str, ...] = (
+    "application/msword",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/rtf",
+    "application/vnd.oasis.opendocument.text",
+    "application/vnd.ms-powerpoint",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "application/vnd.ms-excel",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+)
+
+
+def _uniform(budget: PatchBudget, multiplier: float) -> OpenAIPatches:
+    return OpenAIPatches({"low": budget, "high": budget}, multiplier, auto="high")
+
+
+_GPT_5_5_HIGH = PatchBudget(2048, 2500)
+_GPT_5_5_ORIGINAL = PatchBudget(6000, 10_000)
+_EVERY_LEVEL_6144 = PatchBudget(2048, 6144)
+_OLD_1536 = PatchBudget(65_535, 1536)  # no pixel box on the older page, only the budget
+_GPT_5_TILES = OpenAITiles(base=70, tile=140)
+_GPT_4O_TILES = OpenAITiles(base=85, tile=170)
+_O_SERIES_TILES = OpenAITiles(base=75, tile=150)
+
+# OpenAI images-vision guide ("Model sizing behavior", "Calculating costs": patch budgets,
+# multipliers, tile bases), read 2026-08 (gpt-5.5 `low` from the same
+# page's sizing table). Rows after gpt-4.1-mini that the current page drops from its sizing
+# table (gpt-5-mini/nano, gpt-4.1-nano, o4-mini: multipliers only) keep the older page's
+# 1,536-patch budget. computer-use-preview is from the mid-2025 page. First row = default.
+VISION: VisionTable = (
+    ModelRule(
+        "gpt-5.6*",
+        OpenAIPatches(
+            {"low": PatchBudget(512), "high": _GPT_5_5_HIGH, "original": PatchBudget(65_535)},
+            1.2,
+            auto="original",
+        ),
+    ),
+    ModelRule(
+        "gpt-5.5*",
+        OpenAIPatches(
+            {"low": PatchBudget(512), "high": _GPT_5_5_HIGH, "original": _GPT_5_5_ORIGINAL},
+            1.2,
+            auto="original",
+        ),
+    ),
+    # gpt-5.4, -mini, -nano: `low` has the larger 6,144 budget, so it can cost more than `high`.
+    ModelRule(
+        "gpt-5.4*",
+        OpenAIPatches(
+            {"low": _EVERY_LEVEL_6144, "high": _GPT_5_5_HIGH, "original": _GPT_5_5_ORIGINAL},
+            1.2,
+            auto="high",
+        ),
+    ),
+    ModelRule("gpt-5.2*", _uniform(_EVERY_LEVEL_6144, 1.2)),
+    ModelRule("gpt-4.1-mini*", _uniform(_EVERY_LEVEL_6144, 1.62)),
+    ModelRule("gpt-5.1*", _GPT_5_TILES),
+    ModelRule("gpt-5-mini*", _uniform(_OLD_1536, 1.2)),
+    ModelRule("gpt-5-nano*", _uniform(_OLD_1536, 1.5)),
+    ModelRule("gpt-4.1-nano*", _uniform(_OLD_1536, 2.46)),
+    ModelRule("o4-mini*", _uniform(_OLD_1536, 1.72)),
+    ModelRule("gpt-5", _GPT_5_TILES),
+    ModelRule("gpt-5-*", _GPT_5_TILES),
+    ModelRule("gpt-4o-mini*", OpenAITiles(base=2833, tile=5667)),
+    ModelRule("gpt-4o*", _GPT_4O_TILES),
+    ModelRule("chatgpt-4o*", _GPT_4O_TILES),
+    ModelRule("gpt-4.1*", _GPT_4O_TILES),
+    ModelRule("gpt-4.5*", _GPT_4O_TILES),
+    ModelRule("o1*", _O_SERIES_TILES),
+    ModelRule("o3*", _O_SERIES_TILES),
+    ModelRule("computer-use-preview*", OpenAITiles(base=65, tile=129)),
+    # Input fidelity "high" adds 4,160 (square) or 6,240 tokens on top; not modelled here.
+    ModelRule("gpt-image-1", OpenAITiles(base=65, tile=129, short_side=512)),
+)
+
+VISION_SOURCE = (
+    "developers.openai.com/api/docs/guides/images-vision, model sizing behavior and calculating "
+    "costs; computer-use-preview from the mid-2025 page (read 2026-08)"
+)
+
+# Token rates, read 2026-08: OpenAI documents no audio, video or PDF token formula (PDF pages
+# cost their text plus an image each, sizes undocumented).
+COSTS: CostsTable = (ModelRule("*", MediaCosts("OpenAI", not_accepted=frozenset({"video"}))),)
+COSTS_SOURCE = (
+    "developers.openai.com/api/docs/guides/images-vision and file-inputs: no audio, video or "
+    "PDF token formula documented (read 2026-08)"
+)
+
+
+RULES = Rules(
+    vision=VISION,
+    costs=COSTS,
+    vision_source=VISION_SOURCE,
+    costs_source=COSTS_SOURCE,
+    provider="openai",
+    # developers.openai.com/api/docs/guides/images-vision (read 2026-08): PNG, JPEG, WEBP and
+    # non-animated GIF; "Up to 1,500 images per request"; no per-image byte limit on the current
+    # page (older pages said 20 MB, then 50 MB in total). URLs are fetched by OpenAI. `original`
+    # is in the SDK's chat `ImageURL.detail` Literal as of openai-python 3.54 (2026-08).
+    image=ImageRules(
+        media_types=_IMAGE_TYPES,
+        url_types=_IMAGE_TYPES,
+        max_count=1500,
+        animated=False,
+        detail_levels=("auto", "low", "high", "original"),
+        source="developers.openai.com/api/docs/guides/images-vision; openai-python "
+        "chat_completion_content_part_image_param.py (read 2026-08)",
+    ),
+    # `input_audio` takes base64 data with format "wav" | "mp3" only; it has no URL field
+    # (openai-python chat_completion_content_part_input_audio_param.py, read 2026-08).
+    audio=KindRules(
+        media_types=("audio/wav", "audio/mpeg"),
+        source="openai-python chat_completion_content_part_input_audio_param.py (read 2026-08)",
+    ),
+    # Chat Completions has no video input (no content part type for it, SDK read 2026-08).
+    video=KindRules(source="openai-python chat_completion_content_part_param.py (read 2026-08)"),
+    # The `file` part takes `file_data` or `file_id`, not a URL. PDFs: "up to 100 pages and 32MB
+    # of total content in a single request … across multiple file inputs" (pdf-files guide, the
+    # newest figure found), used here as a per-file bound. Text formats go as text parts.
+    file=FileRules(
+        media_types=("application/pdf", *OFFICE_TYPES),
+        max_bytes=32_000_000,
+        text_types=TEXT_TYPES,
+        source="developers.openai.com/api/docs/guides/file-inputs and pdf-files; openai-python "
+        "chat_completion_content_part_param.py (read 2026-08)",
+    ),
+    # "Up to 512 MB total payload per request" (images-vision guide, read 2026-08).
+    max_request_bytes=512_000_000,
+    source="developers.openai.com/api/docs/guides/images-vision (read 2026-08)",
+)
