@@ -28,7 +28,7 @@ KIND_SITES = [
     ("providers/_normalize.py", "_prepare"),
     ("providers/_estimate.py", "_media_part_tokens"),
     ("providers/openai/_render.py", "_block"),
-    ("providers/openai_responses.py", "_block"),
+    ("providers/openai_responses/_render.py", "_media"),
     ("providers/anthropic/_render.py", "_media"),
     ("providers/bedrock/_tables.py", "formats"),
     ("providers/bedrock/_render_blocks.py", "_media"),
