@@ -207,10 +207,10 @@ _NOT_YET = pytest.mark.xfail(strict=False, reason="this renderer does not write 
     ("store", "provider"),
     [
         ("openai", "openai"),
-        pytest.param("anthropic", "anthropic", marks=_NOT_YET),
-        pytest.param("openai", "openai-responses", marks=_NOT_YET),
+        ("anthropic", "anthropic"),
+        ("openai", "openai-responses"),
         pytest.param("gemini", "gemini", marks=_NOT_YET),
-        pytest.param("bedrock", "bedrock", marks=_NOT_YET),
+        ("bedrock", "bedrock"),
     ],
 )
 def test_render_own_store_reference_is_sent_by_id(store: str, provider: str) -> None:
