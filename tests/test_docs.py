@@ -49,7 +49,7 @@ assert _SPEC is not None and _SPEC.loader is not None
 provider_table = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(provider_table)
 TESTDATA = ROOT / "testdata"
-PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 RUN = {"python", "py", "pycon"}
 FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -298,3 +301,345 @@ def test_tool_call_arguments_nested_too_deeply_are_invalid() -> None:
     }
     with pytest.raises(mp.InvalidMedia, match="nested too deeply"):
         mp.message_from_dict(body)
+
+
+# -- the conversation model of format version 2 -------------------------------------------
+
+
+def test_assistant_tool_calls_view_keeps_part_order() -> None:
+    """Assistant.tool_calls is the ToolCall parts, in the order they sit among the others."""
+    first, second = mp.ToolCall(id="1", name="a"), mp.ToolCall(id="2", name="b")
+    message = mp.Assistant(
+        parts=[mp.ReasoningPart(text="think"), "Looking.", first, "And:", second]
+    )
+    assert message.tool_calls == (first, second)
+    assert [p.kind for p in message.parts] == [
+        "reasoning",
+        "text",
+        "tool_call",
+        "text",
+        "tool_call",
+    ]
+    assert message.content == "Looking.\n\nAnd:"
+
+
+def test_assistant_tool_calls_argument_appends_after_content(testdata: Path) -> None:
+    """`tool_calls=` still works: the calls follow the content and files, in their order."""
+    message = mp.Assistant(
+        "Zooming.",
+        files=[testdata / "palette.png"],
+        tool_calls=[
+            mp.ToolCall(id="1", name="zoom"),
+            {"id": "2", "name": "crop", "arguments": {"x": 1}},
+            {"id": "3", "type": "function", "function": {"name": "rotate", "arguments": "{}"}},
+        ],
+    )
+    assert [p.kind for p in message.parts] == [
+        "text",
+        "image",
+        "tool_call",
+        "tool_call",
+        "tool_call",
+    ]
+    assert [c.name for c in message.tool_calls] == ["zoom", "crop", "rotate"]
+    assert message.tool_calls[1].arguments == '{"x":1}'
+    with_parts = mp.Assistant(parts=["a"], tool_calls=[mp.ToolCall(id="9", name="f")])
+    assert [p.kind for p in with_parts.parts] == ["text", "tool_call"]
+    assert mp.Assistant(tool_calls=[]).parts == ()
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: mp.Assistant(tool_calls="zoom"), "must be a list"),
+        (lambda: mp.Assistant(tool_calls={"id": "1", "name": "f"}), "must be a list"),
+        (lambda: mp.Assistant(tool_calls=[3]), "must be a dict"),
+        (lambda: mp.Assistant(tool_calls=[{"function": "f"}]), "function must be a dict"),
+        (lambda: mp.Assistant("x", parts=["y"], tool_calls=[]), "not both"),
+        (lambda: mp.Assistant(tool_calls=[{"id": "1"}]), "name"),
+    ],
+)
+def test_assistant_tool_calls_argument_refuses_bad_values(
+    make: Callable[[], object], message: str
+) -> None:
+    """A malformed `tool_calls=` is InvalidMedia saying what was expected."""
+    with pytest.raises(mp.InvalidMedia, match=message):
+        make()
+
+
+def test_system_developer_role_is_kept() -> None:
+    """System(role="developer") keeps the role, through to_dict and message_from_dict."""
+    message = mp.System("Use the style guide.", role="developer", name="lead")
+    assert (message.role, message.name) == ("developer", "lead")
+    out = message.to_dict()
+    assert out["role"] == "developer" and out["name"] == "lead"
+    assert mp.message_from_dict(out) == message
+    assert mp.message_from_dict({"role": "Developer", "content": "x"}).role == "developer"
+    assert mp.System("x").role == "system"
+    with pytest.raises(mp.InvalidMedia, match="role"):
+        mp.System("x", role="user")
+    with pytest.raises(mp.InvalidMedia, match="text only"):
+        mp.System(parts=[mp.ReasoningPart(text="x")])
+
+
+@pytest.mark.parametrize("cls", [mp.User, mp.Assistant, mp.System])
+def test_message_name_is_kept(cls: type[mp.User]) -> None:
+    """User, Assistant and System carry a participant's name, through to_dict."""
+    message = cls("hi", name="alice")
+    assert message.name == "alice"
+    assert mp.message_from_dict(json.loads(json.dumps(message.to_dict()))) == message
+    assert cls("hi").name is None and "name" not in cls("hi").to_dict()
+
+
+@pytest.mark.parametrize(
+    ("fields", "is_error"),
+    [
+        ({}, False),
+        ({"error": "boom"}, True),
+        ({"error": "boom", "error_type": "Timeout"}, True),
+        ({"is_error": True}, True),
+        ({"error": "flagged by us, not by the API", "is_error": False}, False),
+    ],
+)
+def test_tool_is_error_implied_by_error(fields: dict[str, Any], is_error: bool) -> None:
+    """`error=` implies is_error unless it is given; the flag survives to_dict either way."""
+    message = mp.Tool("result", tool_call_id="c1", **fields)
+    assert message.is_error is is_error
+    back = mp.message_from_dict(json.loads(json.dumps(message.to_dict())))
+    assert isinstance(back, mp.Tool) and back.is_error is is_error and back == message
+
+
+def test_usage_new_fields_total_and_sum() -> None:
+    """Usage holds cache and reasoning tokens (parts of input/output) and adds field by field."""
+    one = mp.Usage(input_tokens=100, output_tokens=20, cache_read_tokens=60, cache_write_tokens=30)
+    two = mp.Usage(input_tokens=5, output_tokens=50, reasoning_tokens=40)
+    assert (one.total_tokens, two.total_tokens) == (120, 55)
+    assert one + two == mp.Usage(
+        input_tokens=105,
+        output_tokens=70,
+        cache_read_tokens=60,
+        cache_write_tokens=30,
+        reasoning_tokens=40,
+    )
+    assert one + mp.Usage() == one
+    assert mp.Usage().model_dump() == dict.fromkeys(
+        [
+            "input_tokens",
+            "output_tokens",
+            "cache_read_tokens",
+            "cache_write_tokens",
+            "reasoning_tokens",
+        ],
+        0,
+    )
+    with pytest.raises(TypeError):
+        one + 1  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"cache_read_tokens": -1},
+        {"reasoning_tokens": 1.5},
+        {"cache_write_tokens": "many"},
+        {"cached_tokens": 3},
+    ],
+)
+def test_usage_refuses_bad_counts(fields: dict[str, object]) -> None:
+    """A negative, fractional or unknown count is InvalidMedia."""
+    with pytest.raises(mp.InvalidMedia, match="Usage"):
+        mp.Usage(**fields)
+
+
+@pytest.mark.parametrize(
+    "reason",
+    ["end", "max_tokens", "tool_call", "stop_sequence", "content_filter", "refusal", "other"],
+)
+def test_assistant_stop_reason_values(reason: str) -> None:
+    """Each stop reason of the common vocabulary is accepted, beside the API's own value."""
+    message = mp.Assistant("x", stop_reason=reason, stop_reason_raw="whatever_the_api_said")
+    assert message.stop_reason == reason
+    assert mp.message_from_dict(message.to_dict()) == message
+
+
+@pytest.mark.parametrize("reason", ["end_turn", "STOP", "", 1, "length"])
+def test_assistant_stop_reason_is_validated(reason: object) -> None:
+    """A stop reason outside the vocabulary is InvalidMedia (the raw value goes elsewhere)."""
+    with pytest.raises(mp.InvalidMedia, match="stop_reason"):
+        mp.Assistant("x", stop_reason=reason)
+    with pytest.raises(mp.InvalidMedia, match="stop_reason"):
+        mp.message_from_dict({"v": 2, "role": "assistant", "parts": [], "stop_reason": reason})
+
+
+@pytest.mark.parametrize(
+    "special",
+    [
+        mp.TextPart("cited", citations=[mp.Citation(cited_text="c")]),
+        mp.TextPart("cached", cache="5m"),
+        mp.TextPart("hinted", native={"anthropic": {"x": 1}}),
+    ],
+    ids=["citations", "cache", "native"],
+)
+def test_merge_runs_keeps_special_text_parts_apart(special: mp.TextPart) -> None:
+    """Text with citations, a cache breakpoint or native hints is never joined to its
+    neighbours; plain text around it still is."""
+    merged = mp.merge_runs(
+        [mp.Assistant(["a", "b"]), mp.Assistant([special]), mp.Assistant(["c"]), mp.Assistant("d")]
+    )
+    (message,) = merged
+    assert message.parts == (mp.TextPart("a"), mp.TextPart("b"), special, mp.TextPart("c\n\nd"))
+
+
+def test_merge_runs_assistant_fields() -> None:
+    """Merged assistant turns keep every part in order; the later model and stop reason win."""
+    call = mp.ToolCall(id="1", name="f")
+    first = mp.Assistant(
+        [mp.ReasoningPart(text="r")], model="m1", stop_reason="end", stop_reason_raw="stop"
+    )
+    second = mp.Assistant(
+        parts=[call], model="m2", stop_reason="tool_call", usage=mp.Usage(reasoning_tokens=2)
+    )
+    (merged,) = mp.merge_runs([first, second])
+    assert isinstance(merged, mp.Assistant)
+    assert merged.parts == (mp.ReasoningPart(text="r"), call)
+    assert (merged.model, merged.stop_reason, merged.stop_reason_raw) == ("m2", "tool_call", "stop")
+    assert merged.usage == mp.Usage(reasoning_tokens=2)
+
+
+def test_to_dict_writes_version_2_and_only_what_is_set() -> None:
+    """to_dict() writes "v": 2 first, the role, fields not at their default, then the parts."""
+    assert mp.User("hi").to_dict() == {
+        "v": 2,
+        "role": "user",
+        "parts": [{"kind": "text", "text": "hi"}],
+    }
+    out = mp.Assistant(
+        "ok",
+        id="msg_1",
+        model="m",
+        stop_reason="end",
+        usage=mp.Usage(input_tokens=1),
+        native={"anthropic": {"b": b"\x00"}},
+    ).to_dict()
+    assert list(out) == ["v", "role", "id", "native", "usage", "model", "stop_reason", "parts"]
+    assert out["native"] == {"anthropic": {"b": {"$bytes": "AA=="}}}
+    assert json.loads(json.dumps(out)) == out
+
+
+# Dicts exactly as the previous release (format version 1, no "v") wrote them.
+V1_PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEANl9ngAAAAABJRU5ErkJggg=="
+)
+V1_DICTS: list[tuple[dict[str, object], mp.Message]] = [
+    (
+        {"role": "system", "id": "s1", "parts": [{"kind": "text", "text": "Be brief."}]},
+        mp.System("Be brief.", id="s1"),
+    ),
+    (
+        {
+            "role": "user",
+            "parts": [
+                {"kind": "text", "text": "Describe"},
+                {"kind": "image", "media_type": "image/png", "data": V1_PNG, "detail": "low"},
+                {
+                    "kind": "file",
+                    "media_type": "application/pdf",
+                    "filename": "document.pdf",
+                    "url": "https://media.example/document.pdf",
+                },
+            ],
+        },
+        mp.User(
+            [
+                "Describe",
+                mp.part({"data": V1_PNG}, detail="low"),
+                mp.part("https://media.example/document.pdf", media_type="application/pdf"),
+            ]
+        ),
+    ),
+    (
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "call_1", "name": "zoom", "arguments": '{"x":  1}'},
+                {"id": "call_2", "name": "crop", "arguments": "{}"},
+            ],
+            "usage": {"input_tokens": 10, "output_tokens": 3},
+            "output": {"answer": 42},
+            "parts": [{"kind": "text", "text": "Zooming."}],
+        },
+        mp.Assistant(
+            parts=[
+                "Zooming.",
+                mp.ToolCall(id="call_1", name="zoom", arguments='{"x":  1}'),
+                mp.ToolCall(id="call_2", name="crop"),
+            ],
+            usage=mp.Usage(input_tokens=10, output_tokens=3),
+            output={"answer": 42},
+        ),
+    ),
+    (
+        {
+            "role": "tool",
+            "tool_call_id": "call_1",
+            "name": "zoom",
+            "error": "partial",
+            "error_type": "Timeout",
+            "parts": [{"kind": "text", "text": "done"}],
+        },
+        mp.Tool("done", tool_call_id="call_1", name="zoom", error="partial", error_type="Timeout"),
+    ),
+    (
+        {
+            "role": "assistant",
+            "parts": [],
+            "tool_calls": [{"id": "c", "name": "f", "arguments": "{}"}],
+        },
+        mp.Assistant(tool_calls=[mp.ToolCall(id="c", name="f")]),
+    ),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), V1_DICTS, ids=lambda v: str(getattr(v, "role", "")))
+def test_message_from_dict_reads_version_1(value: dict[str, object], expected: mp.Message) -> None:
+    """A version 1 dict loads: its tool_calls list follows the content, as v1 rendered it."""
+    message = mp.message_from_dict(json.loads(json.dumps(value)))
+    assert message == expected
+    assert mp.message_from_dict({**value, "v": 1}) == expected
+    upgraded = message.to_dict()
+    assert upgraded["v"] == 2 and "tool_calls" not in upgraded
+    assert mp.message_from_dict(upgraded) == expected
+
+
+def test_message_from_dict_version_1_tool_is_error() -> None:
+    """A v1 tool dict with an error reads as is_error (v1 had no flag; error implied it)."""
+    tool = mp.message_from_dict(V1_DICTS[3][0])
+    assert isinstance(tool, mp.Tool) and tool.is_error
+
+
+@pytest.mark.parametrize("version", [3, 99, 0, -1, "2", 2.0, True, None, [2], {"v": 2}])
+def test_message_from_dict_refuses_unknown_versions(version: object) -> None:
+    """A version this release does not write or read (a newer one, or not an int) is refused."""
+    with pytest.raises(mp.InvalidMedia, match="version"):
+        mp.message_from_dict({"v": version, "role": "user", "parts": []})
+
+
+def test_message_from_dict_does_not_mutate_its_input(testdata: Path) -> None:
+    """Reading a dict leaves it as it was (nested parts, native hints and tool calls too)."""
+    message = mp.Assistant(
+        parts=[
+            mp.TextPart("t", citations=[mp.Citation(data={"k": [1]})]),
+            mp.ProviderPart(provider="bedrock", data={"b": b"\x01", "l": [{"x": 1}]}),
+            mp.ToolCall(id="1", name="f"),
+        ],
+        native={"openai": {"k": [1]}},
+        usage=mp.Usage(input_tokens=2),
+    )
+    value = json.loads(json.dumps(message.to_dict()))
+    before = copy.deepcopy(value)
+    back = mp.message_from_dict(value)
+    assert value == before
+    assert back == message
+    v1 = copy.deepcopy(V1_DICTS[2][0])
+    mp.message_from_dict(v1)
+    assert v1 == V1_DICTS[2][0]

@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import JsonData, NativeHints, Opaque, construct, json_text
+from mediaparts._fields import JsonData, NativeHints, Opaque, construct, json_text, model_hash
 
 __all__ = [
     "Cache",
@@ -57,6 +57,9 @@ class PartFields(BaseModel):
         """Return a JSON-ready dict that `mp.message_from_dict` reads back as this part."""
         return part_dict(self)
 
+    def __hash__(self) -> int:  # pydantic's frozen hash fails on the `native` dict
+        return model_hash(self)
+
 
 class Citation(BaseModel):
     """Where a piece of text came from, as the provider reported it.
@@ -79,6 +82,9 @@ class Citation(BaseModel):
 
     def __init__(self, /, **values: Any) -> None:
         construct(self, super().__init__, values)
+
+    def __hash__(self) -> int:  # pydantic's frozen hash fails on the `data` dict
+        return model_hash(self)
 
 
 class ReasoningPart(PartFields):

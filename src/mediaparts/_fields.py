@@ -37,6 +37,7 @@ __all__ = [
     "inline_bytes",
     "json_copy",
     "json_text",
+    "model_hash",
 ]
 
 
@@ -182,6 +183,18 @@ def construct(model: BaseModel, init: Callable[..., None], values: dict[str, Any
         raise InvalidMedia(f"invalid {type(model).__name__}: {exc}") from exc
 
 
+def model_hash(model: BaseModel) -> int:
+    """Hash a frozen model by its hashable fields, leaving out dicts (`native`, a provider's
+    data, `output`): equal models agree on every field, so they still hash alike."""
+    values = []
+    for value in model.__dict__.values():
+        try:
+            values.append(hash(value))
+        except TypeError:
+            continue
+    return hash((type(model), *values))
+
+
 def explain(name: str, exc: ValidationError) -> str:
     """Say what was wrong, in one line, from pydantic's list of errors."""
     problems = []
@@ -308,6 +321,7 @@ Opaque = Annotated[
                     "type": "object",
                     "properties": {"$bytes": {"type": "string", "contentEncoding": "base64"}},
                     "required": ["$bytes"],
+                    "additionalProperties": False,
                 },
             ]
         }

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from mediaparts._build import is_single_source
 from mediaparts._content import to_parts
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import NativeHints, construct, json_copy
+from mediaparts._fields import NativeHints, construct, json_copy, model_hash
 from mediaparts._parts import MediaPart, Part, TextPart, ToolCall
 from mediaparts._sources import untrusted_paths
 
@@ -72,6 +72,8 @@ class Usage(BaseModel):
         return self.input_tokens + self.output_tokens
 
     def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented  # a TypeError, not an AttributeError from deep inside
         return Usage(
             **{name: getattr(self, name) + getattr(other, name) for name in type(self).model_fields}
         )
@@ -95,6 +97,9 @@ class _Message(BaseModel):
         elif "parts" in values:
             values["parts"] = to_parts(values["parts"], None)
         construct(self, super().__init__, values)
+
+    def __hash__(self) -> int:  # pydantic's frozen hash fails on the `native` dict
+        return model_hash(self)
 
     @property
     def content(self) -> str:
@@ -220,6 +225,14 @@ class Tool(_Message):
         if values.get("error") is not None:
             values.setdefault("is_error", True)
         super().__init__(content, files=files, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict; `is_error` is written when it is not what `error` implies."""
+        out = super().to_dict()
+        if self.error is not None and not self.is_error:
+            parts = out.pop("parts")
+            out["is_error"], out["parts"] = False, parts  # parts stay last
+        return out
 
 
 Message: TypeAlias = System | User | Assistant | Tool

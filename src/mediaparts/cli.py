@@ -113,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
         help=f"the provider FILE is written for ({', '.join(names())})",
     )
     convert.add_argument(
-        "--to", dest="target", required=True, choices=names(), metavar="Y", help="the target"
+        "--to", dest="into", required=True, choices=names(), metavar="Y", help="the target"
     )
     convert.add_argument("--model", help="the target model, for model-dependent sizes")
     convert.add_argument(
@@ -379,14 +379,14 @@ def _run_convert(args: argparse.Namespace) -> int:
         warnings.simplefilter("always", ConversionWarning)
         converted = render(
             messages,
-            args.target,
+            args.into,
             model=args.model,
             urls=args.urls,
             on_loss=args.on_loss,
             foreign_reasoning="text" if args.reasoning_as_text else "drop",
         )
     for warning in lost:
-        print(f"mediaparts: {args.target}: {warning.message}", file=sys.stderr)
+        print(f"mediaparts: {args.into}: {warning.message}", file=sys.stderr)
     _print_payload(converted, summary=args.summary)
     return 0
 

@@ -28,10 +28,10 @@ KIND_SITES = [
     ("providers/_normalize.py", "_prepare"),
     ("providers/_estimate.py", "_media_part_tokens"),
     ("providers/openai/_render.py", "_block"),
-    ("providers/openai_responses.py", "_block"),
+    ("providers/openai_responses/_render.py", "_media"),
     ("providers/anthropic/_render.py", "_media"),
-    ("providers/bedrock.py", "_formats"),
-    ("providers/bedrock.py", "_block"),
+    ("providers/bedrock/_tables.py", "formats"),
+    ("providers/bedrock/_render_blocks.py", "_media"),
 ]
 # ... and on the class of a message part (`Part`).
 PART_SITES = [

@@ -177,12 +177,12 @@ REVIEWED: dict[str, Reviewed] = {
         "a JSON path mp.check built itself (match); trusted",
         lambda n: "$.messages[" + "1" * n,
     ),
-    "mediaparts.providers.bedrock:VALID_NAME": Reviewed(
+    "mediaparts.providers.bedrock._tables:VALID_NAME": Reviewed(
         r"\A(?!.{0,199}\s\s)[A-Za-z0-9\s\-()\[\]]{1,200}\Z",
         f"a document name in a payload given to mp.check (match); {_UNTRUSTED}",
         lambda n: "a " * (n // 2),
     ),
-    "mediaparts.providers.bedrock:_NAME_BAD": Reviewed(
+    "mediaparts.providers.bedrock._tables:NAME_BAD": Reviewed(
         r"[^A-Za-z0-9\s\-()\[\]]+",
         f"an upload's file name, made ASCII; {_UNTRUSTED}",
         lambda n: "-é" * (n // 2),

@@ -29,7 +29,7 @@ from mediaparts.detection import kind_of
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers import _costs
-from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._normalized import PASSED_URL, NormalizedPart
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import KindRules
 from mediaparts.providers._vision import check_model
@@ -60,12 +60,22 @@ def _refuse(provider: Provider, kind: Kind, media_type: str, rules: KindRules) -
 def _passed_url(
     part: MediaPart, provider: Provider, urls: UrlMode, model: str | None, detail: str | None
 ) -> NormalizedPart | None:
-    """Return the part as a URL to pass through, when allowed; None to load and inline it."""
+    """Return the part as a URL to pass through, when allowed; None to load and inline it.
+
+    A URL passes where the provider fetches that type itself, and also where a payload read
+    from this provider sent it as a URL (its reader marked it `native[provider]["passed_url"]`):
+    rendering that payload back must not fetch what the API fetched.
+    """
     if part.url is None or urls == "inline":
         return None
     media_type = part.effective_media_type
     kind = kind_of(media_type) if media_type else None
-    if kind is not None and media_type in provider.rules.for_kind(kind).url_types:
+    if part.native.get(provider.name, {}).get(PASSED_URL) is True:
+        kind, media_type = kind or part.kind, media_type or "application/octet-stream"
+        passes = True
+    else:
+        passes = kind is not None and media_type in provider.rules.for_kind(kind).url_types
+    if passes and kind is not None and media_type is not None:
         return NormalizedPart(
             kind=kind,
             media_type=media_type,
@@ -112,7 +122,7 @@ def _start(
 def _reference(part: MediaPart, provider: Provider) -> NormalizedPart:
     """Return a provider file reference as it is sent, if the provider reads that store."""
     store = provider.rules.store
-    if part.file_provider != store:
+    if not provider.rules.reads(part.file_provider):
         raise UnsupportedMediaType(
             f"{part.file_id!r} is a file in {part.file_provider}'s file store, and "
             f"{provider.name} reads only {store}'s: upload the file there, or give its bytes",

@@ -8,7 +8,12 @@ from mediaparts._parts import MediaPart
 from mediaparts._sources import b64encode
 from mediaparts.formats import Kind
 
-__all__ = ["NormalizedPart"]
+__all__ = ["PASSED_URL", "NormalizedPart"]
+
+# The one key of a provider's `native` hints that generic code reads (`normalize`): a reader
+# sets it on a URL part that its API was given as a URL (so the API fetched it itself); the
+# URL then passes through to that provider whatever its URL rules, unless urls="inline".
+PASSED_URL = "passed_url"
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -107,7 +107,10 @@ def _describe(thing: Any) -> str:
             text = f" {' / '.join(shown)}" if shown else " (encrypted)"
             return f"{name}{signed}{text}"
         case ProviderPart():
-            return f"{name} ({thing.provider} {thing.data.get('type', 'block')})"
+            # A block's type is its "type" field, or its one key (Bedrock's union blocks).
+            keys = list(thing.data)
+            tag = thing.data.get("type", keys[0] if len(keys) == 1 else "block")
+            return f"{name} ({thing.provider} {tag})"
         case ToolCall():
             return f"{name} {thing.name}({_excerpt(thing.arguments)})"
         case MediaPart() if thing.file_id is not None:
@@ -235,7 +238,7 @@ async def arender(
             id(p): p
             for m in messages
             for p in m.files
-            if p.file_id is None or p.file_provider == chosen.rules.store
+            if p.file_id is None or chosen.rules.reads(p.file_provider)
         }.values()
     )
     ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))

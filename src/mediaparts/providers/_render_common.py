@@ -139,7 +139,7 @@ def parts(message: Message, prepare: Prepare) -> list[Block]:
                 if part.text or part.citations:
                     out.append(part)
             case MediaPart():
-                if part.file_id is not None and part.file_provider != prepare.rules.store:
+                if part.file_id is not None and not prepare.rules.reads(part.file_provider):
                     prepare.lose(
                         part,
                         f"it is a file in {part.file_provider}'s file store, and "

@@ -142,6 +142,11 @@ class Rules:
         """The file store the provider reads references from (`file_store`, else its name)."""
         return self.file_store or self.provider
 
+    def reads(self, file_provider: str | None) -> bool:
+        """Tell whether the provider reads files of `file_provider` (its store, or its own name:
+        `openai-responses` reads a file labelled `openai-responses` as well as `openai`)."""
+        return file_provider in (self.store, self.provider)
+
     def __post_init__(self) -> None:
         if self.file_store is not None and not isinstance(self.file_store, str):
             raise InvalidConfig(

@@ -86,7 +86,7 @@ def test_render_thinking_in_order() -> None:
         ),
         (
             mp.ImagePart.from_url(
-                "https://media.example/photo.jpg", native={"anthropic": {"source": "url"}}
+                "https://media.example/photo.jpg", native={"anthropic": {"passed_url": True}}
             ),
             {"type": "image", "source": {"type": "url", "url": "https://media.example/photo.jpg"}},
         ),

@@ -23,7 +23,8 @@ On messages:
 On parts:
 - `"ttl": True`: the default TTL (`"5m"`) was written out in `cache_control`.
 - `"on_result": True`: the cache breakpoint was on the `tool_result` holding this part.
-- `"source": "url"`: the media came from a `url` source and goes back as one (not fetched).
+- `"passed_url": true`: the media came from a `url` source and goes back as one (not
+  fetched; `normalize` honours this one key for every provider).
 - `"title": None`: a document sent without a title although the part has a file name.
 - `"context"`, `"citations"`: a document's `context` and citations setting.
 - `"citations": []` (on text): an explicit empty citation list.

@@ -23,6 +23,7 @@ from mediaparts._parts import (
     ToolCall,
 )
 from mediaparts.formats import Kind
+from mediaparts.providers._normalized import PASSED_URL
 from mediaparts.providers._read_common import (
     as_dict,
     as_list,
@@ -349,7 +350,7 @@ def _media_block(kind: Kind, node: dict[str, Any], at: str) -> Part:
     cache, ttl = _cache(node, at)
     hints: dict[str, Any] = {**ttl, **_extra_hint(node, "image" if kind == "image" else "document")}
     if source.get("type") == "url":
-        hints["source"] = "url"  # sent back as a URL, not fetched
+        hints[PASSED_URL] = True  # the API fetched it: sent back as a URL, not fetched here
     title = maybe(node, "title", at, str) if kind == "file" else None
     if kind == "file":
         if title is None and source.get("type") == "url":

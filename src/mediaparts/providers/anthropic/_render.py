@@ -10,7 +10,6 @@ from typing_extensions import assert_never
 
 from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
 from mediaparts._parts import (
-    MediaPart,
     ProviderPart,
     ReasoningPart,
     RefusalPart,
@@ -31,7 +30,6 @@ from mediaparts.providers._render_common import (
     parts,
     unsupported,
 )
-from mediaparts.providers._rules import Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers.anthropic._tables import RULES
 
@@ -62,7 +60,6 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             files, media from the assistant).
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
-    prepare = _Passing(prepare)
     top: list[System] = []
     others: list[Message] = []
     for message in messages:
@@ -95,35 +92,6 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         payload["system"] = system
     payload["messages"] = [_collapsed(turn) for turn in merged]
     return payload
-
-
-class _Passing:
-    """`prepare`, except that a URL read from an Anthropic `url` source is sent back as one.
-
-    The payload it came from asked the API to fetch it, so fetching it here would change
-    what the same request says (the default rules inline URLs; see `RULES`).
-    """
-
-    def __init__(self, prepare: Prepare) -> None:
-        self._prepare = prepare
-        # A bare function will do as `prepare` where nothing is lost (older callers, tests).
-        self.provider: str = getattr(prepare, "provider", RULES.provider)
-        self.rules: Rules = getattr(prepare, "rules", RULES)
-
-    def __call__(self, part: MediaPart, /) -> NormalizedPart:
-        if part.url is not None and _hints(part).get("source") == "url":
-            return NormalizedPart(
-                kind=part.kind,
-                media_type=part.media_type or "application/octet-stream",
-                url=part.url,
-                filename=part.filename,
-                steps=("url pass-through",),
-                part=part,
-            )
-        return self._prepare(part)
-
-    def lose(self, part: Any, why: str, /) -> None:
-        self._prepare.lose(part, why)
 
 
 def _hints(holder: Any) -> dict[str, Any]:

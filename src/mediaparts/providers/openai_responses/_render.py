@@ -1,0 +1,410 @@
+"""Render messages as `client.responses.create` arguments, and find media in such payloads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from typing_extensions import assert_never
+
+from mediaparts._blocks import PartFields
+from mediaparts._messages import Assistant, Message, System, Tool, User
+from mediaparts._parts import (
+    MediaPart,
+    Part,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._render_common import (
+    Block,
+    Prepare,
+    call_ids,
+    error_text,
+    filename_for,
+    no_assistant_media,
+    own,
+    parts,
+    text_file,
+    unsupported,
+)
+from mediaparts.providers._sites import Problems, Site, Where, url_text_site
+from mediaparts.providers.openai import file_data_site
+from mediaparts.providers.openai_responses._tables import BREAKPOINTS, PROVIDER
+
+__all__ = ["media_site", "render"]
+
+Json = dict[str, Any]
+
+
+def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
+    """Render messages as the keyword arguments of `client.responses.create`.
+
+    Each message becomes one input item, in order: system and developer messages keep their
+    role, an assistant message becomes its items (reasoning, message, `function_call`, ...) in
+    the order of its parts, a tool message a `function_call_output` whose output is its text,
+    or a list of parts when it carries media. The hints a reader left (see the package
+    docstring) reproduce the payload it read exactly.
+
+    Args:
+        messages: The conversation, in order.
+        prepare: Fits each media part to OpenAI (normally `mp.normalize` bound to it) and
+            reports what cannot be carried.
+
+    Returns:
+        `{"input": [...]}` (a `ResponseInputParam` list), with `instructions` first when the
+        conversation was read from them, and `input` a string when it was read from one.
+
+    Raises:
+        UnsupportedMediaType: A part has no Responses shape (audio, video, media from the
+            assistant).
+    """
+    ids = call_ids(messages)
+    items: list[Json] = []
+    out: dict[str, Any] = {}
+    for index, message in enumerate(messages):
+        hints = _hints(message)
+        # A tool's `name` is the function's, which its call item carries; the others name a
+        # participant, which Responses messages cannot.
+        if message.name is not None and not isinstance(message, Tool):
+            prepare.lose(message, "its name: Responses messages have no name field")
+        match message:
+            case System():
+                if index == 0 and hints.get("instructions") and _text_only(message):
+                    out["instructions"] = message.content
+                else:
+                    items.append(_input_message(message, prepare))
+            case User():
+                items.append(_input_message(message, prepare))
+            case Assistant():
+                items += _assistant(message, prepare, ids)
+            case Tool():
+                items.append(_tool_output(message, prepare, ids))
+            case _:
+                assert_never(message)
+    last = messages[-1] if messages else None
+    if (
+        len(items) == 1
+        and isinstance(last, User)
+        and _hints(last).get("string")
+        and isinstance(items[0]["content"], str)
+        and set(items[0]) == {"role", "content"}
+    ):
+        out["input"] = items[0]["content"]
+    else:
+        out["input"] = items
+    return out
+
+
+def _hints(thing: Message | PartFields | NormalizedPart) -> Mapping[str, Any]:
+    """Return the hints our reader left on a message or part (empty when there are none)."""
+    if isinstance(thing, NormalizedPart):
+        return _hints(thing.part) if thing.part is not None else {}
+    hints: Mapping[str, Any] = thing.native.get(PROVIDER, {})
+    return hints
+
+
+def _text_only(message: Message) -> bool:
+    return all(isinstance(p, TextPart) and not p.native and p.cache is None for p in message.parts)
+
+
+def _input_message(message: System | User, prepare: Prepare) -> Json:
+    """Render a user, system or developer message: text as a string, else `input_*` blocks."""
+    hints = _hints(message)
+    blocks = _blocks(message, prepare)
+    content = _content(blocks, prepare, listed=bool(hints.get("list")))
+    role = hints.get("role", message.role)  # a system message with media was read as a User
+    return {"role": role, "content": content, **hints.get("extra", {})}
+
+
+def _content(
+    blocks: list[Block], prepare: Prepare, *, listed: bool, cached: bool = True
+) -> str | list[Json]:
+    """Return text-only blocks as one string (joined by blank lines), else a block list.
+
+    `cached=False` where a cache hint is a no-op (assistant text: the API takes `input_text`
+    only from users in practice, and OpenAI caches prefixes by itself).
+    """
+    if not listed and all(_joinable(b, cached) for b in blocks):
+        return "\n\n".join(_text(b) for b in blocks)
+    return [out for b in blocks for out in _input_block(b, prepare)]
+
+
+def _joinable(block: Block, cached: bool) -> bool:
+    """Tell whether a block is plain text, with nothing a string content would lose."""
+    if isinstance(block, TextPart):
+        # The hints of the message a part starts (`item`, `list`, `empty`) are not its own.
+        own_hints = set(_hints(block)) - {"item", "list", "empty"}
+        uncached = block.cache is None or not cached
+        return uncached and not own_hints and not block.citations
+    if isinstance(block, NormalizedPart):
+        original = block.part
+        return block.text is not None and (original is None or original.cache is None)
+    # A refusal outside an output message is sent as its text (Responses has no other shape).
+    return isinstance(block, RefusalPart) and not _hints(block)
+
+
+def _text(block: Block) -> str:
+    if isinstance(block, TextPart | RefusalPart):
+        return block.text
+    assert isinstance(block, NormalizedPart)
+    return text_file(block)
+
+
+def _input_block(block: Block, prepare: Prepare) -> list[Json]:
+    """Return one `input_text`, `input_image` or `input_file` block (none if it is lost)."""
+    match block:
+        case TextPart():
+            _lose_citations(block, prepare)
+            return [_finish({"type": "input_text", "text": block.text}, block)]
+        case NormalizedPart():
+            original = block.part
+            rendered = _media(block)
+            return [_finish(rendered, original) if original is not None else rendered]
+        case RefusalPart():
+            # No refusal block outside assistant output messages: the text is kept.
+            return [_finish({"type": "input_text", "text": block.text}, block)]
+        case ProviderPart():
+            return [dict(block.data)]
+        case ReasoningPart() | ToolCall():
+            prepare.lose(block, "a user, system or tool message cannot hold it in Responses")
+            return []
+        case _:
+            assert_never(block)
+
+
+def _finish(rendered: Json, part: PartFields) -> Json:
+    """Apply a part's cache breakpoint and our reader's exact-shape hints to its block."""
+    hints = _hints(part)
+    if part.cache is not None:
+        rendered["prompt_cache_breakpoint"] = dict(hints.get("breakpoint", BREAKPOINTS[part.cache]))
+    for key in hints.get("omit", ()):
+        rendered.pop(key, None)
+    rendered.update(hints.get("extra", {}))
+    return rendered
+
+
+def _media(part: NormalizedPart) -> Json:
+    """Return the `input_*` block of a prepared media part."""
+    if part.text is not None:
+        return {"type": "input_text", "text": text_file(part)}
+    match part.kind:
+        case "image":
+            # `detail` is Required in ResponseInputImageParam; "auto" is the API's default.
+            detail = part.detail or "auto"
+            if part.file_id is not None:
+                return {"type": "input_image", "file_id": part.file_id, "detail": detail}
+            url = part.url if part.url is not None else part.data_uri
+            return {"type": "input_image", "image_url": url, "detail": detail}
+        case "file":
+            if part.file_id is not None:
+                return {"type": "input_file", "file_id": part.file_id}
+            if part.url is not None:
+                return {"type": "input_file", "file_url": part.url}
+            bare = part.part is not None and _hints(part.part).get("bare")
+            data = part.base64 if bare else part.data_uri
+            return {"type": "input_file", "file_data": data, "filename": filename_for(part)}
+        case "audio" | "video":  # the Responses API has no input part for them
+            raise unsupported(PROVIDER, part, "in the Responses API (no input part for it)")
+        case _:
+            assert_never(part.kind)
+
+
+def _lose_citations(part: TextPart, prepare: Prepare) -> None:
+    if part.citations:
+        prepare.lose(
+            part, "Responses takes annotations only on the output_text of an output message"
+        )
+
+
+def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Json:
+    """Render a tool message as a `function_call_output`; an error becomes its first line."""
+    hints = _hints(message)
+    blocks: list[Block] = [TextPart(text) for text in [error_text(message)] if text is not None]
+    blocks += _blocks(message, prepare)
+    if message.is_error and message.error is None:
+        prepare.lose(message, "its error flag: function_call_output has none")
+    item: Json = {
+        "type": "function_call_output",
+        "call_id": message.tool_call_id or ids[id(message)],
+        "output": _content(blocks, prepare, listed=bool(hints.get("list"))),
+    }
+    if hints.get("name") and message.name is not None:
+        item["name"] = message.name
+    item.update(hints.get("extra", {}))
+    return item
+
+
+# -- the assistant's items -----------------------------------------------------------------------
+
+
+def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> list[Json]:
+    """Render an assistant message as items, in the order of its parts.
+
+    Consecutive text and refusal parts make one message item; a part carrying an `item` hint
+    starts a new one (it was the first part of a message the reader read).
+    """
+    no_assistant_media(message, PROVIDER)
+    if not message.parts:
+        return [{"role": "assistant", "content": ""}]
+    items: list[Json] = []
+    run: list[Block] = []
+    for block in _blocks(message, prepare):
+        in_message = isinstance(block, TextPart | RefusalPart) or (
+            isinstance(block, ProviderPart) and _hints(block).get("block")
+        )
+        if run and (not in_message or "item" in _hints(block)):
+            items.append(_message_item(run, prepare))
+            run = []
+        if in_message:
+            run.append(block)
+            continue
+        match block:
+            case ToolCall():
+                items.append(_function_call(block, ids))
+            case ReasoningPart():
+                items += _reasoning(block, prepare)
+            case ProviderPart():
+                items.append(dict(block.data))
+            case NormalizedPart() | TextPart() | RefusalPart():  # media raised above; text in runs
+                pass
+            case _:
+                assert_never(block)
+    if run:
+        items.append(_message_item(run, prepare))
+    return items
+
+
+def _blocks(message: Message, prepare: Prepare) -> list[Block]:
+    """Return `parts(message, prepare)` with the empty texts our reader read put back.
+
+    `parts` leaves empty text out, which is right for a conversation built in code; but an
+    empty `input_text` in a content list, or an assistant message whose content is `""` or
+    `[]` (kept as an empty text part carrying its envelope, `item`), was in the payload read.
+    """
+    blocks = parts(message, prepare)
+    listed = bool(_hints(message).get("list"))
+    if not listed and not isinstance(message, Assistant):
+        return blocks
+    out: list[Block] = []
+    pending = iter(blocks)
+    block = next(pending, None)
+    in_read_message = False  # inside an assistant message item that the reader read
+    for part in message.parts:
+        if block is not None and _made_from(block, part, prepare):
+            out.append(block)
+            block = next(pending, None)
+        elif (
+            isinstance(part, TextPart)
+            and not part.text
+            and (listed or in_read_message or "item" in _hints(part))
+        ):
+            out.append(part)
+        if isinstance(part, TextPart | RefusalPart | ProviderPart):
+            in_read_message = in_read_message or "item" in _hints(part)
+        else:
+            in_read_message = False
+    return out
+
+
+def _made_from(block: Block, part: Part, prepare: Prepare) -> bool:
+    """Tell whether `parts` made `block` from `part` (it keeps their order)."""
+    if not isinstance(block, NormalizedPart):
+        return block is part
+    # `normalize` may return a loaded copy of the part; `parts` leaves media out only when it
+    # is a file of another store.
+    if not isinstance(part, MediaPart):
+        return False
+    return block.part is part or part.file_id is None or part.file_provider == prepare.rules.store
+
+
+def _message_item(run: list[Block], prepare: Prepare) -> Json:
+    """Render one assistant message item: an output message when it was read as one (it has
+    an `id`), else an easy message whose text-only content is a string."""
+    first = _hints(run[0]) if isinstance(run[0], TextPart | RefusalPart | ProviderPart) else {}
+    envelope: Json = dict(first.get("item", {}))
+    empty = bool(first.get("empty"))
+    if "id" in envelope:
+        content: Any = [] if empty else [_output_block(b, prepare) for b in run]
+    elif empty:
+        content = []
+    else:
+        content = _content(run, prepare, listed=bool(first.get("list")), cached=False)
+    return {**envelope, "role": "assistant", "content": content}
+
+
+def _output_block(block: Block, prepare: Prepare) -> Json:
+    """Return one block of an output message: `output_text` with its annotations, `refusal`."""
+    match block:
+        case TextPart():
+            mine = [c for c in block.citations if c.provider == PROVIDER]
+            if len(mine) < len(block.citations):
+                prepare.lose(
+                    block, "they are another provider's; Responses annotations are its own"
+                )
+            out: Json = {"type": "output_text", "text": block.text}
+            out["annotations"] = [dict(c.data) for c in mine]
+            out.update(_hints(block).get("extra", {}))
+            return out
+        case RefusalPart():
+            return {"type": "refusal", "refusal": block.text, **_hints(block).get("extra", {})}
+        case ProviderPart():
+            return dict(block.data)
+        case NormalizedPart() | ReasoningPart() | ToolCall():
+            raise AssertionError("only text, refusals and kept blocks are in a message run")
+        case _:
+            assert_never(block)
+
+
+def _function_call(call: ToolCall, ids: Mapping[int, str]) -> Json:
+    out: Json = {
+        "type": "function_call",
+        "call_id": call.id if call.id is not None else ids[id(call)],
+        "name": call.name,
+        "arguments": call.arguments,
+    }
+    if call.item_id is not None:
+        out["id"] = call.item_id
+    out.update(_hints(call).get("extra", {}))
+    return out
+
+
+def _reasoning(part: ReasoningPart, prepare: Prepare) -> list[Json]:
+    """Return our own reasoning item as the API wrote it; anything else is lost."""
+    if not own(part, prepare):
+        prepare.lose(part, "Responses replays only its own reasoning items")
+        return []
+    if part.id is None:
+        prepare.lose(part, "a Responses reasoning item needs its id (rs_…)")
+        return []
+    hints = _hints(part)
+    out: Json = {
+        "type": "reasoning",
+        "id": part.id,
+        "summary": [{"type": "summary_text", "text": text} for text in part.summary],
+    }
+    texts = hints.get("texts", None if part.text is None else [part.text])
+    if texts is not None:
+        out["content"] = [{"type": "reasoning_text", "text": text} for text in texts]
+    if isinstance(part.data, str):
+        out["encrypted_content"] = part.data
+    elif part.data is not None:
+        prepare.lose(part, "its data is bytes; encrypted_content is text")
+    out.update(hints.get("extra", {}))
+    return [out]
+
+
+def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
+    """Return the media block of the Responses API that `node` is, if it is one (for `check`)."""
+    kind_tag = node.get("type")
+    if kind_tag == "input_image" and "image_url" in node:
+        where = f"{at}.image_url"
+        return url_text_site(
+            "image", node.get("image_url"), where, problems, detail=node.get("detail")
+        )
+    if kind_tag == "input_file":
+        return file_data_site(node, f"{at}.file_data", problems)
+    return None

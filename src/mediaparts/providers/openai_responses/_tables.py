@@ -1,0 +1,77 @@
+"""The Responses API's facts: media rules and costs, cache breakpoints, stop reasons."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mediaparts._messages import StopReason
+from mediaparts.providers._media_costs import CostsTable, MediaCosts
+from mediaparts.providers._rules import KindRules, Rules
+from mediaparts.providers._vision import ModelRule
+from mediaparts.providers.openai import RULES as CHAT_RULES
+
+__all__ = ["BREAKPOINTS", "COSTS", "DETAILS", "PROVIDER", "RULES", "STOPS", "TTL_CACHE"]
+
+PROVIDER = "openai-responses"
+
+# The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
+# The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
+COSTS: CostsTable = (
+    ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
+)
+
+# The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
+# read 2026-08), except:
+RULES: Rules = dataclasses.replace(
+    CHAT_RULES,
+    provider=PROVIDER,
+    costs=COSTS,
+    # Responses reads the files uploaded through OpenAI's Files API, as Chat Completions does
+    # (`input_file.file_id`, `input_image.file_id`; openai-python 3.54, read 2026-11).
+    file_store="openai",
+    # No audio: `ResponseInputContentParam` is input_text | input_image | input_file, and
+    # `function_call_output` takes the same three. `ResponseInputAudioParam` exists in the SDK
+    # but only the evals/graders types use it (openai-python 3.54, read 2026-08).
+    audio=KindRules(
+        source="openai-python responses/response_input_message_content_list_param.py (read 2026-08)"
+    ),
+    # `input_file` also takes `file_url`, so OpenAI fetches document URLs itself
+    # (openai-python responses/response_input_file_param.py, read 2026-08).
+    file=dataclasses.replace(
+        CHAT_RULES.file,
+        url_types=CHAT_RULES.file.media_types,
+        source="developers.openai.com/api/docs/guides/file-inputs; openai-python "
+        "responses/response_input_file_param.py (read 2026-08)",
+    ),
+)
+
+# `input_image.detail` (openai-python 3.54 responses/image_detail.py, read 2026-11).
+DETAILS: tuple[str, ...] = ("auto", "low", "high", "original")
+
+# `prompt_cache_breakpoint` on input_text / input_image / input_file blocks: `mode` "explicit",
+# `ttl` "30m" or "12h", a minimum lifetime; without `ttl` the request's own, 30m by default
+# (openai-python 3.54 responses/response_input_text_param.py and response_create_params.py,
+# read 2026-11). Our `cache` is the shortest lifetime wanted: the default meets "5m", "1h"
+# needs "12h". Read back, "30m" means "5m" and "12h" "1h" (the exact breakpoint is kept).
+BREAKPOINTS: dict[str, dict[str, str]] = {
+    "5m": {"mode": "explicit"},
+    "1h": {"mode": "explicit", "ttl": "12h"},
+}
+TTL_CACHE: dict[str, str] = {"30m": "5m", "12h": "1h"}
+
+# `Response.incomplete_details.reason`, else `Response.status` → our stop reasons
+# (openai-python 3.54 responses/response.py and response_status.py, read 2026-11). A completed
+# response that calls a function stops for the call, one that refuses for the refusal (the
+# reader decides those from the output items).
+STOPS: dict[str, StopReason] = {
+    "completed": "end",
+    "max_output_tokens": "max_tokens",
+    "content_filter": "content_filter",
+    "max_messages": "other",
+    "steered": "other",
+    "failed": "other",
+    "cancelled": "other",
+    "incomplete": "other",
+    "in_progress": "other",
+    "queued": "other",
+}
