@@ -346,3 +346,11 @@ def test_render_gives_bytes_back_where_the_sdk_dict_had_bytes() -> None:
     assert _quiet(messages) == payload
     dumped = json.dumps([m.to_dict() for m in messages])
     assert _quiet([mp.message_from_dict(d) for d in json.loads(dumped)]) == payload
+
+
+def test_render_web_url_without_a_type_passes_back_unfetched() -> None:
+    """A YouTube link without `mimeType` goes back to Gemini as it was, nothing fetched."""
+    video = {"fileUri": "https://www.youtube.com/watch?v=9hE5-98ZeCg"}
+    payload = {"contents": [{"role": "user", "parts": [{"fileData": video}, {"text": "Sum up."}]}]}
+    with mp.offline():
+        assert _quiet(mp.messages_from(payload, "gemini")) == payload

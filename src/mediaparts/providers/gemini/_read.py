@@ -18,6 +18,7 @@ from mediaparts._errors import InvalidMedia
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart, Part, ProviderPart, ReasoningPart, TextPart, ToolCall
+from mediaparts.providers._normalized import PASSED_URL
 from mediaparts.providers._read_common import (
     as_dict,
     as_list,
@@ -265,6 +266,7 @@ def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
     if inner:
         hint["inner"] = inner
     if uri.startswith(_WEB) and not uri.startswith(_FILES_API):
+        hint[PASSED_URL] = True  # Gemini fetched it: rendering it back fetches nothing
         return url_media(None, uri, media_type, f"{at}.{uri_key}", native=_native(hint), **fields)
     return file_reference(None, uri, "gemini", media_type, at, native=_native(hint), **fields)
 
