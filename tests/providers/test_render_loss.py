@@ -199,17 +199,13 @@ def test_parts_pass_own_store_reference_as_file_id(store: str, provider: str) ->
     assert (fitted.file_id, fitted.data, fitted.url) == ("file-abc", None, None)
 
 
-# The renderers not yet rewritten by their provider's helper write null data for a file id.
-_NOT_YET = pytest.mark.xfail(strict=False, reason="this renderer does not write file ids yet")
-
-
 @pytest.mark.parametrize(
     ("store", "provider"),
     [
         ("openai", "openai"),
         ("anthropic", "anthropic"),
         ("openai", "openai-responses"),
-        pytest.param("gemini", "gemini", marks=_NOT_YET),
+        ("gemini", "gemini"),
         ("bedrock", "bedrock"),
     ],
 )
