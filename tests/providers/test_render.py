@@ -22,20 +22,13 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Prepare
 from tests._builders import TESTDATA
 from tests._golden import check_golden
+from tests.providers._prepare import StandIn
 from tests.providers._sdk import SDK_MODULES, converse_shape, enum_errors, strict, validate_request
 
 if TYPE_CHECKING:
     import httpx
     import httpx2
     from pytest_httpx import HTTPXMock
-
-MODULES = {
-    "openai": "openai",
-    "openai-responses": "openai",
-    "anthropic": "anthropic",
-    "gemini": "google.genai",
-    "bedrock": "botocore",
-}
 
 MODULES = {
     "openai": openai,
@@ -57,7 +50,7 @@ def make_prepare(rules: Rules) -> Prepare:
     types are sent as they are, and anything else raises `UnsupportedMediaType`.
     """
 
-    def prepare(part: mp.MediaPart) -> NormalizedPart:
+    def fit(part: mp.MediaPart) -> NormalizedPart:
         kind = rules.for_kind(part.kind)
         media_type = part.media_type or "application/octet-stream"
         fields: dict[str, Any] = {"kind": part.kind, "media_type": media_type, "part": part}
@@ -80,7 +73,7 @@ def make_prepare(rules: Rules) -> Prepare:
             fields.update(width=part.width, height=part.height)
         return NormalizedPart(data=part.data, **fields)
 
-    return prepare
+    return StandIn(rules, fit)
 
 
 def render(provider: str, messages: list[mp.Message], **overrides: Any) -> dict[str, Any]:
@@ -391,11 +384,15 @@ def test_render_goes_through_openai_over_pytest_httpx(
 # -- refusals and details -----------------------------------------------------------------------
 
 
-def _passthrough(part: mp.MediaPart) -> NormalizedPart:
-    """A prepare that accepts anything, so that the renderer's own refusals show."""
+def _accept(part: mp.MediaPart) -> NormalizedPart:
     if part.is_url:
         return NormalizedPart(kind=part.kind, media_type=part.media_type or "", url=part.url)
     return NormalizedPart(kind=part.kind, media_type=part.media_type or "", data=part.data)
+
+
+def _passthrough(provider: str) -> StandIn:
+    """A prepare that accepts anything, so that the renderer's own refusals show."""
+    return StandIn(MODULES[provider].RULES, _accept)
 
 
 @pytest.mark.parametrize(
@@ -426,7 +423,7 @@ def _passthrough(part: mp.MediaPart) -> NormalizedPart:
 def test_render_refuses_media_without_a_shape(provider: str, part: Callable[[], Any]) -> None:
     """Media the request shape cannot carry raises UnsupportedMediaType naming the provider."""
     with pytest.raises(mp.UnsupportedMediaType, match=provider) as info:
-        MODULES[provider].render([mp.User(["Look.", part()])], _passthrough)
+        MODULES[provider].render([mp.User(["Look.", part()])], _passthrough(provider))
     assert info.value.provider == provider
 
 
@@ -435,7 +432,7 @@ def test_render_refuses_media_from_the_assistant(provider: str) -> None:
     """Only Gemini takes media in the model's turn; the others raise naming themselves."""
     messages: list[mp.Message] = [mp.User("Draw."), mp.Assistant(["Here.", _image()])]
     with pytest.raises(mp.UnsupportedMediaType, match="assistant"):
-        MODULES[provider].render(messages, _passthrough)
+        MODULES[provider].render(messages, _passthrough(provider))
 
 
 def test_bedrock_refuses_audio_in_a_tool_result() -> None:
@@ -445,7 +442,7 @@ def test_bedrock_refuses_audio_in_a_tool_result() -> None:
         mp.Tool([_file("tone.wav", mp.AudioPart)], tool_call_id="call_1"),
     ]
     with pytest.raises(mp.UnsupportedMediaType, match="tool result"):
-        bedrock.render(messages, _passthrough)
+        bedrock.render(messages, _passthrough("bedrock"))
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "gemini", "bedrock"])
@@ -455,19 +452,20 @@ def test_render_refuses_non_object_arguments(provider: str) -> None:
         mp.Assistant(tool_calls=[mp.ToolCall(id="c1", name="f", arguments="[1, 2]")])
     ]
     with pytest.raises(mp.InvalidMedia, match="JSON object"):
-        MODULES[provider].render(messages, _passthrough)
+        MODULES[provider].render(messages, _passthrough(provider))
 
 
 def test_gemini_needs_the_tool_name() -> None:
     """A tool result with no name and no matching call cannot be a functionResponse."""
     with pytest.raises(mp.InvalidMedia, match="name"):
-        gemini.render([mp.Tool("42", tool_call_id="c9")], _passthrough)
+        gemini.render([mp.Tool("42", tool_call_id="c9")], _passthrough("gemini"))
 
 
 def test_gemini_finds_the_tool_name_from_the_call() -> None:
     """A nameless tool result takes the name of the call it answers."""
     payload = gemini.render(
-        [mp.Assistant(tool_calls=[_zoom()]), mp.Tool("done", tool_call_id="call_1")], _passthrough
+        [mp.Assistant(tool_calls=[_zoom()]), mp.Tool("done", tool_call_id="call_1")],
+        _passthrough("gemini"),
     )
     response = payload["contents"][1]["parts"][0]["functionResponse"]
     assert response == {"id": "call_1", "name": "zoom", "response": {"output": "done"}}
