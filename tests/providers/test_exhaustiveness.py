@@ -37,7 +37,6 @@ KIND_SITES = [
 PART_SITES = [
     ("providers/_render_common.py", "parts"),
     ("providers/_estimate.py", "_part_tokens"),
-    ("providers/gemini/_shapes.py", "ordered"),
 ]
 
 _ERROR = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$", re.M)

@@ -130,13 +130,14 @@ def parts(message: Message, prepare: Prepare) -> list[Block]:
     What no provider but its own can take is reported through `prepare.lose` and left out:
     a file reference of another file store, a `ProviderPart` of another provider, and
     reasoning signed by another provider (`openai` and `openai-responses` share files, not
-    reasoning). Empty text parts without citations are left out too.
+    reasoning). Empty text parts are left out too, unless they have citations or this
+    provider's own hints (Gemini replays an empty text part that carries a signature).
     """
     out: list[Block] = []
     for part in message.parts:
         match part:
             case TextPart():
-                if part.text or part.citations:
+                if part.text or part.citations or prepare.provider in part.native:
                     out.append(part)
             case MediaPart():
                 if part.file_id is not None and not prepare.rules.reads(part.file_provider):

@@ -16,7 +16,6 @@ from typing_extensions import assert_never
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Message, Tool
 from mediaparts._parts import (
-    MediaPart,
     ProviderPart,
     ReasoningPart,
     RefusalPart,
@@ -25,16 +24,15 @@ from mediaparts._parts import (
 )
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
-    Block,
     Prepare,
     call_arguments,
     error_text,
-    own,
+    parts,
     text_file,
 )
 from mediaparts.providers.gemini._spelling import spell
 
-__all__ = ["blocks", "check_name", "function_response", "hints", "media", "ordered", "text"]
+__all__ = ["blocks", "check_name", "function_response", "hints", "media", "text"]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
 # responses: images and documents; google-genai 3.4 types.FunctionResponsePart, read 2026-11);
@@ -71,43 +69,10 @@ def text(part: TextPart, prepare: Prepare) -> dict[str, Any] | None:
     return {"text": part.text, **_fields(hint, "extra")}
 
 
-def ordered(message: Message, prepare: Prepare) -> list[Block]:
-    """Return a message's parts in order, media prepared, what Gemini cannot read reported.
-
-    As `_render_common.parts`, but an empty text part read from a Gemini body is kept (Gemini
-    3 writes `{"text": "", "thoughtSignature": ...}` and needs it back).
-    """
-    out: list[Block] = []
-    for part in message.parts:
-        match part:
-            case TextPart():
-                if part.text or part.citations or hints(part):
-                    out.append(part)
-            case MediaPart():
-                if part.file_id is not None and part.file_provider != prepare.rules.store:
-                    prepare.lose(
-                        part,
-                        f"it is a file in {part.file_provider}'s file store, and Gemini "
-                        f"reads only {prepare.rules.store}'s",
-                    )
-                    continue
-                out.append(prepare(part))
-            case ReasoningPart() | ProviderPart():
-                if part.provider is not None and not own(part, prepare):
-                    prepare.lose(part, f"only {part.provider} can read it")
-                    continue
-                out.append(part)
-            case ToolCall() | RefusalPart():
-                out.append(part)
-            case _:
-                assert_never(part)
-    return out
-
-
 def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]]:
     """Return a user or model message's parts in order, each as a Gemini `Part`."""
     out: list[dict[str, Any]] = []
-    for block in ordered(message, prepare):
+    for block in parts(message, prepare):
         match block:
             case TextPart():
                 shaped = text(block, prepare)
@@ -195,7 +160,7 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
     texts: list[str] = []
     nested: list[dict[str, Any]] = []
     siblings: list[dict[str, Any]] = []
-    for block in ordered(message, prepare):
+    for block in parts(message, prepare):
         match block:
             case TextPart() | RefusalPart():
                 if isinstance(block, TextPart) and block.citations:
