@@ -37,6 +37,7 @@ __all__ = [
     "collapse_text",
     "error_text",
     "filename_for",
+    "hints",
     "is_media",
     "items",
     "joined_text",
@@ -158,6 +159,18 @@ def parts(message: Message, prepare: Prepare) -> list[Block]:
             case _:
                 assert_never(part)
     return out
+
+
+def hints(holder: Any, provider: str) -> dict[str, Any]:
+    """Return the `native` hints `provider`'s reader left on a message or part, or `{}`.
+
+    A prepared media part (`NormalizedPart`) answers with its source part's hints.
+    """
+    if isinstance(holder, NormalizedPart):
+        holder = holder.part
+    native = getattr(holder, "native", None)
+    found = native.get(provider) if isinstance(native, dict) else None
+    return found if isinstance(found, dict) else {}
 
 
 def own(part: ReasoningPart | ProviderPart, prepare: Prepare) -> bool:

@@ -25,6 +25,7 @@ from mediaparts.providers._render_common import (
     call_ids,
     collapse_text,
     error_text,
+    hints,
     merge_turns,
     no_assistant_media,
     parts,
@@ -96,9 +97,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
 def _hints(holder: Any) -> dict[str, Any]:
     """Return the hints this provider's reader left on a part or message (or {})."""
-    native = getattr(holder, "native", None) or {}
-    hints = native.get(_NAME, {})
-    return hints if isinstance(hints, dict) else {}
+    return hints(holder, _NAME)
 
 
 def _lose_name(message: Message, prepare: Prepare) -> None:

@@ -20,7 +20,7 @@ from mediaparts._parts import (
     ToolCall,
 )
 from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import Block, Prepare, call_arguments, unsupported
+from mediaparts.providers._render_common import Block, Prepare, call_arguments, hints, unsupported
 from mediaparts.providers.bedrock._tables import NAME_BAD, NAME_MAX, RULES, VALID_NAME, formats
 
 __all__ = ["Names", "block", "cache_of", "cache_point", "hints_of"]
@@ -59,11 +59,7 @@ class Names:
 
 def hints_of(item: Block) -> Mapping[str, Any]:
     """Return the Bedrock hints a part carries (a prepared media part: its source part's)."""
-    source = item.part if isinstance(item, NormalizedPart) else item
-    if source is None:
-        return {}
-    found: Mapping[str, Any] = source.native.get(PROVIDER, {})
-    return found
+    return hints(item, PROVIDER)
 
 
 def cache_of(item: Block) -> Cache | None:

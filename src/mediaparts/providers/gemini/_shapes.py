@@ -30,6 +30,9 @@ from mediaparts.providers._render_common import (
     parts,
     text_file,
 )
+from mediaparts.providers._render_common import (
+    hints as hints_of,
+)
 from mediaparts.providers.gemini._spelling import spell
 
 __all__ = ["blocks", "check_name", "function_response", "hints", "media", "text"]
@@ -42,9 +45,7 @@ _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
 
 def hints(thing: Any) -> dict[str, Any]:
     """Return the `native["gemini"]` hints of a message or part (empty when there are none)."""
-    native = getattr(thing, "native", None)
-    found = native.get("gemini") if isinstance(native, dict) else None
-    return found if isinstance(found, dict) else {}
+    return hints_of(thing, "gemini")
 
 
 def _fields(hint: dict[str, Any], key: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from mediaparts.providers._render_common import (
     Prepare,
     call_ids,
     filename_for,
+    hints,
     no_assistant_media,
     parts,
     text_file,
@@ -94,8 +95,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
 def _hints(part: Part | MediaPart | Message) -> dict[str, Any]:
     """Return the spellings OpenAI wrote for a part or message (see the package docstring)."""
-    hints: dict[str, Any] = part.native.get(PROVIDER, {})
-    return hints
+    return hints(part, PROVIDER)
 
 
 def _turn(

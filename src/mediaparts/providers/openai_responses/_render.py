@@ -25,6 +25,7 @@ from mediaparts.providers._render_common import (
     call_ids,
     error_text,
     filename_for,
+    hints,
     no_assistant_media,
     own,
     parts,
@@ -101,10 +102,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
 def _hints(thing: Message | PartFields | NormalizedPart) -> Mapping[str, Any]:
     """Return the hints our reader left on a message or part (empty when there are none)."""
-    if isinstance(thing, NormalizedPart):
-        return _hints(thing.part) if thing.part is not None else {}
-    hints: Mapping[str, Any] = thing.native.get(PROVIDER, {})
-    return hints
+    return hints(thing, PROVIDER)
 
 
 def _text_only(message: Message) -> bool:
