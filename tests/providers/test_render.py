@@ -428,11 +428,15 @@ def test_render_refuses_media_without_a_shape(provider: str, part: Callable[[], 
 
 
 @pytest.mark.parametrize("provider", [p for p in mp.providers.names() if p != "gemini"])
-def test_render_refuses_media_from_the_assistant(provider: str) -> None:
-    """Only Gemini takes media in the model's turn; the others raise naming themselves."""
+def test_render_reports_media_from_the_assistant_as_lost(provider: str) -> None:
+    """Only Gemini takes media in the model's turn; the others leave it out through on_loss."""
     messages: list[mp.Message] = [mp.User("Draw."), mp.Assistant(["Here.", _image()])]
-    with pytest.raises(mp.UnsupportedMediaType, match="assistant"):
-        MODULES[provider].render(messages, _passthrough(provider))
+    with pytest.warns(mp.ConversionWarning, match="ImagePart in message 1 .*model's turn"):
+        payload = mp.render(messages, provider)
+    assert "Here." in json.dumps(payload)
+    assert "image" not in json.dumps(payload)
+    with pytest.raises(mp.ConversionError, match="not in the model's turn"):
+        mp.render(messages, provider, on_loss="error")
 
 
 def test_bedrock_refuses_audio_in_a_tool_result() -> None:

@@ -1,7 +1,7 @@
 """What render does with what a provider cannot carry (`on_loss`), prompts and empty
 conversations, and the tool-call ids renderers share.
 
-Only core behaviour is asserted here: what `parts()`/`items()` report in user turns (another
+Only core behaviour is asserted here: what `parts()` reports in user turns (another
 provider's blocks and reasoning, a file of another store). How each provider renders
 reasoning, citations and its own blocks is its own test's business.
 """

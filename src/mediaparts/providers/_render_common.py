@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeAlias, TypeGuard
+from typing import Any, Protocol, TypeAlias
 
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
-from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
+from mediaparts._messages import Assistant, Message, Tool
 from mediaparts._parts import (
     MediaPart,
     ProviderPart,
@@ -29,23 +29,16 @@ from mediaparts.providers._rules import Rules
 __all__ = [
     "TEXT_TYPES",
     "Block",
-    "Item",
     "Prepare",
-    "as_text",
     "call_arguments",
     "call_ids",
     "collapse_text",
     "error_text",
     "filename_for",
     "hints",
-    "is_media",
-    "items",
-    "joined_text",
     "merge_turns",
-    "no_assistant_media",
     "own",
     "parts",
-    "split_system",
     "text_file",
     "tool_names",
     "unsupported",
@@ -68,9 +61,6 @@ class Prepare(Protocol):
 
     def lose(self, part: Any, why: str, /) -> None: ...
 
-
-Item: TypeAlias = str | NormalizedPart
-"""One part of a message as `items` gives it: text, or a prepared media part."""
 
 Block: TypeAlias = TextPart | NormalizedPart | ReasoningPart | ToolCall | RefusalPart | ProviderPart
 """One part of a message as `parts` gives it: media prepared, everything else as it is."""
@@ -97,35 +87,7 @@ TEXT_TYPES: tuple[str, ...] = (
 )
 
 
-def items(message: Message, prepare: Prepare) -> list[Item]:
-    """Return a message's text and media in order: non-empty text as `str`, media prepared.
-
-    For renderers that carry text and media only: citations, reasoning, refusals (as text
-    they are kept), provider blocks and foreign file references are reported through
-    `prepare.lose`; tool calls are left to the renderer (`Assistant.tool_calls`).
-    """
-    out: list[Item] = []
-    for block in parts(message, prepare):
-        match block:
-            case TextPart():
-                if block.citations:
-                    prepare.lose(block, "its citations have no place here (the text is kept)")
-                if block.text:
-                    out.append(block.text)
-            case NormalizedPart():
-                out.append(block)
-            case RefusalPart():
-                out.append(block.text)
-            case ReasoningPart() | ProviderPart():
-                prepare.lose(block, f"{prepare.provider} has no block for it")
-            case ToolCall():
-                pass
-            case _:
-                assert_never(block)
-    return out
-
-
-def parts(message: Message, prepare: Prepare) -> list[Block]:
+def parts(message: Message, prepare: Prepare, *, assistant_media: bool = False) -> list[Block]:
     """Return a message's parts in order, media prepared, for the provider `prepare` fits to.
 
     What no provider but its own can take is reported through `prepare.lose` and left out:
@@ -133,6 +95,8 @@ def parts(message: Message, prepare: Prepare) -> list[Block]:
     reasoning signed by another provider (`openai` and `openai-responses` share files, not
     reasoning). Empty text parts are left out too, unless they have citations or this
     provider's own hints (Gemini replays an empty text part that carries a signature).
+    Media in an assistant message is reported and left out too, unless the provider takes
+    media from the model (`assistant_media`, Gemini).
     """
     out: list[Block] = []
     for part in message.parts:
@@ -141,6 +105,13 @@ def parts(message: Message, prepare: Prepare) -> list[Block]:
                 if part.text or part.citations or prepare.provider in part.native:
                     out.append(part)
             case MediaPart():
+                if isinstance(message, Assistant) and not assistant_media:
+                    prepare.lose(
+                        part,
+                        f"{prepare.provider} takes media only from the user and tool results, "
+                        "not in the model's turn",
+                    )
+                    continue
                 if part.file_id is not None and not prepare.rules.reads(part.file_provider):
                     prepare.lose(
                         part,
@@ -190,26 +161,6 @@ def text_file(part: NormalizedPart) -> str:
     return f'<file{name} media_type="{part.media_type}">\n{text}{end}</file>'
 
 
-def is_media(item: Item) -> TypeGuard[NormalizedPart]:
-    """Tell whether an item is media, not text (a text file sent as text counts as text)."""
-    return not isinstance(item, str) and item.text is None
-
-
-def as_text(item: Item) -> str:
-    """Return a text item's text (a text file wrapped by `text_file`)."""
-    return item if isinstance(item, str) else text_file(item)
-
-
-def joined_text(parts: Sequence[Item]) -> str | None:
-    """Return text-only parts as one string joined by blank lines, or None if any is media.
-
-    Text files count as text (see `text_file`); an empty list gives `""`.
-    """
-    if any(is_media(p) for p in parts):
-        return None
-    return "\n\n".join(as_text(p) for p in parts)
-
-
 def filename_for(part: NormalizedPart, stem: str = "file") -> str:
     """Return the part's file name, or `stem` plus the usual extension of its type."""
     return part.filename or stem + (extension_for(part.media_type) or "")
@@ -223,18 +174,6 @@ def unsupported(provider: str, part: NormalizedPart, why: str) -> UnsupportedMed
         media_type=part.media_type,
         provider=provider,
     )
-
-
-def no_assistant_media(message: Message, provider: str) -> None:
-    """Raise when an assistant message carries media that `provider` takes only from users."""
-    if isinstance(message, Assistant) and message.files:
-        media_type = message.files[0].media_type
-        raise UnsupportedMediaType(
-            f"{provider} takes media only in user messages and tool results, not from the "
-            f"assistant ({media_type}); move it to a User message",
-            media_type=media_type,
-            provider=provider,
-        )
 
 
 def error_text(message: Tool) -> str | None:
@@ -300,17 +239,6 @@ def call_ids(messages: Sequence[Message]) -> dict[int, str]:
                 count += 1
                 ids[id(message)] = f"call_{count}"
     return ids
-
-
-def split_system(messages: Sequence[Message]) -> tuple[list[str], list[Message]]:
-    """Split off the system texts (for a top-level field) and merge runs of the rest.
-
-    Returns:
-        The non-empty system texts in order, and the other messages with consecutive
-        same-role messages merged by `mp.merge_runs` (tool messages are never merged).
-    """
-    system = [m.content for m in messages if isinstance(m, System) and m.content]
-    return system, merge_runs([m for m in messages if not isinstance(m, System)])
 
 
 def merge_turns(

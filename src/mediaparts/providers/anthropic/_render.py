@@ -27,7 +27,6 @@ from mediaparts.providers._render_common import (
     error_text,
     hints,
     merge_turns,
-    no_assistant_media,
     parts,
     unsupported,
 )
@@ -79,7 +78,6 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             case User():
                 turns.append(_turn("user", _blocks(message, prepare, ids), message))
             case Assistant():
-                no_assistant_media(message, RULES.provider)
                 turns.append(_turn("assistant", _blocks(message, prepare, ids), message))
             case Tool():
                 result = _tool_result(message, prepare, ids)

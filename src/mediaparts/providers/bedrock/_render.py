@@ -12,7 +12,6 @@ from mediaparts.providers._render_common import (
     call_ids,
     error_text,
     merge_turns,
-    no_assistant_media,
     parts,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
@@ -73,7 +72,6 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         elif isinstance(message, User):
             turns.append({"role": "user", "content": _blocks(message, prepare, names, ids)})
         elif isinstance(message, Assistant):
-            no_assistant_media(message, PROVIDER)
             turns.append({"role": "assistant", "content": _blocks(message, prepare, names, ids)})
         else:
             content = _tool_result(message, prepare, names, ids[id(message)])

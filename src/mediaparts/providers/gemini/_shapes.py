@@ -73,7 +73,7 @@ def text(part: TextPart, prepare: Prepare) -> dict[str, Any] | None:
 def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]]:
     """Return a user or model message's parts in order, each as a Gemini `Part`."""
     out: list[dict[str, Any]] = []
-    for block in parts(message, prepare):
+    for block in parts(message, prepare, assistant_media=True):
         match block:
             case TextPart():
                 shaped = text(block, prepare)
@@ -161,7 +161,7 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
     texts: list[str] = []
     nested: list[dict[str, Any]] = []
     siblings: list[dict[str, Any]] = []
-    for block in parts(message, prepare):
+    for block in parts(message, prepare, assistant_media=True):
         match block:
             case TextPart() | RefusalPart():
                 if isinstance(block, TextPart) and block.citations:

@@ -25,7 +25,6 @@ from mediaparts.providers._render_common import (
     call_ids,
     filename_for,
     hints,
-    no_assistant_media,
     parts,
     text_file,
     unsupported,
@@ -192,7 +191,6 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
     fields: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
     audio = any(_message_field(p, "audio") for p in message.parts)
-    no_assistant_media(message, RULES.provider)
     for block in parts(message, prepare):
         match block:
             case TextPart():

@@ -26,7 +26,6 @@ from mediaparts.providers._render_common import (
     error_text,
     filename_for,
     hints,
-    no_assistant_media,
     own,
     parts,
     text_file,
@@ -245,7 +244,6 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
     Consecutive text and refusal parts make one message item; a part carrying an `item` hint
     starts a new one (it was the first part of a message the reader read).
     """
-    no_assistant_media(message, PROVIDER)
     if not message.parts:
         return [{"role": "assistant", "content": ""}]
     items: list[Json] = []
