@@ -32,7 +32,9 @@ back exactly (other providers ignore it):
   not an item);
 - on the first part of an assistant message: `item` (the message's envelope: `type`, `id`,
   `status`, `phase`; with an `id` it renders as an output message of `output_text` and
-  `refusal` blocks, else as an easy message), `list`, and `empty` (its content was `[]`).
+  `refusal` blocks, else as an easy message whose content is one string: its texts and
+  refusals joined by blank lines, citations and kept blocks reported as lost), and `empty`
+  (its content was `[]`).
 """
 
 from mediaparts.providers.openai_responses._read import read, read_response

@@ -388,10 +388,8 @@ def _assistant_message(item: dict[str, Any], at: str) -> list[Piece]:
     parts, _ = _content(node, _output_block)
     envelope = node.hints().get("extra", {})
     hints: Hints = {"item": envelope}
-    # An output message's content is always a list; an easy one's only when it was (assistant
-    # text is rendered as a string even with a cache hint, a no-op there).
-    if isinstance(item.get("content"), list) and parts and "id" not in envelope:
-        hints["list"] = True
+    # An output message's content is always a list; an easy one's is written back as a string
+    # (the API takes no `input_*` block from the assistant, and a cache hint is a no-op there).
     if not parts:
         if isinstance(item.get("content"), list):
             hints["empty"] = True
