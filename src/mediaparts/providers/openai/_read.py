@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
+from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia, MediaError, rewrap
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
@@ -33,9 +34,9 @@ from mediaparts.providers._read_common import (
     stop_reason,
     url_media,
 )
+from mediaparts.providers.openai._common import read_breakpoint
 from mediaparts.providers.openai._shapes import (
     AUDIO_FORMATS,
-    CACHE_TTLS,
     PROVIDER,
     STOP_REASONS,
     Shape,
@@ -198,23 +199,14 @@ def _fields(cache: str | None, hints: dict[str, Any]) -> dict[str, Any]:
     return {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
 
 
-def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
-    """Read a `prompt_cache_breakpoint`: no TTL or 30m → "5m", 12h → "1h" (30m kept as a hint)."""
+def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> Cache | None:
+    """Read a `prompt_cache_breakpoint` as the part's cache (the exact one as a hint)."""
     spec = node.get("prompt_cache_breakpoint")
     if spec is None:
         return None
-    where = f"{at}.prompt_cache_breakpoint"
-    spec = as_dict(spec, where)
-    ttl = maybe(spec, "ttl", where, str)
-    if need(spec, "mode", where, str) != "explicit" or set(spec) - {"mode", "ttl"}:
-        raise InvalidMedia(f'{where}: expected {{"mode": "explicit"}} and an optional ttl')
-    if ttl is None:
-        return "5m"
-    if ttl not in CACHE_TTLS:
-        raise InvalidMedia(f"{where}.ttl: expected one of {', '.join(CACHE_TTLS)}, got {ttl!r:.20}")
-    cache = CACHE_TTLS[ttl]
-    if cache == "5m":
-        hints["ttl"] = ttl
+    cache, written = read_breakpoint(spec, f"{at}.prompt_cache_breakpoint")
+    if written is not None:
+        hints["breakpoint"] = written
     return cache
 
 

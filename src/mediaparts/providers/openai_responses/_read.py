@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeAlias, TypeVar
 
+from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia, MediaError, rewrap
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
@@ -35,13 +36,12 @@ from mediaparts.providers._read_common import (
     stop_reason,
     url_media,
 )
+from mediaparts.providers.openai import read_breakpoint
 from mediaparts.providers.openai_responses._tables import (
-    BREAKPOINTS,
     DETAILS,
     PROVIDER,
     RULES,
     STOPS,
-    TTL_CACHE,
 )
 
 __all__ = ["read", "read_response"]
@@ -277,22 +277,14 @@ def _input_block(raw: Any, at: str) -> Piece:
     return _provider(node.node)
 
 
-def _cache(node: _Node) -> tuple[Any, dict[str, Any] | None]:
+def _cache(node: _Node) -> tuple[Cache | None, dict[str, Any] | None]:
     """Return the `cache` a `prompt_cache_breakpoint` asks for, and the breakpoint itself
-    when `cache` alone would render another one."""
+    when `cache` alone would render another."""
     raw = node.node.get("prompt_cache_breakpoint")
     if raw is None:
         return None, None
-    at = f"{node.at}.prompt_cache_breakpoint"
-    point = as_dict(raw, at)
-    if point.get("mode") != "explicit":
-        raise InvalidMedia(f"{at}.mode: expected 'explicit', got {point.get('mode')!r:.40}")
-    ttl = maybe(point, "ttl", at, str)
-    if ttl is not None and ttl not in TTL_CACHE:
-        raise InvalidMedia(f"{at}.ttl: expected '30m' or '12h', got {ttl[:40]!r}")
     node.taken.add("prompt_cache_breakpoint")
-    cache = TTL_CACHE[ttl] if ttl is not None else "5m"
-    return cache, None if point == BREAKPOINTS[cache] else point
+    return read_breakpoint(raw, f"{node.at}.prompt_cache_breakpoint")
 
 
 def _image(node: _Node, cache: Any, point: Any) -> Piece:

@@ -23,7 +23,6 @@ from mediaparts.providers._render_common import (
     Block,
     Prepare,
     call_ids,
-    error_text,
     filename_for,
     hints,
     own,
@@ -32,8 +31,8 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._sites import Problems, Site, Where, url_text_site
-from mediaparts.providers.openai import file_data_site
-from mediaparts.providers.openai_responses._tables import BREAKPOINTS, PROVIDER
+from mediaparts.providers.openai import file_data_site, tool_error, write_breakpoint
+from mediaparts.providers.openai_responses._tables import PROVIDER
 
 __all__ = ["media_site", "render"]
 
@@ -172,7 +171,7 @@ def _finish(rendered: Json, part: PartFields) -> Json:
     """Apply a part's cache breakpoint and our reader's exact-shape hints to its block."""
     hints = _hints(part)
     if part.cache is not None:
-        rendered["prompt_cache_breakpoint"] = dict(hints.get("breakpoint", BREAKPOINTS[part.cache]))
+        rendered["prompt_cache_breakpoint"] = write_breakpoint(part.cache, hints.get("breakpoint"))
     for key in hints.get("omit", ()):
         rendered.pop(key, None)
     rendered.update(hints.get("extra", {}))
@@ -215,10 +214,8 @@ def _lose_citations(part: TextPart, prepare: Prepare) -> None:
 def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Json:
     """Render a tool message as a `function_call_output`; an error becomes its first line."""
     hints = _hints(message)
-    blocks: list[Block] = [TextPart(text) for text in [error_text(message)] if text is not None]
+    blocks: list[Block] = [TextPart(text) for text in [tool_error(message, prepare)] if text]
     blocks += _blocks(message, prepare)
-    if message.is_error and message.error is None:
-        prepare.lose(message, "its error flag: function_call_output has none")
     item: Json = {
         "type": "function_call_output",
         "call_id": message.tool_call_id or ids[id(message)],

@@ -1,4 +1,7 @@
-"""The Responses API's facts: media rules and costs, cache breakpoints, stop reasons."""
+"""The Responses API's facts: media rules and costs, stop reasons.
+
+Its cache breakpoints are Chat Completions' (`openai.CACHE_BREAKPOINTS`, one table for both).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._vision import ModelRule
 from mediaparts.providers.openai import RULES as CHAT_RULES
 
-__all__ = ["BREAKPOINTS", "COSTS", "DETAILS", "PROVIDER", "RULES", "STOPS", "TTL_CACHE"]
+__all__ = ["COSTS", "DETAILS", "PROVIDER", "RULES", "STOPS"]
 
 PROVIDER = "openai-responses"
 
@@ -47,17 +50,6 @@ RULES: Rules = dataclasses.replace(
 
 # `input_image.detail` (openai-python 3.54 responses/image_detail.py, read 2026-11).
 DETAILS: tuple[str, ...] = ("auto", "low", "high", "original")
-
-# `prompt_cache_breakpoint` on input_text / input_image / input_file blocks: `mode` "explicit",
-# `ttl` "30m" or "12h", a minimum lifetime; without `ttl` the request's own, 30m by default
-# (openai-python 3.54 responses/response_input_text_param.py and response_create_params.py,
-# read 2026-11). Our `cache` is the shortest lifetime wanted: the default meets "5m", "1h"
-# needs "12h". Read back, "30m" means "5m" and "12h" "1h" (the exact breakpoint is kept).
-BREAKPOINTS: dict[str, dict[str, str]] = {
-    "5m": {"mode": "explicit"},
-    "1h": {"mode": "explicit", "ttl": "12h"},
-}
-TTL_CACHE: dict[str, str] = {"30m": "5m", "12h": "1h"}
 
 # `Response.incomplete_details.reason`, else `Response.status` → our stop reasons
 # (openai-python 3.54 responses/response.py and response_status.py, read 2026-11). A completed
