@@ -392,8 +392,8 @@ RESPONSES_HOSTILE: list[tuple[Any, str]] = [
         "output.message.content: expected an array",
     ),
     (_response(stopReason=3), "stopReason: expected a string"),
-    (_response(usage={"inputTokens": "10"}), "usage.inputTokens: expected a whole number"),
-    (_response(usage={"inputTokens": True}), "usage.inputTokens: expected a whole number"),
+    (_response(usage={"inputTokens": "10"}), "usage.inputTokens: expected a token count"),
+    (_response(usage={"inputTokens": True}), "usage.inputTokens: expected a token count"),
 ]
 
 

@@ -33,6 +33,7 @@ from mediaparts.providers._read_common import (
     maybe,
     need,
     stop_reason,
+    token_count,
     url_media,
 )
 
@@ -140,26 +141,21 @@ def _usage(value: Any) -> Usage | None:
         return None
     node = as_dict(value, "usage")
     read, written = (
-        _count(node, "cache_read_input_tokens"),
-        _count(node, "cache_creation_input_tokens"),
+        token_count(node, "cache_read_input_tokens", "usage"),
+        token_count(node, "cache_creation_input_tokens", "usage"),
     )
     details = node.get("output_tokens_details")
     thinking = 0
     if details is not None:
         at = "usage.output_tokens_details"
-        thinking = _count(as_dict(details, at), "thinking_tokens", at)
+        thinking = token_count(as_dict(details, at), "thinking_tokens", at)
     return Usage(
-        input_tokens=need(node, "input_tokens", "usage", int) + read + written,
-        output_tokens=need(node, "output_tokens", "usage", int),
+        input_tokens=token_count(node, "input_tokens", "usage", required=True) + read + written,
+        output_tokens=token_count(node, "output_tokens", "usage", required=True),
         cache_read_tokens=read,
         cache_write_tokens=written,
         reasoning_tokens=thinking,
     )
-
-
-def _count(node: dict[str, Any], key: str, at: str = "usage") -> int:
-    """Return a token count that may be missing or null (then 0)."""
-    return maybe(node, key, at, int) or 0
 
 
 def _top_system(value: Any) -> System:

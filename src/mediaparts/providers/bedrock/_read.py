@@ -15,7 +15,15 @@ from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, StopReason, System, Tool, Usage, User
 from mediaparts._parts import TextPart
-from mediaparts.providers._read_common import as_dict, as_list, maybe, need, plain, stop_reason
+from mediaparts.providers._read_common import (
+    as_dict,
+    as_list,
+    maybe,
+    need,
+    plain,
+    stop_reason,
+    token_count,
+)
 from mediaparts.providers.bedrock._read_blocks import (
     Extra,
     Made,
@@ -89,7 +97,7 @@ def read_response(response: Any) -> Assistant:
 
 def _usage(usage: Mapping[str, Any]) -> Usage:
     counts = {
-        key: maybe(usage, key, "usage", int) or 0
+        key: token_count(usage, key, "usage")
         for key in ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
     }
     read, written = counts["cacheReadInputTokens"], counts["cacheWriteInputTokens"]

@@ -31,6 +31,7 @@ from mediaparts.providers._read_common import (
     file_reference,
     inline_media,
     json_arguments,
+    located,
     maybe,
     need,
 )
@@ -90,10 +91,9 @@ def provider_part(key: str, value: Any, at: str, hints: Extra, cache: Cache | No
     Raises:
         InvalidMedia: It is not JSON data (or bytes), naming `at`.
     """
-    try:
-        return ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
-    except MediaError as exc:
-        raise rewrap(exc, f"{at}: {exc}") from exc
+    with located(at):
+        part = ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
+    return part
 
 
 def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -28,10 +28,12 @@ from mediaparts.providers._read_common import (
     as_list,
     file_reference,
     inline_media,
+    located,
     maybe,
     need,
     plain,
     stop_reason,
+    token_count,
     url_media,
 )
 from mediaparts.providers.openai._common import read_breakpoint
@@ -73,18 +75,13 @@ def read(payload: Any) -> list[Message]:
     if isinstance(payload, Mapping):
         payload = payload.get("messages")
     messages = as_list(payload, "messages")
-    return [_located(m, f"messages[{i}]") for i, m in enumerate(messages)]
-
-
-def _located(node: Any, at: str) -> Message:
-    """Read one message; an error raised without a JSON path (kept data that is not JSON, a
-    field the message refuses) is given the message's."""
-    try:
-        return _message(as_dict(node, at), at)
-    except MediaError as exc:
-        if str(exc).startswith(at):
-            raise
-        raise rewrap(exc, f"{at}: {exc}") from exc
+    out: list[Message] = []
+    for i, node in enumerate(messages):
+        # An error raised without a JSON path (kept data that is not JSON, a field the message
+        # refuses) is given the message's.
+        with located(f"messages[{i}]"):
+            out.append(_message(as_dict(node, f"messages[{i}]"), f"messages[{i}]"))
+    return out
 
 
 def _message(node: dict[str, Any], at: str) -> Message:
@@ -387,23 +384,13 @@ def _usage(value: Any) -> Usage | None:
     if value is None:
         return None
     usage = as_dict(value, "usage")
-    prompt = usage.get("prompt_tokens_details") or {}
-    completion = usage.get("completion_tokens_details") or {}
-    prompt = as_dict(prompt, "usage.prompt_tokens_details")
-    completion = as_dict(completion, "usage.completion_tokens_details")
+    ins, outs = "usage.prompt_tokens_details", "usage.completion_tokens_details"
+    prompt = as_dict(usage.get("prompt_tokens_details") or {}, ins)
+    completion = as_dict(usage.get("completion_tokens_details") or {}, outs)
     return Usage(
-        input_tokens=_count(usage, "prompt_tokens", "usage"),
-        output_tokens=_count(usage, "completion_tokens", "usage"),
-        cache_read_tokens=_count(prompt, "cached_tokens", "usage.prompt_tokens_details"),
-        cache_write_tokens=_count(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
-        reasoning_tokens=_count(completion, "reasoning_tokens", "usage.completion_tokens_details"),
+        input_tokens=token_count(usage, "prompt_tokens", "usage"),
+        output_tokens=token_count(usage, "completion_tokens", "usage"),
+        cache_read_tokens=token_count(prompt, "cached_tokens", ins),
+        cache_write_tokens=token_count(prompt, "cache_write_tokens", ins),
+        reasoning_tokens=token_count(completion, "reasoning_tokens", outs),
     )
-
-
-def _count(node: dict[str, Any], key: str, at: str) -> int:
-    value = node.get(key)
-    if value is None:
-        return 0
-    if type(value) is not int or value < 0:
-        raise InvalidMedia(f"{at}.{key}: expected a token count, got {value!r:.20}")
-    return value

@@ -8,12 +8,11 @@ package docstring lists every hint).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -30,10 +29,12 @@ from mediaparts.providers._read_common import (
     as_list,
     file_reference,
     inline_media,
+    located,
     maybe,
     need,
     plain,
     stop_reason,
+    token_count,
     url_media,
 )
 from mediaparts.providers.openai import read_breakpoint
@@ -132,7 +133,7 @@ def read_response(response: Any) -> Assistant:
     parts: list[Piece] = []
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
         at = f"response.output[{index}]"
-        with _located(at):
+        with located(at):
             parts += _assistant_side(raw, at)
     details = body.get("incomplete_details")
     reason = None
@@ -147,7 +148,7 @@ def read_response(response: Any) -> Assistant:
         stop = "tool_call"
     elif stop == "end" and any(isinstance(p, RefusalPart) for p in parts):
         stop = "refusal"
-    with _located("response.usage"):
+    with located("response.usage"):
         usage = _usage(body.get("usage"), "response.usage")
     return Assistant(
         parts=parts,
@@ -168,23 +169,12 @@ def _usage(raw: Any, at: str) -> Usage | None:
     inputs = as_dict(_or_empty(usage.get("input_tokens_details")), ins)
     outputs = as_dict(_or_empty(usage.get("output_tokens_details")), outs)
     return Usage(
-        input_tokens=need(usage, "input_tokens", at, int),
-        output_tokens=need(usage, "output_tokens", at, int),
-        cache_read_tokens=maybe(inputs, "cached_tokens", ins, int) or 0,
-        cache_write_tokens=maybe(inputs, "cache_write_tokens", ins, int) or 0,
-        reasoning_tokens=maybe(outputs, "reasoning_tokens", outs, int) or 0,
+        input_tokens=token_count(usage, "input_tokens", at, required=True),
+        output_tokens=token_count(usage, "output_tokens", at, required=True),
+        cache_read_tokens=token_count(inputs, "cached_tokens", ins),
+        cache_write_tokens=token_count(inputs, "cache_write_tokens", ins),
+        reasoning_tokens=token_count(outputs, "reasoning_tokens", outs),
     )
-
-
-@contextmanager
-def _located(at: str) -> Iterator[None]:
-    """Name the item in an error raised while reading it (a part's own checks do not)."""
-    try:
-        yield
-    except MediaError as exc:
-        if str(exc).startswith(at):
-            raise
-        raise rewrap(exc, f"{at}: {exc}") from exc
 
 
 def _or_empty(value: Any) -> Any:
@@ -203,7 +193,7 @@ def _items(items: list[Any], at: str) -> list[Message]:
         item = as_dict(raw, where)
         kind = item.get("type")
         is_message = kind is None or kind == "message"
-        with _located(where):
+        with located(where):
             if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
                 if run:
                     out.append(Assistant(parts=run))
