@@ -31,11 +31,10 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers.anthropic._tables import RULES
+from mediaparts.providers.anthropic._tables import PROVIDER, RULES
 
 __all__ = ["media_site", "render"]
 
-_NAME = "anthropic"
 _LIST = "__list"  # a turn marked to keep its one text block as a list (removed before return)
 
 
@@ -95,7 +94,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
 def _hints(holder: Any) -> dict[str, Any]:
     """Return the hints this provider's reader left on a part or message (or {})."""
-    return hints(holder, _NAME)
+    return hints(holder, PROVIDER)
 
 
 def _lose_name(message: Message, prepare: Prepare) -> None:
@@ -174,7 +173,7 @@ def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | No
         return None  # the API refuses empty text blocks
     block: dict[str, Any] = {"type": "text", "text": part.text}
     if isinstance(part, TextPart):
-        own = [copy.deepcopy(c.data) for c in part.citations if c.provider == _NAME]
+        own = [copy.deepcopy(c.data) for c in part.citations if c.provider == PROVIDER]
         if len(own) < len(part.citations):
             prepare.lose(part, "its citations are not Anthropic's (the text is kept)")
         if own or "citations" in _hints(part):
@@ -184,7 +183,7 @@ def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | No
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a thinking or redacted_thinking block: Anthropic's own, signed, only."""
-    if part.provider != _NAME:
+    if part.provider != PROVIDER:
         prepare.lose(part, "Anthropic takes back only thinking it signed")
         return None
     if part.cache is not None:

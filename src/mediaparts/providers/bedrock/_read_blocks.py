@@ -35,11 +35,9 @@ from mediaparts.providers._read_common import (
     maybe,
     need,
 )
-from mediaparts.providers.bedrock._tables import FORMAT_NAMES, RULES, formats
+from mediaparts.providers.bedrock._tables import FORMAT_NAMES, PROVIDER, formats
 
 __all__ = ["Extra", "Made", "cache_point", "json_result", "one_key", "part", "provider_part"]
-
-PROVIDER = RULES.provider
 
 Made: TypeAlias = Part | MediaPart
 """A part read from a block (media is typed `MediaPart` by the readers that build it)."""

@@ -22,11 +22,9 @@ from mediaparts.providers.bedrock._render_blocks import (
     cache_point,
     hints_of,
 )
-from mediaparts.providers.bedrock._tables import RULES, VALID_NAME, media_type_of
+from mediaparts.providers.bedrock._tables import PROVIDER, VALID_NAME, media_type_of
 
 __all__ = ["media_site", "render"]
-
-PROVIDER = RULES.provider
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from mediaparts.providers.gemini._shapes import (
     blocks,
     check_name,
     function_response,
-    hints,
+    hints_of,
     text,
 )
 from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS
@@ -73,7 +73,7 @@ def _contents(
     roles: list[str] = []
     merged: set[int] = set()
     for message in messages:
-        hint = hints(message)
+        hint = hints_of(message)
         role = "model" if isinstance(message, Assistant) else "user"
         if isinstance(message, Tool):
             parts = function_response(message, check_name(message, names), prepare)
@@ -98,7 +98,7 @@ def _contents(
 
 def _as_string(contents: list[dict[str, Any]], rest: list[Message]) -> str | None:
     """Return the text of a lone user turn read from `contents="..."` (the SDK's shorthand)."""
-    if len(rest) != 1 or hints(rest[0]).get("contents") != "string" or len(contents) != 1:
+    if len(rest) != 1 or hints_of(rest[0]).get("contents") != "string" or len(contents) != 1:
         return None
     if contents[0] != {"role": "user", "parts": [{"text": rest[0].content}]}:
         return None
@@ -113,7 +113,7 @@ def _runs(messages: list[Message]) -> list[Message]:
     """Merge consecutive user or model messages (`mp.merge_runs`), but not those read apart."""
     out: list[Message] = []
     for message in messages:
-        hint = hints(message)
+        hint = hints_of(message)
         apart = hint.get("split") is True or hint.get("join") is True
         last = out[-1] if out else None
         if (
@@ -131,7 +131,7 @@ def _runs(messages: list[Message]) -> list[Message]:
 
 def _system(system: list[System], prepare: Prepare) -> dict[str, Any]:
     """Return the system instruction field: as it was read, or the texts joined."""
-    hint = hints(system[0]) if len(system) == 1 else {}
+    hint = hints_of(system[0]) if len(system) == 1 else {}
     field = hint.get("field")
     if field not in SYSTEM_FIELDS:
         texts = [m.content for m in system if m.content]

@@ -18,25 +18,9 @@ from mediaparts._parts import Citation, TextPart, ToolCall
 from mediaparts.providers._read_common import as_dict, as_list, stop_reason, token_count
 from mediaparts.providers.gemini._read import Read, read_part
 from mediaparts.providers.gemini._spelling import absent, camel, pick
+from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
 
 __all__ = ["read_response"]
-
-# google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
-# #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
-# has no finish reason of its own for it); values not listed are "other".
-FINISH_REASONS: dict[str, StopReason] = {
-    "STOP": "end",
-    "MAX_TOKENS": "max_tokens",
-    "SAFETY": "content_filter",
-    "RECITATION": "content_filter",
-    "BLOCKLIST": "content_filter",
-    "PROHIBITED_CONTENT": "content_filter",
-    "SPII": "content_filter",
-    "IMAGE_SAFETY": "content_filter",
-    "IMAGE_PROHIBITED_CONTENT": "content_filter",
-    "IMAGE_RECITATION": "content_filter",
-    "MODEL_ARMOR": "content_filter",
-}
 
 
 # The fields whose value is a caller's JSON (function arguments and results, part metadata):
@@ -78,7 +62,7 @@ def read_response(response: Any) -> Assistant:
     # A blocked prompt has no candidate, only `promptFeedback.blockReason`.
     reason: StopReason | None = "content_filter"
     if candidates or raw is None:
-        reason, raw = stop_reason(raw, FINISH_REASONS, at)
+        reason, raw = stop_reason(raw, STOP_REASONS, at)
     if reason == "end" and any(isinstance(p, ToolCall) for p in parts):
         reason = "tool_call"
     return Assistant(
@@ -216,7 +200,7 @@ def _citations(
                 (
                     index,
                     Citation(
-                        provider="gemini",
+                        provider=PROVIDER,
                         cited_text=cited,
                         title=_text(cite, "title", where),
                         url=_text(cite, "uri", where),
@@ -278,7 +262,7 @@ def _grounding(
                 (
                     target,
                     Citation(
-                        provider="gemini",
+                        provider=PROVIDER,
                         cited_text=text,
                         title=source.get("title") if isinstance(source.get("title"), str) else None,
                         url=source.get("uri") if isinstance(source.get("uri"), str) else None,

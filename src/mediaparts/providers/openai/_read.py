@@ -39,12 +39,10 @@ from mediaparts.providers._read_common import (
 from mediaparts.providers.openai._common import read_breakpoint
 from mediaparts.providers.openai._shapes import (
     AUDIO_FORMATS,
-    PROVIDER,
-    STOP_REASONS,
     Shape,
     default_shape,
 )
-from mediaparts.providers.openai._tables import RULES
+from mediaparts.providers.openai._tables import PROVIDER, RULES, STOP_REASONS
 
 __all__ = ["read", "read_response"]
 

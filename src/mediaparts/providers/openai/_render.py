@@ -33,11 +33,10 @@ from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, ur
 from mediaparts.providers.openai._common import tool_error, write_breakpoint
 from mediaparts.providers.openai._shapes import (
     AUDIO_FORMATS,
-    PROVIDER,
     Shape,
     default_shape,
 )
-from mediaparts.providers.openai._tables import RULES
+from mediaparts.providers.openai._tables import PROVIDER, RULES
 
 __all__ = ["file_data_site", "media_site", "render"]
 

@@ -42,7 +42,7 @@ from mediaparts.providers.openai_responses._tables import (
     DETAILS,
     PROVIDER,
     RULES,
-    STOPS,
+    STOP_REASONS,
 )
 
 __all__ = ["read", "read_response"]
@@ -141,9 +141,9 @@ def read_response(response: Any) -> Assistant:
         at = "response.incomplete_details"
         reason = maybe(as_dict(details, at), "reason", at, str)
     if reason is not None:
-        stop, raw_stop = stop_reason(reason, STOPS, "response.incomplete_details.reason")
+        stop, raw_stop = stop_reason(reason, STOP_REASONS, "response.incomplete_details.reason")
     else:
-        stop, raw_stop = stop_reason(body.get("status"), STOPS, "response.status")
+        stop, raw_stop = stop_reason(body.get("status"), STOP_REASONS, "response.status")
     if stop == "end" and any(isinstance(p, ToolCall) for p in parts):
         stop = "tool_call"
     elif stop == "end" and any(isinstance(p, RefusalPart) for p in parts):

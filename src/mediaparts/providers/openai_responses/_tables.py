@@ -13,9 +13,7 @@ from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._vision import ModelRule
 from mediaparts.providers.openai import RULES as CHAT_RULES
 
-__all__ = ["COSTS", "DETAILS", "PROVIDER", "RULES", "STOPS"]
-
-PROVIDER = "openai-responses"
+__all__ = ["COSTS", "DETAILS", "PROVIDER", "RULES", "STOP_REASONS"]
 
 # The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
@@ -27,7 +25,7 @@ COSTS: CostsTable = (
 # read 2026-08), except:
 RULES: Rules = dataclasses.replace(
     CHAT_RULES,
-    provider=PROVIDER,
+    provider="openai-responses",
     costs=COSTS,
     # Responses reads the files uploaded through OpenAI's Files API, as Chat Completions does
     # (`input_file.file_id`, `input_image.file_id`; openai-python 3.54, read 2026-11).
@@ -55,7 +53,7 @@ DETAILS: tuple[str, ...] = ("auto", "low", "high", "original")
 # (openai-python 3.54 responses/response.py and response_status.py, read 2026-11). A completed
 # response that calls a function stops for the call, one that refuses for the refusal (the
 # reader decides those from the output items).
-STOPS: dict[str, StopReason] = {
+STOP_REASONS: dict[str, StopReason] = {
     "completed": "end",
     "max_output_tokens": "max_tokens",
     "content_filter": "content_filter",
@@ -67,3 +65,6 @@ STOPS: dict[str, StopReason] = {
     "in_progress": "other",
     "queued": "other",
 }
+
+# The provider's name, as every module of this package writes it (in `native`, `provider=`).
+PROVIDER = RULES.provider
