@@ -62,7 +62,8 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
 
     Returns:
         The reply, in order (reasoning, text, tool calls, refusals), with `usage`, `model`,
-        `stop_reason` (and the API's own `stop_reason_raw`) and the response's `id`.
+        `stop_reason` (and the API's own `stop_reason_raw`) and the response's `id`. A reply
+        holding tool calls has `stop_reason="tool_call"` whenever the API said it ended.
 
     Raises:
         InvalidMedia: The response is malformed (the message names the field).
@@ -75,4 +76,9 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
             f"provider {chosen.name!r} cannot read responses (it has no read_response())"
         )
     with untrusted_paths("mp.message_from_response()", None):
-        return chosen.response_reader(response)
+        reply = chosen.response_reader(response)
+    if reply.stop_reason == "end" and reply.tool_calls:
+        # One meaning for every API: a reply that asks for tools stopped for them, even where
+        # the API said "stop" (OpenAI does, for a forced tool choice; the raw value is kept).
+        reply = reply.model_copy(update={"stop_reason": "tool_call"})
+    return reply

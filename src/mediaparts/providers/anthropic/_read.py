@@ -34,6 +34,7 @@ from mediaparts.providers._read_common import (
     need,
     stop_reason,
     url_media,
+    utf8,
 )
 
 __all__ = ["read", "read_response"]
@@ -377,7 +378,7 @@ def _media(kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]) 
             return url_media(kind, source.get("url"), pdf, f"{at}.url", **fields)
         case "text" if kind == "file":
             text = need(source, "data", at, str)
-            return inline_media(kind, text.encode(), "text/plain", f"{at}.data", **fields)
+            return inline_media(kind, utf8(text), "text/plain", f"{at}.data", **fields)
         case "file":
             file_id = source.get("file_id")
             return file_reference(kind, file_id, _NAME, None, f"{at}.file_id", **fields)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,10 @@ from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, ur
 from mediaparts.providers.anthropic._tables import RULES
 
 __all__ = ["media_site", "render"]
+
+# A tool_use id must match this (the API's 400 names the pattern; anthropic-sdk-python 2.12 does
+# not check it), read 2026-11: another API's id (`functions.get:0`) is replaced by call_ids.
+_TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 _NAME = "anthropic"
 _LIST = "__list"  # a turn marked to keep its one text block as a list (removed before return)
@@ -68,7 +73,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         else:
             others.append(message)
     rest = merge_runs(others)
-    ids = call_ids(rest)
+    ids = call_ids(rest, _TOOL_USE_ID.fullmatch)
     turns: list[dict[str, Any]] = []
     for message in rest:
         _lose_name(message, prepare)

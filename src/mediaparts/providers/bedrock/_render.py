@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +26,10 @@ from mediaparts.providers.bedrock._render_blocks import (
 from mediaparts.providers.bedrock._tables import RULES, VALID_NAME, media_type_of
 
 __all__ = ["media_site", "render"]
+
+# botocore bedrock-runtime ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1 to 64 characters (botocore
+# 1.44 service model, read 2026-11); another API's longer or stranger id is replaced by call_ids.
+_TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 
 PROVIDER = RULES.provider
 
@@ -56,7 +61,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             why = f"its name {message.name!r}: a Converse message has no name (the content is kept)"
             prepare.lose(message, why)
     ordered = _merged(messages)
-    ids = call_ids(ordered)
+    ids = call_ids(ordered, _TOOL_USE_ID.fullmatch)
     names = Names()
     system: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
