@@ -229,9 +229,11 @@ class Tool(_Message):
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict; `is_error` is written when it is not what `error` implies."""
         out = super().to_dict()
-        if self.error is not None and not self.is_error:
-            parts = out.pop("parts")
-            out["is_error"], out["parts"] = False, parts  # parts stay last
+        if self.error is not None:  # `error` implies the flag: write it only when it says no
+            out.pop("is_error", None)
+            if not self.is_error:
+                parts = out.pop("parts")
+                out["is_error"], out["parts"] = False, parts  # parts stay last
         return out
 
 
