@@ -22,6 +22,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     Block,
     Prepare,
+    cache_plan,
     call_arguments,
     call_ids,
     collapse_text,
@@ -65,6 +66,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             files, media from the assistant).
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
+    messages = cache_plan(messages, prepare)
     top: list[System] = []
     others: list[Message] = []
     for message in messages:

@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
+from mediaparts._parts import ReasoningPart
 from mediaparts.formats import Kind
 from mediaparts.providers._render_common import (
     Prepare,
+    cache_plan,
     call_ids,
     error_text,
     merge_turns,
@@ -60,7 +62,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         if not isinstance(message, Tool) and message.name is not None:
             why = f"its name {message.name!r}: a Converse message has no name (the content is kept)"
             prepare.lose(message, why)
-    ordered = _merged(messages)
+    ordered = _merged(cache_plan(messages, prepare))
     ids = call_ids(ordered, _TOOL_USE_ID.fullmatch)
     names = Names()
     system: list[dict[str, Any]] = []
@@ -112,7 +114,10 @@ def _blocks(
         if made is not None:
             out.append(made)
         cache = cache_of(item)
-        if cache is not None:
+        if cache is not None and isinstance(item, ReasoningPart):
+            # As on Anthropic's own API, reasoning takes no cache breakpoint after it.
+            prepare.lose(item, "its cache breakpoint: reasoning takes none (the reasoning is kept)")
+        elif cache is not None:
             out.append(cache_point(cache, hints_of(item)))
     return out
 
