@@ -394,3 +394,13 @@ def test_convert_reads_stdin_and_refuses_bad_json(
     monkeypatch.setattr(sys, "stdin", io.StringIO("{not json"))
     assert main(["convert", "-", "--from", "openai", "--to", "gemini"]) == 1
     assert "is not JSON" in capsys.readouterr().err
+
+
+def test_convert_refuses_a_file_that_is_not_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A payload file in another encoding is one error line, exit 1, never a traceback."""
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    assert main(["convert", str(bad), "--from", "openai", "--to", "anthropic"]) == 1
+    assert "is not UTF-8 JSON" in capsys.readouterr().err

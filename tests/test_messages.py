@@ -643,3 +643,10 @@ def test_message_from_dict_does_not_mutate_its_input(testdata: Path) -> None:
     v1 = copy.deepcopy(V1_DICTS[2][0])
     mp.message_from_dict(v1)
     assert v1 == V1_DICTS[2][0]
+
+
+def test_merge_runs_keeps_messages_whose_names_differ() -> None:
+    """Two users with different names stay two messages: merging would lose the second name."""
+    merged = mp.merge_runs([mp.User("a", name="alice"), mp.User("b", name="bob")])
+    assert [m.name for m in merged] == ["alice", "bob"]
+    assert len(mp.merge_runs([mp.User("a", name="x"), mp.User("b", name="x")])) == 1

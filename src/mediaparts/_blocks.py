@@ -42,7 +42,8 @@ class PartFields(BaseModel):
 
     Attributes:
         cache: A cache breakpoint after this part (`"5m"` or `"1h"`): Anthropic
-            `cache_control`, Bedrock `cachePoint`; providers that cache by themselves ignore it.
+            `cache_control`, Bedrock `cachePoint`, OpenAI `prompt_cache_breakpoint`; Gemini,
+            which caches by itself, ignores it.
         native: Provider name → what that provider's API wrote that the common fields do not
             hold (a spelling, an extra field), so that rendering back to it reproduces the
             payload exactly. Only the named provider reads its entry; the others ignore it.

@@ -38,6 +38,7 @@ __all__ = [
     "json_copy",
     "json_text",
     "model_hash",
+    "utf8",
 ]
 
 
@@ -107,6 +108,11 @@ def check_fields(values: Mapping[str, Any]) -> None:
     metadata = values.get("metadata")
     if metadata is not None and not isinstance(metadata, Mapping):
         raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
+
+
+def utf8(text: str) -> bytes:
+    """Encode text as UTF-8, each lone surrogate (from a `\ud800` JSON escape) as U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def clean_filename(name: str) -> str:
@@ -233,7 +239,14 @@ def data_copy(value: Any, *, what: str) -> Any:
 def _copy(value: Any, what: str, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise InvalidMedia(f"{what} is nested more than {_MAX_DEPTH} levels deep")
-    if value is None or isinstance(value, bool | int):
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        # Beyond 64 bits no API means it, and past 4,300 digits Python cannot even print it.
+        if not -(2**63) <= value < 2**64:
+            raise InvalidMedia(
+                f"{what} holds a number too large for any API ({value.bit_length()} bits)"
+            )
         return value
     if isinstance(value, float):
         if not math.isfinite(value):

@@ -153,7 +153,8 @@ class MediaPart(Constructors, PartFields):
         if not (isinstance(file_id, str) and file_id and isinstance(store, str) and store):
             raise InvalidMedia(
                 "a provider file reference needs file_id and file_provider (the provider whose "
-                f"file store holds it) as non-empty strings, got {file_id!r:.60} and {store!r:.40}"
+                f"file store holds it) as non-empty strings, got {type(file_id).__name__} and "
+                f"{type(store).__name__}"
             )
         if data is not None or url is not None:
             raise InvalidMedia(f"{cls.__name__} holds bytes, a URL or a file_id: give one")

@@ -217,7 +217,7 @@ class Tool(_Message):
     name: str | None = None
     error: str | None = None
     error_type: str | None = None
-    is_error: bool = False
+    is_error: bool = Field(default=False, strict=True)
 
     def __init__(
         self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
@@ -229,9 +229,11 @@ class Tool(_Message):
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict; `is_error` is written when it is not what `error` implies."""
         out = super().to_dict()
-        if self.error is not None and not self.is_error:
-            parts = out.pop("parts")
-            out["is_error"], out["parts"] = False, parts  # parts stay last
+        if self.error is not None:  # `error` implies the flag: write it only when it says no
+            out.pop("is_error", None)
+            if not self.is_error:
+                parts = out.pop("parts")
+                out["is_error"], out["parts"] = False, parts  # parts stay last
         return out
 
 
@@ -329,7 +331,9 @@ def _tool_call(value: Any) -> ToolCall:
     if isinstance(value, ToolCall):
         return value
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise InvalidMedia(f"a tool call must be a dict with string keys, got {value!r:.60}")
+        raise InvalidMedia(
+            f"a tool call must be a dict with string keys, got {type(value).__name__}"
+        )
     if "function" in value:  # {"id", "type": "function", "function": {"name", "arguments"}}
         fn = value["function"]
         if not isinstance(fn, Mapping):
@@ -345,7 +349,9 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
 
     Parts are concatenated in order, and two plain text parts that meet (no citations, cache
     or native hints) are joined with a blank line; usage is added up; the later message's
-    model and stop reason win. Tool messages are never merged (each answers its own call).
+    model and stop reason win. Tool messages are never merged (each answers its own call),
+    nor are messages whose `name` or `native` hints differ, or whose ids differ (so that
+    nothing either holds is lost).
     """
     if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
         raise InvalidMedia(f"merge_runs() takes a list of messages, got {type(messages).__name__}")
@@ -357,11 +363,21 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
                 "use mp.message_from_dict() for dicts"
             )
         last = merged[-1] if merged else None
-        if last is None or last.role != message.role or isinstance(message, Tool):
+        if last is None or not _mergeable(last, message):
             merged.append(message)
             continue
         merged[-1] = _merge(last, message)
     return merged
+
+
+def _mergeable(first: Message, second: Message) -> bool:
+    """Same role, not tool results, and nothing that would be lost: name, id and hints agree."""
+    if first.role != second.role or isinstance(second, Tool):
+        return False
+    same = ("name", "native")
+    if any(getattr(first, f, None) != getattr(second, f, None) for f in same):
+        return False
+    return first.id == second.id or second.id is None
 
 
 def _plain(part: Any) -> TypeGuard[TextPart]:

@@ -369,9 +369,15 @@ def _print_payload(payload: dict[str, Any], *, summary: bool) -> None:
 
 
 def _run_convert(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     try:
+        if args.file != "-":
+            text = Path(args.file).read_bytes().decode("utf-8-sig")
+        else:  # the bytes when stdin has them, so a wrong encoding is ours to report
+            stdin = getattr(sys.stdin, "buffer", None)
+            text = stdin.read().decode("utf-8-sig") if stdin is not None else sys.stdin.read()
         payload = json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise InvalidMedia(f"{args.file} is not UTF-8 JSON: {exc}") from exc
     except (json.JSONDecodeError, RecursionError) as exc:
         raise InvalidMedia(f"{args.file} is not JSON: {exc}") from exc
     messages = messages_from(payload, args.source)

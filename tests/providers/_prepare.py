@@ -19,6 +19,7 @@ class StandIn:
     def __init__(self, rules: Rules, fit: Callable[[mp.MediaPart], NormalizedPart]) -> None:
         self.provider = rules.provider
         self.rules = rules
+        self.model: str | None = None
         self._fit = fit
 
     def __call__(self, part: mp.MediaPart, /) -> NormalizedPart:

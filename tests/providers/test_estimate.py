@@ -8,6 +8,7 @@ import pytest
 
 import mediaparts as mp
 from tests import _builders
+from tests._builders import TESTDATA
 
 
 def png_header(width: int, height: int) -> mp.ImagePart:
@@ -127,3 +128,10 @@ def test_estimate_tokens_unknown_detail() -> None:
     """An unknown detail level is refused, naming the allowed ones."""
     with pytest.raises(mp.InvalidMedia, match="detail"):
         mp.estimate_tokens(png_header(100, 100), "openai", model="gpt-4o", detail="ultra")
+
+
+def test_estimate_reads_a_string_as_a_path() -> None:
+    """A str is a path (or URL, or data URI) to estimate_tokens, as to mp.part; never a prompt."""
+    path = str(TESTDATA / "photo.jpg")
+    assert mp.estimate_tokens(path, "anthropic") == mp.estimate_tokens(mp.part(path), "anthropic")
+    assert mp.estimate_tokens(path, "anthropic") > 0

@@ -22,6 +22,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render import Preparer
 from mediaparts.providers._render_common import call_ids, parts
 from tests._builders import TESTDATA
+from tests.providers._sdk import validate_request
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
 # Where each provider's payload keeps the conversation, and its empty conversation.
@@ -288,3 +289,88 @@ def test_call_ids_result_with_id_answers_that_call_only() -> None:
     assert ids[id(by_id)] == "c1"
     assert ids[id(by_name)] == ids[id(derived)] != "c1"
     assert ids[id(orphan)] not in (ids[id(explicit)], ids[id(derived)])
+
+
+# -- review fixes: ids, copies, prompts, foreign reasoning -----------------------------------
+
+
+def test_call_ids_never_collide_with_explicit_ids() -> None:
+    """A derived id skips any id a call already has, so no two calls share one."""
+    calls = [mp.ToolCall(name="f"), mp.ToolCall(id="call_1", name="g")]
+    ids = call_ids([mp.Assistant(tool_calls=calls)])
+    assert len({ids[id(c)] for c in calls}) == 2
+    assert ids[id(calls[1])] == "call_1"
+
+
+def test_call_ids_replace_ids_the_target_refuses() -> None:
+    """An id outside the target's pattern is replaced, in the call and in its result alike."""
+    call = mp.ToolCall(id="functions.get:0", name="get")
+    result = mp.Tool("ok", tool_call_id="functions.get:0")
+    ids = call_ids([mp.Assistant(tool_calls=[call]), result], str.isidentifier)
+    assert ids[id(call)] == ids[id(result)] == "call_1"
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_render_makes_foreign_tool_ids_valid(provider: str) -> None:
+    """Anthropic and Bedrock get ids their patterns take; the result still answers its call."""
+    messages: list[mp.Message] = [
+        mp.User("q"),
+        mp.Assistant(tool_calls=[mp.ToolCall(id="functions.get:0/" + "x" * 70, name="get")]),
+        mp.Tool("ok", tool_call_id="functions.get:0/" + "x" * 70),
+    ]
+    dumped = json.dumps(mp.render(messages, provider))
+    assert "functions.get" not in dumped
+    assert dumped.count('"call_1"') == 2
+
+
+def test_render_payload_shares_nothing_with_the_parts() -> None:
+    """Editing a rendered payload leaves the conversation's own blocks unchanged."""
+    block = {"type": "web_search_call", "id": "ws_1", "action": {"query": "q"}}
+    kept = mp.ProviderPart(provider="openai-responses", data=block)
+    payload = mp.render([mp.User("q"), mp.Assistant([kept])], "openai-responses")
+    payload["input"][1]["action"]["query"] = "EDITED"
+    assert kept.data["action"] == {"query": "q"}
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+def test_render_empty_prompt_is_an_empty_conversation(provider: str) -> None:
+    """render("") is the same empty conversation as render([]), for every provider."""
+    assert mp.render("", provider) == mp.render([], provider)
+
+
+def test_render_takes_a_bytearray_as_one_part() -> None:
+    """A bytearray or memoryview is one piece of media, as bytes are."""
+    raw = (TESTDATA / "palette.png").read_bytes()
+    for value in (bytearray(raw), memoryview(raw)):
+        payload = mp.render(value, "openai")
+        assert payload["messages"][0]["content"][0]["type"] == "image_url"
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+def test_render_unsigned_reasoning_as_text_when_asked(provider: str) -> None:
+    """foreign_reasoning="text" also sends reasoning that names no provider, as text."""
+    messages: list[mp.Message] = [
+        mp.User("q"),
+        mp.Assistant([mp.ReasoningPart(text="an unsigned thought"), "answer"]),
+        mp.User("next"),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mp.ConversionWarning)
+        payload = mp.render(messages, provider, foreign_reasoning="text")
+    assert "an unsigned thought" in json.dumps(payload)
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_render_fits_cache_breakpoints_to_anthropics_rules(provider: str) -> None:
+    """At most 4 breakpoints (the earliest reported), and a 5m one before a 1h one is raised."""
+    messages: list[mp.Message] = [mp.System(parts=[mp.TextPart("Be brief.", cache="5m")])]
+    for n in range(5):
+        messages += [mp.User(parts=[mp.TextPart(f"q{n}", cache="5m")]), mp.Assistant(f"a{n}")]
+    messages.append(mp.User(parts=[mp.TextPart("last", cache="1h")]))
+    with pytest.warns(mp.ConversionWarning, match="cache breakpoint") as caught:
+        payload = mp.render(messages, provider)
+    assert len(caught) == 3  # 7 breakpoints, 4 kept
+    validate_request(provider, payload)
+    key = "cache_control" if provider == "anthropic" else "cachePoint"
+    assert json.dumps(payload).count(f'"{key}"') == 4
+    assert json.dumps(payload).count('"1h"') == 4

@@ -21,7 +21,20 @@ import mediaparts as mp
 from tests.conversations._corpus import PROVIDERS, cases, load, path_of
 
 # What each node is replaced by: one value of each JSON type, and an empty one of each.
-_REPLACEMENTS: tuple[Any, ...] = (None, True, -1, 1.5, "", "x", [], {}, [{}], {"type": 1})
+_REPLACEMENTS: tuple[Any, ...] = (
+    None,
+    True,
+    -1,
+    1.5,
+    10**30,
+    "",
+    "x",
+    "a\ud800b",
+    [],
+    {},
+    [{}],
+    {"type": 1},
+)
 _Path = tuple[str | int, ...]
 
 
@@ -75,6 +88,7 @@ def test_reader_refuses_every_mutation_with_our_errors(kind: str, case: tuple[st
                 pass
             except Exception as exc:
                 pytest.fail(f"{name} with {path} = {replacement!r}: {type(exc).__name__}: {exc}")
+    _read(kind, original, provider)
     assert original == before  # nothing the caller passed is changed
 
 

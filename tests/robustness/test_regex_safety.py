@@ -167,6 +167,16 @@ REVIEWED: dict[str, Reviewed] = {
         f"base64 text whose length is wrong, for the error message; {_UNTRUSTED}",
         lambda n: b"A" * n,
     ),
+    "mediaparts.providers.anthropic._render:_TOOL_USE_ID": Reviewed(
+        r"[a-zA-Z0-9_-]+",
+        "a tool call's id (fullmatch), from a payload or the application",
+        lambda n: "a" * n + "!",
+    ),
+    "mediaparts.providers.bedrock._render:_TOOL_USE_ID": Reviewed(
+        r"[a-zA-Z0-9_.:-]{1,64}",
+        "a tool call's id (fullmatch), from a payload or the application",
+        lambda n: "a" * n + "!",
+    ),
     "mediaparts._build:_URL": Reviewed(
         r"[A-Za-z][A-Za-z0-9+.-]+://",
         "a str given to mp.part (match); the application's own value",

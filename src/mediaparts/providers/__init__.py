@@ -55,7 +55,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.providers._estimate import estimate_tokens
     from mediaparts.providers._normalize import anormalize, normalize, normalize_many
     from mediaparts.providers._read import message_from_response, messages_from
-    from mediaparts.providers._render import OnLoss, arender, render
+    from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
 
 # The operations over providers, by the module that defines it: they load on first use, so
 # looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
@@ -68,6 +68,7 @@ _LAZY = {
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
     "OnLoss": "mediaparts.providers._render",
+    "ForeignReasoning": "mediaparts.providers._render",
     "normalize": "mediaparts.providers._normalize",
     "normalize_many": "mediaparts.providers._normalize",
     "render": "mediaparts.providers._render",
@@ -83,6 +84,7 @@ __all__ = [
     "AnthropicPatches",
     "CostsTable",
     "FileRules",
+    "ForeignReasoning",
     "GeminiMediaResolution",
     "GeminiTiles",
     "ImageRules",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from typing_extensions import assert_never
 
+from mediaparts._build import is_single_source, part
 from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
 from mediaparts._parts import (
     ImagePart,
@@ -63,6 +65,9 @@ def estimate_tokens(
     check_model(model)
     if isinstance(part_or_messages, MediaPart | TextPart):
         return _part_tokens(part_or_messages, chosen, model, detail)
+    if isinstance(part_or_messages, str | os.PathLike) or is_single_source(part_or_messages):
+        # One piece of media, as `mp.part` reads it (`render` reads a str as a prompt instead).
+        return _part_tokens(part(part_or_messages), chosen, model, detail)
     messages = as_messages(part_or_messages)
     return sum(_part_tokens(p, chosen, model, detail) for m in messages for p in m.parts)
 

@@ -115,11 +115,13 @@ def _start(
     chosen = get(provider)
     media = _media(part)
     if media.file_id is not None:
-        return media, chosen, _reference(media, chosen)
+        return media, chosen, _reference(media, chosen, model, detail)
     return media, chosen, _passed_url(media, chosen, urls, model, detail)
 
 
-def _reference(part: MediaPart, provider: Provider) -> NormalizedPart:
+def _reference(
+    part: MediaPart, provider: Provider, model: str | None, detail: str | None
+) -> NormalizedPart:
     """Return a provider file reference as it is sent, if the provider reads that store."""
     store = provider.rules.store
     if not provider.rules.reads(part.file_provider):
@@ -134,7 +136,11 @@ def _reference(part: MediaPart, provider: Provider) -> NormalizedPart:
         media_type=part.media_type or "application/octet-stream",
         file_id=part.file_id,
         filename=part.filename,
-        detail=getattr(part, "detail", None),
+        detail=_costs.choose_detail(
+            provider, _costs.vision(provider, model), detail, getattr(part, "detail", None)
+        )
+        if part.kind == "image"
+        else None,
         steps=("file reference",),
         part=part,
     )

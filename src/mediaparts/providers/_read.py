@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from mediaparts._errors import InvalidConfig
@@ -13,12 +12,7 @@ from mediaparts.providers._registry import Provider, get
 __all__ = ["message_from_response", "messages_from"]
 
 
-def messages_from(
-    payload: Any,
-    provider: str | Provider,
-    *,
-    base_dir: str | os.PathLike[str] | None = None,
-) -> list[Message]:
+def messages_from(payload: Any, provider: str | Provider) -> list[Message]:
     """Read a provider's request payload back into messages: the inverse of `render`.
 
     `render(messages_from(p, X), X) == p` for a payload whose media already fit `X`; the
@@ -26,14 +20,13 @@ def messages_from(
     part of the conversation and are ignored.
 
     The payload is untrusted input: media comes from its inline bytes, URLs (fetched later,
-    under the fetch policy) and file ids only; it never names a local file, unless
-    `base_dir` is given (as for `mp.message_from_dict`).
+    under the fetch policy) and file ids only; nothing in it is read as a local path (a
+    plain path where a URL belongs is `InvalidMedia`, a `file:` URL `BlockedURL` when loaded).
 
     Args:
         payload: What `render` returns for the provider (its keyword arguments), or just its
             list of messages (`contents` for Gemini, `input` items for Responses).
         provider: A provider name or `Provider`.
-        base_dir: The one directory whose files the payload may name, if any.
 
     Returns:
         The conversation, in order.
@@ -47,7 +40,7 @@ def messages_from(
     chosen = get(provider)
     if chosen.reader is None:
         raise InvalidConfig(f"provider {chosen.name!r} cannot read payloads (it has no read())")
-    with untrusted_paths("mp.messages_from()", base_dir):
+    with untrusted_paths("mp.messages_from()", None):  # a second guard: readers name no path
         return list(chosen.reader(payload))
 
 
@@ -62,7 +55,8 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
 
     Returns:
         The reply, in order (reasoning, text, tool calls, refusals), with `usage`, `model`,
-        `stop_reason` (and the API's own `stop_reason_raw`) and the response's `id`.
+        `stop_reason` (and the API's own `stop_reason_raw`) and the response's `id`. A reply
+        holding tool calls has `stop_reason="tool_call"` whenever the API said it ended.
 
     Raises:
         InvalidMedia: The response is malformed (the message names the field).
@@ -75,4 +69,9 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
             f"provider {chosen.name!r} cannot read responses (it has no read_response())"
         )
     with untrusted_paths("mp.message_from_response()", None):
-        return chosen.response_reader(response)
+        reply = chosen.response_reader(response)
+    if reply.stop_reason == "end" and reply.tool_calls:
+        # One meaning for every API: a reply that asks for tools stopped for them, even where
+        # the API said "stop" (OpenAI does, for a forced tool choice; the raw value is kept).
+        reply = reply.model_copy(update={"stop_reason": "tool_call"})
+    return reply

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from mediaparts._build import is_url
-from mediaparts._errors import InvalidMedia, MediaError, rewrap
-from mediaparts._fields import json_text
+from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType, rewrap
+from mediaparts._fields import json_text, utf8
 from mediaparts._messages import StopReason
 from mediaparts._parts import FilePart, MediaPart, part_class
 from mediaparts._sources import b64decode, is_data_uri, parse_data_uri
@@ -34,6 +34,7 @@ __all__ = [
     "stop_reason",
     "token_count",
     "url_media",
+    "utf8",
 ]
 
 T = TypeVar("T")
@@ -138,11 +139,20 @@ def inline_media(
             raw = bytes(data)
         else:
             raise InvalidMedia(f"expected base64 text or bytes, got {_shown(data)}")
+        declared = canonical_media_type(media_type) if media_type else None
+        if kind is None and declared is not None and kind_of(declared) != "file":
+            kind = kind_of(declared)  # an image block of text bytes is refused, not read as text
         if kind is None:
             kind = detect(raw, filename=fields.get("filename"), declared=media_type).kind
-        return part_class(kind)(data=raw, media_type=media_type, **fields)
+        made = part_class(kind)(data=raw, media_type=media_type, **fields)
     except MediaError as exc:
         raise rewrap(exc, f"{at}: {exc}") from exc
+    if declared == "application/pdf" and made.media_type != declared:
+        raise UnsupportedMediaType(
+            f"{at}: declared application/pdf, but the bytes are {made.media_type}",
+            media_type=made.media_type,
+        )
+    return made
 
 
 def url_media(
@@ -202,7 +212,13 @@ def plain(response: Any) -> dict[str, Any]:
         return as_dict(response, "response")
     dump = getattr(response, "model_dump", None)
     if callable(dump):
-        return as_dict(dump(mode="python", exclude_none=True), "response")
+        try:
+            dumped = dump(mode="python", exclude_none=True)
+        except Exception as exc:  # a foreign object's failure, reported as ours
+            raise InvalidMedia(
+                f"response: {type(response).__name__}.model_dump() failed: {exc!s:.200}"
+            ) from exc
+        return as_dict(dumped, "response")
     raise InvalidMedia(
         f"expected the SDK's response object or its dict, got {type(response).__name__}"
     )

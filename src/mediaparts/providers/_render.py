@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
-from mediaparts._build import part
+from mediaparts._build import is_single_source, part
 from mediaparts._errors import ConversionError, ConversionWarning, InvalidConfig, InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, ToolCall
@@ -32,15 +33,15 @@ _ON_LOSS = ("warn", "drop", "error")
 def as_messages(value: Any) -> list[Message]:
     """Read a message, a list of messages, a prompt or parts (one user message) as messages.
 
-    A `str` is a prompt (one user message of text); another single value is one part (bytes,
-    a path object, a PIL image, a part); in a list, as in message content, a `str` is text. An
-    empty list is an empty conversation.
+    A `str` is a prompt (one user message of text; an empty one, no message); another single
+    value is one part (bytes, a path object, a PIL image, a part); in a list, as in message
+    content, a `str` is text. An empty list is an empty conversation.
     """
     if isinstance(value, _MESSAGE_TYPES):
         return [value]
     if isinstance(value, str):
-        return [User(value)]
-    if isinstance(value, bytes) or not isinstance(value, Sequence):
+        return [User(value)] if value else []
+    if is_single_source(value) or not isinstance(value, Sequence):
         return [User([part(value)])]
     items = list(value)
     if all(isinstance(m, _MESSAGE_TYPES) for m in items):
@@ -59,9 +60,11 @@ class Preparer:
         messages: Sequence[Message],
         fit: Callable[[MediaPart], NormalizedPart],
         on_loss: OnLoss,
+        model: str | None = None,
     ) -> None:
         self.provider = provider.name
         self.rules = provider.rules
+        self.model = model
         self.losses: list[str] = []
         self._messages = messages
         self._fit = fit
@@ -100,7 +103,7 @@ def _describe(thing: Any) -> str:
     name = type(thing).__name__
     match thing:
         case TextPart():
-            return f"the citations of TextPart {_excerpt(thing.text)}"
+            return f"{name} {_excerpt(thing.text)}"
         case ReasoningPart():
             signed = f" from {thing.provider}" if thing.provider else ""
             shown = [_excerpt(t) for t in (thing.text, *thing.summary) if t]
@@ -148,7 +151,7 @@ def _reasoning_as_text(message: Message, provider: str) -> Message:
     parts: list[Any] = []
     for p in message.parts:
         text = ""
-        if isinstance(p, ReasoningPart) and p.provider not in (None, provider):
+        if isinstance(p, ReasoningPart) and p.provider != provider:
             text = "\n\n".join(t for t in (p.text, *p.summary) if t)
         parts.append(TextPart(f"<reasoning>\n{text}\n</reasoning>") if text else p)
     if all(a is b for a, b in zip(parts, message.parts, strict=True)):
@@ -180,10 +183,10 @@ def render(
         urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`).
         on_loss: `"warn"` (a `ConversionWarning` naming each part left out and why),
             `"drop"` (leave it out quietly) or `"error"` (raise `ConversionError`).
-        foreign_reasoning: Reasoning that another provider produced cannot be replayed to
-            this one: `"drop"` leaves it out (through `on_loss`); `"text"` sends its readable
-            text and summary as a `<reasoning>` text part instead (encrypted or redacted
-            reasoning has none, and is still left out).
+        foreign_reasoning: Reasoning that another provider produced (or that names no
+            provider) cannot be replayed to this one: `"drop"` leaves it out (through
+            `on_loss`); `"text"` sends its readable text and summary as a `<reasoning>` text
+            part instead (encrypted or redacted reasoning has none, and is still left out).
 
     Returns:
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
@@ -211,8 +214,10 @@ def render(
             done[key] = normalize(part, chosen, model=model, urls=urls)
         return done[key]
 
-    prepare = Preparer(chosen, messages, fit, on_loss)
-    payload = chosen.renderer(messages, prepare)
+    prepare = Preparer(chosen, messages, fit, on_loss, model)
+    # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
+    # payload, and a caller who edits the payload must not edit the frozen parts.
+    payload = copy.deepcopy(chosen.renderer(messages, prepare))
     prepare.warn()
     return payload
 
@@ -243,7 +248,7 @@ async def arender(
     )
     ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))
     table = {id(p): n for p, n in zip(media, ready, strict=True)}
-    prepare = Preparer(chosen, messages, lambda part: table[id(part)], on_loss)
-    payload = chosen.renderer(messages, prepare)
+    prepare = Preparer(chosen, messages, lambda part: table[id(part)], on_loss, model)
+    payload = copy.deepcopy(chosen.renderer(messages, prepare))  # see render
     prepare.warn()
     return payload

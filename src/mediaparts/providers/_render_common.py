@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeAlias
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
-from mediaparts._messages import Assistant, Message, Tool
+from mediaparts._messages import Assistant, Message, System, Tool
 from mediaparts._parts import (
     MediaPart,
     ProviderPart,
@@ -30,6 +30,7 @@ __all__ = [
     "TEXT_TYPES",
     "Block",
     "Prepare",
+    "cache_plan",
     "call_arguments",
     "call_ids",
     "collapse_text",
@@ -49,13 +50,15 @@ class Prepare(Protocol):
     """What a provider's `render` receives beside the messages.
 
     Calling it fits one media part to the provider (`mp.normalize` bound to it, or a file
-    reference checked against the provider's store) or raises. `lose` reports a part (or a
+    reference checked against the provider's store) or raises. `model` is the model asked
+    for (None when not given), for shapes that differ by model. `lose` reports a part (or a
     message field) the provider's shapes cannot carry; the caller's `on_loss` decides what
     happens (a `ConversionWarning`, nothing, or a `ConversionError` raised there and then).
     """
 
     provider: str
     rules: Rules
+    model: str | None
 
     def __call__(self, part: MediaPart, /) -> NormalizedPart: ...
 
@@ -209,35 +212,98 @@ def tool_names(messages: Sequence[Message]) -> dict[str, str]:
     }
 
 
-def call_ids(messages: Sequence[Message]) -> dict[int, str]:
+def cache_plan(messages: Sequence[Message], prepare: Prepare, *, limit: int = 4) -> list[Message]:
+    """Fit the cache breakpoints to Anthropic's rules (Anthropic, and Claude on Bedrock).
+
+    The API reads the system prompt, then the messages, in order, and refuses a 1-hour
+    breakpoint after a 5-minute one and more than `limit` breakpoints (its 400s name both;
+    Anthropic prompt-caching docs, read 2026-11). So a 5-minute breakpoint before a later
+    1-hour one becomes 1-hour (the later one keeps that prefix for the hour anyway), and the
+    earliest breakpoints beyond `limit` are reported through `prepare.lose` and removed (the
+    later ones cover their prefix). Returns the messages with those parts changed (the others
+    are the same objects).
+    """
+    order: list[Message] = [m for m in messages if isinstance(m, System)]
+    order += [m for m in messages if not isinstance(m, System)]
+    marked = [p for m in order for p in m.parts if p.cache is not None]
+    changed: dict[int, Any] = {}
+    for part in marked[: max(0, len(marked) - limit)]:
+        prepare.lose(
+            part,
+            f"its cache breakpoint: {prepare.provider} takes {limit} at most, and "
+            "the later ones cover this prefix",
+        )
+        changed[id(part)] = None
+    kept = marked[-limit:] if limit else []
+    hours = [i for i, p in enumerate(kept) if p.cache == "1h"]
+    for part in kept[: hours[-1]] if hours else []:
+        if part.cache == "5m":
+            changed[id(part)] = "1h"
+    if not changed:
+        return list(messages)
+    out: list[Message] = []
+    for message in messages:
+        parts = tuple(
+            p.model_copy(update={"cache": changed[id(p)]}) if id(p) in changed else p
+            for p in message.parts
+        )
+        touched = any(a is not b for a, b in zip(parts, message.parts, strict=True))
+        out.append(message.model_copy(update={"parts": parts}) if touched else message)
+    return out
+
+
+def call_ids(
+    messages: Sequence[Message], valid: Callable[[str], object] | None = None
+) -> dict[int, str]:
     """Give every tool call and tool result an id, for APIs that pair them by id.
 
-    Maps `id()` of each `ToolCall` and each `Tool` message to the id to send: its own, else a
-    stable one made from its position (`call_1`, `call_2`, ... in conversation order). A
-    result without `tool_call_id` answers the earliest unanswered call of its tool's name
-    (or, without a name, the earliest unanswered call), as Gemini pairs them.
+    Maps `id()` of each `ToolCall` (in any message) and each `Tool` message to the id to send:
+    its own, else a stable one made from its position (`call_1`, `call_2`, ... in
+    conversation order, skipping any id a call already has). An id the target's pattern
+    refuses (`valid` says no: another API's `functions.get:0` for Anthropic) is replaced the
+    same way, in the call and in the results that answer it. A result without
+    `tool_call_id` answers the earliest unanswered call of its tool's name (or, without a
+    name, the earliest unanswered call), as Gemini pairs them.
     """
+    taken = {
+        p.id for m in messages for p in m.parts if isinstance(p, ToolCall) and p.id is not None
+    }
+    renamed: dict[str, str] = {}
+    count = 0
+
+    def fresh() -> str:
+        nonlocal count
+        while True:
+            count += 1
+            if f"call_{count}" not in taken:
+                taken.add(f"call_{count}")
+                return f"call_{count}"
+
+    def sent(own_id: str) -> str:
+        if valid is None or valid(own_id):
+            return own_id
+        if own_id not in renamed:
+            renamed[own_id] = fresh()
+        return renamed[own_id]
+
     ids: dict[int, str] = {}
     pending: list[ToolCall] = []
-    count = 0
     for message in messages:
-        if isinstance(message, Assistant):
-            for call in message.tool_calls:
-                count += 1
-                ids[id(call)] = call.id or f"call_{count}"
-                pending.append(call)
-        elif isinstance(message, Tool):
+        if isinstance(message, Tool):
             if message.tool_call_id is not None:
-                ids[id(message)] = message.tool_call_id
-                pending = [c for c in pending if ids[id(c)] != message.tool_call_id]
+                ids[id(message)] = sent(message.tool_call_id)
+                pending = [c for c in pending if ids[id(c)] != ids[id(message)]]
                 continue
             named = [c for c in pending if message.name is None or c.name == message.name]
             if named:
                 ids[id(message)] = ids[id(named[0])]
                 pending.remove(named[0])
             else:
-                count += 1
-                ids[id(message)] = f"call_{count}"
+                ids[id(message)] = fresh()
+        for call in message.parts:
+            if isinstance(call, ToolCall) and id(call) not in ids:
+                ids[id(call)] = fresh() if call.id is None else sent(call.id)
+                pending.append(call)
     return ids
 
 

@@ -35,6 +35,7 @@ from mediaparts.providers._read_common import (
     stop_reason,
     token_count,
     url_media,
+    utf8,
 )
 from mediaparts.providers.anthropic._tables import PROVIDER, STOP_REASONS
 
@@ -361,7 +362,7 @@ def _media(kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]) 
             return url_media(kind, source.get("url"), pdf, f"{at}.url", **fields)
         case "text" if kind == "file":
             text = need(source, "data", at, str)
-            return inline_media(kind, text.encode(), "text/plain", f"{at}.data", **fields)
+            return inline_media(kind, utf8(text), "text/plain", f"{at}.data", **fields)
         case "file":
             file_id = source.get("file_id")
             return file_reference(kind, file_id, PROVIDER, None, f"{at}.file_id", **fields)

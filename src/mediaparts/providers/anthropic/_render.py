@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     Block,
     Prepare,
+    cache_plan,
     call_arguments,
     call_ids,
     collapse_text,
@@ -34,6 +36,10 @@ from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, ur
 from mediaparts.providers.anthropic._tables import PROVIDER, RULES
 
 __all__ = ["media_site", "render"]
+
+# A tool_use id must match this (the API's 400 names the pattern; anthropic-sdk-python 2.12 does
+# not check it), read 2026-11: another API's id (`functions.get:0`) is replaced by call_ids.
+_TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 _LIST = "__list"  # a turn marked to keep its one text block as a list (removed before return)
 
@@ -59,6 +65,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             files, media from the assistant).
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
+    messages = cache_plan(messages, prepare)
     top: list[System] = []
     others: list[Message] = []
     for message in messages:
@@ -67,7 +74,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         else:
             others.append(message)
     rest = merge_runs(others)
-    ids = call_ids(rest)
+    ids = call_ids(rest, _TOOL_USE_ID.fullmatch)
     turns: list[dict[str, Any]] = []
     for message in rest:
         _lose_name(message, prepare)

@@ -34,6 +34,7 @@ from mediaparts.providers._read_common import (
     located,
     maybe,
     need,
+    utf8,
 )
 from mediaparts.providers.bedrock._tables import FORMAT_NAMES, PROVIDER, formats
 
@@ -155,7 +156,7 @@ def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
         hints["source"] = key
         if chunks is not None and len(chunks) != 1:
             hints["chunks"] = chunks
-        raw = content.encode("utf-8")
+        raw = utf8(content)
         declared = media_type or "text/plain"
         return inline_media("file", raw, declared, where, filename=name, **fields(hints, cache))
     return _source("file", {key: source}, f"{at}.source", media_type, hints, cache, filename=name)

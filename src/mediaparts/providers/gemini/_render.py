@@ -125,7 +125,7 @@ def _runs(messages: list[Message]) -> list[Message]:
         ):
             out.append(message)
         else:
-            out[-1] = merge_runs([last, message])[0]
+            out[-1:] = merge_runs([last, message])  # two when they cannot merge
     return out
 
 

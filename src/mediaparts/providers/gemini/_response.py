@@ -15,7 +15,7 @@ from mediaparts._errors import InvalidMedia
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
-from mediaparts.providers._read_common import as_dict, as_list, stop_reason, token_count
+from mediaparts.providers._read_common import as_dict, as_list, stop_reason, token_count, utf8
 from mediaparts.providers.gemini._read import Read, read_part
 from mediaparts.providers.gemini._spelling import absent, camel, pick
 from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
@@ -228,7 +228,7 @@ def _span(
     for index in texts:
         part = parts[index]
         assert isinstance(part, TextPart)
-        raw = part.text.encode()
+        raw = utf8(part.text)
         if offset <= start < offset + len(raw):
             cited = raw[start - offset : end - offset] if end > start else b""
             return index, cited.decode(errors="replace") or None
