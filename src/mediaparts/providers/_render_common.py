@@ -43,6 +43,7 @@ __all__ = [
     "text_file",
     "tool_names",
     "unsupported",
+    "without_cache",
 ]
 
 
@@ -249,6 +250,17 @@ def cache_plan(messages: Sequence[Message], prepare: Prepare, *, limit: int = 4)
         )
         touched = any(a is not b for a, b in zip(parts, message.parts, strict=True))
         out.append(message.model_copy(update={"parts": parts}) if touched else message)
+    return out
+
+
+def without_cache(messages: Sequence[Message]) -> list[Message]:
+    """Return the messages with every cache breakpoint removed (for a model that takes none)."""
+    out: list[Message] = []
+    for message in messages:
+        if any(p.cache is not None for p in message.parts):
+            parts = tuple(p.model_copy(update={"cache": None}) for p in message.parts)
+            message = message.model_copy(update={"parts": parts})
+        out.append(message)
     return out
 
 

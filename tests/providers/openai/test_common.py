@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -100,3 +101,25 @@ def test_tool_error_text_is_the_first_line(provider: str) -> None:
     ]
     payload = mp.render(messages, provider, on_loss="error")
     assert _tool_text(provider, payload) == "Error (Timeout): took too long\n\npartial"
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+@pytest.mark.parametrize(
+    ("model", "sent"),
+    [
+        (None, True),
+        ("gpt-5.6", True),
+        ("gpt-5.10-mini", True),
+        ("gpt-6", True),
+        ("gpt-5.1", False),
+        ("gpt-4o", False),
+        ("gpt-5-mini", False),
+    ],
+)
+def test_breakpoints_only_for_models_that_take_them(
+    provider: str, model: str | None, sent: bool
+) -> None:
+    """prompt_cache_breakpoint goes to gpt-5.6 and later (or an unknown model), else is a no-op."""
+    messages = [mp.User(parts=[mp.TextPart("long context", cache="5m")])]
+    payload = mp.render(messages, provider, model=model)
+    assert ("prompt_cache_breakpoint" in json.dumps(payload)) is sent

@@ -7,6 +7,7 @@ errors.
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,7 +17,13 @@ from mediaparts._messages import Tool
 from mediaparts.providers._read_common import as_dict, maybe
 from mediaparts.providers._render_common import Prepare, error_text
 
-__all__ = ["CACHE_BREAKPOINTS", "read_breakpoint", "tool_error", "write_breakpoint"]
+__all__ = [
+    "CACHE_BREAKPOINTS",
+    "read_breakpoint",
+    "takes_breakpoints",
+    "tool_error",
+    "write_breakpoint",
+]
 
 # `prompt_cache_breakpoint` on a content part (Chat Completions) or an input_text / input_image /
 # input_file block (Responses): `mode` "explicit" and an optional `ttl`, "30m" or "12h", a
@@ -28,6 +35,11 @@ CACHE_BREAKPOINTS: Mapping[Cache, Mapping[str, str]] = {
     "5m": {"mode": "explicit"},
     "1h": {"mode": "explicit", "ttl": "12h"},
 }
+# "Supported for `gpt-5.6` and later models" (openai-python 3.54 `PromptCacheOptions`, read
+# 2026-11). The older models cache prompts by themselves, so a breakpoint for them is left out,
+# a documented no-op (as for Gemini); with no model given, it is sent.
+_BREAKPOINT_MODELS = ("gpt-5.[6-9]*", "gpt-5.[1-9][0-9]*", "gpt-[6-9]*", "gpt-[1-9][0-9]*")
+
 # Read back, a TTL is the cache it meets.
 _TTL_CACHE: Mapping[str, Cache] = {"30m": "5m", "12h": "1h"}
 
@@ -54,6 +66,11 @@ def read_breakpoint(value: Any, at: str) -> tuple[Cache, dict[str, Any] | None]:
         raise InvalidMedia(f"{at}.ttl: expected one of {', '.join(_TTL_CACHE)}, got {ttl!r:.40}")
     cache: Cache = "5m" if ttl is None else _TTL_CACHE[ttl]
     return cache, None if point == CACHE_BREAKPOINTS[cache] else point
+
+
+def takes_breakpoints(model: str | None) -> bool:
+    """Tell whether a model takes `prompt_cache_breakpoint` (unknown: None, yes)."""
+    return model is None or any(fnmatch.fnmatchcase(model, p) for p in _BREAKPOINT_MODELS)
 
 
 def write_breakpoint(cache: Cache, written: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -28,9 +28,10 @@ from mediaparts.providers._render_common import (
     parts,
     text_file,
     unsupported,
+    without_cache,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers.openai._common import tool_error, write_breakpoint
+from mediaparts.providers.openai._common import takes_breakpoints, tool_error, write_breakpoint
 from mediaparts.providers.openai._shapes import (
     AUDIO_FORMATS,
     Shape,
@@ -68,6 +69,8 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """
     out: list[dict[str, Any]] = []
     tool_media: list[dict[str, Any]] = []
+    if not takes_breakpoints(prepare.model):
+        messages = without_cache(messages)
     ids = call_ids(messages)
     for message in messages:
         if tool_media and not isinstance(message, Tool):

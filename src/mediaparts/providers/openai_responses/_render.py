@@ -29,9 +29,15 @@ from mediaparts.providers._render_common import (
     parts,
     text_file,
     unsupported,
+    without_cache,
 )
 from mediaparts.providers._sites import Problems, Site, Where, url_text_site
-from mediaparts.providers.openai import file_data_site, tool_error, write_breakpoint
+from mediaparts.providers.openai import (
+    file_data_site,
+    takes_breakpoints,
+    tool_error,
+    write_breakpoint,
+)
 from mediaparts.providers.openai_responses._tables import PROVIDER
 
 __all__ = ["media_site", "render"]
@@ -61,6 +67,8 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         UnsupportedMediaType: A part has no Responses shape (audio, video, media from the
             assistant).
     """
+    if not takes_breakpoints(prepare.model):
+        messages = without_cache(messages)
     ids = call_ids(messages)
     items: list[Json] = []
     out: dict[str, Any] = {}
