@@ -135,3 +135,10 @@ def test_every_reader_names_the_path_of_a_bad_token_count(provider: str, value: 
     node[keys[-1]] = value
     with pytest.raises(mp.InvalidMedia, match=re.escape(where) + ": expected a token count"):
         mp.message_from_response(response, provider)
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+def test_reader_refuses_a_payload_with_no_conversation(provider: str) -> None:
+    """A dict with none of the provider's conversation keys is refused, never read as empty."""
+    with pytest.raises(mp.InvalidMedia, match="messages|contents|input"):
+        mp.messages_from({"mesages": [{"role": "user", "content": "hi"}]}, provider)

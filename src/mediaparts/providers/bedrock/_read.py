@@ -52,6 +52,11 @@ def read(payload: Any) -> list[Message]:
     if isinstance(payload, list | tuple):
         return _messages(list(payload), "messages")
     body = as_dict(payload, "payload")
+    if "messages" not in body and "system" not in body:
+        # A typo or another API's payload would otherwise read as an empty conversation.
+        raise InvalidMedia(
+            f"payload: no 'messages' (Converse arguments); its keys are {sorted(body)[:8]}"
+        )
     system = [] if body.get("system") is None else as_list(body["system"], "system")
     turns = [] if body.get("messages") is None else as_list(body["messages"], "messages")
     return _system(system, "system", {}) + _messages(turns, "messages")

@@ -105,6 +105,11 @@ def read(payload: Any) -> list[Message]:
     if isinstance(payload, str):  # `input` alone, given as a string
         return [User(payload, native=_native({"string": True}))]
     body = as_dict(payload, "payload")
+    if "input" not in body and "instructions" not in body:
+        # A typo or another API's payload would otherwise read as an empty conversation.
+        raise InvalidMedia(
+            f"payload: no 'input' (responses.create arguments); its keys are {sorted(body)[:8]}"
+        )
     out: list[Message] = []
     instructions = maybe(body, "instructions", "payload", str)
     if instructions is not None:
