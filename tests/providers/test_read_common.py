@@ -140,5 +140,5 @@ def test_every_reader_names_the_path_of_a_bad_token_count(provider: str, value: 
 @pytest.mark.parametrize("provider", mp.providers.names())
 def test_reader_refuses_a_payload_with_no_conversation(provider: str) -> None:
     """A dict with none of the provider's conversation keys is refused, never read as empty."""
-    with pytest.raises(mp.InvalidMedia, match="messages|contents|input"):
+    with pytest.raises(mp.InvalidMedia, match=r"messages|contents|input"):
         mp.messages_from({"mesages": [{"role": "user", "content": "hi"}]}, provider)
