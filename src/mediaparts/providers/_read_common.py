@@ -202,7 +202,7 @@ def json_arguments(value: Any, at: str) -> str:
     return json_text(as_dict(value, at), what=at)
 
 
-def plain(response: Any) -> dict[str, Any]:
+def plain(response: Any, *, mode: str = "python", by_alias: bool = False) -> dict[str, Any]:
     """Return a response as a dict: the SDK's pydantic object dumped, or the dict itself.
 
     Raises:
@@ -213,7 +213,7 @@ def plain(response: Any) -> dict[str, Any]:
     dump = getattr(response, "model_dump", None)
     if callable(dump):
         try:
-            dumped = dump(mode="python", exclude_none=True)
+            dumped = dump(mode=mode, by_alias=by_alias, exclude_none=True)
         except Exception as exc:  # a foreign object's failure, reported as ours
             raise InvalidMedia(
                 f"response: {type(response).__name__}.model_dump() failed: {exc!s:.200}"

@@ -122,6 +122,14 @@ def read(payload: Any) -> list[Message]:
     return out
 
 
+def _drop_parsed(body: dict[str, Any]) -> None:
+    """Remove what `client.responses.parse()` adds (`parsed`), which no request may carry."""
+    for item in body.get("output") or ():
+        for block in item.get("content") or () if isinstance(item, dict) else ():
+            if isinstance(block, dict):
+                block.pop("parsed", None)
+
+
 def read_response(response: Any) -> Assistant:
     """Read a `Response` (the SDK object or its dict) as one assistant message.
 
@@ -131,10 +139,10 @@ def read_response(response: Any) -> Assistant:
     Raises:
         InvalidMedia: The response is not a Responses `Response` shape.
     """
-    dump = getattr(response, "model_dump", None)
-    if callable(dump):  # by alias: a function call's `async` is `async_` in the SDK's model
-        response = dump(mode="json", by_alias=True, exclude_none=True)
-    body = as_dict(plain(response), "response")
+    # By alias: a function call's `async` is `async_` in the SDK's model.
+    body = plain(response, mode="json", by_alias=True)
+    if type(response).__name__.startswith("Parsed"):  # `responses.parse()`: SDK-only fields
+        _drop_parsed(body)
     parts: list[Piece] = []
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
         at = f"response.output[{index}]"
