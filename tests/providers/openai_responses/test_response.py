@@ -134,3 +134,21 @@ def test_read_response_then_render_replays_the_output_items() -> None:
     data = _load("03_web_search_citations")
     reply = mp.message_from_response(data, P)
     assert mp.render([reply], P) == {"input": data["output"]}
+
+
+def test_parsed_response_replays_without_parsed_fields() -> None:
+    """A `responses.parse()` result reads like its Response; `parsed` is never sent back."""
+    pytest.importorskip("openai")
+    from openai.types.responses import ParsedResponse
+
+    path = ROOT / "tests/conversations/corpus/openai-responses/responses/01_text_cached_usage.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    plain_reply = mp.message_from_response(data, "openai-responses")
+    for item in data["output"]:
+        for block in item.get("content") or []:
+            if block.get("type") == "output_text":
+                block["parsed"] = {"answer": "Paris"}
+    parsed = ParsedResponse[dict[str, Any]].model_validate(data)
+    reply = mp.message_from_response(parsed, "openai-responses")
+    assert reply == plain_reply
+    assert "parsed" not in json.dumps(mp.render([mp.User("q"), reply], "openai-responses"))
