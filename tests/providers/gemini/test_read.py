@@ -130,11 +130,13 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
     [
         (
             {"functionCall": {"id": "c1", "name": "f", "args": {"x": 1}}},
-            mp.ToolCall(id="c1", name="f", arguments='{"x": 1}'),
+            mp.ToolCall(
+                id="c1", name="f", arguments='{"x": 1}', native={"gemini": {"unsigned": True}}
+            ),
         ),
         (
             {"functionCall": {"name": "f", "args": {}}},
-            mp.ToolCall(id=None, name="f", arguments="{}"),
+            mp.ToolCall(id=None, name="f", arguments="{}", native={"gemini": {"unsigned": True}}),
         ),
         (
             {"function_call": {"name": "f"}},
@@ -142,7 +144,7 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
                 id=None,
                 name="f",
                 arguments="{}",
-                native={"gemini": {"snake": True, "no_args": True}},
+                native={"gemini": {"snake": True, "no_args": True, "unsigned": True}},
             ),
         ),
         (
@@ -156,7 +158,7 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
     ],
 )
 def test_read_function_calls(call: dict[str, Any], expected: mp.ToolCall) -> None:
-    """A `functionCall` is a ToolCall; a missing id stays None (none is invented)."""
+    """A `functionCall` is a ToolCall (a missing id stays None); a first unsigned one says so."""
     (read,) = _parts(model(call))
     assert isinstance(read, mp.ToolCall)
     assert read.model_copy(update={"arguments": "{}"}) == expected.model_copy(

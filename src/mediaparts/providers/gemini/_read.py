@@ -140,8 +140,25 @@ def _content(node: dict[str, Any], at: str, role: str) -> list[Message]:
         else:
             run.append(read)
     if run:
-        out.append(Assistant(parts=run) if role == "model" else User(parts=run))
+        out.append(Assistant(parts=_unsigned(run)) if role == "model" else User(parts=run))
     return [out[0], *(_hinted(m, {"join": True}) for m in out[1:])]
+
+
+def _unsigned(run: list[Read]) -> list[Read]:
+    """Mark the first function call of a model Content read without a `thoughtSignature`.
+
+    The renderer signs such a call with Gemini's validator-skipping sentinel for Gemini 3
+    (`_render.SKIP_SIGNATURE`); the hint keeps a body read here unsigned, as it was written.
+    """
+    for i, part in enumerate(run):
+        if isinstance(part, ToolCall):
+            hint = part.native.get("gemini", {})  # what `_call` wrote: a dict
+            extra = hint.get("extra", {})
+            if "thoughtSignature" in extra or "thought_signature" in extra:
+                return run
+            native = {**part.native, "gemini": {**hint, "unsigned": True}}
+            return [*run[:i], part.model_copy(update={"native": native}), *run[i + 1 :]]
+    return run
 
 
 def _hinted(message: Message, hint: dict[str, Any]) -> Message:

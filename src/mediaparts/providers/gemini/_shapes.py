@@ -35,12 +35,21 @@ from mediaparts.providers._render_common import (
 )
 from mediaparts.providers.gemini._spelling import spell
 
-__all__ = ["blocks", "check_name", "function_response", "hints", "media", "text"]
+__all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints", "media", "text"]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
 # responses: images and documents; google-genai 3.4 types.FunctionResponsePart, read 2026-11);
 # anything else follows it as a sibling part, unless it was read from inside one.
 _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
+
+
+def gemini_3(model: str | None) -> bool:
+    """Tell whether a render is for Gemini 3 (`gemini-3*`), or for a model not given.
+
+    The name may carry a path (`models/gemini-3-pro-preview`, Vertex AI's
+    `publishers/google/models/...`).
+    """
+    return model is None or model.rsplit("/", 1)[-1].startswith("gemini-3")
 
 
 def hints(thing: Any) -> dict[str, Any]:
