@@ -355,3 +355,58 @@ def test_render_web_url_without_a_type_passes_back_unfetched() -> None:
     payload = {"contents": [{"role": "user", "parts": [{"fileData": video}, {"text": "Sum up."}]}]}
     with mp.offline():
         assert _quiet(mp.messages_from(payload, "gemini")) == payload
+
+
+def _tool_image(model: str | None) -> list[dict[str, Any]]:
+    image = mp.part(base64.b64decode(PNG))
+    messages = [
+        mp.User("Draw."),
+        mp.Assistant(tool_calls=[mp.ToolCall(id="c1", name="draw")]),
+        mp.Tool(["Done.", image], tool_call_id="c1"),
+    ]
+    parts: list[dict[str, Any]] = _quiet(messages, model=model)["contents"][-1]["parts"]
+    return parts
+
+
+@pytest.mark.parametrize("model", [None, "gemini-3-pro-preview"])
+def test_render_gemini_3_nests_function_response_media(model: str | None) -> None:
+    """For Gemini 3 (or no model), a tool's image is nested in its `functionResponse`."""
+    (only,) = _tool_image(model)
+    assert "inlineData" in only["functionResponse"]["parts"][0]
+
+
+@pytest.mark.parametrize("model", ["gemini-2.5-flash", "gemini-2.0-flash"])
+def test_render_older_models_get_function_response_media_as_siblings(model: str) -> None:
+    """Before Gemini 3, a tool's image follows its `functionResponse` as a part of the turn."""
+    response, image = _tool_image(model)
+    assert "parts" not in response["functionResponse"]
+    assert "inlineData" in image
+
+
+def test_render_media_read_nested_goes_as_siblings_before_gemini_3() -> None:
+    """Media read from inside a `functionResponse` is moved out of it for Gemini 2.5."""
+    nested = {"inlineData": {"mimeType": "image/png", "data": PNG}}
+    payload = {
+        "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "draw", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {
+                        "functionResponse": {
+                            "name": "draw",
+                            "response": {"output": "Done."},
+                            "parts": [nested],
+                        }
+                    }
+                ],
+            },
+        ]
+    }
+    messages = mp.messages_from(payload, "gemini")
+    assert _quiet(messages) == payload
+    parts = _quiet(messages, model="gemini-2.5-pro")["contents"][1]["parts"]
+    assert parts == [
+        {"functionResponse": {"name": "draw", "response": {"output": "Done."}}},
+        nested,
+    ]

@@ -1,4 +1,4 @@
-"""Gemini 3's thought signatures on function calls, and its nested function-response media."""
+"""Gemini 3's thought signatures on function calls: kept, or Google's sentinel where none is."""
 
 from __future__ import annotations
 

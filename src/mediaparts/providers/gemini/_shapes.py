@@ -38,8 +38,10 @@ from mediaparts.providers.gemini._spelling import spell
 __all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints", "media", "text"]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
-# responses: images and documents; google-genai 3.4 types.FunctionResponsePart, read 2026-11);
-# anything else follows it as a sibling part, unless it was read from inside one.
+# responses: images and documents; google-genai 3.4 types.FunctionResponsePart and
+# ai.google.dev/gemini-api/docs/function-calling, read 2026-11); anything else follows it as
+# a sibling part, unless it was read from inside one. The feature is Gemini 3's: for a model
+# given that is not `gemini-3*`, all of it follows as sibling parts.
 _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
 
 
@@ -177,8 +179,9 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
                     text(block, prepare)  # reports the citations it cannot carry
                 texts.append(block.text)
             case NormalizedPart():
-                inside = hints(block.part).get("nested") is True or (
-                    not hints(block.part) and block.media_type.startswith(_NESTED_PREFIXES)
+                inside = gemini_3(prepare.model) and (
+                    hints(block.part).get("nested") is True
+                    or (not hints(block.part) and block.media_type.startswith(_NESTED_PREFIXES))
                 )
                 if block.text is not None:
                     texts.append(text_file(block))
