@@ -255,6 +255,19 @@ def test_read_system_instruction_in_each_spelling(
     assert system.native == {"gemini": {"field": where, **native}}
 
 
+def test_read_system_instruction_beside_a_config_without_one() -> None:
+    """A top-level system instruction stays the one read when `config` holds other settings."""
+    body = {
+        "systemInstruction": "Be brief.",
+        "config": {"temperature": 0, "system_instruction": None},
+        "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+    }
+    system, _ = gemini.read(body)
+    assert isinstance(system, mp.System)
+    assert system.content == "Be brief."
+    assert system.native["gemini"]["field"] == "systemInstruction"
+
+
 def test_read_ignores_other_call_arguments() -> None:
     """`model`, `generationConfig`, `tools` and the rest of `config` are not messages."""
     body = {
@@ -333,6 +346,14 @@ HOSTILE: list[tuple[Any, str]] = [
         "systemInstruction.parts[0]",
     ),
     ({"contents": [], "config": []}, "payload.config: expected an object"),
+    (
+        {"contents": [], "systemInstruction": "a", "config": {"system_instruction": "b"}},
+        "payload: both 'systemInstruction' and 'config.system_instruction' are given",
+    ),
+    (
+        {"contents": [], "system_instruction": "a", "config": {"systemInstruction": "b"}},
+        "payload: both 'system_instruction' and 'config.systemInstruction' are given",
+    ),
 ]
 
 

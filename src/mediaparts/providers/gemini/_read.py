@@ -71,10 +71,15 @@ def read(payload: Any) -> list[Message]:
 def _system(body: dict[str, Any]) -> System | None:
     """Read the system instruction, with where it was written (`native["gemini"]["field"]`)."""
     where, value = pick(body, "systemInstruction", "payload")
-    if where is None and body.get("config") is not None:
+    if body.get("config") is not None:
         config = as_dict(_plain(body["config"]), "payload.config")
-        inner, value = pick(config, "systemInstruction", "payload.config")
-        where = None if inner is None else f"config.{inner}"
+        inner, found = pick(config, "systemInstruction", "payload.config")
+        if inner is not None and found is not None:
+            if where is not None and value is not None:  # which one would the call use?
+                raise InvalidMedia(
+                    f"payload: both {where!r} and 'config.{inner}' are given; keep one"
+                )
+            where, value = f"config.{inner}", found
     if where is None or value is None:
         return None
     assert where in SYSTEM_FIELDS
