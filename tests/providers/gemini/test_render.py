@@ -197,7 +197,7 @@ LOSSES: list[tuple[str, Callable[[], list[mp.Message]], str]] = [
     (
         "unsigned reasoning",
         lambda: [mp.User("Q"), mp.Assistant([mp.ReasoningPart(text="t"), "A"])],
-        "only the thoughts it signed",
+        "only its own thoughts",
     ),
     (
         "anthropic block",
@@ -409,4 +409,14 @@ def test_render_media_read_nested_goes_as_siblings_before_gemini_3() -> None:
     assert parts == [
         {"functionResponse": {"name": "draw", "response": {"output": "Done."}}},
         nested,
+    ]
+
+
+def test_render_unsigned_gemini_thought_is_sent_back() -> None:
+    """A Gemini thought without a signature goes back as a `thought` part, nothing lost."""
+    thought = mp.ReasoningPart(text="Let me see.", provider="gemini")
+    rendered = _quiet([mp.User("Q"), mp.Assistant([thought, "A"])])
+    assert rendered["contents"][1]["parts"] == [
+        {"text": "Let me see.", "thought": True},
+        {"text": "A"},
     ]

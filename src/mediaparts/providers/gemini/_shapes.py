@@ -94,7 +94,9 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
                 out.append(media(block))
             case ReasoningPart():
                 if block.provider is None:
-                    prepare.lose(block, "Gemini takes back only the thoughts it signed")
+                    prepare.lose(
+                        block, "it names no provider; Gemini takes back only its own thoughts"
+                    )
                 elif block.text is None and block.signature is None:
                     prepare.lose(block, "it has no thought text or signature Gemini can read")
                 else:
