@@ -31,10 +31,16 @@ def _model_parts(payload: dict[str, Any]) -> list[list[dict[str, Any]]]:
 
 @pytest.mark.parametrize(
     "model",
-    [None, "gemini-3-pro-preview", "gemini-3-flash", "models/gemini-3.1-pro-preview"],
+    [
+        None,
+        "gemini-3-pro-preview",
+        "gemini-3-flash",
+        "models/gemini-3.1-pro-preview",
+        "gemini-flash-latest",
+    ],
 )
 def test_signatures_skip_sentinel_on_the_first_unsigned_call(model: str | None) -> None:
-    """For Gemini 3 (or no model), an unsigned step's first call gets the sentinel, only it."""
+    """For Gemini 3 on (or no model), an unsigned step's first call gets the sentinel, only it."""
     rendered = _quiet(_LOOP, model=model)
     (parts,) = _model_parts(rendered)
     assert parts[0] == {"text": "Checking both."}
@@ -43,7 +49,9 @@ def test_signatures_skip_sentinel_on_the_first_unsigned_call(model: str | None) 
     _validate(rendered)
 
 
-@pytest.mark.parametrize("model", ["gemini-2.5-flash", "gemini-2.0-flash", "models/gemini-2.5-pro"])
+@pytest.mark.parametrize(
+    "model", ["gemini-2.5-flash", "gemini-2.0-flash", "models/gemini-2.5-pro", "gemini-1.5-pro"]
+)
 def test_signatures_no_sentinel_before_gemini_3(model: str) -> None:
     """For a model given that is not Gemini 3, no signature is invented."""
     (parts,) = _model_parts(_quiet(_LOOP, model=model))

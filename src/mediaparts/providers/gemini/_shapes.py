@@ -41,17 +41,20 @@ __all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints", "me
 # responses: images and documents; google-genai 3.4 types.FunctionResponsePart and
 # ai.google.dev/gemini-api/docs/function-calling, read 2026-11); anything else follows it as
 # a sibling part, unless it was read from inside one. The feature is Gemini 3's: for a model
-# given that is not `gemini-3*`, all of it follows as sibling parts.
+# given that is older (`_OLDER`), all of it follows as sibling parts.
 _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
+# Gemini models before 3, by name (ai.google.dev/gemini-api/docs/models, read 2026-11).
+_OLDER = ("gemini-1", "gemini-2")
 
 
 def gemini_3(model: str | None) -> bool:
-    """Tell whether a render is for Gemini 3 (`gemini-3*`), or for a model not given.
+    """Tell whether a render is for Gemini 3 or later, or for a model not given.
 
-    The name may carry a path (`models/gemini-3-pro-preview`, Vertex AI's
-    `publishers/google/models/...`).
+    Only the 1.x and 2.x names (`gemini-1*`, `gemini-2*`) are older: the version-less aliases
+    (`gemini-flash-latest`, `gemini-pro-latest`) name the current Gemini 3 models. The name may
+    carry a path (`models/gemini-2.5-flash`, Vertex AI's `publishers/google/models/...`).
     """
-    return model is None or model.rsplit("/", 1)[-1].startswith("gemini-3")
+    return model is None or not model.rsplit("/", 1)[-1].startswith(_OLDER)
 
 
 def hints(thing: Any) -> dict[str, Any]:
