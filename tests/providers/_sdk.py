@@ -102,6 +102,30 @@ def _check_anthropic(payload: dict[str, Any]) -> None:
     if not isinstance(system, str):
         strict(list[TextBlockParam], system)
     assert_alternates(payload["messages"])
+    assert_cache_rules(payload, "cache_control")
+
+
+def _ttls(value: Any, key: str) -> Iterable[str]:
+    """Yield the TTL of each cache breakpoint (`cache_control` or `cachePoint`), in order."""
+    if isinstance(value, dict):
+        if isinstance(value.get(key), dict):
+            yield value[key].get("ttl", "5m")
+        for item in value.values():
+            yield from _ttls(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _ttls(item, key)
+
+
+def assert_cache_rules(payload: dict[str, Any], key: str) -> None:
+    """At most 4 breakpoints, and no 1-hour one after a 5-minute one, system first.
+
+    Anthropic's API (and Claude on Bedrock) refuses both with a 400; the SDK types do not
+    check them (Anthropic prompt-caching docs, read 2026-11).
+    """
+    ttls = [*_ttls(payload.get("system"), key), *_ttls(payload.get("messages"), key)]
+    assert len(ttls) <= 4, ttls
+    assert "5m" not in ttls or "1h" not in ttls[ttls.index("5m") :], ttls
 
 
 def assert_alternates(turns: list[dict[str, Any]]) -> None:
@@ -179,6 +203,7 @@ def _check_bedrock(payload: dict[str, Any]) -> None:
     assert not report.has_errors(), report.generate_report()
     assert list(enum_errors(payload, shape)) == []
     assert_alternates(payload["messages"])
+    assert_cache_rules(payload, "cachePoint")
 
 
 _CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {

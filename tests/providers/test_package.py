@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
+from typing import get_args
 
 import pytest
 
@@ -51,3 +53,13 @@ def test_providers_lookup_leaves_the_operations_unloaded() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", ["openai", "openai-responses", "anthropic", "gemini", "bedrock"])
+def test_each_built_in_provider_names_itself_and_its_stop_reasons_in_its_tables(name: str) -> None:
+    """Each package's `_tables` holds `PROVIDER` (its RULES' name) and `STOP_REASONS` (API
+    value → one of `StopReason`): one vocabulary, defined once."""
+    tables = importlib.import_module(f"mediaparts.providers.{name.replace('-', '_')}._tables")
+    assert tables.PROVIDER == tables.RULES.provider == name
+    assert tables.STOP_REASONS
+    assert set(tables.STOP_REASONS.values()) <= set(get_args(mp.StopReason))

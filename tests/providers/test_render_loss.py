@@ -22,6 +22,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render import Preparer
 from mediaparts.providers._render_common import call_ids, parts
 from tests._builders import TESTDATA
+from tests.providers._sdk import validate_request
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
 # Where each provider's payload keeps the conversation, and its empty conversation.
@@ -357,3 +358,19 @@ def test_render_unsigned_reasoning_as_text_when_asked(provider: str) -> None:
         warnings.simplefilter("error", mp.ConversionWarning)
         payload = mp.render(messages, provider, foreign_reasoning="text")
     assert "an unsigned thought" in json.dumps(payload)
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_render_fits_cache_breakpoints_to_anthropics_rules(provider: str) -> None:
+    """At most 4 breakpoints (the earliest reported), and a 5m one before a 1h one is raised."""
+    messages: list[mp.Message] = [mp.System(parts=[mp.TextPart("Be brief.", cache="5m")])]
+    for n in range(5):
+        messages += [mp.User(parts=[mp.TextPart(f"q{n}", cache="5m")]), mp.Assistant(f"a{n}")]
+    messages.append(mp.User(parts=[mp.TextPart("last", cache="1h")]))
+    with pytest.warns(mp.ConversionWarning, match="cache breakpoint") as caught:
+        payload = mp.render(messages, provider)
+    assert len(caught) == 3  # 7 breakpoints, 4 kept
+    validate_request(provider, payload)
+    key = "cache_control" if provider == "anthropic" else "cachePoint"
+    assert json.dumps(payload).count(f'"{key}"') == 4
+    assert json.dumps(payload).count('"1h"') == 4

@@ -8,7 +8,8 @@ never hands a string to `mp.part`, which would read a local path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from mediaparts._build import is_url
@@ -26,10 +27,12 @@ __all__ = [
     "file_reference",
     "inline_media",
     "json_arguments",
+    "located",
     "maybe",
     "need",
     "plain",
     "stop_reason",
+    "token_count",
     "url_media",
     "utf8",
 ]
@@ -77,6 +80,39 @@ def _typed(value: Any, at: str, kind: type[T]) -> T:
         expected = _TYPE_NAMES.get(kind, kind.__name__)
         raise InvalidMedia(f"{at}: expected {expected}, got {_shown(value)}")
     return value
+
+
+def token_count(node: Mapping[str, Any], key: str, at: str, *, required: bool = False) -> int:
+    """Return the token count `node[key]`: a whole number, 0 or more (missing or null: 0).
+
+    Raises:
+        InvalidMedia: It is not a whole number (a bool is not), is negative, or is missing
+            when `required`, naming `at.key`.
+    """
+    value = node.get(key)
+    if value is None and not required:
+        return 0
+    if type(value) is not int or value < 0:
+        shown = "missing" if value is None else f"got {value!r:.20}"
+        raise InvalidMedia(
+            f"{at}.{key}: expected a token count (a whole number, 0 or more), {shown}"
+        )
+    return value
+
+
+@contextmanager
+def located(at: str) -> Iterator[None]:
+    """Name `at` in a `MediaError` raised inside that does not start with it already.
+
+    For checks that know no JSON path (a part's own validation, kept data that is not JSON):
+    `with located("messages[2]"): ...` makes their error `messages[2]: ...`.
+    """
+    try:
+        yield
+    except MediaError as exc:
+        if str(exc).startswith(at):
+            raise
+        raise rewrap(exc, f"{at}: {exc}") from exc
 
 
 def _class(kind: Kind | None, media_type: str | None) -> type[MediaPart]:

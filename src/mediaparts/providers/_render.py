@@ -103,7 +103,7 @@ def _describe(thing: Any) -> str:
     name = type(thing).__name__
     match thing:
         case TextPart():
-            return f"the citations of TextPart {_excerpt(thing.text)}"
+            return f"{name} {_excerpt(thing.text)}"
         case ReasoningPart():
             signed = f" from {thing.provider}" if thing.provider else ""
             shown = [_excerpt(t) for t in (thing.text, *thing.summary) if t]

@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeAlias
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType
-from mediaparts._messages import Assistant, Message, Tool
+from mediaparts._messages import Assistant, Message, System, Tool
 from mediaparts._parts import (
     MediaPart,
     ProviderPart,
@@ -30,6 +30,7 @@ __all__ = [
     "TEXT_TYPES",
     "Block",
     "Prepare",
+    "cache_plan",
     "call_arguments",
     "call_ids",
     "collapse_text",
@@ -209,6 +210,46 @@ def tool_names(messages: Sequence[Message]) -> dict[str, str]:
         for call in message.tool_calls
         if call.id is not None
     }
+
+
+def cache_plan(messages: Sequence[Message], prepare: Prepare, *, limit: int = 4) -> list[Message]:
+    """Fit the cache breakpoints to Anthropic's rules (Anthropic, and Claude on Bedrock).
+
+    The API reads the system prompt, then the messages, in order, and refuses a 1-hour
+    breakpoint after a 5-minute one and more than `limit` breakpoints (its 400s name both;
+    Anthropic prompt-caching docs, read 2026-11). So a 5-minute breakpoint before a later
+    1-hour one becomes 1-hour (the later one keeps that prefix for the hour anyway), and the
+    earliest breakpoints beyond `limit` are reported through `prepare.lose` and removed (the
+    later ones cover their prefix). Returns the messages with those parts changed (the others
+    are the same objects).
+    """
+    order: list[Message] = [m for m in messages if isinstance(m, System)]
+    order += [m for m in messages if not isinstance(m, System)]
+    marked = [p for m in order for p in m.parts if p.cache is not None]
+    changed: dict[int, Any] = {}
+    for part in marked[: max(0, len(marked) - limit)]:
+        prepare.lose(
+            part,
+            f"its cache breakpoint: {prepare.provider} takes {limit} at most, and "
+            "the later ones cover this prefix",
+        )
+        changed[id(part)] = None
+    kept = marked[-limit:] if limit else []
+    hours = [i for i, p in enumerate(kept) if p.cache == "1h"]
+    for part in kept[: hours[-1]] if hours else []:
+        if part.cache == "5m":
+            changed[id(part)] = "1h"
+    if not changed:
+        return list(messages)
+    out: list[Message] = []
+    for message in messages:
+        parts = tuple(
+            p.model_copy(update={"cache": changed[id(p)]}) if id(p) in changed else p
+            for p in message.parts
+        )
+        touched = any(a is not b for a, b in zip(parts, message.parts, strict=True))
+        out.append(message.model_copy(update={"parts": parts}) if touched else message)
+    return out
 
 
 def call_ids(

@@ -10,7 +10,7 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.providers import bedrock
-from mediaparts.providers.bedrock._read import STOP_REASONS
+from mediaparts.providers.bedrock._tables import STOP_REASONS
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAGUlEQVR4nGNkYGhQYGDARCwMCgxYweCUAABobwJe"
@@ -392,8 +392,8 @@ RESPONSES_HOSTILE: list[tuple[Any, str]] = [
         "output.message.content: expected an array",
     ),
     (_response(stopReason=3), "stopReason: expected a string"),
-    (_response(usage={"inputTokens": "10"}), "usage.inputTokens: expected a whole number"),
-    (_response(usage={"inputTokens": True}), "usage.inputTokens: expected a whole number"),
+    (_response(usage={"inputTokens": "10"}), "usage.inputTokens: expected a token count"),
+    (_response(usage={"inputTokens": True}), "usage.inputTokens: expected a token count"),
 ]
 
 

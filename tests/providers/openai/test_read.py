@@ -164,7 +164,16 @@ def test_read_media_parts(block: dict[str, Any], kind: str, check: Any) -> None:
     ("breakpoint", "cache", "native"),
     [
         ({"mode": "explicit"}, "5m", {}),
-        ({"mode": "explicit", "ttl": "30m"}, "5m", {"openai": {"ttl": "30m"}}),
+        (
+            {"mode": "explicit", "ttl": "30m"},
+            "5m",
+            {"openai": {"breakpoint": {"mode": "explicit", "ttl": "30m"}}},
+        ),
+        (
+            {"mode": "explicit", "ttl": "30m", "future": 1},
+            "5m",
+            {"openai": {"breakpoint": {"mode": "explicit", "ttl": "30m", "future": 1}}},
+        ),
         ({"mode": "explicit", "ttl": "12h"}, "1h", {}),
     ],
 )

@@ -63,7 +63,11 @@ def test_render_tool_calls_keep_their_ids_and_derive_missing_ones() -> None:
     [
         ("5m", {}, {"mode": "explicit"}),
         ("1h", {}, {"mode": "explicit", "ttl": "12h"}),
-        ("5m", {"openai": {"ttl": "30m"}}, {"mode": "explicit", "ttl": "30m"}),
+        (
+            "5m",
+            {"openai": {"breakpoint": {"mode": "explicit", "ttl": "30m"}}},
+            {"mode": "explicit", "ttl": "30m"},
+        ),
     ],
 )
 def test_render_cache_becomes_a_breakpoint(
@@ -76,12 +80,21 @@ def test_render_cache_becomes_a_breakpoint(
     ]
 
 
-def test_render_tool_error_without_text_is_labelled() -> None:
-    """A result the API flagged as an error (no error text) is sent with an error label."""
+def test_render_tool_error_flag_without_text_is_a_reported_loss() -> None:
+    """A result flagged as an error without error text: the flag is lost, the content sent."""
+    flagged = mp.Tool("timed out", tool_call_id="call_1", is_error=True)
+    with pytest.warns(mp.ConversionWarning, match="error flag"):
+        [_, turn] = _render(mp.Assistant(parts=[CALL]), flagged, on_loss="warn")
+    assert turn["content"] == "timed out"
+
+
+def test_render_tool_error_text_is_the_first_line() -> None:
+    """A tool error's text is sent as the content's first line, its type in the label."""
     [_, turn] = _render(
-        mp.Assistant(parts=[CALL]), mp.Tool("timed out", tool_call_id="call_1", is_error=True)
+        mp.Assistant(parts=[CALL]),
+        mp.Tool("partial", tool_call_id="call_1", error="took too long", error_type="Timeout"),
     )
-    assert turn["content"] == "Error: the tool failed\n\ntimed out"
+    assert turn["content"] == "Error (Timeout): took too long\n\npartial"
 
 
 def test_render_own_file_reference() -> None:
@@ -217,7 +230,7 @@ def test_render_foreign_conversation_validates() -> None:
         {"type": "text", "text": "Use the tools.", "prompt_cache_breakpoint": {"mode": "explicit"}}
     ]
     assert payload["messages"][2]["tool_calls"][0]["function"]["name"] == "crop"
-    assert payload["messages"][3]["content"].startswith("Error: the tool failed\n\nDone.")
+    assert payload["messages"][3]["content"].startswith("Done.")
     assert payload["messages"][5] == {
         "role": "assistant",
         "content": None,
@@ -226,11 +239,13 @@ def test_render_foreign_conversation_validates() -> None:
 
 
 def test_render_foreign_conversation_names_each_loss() -> None:
-    """Each part left out is named in its own warning: reasoning twice, citations, the block."""
+    """Each thing left out is named in its own warning: reasoning twice, citations, the block,
+    the tool result's error flag."""
     with pytest.warns(mp.ConversionWarning) as caught:
         mp.render(_foreign_conversation(), "openai", urls="pass")
     found = [str(w.message) for w in caught]
-    assert len(found) == 4
+    assert len(found) == 5
     assert sum("ReasoningPart" in m for m in found) == 2
+    assert any("error flag" in m for m in found)
     assert any("citations" in m for m in found)
     assert any("server_tool_use" in m for m in found)

@@ -10,6 +10,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.testing import MediaURLs
 from tests._builders import TESTDATA
+from tests.conversations._corpus import cases, load, media_files, path_of
 
 P = "openai-responses"
 
@@ -300,3 +301,62 @@ def test_render_keeps_read_empty_texts_around_fetched_media(media_urls: MediaURL
     ]
     assert item["content"][1]["image_url"].startswith("data:image/jpeg;base64,")
     assert item["content"][2] == {"type": "input_text", "text": "After."}
+
+
+def test_render_easy_assistant_message_is_a_string_with_citations_lost() -> None:
+    """An assistant message read without an id is one string; citations there are reported."""
+    note = mp.Citation(provider=P, url="https://x")
+    messages = [mp.User("q"), mp.Assistant(["a", mp.TextPart("b", citations=(note,))])]
+    with pytest.warns(mp.ConversionWarning, match="annotations only on the output_text"):
+        payload = _render(messages)
+    assert payload["input"][1] == {"role": "assistant", "content": "a\n\nb"}
+
+
+def test_render_foreign_assistant_citations_and_refusal_join_into_a_string() -> None:
+    """Anthropic's cited text and a refusal become one string, never input_text blocks."""
+    note = mp.Citation(provider="anthropic", cited_text="c", data={"type": "char_location"})
+    turn = mp.Assistant([mp.TextPart("Cited.", citations=(note,)), mp.RefusalPart("No more.")])
+    payload = _render([mp.User("q"), turn], on_loss="drop")
+    assert payload["input"][1] == {"role": "assistant", "content": "Cited.\n\nNo more."}
+
+
+def _input_blocks_of_assistant_items(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        block
+        for item in items
+        if item.get("role") == "assistant" and isinstance(item.get("content"), list)
+        for block in item["content"]
+        if str(block.get("type", "")).startswith("input_")
+    ]
+
+
+@pytest.mark.mediaparts(assert_all_requested=False)
+@pytest.mark.parametrize("case", cases("requests"), ids="/".join)
+def test_render_no_assistant_item_of_any_corpus_holds_an_input_block(
+    case: tuple[str, str], media_urls: MediaURLs
+) -> None:
+    """Every corpus conversation of every provider renders with no input_* block from the
+    assistant (the API takes only output_text and refusal there)."""
+    for url, path in media_files().items():
+        media_urls.add(url, path)
+    provider, name = case
+    messages = mp.messages_from(load(path_of(provider, "requests", name)), provider)
+    try:
+        payload = mp.render(messages, P, on_loss="drop")
+    except mp.UnsupportedMediaType:  # audio or video: no Responses block at all
+        return
+    items = payload["input"] if isinstance(payload["input"], list) else []
+    assert _input_blocks_of_assistant_items(items) == []
+
+
+def test_render_read_input_text_from_the_assistant_goes_back_as_a_string() -> None:
+    """A payload's assistant input_text list (which the API rejects) is written as a string."""
+    payload = [
+        {
+            "role": "assistant",
+            "content": [{"type": "input_text", "text": "a"}, {"type": "input_text", "text": "b"}],
+        }
+    ]
+    assert _render(mp.messages_from(payload, P)) == {
+        "input": [{"role": "assistant", "content": "a\n\nb"}]
+    }

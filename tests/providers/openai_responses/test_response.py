@@ -106,7 +106,7 @@ def test_read_response_status_maps_to_stop_reason(
         ),
         (
             {"output": [], "usage": {"input_tokens": "3", "output_tokens": 1}},
-            "usage.input_tokens: expected a whole number",
+            "usage.input_tokens: expected a token count",
         ),
         (
             {
@@ -116,7 +116,10 @@ def test_read_response_status_maps_to_stop_reason(
             "input_tokens_details: expected an object",
         ),
         ({"output": [], "status": 1}, "response.status: expected a string"),
-        ({"output": [], "usage": {"input_tokens": -1, "output_tokens": 1}}, "response.usage: "),
+        (
+            {"output": [], "usage": {"input_tokens": -1, "output_tokens": 1}},
+            r"response\.usage\.input_tokens: expected a token count",
+        ),
         ({"output": [], "incomplete_details": {"reason": 2}}, "incomplete_details.reason"),
     ],
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Message, StopReason, System, Tool, Usage, User
+from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
     FilePart,
@@ -33,26 +33,13 @@ from mediaparts.providers._read_common import (
     maybe,
     need,
     stop_reason,
+    token_count,
     url_media,
     utf8,
 )
+from mediaparts.providers.anthropic._tables import PROVIDER, STOP_REASONS
 
 __all__ = ["read", "read_response"]
-
-_NAME = "anthropic"
-
-# The StopReason Literal of anthropic-sdk-python 2.12, types/stop_reason.py (read 2026-11).
-# `model_context_window_exceeded` ends the output for lack of room, as `max_tokens` does;
-# `pause_turn` (a long server-tool turn, to be continued) has no common meaning.
-_STOP_REASONS: dict[str, StopReason] = {
-    "end_turn": "end",
-    "max_tokens": "max_tokens",
-    "stop_sequence": "stop_sequence",
-    "tool_use": "tool_call",
-    "pause_turn": "other",
-    "refusal": "refusal",
-    "model_context_window_exceeded": "max_tokens",
-}
 
 # The fields each modelled block type's part holds (ContentBlockParam members of the SDK
 # 2.12, read 2026-11). Any other field (`caller`, `toolset_name`, `transformations`, or a
@@ -105,7 +92,7 @@ def read_response(response: Any) -> Assistant:
     node = _response_dict(response)
     blocks = as_list(node.get("content"), "content")
     parts = [_part(_no_nulls(b, f"content[{i}]"), f"content[{i}]") for i, b in enumerate(blocks)]
-    reason, raw = stop_reason(node.get("stop_reason"), _STOP_REASONS, "stop_reason")
+    reason, raw = stop_reason(node.get("stop_reason"), STOP_REASONS, "stop_reason")
     hints = {k: node[k] for k in ("stop_sequence", "stop_details") if node.get(k) is not None}
     return Assistant(
         parts=parts,
@@ -141,26 +128,21 @@ def _usage(value: Any) -> Usage | None:
         return None
     node = as_dict(value, "usage")
     read, written = (
-        _count(node, "cache_read_input_tokens"),
-        _count(node, "cache_creation_input_tokens"),
+        token_count(node, "cache_read_input_tokens", "usage"),
+        token_count(node, "cache_creation_input_tokens", "usage"),
     )
     details = node.get("output_tokens_details")
     thinking = 0
     if details is not None:
         at = "usage.output_tokens_details"
-        thinking = _count(as_dict(details, at), "thinking_tokens", at)
+        thinking = token_count(as_dict(details, at), "thinking_tokens", at)
     return Usage(
-        input_tokens=need(node, "input_tokens", "usage", int) + read + written,
-        output_tokens=need(node, "output_tokens", "usage", int),
+        input_tokens=token_count(node, "input_tokens", "usage", required=True) + read + written,
+        output_tokens=token_count(node, "output_tokens", "usage", required=True),
         cache_read_tokens=read,
         cache_write_tokens=written,
         reasoning_tokens=thinking,
     )
-
-
-def _count(node: dict[str, Any], key: str, at: str = "usage") -> int:
-    """Return a token count that may be missing or null (then 0)."""
-    return maybe(node, key, at, int) or 0
 
 
 def _top_system(value: Any) -> System:
@@ -169,7 +151,7 @@ def _top_system(value: Any) -> System:
         return System(parts=[TextPart(value)])
     blocks = as_list(value, "system")
     parts = [_system_text(block, f"system[{i}]") for i, block in enumerate(blocks)]
-    return System(parts=parts, native={_NAME: {"system": "blocks"}})
+    return System(parts=parts, native={PROVIDER: {"system": "blocks"}})
 
 
 def _system_text(block: Any, at: str) -> TextPart:
@@ -196,7 +178,7 @@ def _turn(turn: Any, at: str, names: dict[str, str]) -> list[Message]:
     hints = _content_hint(blocks)
     if role == "system":
         texts = [_system_text(b, f"{at}.content[{i}]") for i, b in enumerate(blocks)]
-        return [System(parts=texts, native={_NAME: {"system": "message", **hints}})]
+        return [System(parts=texts, native={PROVIDER: {"system": "message", **hints}})]
     if role == "assistant":
         parts = [_part(b, f"{at}.content[{i}]", names) for i, b in enumerate(blocks)]
         return [Assistant(parts=parts, native=_native(hints))]
@@ -253,9 +235,9 @@ def _tool_result(node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
             # A breakpoint after the result is one after its last part; "on_result" puts it
             # back on the tool_result block rather than on that part's own block.
             last = parts[-1]
-            own = {**last.native.get(_NAME, {}), "on_result": True, **ttl}
+            own = {**last.native.get(PROVIDER, {}), "on_result": True, **ttl}
             parts[-1] = last.model_copy(
-                update={"cache": cache, "native": {**last.native, _NAME: own}}
+                update={"cache": cache, "native": {**last.native, PROVIDER: own}}
             )
         else:
             extra["cache_control"] = node["cache_control"]
@@ -287,16 +269,18 @@ def _part(block: Any, at: str, names: dict[str, str] | None = None) -> Part:
             return ReasoningPart(
                 text=need(node, "thinking", at, str),
                 signature=need(node, "signature", at, str),
-                provider=_NAME,
+                provider=PROVIDER,
                 native=_native(_extra_hint(node, kind)),
             )
         case "redacted_thinking":
             data = need(node, "data", at, str)
-            return ReasoningPart(data=data, provider=_NAME, native=_native(_extra_hint(node, kind)))
+            return ReasoningPart(
+                data=data, provider=PROVIDER, native=_native(_extra_hint(node, kind))
+            )
         case "tool_use":
             return _tool_use(node, at, names)
         case _:
-            return ProviderPart(provider=_NAME, data=node)
+            return ProviderPart(provider=PROVIDER, data=node)
 
 
 def _tool_use(node: dict[str, Any], at: str, names: dict[str, str] | None) -> ToolCall:
@@ -335,7 +319,7 @@ def _citation(value: Any, at: str) -> Citation:
     title_key = "document_title" if "document_title" in node else "title"
     url_key = "url" if "url" in node else "source"
     return Citation(
-        provider=_NAME,
+        provider=PROVIDER,
         cited_text=maybe(node, "cited_text", at, str),
         title=maybe(node, title_key, at, str),
         url=maybe(node, url_key, at, str),
@@ -347,7 +331,7 @@ def _media_block(kind: Kind, node: dict[str, Any], at: str) -> Part:
     """Read an `image` or `document` block (a `content` document is kept whole)."""
     source = as_dict(node.get("source"), f"{at}.source")
     if kind == "file" and source.get("type") == "content":
-        return ProviderPart(provider=_NAME, data=node)
+        return ProviderPart(provider=PROVIDER, data=node)
     cache, ttl = _cache(node, at)
     hints: dict[str, Any] = {**ttl, **_extra_hint(node, "image" if kind == "image" else "document")}
     if source.get("type") == "url":
@@ -381,7 +365,7 @@ def _media(kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]) 
             return inline_media(kind, utf8(text), "text/plain", f"{at}.data", **fields)
         case "file":
             file_id = source.get("file_id")
-            return file_reference(kind, file_id, _NAME, None, f"{at}.file_id", **fields)
+            return file_reference(kind, file_id, PROVIDER, None, f"{at}.file_id", **fields)
         case other:
             raise InvalidMedia(f"{at}.type: expected a source type of the block, got {other!r}")
 
@@ -413,4 +397,4 @@ def _extra(node: dict[str, Any], kind: str) -> dict[str, Any]:
 
 
 def _native(hints: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {_NAME: hints} if hints else {}
+    return {PROVIDER: hints} if hints else {}

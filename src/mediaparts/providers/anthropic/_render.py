@@ -22,6 +22,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     Block,
     Prepare,
+    cache_plan,
     call_arguments,
     call_ids,
     collapse_text,
@@ -32,7 +33,7 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers.anthropic._tables import RULES
+from mediaparts.providers.anthropic._tables import PROVIDER, RULES
 
 __all__ = ["media_site", "render"]
 
@@ -40,7 +41,6 @@ __all__ = ["media_site", "render"]
 # not check it), read 2026-11: another API's id (`functions.get:0`) is replaced by call_ids.
 _TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_-]+")
 
-_NAME = "anthropic"
 _LIST = "__list"  # a turn marked to keep its one text block as a list (removed before return)
 
 
@@ -65,6 +65,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             files, media from the assistant).
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
+    messages = cache_plan(messages, prepare)
     top: list[System] = []
     others: list[Message] = []
     for message in messages:
@@ -100,7 +101,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
 def _hints(holder: Any) -> dict[str, Any]:
     """Return the hints this provider's reader left on a part or message (or {})."""
-    return hints(holder, _NAME)
+    return hints(holder, PROVIDER)
 
 
 def _lose_name(message: Message, prepare: Prepare) -> None:
@@ -179,7 +180,7 @@ def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | No
         return None  # the API refuses empty text blocks
     block: dict[str, Any] = {"type": "text", "text": part.text}
     if isinstance(part, TextPart):
-        own = [copy.deepcopy(c.data) for c in part.citations if c.provider == _NAME]
+        own = [copy.deepcopy(c.data) for c in part.citations if c.provider == PROVIDER]
         if len(own) < len(part.citations):
             prepare.lose(part, "its citations are not Anthropic's (the text is kept)")
         if own or "citations" in _hints(part):
@@ -189,7 +190,7 @@ def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | No
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a thinking or redacted_thinking block: Anthropic's own, signed, only."""
-    if part.provider != _NAME:
+    if part.provider != PROVIDER:
         prepare.lose(part, "Anthropic takes back only thinking it signed")
         return None
     if part.cache is not None:

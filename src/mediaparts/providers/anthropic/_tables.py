@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
 
-__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE"]
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "PROVIDER",
+    "RULES",
+    "STOP_REASONS",
+    "VISION",
+    "VISION_SOURCE",
+]
 
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 
@@ -81,3 +90,19 @@ RULES = Rules(
     max_request_bytes=20_000_000,
     source="Anthropic API overview, errors / request size (read 2026-08)",
 )
+
+# The provider's name, as every module of this package writes it (in `native`, `provider=`).
+PROVIDER = RULES.provider
+
+# The StopReason Literal of anthropic-sdk-python 2.12, types/stop_reason.py (read 2026-11).
+# `model_context_window_exceeded` ends the output for lack of room, as `max_tokens` does;
+# `pause_turn` (a long server-tool turn, to be continued) has no common meaning.
+STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "end",
+    "max_tokens": "max_tokens",
+    "stop_sequence": "stop_sequence",
+    "tool_use": "tool_call",
+    "pause_turn": "other",
+    "refusal": "refusal",
+    "model_context_window_exceeded": "max_tokens",
+}

@@ -13,9 +13,17 @@ from typing import Any, TypeAlias
 
 from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Message, StopReason, System, Tool, Usage, User
+from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import TextPart
-from mediaparts.providers._read_common import as_dict, as_list, maybe, need, plain, stop_reason
+from mediaparts.providers._read_common import (
+    as_dict,
+    as_list,
+    maybe,
+    need,
+    plain,
+    stop_reason,
+    token_count,
+)
 from mediaparts.providers.bedrock._read_blocks import (
     Extra,
     Made,
@@ -25,25 +33,9 @@ from mediaparts.providers.bedrock._read_blocks import (
     part,
     provider_part,
 )
-from mediaparts.providers.bedrock._tables import RULES
+from mediaparts.providers.bedrock._tables import PROVIDER, STOP_REASONS
 
-__all__ = ["STOP_REASONS", "read", "read_response"]
-
-PROVIDER = RULES.provider
-
-# StopReason (botocore bedrock-runtime ConverseResponse, read 2026-11) → ours. A context window
-# filled up stops the output as a token limit does.
-STOP_REASONS: dict[str, StopReason] = {
-    "end_turn": "end",
-    "tool_use": "tool_call",
-    "max_tokens": "max_tokens",
-    "model_context_window_exceeded": "max_tokens",
-    "stop_sequence": "stop_sequence",
-    "guardrail_intervened": "content_filter",
-    "content_filtered": "content_filter",
-    "malformed_model_output": "other",
-    "malformed_tool_use": "other",
-}
+__all__ = ["read", "read_response"]
 
 Point: TypeAlias = tuple[Cache, Extra, Any]
 """A `cachePoint` that follows a block: its TTL, its hints, and the block as written."""
@@ -89,7 +81,7 @@ def read_response(response: Any) -> Assistant:
 
 def _usage(usage: Mapping[str, Any]) -> Usage:
     counts = {
-        key: maybe(usage, key, "usage", int) or 0
+        key: token_count(usage, key, "usage")
         for key in ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
     }
     read, written = counts["cacheReadInputTokens"], counts["cacheWriteInputTokens"]

@@ -31,15 +31,14 @@ from mediaparts.providers._read_common import (
     file_reference,
     inline_media,
     json_arguments,
+    located,
     maybe,
     need,
     utf8,
 )
-from mediaparts.providers.bedrock._tables import FORMAT_NAMES, RULES, formats
+from mediaparts.providers.bedrock._tables import FORMAT_NAMES, PROVIDER, formats
 
 __all__ = ["Extra", "Made", "cache_point", "json_result", "one_key", "part", "provider_part"]
-
-PROVIDER = RULES.provider
 
 Made: TypeAlias = Part | MediaPart
 """A part read from a block (media is typed `MediaPart` by the readers that build it)."""
@@ -91,10 +90,9 @@ def provider_part(key: str, value: Any, at: str, hints: Extra, cache: Cache | No
     Raises:
         InvalidMedia: It is not JSON data (or bytes), naming `at`.
     """
-    try:
-        return ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
-    except MediaError as exc:
-        raise rewrap(exc, f"{at}: {exc}") from exc
+    with located(at):
+        part = ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
+    return part
 
 
 def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:

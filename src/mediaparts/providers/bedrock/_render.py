@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
+from mediaparts._parts import ReasoningPart
 from mediaparts.formats import Kind
 from mediaparts.providers._render_common import (
     Prepare,
+    cache_plan,
     call_ids,
     error_text,
     merge_turns,
@@ -23,15 +25,13 @@ from mediaparts.providers.bedrock._render_blocks import (
     cache_point,
     hints_of,
 )
-from mediaparts.providers.bedrock._tables import RULES, VALID_NAME, media_type_of
+from mediaparts.providers.bedrock._tables import PROVIDER, VALID_NAME, media_type_of
 
 __all__ = ["media_site", "render"]
 
 # botocore bedrock-runtime ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1 to 64 characters (botocore
 # 1.44 service model, read 2026-11); another API's longer or stranger id is replaced by call_ids.
 _TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
-
-PROVIDER = RULES.provider
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
@@ -60,7 +60,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         if not isinstance(message, Tool) and message.name is not None:
             why = f"its name {message.name!r}: a Converse message has no name (the content is kept)"
             prepare.lose(message, why)
-    ordered = _merged(messages)
+    ordered = _merged(cache_plan(messages, prepare))
     ids = call_ids(ordered, _TOOL_USE_ID.fullmatch)
     names = Names()
     system: list[dict[str, Any]] = []
@@ -112,7 +112,10 @@ def _blocks(
         if made is not None:
             out.append(made)
         cache = cache_of(item)
-        if cache is not None:
+        if cache is not None and isinstance(item, ReasoningPart):
+            # As on Anthropic's own API, reasoning takes no cache breakpoint after it.
+            prepare.lose(item, "its cache breakpoint: reasoning takes none (the reasoning is kept)")
+        elif cache is not None:
             out.append(cache_point(cache, hints_of(item)))
     return out
 

@@ -21,11 +21,15 @@ from mediaparts._parts import (
 )
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Block, Prepare, call_arguments, hints, unsupported
-from mediaparts.providers.bedrock._tables import NAME_BAD, NAME_MAX, RULES, VALID_NAME, formats
+from mediaparts.providers.bedrock._tables import (
+    NAME_BAD,
+    NAME_MAX,
+    PROVIDER,
+    VALID_NAME,
+    formats,
+)
 
 __all__ = ["Names", "block", "cache_of", "cache_point", "hints_of"]
-
-PROVIDER = RULES.provider
 
 
 class Names:

@@ -12,6 +12,7 @@ import re
 
 from typing_extensions import assert_never
 
+from mediaparts._messages import StopReason
 from mediaparts.formats import Kind
 from mediaparts.providers import anthropic
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
@@ -25,7 +26,9 @@ __all__ = [
     "FORMAT_NAMES",
     "NAME_BAD",
     "NAME_MAX",
+    "PROVIDER",
     "RULES",
+    "STOP_REASONS",
     "VALID_NAME",
     "VISION",
     "VISION_SOURCE",
@@ -192,3 +195,20 @@ def media_type_of(kind: Kind, fmt: object) -> str | None:
 
 NAME_BAD = re.compile(rf"[^{_NAME_CHARS}]+", re.ASCII)
 NAME_MAX = 200
+
+# The provider's name, as every module of this package writes it (in `native`, `provider=`).
+PROVIDER = RULES.provider
+
+# StopReason (botocore bedrock-runtime ConverseResponse, read 2026-11) → ours. A context window
+# filled up stops the output as a token limit does.
+STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "end",
+    "tool_use": "tool_call",
+    "max_tokens": "max_tokens",
+    "model_context_window_exceeded": "max_tokens",
+    "stop_sequence": "stop_sequence",
+    "guardrail_intervened": "content_filter",
+    "content_filtered": "content_filter",
+    "malformed_model_output": "other",
+    "malformed_tool_use": "other",
+}

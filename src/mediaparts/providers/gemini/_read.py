@@ -28,6 +28,7 @@ from mediaparts.providers._read_common import (
     url_media,
 )
 from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, absent, pick, spelled_snake
+from mediaparts.providers.gemini._tables import PROVIDER
 
 __all__ = ["Read", "read", "read_part"]
 
@@ -64,7 +65,7 @@ def read(payload: Any) -> list[Message]:
         raise InvalidMedia("payload: no 'contents'; a generateContent body holds its turns there")
     system = [] if (found := _system(body)) is None else [found]
     if isinstance(contents, str):  # the SDK's `contents="..."`: one user turn of text
-        return [*system, User(contents, native={"gemini": {"contents": "string"}})]
+        return [*system, User(contents, native={PROVIDER: {"contents": "string"}})]
     return [*system, *_contents(contents)]
 
 
@@ -85,7 +86,7 @@ def _system(body: dict[str, Any]) -> System | None:
     assert where in SYSTEM_FIELDS
     hint: dict[str, Any] = {"field": where}
     if isinstance(value, str):
-        return System([TextPart(value)], native={"gemini": {**hint, "string": True}})
+        return System([TextPart(value)], native={PROVIDER: {**hint, "string": True}})
     node = as_dict(_plain(value), where)
     if node.get("role") is not None:
         hint["role"] = data_copy(node["role"], what=f"{where}.role")
@@ -95,7 +96,7 @@ def _system(body: dict[str, Any]) -> System | None:
         if not isinstance(part, TextPart):
             raise InvalidMedia(f"{where}.parts[{i}]: a system instruction holds text parts only")
         parts.append(part)
-    return System(parts=parts, native={"gemini": hint})
+    return System(parts=parts, native={PROVIDER: hint})
 
 
 def _plain(value: Any) -> Any:
@@ -157,11 +158,11 @@ def _unsigned(run: list[Read]) -> list[Read]:
     """
     for i, part in enumerate(run):
         if isinstance(part, ToolCall):
-            hint = part.native.get("gemini", {})  # what `_call` wrote: a dict
+            hint = part.native.get(PROVIDER, {})  # what `_call` wrote: a dict
             extra = hint.get("extra", {})
             if "thoughtSignature" in extra or "thought_signature" in extra:
                 return run
-            native = {**part.native, "gemini": {**hint, "unsigned": True}}
+            native = {**part.native, PROVIDER: {**hint, "unsigned": True}}
             return [*run[:i], part.model_copy(update={"native": native}), *run[i + 1 :]]
     return run
 
@@ -169,12 +170,12 @@ def _unsigned(run: list[Read]) -> list[Read]:
 def _hinted(message: Message, hint: dict[str, Any]) -> Message:
     if not hint:
         return message
-    native = {**message.native, "gemini": {**message.native.get("gemini", {}), **hint}}
+    native = {**message.native, PROVIDER: {**message.native.get(PROVIDER, {}), **hint}}
     return message.model_copy(update={"native": native})
 
 
 def _native(hint: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {"gemini": hint} if hint else {}
+    return {PROVIDER: hint} if hint else {}
 
 
 def _rest(node: dict[str, Any], used: tuple[str | None, ...], at: str) -> dict[str, Any]:
@@ -205,7 +206,7 @@ def read_part(value: Any, at: str, role: str) -> Read | Tool:
         or name == "functionResponse"  # from the model: not a tool result of ours
         or (from_model and role != "model")
     ):
-        return ProviderPart(provider="gemini", data=data_copy(node, what=at))
+        return ProviderPart(provider=PROVIDER, data=data_copy(node, what=at))
     sig_key, _ = pick(node, "thoughtSignature", at)
     hint: dict[str, Any] = {}
     if spelled_snake(key) or (sig_key is not None and spelled_snake(sig_key)):
@@ -243,7 +244,7 @@ def _reasoning(
         raise InvalidMedia(
             f"{at}.{sig_key}: expected base64 text or bytes, got {type(signature).__name__}"
         )
-    return ReasoningPart(text=text, signature=signature, provider="gemini", native=_native(hint))
+    return ReasoningPart(text=text, signature=signature, provider=PROVIDER, native=_native(hint))
 
 
 def _call(value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
@@ -290,7 +291,7 @@ def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
     if uri.startswith(_WEB) and not uri.startswith(_FILES_API):
         hint[PASSED_URL] = True  # Gemini fetched it: rendering it back fetches nothing
         return url_media(None, uri, media_type, f"{at}.{uri_key}", native=_native(hint), **fields)
-    return file_reference(None, uri, "gemini", media_type, at, native=_native(hint), **fields)
+    return file_reference(None, uri, PROVIDER, media_type, at, native=_native(hint), **fields)
 
 
 def _tool(node: dict[str, Any], key: str, at: str) -> Tool:

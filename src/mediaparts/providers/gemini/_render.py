@@ -21,7 +21,7 @@ from mediaparts.providers.gemini._shapes import (
     check_name,
     function_response,
     gemini_3,
-    hints,
+    hints_of,
     text,
 )
 from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, spell
@@ -84,7 +84,7 @@ def _contents(
     merged: set[int] = set()
     first_calls: dict[int, ToolCall] = {}  # a model content's first call, by index
     for message in messages:
-        hint = hints(message)
+        hint = hints_of(message)
         role = "model" if isinstance(message, Assistant) else "user"
         if isinstance(message, Tool):
             parts = function_response(message, check_name(message, names), prepare)
@@ -109,7 +109,7 @@ def _contents(
         contents[index]["parts"] = first + [p for p in found if not _is_response(p)]
     if gemini_3(prepare.model):
         for index, call in first_calls.items():
-            if hints(call).get("unsigned") is not True:  # read unsigned: kept as written
+            if hints_of(call).get("unsigned") is not True:  # read unsigned: kept as written
                 _sign(contents[index]["parts"])
     return contents
 
@@ -126,7 +126,7 @@ def _sign(parts: list[dict[str, Any]]) -> None:
 
 def _as_string(contents: list[dict[str, Any]], rest: list[Message]) -> str | None:
     """Return the text of a lone user turn read from `contents="..."` (the SDK's shorthand)."""
-    if len(rest) != 1 or hints(rest[0]).get("contents") != "string" or len(contents) != 1:
+    if len(rest) != 1 or hints_of(rest[0]).get("contents") != "string" or len(contents) != 1:
         return None
     if contents[0] != {"role": "user", "parts": [{"text": rest[0].content}]}:
         return None
@@ -141,7 +141,7 @@ def _runs(messages: list[Message]) -> list[Message]:
     """Merge consecutive user or model messages (`mp.merge_runs`), but not those read apart."""
     out: list[Message] = []
     for message in messages:
-        hint = hints(message)
+        hint = hints_of(message)
         apart = hint.get("split") is True or hint.get("join") is True
         last = out[-1] if out else None
         if (
@@ -159,7 +159,7 @@ def _runs(messages: list[Message]) -> list[Message]:
 
 def _system(system: list[System], prepare: Prepare) -> dict[str, Any]:
     """Return the system instruction field: as it was read, or the texts joined."""
-    hint = hints(system[0]) if len(system) == 1 else {}
+    hint = hints_of(system[0]) if len(system) == 1 else {}
     field = hint.get("field")
     if field not in SYSTEM_FIELDS:
         texts = [m.content for m in system if m.content]

@@ -15,28 +15,12 @@ from mediaparts._errors import InvalidMedia
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
-from mediaparts.providers._read_common import as_dict, as_list, stop_reason, utf8
+from mediaparts.providers._read_common import as_dict, as_list, stop_reason, token_count, utf8
 from mediaparts.providers.gemini._read import Read, read_part
 from mediaparts.providers.gemini._spelling import absent, camel, pick
+from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
 
 __all__ = ["read_response"]
-
-# google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
-# #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
-# has no finish reason of its own for it); values not listed are "other".
-FINISH_REASONS: dict[str, StopReason] = {
-    "STOP": "end",
-    "MAX_TOKENS": "max_tokens",
-    "SAFETY": "content_filter",
-    "RECITATION": "content_filter",
-    "BLOCKLIST": "content_filter",
-    "PROHIBITED_CONTENT": "content_filter",
-    "SPII": "content_filter",
-    "IMAGE_SAFETY": "content_filter",
-    "IMAGE_PROHIBITED_CONTENT": "content_filter",
-    "IMAGE_RECITATION": "content_filter",
-    "MODEL_ARMOR": "content_filter",
-}
 
 
 # What a GenerateContentResponse holds at least one of: a reply, the reason a prompt was
@@ -89,7 +73,7 @@ def read_response(response: Any) -> Assistant:
     # A blocked prompt has no candidate, only `promptFeedback.blockReason`.
     reason: StopReason | None = "content_filter"
     if candidates or raw is None:
-        reason, raw = stop_reason(raw, FINISH_REASONS, at)
+        reason, raw = stop_reason(raw, STOP_REASONS, at)
     if reason == "end" and any(isinstance(p, ToolCall) for p in parts):
         reason = "tool_call"
     return Assistant(
@@ -158,12 +142,19 @@ def _text(node: dict[str, Any], name: str, at: str) -> str | None:
     return value
 
 
-def _count(node: dict[str, Any], name: str, at: str) -> int:
+def _tokens(node: dict[str, Any], name: str, at: str) -> int:
+    """Return a token count in either spelling (missing: 0), naming its JSON path if wrong."""
+    key, _ = pick(node, name, at)
+    return 0 if key is None else token_count(node, key, at)
+
+
+def _index(node: dict[str, Any], name: str, at: str) -> int:
+    """Return an index into a text or the parts in either spelling (missing: 0)."""
     key, value = pick(node, name, at)
     if value is None:
         return 0
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidMedia(f"{at}.{key}: expected a token count, got {value!r}")
+        raise InvalidMedia(f"{at}.{key}: expected an index (0 or more), got {value!r:.20}")
     return value
 
 
@@ -180,12 +171,12 @@ def _usage(body: dict[str, Any]) -> Usage | None:
         return None
     at = f"response.{key}"
     node = as_dict(value, at)
-    thoughts = _count(node, "thoughtsTokenCount", at)
+    thoughts = _tokens(node, "thoughtsTokenCount", at)
     return Usage(
-        input_tokens=_count(node, "promptTokenCount", at)
-        + _count(node, "toolUsePromptTokenCount", at),
-        output_tokens=_count(node, "candidatesTokenCount", at) + thoughts,
-        cache_read_tokens=_count(node, "cachedContentTokenCount", at),
+        input_tokens=_tokens(node, "promptTokenCount", at)
+        + _tokens(node, "toolUsePromptTokenCount", at),
+        output_tokens=_tokens(node, "candidatesTokenCount", at) + thoughts,
+        cache_read_tokens=_tokens(node, "cachedContentTokenCount", at),
         reasoning_tokens=thoughts,
     )
 
@@ -220,7 +211,7 @@ def _citations(
                 (
                     index,
                     Citation(
-                        provider="gemini",
+                        provider=PROVIDER,
                         cited_text=cited,
                         title=_text(cite, "title", where),
                         url=_text(cite, "uri", where),
@@ -242,8 +233,8 @@ def _span(
     `startIndex`/`endIndex` count UTF-8 bytes of the response's text (google-genai
     types.Citation, read 2026-11); a span outside it is kept on the last text part.
     """
-    start = _count(cite, "startIndex", at)
-    end = _count(cite, "endIndex", at)
+    start = _index(cite, "startIndex", at)
+    end = _index(cite, "endIndex", at)
     offset = 0
     for index in texts:
         part = parts[index]
@@ -269,7 +260,7 @@ def _grounding(
         where = f"{at}.groundingSupports[{i}]"
         support = as_dict(item, where)
         segment = as_dict(absent(pick(support, "segment", where)[1], {}), f"{where}.segment")
-        index = _count(segment, "partIndex", f"{where}.segment")
+        index = _index(segment, "partIndex", f"{where}.segment")
         target = index if index in texts else texts[-1]
         text = _text(segment, "text", f"{where}.segment")
         key, indices = pick(support, "groundingChunkIndices", where)
@@ -282,7 +273,7 @@ def _grounding(
                 (
                     target,
                     Citation(
-                        provider="gemini",
+                        provider=PROVIDER,
                         cited_text=text,
                         title=source.get("title") if isinstance(source.get("title"), str) else None,
                         url=source.get("uri") if isinstance(source.get("uri"), str) else None,

@@ -27,15 +27,14 @@ from mediaparts.providers._render_common import (
     Prepare,
     call_arguments,
     error_text,
+    hints,
     parts,
     text_file,
 )
-from mediaparts.providers._render_common import (
-    hints as hints_of,
-)
 from mediaparts.providers.gemini._spelling import spell
+from mediaparts.providers.gemini._tables import PROVIDER
 
-__all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints", "media", "text"]
+__all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints_of", "media", "text"]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
 # responses: images and documents; google-genai 3.4 types.FunctionResponsePart and
@@ -57,9 +56,9 @@ def gemini_3(model: str | None) -> bool:
     return model is None or not model.rsplit("/", 1)[-1].startswith(_OLDER)
 
 
-def hints(thing: Any) -> dict[str, Any]:
+def hints_of(thing: Any) -> dict[str, Any]:
     """Return the `native["gemini"]` hints of a message or part (empty when there are none)."""
-    return hints_of(thing, "gemini")
+    return hints(thing, PROVIDER)
 
 
 def _fields(hint: dict[str, Any], key: str) -> dict[str, Any]:
@@ -76,7 +75,7 @@ def _shaped(key: str, body: Any, hint: dict[str, Any]) -> dict[str, Any]:
 
 def text(part: TextPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a text part, or None for an empty one the payload did not have."""
-    hint = hints(part)
+    hint = hints_of(part)
     if any(c.provider != prepare.provider for c in part.citations):
         prepare.lose(part, "a Gemini request has no place for citations (the text is kept)")
     if not part.text and not hint:
@@ -121,7 +120,7 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
 
 def media(item: NormalizedPart) -> dict[str, Any]:
     """Return an `inlineData` or `fileData` part (or a text part for a text file)."""
-    hint = hints(item.part)
+    hint = hints_of(item.part)
     snake = hint.get("snake") is True
     if item.text is not None:
         return {"text": text_file(item)}
@@ -142,7 +141,7 @@ def media(item: NormalizedPart) -> dict[str, Any]:
 
 
 def _thought(part: ReasoningPart) -> dict[str, Any]:
-    hint = hints(part)
+    hint = hints_of(part)
     out: dict[str, Any] = {} if part.text is None else {"text": part.text}
     out["thought"] = True
     if part.signature is not None:
@@ -162,7 +161,7 @@ def _bytes(text: str) -> str | bytes:
 
 
 def _call(call: ToolCall) -> dict[str, Any]:
-    hint = hints(call)
+    hint = hints_of(call)
     args = call_arguments(call.id, call.name, call.parsed_arguments())
     body: dict[str, Any] = {} if call.id is None else {"id": call.id}
     body["name"] = call.name
@@ -173,7 +172,7 @@ def _call(call: ToolCall) -> dict[str, Any]:
 
 def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[str, Any]]:
     """Return a tool result's `functionResponse` part, then what it cannot nest."""
-    hint = hints(message)
+    hint = hints_of(message)
     texts: list[str] = []
     nested: list[dict[str, Any]] = []
     siblings: list[dict[str, Any]] = []
@@ -185,8 +184,8 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
                 texts.append(block.text)
             case NormalizedPart():
                 inside = gemini_3(prepare.model) and (
-                    hints(block.part).get("nested") is True
-                    or (not hints(block.part) and block.media_type.startswith(_NESTED_PREFIXES))
+                    hints_of(block.part).get("nested") is True
+                    or (not hints_of(block.part) and block.media_type.startswith(_NESTED_PREFIXES))
                 )
                 if block.text is not None:
                     texts.append(text_file(block))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
@@ -12,7 +13,15 @@ from mediaparts.providers._vision import (
     VisionTable,
 )
 
-__all__ = ["COSTS", "COSTS_SOURCE", "RULES", "VISION", "VISION_SOURCE"]
+__all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
+    "PROVIDER",
+    "RULES",
+    "STOP_REASONS",
+    "VISION",
+    "VISION_SOURCE",
+]
 
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif")
 _AUDIO_TYPES = ("audio/wav", "audio/mpeg", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac")
@@ -105,3 +114,23 @@ RULES = Rules(
     max_request_bytes=100_000_000,
     source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-08)",
 )
+
+# The provider's name, as every module of this package writes it (in `native`, `provider=`).
+PROVIDER = RULES.provider
+
+# google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
+# #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
+# has no finish reason of its own for it); values not listed are "other".
+STOP_REASONS: dict[str, StopReason] = {
+    "STOP": "end",
+    "MAX_TOKENS": "max_tokens",
+    "SAFETY": "content_filter",
+    "RECITATION": "content_filter",
+    "BLOCKLIST": "content_filter",
+    "PROHIBITED_CONTENT": "content_filter",
+    "SPII": "content_filter",
+    "IMAGE_SAFETY": "content_filter",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "MODEL_ARMOR": "content_filter",
+}

@@ -19,8 +19,9 @@ On a part:
 
 - `fields`: keys of a content part the common model does not hold, verbatim; `inner`: the
   same inside its `image_url`, `input_audio` or `file` object.
-- `ttl`: the cache breakpoint's TTL when it was written as `"30m"` (`cache="5m"` otherwise
-  writes none; `cache="1h"` writes `"12h"`).
+- `breakpoint`: the `prompt_cache_breakpoint` exactly as written, when `cache` alone would
+  write another (`cache="5m"` writes `{"mode": "explicit"}`, `"1h"` adds `"ttl": "12h"`): a
+  `"30m"` TTL, or keys we do not know, which go back as they were.
 - `in`: where a part goes: `"content"` (a `RefusalPart` from the content list; the default for
   a `ProviderPart`), `"message"` (a `ProviderPart` holding a message field: `{"audio": {"id":
   ...}}`), `"tool_calls"` (a `ProviderPart` holding a tool call of an unknown type),
@@ -31,8 +32,21 @@ On a part:
   `"base64"` when it was bare base64, not a data URI.
 - `transcript`: `True` on the text of an audio reply's transcript, which `render` leaves out
   when the audio goes back by id.
+
+A tool result has no error flag in either OpenAI API: `Tool.error` is sent as the content's
+first line (`Error (type): message`), and `is_error` without error text is reported lost
+(`on_loss`), its content sent as it is.
+
+Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
+`CACHE_BREAKPOINTS` (`cache` → the `prompt_cache_breakpoint` written for it),
+`read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
+and `tool_error` (a tool result's error line, the lost flag reported).
 """
 
+from mediaparts.providers.openai._common import CACHE_BREAKPOINTS as CACHE_BREAKPOINTS
+from mediaparts.providers.openai._common import read_breakpoint as read_breakpoint
+from mediaparts.providers.openai._common import tool_error as tool_error
+from mediaparts.providers.openai._common import write_breakpoint as write_breakpoint
 from mediaparts.providers.openai._read import read, read_response
 from mediaparts.providers.openai._render import file_data_site, media_site, render
 from mediaparts.providers.openai._tables import (

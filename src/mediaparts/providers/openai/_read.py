@@ -11,7 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._blocks import Cache
+from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -27,21 +28,21 @@ from mediaparts.providers._read_common import (
     as_list,
     file_reference,
     inline_media,
+    located,
     maybe,
     need,
     plain,
     stop_reason,
+    token_count,
     url_media,
 )
+from mediaparts.providers.openai._common import read_breakpoint
 from mediaparts.providers.openai._shapes import (
     AUDIO_FORMATS,
-    CACHE_TTLS,
-    PROVIDER,
-    STOP_REASONS,
     Shape,
     default_shape,
 )
-from mediaparts.providers.openai._tables import RULES
+from mediaparts.providers.openai._tables import PROVIDER, RULES, STOP_REASONS
 
 __all__ = ["read", "read_response"]
 
@@ -72,18 +73,13 @@ def read(payload: Any) -> list[Message]:
     if isinstance(payload, Mapping):
         payload = payload.get("messages")
     messages = as_list(payload, "messages")
-    return [_located(m, f"messages[{i}]") for i, m in enumerate(messages)]
-
-
-def _located(node: Any, at: str) -> Message:
-    """Read one message; an error raised without a JSON path (kept data that is not JSON, a
-    field the message refuses) is given the message's."""
-    try:
-        return _message(as_dict(node, at), at)
-    except MediaError as exc:
-        if str(exc).startswith(at):
-            raise
-        raise rewrap(exc, f"{at}: {exc}") from exc
+    out: list[Message] = []
+    for i, node in enumerate(messages):
+        # An error raised without a JSON path (kept data that is not JSON, a field the message
+        # refuses) is given the message's.
+        with located(f"messages[{i}]"):
+            out.append(_message(as_dict(node, f"messages[{i}]"), f"messages[{i}]"))
+    return out
 
 
 def _message(node: dict[str, Any], at: str) -> Message:
@@ -198,23 +194,14 @@ def _fields(cache: str | None, hints: dict[str, Any]) -> dict[str, Any]:
     return {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
 
 
-def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> str | None:
-    """Read a `prompt_cache_breakpoint`: no TTL or 30m → "5m", 12h → "1h" (30m kept as a hint)."""
+def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> Cache | None:
+    """Read a `prompt_cache_breakpoint` as the part's cache (the exact one as a hint)."""
     spec = node.get("prompt_cache_breakpoint")
     if spec is None:
         return None
-    where = f"{at}.prompt_cache_breakpoint"
-    spec = as_dict(spec, where)
-    ttl = maybe(spec, "ttl", where, str)
-    if need(spec, "mode", where, str) != "explicit" or set(spec) - {"mode", "ttl"}:
-        raise InvalidMedia(f'{where}: expected {{"mode": "explicit"}} and an optional ttl')
-    if ttl is None:
-        return "5m"
-    if ttl not in CACHE_TTLS:
-        raise InvalidMedia(f"{where}.ttl: expected one of {', '.join(CACHE_TTLS)}, got {ttl!r:.20}")
-    cache = CACHE_TTLS[ttl]
-    if cache == "5m":
-        hints["ttl"] = ttl
+    cache, written = read_breakpoint(spec, f"{at}.prompt_cache_breakpoint")
+    if written is not None:
+        hints["breakpoint"] = written
     return cache
 
 
@@ -395,23 +382,13 @@ def _usage(value: Any) -> Usage | None:
     if value is None:
         return None
     usage = as_dict(value, "usage")
-    prompt = usage.get("prompt_tokens_details") or {}
-    completion = usage.get("completion_tokens_details") or {}
-    prompt = as_dict(prompt, "usage.prompt_tokens_details")
-    completion = as_dict(completion, "usage.completion_tokens_details")
+    ins, outs = "usage.prompt_tokens_details", "usage.completion_tokens_details"
+    prompt = as_dict(usage.get("prompt_tokens_details") or {}, ins)
+    completion = as_dict(usage.get("completion_tokens_details") or {}, outs)
     return Usage(
-        input_tokens=_count(usage, "prompt_tokens", "usage"),
-        output_tokens=_count(usage, "completion_tokens", "usage"),
-        cache_read_tokens=_count(prompt, "cached_tokens", "usage.prompt_tokens_details"),
-        cache_write_tokens=_count(prompt, "cache_write_tokens", "usage.prompt_tokens_details"),
-        reasoning_tokens=_count(completion, "reasoning_tokens", "usage.completion_tokens_details"),
+        input_tokens=token_count(usage, "prompt_tokens", "usage"),
+        output_tokens=token_count(usage, "completion_tokens", "usage"),
+        cache_read_tokens=token_count(prompt, "cached_tokens", ins),
+        cache_write_tokens=token_count(prompt, "cache_write_tokens", ins),
+        reasoning_tokens=token_count(completion, "reasoning_tokens", outs),
     )
-
-
-def _count(node: dict[str, Any], key: str, at: str) -> int:
-    value = node.get(key)
-    if value is None:
-        return 0
-    if type(value) is not int or value < 0:
-        raise InvalidMedia(f"{at}.{key}: expected a token count, got {value!r:.20}")
-    return value

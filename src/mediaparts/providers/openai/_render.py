@@ -30,18 +30,16 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
+from mediaparts.providers.openai._common import tool_error, write_breakpoint
 from mediaparts.providers.openai._shapes import (
     AUDIO_FORMATS,
-    CACHE_TTLS,
-    PROVIDER,
     Shape,
     default_shape,
 )
-from mediaparts.providers.openai._tables import RULES
+from mediaparts.providers.openai._tables import PROVIDER, RULES
 
 __all__ = ["file_data_site", "media_site", "render"]
 
-_LONG_TTL = next(ttl for ttl, cache in CACHE_TTLS.items() if cache == "1h")
 _NO_REASONING = "Chat Completions requests carry no reasoning"
 # Content part type → the kind of media it carries.
 _MEDIA_BLOCKS = {"image_url": "image", "input_audio": "audio", "file": "file"}
@@ -166,11 +164,7 @@ def _extra(part: Part, block: dict[str, Any]) -> dict[str, Any]:
     """Add a part's cache breakpoint and the fields it was written with to its block."""
     hints = _hints(part)
     if part.cache is not None:
-        spec = {"mode": "explicit"}
-        ttl = hints.get("ttl", _LONG_TTL if part.cache == "1h" else None)
-        if ttl is not None:
-            spec["ttl"] = ttl
-        block["prompt_cache_breakpoint"] = spec
+        block["prompt_cache_breakpoint"] = write_breakpoint(part.cache, hints.get("breakpoint"))
     return {**hints.get("fields", {}), **block}
 
 
@@ -259,9 +253,9 @@ def _tool(
     """Return a tool message (text only) and the blocks of media to send after it."""
     texts: list[dict[str, Any]] = []
     media: list[dict[str, Any]] = []
-    if message.is_error:
-        label = f"Error ({message.error_type})" if message.error_type else "Error"
-        texts.append({"type": "text", "text": f"{label}: {message.error or 'the tool failed'}"})
+    error = tool_error(message, prepare)
+    if error is not None:
+        texts.append({"type": "text", "text": error})
     for block in _content(message, prepare):
         (media if block.get("type") in _MEDIA_BLOCKS else texts).append(block)
     if media:

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Literal, TypeAlias
-
-from mediaparts._messages import StopReason
 
 __all__ = [
     "AUDIO_FORMATS",
-    "CACHE_TTLS",
-    "PROVIDER",
-    "STOP_REASONS",
     "Shape",
     "default_shape",
 ]
-
-PROVIDER = "openai"
 
 Shape: TypeAlias = Literal["string", "list", "null", "absent"]
 """How a message's `content` was written: text, a list of parts, `null`, or left out."""
@@ -24,21 +17,6 @@ Shape: TypeAlias = Literal["string", "list", "null", "absent"]
 # `input_audio.format` (openai-python chat_completion_content_part_input_audio_param.py,
 # read 2026-11).
 AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
-
-# `prompt_cache_breakpoint.ttl`: "30m" (the default) or "12h" (openai-python
-# chat_completion_content_part_text_param.py and completion_create_params.py, read 2026-11),
-# read as our short and long cache; "1h" renders as "12h", the shortest that lasts an hour.
-CACHE_TTLS = {"30m": "5m", "12h": "1h"}
-
-# `Choice.finish_reason` (openai-python chat/chat_completion.py, read 2026-11): "stop" is both a
-# natural stop and a stop sequence, which the API does not tell apart.
-STOP_REASONS: Mapping[str, StopReason] = {
-    "stop": "end",
-    "length": "max_tokens",
-    "tool_calls": "tool_call",
-    "function_call": "tool_call",
-    "content_filter": "content_filter",
-}
 
 
 def default_shape(role: str, plain: Sequence[bool], other: bool) -> Shape:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
@@ -17,7 +20,9 @@ __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "OFFICE_TYPES",
+    "PROVIDER",
     "RULES",
+    "STOP_REASONS",
     "VISION",
     "VISION_SOURCE",
 ]
@@ -158,3 +163,16 @@ RULES = Rules(
     max_request_bytes=512_000_000,
     source="developers.openai.com/api/docs/guides/images-vision (read 2026-08)",
 )
+
+# The provider's name, as every module of this package writes it (in `native`, `provider=`).
+PROVIDER = RULES.provider
+
+# `Choice.finish_reason` (openai-python chat/chat_completion.py, read 2026-11): "stop" is both a
+# natural stop and a stop sequence, which the API does not tell apart.
+STOP_REASONS: Mapping[str, StopReason] = {
+    "stop": "end",
+    "length": "max_tokens",
+    "tool_calls": "tool_call",
+    "function_call": "tool_call",
+    "content_filter": "content_filter",
+}

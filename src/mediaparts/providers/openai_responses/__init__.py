@@ -12,7 +12,10 @@ assistant-side items (reasoning, messages, function calls, other items) one `Ass
 `function_call_output` a `Tool`. Items and blocks not modelled (`web_search_call`,
 `file_search_call`, `item_reference`, custom tool calls, ...) become `ProviderPart`s, rendered
 back verbatim. A `prompt_cache_breakpoint` is the part's `cache`: "5m" renders as
-`{"mode": "explicit"}` (the request's TTL, 30m by default), "1h" adds `"ttl": "12h"`.
+`{"mode": "explicit"}` (the request's TTL, 30m by default), "1h" adds `"ttl": "12h"` (one
+table, reader and writer with Chat Completions, from the `openai` package). A tool result has
+no error flag: `Tool.error` is the output's first line, and `is_error` without error text is
+reported lost, its content sent (the same policy as Chat Completions).
 
 What a reader keeps under `native["openai-responses"]`, so that `render` writes the payload
 back exactly (other providers ignore it):
@@ -26,13 +29,16 @@ back exactly (other providers ignore it):
   `logprobs`, `namespace`, a file's `detail`, a `filename` beside a URL or file id, explicit
   nulls), `omit` (keys the renderer writes by default that the block lacked: an image's
   `detail` in a tool output, an inline file's `filename`), `breakpoint` (the exact
-  `prompt_cache_breakpoint` when `cache` alone would render another), `bare` (`file_data` was
+  `prompt_cache_breakpoint` when `cache` alone would render another: a "30m" TTL, keys we
+  do not know), `bare` (`file_data` was
   base64 without a `data:` prefix), `texts` (a reasoning item's `content` texts when there
   were not exactly one), `block` (a `ProviderPart` that was a block of an assistant message,
   not an item);
 - on the first part of an assistant message: `item` (the message's envelope: `type`, `id`,
   `status`, `phase`; with an `id` it renders as an output message of `output_text` and
-  `refusal` blocks, else as an easy message), `list`, and `empty` (its content was `[]`).
+  `refusal` blocks, else as an easy message whose content is one string: its texts and
+  refusals joined by blank lines, citations and kept blocks reported as lost), and `empty`
+  (its content was `[]`).
 """
 
 from mediaparts.providers.openai_responses._read import read, read_response

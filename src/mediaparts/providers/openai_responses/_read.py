@@ -8,11 +8,11 @@ package docstring lists every hint).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
-from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._blocks import Cache
+from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -29,19 +29,20 @@ from mediaparts.providers._read_common import (
     as_list,
     file_reference,
     inline_media,
+    located,
     maybe,
     need,
     plain,
     stop_reason,
+    token_count,
     url_media,
 )
+from mediaparts.providers.openai import read_breakpoint
 from mediaparts.providers.openai_responses._tables import (
-    BREAKPOINTS,
     DETAILS,
     PROVIDER,
     RULES,
-    STOPS,
-    TTL_CACHE,
+    STOP_REASONS,
 )
 
 __all__ = ["read", "read_response"]
@@ -132,7 +133,7 @@ def read_response(response: Any) -> Assistant:
     parts: list[Piece] = []
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
         at = f"response.output[{index}]"
-        with _located(at):
+        with located(at):
             parts += _assistant_side(raw, at)
     details = body.get("incomplete_details")
     reason = None
@@ -140,14 +141,14 @@ def read_response(response: Any) -> Assistant:
         at = "response.incomplete_details"
         reason = maybe(as_dict(details, at), "reason", at, str)
     if reason is not None:
-        stop, raw_stop = stop_reason(reason, STOPS, "response.incomplete_details.reason")
+        stop, raw_stop = stop_reason(reason, STOP_REASONS, "response.incomplete_details.reason")
     else:
-        stop, raw_stop = stop_reason(body.get("status"), STOPS, "response.status")
+        stop, raw_stop = stop_reason(body.get("status"), STOP_REASONS, "response.status")
     if stop == "end" and any(isinstance(p, ToolCall) for p in parts):
         stop = "tool_call"
     elif stop == "end" and any(isinstance(p, RefusalPart) for p in parts):
         stop = "refusal"
-    with _located("response.usage"):
+    with located("response.usage"):
         usage = _usage(body.get("usage"), "response.usage")
     return Assistant(
         parts=parts,
@@ -168,23 +169,12 @@ def _usage(raw: Any, at: str) -> Usage | None:
     inputs = as_dict(_or_empty(usage.get("input_tokens_details")), ins)
     outputs = as_dict(_or_empty(usage.get("output_tokens_details")), outs)
     return Usage(
-        input_tokens=need(usage, "input_tokens", at, int),
-        output_tokens=need(usage, "output_tokens", at, int),
-        cache_read_tokens=maybe(inputs, "cached_tokens", ins, int) or 0,
-        cache_write_tokens=maybe(inputs, "cache_write_tokens", ins, int) or 0,
-        reasoning_tokens=maybe(outputs, "reasoning_tokens", outs, int) or 0,
+        input_tokens=token_count(usage, "input_tokens", at, required=True),
+        output_tokens=token_count(usage, "output_tokens", at, required=True),
+        cache_read_tokens=token_count(inputs, "cached_tokens", ins),
+        cache_write_tokens=token_count(inputs, "cache_write_tokens", ins),
+        reasoning_tokens=token_count(outputs, "reasoning_tokens", outs),
     )
-
-
-@contextmanager
-def _located(at: str) -> Iterator[None]:
-    """Name the item in an error raised while reading it (a part's own checks do not)."""
-    try:
-        yield
-    except MediaError as exc:
-        if str(exc).startswith(at):
-            raise
-        raise rewrap(exc, f"{at}: {exc}") from exc
 
 
 def _or_empty(value: Any) -> Any:
@@ -203,7 +193,7 @@ def _items(items: list[Any], at: str) -> list[Message]:
         item = as_dict(raw, where)
         kind = item.get("type")
         is_message = kind is None or kind == "message"
-        with _located(where):
+        with located(where):
             if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
                 if run:
                     out.append(Assistant(parts=run))
@@ -277,22 +267,14 @@ def _input_block(raw: Any, at: str) -> Piece:
     return _provider(node.node)
 
 
-def _cache(node: _Node) -> tuple[Any, dict[str, Any] | None]:
+def _cache(node: _Node) -> tuple[Cache | None, dict[str, Any] | None]:
     """Return the `cache` a `prompt_cache_breakpoint` asks for, and the breakpoint itself
-    when `cache` alone would render another one."""
+    when `cache` alone would render another."""
     raw = node.node.get("prompt_cache_breakpoint")
     if raw is None:
         return None, None
-    at = f"{node.at}.prompt_cache_breakpoint"
-    point = as_dict(raw, at)
-    if point.get("mode") != "explicit":
-        raise InvalidMedia(f"{at}.mode: expected 'explicit', got {point.get('mode')!r:.40}")
-    ttl = maybe(point, "ttl", at, str)
-    if ttl is not None and ttl not in TTL_CACHE:
-        raise InvalidMedia(f"{at}.ttl: expected '30m' or '12h', got {ttl[:40]!r}")
     node.taken.add("prompt_cache_breakpoint")
-    cache = TTL_CACHE[ttl] if ttl is not None else "5m"
-    return cache, None if point == BREAKPOINTS[cache] else point
+    return read_breakpoint(raw, f"{node.at}.prompt_cache_breakpoint")
 
 
 def _image(node: _Node, cache: Any, point: Any) -> Piece:
@@ -388,10 +370,8 @@ def _assistant_message(item: dict[str, Any], at: str) -> list[Piece]:
     parts, _ = _content(node, _output_block)
     envelope = node.hints().get("extra", {})
     hints: Hints = {"item": envelope}
-    # An output message's content is always a list; an easy one's only when it was (assistant
-    # text is rendered as a string even with a cache hint, a no-op there).
-    if isinstance(item.get("content"), list) and parts and "id" not in envelope:
-        hints["list"] = True
+    # An output message's content is always a list; an easy one's is written back as a string
+    # (the API takes no `input_*` block from the assistant, and a cache hint is a no-op there).
     if not parts:
         if isinstance(item.get("content"), list):
             hints["empty"] = True

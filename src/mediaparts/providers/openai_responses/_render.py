@@ -23,7 +23,6 @@ from mediaparts.providers._render_common import (
     Block,
     Prepare,
     call_ids,
-    error_text,
     filename_for,
     hints,
     own,
@@ -32,8 +31,8 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._sites import Problems, Site, Where, url_text_site
-from mediaparts.providers.openai import file_data_site
-from mediaparts.providers.openai_responses._tables import BREAKPOINTS, PROVIDER
+from mediaparts.providers.openai import file_data_site, tool_error, write_breakpoint
+from mediaparts.providers.openai_responses._tables import PROVIDER
 
 __all__ = ["media_site", "render"]
 
@@ -117,38 +116,33 @@ def _input_message(message: System | User, prepare: Prepare) -> Json:
     return {"role": role, "content": content, **hints.get("extra", {})}
 
 
-def _content(
-    blocks: list[Block], prepare: Prepare, *, listed: bool, cached: bool = True
-) -> str | list[Json]:
-    """Return text-only blocks as one string (joined by blank lines), else a block list.
-
-    `cached=False` where a cache hint is a no-op (assistant text: the API takes `input_text`
-    only from users in practice, and OpenAI caches prefixes by itself).
-    """
-    if not listed and all(_joinable(b, cached) for b in blocks):
-        return "\n\n".join(_text(b) for b in blocks)
+def _content(blocks: list[Block], prepare: Prepare, *, listed: bool) -> str | list[Json]:
+    """Return text-only blocks as one string (joined by blank lines), else a block list."""
+    texts = [_plain_text(b) for b in blocks]
+    if not listed and all(text is not None for text in texts):
+        return "\n\n".join(text for text in texts if text is not None)
     return [out for b in blocks for out in _input_block(b, prepare)]
 
 
-def _joinable(block: Block, cached: bool) -> bool:
-    """Tell whether a block is plain text, with nothing a string content would lose."""
-    if isinstance(block, TextPart):
-        # The hints of the message a part starts (`item`, `list`, `empty`) are not its own.
-        own_hints = set(_hints(block)) - {"item", "list", "empty"}
-        uncached = block.cache is None or not cached
-        return uncached and not own_hints and not block.citations
-    if isinstance(block, NormalizedPart):
-        original = block.part
-        return block.text is not None and (original is None or original.cache is None)
-    # A refusal outside an output message is sent as its text (Responses has no other shape).
-    return isinstance(block, RefusalPart) and not _hints(block)
-
-
-def _text(block: Block) -> str:
-    if isinstance(block, TextPart | RefusalPart):
-        return block.text
-    assert isinstance(block, NormalizedPart)
-    return text_file(block)
+def _plain_text(block: Block) -> str | None:
+    """Return a block's text when a string content loses nothing of it, else None."""
+    match block:
+        case TextPart():
+            # The hints of the message a part starts (`item`, `list`, `empty`) are not its own.
+            own_hints = set(_hints(block)) - {"item", "list", "empty"}
+            plain = block.cache is None and not own_hints and not block.citations
+            return block.text if plain else None
+        case NormalizedPart():
+            original = block.part
+            uncached = original is None or original.cache is None
+            return text_file(block) if block.text is not None and uncached else None
+        case RefusalPart():
+            # A refusal outside an output message is sent as its text (no other shape for it).
+            return None if _hints(block) else block.text
+        case ProviderPart() | ReasoningPart() | ToolCall():
+            return None
+        case _:
+            assert_never(block)
 
 
 def _input_block(block: Block, prepare: Prepare) -> list[Json]:
@@ -177,7 +171,7 @@ def _finish(rendered: Json, part: PartFields) -> Json:
     """Apply a part's cache breakpoint and our reader's exact-shape hints to its block."""
     hints = _hints(part)
     if part.cache is not None:
-        rendered["prompt_cache_breakpoint"] = dict(hints.get("breakpoint", BREAKPOINTS[part.cache]))
+        rendered["prompt_cache_breakpoint"] = write_breakpoint(part.cache, hints.get("breakpoint"))
     for key in hints.get("omit", ()):
         rendered.pop(key, None)
     rendered.update(hints.get("extra", {}))
@@ -220,10 +214,8 @@ def _lose_citations(part: TextPart, prepare: Prepare) -> None:
 def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Json:
     """Render a tool message as a `function_call_output`; an error becomes its first line."""
     hints = _hints(message)
-    blocks: list[Block] = [TextPart(text) for text in [error_text(message)] if text is not None]
+    blocks: list[Block] = [TextPart(text) for text in [tool_error(message, prepare)] if text]
     blocks += _blocks(message, prepare)
-    if message.is_error and message.error is None:
-        prepare.lose(message, "its error flag: function_call_output has none")
     item: Json = {
         "type": "function_call_output",
         "call_id": message.tool_call_id or ids[id(message)],
@@ -318,18 +310,46 @@ def _made_from(block: Block, part: Part, prepare: Prepare) -> bool:
 
 
 def _message_item(run: list[Block], prepare: Prepare) -> Json:
-    """Render one assistant message item: an output message when it was read as one (it has
-    an `id`), else an easy message whose text-only content is a string."""
+    """Render one assistant message item: an output message of `output_text` and `refusal`
+    blocks when it was read as one (its envelope has an `id`), else an easy message whose
+    content is a string (the API takes no `input_*` block from the assistant)."""
     first = _hints(run[0]) if isinstance(run[0], TextPart | RefusalPart | ProviderPart) else {}
     envelope: Json = dict(first.get("item", {}))
-    empty = bool(first.get("empty"))
-    if "id" in envelope:
-        content: Any = [] if empty else [_output_block(b, prepare) for b in run]
-    elif empty:
+    content: Any
+    if first.get("empty"):
         content = []
+    elif "id" in envelope:
+        content = [_output_block(b, prepare) for b in run]
     else:
-        content = _content(run, prepare, listed=bool(first.get("list")), cached=False)
+        texts = (_assistant_text(b, prepare) for b in run)
+        content = "\n\n".join(text for text in texts if text is not None)
     return {**envelope, "role": "assistant", "content": content}
+
+
+def _assistant_text(block: Block, prepare: Prepare) -> str | None:
+    """Return the text an easy assistant message carries for one block of its run.
+
+    A cache breakpoint there is a no-op (OpenAI caches prefixes by itself); citations and
+    kept blocks have no place in a string and are reported.
+    """
+    match block:
+        case TextPart():
+            if block.citations:
+                prepare.lose(
+                    block,
+                    "Responses takes annotations only on the output_text of an output message "
+                    "read with its id (the text is kept)",
+                )
+            return block.text
+        case RefusalPart():
+            return block.text
+        case ProviderPart():
+            prepare.lose(block, "an assistant message without an id takes text only")
+            return None
+        case NormalizedPart() | ReasoningPart() | ToolCall():
+            raise AssertionError("only text, refusals and kept blocks are in a message run")
+        case _:
+            assert_never(block)
 
 
 def _output_block(block: Block, prepare: Prepare) -> Json:

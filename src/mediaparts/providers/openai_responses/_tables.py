@@ -1,4 +1,7 @@
-"""The Responses API's facts: media rules and costs, cache breakpoints, stop reasons."""
+"""The Responses API's facts: media rules and costs, stop reasons.
+
+Its cache breakpoints are Chat Completions' (`openai.CACHE_BREAKPOINTS`, one table for both).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +13,7 @@ from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._vision import ModelRule
 from mediaparts.providers.openai import RULES as CHAT_RULES
 
-__all__ = ["BREAKPOINTS", "COSTS", "DETAILS", "PROVIDER", "RULES", "STOPS", "TTL_CACHE"]
-
-PROVIDER = "openai-responses"
+__all__ = ["COSTS", "DETAILS", "PROVIDER", "RULES", "STOP_REASONS"]
 
 # The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
@@ -24,7 +25,7 @@ COSTS: CostsTable = (
 # read 2026-08), except:
 RULES: Rules = dataclasses.replace(
     CHAT_RULES,
-    provider=PROVIDER,
+    provider="openai-responses",
     costs=COSTS,
     # Responses reads the files uploaded through OpenAI's Files API, as Chat Completions does
     # (`input_file.file_id`, `input_image.file_id`; openai-python 3.54, read 2026-11).
@@ -48,22 +49,11 @@ RULES: Rules = dataclasses.replace(
 # `input_image.detail` (openai-python 3.54 responses/image_detail.py, read 2026-11).
 DETAILS: tuple[str, ...] = ("auto", "low", "high", "original")
 
-# `prompt_cache_breakpoint` on input_text / input_image / input_file blocks: `mode` "explicit",
-# `ttl` "30m" or "12h", a minimum lifetime; without `ttl` the request's own, 30m by default
-# (openai-python 3.54 responses/response_input_text_param.py and response_create_params.py,
-# read 2026-11). Our `cache` is the shortest lifetime wanted: the default meets "5m", "1h"
-# needs "12h". Read back, "30m" means "5m" and "12h" "1h" (the exact breakpoint is kept).
-BREAKPOINTS: dict[str, dict[str, str]] = {
-    "5m": {"mode": "explicit"},
-    "1h": {"mode": "explicit", "ttl": "12h"},
-}
-TTL_CACHE: dict[str, str] = {"30m": "5m", "12h": "1h"}
-
 # `Response.incomplete_details.reason`, else `Response.status` → our stop reasons
 # (openai-python 3.54 responses/response.py and response_status.py, read 2026-11). A completed
 # response that calls a function stops for the call, one that refuses for the refusal (the
 # reader decides those from the output items).
-STOPS: dict[str, StopReason] = {
+STOP_REASONS: dict[str, StopReason] = {
     "completed": "end",
     "max_output_tokens": "max_tokens",
     "content_filter": "content_filter",
@@ -75,3 +65,6 @@ STOPS: dict[str, StopReason] = {
     "in_progress": "other",
     "queued": "other",
 }
+
+# The provider's name, as every module of this package writes it (in `native`, `provider=`).
+PROVIDER = RULES.provider
