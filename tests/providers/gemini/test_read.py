@@ -130,11 +130,13 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
     [
         (
             {"functionCall": {"id": "c1", "name": "f", "args": {"x": 1}}},
-            mp.ToolCall(id="c1", name="f", arguments='{"x": 1}'),
+            mp.ToolCall(
+                id="c1", name="f", arguments='{"x": 1}', native={"gemini": {"unsigned": True}}
+            ),
         ),
         (
             {"functionCall": {"name": "f", "args": {}}},
-            mp.ToolCall(id=None, name="f", arguments="{}"),
+            mp.ToolCall(id=None, name="f", arguments="{}", native={"gemini": {"unsigned": True}}),
         ),
         (
             {"function_call": {"name": "f"}},
@@ -142,7 +144,7 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
                 id=None,
                 name="f",
                 arguments="{}",
-                native={"gemini": {"snake": True, "no_args": True}},
+                native={"gemini": {"snake": True, "no_args": True, "unsigned": True}},
             ),
         ),
         (
@@ -156,7 +158,7 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
     ],
 )
 def test_read_function_calls(call: dict[str, Any], expected: mp.ToolCall) -> None:
-    """A `functionCall` is a ToolCall; a missing id stays None (none is invented)."""
+    """A `functionCall` is a ToolCall (a missing id stays None); a first unsigned one says so."""
     (read,) = _parts(model(call))
     assert isinstance(read, mp.ToolCall)
     assert read.model_copy(update={"arguments": "{}"}) == expected.model_copy(
@@ -253,6 +255,19 @@ def test_read_system_instruction_in_each_spelling(
     assert system.native == {"gemini": {"field": where, **native}}
 
 
+def test_read_system_instruction_beside_a_config_without_one() -> None:
+    """A top-level system instruction stays the one read when `config` holds other settings."""
+    body = {
+        "systemInstruction": "Be brief.",
+        "config": {"temperature": 0, "system_instruction": None},
+        "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+    }
+    system, _ = gemini.read(body)
+    assert isinstance(system, mp.System)
+    assert system.content == "Be brief."
+    assert system.native["gemini"]["field"] == "systemInstruction"
+
+
 def test_read_ignores_other_call_arguments() -> None:
     """`model`, `generationConfig`, `tools` and the rest of `config` are not messages."""
     body = {
@@ -331,6 +346,14 @@ HOSTILE: list[tuple[Any, str]] = [
         "systemInstruction.parts[0]",
     ),
     ({"contents": [], "config": []}, "payload.config: expected an object"),
+    (
+        {"contents": [], "systemInstruction": "a", "config": {"system_instruction": "b"}},
+        "payload: both 'systemInstruction' and 'config.system_instruction' are given",
+    ),
+    (
+        {"contents": [], "system_instruction": "a", "config": {"systemInstruction": "b"}},
+        "payload: both 'system_instruction' and 'config.systemInstruction' are given",
+    ),
 ]
 
 

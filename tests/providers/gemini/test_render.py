@@ -85,7 +85,8 @@ def test_render_call_without_id_writes_none() -> None:
             mp.User("Go."),
             mp.Assistant(tool_calls=[mp.ToolCall(name="f", arguments="{}")]),
             mp.Tool("ok", name="f"),
-        ]
+        ],
+        model="gemini-2.5-flash",  # no validator-skipping signature (see below)
     )
     assert rendered["contents"][1:] == [
         {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
@@ -196,7 +197,7 @@ LOSSES: list[tuple[str, Callable[[], list[mp.Message]], str]] = [
     (
         "unsigned reasoning",
         lambda: [mp.User("Q"), mp.Assistant([mp.ReasoningPart(text="t"), "A"])],
-        "only the thoughts it signed",
+        "only its own thoughts",
     ),
     (
         "anthropic block",
@@ -354,3 +355,68 @@ def test_render_web_url_without_a_type_passes_back_unfetched() -> None:
     payload = {"contents": [{"role": "user", "parts": [{"fileData": video}, {"text": "Sum up."}]}]}
     with mp.offline():
         assert _quiet(mp.messages_from(payload, "gemini")) == payload
+
+
+def _tool_image(model: str | None) -> list[dict[str, Any]]:
+    image = mp.part(base64.b64decode(PNG))
+    messages = [
+        mp.User("Draw."),
+        mp.Assistant(tool_calls=[mp.ToolCall(id="c1", name="draw")]),
+        mp.Tool(["Done.", image], tool_call_id="c1"),
+    ]
+    parts: list[dict[str, Any]] = _quiet(messages, model=model)["contents"][-1]["parts"]
+    return parts
+
+
+@pytest.mark.parametrize("model", [None, "gemini-3-pro-preview"])
+def test_render_gemini_3_nests_function_response_media(model: str | None) -> None:
+    """For Gemini 3 (or no model), a tool's image is nested in its `functionResponse`."""
+    (only,) = _tool_image(model)
+    assert "inlineData" in only["functionResponse"]["parts"][0]
+
+
+@pytest.mark.parametrize("model", ["gemini-2.5-flash", "gemini-2.0-flash"])
+def test_render_older_models_get_function_response_media_as_siblings(model: str) -> None:
+    """Before Gemini 3, a tool's image follows its `functionResponse` as a part of the turn."""
+    response, image = _tool_image(model)
+    assert "parts" not in response["functionResponse"]
+    assert "inlineData" in image
+
+
+def test_render_media_read_nested_goes_as_siblings_before_gemini_3() -> None:
+    """Media read from inside a `functionResponse` is moved out of it for Gemini 2.5."""
+    nested = {"inlineData": {"mimeType": "image/png", "data": PNG}}
+    payload = {
+        "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "draw", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {
+                        "functionResponse": {
+                            "name": "draw",
+                            "response": {"output": "Done."},
+                            "parts": [nested],
+                        }
+                    }
+                ],
+            },
+        ]
+    }
+    messages = mp.messages_from(payload, "gemini")
+    assert _quiet(messages) == payload
+    parts = _quiet(messages, model="gemini-2.5-pro")["contents"][1]["parts"]
+    assert parts == [
+        {"functionResponse": {"name": "draw", "response": {"output": "Done."}}},
+        nested,
+    ]
+
+
+def test_render_unsigned_gemini_thought_is_sent_back() -> None:
+    """A Gemini thought without a signature goes back as a `thought` part, nothing lost."""
+    thought = mp.ReasoningPart(text="Let me see.", provider="gemini")
+    rendered = _quiet([mp.User("Q"), mp.Assistant([thought, "A"])])
+    assert rendered["contents"][1]["parts"] == [
+        {"text": "Let me see.", "thought": True},
+        {"text": "A"},
+    ]

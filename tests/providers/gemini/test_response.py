@@ -167,7 +167,10 @@ HOSTILE: list[tuple[Any, str]] = [
     ({"candidates": [{"finishReason": 3}]}, "finishReason"),
     ({"usageMetadata": {"promptTokenCount": -1}}, "response.usageMetadata.promptTokenCount"),
     ({"usageMetadata": {"promptTokenCount": "9"}}, "response.usageMetadata.promptTokenCount"),
-    ({"modelVersion": ["m"]}, "response.modelVersion"),
+    ({"candidates": [], "modelVersion": ["m"]}, "response.modelVersion"),
+    ({}, "response: expected a GenerateContentResponse with 'candidates'"),
+    ({"choices": [{"message": {}}]}, "got keys 'choices'"),
+    ({"candidates": None, "modelVersion": "m"}, "'promptFeedback' or 'usageMetadata'"),
     (
         _response(
             {"text": "x"},

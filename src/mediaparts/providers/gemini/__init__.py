@@ -27,8 +27,11 @@ What a body holds beyond the common model is kept under `native["gemini"]`, so t
   `fileData` or `functionCall`, e.g. `displayName`), `"bytes": True` (inline data or a thought
   signature given as bytes, as the SDK types them), `"nested": True` (media read from inside a
   `functionResponse`), `"empty": True` (an empty text part the body had), `"no_args": True` (a
-  function call without `args`), `"passed_url": True` (a `fileData` web URL, which Gemini
-  fetched: rendering it back for Gemini passes it through, even without a `mimeType`).
+  function call without `args`), `"unsigned": True` (the first function call of a model
+  Content, read without a `thoughtSignature`: sent back without one, where an unsigned call
+  rendered for Gemini 3 gets Google's validator-skipping signature), `"passed_url": True` (a
+  `fileData` web URL, which Gemini fetched: rendering it back for Gemini passes it through,
+  even without a `mimeType`).
 
 Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on a text or a
 function call part stays a hint of that part (Gemini 3 requires it back on the same part).

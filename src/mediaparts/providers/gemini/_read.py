@@ -72,10 +72,15 @@ def read(payload: Any) -> list[Message]:
 def _system(body: dict[str, Any]) -> System | None:
     """Read the system instruction, with where it was written (`native["gemini"]["field"]`)."""
     where, value = pick(body, "systemInstruction", "payload")
-    if where is None and body.get("config") is not None:
+    if body.get("config") is not None:
         config = as_dict(_plain(body["config"]), "payload.config")
-        inner, value = pick(config, "systemInstruction", "payload.config")
-        where = None if inner is None else f"config.{inner}"
+        inner, found = pick(config, "systemInstruction", "payload.config")
+        if inner is not None and found is not None:
+            if where is not None and value is not None:  # which one would the call use?
+                raise InvalidMedia(
+                    f"payload: both {where!r} and 'config.{inner}' are given; keep one"
+                )
+            where, value = f"config.{inner}", found
     if where is None or value is None:
         return None
     assert where in SYSTEM_FIELDS
@@ -141,8 +146,25 @@ def _content(node: dict[str, Any], at: str, role: str) -> list[Message]:
         else:
             run.append(read)
     if run:
-        out.append(Assistant(parts=run) if role == "model" else User(parts=run))
+        out.append(Assistant(parts=_unsigned(run)) if role == "model" else User(parts=run))
     return [out[0], *(_hinted(m, {"join": True}) for m in out[1:])]
+
+
+def _unsigned(run: list[Read]) -> list[Read]:
+    """Mark the first function call of a model Content read without a `thoughtSignature`.
+
+    The renderer signs such a call with Gemini's validator-skipping sentinel for Gemini 3
+    (`_render.SKIP_SIGNATURE`); the hint keeps a body read here unsigned, as it was written.
+    """
+    for i, part in enumerate(run):
+        if isinstance(part, ToolCall):
+            hint = part.native.get(PROVIDER, {})  # what `_call` wrote: a dict
+            extra = hint.get("extra", {})
+            if "thoughtSignature" in extra or "thought_signature" in extra:
+                return run
+            native = {**part.native, PROVIDER: {**hint, "unsigned": True}}
+            return [*run[:i], part.model_copy(update={"native": native}), *run[i + 1 :]]
+    return run
 
 
 def _hinted(message: Message, hint: dict[str, Any]) -> Message:

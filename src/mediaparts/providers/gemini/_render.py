@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
-from mediaparts._parts import TextPart
+from mediaparts._parts import TextPart, ToolCall
 from mediaparts.detection import canonical_media_type, kind_of
 from mediaparts.providers._render_common import Prepare, tool_names
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
@@ -20,12 +20,22 @@ from mediaparts.providers.gemini._shapes import (
     blocks,
     check_name,
     function_response,
+    gemini_3,
     hints_of,
     text,
 )
-from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS
+from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, spell
 
-__all__ = ["media_site", "render"]
+__all__ = ["SKIP_SIGNATURE", "media_site", "render"]
+
+# Gemini 3 refuses a model turn whose first `functionCall` part carries no `thoughtSignature`
+# (HTTP 400 "Function call is missing a thought_signature in functionCall parts"; google-genai
+# 3.4 FinishReason.MISSING_THOUGHT_SIGNATURE). The first function call of each step (a model
+# Content) of the current turn is checked, the calls after it in a parallel step are not; for
+# calls Gemini did not make (another model's tool loop, a hand-made history) Google documents
+# this value as the signature that skips the check
+# (ai.google.dev/gemini-api/docs/thought-signatures, read 2026-11).
+SKIP_SIGNATURE = "skip_thought_signature_validator"
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
@@ -72,6 +82,7 @@ def _contents(
     contents: list[dict[str, Any]] = []
     roles: list[str] = []
     merged: set[int] = set()
+    first_calls: dict[int, ToolCall] = {}  # a model content's first call, by index
     for message in messages:
         hint = hints_of(message)
         role = "model" if isinstance(message, Assistant) else "user"
@@ -85,15 +96,32 @@ def _contents(
             if hint.get("join") is not True:
                 merged.add(len(contents) - 1)
             contents[-1]["parts"] += parts
-            continue
-        no_role = hint.get("no_role") is True
-        contents.append({"parts": parts} if no_role else {"role": role, "parts": parts})
-        roles.append(role)
+        else:
+            no_role = hint.get("no_role") is True
+            contents.append({"parts": parts} if no_role else {"role": role, "parts": parts})
+            roles.append(role)
+        call = next((p for p in message.parts if isinstance(p, ToolCall)), None)
+        if role == "model" and call is not None:
+            first_calls.setdefault(len(contents) - 1, call)
     for index in merged:  # tool results lead the user turn that follows the calls
         found = contents[index]["parts"]
         first = [p for p in found if _is_response(p)]
         contents[index]["parts"] = first + [p for p in found if not _is_response(p)]
+    if gemini_3(prepare.model):
+        for index, call in first_calls.items():
+            if hints_of(call).get("unsigned") is not True:  # read unsigned: kept as written
+                _sign(contents[index]["parts"])
     return contents
+
+
+def _sign(parts: list[dict[str, Any]]) -> None:
+    """Give a model content's first `functionCall` part the sentinel if it has no signature."""
+    for part in parts:
+        snake = "function_call" in part
+        if snake or "functionCall" in part:
+            if "thoughtSignature" not in part and "thought_signature" not in part:
+                part[spell("thoughtSignature", snake)] = SKIP_SIGNATURE
+            return
 
 
 def _as_string(contents: list[dict[str, Any]], rest: list[Message]) -> str | None:

@@ -23,6 +23,11 @@ from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
 __all__ = ["read_response"]
 
 
+# What a GenerateContentResponse holds at least one of: a reply, the reason a prompt was
+# blocked, or (a stream's last chunk) only the token counts (ai.google.dev/api/generate-content
+# #GenerateContentResponse and google-genai 3.4 types.GenerateContentResponse, read 2026-11).
+_EXPECTED = ("candidates", "promptFeedback", "usageMetadata")
+
 # The fields whose value is a caller's JSON (function arguments and results, part metadata):
 # their keys are not field names, and keep their spelling.
 _VERBATIM = ("args", "response", "partMetadata")
@@ -39,6 +44,12 @@ def read_response(response: Any) -> Assistant:
         InvalidMedia: Anything not shaped as the API documents, naming its JSON path.
     """
     body = as_dict(_wire(response), "response")
+    if all(body.get(key) is None for key in _EXPECTED):  # camelCase by now (`_wire`)
+        keys = ", ".join(repr(k) for k in list(body)[:5]) or "none"
+        raise InvalidMedia(
+            "response: expected a GenerateContentResponse with 'candidates', 'promptFeedback' "
+            f"or 'usageMetadata', got keys {keys:.200}"
+        )
     candidates = as_list(absent(pick(body, "candidates", "response")[1], []), "response.candidates")
     parts: list[Read] = []
     raw: str | None = None

@@ -34,12 +34,26 @@ from mediaparts.providers._render_common import (
 from mediaparts.providers.gemini._spelling import spell
 from mediaparts.providers.gemini._tables import PROVIDER
 
-__all__ = ["blocks", "check_name", "function_response", "hints_of", "media", "text"]
+__all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints_of", "media", "text"]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
-# responses: images and documents; google-genai 3.4 types.FunctionResponsePart, read 2026-11);
-# anything else follows it as a sibling part, unless it was read from inside one.
+# responses: images and documents; google-genai 3.4 types.FunctionResponsePart and
+# ai.google.dev/gemini-api/docs/function-calling, read 2026-11); anything else follows it as
+# a sibling part, unless it was read from inside one. The feature is Gemini 3's: for a model
+# given that is older (`_OLDER`), all of it follows as sibling parts.
 _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
+# Gemini models before 3, by name (ai.google.dev/gemini-api/docs/models, read 2026-11).
+_OLDER = ("gemini-1", "gemini-2")
+
+
+def gemini_3(model: str | None) -> bool:
+    """Tell whether a render is for Gemini 3 or later, or for a model not given.
+
+    Only the 1.x and 2.x names (`gemini-1*`, `gemini-2*`) are older: the version-less aliases
+    (`gemini-flash-latest`, `gemini-pro-latest`) name the current Gemini 3 models. The name may
+    carry a path (`models/gemini-2.5-flash`, Vertex AI's `publishers/google/models/...`).
+    """
+    return model is None or not model.rsplit("/", 1)[-1].startswith(_OLDER)
 
 
 def hints_of(thing: Any) -> dict[str, Any]:
@@ -82,7 +96,9 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
                 out.append(media(block))
             case ReasoningPart():
                 if block.provider is None:
-                    prepare.lose(block, "Gemini takes back only the thoughts it signed")
+                    prepare.lose(
+                        block, "it names no provider; Gemini takes back only its own thoughts"
+                    )
                 elif block.text is None and block.signature is None:
                     prepare.lose(block, "it has no thought text or signature Gemini can read")
                 else:
@@ -167,8 +183,9 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
                     text(block, prepare)  # reports the citations it cannot carry
                 texts.append(block.text)
             case NormalizedPart():
-                inside = hints_of(block.part).get("nested") is True or (
-                    not hints_of(block.part) and block.media_type.startswith(_NESTED_PREFIXES)
+                inside = gemini_3(prepare.model) and (
+                    hints_of(block.part).get("nested") is True
+                    or (not hints_of(block.part) and block.media_type.startswith(_NESTED_PREFIXES))
                 )
                 if block.text is not None:
                     texts.append(text_file(block))
