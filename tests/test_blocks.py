@@ -11,6 +11,7 @@ from typing import Any, get_args
 import pytest
 
 import mediaparts as mp
+from mediaparts._fields import reading_dicts
 from tests._builders import TESTDATA
 
 PNG = (TESTDATA / "palette.png").read_bytes()
@@ -92,6 +93,13 @@ def test_reasoning_part_fields_and_defaults() -> None:
     }
 
 
+_BAD_MARKER = {
+    "v": 2,
+    "role": "assistant",
+    "parts": [{"kind": "reasoning", "data": {"$bytes": "not base64!"}}],
+}
+
+
 @pytest.mark.parametrize(
     ("data", "kept"),
     [
@@ -103,8 +111,15 @@ def test_reasoning_part_fields_and_defaults() -> None:
     ],
 )
 def test_reasoning_part_data_is_text_or_bytes(data: Any, kept: Any) -> None:
-    """Opaque reasoning data is text or bytes (buffers made bytes, a `$bytes` dict decoded)."""
-    assert mp.ReasoningPart(data=data).data == kept
+    """Opaque reasoning data is text or bytes (buffers made bytes, our `$bytes` dict decoded)."""
+    with reading_dicts():  # as when to_dict() output is read
+        assert mp.ReasoningPart(data=data).data == kept
+
+
+def test_reasoning_part_bytes_marker_is_ours_only() -> None:
+    """Outside our own dicts a `$bytes` dict is no opaque data: refused, never decoded."""
+    with pytest.raises(mp.InvalidMedia, match="text or bytes"):
+        mp.ReasoningPart(data={"$bytes": "AAE="})
 
 
 def test_tool_call_is_a_part_kept_in_order() -> None:
@@ -224,7 +239,7 @@ def test_every_part_refuses_bad_cache_and_native(
         (lambda: mp.Citation(bogus=1), "bogus"),
         (lambda: mp.TextPart("x", citations=[{"bogus": 1}]), "bogus"),
         (lambda: mp.TextPart("x", citations="abc"), "citations"),
-        (lambda: mp.ReasoningPart(data={"$bytes": "not base64!"}), "base64"),
+        (lambda: mp.message_from_dict(_BAD_MARKER), "base64"),
     ],
 )
 def test_parts_refuse_bad_values(make: Callable[[], Any], message: str) -> None:
@@ -249,7 +264,8 @@ def test_bytes_are_written_as_bytes_objects(make: Callable[[bytes], Any]) -> Non
     out = made.model_dump(mode="json") if isinstance(made, mp.Citation) else made.to_dict()
     text = json.dumps(out)
     assert '{"$bytes": "AAH+"}' in text
-    back = type(made)(**{k: v for k, v in json.loads(text).items() if k != "kind"})
+    with reading_dicts():  # as message_from_dict and mp.part read to_dict() output
+        back = type(made)(**{k: v for k, v in json.loads(text).items() if k != "kind"})
     assert back == made
 
 
@@ -318,3 +334,27 @@ def test_part_text_lone_surrogates_are_replaced() -> None:
     assert mp.RefusalPart("a\ud800b").text == "a\ufffdb"
     assert mp.ReasoningPart(text="\udcff", signature="s\ud800").signature == "s\ufffd"
     assert mp.ProviderPart(provider="p", data={"k\ud800": "v\udc00"}).data == {"k\ufffd": "v\ufffd"}
+
+
+def test_provider_block_holding_a_bytes_marker_is_kept_as_written() -> None:
+    """A provider's block that holds {"$bytes": ...} keeps it: only our own dicts decode it."""
+    block = {"type": "server_tool_use", "input": {"query": {"$bytes": "QUJD"}}}
+    part = mp.ProviderPart(provider="anthropic", data=block)
+    assert part.data == block
+    payload = {
+        "messages": [
+            {"role": "user", "content": "q"},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "server_tool_use",
+                        "id": "srvtoolu_1",
+                        "name": "web_search",
+                        "input": {"query": {"$bytes": "QUJD"}},
+                    }
+                ],
+            },
+        ]
+    }
+    assert mp.render(mp.messages_from(payload, "anthropic"), "anthropic") == payload

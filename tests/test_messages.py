@@ -650,3 +650,13 @@ def test_merge_runs_keeps_messages_whose_names_differ() -> None:
     merged = mp.merge_runs([mp.User("a", name="alice"), mp.User("b", name="bob")])
     assert [m.name for m in merged] == ["alice", "bob"]
     assert len(mp.merge_runs([mp.User("a", name="x"), mp.User("b", name="x")])) == 1
+
+
+def test_message_from_dict_refuses_keys_it_would_drop() -> None:
+    """A typed content part with fields this reader does not keep is refused, not trimmed."""
+    cached = {"type": "text", "text": "x", "cache_control": {"type": "ephemeral"}}
+    with pytest.raises(mp.InvalidMedia, match=r"cache_control.*messages_from"):
+        mp.message_from_dict({"role": "user", "content": [cached]})
+    by_id = {"type": "file", "file": {"file_id": "file-1"}}
+    with pytest.raises(mp.InvalidMedia, match=r"file\.file_id"):
+        mp.message_from_dict({"role": "user", "content": [by_id]})

@@ -9,7 +9,7 @@ from typing import Any, get_args, overload
 
 from mediaparts._blocks import PartFields
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import check_fields
+from mediaparts._fields import check_fields, reading_dicts
 from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import (
     FilePart,
@@ -135,11 +135,14 @@ def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | PartFields:
     Raises:
         InvalidMedia: An unknown key, no source or two sources, or a bad value.
     """
+    with reading_dicts():  # to_dict() output: {"$bytes": ...} in hints and blocks is bytes
+        return _from_mapping(value)
+
+
+def _from_mapping(value: Mapping[str, Any]) -> MediaPart | PartFields:
     kind = value.get("kind")
     if isinstance(kind, str) and kind in _OTHER_KINDS:
-        cls_other = _OTHER_KINDS[kind]
-        made = cls_other(**{k: v for k, v in value.items() if k != "kind"})
-        return made
+        return _OTHER_KINDS[kind](**{k: v for k, v in value.items() if k != "kind"})
     unknown = sorted(str(k) for k in value if k not in _SHORTHAND_KEYS and k != "kind")
     if unknown:
         raise InvalidMedia(

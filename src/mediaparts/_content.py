@@ -64,6 +64,33 @@ def _item(item: Any) -> PartFields:
     return made
 
 
+# The keys each type-tagged part may have, and those of the dict under its type's name: the
+# shapes this reader knows; anything more (a cache breakpoint, a file id) is OpenAI's own, read
+# by `mp.messages_from(payload, "openai")`, and refused here rather than dropped.
+_KEYS = {
+    "text": ({"type", "text"}, set()),
+    "input_text": ({"type", "text"}, set()),
+    "output_text": ({"type", "text"}, set()),
+    "image_url": ({"type", "image_url"}, {"url", "detail"}),
+    "input_audio": ({"type", "input_audio"}, {"data", "format"}),
+    "file": ({"type", "file"}, {"file_data", "filename"}),
+}
+
+
+def _check_keys(item: Mapping[str, Any], kind: str) -> None:
+    outer, inner = _KEYS[kind]
+    spec = item.get(kind)
+    extra = sorted(set(item) - outer) + sorted(
+        f"{kind}.{k}" for k in (set(spec) - inner if isinstance(spec, Mapping) else ())
+    )
+    if extra:
+        raise InvalidMedia(
+            f"a {kind!r} content part has {', '.join(map(str, extra[:5]))}, which this reader "
+            "does not keep; read a provider's own payload with mp.messages_from(payload, "
+            "provider), which keeps everything"
+        )
+
+
 def _spec(item: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     spec = item.get(key)
     if not isinstance(spec, Mapping):
@@ -82,6 +109,8 @@ def _typed_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
     module).
     """
     kind = item.get("type")
+    if isinstance(kind, str) and kind in _KEYS:
+        _check_keys(item, kind)
     if kind in ("text", "input_text", "output_text"):
         text = item.get("text")
         if not isinstance(text, str):

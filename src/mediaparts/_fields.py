@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, PlainSerializer, ValidationError, WithJsonSchema
@@ -38,6 +40,7 @@ __all__ = [
     "json_copy",
     "json_text",
     "model_hash",
+    "reading_dicts",
     "utf8",
 ]
 
@@ -217,8 +220,23 @@ def explain(name: str, exc: ValidationError) -> str:
 # -- a provider's own data: JSON, plus bytes where its SDK uses bytes -----------------------
 
 # In JSON (to_dict), bytes are written as {"$bytes": "<base64>"}, and such a one-key dict is
-# read back as bytes: Bedrock's SDK puts raw bytes inside blocks we keep verbatim.
+# read back as bytes, but only while our own dicts are read (`reading_dicts`): a provider's
+# block that happens to hold such a dict is kept as it is. Bedrock's SDK puts raw bytes inside
+# blocks we keep verbatim.
 _BYTES_KEY = "$bytes"
+_READING_DICTS: ContextVar[bool] = ContextVar("mediaparts_reading_dicts", default=False)
+
+
+@contextmanager
+def reading_dicts() -> Iterator[None]:
+    """Read `{"$bytes": base64}` back as bytes in the parts built inside (`to_dict()` output)."""
+    token = _READING_DICTS.set(True)
+    try:
+        yield
+    finally:
+        _READING_DICTS.reset(token)
+
+
 # Deep enough for any provider's block, shallow enough that copying cannot exhaust the stack.
 _MAX_DEPTH = 64
 
@@ -226,8 +244,8 @@ _MAX_DEPTH = 64
 def data_copy(value: Any, *, what: str) -> Any:
     """Return a deep copy of JSON data that may hold bytes, checked and bounded in depth.
 
-    Tuples become lists, bytearrays bytes, lone surrogates U+FFFD; a `{"$bytes": base64}`
-    dict becomes bytes.
+    Tuples become lists, bytearrays bytes, lone surrogates U+FFFD; inside `reading_dicts()`,
+    a `{"$bytes": base64}` dict becomes bytes.
 
     Raises:
         InvalidMedia: `value` holds something else (an object, NaN, a non-string key), or is
@@ -257,7 +275,8 @@ def _copy(value: Any, what: str, depth: int) -> Any:
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value)
     if isinstance(value, Mapping):
-        if len(value) == 1 and isinstance(value.get(_BYTES_KEY), str):
+        marker = len(value) == 1 and isinstance(value.get(_BYTES_KEY), str)
+        if marker and _READING_DICTS.get():
             return b64decode(value[_BYTES_KEY])
         out: dict[str, Any] = {}
         for key, item in value.items():

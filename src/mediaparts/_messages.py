@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from mediaparts._build import is_single_source
 from mediaparts._content import to_parts
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import NativeHints, construct, json_copy, model_hash
+from mediaparts._fields import NativeHints, construct, json_copy, model_hash, reading_dicts
 from mediaparts._parts import MediaPart, Part, TextPart, ToolCall
 from mediaparts._sources import untrusted_paths
 
@@ -278,7 +278,7 @@ def message_from_dict(
         InvalidMedia: The dict has no known role, an unknown version or a malformed field,
             or `base_dir` is not a directory.
     """
-    with untrusted_paths("mp.message_from_dict()", base_dir):
+    with untrusted_paths("mp.message_from_dict()", base_dir), reading_dicts():
         return _message_from_dict(value)
 
 
