@@ -660,3 +660,19 @@ def test_message_from_dict_refuses_keys_it_would_drop() -> None:
     by_id = {"type": "file", "file": {"file_id": "file-1"}}
     with pytest.raises(mp.InvalidMedia, match=r"file\.file_id"):
         mp.message_from_dict({"role": "user", "content": [by_id]})
+
+
+def test_message_from_dict_takes_empty_fields_it_does_not_keep() -> None:
+    """An empty value (`"annotations": []`, as SDK dumps write) loses nothing and is taken."""
+    made = mp.message_from_dict(
+        {"role": "assistant", "content": [{"type": "output_text", "text": "hi", "annotations": []}]}
+    )
+    assert made.content == "hi"
+
+
+def test_merge_runs_merges_a_message_without_id_either_way() -> None:
+    """An id on either side is kept; only two different ids keep messages apart."""
+    for pair in ([mp.User("a"), mp.User("b", id="m2")], [mp.User("a", id="m1"), mp.User("b")]):
+        (merged,) = mp.merge_runs(pair)
+        assert merged.id in ("m1", "m2")
+    assert len(mp.merge_runs([mp.User("a", id="m1"), mp.User("b", id="m2")])) == 2

@@ -79,9 +79,11 @@ _KEYS = {
 
 def _check_keys(item: Mapping[str, Any], kind: str) -> None:
     outer, inner = _KEYS[kind]
-    spec = item.get(kind)
-    extra = sorted(set(item) - outer) + sorted(
-        f"{kind}.{k}" for k in (set(spec) - inner if isinstance(spec, Mapping) else ())
+    found = item.get(kind)
+    spec: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    # An empty value (`"annotations": []`, as every SDK dump writes) loses nothing.
+    extra = sorted(k for k in set(item) - outer if item[k] not in (None, [], {}, "")) + sorted(
+        f"{kind}.{k}" for k in set(spec) - inner if spec[k] not in (None, [], {}, "")
     )
     if extra:
         raise InvalidMedia(

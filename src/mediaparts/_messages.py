@@ -377,7 +377,7 @@ def _mergeable(first: Message, second: Message) -> bool:
     same = ("name", "native")
     if any(getattr(first, f, None) != getattr(second, f, None) for f in same):
         return False
-    return first.id == second.id or second.id is None
+    return first.id is None or second.id is None or first.id == second.id
 
 
 def _plain(part: Any) -> TypeGuard[TextPart]:
@@ -403,6 +403,7 @@ def _merge(first: Message, second: Message) -> Message:
         fields["output"] = second.output if second.output is not None else first.output
         for name in ("model", "stop_reason", "stop_reason_raw"):
             fields[name] = getattr(second, name) or getattr(first, name)
+    fields["id"] = first.id if first.id is not None else second.id
     made = type(first)(parts=tuple(parts), **fields)
     assert isinstance(made, System | User | Assistant | Tool)
     return made

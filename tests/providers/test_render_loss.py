@@ -374,3 +374,28 @@ def test_render_fits_cache_breakpoints_to_anthropics_rules(provider: str) -> Non
     key = "cache_control" if provider == "anthropic" else "cachePoint"
     assert json.dumps(payload).count(f'"{key}"') == 4
     assert json.dumps(payload).count('"1h"') == 4
+
+
+@pytest.mark.parametrize(
+    ("provider", "model"),
+    [("openai", "gpt-4o"), ("openai-responses", "gpt-4.1"), ("anthropic", None), ("bedrock", None)],
+)
+def test_arender_matches_render_when_breakpoints_change(provider: str, model: str | None) -> None:
+    """Breakpoints dropped or fitted on media parts: arender gives what render gives."""
+    image = mp.part(TESTDATA / "palette.png", cache="5m")
+    messages: list[mp.Message] = [
+        mp.User([image, mp.TextPart("look", cache="1h")]),
+    ]
+    expected = mp.render(messages, provider, model=model)
+    assert asyncio.run(mp.arender(messages, provider, model=model)) == expected
+
+
+def test_call_ids_skip_ids_that_results_already_use() -> None:
+    """A derived id never repeats a tool_call_id a result already names."""
+    messages: list[mp.Message] = [
+        mp.Assistant(tool_calls=[mp.ToolCall(name="a")]),
+        mp.Tool("r-a", name="a"),
+        mp.Tool("orphan", tool_call_id="call_1", name="b"),
+    ]
+    ids = call_ids(messages)
+    assert ids[id(messages[0].parts[0])] != "call_1"

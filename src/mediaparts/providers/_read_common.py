@@ -140,8 +140,10 @@ def inline_media(
         else:
             raise InvalidMedia(f"expected base64 text or bytes, got {_shown(data)}")
         declared = canonical_media_type(media_type) if media_type else None
-        if kind is None and declared is not None and kind_of(declared) != "file":
-            kind = kind_of(declared)  # an image block of text bytes is refused, not read as text
+        if kind is None and declared is not None and kind_of(declared) == "image":
+            # An image block of text bytes is refused, never read as prompt text. (Audio and
+            # video labels are left to the bytes: a WebM or MP4 is often labelled the other.)
+            kind = "image"
         if kind is None:
             kind = detect(raw, filename=fields.get("filename"), declared=media_type).kind
         made = part_class(kind)(data=raw, media_type=media_type, **fields)

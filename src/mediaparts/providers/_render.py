@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
@@ -248,7 +249,19 @@ async def arender(
     )
     ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))
     table = {id(p): n for p, n in zip(media, ready, strict=True)}
-    prepare = Preparer(chosen, messages, lambda part: table[id(part)], on_loss, model)
+
+    def fitted(part: MediaPart) -> NormalizedPart:
+        found = table.get(id(part))
+        if found is None:  # a renderer's copy with another cache breakpoint: the same media
+            bare = part.model_copy(update={"cache": None})
+            found = next(
+                n
+                for p, n in zip(media, ready, strict=True)
+                if p.model_copy(update={"cache": None}) == bare
+            )
+        return found if found.part is part else dataclasses.replace(found, part=part)
+
+    prepare = Preparer(chosen, messages, fitted, on_loss, model)
     payload = copy.deepcopy(chosen.renderer(messages, prepare))  # see render
     prepare.warn()
     return payload

@@ -279,7 +279,7 @@ def call_ids(
     """
     taken = {
         p.id for m in messages for p in m.parts if isinstance(p, ToolCall) and p.id is not None
-    }
+    } | {m.tool_call_id for m in messages if isinstance(m, Tool) and m.tool_call_id is not None}
     renamed: dict[str, str] = {}
     count = 0
 
