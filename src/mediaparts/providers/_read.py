@@ -60,6 +60,7 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
 
     Raises:
         InvalidMedia: The response is malformed (the message names the field).
+        UnsupportedMediaType: A block's bytes are not the kind the block says.
         InvalidConfig: The provider has no response reader.
         UnknownProvider: No provider has that name.
     """
