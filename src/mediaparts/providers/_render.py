@@ -252,14 +252,17 @@ async def arender(
 
     def fitted(part: MediaPart) -> NormalizedPart:
         found = table.get(id(part))
-        if found is None:  # a renderer's copy with another cache breakpoint: the same media
-            bare = part.model_copy(update={"cache": None})
-            found = next(
-                n
-                for p, n in zip(media, ready, strict=True)
-                if p.model_copy(update={"cache": None}) == bare
-            )
-        return found if found.part is part else dataclasses.replace(found, part=part)
+        if found is not None:
+            return found
+        # A renderer's copy with another cache breakpoint (`cache_plan`, `without_cache`): the
+        # same media, fitted once; the copy is its part, as `render` would make it.
+        bare = part.model_copy(update={"cache": None})
+        same = next(
+            n
+            for p, n in zip(media, ready, strict=True)
+            if p.model_copy(update={"cache": None}) == bare
+        )
+        return dataclasses.replace(same, part=part)
 
     prepare = Preparer(chosen, messages, fitted, on_loss, model)
     payload = copy.deepcopy(chosen.renderer(messages, prepare))  # see render
