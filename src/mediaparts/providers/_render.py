@@ -68,6 +68,7 @@ class Preparer:
         self.model = model
         self.losses: list[str] = []
         self._messages = messages
+        self._index: dict[int, int] | None = None  # id() of a message or part -> message index
         self._fit = fit
         self._on_loss = on_loss
 
@@ -88,10 +89,15 @@ class Preparer:
             self.losses.append(message)
 
     def _where(self, thing: Any) -> str:
-        for index, message in enumerate(self._messages):
-            if message is thing or any(p is thing for p in message.parts):
-                return f" in message {index} ({message.role})"
-        return ""
+        if self._index is None:  # built once, at the first loss: a lookup per loss after that
+            self._index = {}
+            for index, message in enumerate(self._messages):
+                self._index[id(message)] = index
+                self._index.update((id(p), index) for p in message.parts)
+        found = self._index.get(id(thing))
+        if found is None:
+            return ""
+        return f" in message {found} ({self._messages[found].role})"
 
     def warn(self) -> None:
         """Issue one `ConversionWarning` per loss, attributed to the caller of `render`."""
@@ -249,6 +255,7 @@ async def arender(
     )
     ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))
     table = {id(p): n for p, n in zip(media, ready, strict=True)}
+    by_media: dict[MediaPart, NormalizedPart] = {}
 
     def fitted(part: MediaPart) -> NormalizedPart:
         found = table.get(id(part))
@@ -256,12 +263,11 @@ async def arender(
             return found
         # A renderer's copy with another cache breakpoint (`cache_plan`, `without_cache`): the
         # same media, fitted once; the copy is its part, as `render` would make it.
-        bare = part.model_copy(update={"cache": None})
-        same = next(
-            n
-            for p, n in zip(media, ready, strict=True)
-            if p.model_copy(update={"cache": None}) == bare
-        )
+        if not by_media:
+            by_media.update(
+                (p.model_copy(update={"cache": None}), n) for p, n in zip(media, ready, strict=True)
+            )
+        same = by_media[part.model_copy(update={"cache": None})]
         return dataclasses.replace(same, part=part)
 
     prepare = Preparer(chosen, messages, fitted, on_loss, model)

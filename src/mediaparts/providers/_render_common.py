@@ -7,6 +7,7 @@ for several providers lives here, so the provider modules hold only their own sh
 from __future__ import annotations
 
 import html
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeAlias
 
@@ -299,23 +300,35 @@ def call_ids(
         return renamed[own_id]
 
     ids: dict[int, str] = {}
-    pending: list[ToolCall] = []
+    # The calls not answered yet, in order, and two ways to find them: by the id sent, and by
+    # the tool's name (queues skip calls already answered), so pairing stays linear.
+    pending: dict[int, ToolCall] = {}
+    by_id: dict[str, list[int]] = {}
+    by_name: dict[str | None, deque[int]] = {}
+
+    def answer(queue: deque[int]) -> int | None:
+        while queue:
+            key = queue.popleft()
+            if pending.pop(key, None) is not None:
+                return key
+        return None
+
     for message in messages:
         if isinstance(message, Tool):
             if message.tool_call_id is not None:
                 ids[id(message)] = sent(message.tool_call_id)
-                pending = [c for c in pending if ids[id(c)] != ids[id(message)]]
+                for answered in by_id.pop(ids[id(message)], ()):
+                    pending.pop(answered, None)
                 continue
-            named = [c for c in pending if message.name is None or c.name == message.name]
-            if named:
-                ids[id(message)] = ids[id(named[0])]
-                pending.remove(named[0])
-            else:
-                ids[id(message)] = fresh()
+            key = answer(by_name.get(message.name, deque()))
+            ids[id(message)] = ids[key] if key is not None else fresh()
         for call in message.parts:
             if isinstance(call, ToolCall) and id(call) not in ids:
                 ids[id(call)] = fresh() if call.id is None else sent(call.id)
-                pending.append(call)
+                pending[id(call)] = call
+                by_id.setdefault(ids[id(call)], []).append(id(call))
+                by_name.setdefault(call.name, deque()).append(id(call))
+                by_name.setdefault(None, deque()).append(id(call))
     return ids
 
 
