@@ -204,8 +204,13 @@ def json_arguments(value: Any, at: str) -> str:
     return json_text(as_dict(value, at), what=at)
 
 
-def plain(response: Any, *, mode: str = "python", by_alias: bool = False) -> dict[str, Any]:
+def plain(
+    response: Any, *, mode: str = "python", by_alias: bool = False, sent: bool = False
+) -> dict[str, Any]:
     """Return a response as a dict: the SDK's pydantic object dumped, or the dict itself.
+
+    The dump leaves out fields that are None, or, with `sent`, the fields the API did not
+    send (a null it did send is kept).
 
     Raises:
         InvalidMedia: It is neither.
@@ -215,7 +220,7 @@ def plain(response: Any, *, mode: str = "python", by_alias: bool = False) -> dic
     dump = getattr(response, "model_dump", None)
     if callable(dump):
         try:
-            dumped = dump(mode=mode, by_alias=by_alias, exclude_none=True)
+            dumped = dump(mode=mode, by_alias=by_alias, exclude_none=not sent, exclude_unset=sent)
         except Exception as exc:  # a foreign object's failure, reported as ours
             raise InvalidMedia(
                 f"response: {type(response).__name__}.model_dump() failed: {exc!s:.200}"

@@ -32,6 +32,7 @@ from mediaparts.providers._read_common import (
     json_arguments,
     maybe,
     need,
+    plain,
     stop_reason,
     token_count,
     url_media,
@@ -111,10 +112,7 @@ def _response_dict(response: Any) -> dict[str, Any]:
     Only the fields the API sent are dumped (a citation's `document_title` is required even
     when null, and a field the API did not send must not be sent back either).
     """
-    dump = getattr(response, "model_dump", None)
-    if callable(dump) and not isinstance(response, dict):
-        response = dump(mode="python", exclude_unset=True)
-    return as_dict(response, "response")
+    return plain(response, sent=True)
 
 
 def _no_nulls(block: Any, at: str) -> dict[str, Any]:

@@ -8,14 +8,20 @@ The first candidate's content becomes the parts (read as a request's `model` con
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
-from mediaparts.providers._read_common import as_dict, as_list, stop_reason, token_count, utf8
+from mediaparts.providers._read_common import (
+    as_dict,
+    as_list,
+    plain,
+    stop_reason,
+    token_count,
+    utf8,
+)
 from mediaparts.providers.gemini._read import Read, read_part
 from mediaparts.providers.gemini._spelling import absent, camel, pick
 from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
@@ -88,14 +94,8 @@ def read_response(response: Any) -> Assistant:
 
 def _wire(response: Any) -> Any:
     """Return the response as the REST API writes it: a dict, bytes as base64 text."""
-    dump = getattr(response, "model_dump", None)
-    if callable(dump):  # camelCase aliases: the spelling of the REST API's JSON
-        response = dump(mode="python", by_alias=True, exclude_none=True)
-    elif not isinstance(response, Mapping):
-        raise InvalidMedia(
-            f"expected the SDK's response object or its dict, got {type(response).__name__}"
-        )
-    return _camel(data_copy(response, what="response"), "response")
+    # camelCase aliases: the spelling of the REST API's JSON.
+    return _camel(data_copy(plain(response, by_alias=True), what="response"), "response")
 
 
 def _camel(value: Any, at: str) -> Any:
