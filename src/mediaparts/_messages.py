@@ -117,12 +117,7 @@ class _Message(BaseModel):
         It carries `"v": 2`, the format version; fields at their default are left out.
         """
         out: dict[str, Any] = {"v": FORMAT_VERSION, "role": self.role}
-        dumped = self.model_dump(mode="json", exclude={"role", "parts"})
-        for name, info in type(self).model_fields.items():
-            if name in dumped and getattr(self, name) != info.get_default(
-                call_default_factory=True
-            ):
-                out[name] = dumped[name]
+        out.update(self.model_dump(mode="json", exclude={"role", "parts"}, exclude_defaults=True))
         out["parts"] = [p.to_dict() for p in self.parts]
         return out
 
