@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
@@ -130,6 +129,18 @@ def _describe(thing: Any) -> str:
     return name
 
 
+def _fresh(value: Any) -> Any:
+    """Return JSON-like data with new dicts and lists (strings and bytes are immutable: shared).
+
+    `copy.deepcopy` would do, at several times the cost on the render path.
+    """
+    if isinstance(value, dict):
+        return {key: _fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    return value
+
+
 def _excerpt(text: str | None, size: int = 80) -> str:
     text = text or ""
     return repr(text if len(text) <= size else text[: size - 1] + "…")
@@ -224,7 +235,7 @@ def render(
     prepare = Preparer(chosen, messages, fit, on_loss, model)
     # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
     # payload, and a caller who edits the payload must not edit the frozen parts.
-    payload = copy.deepcopy(chosen.renderer(messages, prepare))
+    payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))
     prepare.warn()
     return payload
 
@@ -271,6 +282,6 @@ async def arender(
         return dataclasses.replace(same, part=part)
 
     prepare = Preparer(chosen, messages, fitted, on_loss, model)
-    payload = copy.deepcopy(chosen.renderer(messages, prepare))  # see render
+    payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))  # see render
     prepare.warn()
     return payload
