@@ -4,6 +4,7 @@ counts, and JSON paths put on errors raised without one."""
 from __future__ import annotations
 
 import base64
+import json
 import copy
 import re
 from typing import Any
@@ -142,3 +143,61 @@ def test_reader_refuses_a_payload_with_no_conversation(provider: str) -> None:
     """A dict with none of the provider's conversation keys is refused, never read as empty."""
     with pytest.raises(mp.InvalidMedia, match=r"messages|contents|input"):
         mp.messages_from({"mesages": [{"role": "user", "content": "hi"}]}, provider)
+
+
+def _deep(levels: int) -> list[Any]:
+    top: list[Any] = []
+    inner = top
+    for _ in range(levels):
+        inner.append([])
+        inner = inner[0]
+    return top
+
+
+@pytest.mark.parametrize(
+    ("provider", "payload"),
+    [
+        ("anthropic", {"messages": [{"role": _deep(100_000), "content": "x"}]}),
+        (
+            "openai",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "text",
+                                "text": "x",
+                                "prompt_cache_breakpoint": {"mode": _deep(100_000)},
+                            }
+                        ],
+                    }
+                ]
+            },
+        ),
+    ],
+)
+def test_error_messages_show_hostile_values_bounded(provider: str, payload: Any) -> None:
+    """A value nested far deeper than JSON allows is named by its type, never repr'd whole."""
+    with pytest.raises(mp.InvalidMedia, match="got a list"):
+        mp.messages_from(payload, provider)
+
+
+def test_responses_output_text_drops_parsed_from_any_dict() -> None:
+    """`parsed` (what responses.parse() adds) is never replayed, from a dict as from the SDK."""
+    path = TESTDATA.parent / "tests/conversations/corpus/openai-responses/responses"
+
+    data = json.loads((path / "01_text_cached_usage.json").read_text(encoding="utf-8"))
+    for item in data["output"]:
+        for block in item.get("content") or []:
+            block["parsed"] = {"answer": 1}
+    reply = mp.message_from_response(data, "openai-responses")
+    assert "parsed" not in json.dumps(mp.render([mp.User("q"), reply], "openai-responses"))
+
+
+def test_render_with_an_overridden_file_store() -> None:
+    """A provider reading another store still renders its own-name references, by their part."""
+    chat = mp.providers.get("openai").with_rules(file_store="azure")
+    ref = mp.part({"file_id": "file-1", "provider": "openai", "media_type": "application/pdf"})
+    payload = mp.render(mp.User(["Read", ref]), chat, on_loss="error")
+    assert "file-1" in str(payload)

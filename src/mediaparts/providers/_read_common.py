@@ -31,6 +31,7 @@ __all__ = [
     "maybe",
     "need",
     "plain",
+    "shown",
     "stop_reason",
     "token_count",
     "url_media",
@@ -44,6 +45,19 @@ _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", di
 
 def _shown(value: Any) -> str:
     return "null" if value is None else type(value).__name__
+
+
+def shown(value: Any) -> str:
+    """Show a hostile value in an error message, bounded: a short repr, or its type.
+
+    A repr of anything else could be huge, or recurse as deep as the value nests.
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:39] + "…")
+    small = isinstance(value, int) and not isinstance(value, bool) and value.bit_length() < 64
+    if value is None or isinstance(value, bool | float) or small:
+        return repr(value)
+    return f"a {type(value).__name__}"
 
 
 def as_dict(value: Any, at: str) -> dict[str, Any]:
@@ -93,10 +107,8 @@ def token_count(node: Mapping[str, Any], key: str, at: str, *, required: bool = 
     if value is None and not required:
         return 0
     if type(value) is not int or value < 0:
-        shown = "missing" if value is None else f"got {value!r:.20}"
-        raise InvalidMedia(
-            f"{at}.{key}: expected a token count (a whole number, 0 or more), {shown}"
-        )
+        got = "missing" if value is None else f"got {shown(value)}"
+        raise InvalidMedia(f"{at}.{key}: expected a token count (a whole number, 0 or more), {got}")
     return value
 
 

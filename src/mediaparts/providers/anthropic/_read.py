@@ -33,6 +33,7 @@ from mediaparts.providers._read_common import (
     maybe,
     need,
     plain,
+    shown,
     stop_reason,
     token_count,
     url_media,
@@ -156,7 +157,7 @@ def _system_text(block: Any, at: str) -> TextPart:
     node = as_dict(block, at)
     if node.get("type") != "text":
         raise InvalidMedia(
-            f"{at}.type: a system prompt holds text blocks only, got {node.get('type')!r:.40}"
+            f"{at}.type: a system prompt holds text blocks only, got {shown(node.get('type'))}"
         )
     return _text(node, at)
 
@@ -167,7 +168,9 @@ def _turn(turn: Any, at: str, names: dict[str, str]) -> list[Message]:
     role = node.get("role")
     content = node.get("content")
     if role not in ("user", "assistant", "system"):
-        raise InvalidMedia(f"{at}.role: expected 'user', 'assistant' or 'system', got {role!r:.40}")
+        raise InvalidMedia(
+            f"{at}.role: expected 'user', 'assistant' or 'system', got {shown(role)}"
+        )
     if isinstance(content, str):
         hints: dict[str, Any] = {"system": "message"} if role == "system" else {}
         kind = {"user": User, "assistant": Assistant, "system": System}[role]
@@ -365,7 +368,9 @@ def _media(kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]) 
             file_id = source.get("file_id")
             return file_reference(kind, file_id, PROVIDER, None, f"{at}.file_id", **fields)
         case other:
-            raise InvalidMedia(f"{at}.type: expected a source type of the block, got {other!r}")
+            raise InvalidMedia(
+                f"{at}.type: expected a source type of the block, got {shown(other)}"
+            )
 
 
 def _cache(node: dict[str, Any], at: str) -> tuple[Any, dict[str, Any]]:
@@ -378,7 +383,7 @@ def _cache(node: dict[str, Any], at: str) -> tuple[Any, dict[str, Any]]:
     if control.get("type") != "ephemeral" or ttl not in ("5m", "1h") or len(control) > 2:
         raise InvalidMedia(
             f"{at}.cache_control: expected {{'type': 'ephemeral'}} with an optional ttl of "
-            f"'5m' or '1h', got {control!r:.200}"
+            f"'5m' or '1h', got {shown(control)}"
         )
     return ttl, ({"ttl": True} if "ttl" in control else {})
 

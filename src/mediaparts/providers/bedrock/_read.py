@@ -21,6 +21,7 @@ from mediaparts.providers._read_common import (
     maybe,
     need,
     plain,
+    shown,
     stop_reason,
     token_count,
 )
@@ -76,7 +77,7 @@ def read_response(response: Any) -> Assistant:
     message = need(output, "message", "output", dict)
     role = message.get("role")
     if role != "assistant":
-        raise InvalidMedia(f"output.message.role: expected 'assistant', got {role!r:.40}")
+        raise InvalidMedia(f"output.message.role: expected 'assistant', got {shown(role)}")
     content = as_list(message.get("content"), "output.message.content")
     parts = [_part(*block) for block in _walk(content, "output.message.content")]
     reason, raw = stop_reason(body.get("stopReason"), STOP_REASONS, "stopReason")
@@ -114,7 +115,7 @@ def _messages(turns: list[Any], at: str) -> list[Message]:
             out += _system(content, blocks, {"in_messages": True})
         else:
             raise InvalidMedia(
-                f"{where}.role: expected user, assistant or system, got {role!r:.40}"
+                f"{where}.role: expected user, assistant or system, got {shown(role)}"
             )
     return out
 
@@ -179,7 +180,7 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made |
     block = as_dict(value, at)
     extra = sorted(set(block) - {"toolUseId", "content", "status", "type"})
     if extra:
-        raise InvalidMedia(f"{at}: unexpected key {extra[0]!r}")
+        raise InvalidMedia(f"{at}: unexpected key {shown(extra[0])}")
     call_id = need(block, "toolUseId", at, str)
     content = as_list(block.get("content"), f"{at}.content")
     parts: list[Made] = []
@@ -196,7 +197,7 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made |
             parts.append(provider_part(key, inner, f"{where}.{key}", hints, cache))
     status = maybe(block, "status", at, str)
     if status not in (None, "success", "error"):
-        raise InvalidMedia(f"{at}.status: expected success or error, got {status!r:.40}")
+        raise InvalidMedia(f"{at}.status: expected success or error, got {shown(status)}")
     hints = {"status": status} if status == "success" else {}
     kind = maybe(block, "type", at, str)
     if kind is not None:

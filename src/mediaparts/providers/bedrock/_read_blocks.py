@@ -34,6 +34,7 @@ from mediaparts.providers._read_common import (
     located,
     maybe,
     need,
+    shown,
     utf8,
 )
 from mediaparts.providers.bedrock._tables import FORMAT_NAMES, PROVIDER, formats
@@ -305,4 +306,6 @@ def _only(block: Mapping[str, Any], allowed: tuple[str, ...], at: str) -> None:
     """Refuse keys botocore's shape does not have (they could not be rendered back)."""
     extra = sorted(set(block) - set(allowed))
     if extra:
-        raise InvalidMedia(f"{at}: unexpected key {extra[0]!r} (expected {', '.join(allowed)})")
+        raise InvalidMedia(
+            f"{at}: unexpected key {shown(extra[0])} (expected {', '.join(allowed)})"
+        )

@@ -25,6 +25,7 @@ from mediaparts.providers._read_common import (
     file_reference,
     inline_media,
     json_arguments,
+    shown,
     url_media,
 )
 from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, absent, pick, spelled_snake
@@ -78,7 +79,7 @@ def _system(body: dict[str, Any]) -> System | None:
         if inner is not None and found is not None:
             if where is not None and value is not None:  # which one would the call use?
                 raise InvalidMedia(
-                    f"payload: both {where!r} and 'config.{inner}' are given; keep one"
+                    f"payload: both {shown(where)} and 'config.{inner}' are given; keep one"
                 )
             where, value = f"config.{inner}", found
     if where is None or value is None:
@@ -117,7 +118,7 @@ def _contents(value: Any) -> list[Message]:
         node = as_dict(_plain(item), at)
         role = node.get("role")
         if role is not None and role not in ("user", "model"):
-            raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {role!r:.40}")
+            raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {shown(role)}")
         first: dict[str, Any] = {}
         if role is None:
             first["no_role"] = True
@@ -251,7 +252,7 @@ def _call(value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
     node = as_dict(value, at)
     name = node.get("name")
     if not isinstance(name, str) or not name:
-        raise InvalidMedia(f"{at}.name: expected the function's name, got {name!r:.40}")
+        raise InvalidMedia(f"{at}.name: expected the function's name, got {shown(name)}")
     call_id = node.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise InvalidMedia(f"{at}.id: expected a string, got {type(call_id).__name__}")
@@ -269,7 +270,7 @@ def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
     node = as_dict(value, at)
     type_key, media_type = pick(node, "mimeType", at)
     if media_type is not None and not isinstance(media_type, str):
-        raise InvalidMedia(f"{at}.{type_key}: expected a media type, got {media_type!r:.40}")
+        raise InvalidMedia(f"{at}.{type_key}: expected a media type, got {shown(media_type)}")
     _, display = pick(node, "displayName", at)
     fields: dict[str, Any] = {"filename": display} if isinstance(display, str) else {}
     if name == "inlineData":
@@ -284,7 +285,7 @@ def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
         return inline_media(None, data, media_type, f"{at}.data", native=_native(hint), **fields)
     uri_key, uri = pick(node, "fileUri", at)
     if not isinstance(uri, str) or not uri:
-        raise InvalidMedia(f"{at}.fileUri: expected the file's URI, got {uri!r:.40}")
+        raise InvalidMedia(f"{at}.fileUri: expected the file's URI, got {shown(uri)}")
     inner = _rest(node, (type_key, uri_key), at)
     if inner:
         hint["inner"] = inner
@@ -304,7 +305,7 @@ def _tool(node: dict[str, Any], key: str, at: str) -> Tool:
     response = as_dict(node[key], where)
     name = response.get("name")
     if not isinstance(name, str) or not name:
-        raise InvalidMedia(f"{where}.name: expected the function's name, got {name!r:.40}")
+        raise InvalidMedia(f"{where}.name: expected the function's name, got {shown(name)}")
     call_id = response.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise InvalidMedia(f"{where}.id: expected a string, got {type(call_id).__name__}")

@@ -18,6 +18,7 @@ from mediaparts.providers._read_common import (
     as_dict,
     as_list,
     plain,
+    shown,
     stop_reason,
     token_count,
     utf8,
@@ -115,7 +116,7 @@ def _camel(value: Any, at: str) -> Any:
     for key, item in value.items():
         name = camel(key)
         if name in out:
-            raise InvalidMedia(f"{at}: both {name!r} and {key!r} are given; keep one")
+            raise InvalidMedia(f"{at}: both {shown(name)} and {shown(key)} are given; keep one")
         if name in _VERBATIM:
             out[name] = _b64(item)
         elif isinstance(item, str) and (name, at.endswith(".inlineData")) in _BASE64:
@@ -154,7 +155,7 @@ def _index(node: dict[str, Any], name: str, at: str) -> int:
     if value is None:
         return 0
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidMedia(f"{at}.{key}: expected an index (0 or more), got {value!r:.20}")
+        raise InvalidMedia(f"{at}.{key}: expected an index (0 or more), got {shown(value)}")
     return value
 
 
@@ -266,7 +267,7 @@ def _grounding(
         key, indices = pick(support, "groundingChunkIndices", where)
         for j, value in enumerate(as_list(absent(indices, []), f"{where}.{key}")):
             if not isinstance(value, int) or not 0 <= value < len(chunks):
-                raise InvalidMedia(f"{where}.{key}[{j}]: no grounding chunk {value!r}")
+                raise InvalidMedia(f"{where}.{key}[{j}]: no grounding chunk {shown(value)}")
             chunk = as_dict(chunks[value], f"{at}.groundingChunks[{value}]")
             source = next((v for v in chunk.values() if isinstance(v, dict)), {})
             out.append(

@@ -14,7 +14,7 @@ from typing import Any
 from mediaparts._blocks import Cache
 from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Tool
-from mediaparts.providers._read_common import as_dict, maybe
+from mediaparts.providers._read_common import as_dict, maybe, shown
 from mediaparts.providers._render_common import Prepare, error_text
 
 __all__ = [
@@ -60,10 +60,10 @@ def read_breakpoint(value: Any, at: str) -> tuple[Cache, dict[str, Any] | None]:
     point = as_dict(value, at)
     mode = point.get("mode")
     if mode != "explicit":
-        raise InvalidMedia(f"{at}.mode: expected 'explicit', got {mode!r:.40}")
+        raise InvalidMedia(f"{at}.mode: expected 'explicit', got {shown(mode)}")
     ttl = maybe(point, "ttl", at, str)
     if ttl is not None and ttl not in _TTL_CACHE:
-        raise InvalidMedia(f"{at}.ttl: expected one of {', '.join(_TTL_CACHE)}, got {ttl!r:.40}")
+        raise InvalidMedia(f"{at}.ttl: expected one of {', '.join(_TTL_CACHE)}, got {shown(ttl)}")
     cache: Cache = "5m" if ttl is None else _TTL_CACHE[ttl]
     return cache, None if point == CACHE_BREAKPOINTS[cache] else point
 

@@ -32,6 +32,7 @@ from mediaparts.providers._read_common import (
     maybe,
     need,
     plain,
+    shown,
     stop_reason,
     token_count,
     url_media,
@@ -85,7 +86,7 @@ def read(payload: Any) -> list[Message]:
 def _message(node: dict[str, Any], at: str) -> Message:
     role = need(node, "role", at, str)
     if role not in _KNOWN:
-        raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {role!r:.40}")
+        raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {shown(role)}")
     hints: dict[str, Any] = {}
     # Unknown keys, and known ones written as null (or no calls), go back as they were written.
     extra = {
@@ -210,7 +211,7 @@ def _image(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
     detail = maybe(spec, "detail", at, str)
     if detail is not None and detail not in RULES.image.detail_levels:
         levels = ", ".join(RULES.image.detail_levels)
-        raise InvalidMedia(f"{at}.detail: expected one of {levels}, got {detail!r:.20}")
+        raise InvalidMedia(f"{at}.detail: expected one of {levels}, got {shown(detail)}")
     if detail is not None:
         fields = {**fields, "detail": detail}
     return url_media("image", url, None, f"{at}.url", **fields)
@@ -220,7 +221,7 @@ def _audio(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
     fmt = need(spec, "format", at, str)
     if fmt not in _MEDIA_TYPES:
         raise InvalidMedia(
-            f"{at}.format: expected one of {', '.join(_MEDIA_TYPES)}, got {fmt!r:.20}"
+            f"{at}.format: expected one of {', '.join(_MEDIA_TYPES)}, got {shown(fmt)}"
         )
     data = need(spec, "data", at, str)
     return inline_media("audio", data, _MEDIA_TYPES[fmt], f"{at}.data", **fields)

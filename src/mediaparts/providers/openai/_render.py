@@ -148,22 +148,15 @@ def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
     return out
 
 
-def _blocks(message: Message, prepare: Prepare) -> list[tuple[Block, Part | None]]:
+def _blocks(message: Message, prepare: Prepare) -> list[tuple[Block, Part | MediaPart | None]]:
     """Return `parts(message)` with each prepared media part beside the part it came from.
 
     The source keeps what the prepared part does not: its cache breakpoint and hints.
     """
-    blocks = parts(message, prepare)
-    sources = iter(
-        p
-        for p in message.parts
-        if isinstance(p, MediaPart)
-        and (p.file_id is None or p.file_provider == prepare.rules.store)
-    )
-    return [(b, next(sources) if isinstance(b, NormalizedPart) else None) for b in blocks]
+    return [(b, b.part if isinstance(b, NormalizedPart) else None) for b in parts(message, prepare)]
 
 
-def _extra(part: Part, block: dict[str, Any]) -> dict[str, Any]:
+def _extra(part: Part | MediaPart, block: dict[str, Any]) -> dict[str, Any]:
     """Add a part's cache breakpoint and the fields it was written with to its block."""
     hints = _hints(part)
     if part.cache is not None:
@@ -281,7 +274,7 @@ def _count(blocks: list[dict[str, Any]]) -> str:
     return " and ".join(counts)
 
 
-def _block(item: NormalizedPart, source: Part | None) -> dict[str, Any]:
+def _block(item: NormalizedPart, source: Part | MediaPart | None) -> dict[str, Any]:
     """Return one Chat Completions content part for prepared media."""
     hints = _hints(source) if source is not None else {}
     block: dict[str, Any]

@@ -122,14 +122,6 @@ def read(payload: Any) -> list[Message]:
     return out
 
 
-def _drop_parsed(body: dict[str, Any]) -> None:
-    """Remove what `client.responses.parse()` adds (`parsed`), which no request may carry."""
-    for item in body.get("output") or ():
-        for block in item.get("content") or () if isinstance(item, dict) else ():
-            if isinstance(block, dict):
-                block.pop("parsed", None)
-
-
 def read_response(response: Any) -> Assistant:
     """Read a `Response` (the SDK object or its dict) as one assistant message.
 
@@ -141,8 +133,6 @@ def read_response(response: Any) -> Assistant:
     """
     # By alias: a function call's `async` is `async_` in the SDK's model.
     body = plain(response, mode="json", by_alias=True)
-    if type(response).__name__.startswith("Parsed"):  # `responses.parse()`: SDK-only fields
-        _drop_parsed(body)
     parts: list[Piece] = []
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
         at = f"response.output[{index}]"
@@ -403,7 +393,8 @@ def _output_block(raw: Any, at: str) -> Piece:
         return RefusalPart(node.need("refusal", str), native=_native(node.hints()))
     if kind == "output_text":
         text = node.need("text", str)
-        node.taken.add("annotations")
+        # `parsed` is what `client.responses.parse()` adds; no request may carry it back.
+        node.taken.update(("annotations", "parsed"))
         notes = as_list(node.node.get("annotations"), f"{at}.annotations")
         citations = [_citation(n, f"{at}.annotations[{j}]") for j, n in enumerate(notes)]
         return TextPart(text, citations=tuple(citations), native=_native(node.hints()))
