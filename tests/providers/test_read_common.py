@@ -4,8 +4,8 @@ counts, and JSON paths put on errors raised without one."""
 from __future__ import annotations
 
 import base64
-import json
 import copy
+import json
 import re
 from typing import Any
 
