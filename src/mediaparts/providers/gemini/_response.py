@@ -8,6 +8,7 @@ The first candidate's content becomes the parts (read as a request's `model` con
 from __future__ import annotations
 
 import base64
+import bisect
 from typing import Any
 
 from mediaparts._errors import InvalidMedia
@@ -205,9 +206,10 @@ def _citations(
     if metadata is not None:
         where = f"{at}.{key}"
         node = as_dict(metadata, where)
+        layout = _layout(parts, texts)
         for i, item in enumerate(as_list(absent(node.get("citations"), []), f"{where}.citations")):
             cite = as_dict(item, f"{where}.citations[{i}]")
-            index, cited = _span(parts, texts, cite, f"{where}.citations[{i}]")
+            index, cited = _span(layout, texts, cite, f"{where}.citations[{i}]")
             out.append(
                 (
                     index,
@@ -226,26 +228,38 @@ def _citations(
     return out
 
 
-def _span(
-    parts: list[Read], texts: list[int], cite: dict[str, Any], at: str
-) -> tuple[int, str | None]:
-    """Return the text part a citation's byte span starts in, and the cited text.
-
-    `startIndex`/`endIndex` count UTF-8 bytes of the response's text (google-genai
-    types.Citation, read 2026-11); a span outside it is kept on the last text part.
-    """
-    start = _index(cite, "startIndex", at)
-    end = _index(cite, "endIndex", at)
+def _layout(parts: list[Read], texts: list[int]) -> tuple[list[int], list[bytes]]:
+    """Return where each text part starts in the response's UTF-8 text, and its bytes."""
+    starts: list[int] = []
+    raws: list[bytes] = []
     offset = 0
     for index in texts:
         part = parts[index]
         assert isinstance(part, TextPart)
-        raw = utf8(part.text)
-        if offset <= start < offset + len(raw):
-            cited = raw[start - offset : end - offset] if end > start else b""
-            return index, cited.decode(errors="replace") or None
-        offset += len(raw)
-    return texts[-1], None
+        starts.append(offset)
+        raws.append(utf8(part.text))
+        offset += len(raws[-1])
+    return starts, raws
+
+
+def _span(
+    layout: tuple[list[int], list[bytes]], texts: list[int], cite: dict[str, Any], at: str
+) -> tuple[int, str | None]:
+    """Return the text part a citation's byte span starts in, and the cited text.
+
+    `startIndex`/`endIndex` count UTF-8 bytes of the response's text (google-genai
+    types.Citation, read 2026-11); a span outside it is kept on the last text part. The
+    layout is computed once per candidate, so each citation is a binary search.
+    """
+    start = _index(cite, "startIndex", at)
+    end = _index(cite, "endIndex", at)
+    starts, raws = layout
+    found = bisect.bisect_right(starts, start) - 1
+    if found < 0 or start >= starts[found] + len(raws[found]):
+        return texts[-1], None
+    offset = starts[found]
+    cited = raws[found][start - offset : end - offset] if end > start else b""
+    return texts[found], cited.decode(errors="replace") or None
 
 
 def _grounding(
@@ -257,12 +271,13 @@ def _grounding(
         absent(pick(node, "groundingSupports", at)[1], []), f"{at}.groundingSupports"
     )
     out: list[tuple[int, Citation]] = []
+    known = set(texts)
     for i, item in enumerate(supports):
         where = f"{at}.groundingSupports[{i}]"
         support = as_dict(item, where)
         segment = as_dict(absent(pick(support, "segment", where)[1], {}), f"{where}.segment")
         index = _index(segment, "partIndex", f"{where}.segment")
-        target = index if index in texts else texts[-1]
+        target = index if index in known else texts[-1]
         text = _text(segment, "text", f"{where}.segment")
         key, indices = pick(support, "groundingChunkIndices", where)
         for j, value in enumerate(as_list(absent(indices, []), f"{where}.{key}")):
@@ -278,7 +293,13 @@ def _grounding(
                         cited_text=text,
                         title=source.get("title") if isinstance(source.get("title"), str) else None,
                         url=source.get("uri") if isinstance(source.get("uri"), str) else None,
-                        data={"groundingSupport": support, "groundingChunk": chunk},
+                        # The support's segment and this one chunk: the whole support per
+                        # chunk would copy its index list once per index it holds.
+                        data={
+                            "segment": segment,
+                            "groundingChunkIndex": value,
+                            "groundingChunk": chunk,
+                        },
                     ),
                 )
             )
