@@ -3,7 +3,8 @@
 A user turn's `toolResult` blocks become `Tool` messages (in order, around the user's own
 parts); a `cachePoint` becomes the `cache` of the block before it; the top-level `system`
 blocks become `System` messages, and a `system` role turn inside `messages` (a mid-conversation
-system message) a `System` marked `in_messages`.
+system message) a `System` marked `in_messages`. Field names and enums: botocore 1.44's
+bedrock-runtime service model (service-2.json, read 2026-11).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Read one Converse content block into a part (the inverse of `_render`'s blocks).
 
-Every block is a one-key object (botocore's `ContentBlock` union). What our parts do not hold
-is kept under `native["bedrock"]` (see the package docstring for each key); a block type we do
-not model becomes a `ProviderPart`, never dropped.
+Every block is a one-key object (botocore's `ContentBlock` union). The field names and enums
+below are botocore 1.44's bedrock-runtime service model (service-2.json, read 2026-11). What
+our parts do not hold is kept under `native["bedrock"]` (see the package docstring for each
+key); a block type we do not model becomes a `ProviderPart`, never dropped.
 """
 
 from __future__ import annotations

@@ -23,9 +23,11 @@ __all__ = [
     "VISION_SOURCE",
 ]
 
+# Media types Gemini takes, from ai.google.dev/gemini-api/docs image-understanding, audio and
+# video-understanding (read 2026-08).
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif")
 _AUDIO_TYPES = ("audio/wav", "audio/mpeg", "audio/aiff", "audio/aac", "audio/ogg", "audio/flac")
-# The doc's list "mp4, mpeg, quicktime, avi, x-flv, mpg, webm, wmv, 3gpp" in canonical names
+# The video page's list "mp4, mpeg, quicktime, avi, x-flv, mpg, webm, wmv, 3gpp" in canonical names
 # (mpg and mpeg are both video/mpeg).
 _VIDEO_TYPES = (
     "video/mp4",

@@ -38,13 +38,11 @@ first line (`Error (type): message`), and `is_error` without error text is repor
 (`on_loss`), its content sent as it is.
 
 Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
-`CACHE_BREAKPOINTS` (`cache` → the `prompt_cache_breakpoint` written for it),
 `read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
 `takes_breakpoints` (whether a model takes them: gpt-5.6 and later, or an unknown model), and
 `tool_error` (a tool result's error line, the lost flag reported).
 """
 
-from mediaparts.providers.openai._common import CACHE_BREAKPOINTS as CACHE_BREAKPOINTS
 from mediaparts.providers.openai._common import read_breakpoint as read_breakpoint
 from mediaparts.providers.openai._common import takes_breakpoints as takes_breakpoints
 from mediaparts.providers.openai._common import tool_error as tool_error

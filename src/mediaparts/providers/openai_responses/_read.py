@@ -39,7 +39,6 @@ from mediaparts.providers._read_common import (
 )
 from mediaparts.providers.openai import read_breakpoint
 from mediaparts.providers.openai_responses._tables import (
-    DETAILS,
     PROVIDER,
     RULES,
     STOP_REASONS,
@@ -283,9 +282,10 @@ def _cache(node: _Node) -> tuple[Cache | None, dict[str, Any] | None]:
 def _image(node: _Node, cache: Any, point: Any) -> Piece:
     """Read an `input_image`: a URL or data URL, or an OpenAI file id."""
     detail = node.maybe("detail", str)
-    if detail is not None and detail not in DETAILS:
+    levels = RULES.image.detail_levels  # `input_image.detail`, as Chat's (openai-python 3.54)
+    if detail is not None and detail not in levels:
         raise InvalidMedia(
-            f"{node.at}.detail: expected one of {', '.join(DETAILS)}, got {detail[:40]!r}"
+            f"{node.at}.detail: expected one of {', '.join(levels)}, got {detail[:40]!r}"
         )
     file_id = node.maybe("file_id", str)
     url = node.maybe("image_url", str)

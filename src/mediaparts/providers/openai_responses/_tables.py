@@ -1,6 +1,7 @@
 """The Responses API's facts: media rules and costs, stop reasons.
 
-Its cache breakpoints are Chat Completions' (`openai.CACHE_BREAKPOINTS`, one table for both).
+Its cache breakpoints are Chat Completions' (`openai._common.CACHE_BREAKPOINTS`, one table for
+both).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._vision import ModelRule
 from mediaparts.providers.openai import RULES as CHAT_RULES
 
-__all__ = ["COSTS", "DETAILS", "PROVIDER", "RULES", "STOP_REASONS"]
+__all__ = ["COSTS", "PROVIDER", "RULES", "STOP_REASONS"]
 
 # The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
@@ -45,9 +46,6 @@ RULES: Rules = dataclasses.replace(
         "responses/response_input_file_param.py (read 2026-08)",
     ),
 )
-
-# `input_image.detail` (openai-python 3.54 responses/image_detail.py, read 2026-11).
-DETAILS: tuple[str, ...] = ("auto", "low", "high", "original")
 
 # `Response.incomplete_details.reason`, else `Response.status` → our stop reasons
 # (openai-python 3.54 responses/response.py and response_status.py, read 2026-11). A completed
