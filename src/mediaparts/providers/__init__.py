@@ -52,7 +52,13 @@ from mediaparts.providers._vision import (
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
     from mediaparts.providers._check import Violation, check
-    from mediaparts.providers._estimate import estimate_tokens
+    from mediaparts.providers._count import (
+        MessageTokens,
+        PartTokens,
+        TokenCount,
+        count_tokens,
+        estimate_tokens,
+    )
     from mediaparts.providers._normalize import anormalize, normalize, normalize_many
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
@@ -64,7 +70,11 @@ _LAZY = {
     "anormalize": "mediaparts.providers._normalize",
     "arender": "mediaparts.providers._render",
     "check": "mediaparts.providers._check",
-    "estimate_tokens": "mediaparts.providers._estimate",
+    "estimate_tokens": "mediaparts.providers._count",
+    "count_tokens": "mediaparts.providers._count",
+    "TokenCount": "mediaparts.providers._count",
+    "MessageTokens": "mediaparts.providers._count",
+    "PartTokens": "mediaparts.providers._count",
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
     "OnLoss": "mediaparts.providers._render",
@@ -90,11 +100,13 @@ __all__ = [
     "ImageRules",
     "KindRules",
     "MediaCosts",
+    "MessageTokens",
     "ModelRule",
     "NormalizedPart",
     "OnLoss",
     "OpenAIPatches",
     "OpenAITiles",
+    "PartTokens",
     "PatchBudget",
     "Prepare",
     "Problems",
@@ -102,6 +114,7 @@ __all__ = [
     "ProviderModule",
     "Rules",
     "Site",
+    "TokenCount",
     "Undocumented",
     "Violation",
     "VisionGeometry",
@@ -110,6 +123,7 @@ __all__ = [
     "anormalize",
     "arender",
     "check",
+    "count_tokens",
     "estimate_tokens",
     "get",
     "message_from_response",
