@@ -71,15 +71,23 @@ def test_estimate_tokens_uses_upright_size(testdata: Path) -> None:
 
 
 def test_estimate_tokens_sums_messages(testdata: Path) -> None:
-    """Over messages, media costs add up and text costs nothing."""
+    """Over messages, media costs add up and text is counted too: the total of the breakdown."""
     one = mp.estimate_tokens(testdata / "alpha.png", "anthropic")
     msgs = [
         mp.System("terse"),
         mp.User("Two images", files=[testdata / "alpha.png", testdata / "alpha.png"]),
     ]
-    assert mp.estimate_tokens(msgs, "anthropic") == 2 * one
-    assert mp.estimate_tokens(mp.User("Only text"), "anthropic") == 0
-    assert mp.estimate_tokens(mp.User("csv", files=[testdata / "data.csv"]), "anthropic") == 0
+    counted = mp.count_tokens(msgs, "anthropic")
+    media = [p for p in counted.parts() if p.kind == "image"]
+    assert [p.tokens for p in media] == [one, one]
+    text = [p for p in counted.parts() if p.kind == "text"]
+    assert len(text) == 2 and all(p.tokens > 0 and p.method == "approximate" for p in text)
+    assert mp.estimate_tokens(msgs, "anthropic") == counted.total == 2 * one + sum(
+        p.tokens for p in text
+    )
+    assert mp.estimate_tokens(mp.User("Only text"), "anthropic") > 0
+    csv = mp.count_tokens(mp.User(files=[testdata / "data.csv"]), "anthropic")
+    assert csv.total > 0 and csv.messages[0].parts[0].how.startswith("text file")
 
 
 def test_estimate_tokens_detail_from_part() -> None:

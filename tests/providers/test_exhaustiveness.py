@@ -26,7 +26,7 @@ KIND_SITES = [
     ("providers/_rules.py", "Rules.for_kind"),
     ("providers/_costs.py", "media_tokens"),
     ("providers/_normalize.py", "_prepare"),
-    ("providers/_estimate.py", "_media_part_tokens"),
+    ("providers/_estimate.py", "media_part_tokens"),
     ("providers/openai/_render.py", "_block"),
     ("providers/openai_responses/_render.py", "_media"),
     ("providers/anthropic/_render.py", "_media"),
@@ -36,7 +36,7 @@ KIND_SITES = [
 # ... and on the class of a message part (`Part`).
 PART_SITES = [
     ("providers/_render_common.py", "parts"),
-    ("providers/_estimate.py", "_part_tokens"),
+    ("providers/_count_parts.py", "Counter.part"),
 ]
 
 _ERROR = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$", re.M)

@@ -150,12 +150,20 @@ def test_registry_check_reports_by_its_rules(pixie: mp.Provider, media: MediaFac
 
 
 def test_registry_estimate_by_its_tables(pixie: mp.Provider, media: MediaFactory) -> None:
-    """estimate_tokens prices images by the module's vision table and PDFs by its rate."""
+    """estimate_tokens prices images by the module's vision table and PDFs by its rate; text,
+    with no table of the module's, by the generic approximation."""
     image = media.image(56, 28)
     assert mp.estimate_tokens(image, NAME) == 2
     assert mp.estimate_tokens(media.pdf(pages=3), NAME) == 300
     conversation = [mp.System("Be brief."), mp.User(["Look", image, media.pdf(pages=1)])]
-    assert mp.estimate_tokens(conversation, NAME) == 102
+    counted = mp.count_tokens(conversation, NAME)
+    assert [(p.kind, p.tokens) for p in counted.parts()] == [
+        ("text", 3),  # "Be brief.": 9 characters at 4 a token
+        ("text", 1),
+        ("image", 2),
+        ("file", 100),
+    ]
+    assert mp.estimate_tokens(conversation, NAME) == counted.total == 106
 
 
 def test_registry_with_rules_changes_what_estimate_uses(

@@ -8,119 +8,28 @@ tokenizer), `"approximate"` (a documented approximation, named with its source) 
 
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
-
-from typing_extensions import assert_never
+from typing import Any
 
 from mediaparts._build import is_single_source, part
-from mediaparts._errors import MediaError
+from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Message, User
-from mediaparts._parts import (
-    MediaPart,
-    Part,
-    ProviderPart,
-    ReasoningPart,
-    RefusalPart,
-    TextPart,
-    ToolCall,
-)
-from mediaparts.providers._estimate import media_part_tokens
+from mediaparts._parts import MediaPart, TextPart
+from mediaparts.providers._count_parts import Counter
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
+from mediaparts.providers._tokens import MessageTokens, Method, PartTokens, TokenCount
 from mediaparts.providers._vision import check_model
 
-__all__ = ["MessageTokens", "Method", "PartTokens", "TokenCount", "count_parts"]
-
-Method: TypeAlias = Literal["exact", "approximate", "unknown"]
-"""How a count was made: a documented formula or tokenizer, an approximation, or not at all."""
-
-
-@dataclass(frozen=True, slots=True)
-class PartTokens:
-    """The tokens of one part (or of a message's framing), and how they were counted.
-
-    Attributes:
-        kind: The part's kind (`"text"`, `"image"`, `"tool_call"`, ...), or `"framing"` for the
-            tokens a provider adds around a message or a request.
-        tokens: The count; 0 when `method` is `"unknown"`.
-        method: `"exact"`, `"approximate"` or `"unknown"`.
-        how: What counted it and its source (`"o200k_base tokenizer"`, `"OpenAI tiles
-            formula"`), or why it is unknown.
-        index: The part's position in its message's `parts`; None for framing.
-    """
-
-    kind: str
-    tokens: int
-    method: Method
-    how: str
-    index: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MessageTokens:
-    """The tokens of one message: its parts' counts, framing included.
-
-    Attributes:
-        index: The message's position in the conversation.
-        role: Its role.
-        parts: One `PartTokens` per part, in order, then any framing.
-    """
-
-    index: int
-    role: str
-    parts: tuple[PartTokens, ...]
-
-    @property
-    def tokens(self) -> int:
-        """The message's tokens (unknown parts count 0)."""
-        return sum(p.tokens for p in self.parts)
-
-    @property
-    def method(self) -> Method:
-        """The least certain method among its parts."""
-        return _least(p.method for p in self.parts)
-
-
-@dataclass(frozen=True, slots=True)
-class TokenCount:
-    """A conversation's token count on one provider and model, message by message.
-
-    Attributes:
-        provider: The provider's name.
-        model: The model the rules were taken for (None: each table's default).
-        messages: One `MessageTokens` per message, in order.
-        framing: Tokens the provider adds once per request (reply priming, ...).
-    """
-
-    provider: str
-    model: str | None
-    messages: tuple[MessageTokens, ...]
-    framing: tuple[PartTokens, ...] = ()
-
-    @property
-    def total(self) -> int:
-        """Every message's tokens and the request's framing (unknown parts count 0)."""
-        return sum(m.tokens for m in self.messages) + sum(p.tokens for p in self.framing)
-
-    @property
-    def method(self) -> Method:
-        """`"exact"` when every part is, `"unknown"` when any part is, else `"approximate"`."""
-        return _least(p.method for p in self.parts())
-
-    @property
-    def unknown(self) -> tuple[PartTokens, ...]:
-        """The parts nobody could count (their tokens are not in `total`)."""
-        return tuple(p for p in self.parts() if p.method == "unknown")
-
-    def parts(self) -> Iterator[PartTokens]:
-        """Every part's count, message by message, then the request's framing."""
-        for message in self.messages:
-            yield from message.parts
-        yield from self.framing
+__all__ = [
+    "MessageTokens",
+    "Method",
+    "PartTokens",
+    "TokenCount",
+    "count_parts",
+    "count_tokens",
+    "estimate_tokens",
+]
 
 
 def count_tokens(
@@ -148,17 +57,10 @@ def count_tokens(
     Raises:
         UnknownProvider: No provider has that name.
         InvalidConfig: `model` is not a string.
+        InvalidMedia: `detail` is a level the provider does not take.
     """
-    chosen = get(provider)
-    check_model(model)
-    if isinstance(part_or_messages, MediaPart | TextPart):
-        messages: list[Message] = [User([part_or_messages])]
-    elif isinstance(part_or_messages, str | os.PathLike) or is_single_source(part_or_messages):
-        # One piece of media, as `mp.part` reads it (`render` reads a str as a prompt instead).
-        messages = [User([part(part_or_messages)])]
-    else:
-        messages = as_messages(part_or_messages)
-    return count_parts(messages, chosen, model, detail)
+    chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
+    return count_parts(messages, chosen, model, detail, framed=not single)
 
 
 def estimate_tokens(
@@ -170,8 +72,9 @@ def estimate_tokens(
 ) -> int:
     """Return the estimated input tokens of a part or a conversation on a provider.
 
-    The total of `count_tokens`: parts whose tokens are unknown add 0 (`count_tokens` names
-    them and says why).
+    The total of `count_tokens`. In a conversation, parts whose tokens are unknown add 0
+    (`count_tokens` names them and says why). One media part alone whose tokens are unknown
+    raises the reason instead: 0 would be a wrong answer, given silently.
 
     Args:
         part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
@@ -184,56 +87,71 @@ def estimate_tokens(
 
     Raises:
         UnknownProvider: No provider has that name.
+        InvalidMedia: `detail` is a level the provider does not take.
+        UnsupportedMediaType: One part alone, of media the provider does not take.
+        NoDocumentedRule: One part alone, of media with no documented token rule.
+        InvalidMedia: One part alone, whose size, duration or page count cannot be read.
     """
-    return count_tokens(part_or_messages, provider, model=model, detail=detail).total
+    chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
+    return count_parts(messages, chosen, model, detail, strict=single, framed=not single).total
 
 
-_ORDER: dict[Method, int] = {"exact": 0, "approximate": 1, "unknown": 2}
+def _prepare(
+    value: Any, provider: str | Provider, model: str | None, detail: str | None
+) -> tuple[Provider, list[Message], bool]:
+    """Return the provider, the messages, and whether `value` was one part on its own."""
+    chosen = get(provider)
+    check_model(model)
+    _check_detail(chosen, detail)
+    if isinstance(value, MediaPart | TextPart):
+        return chosen, [User([value])], True
+    if isinstance(value, str | os.PathLike) or is_single_source(value):
+        # One piece of media, as `mp.part` reads it (`render` reads a str as a prompt instead).
+        return chosen, [User([part(value)])], True
+    return chosen, as_messages(value), False
 
 
-def _least(methods: Iterator[Method]) -> Method:
-    return max(methods, key=_ORDER.__getitem__, default="exact")
+def _check_detail(provider: Provider, detail: str | None) -> None:
+    """Refuse a detail level the provider has no such level for (an argument, not a part)."""
+    levels = provider.rules.image.detail_levels
+    if detail is None or detail in levels or (detail == "auto" and "auto" not in levels):
+        return
+    allowed = ", ".join(levels) if levels else "none (it has no detail setting)"
+    raise InvalidMedia(f"{provider.name} takes image detail levels: {allowed}; got {detail!r}")
 
 
 def count_parts(
-    messages: list[Message], provider: Provider, model: str | None, detail: str | None
+    messages: list[Message],
+    provider: Provider,
+    model: str | None,
+    detail: str | None,
+    *,
+    strict: bool = False,
+    framed: bool = True,
 ) -> TokenCount:
-    """Count each part of each message; see `mp.count_tokens`."""
-    counted = tuple(
-        MessageTokens(
-            index=i,
-            role=m.role,
-            parts=tuple(_part(p, j, provider, model, detail) for j, p in enumerate(m.parts)),
-        )
-        for i, m in enumerate(messages)
+    """Count each part of each message; see `mp.count_tokens`.
+
+    Args:
+        messages: The conversation.
+        provider: The provider.
+        model: The model, or None.
+        detail: An image detail level for every image, or None.
+        strict: Raise a media part's reason instead of counting it unknown.
+        framed: Add the provider's framing (False for one part on its own: its own cost).
+    """
+    counter = Counter(provider, model, detail, strict=strict)
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    counted = []
+    for i, message in enumerate(messages):
+        earlier = i < last_user
+        parts = [counter.part(p, j, earlier_turn=earlier) for j, p in enumerate(message.parts)]
+        framing = counter.framing(message) if framed else None
+        if framing is not None:
+            parts.append(framing)
+        counted.append(MessageTokens(index=i, role=message.role, parts=tuple(parts)))
+    return TokenCount(
+        provider=provider.name,
+        model=model,
+        messages=tuple(counted),
+        framing=counter.request_framing() if framed else (),
     )
-    return TokenCount(provider=provider.name, model=model, messages=counted)
-
-
-def _part(
-    part: Part, index: int, provider: Provider, model: str | None, detail: str | None
-) -> PartTokens:
-    match part:
-        case TextPart():
-            return _text("text", part.text, index)
-        case ReasoningPart():
-            return _text("reasoning", part.text or "\n".join(part.summary), index)
-        case ToolCall():
-            return _text("tool_call", f"{part.name}{part.arguments}", index)
-        case RefusalPart():
-            return _text("refusal", part.text, index)
-        case ProviderPart():
-            return PartTokens("provider", 0, "unknown", "a provider's own block", index)
-        case MediaPart():
-            try:
-                tokens, how = media_part_tokens(part, provider, model, detail)
-            except MediaError as exc:
-                return PartTokens(part.kind, 0, "unknown", str(exc), index)
-            return PartTokens(part.kind, tokens, "exact", how, index)
-        case _:
-            assert_never(part)
-
-
-def _text(kind: str, text: str, index: int) -> PartTokens:
-    # Placeholder approximation until the text rules land: about 4 characters per token.
-    return PartTokens(kind, math.ceil(len(text) / 4), "approximate", "~4 characters a token", index)

@@ -12,18 +12,21 @@ from mediaparts._parts import (
 from mediaparts.detection import kind_of
 from mediaparts.imaging import image_orientation
 from mediaparts.providers import _costs
+from mediaparts.providers._normalize import decode_text
 from mediaparts.providers._registry import Provider
 
-__all__ = ["media_part_tokens"]
+__all__ = ["media_part_tokens", "resolved", "sent_as_text"]
 
 # EXIF orientations 5-8 turn the picture a quarter: the upright size swaps width and height.
 _QUARTER_TURNS = frozenset({5, 6, 7, 8})
 
 
-def media_part_tokens(
-    part: MediaPart, provider: Provider, model: str | None, detail: str | None
-) -> tuple[int, str]:
-    """Return a media part's documented tokens and how they were counted, or raise why not."""
+def resolved(part: MediaPart, provider: Provider, model: str | None) -> MediaPart:
+    """Return the part typed by its bytes, or raise why its bytes are not here to count.
+
+    Raises:
+        NoDocumentedRule: The part is a reference to a provider's file store.
+    """
     if part.file_id is not None:
         raise NoDocumentedRule(
             f"{part.file_id!r} is a file in {part.file_provider}'s file store: its bytes are not "
@@ -32,12 +35,31 @@ def media_part_tokens(
             media_type=part.media_type,
             model=model,
         )
-    resolved = part.resolve()
-    media_type = resolved.media_type or "application/octet-stream"
+    return part.resolve()
+
+
+def sent_as_text(part: MediaPart, provider: Provider) -> str | None:
+    """Return a text file's decoded text when the provider is sent it as text, else None."""
+    media_type = part.media_type or "application/octet-stream"
+    if kind_of(media_type) != "file" or media_type not in provider.rules.file.text_types:
+        return None
+    return decode_text(part.data, media_type)
+
+
+def media_part_tokens(
+    part: MediaPart, provider: Provider, model: str | None, detail: str | None
+) -> tuple[int, str]:
+    """Return a resolved media part's documented tokens and how they were counted, or raise why not.
+
+    Raises:
+        UnsupportedMediaType: The provider does not take this kind or type.
+        NoDocumentedRule: No rule is documented for it (or for this model).
+        InvalidMedia: A size, duration or page count cannot be read from the headers.
+        MediaTooLarge: A PDF past the page counter's caps.
+    """
+    media_type = part.media_type or "application/octet-stream"
     kind = kind_of(media_type)
     rules = provider.rules.for_kind(kind)
-    if kind == "file" and media_type in provider.rules.file.text_types:
-        return 0, "a text file, sent as text (not yet counted)"
     if not rules.media_types:
         raise UnsupportedMediaType(
             f"{provider.name} does not accept {kind} ({media_type})",
@@ -46,10 +68,10 @@ def media_part_tokens(
         )
     match kind:
         case "image":
-            assert isinstance(resolved, ImagePart)
-            return _image_tokens(resolved, media_type, provider, model, detail)
+            assert isinstance(part, ImagePart)
+            return _image_tokens(part, media_type, provider, model, detail)
         case "audio" | "video" | "file":
-            tokens = _costs.media_tokens(provider, kind, media_type, resolved.data, model)
+            tokens = _costs.media_tokens(provider, kind, media_type, part.data, model)
             return tokens, f"{provider.name}'s documented {kind} rate"
         case _:
             assert_never(kind)

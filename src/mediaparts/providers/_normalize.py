@@ -363,7 +363,7 @@ def _file(
         return NormalizedPart(
             kind="file",
             media_type=media_type,
-            text=_decode_text(data, media_type),
+            text=decode_text(data, media_type),
             filename=media.filename,
             steps=("as text",),
             part=media,
@@ -372,7 +372,7 @@ def _file(
     raise _refuse(provider, "file", media_type, accepted)
 
 
-def _decode_text(data: bytes, media_type: str) -> str:
+def decode_text(data: bytes, media_type: str) -> str:
     """Decode a text file: BOMs first, then UTF-8, then Windows-1252 (a superset of Latin-1)."""
     for bom, codec in (
         (b"\xef\xbb\xbf", "utf-8-sig"),

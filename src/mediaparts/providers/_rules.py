@@ -20,6 +20,7 @@ from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
+from mediaparts.providers._text import GENERIC_TEXT, TextRule
 from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
 
 __all__ = [
@@ -119,6 +120,10 @@ class Rules:
         source: Where the request-level facts come from, and when they were read.
         vision_source: Where the `vision` table comes from, and when it was read.
         costs_source: Where the `costs` table comes from, and when it was read.
+        text: Model-keyed text rules (tokenizer or approximation, framing, replayed
+            reasoning), first match wins; `model=None` takes the first row. Empty: the generic
+            approximation (`GENERIC_TEXT`).
+        text_source: Where the `text` table comes from, and when it was read.
         file_store: Whose uploaded files the API reads by id (`file_id`, `file_uri`, an S3
             URI): another provider's name when they share one (`openai-responses` reads
             OpenAI's files); None means the provider's own. See `store`.
@@ -136,6 +141,8 @@ class Rules:
     vision_source: str = ""
     costs_source: str = ""
     file_store: str | None = None
+    text: tuple[ModelRule[TextRule], ...] = ()
+    text_source: str = ""
 
     @property
     def store(self) -> str:
@@ -160,7 +167,7 @@ class Rules:
                 raise InvalidConfig(
                     f"Rules.{name} must be a {expected.__name__}, got {type(value).__name__}"
                 )
-        for name, rule in (("vision", VisionGeometry), ("costs", MediaCosts)):
+        for name, rule in _TABLES.items():
             # A list or other iterable of rows is taken, as a tuple (frozen: hence __setattr__).
             object.__setattr__(self, name, _check_table(name, getattr(self, name), rule))
 
@@ -198,6 +205,24 @@ class Rules:
             )
         return lookup(self.costs, model)
 
+    def text_for(self, model: str | None = None, *, strict: bool = False) -> TextRule:
+        """Return how a model's text is counted (first matching row of `text`).
+
+        `model=None` takes the first row, and so does an unknown name unless `strict`; a
+        provider without a table gets `GENERIC_TEXT`.
+
+        Raises:
+            NoDocumentedRule: `strict` and no row matches the model.
+        """
+        if not self.text:
+            return GENERIC_TEXT
+        try:
+            return lookup(self.text, model, strict=strict)
+        except NoDocumentedRule as exc:
+            error = rewrap(exc, f"{self.provider}: {exc}")
+            error.provider = self.provider
+            raise error from exc
+
     def for_kind(self, kind: Kind) -> KindRules:
         """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`.
 
@@ -229,6 +254,9 @@ class Rules:
         )
         return self.file
 
+
+# The model tables and the rule type of their rows.
+_TABLES: dict[str, type] = {"vision": VisionGeometry, "costs": MediaCosts, "text": TextRule}
 
 _FIELD_TYPES: dict[str, type] = {
     "image": ImageRules,
@@ -304,8 +332,8 @@ def _checked(name: str, value: Any, current: Any) -> Any:
         if value not in _CHOICES[name]:
             raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
         return value
-    if name in ("vision", "costs"):
-        return _check_table(name, value, VisionGeometry if name == "vision" else MediaCosts)
+    if name in _TABLES:
+        return _check_table(name, value, _TABLES[name])
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
         kind = type(current).__name__

@@ -42,6 +42,8 @@ from mediaparts.providers.anthropic._tables import (
     COSTS,
     COSTS_SOURCE,
     RULES,
+    TEXT,
+    TEXT_SOURCE,
     VISION,
     VISION_SOURCE,
 )
@@ -50,6 +52,8 @@ __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "RULES",
+    "TEXT",
+    "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
     "media_site",

@@ -6,6 +6,7 @@ from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._text import TextRule, TextTable
 from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "PROVIDER",
     "RULES",
     "STOP_REASONS",
+    "TEXT",
+    "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
 ]
@@ -48,8 +51,47 @@ COSTS: CostsTable = (
 )
 COSTS_SOURCE = "platform.claude.com pdf-support: no PDF token formula documented (read 2026-08)"
 
+# Text, read 2026-11. Anthropic publishes no tokenizer for current models (token counts come
+# from the count_tokens endpoint only). Approximations: "For Claude, a token approximately
+# represents 3.5 English characters" (glossary, platform.claude.com/docs/en/about-claude/
+# glossary), for the tokenizer up to the 4.6 generation; the newer tokenizer of "Claude Opus 4.7"
+# and later fits "1M tokens ... roughly 2.5M Unicode characters" (models overview), about 30%
+# more tokens for the same text (token-counting page). Framing: none documented. Reasoning:
+# "previous thinking blocks are automatically stripped from the context window calculation"; the
+# current turn's (a tool loop after the last user text) count (context-windows page). First
+# row (model=None): the newer tokenizer, which counts more, so a budget made with it fits both.
+_CLAUDE_TEXT_NEW = TextRule(
+    chars_per_token=2.5,
+    approximation="about 2.5 characters a token (Claude 4.7 and later: '1M tokens ... roughly "
+    "2.5M Unicode characters', Anthropic models overview)",
+    reasoning="earlier_turns_free",
+    reasoning_source="thinking from previous turns is stripped, not counted as input "
+    "(Anthropic context-windows page)",
+)
+_CLAUDE_TEXT_OLD = TextRule(
+    chars_per_token=3.5,
+    approximation="about 3.5 characters a token ('a token approximately represents 3.5 English "
+    "characters', Anthropic glossary)",
+    reasoning="earlier_turns_free",
+    reasoning_source=_CLAUDE_TEXT_NEW.reasoning_source,
+)
+TEXT: TextTable = (
+    ModelRule("claude-*-4-[7-9]*", _CLAUDE_TEXT_NEW),
+    ModelRule("claude-3*", _CLAUDE_TEXT_OLD),
+    ModelRule("claude-opus-[5-9]*", _CLAUDE_TEXT_NEW),
+    ModelRule("claude-sonnet-[5-9]*", _CLAUDE_TEXT_NEW),
+    ModelRule("claude-haiku-[5-9]*", _CLAUDE_TEXT_NEW),
+    ModelRule("claude-*", _CLAUDE_TEXT_OLD),
+)
+TEXT_SOURCE = (
+    "platform.claude.com/docs/en: about-claude/glossary, models overview, build-with-claude/"
+    "token-counting and context-windows (read 2026-11)"
+)
+
 RULES = Rules(
     vision=VISION,
+    text=TEXT,
+    text_source=TEXT_SOURCE,
     costs=COSTS,
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,

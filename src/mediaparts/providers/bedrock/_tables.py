@@ -8,6 +8,7 @@ Shapes and limits come from botocore's `bedrock-runtime` service model (botocore
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from typing_extensions import assert_never
@@ -18,6 +19,7 @@ from mediaparts.providers import anthropic
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._text import GENERIC_TEXT, TextTable
 from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 
 __all__ = [
@@ -29,6 +31,8 @@ __all__ = [
     "PROVIDER",
     "RULES",
     "STOP_REASONS",
+    "TEXT",
+    "TEXT_SOURCE",
     "VALID_NAME",
     "VISION",
     "VISION_SOURCE",
@@ -111,8 +115,29 @@ VISION_SOURCE = (
 COSTS: CostsTable = (ModelRule("*", MediaCosts("Bedrock")),)
 COSTS_SOURCE = "botocore bedrock-runtime service-2.json: no token formula (read 2026-08)"
 
+# Text, read 2026-11: Claude model ids follow Anthropic's rules (its approximations; thinking
+# from earlier turns not counted); other model families publish no rule through Bedrock, so they
+# get the generic 4 characters a token. The tokenizer depends on the model; Bedrock's
+# CountTokens operation is an API call, not an offline rule.
+TEXT: TextTable = (
+    *(ModelRule(f"*{row.pattern}", row.rule) for row in anthropic.TEXT),
+    ModelRule(
+        "*",
+        dataclasses.replace(
+            GENERIC_TEXT,
+            approximation="about 4 characters a token (Bedrock documents no rule for this "
+            "model family: the rule of thumb OpenAI and Google publish)",
+        ),
+    ),
+)
+TEXT_SOURCE = (
+    "Anthropic's rules for Claude model ids; none documented for other models (read 2026-11)"
+)
+
 RULES = Rules(
     vision=VISION,
+    text=TEXT,
+    text_source=TEXT_SOURCE,
     costs=COSTS,
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,

@@ -44,6 +44,8 @@ from mediaparts.providers.gemini._tables import (
     COSTS,
     COSTS_SOURCE,
     RULES,
+    TEXT,
+    TEXT_SOURCE,
     VISION,
     VISION_SOURCE,
 )
@@ -52,6 +54,8 @@ __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "RULES",
+    "TEXT",
+    "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
     "media_site",

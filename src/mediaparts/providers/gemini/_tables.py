@@ -6,6 +6,7 @@ from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._text import TextRule, TextTable
 from mediaparts.providers._vision import (
     GeminiMediaResolution,
     GeminiTiles,
@@ -19,6 +20,8 @@ __all__ = [
     "PROVIDER",
     "RULES",
     "STOP_REASONS",
+    "TEXT",
+    "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
 ]
@@ -67,8 +70,30 @@ COSTS_SOURCE = (
     "media-resolution (read 2026-08)"
 )
 
+# Text, read 2026-11: "For Gemini models, a token is equivalent to about 4 characters"
+# (ai.google.dev/gemini-api/docs/tokens). No offline tokenizer ships: google-genai 3.4's
+# LocalTokenizer downloads the Gemma SentencePiece model at first use (_local_tokenizer_loader.py,
+# requests.get from raw.githubusercontent.com). Framing: none documented. Reasoning: no rule is
+# documented for replayed thought text; it is counted as text.
+TEXT: TextTable = (
+    ModelRule(
+        "*",
+        TextRule(
+            chars_per_token=4,
+            approximation="about 4 characters a token ('a token is equivalent to about 4 "
+            "characters', ai.google.dev/gemini-api/docs/tokens)",
+            reasoning_source="no rule documented for replayed thoughts: counted as text",
+        ),
+    ),
+)
+TEXT_SOURCE = (
+    "ai.google.dev/gemini-api/docs/tokens; google-genai 3.4 local tokenizer (read 2026-11)"
+)
+
 RULES = Rules(
     vision=VISION,
+    text=TEXT,
+    text_source=TEXT_SOURCE,
     costs=COSTS,
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,

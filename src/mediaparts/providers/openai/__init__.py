@@ -54,6 +54,8 @@ from mediaparts.providers.openai._tables import (
     COSTS_SOURCE,
     OFFICE_TYPES,
     RULES,
+    TEXT,
+    TEXT_SOURCE,
     VISION,
     VISION_SOURCE,
 )
@@ -63,6 +65,8 @@ __all__ = [
     "COSTS_SOURCE",
     "OFFICE_TYPES",
     "RULES",
+    "TEXT",
+    "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
     "file_data_site",

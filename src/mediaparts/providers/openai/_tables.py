@@ -8,6 +8,7 @@ from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._text import TextRule, TextTable
 from mediaparts.providers._vision import (
     ModelRule,
     OpenAIPatches,
@@ -23,6 +24,8 @@ __all__ = [
     "PROVIDER",
     "RULES",
     "STOP_REASONS",
+    "TEXT",
+    "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
 ]
@@ -122,8 +125,64 @@ COSTS_SOURCE = (
 )
 
 
+# Text, read 2026-11. Encodings: tiktoken 0.14's model map (model.py: o1, o3, o4-mini, gpt-5,
+# gpt-4.5, gpt-4.1, gpt-4o, chatgpt-4o -> o200k_base; gpt-4, gpt-3.5-turbo -> cl100k_base).
+# Without the tokenizer: "1 token ~= 4 chars in English" (help.openai.com "What are tokens and
+# how to count them?"). Framing: the OpenAI cookbook "How to count tokens with tiktoken"
+# (`num_tokens_from_messages`): 3 tokens per message plus its role's and name's own tokens, 1
+# more per name, 3 priming the reply; written for gpt-3.5, gpt-4 and gpt-4o on Chat Completions
+# ("may update over time"), so an approximation for newer models and for the Responses API.
+# Reasoning: Chat Completions takes none back (no reasoning field in a request). First row
+# (model=None) = the newest models' encoding.
+_FRAMING = (
+    "3 tokens a message, its role and name, 1 more a name, 3 priming the reply (OpenAI cookbook "
+    "'How to count tokens with tiktoken', for gpt-3.5/4/4o chat; assumed for newer models)"
+)
+_APPROXIMATION = "about 4 characters a token (help.openai.com 'What are tokens')"
+
+
+def _text(encoding: str) -> TextRule:
+    return TextRule(
+        encoding=encoding,
+        approximation=_APPROXIMATION,
+        per_message=3,
+        per_name=1,
+        per_request=3,
+        framing=_FRAMING,
+        reasoning="not_sent",
+        reasoning_source="Chat Completions takes no reasoning in a request",
+    )
+
+
+_O200K = _text("o200k_base")
+_CL100K = _text("cl100k_base")
+
+TEXT: TextTable = (
+    ModelRule("gpt-5*", _O200K),
+    ModelRule("gpt-4.5*", _O200K),
+    ModelRule("gpt-4.1*", _O200K),
+    ModelRule("gpt-4o*", _O200K),
+    ModelRule("chatgpt-4o*", _O200K),
+    ModelRule("o1", _O200K),
+    ModelRule("o1-*", _O200K),
+    ModelRule("o3", _O200K),
+    ModelRule("o3-*", _O200K),
+    ModelRule("o4-mini*", _O200K),
+    ModelRule("gpt-4", _CL100K),
+    ModelRule("gpt-4-*", _CL100K),
+    ModelRule("gpt-3.5*", _CL100K),
+    ModelRule("gpt-35-turbo*", _CL100K),
+)
+TEXT_SOURCE = (
+    "tiktoken 0.14 model.py (encodings); OpenAI cookbook 'How to count tokens with tiktoken' "
+    "(framing); help.openai.com 'What are tokens and how to count them?' (read 2026-11)"
+)
+
+
 RULES = Rules(
     vision=VISION,
+    text=TEXT,
+    text_source=TEXT_SOURCE,
     costs=COSTS,
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,

@@ -11,15 +11,33 @@ import dataclasses
 from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._rules import KindRules, Rules
+from mediaparts.providers._text import TextTable
 from mediaparts.providers._vision import ModelRule
 from mediaparts.providers.openai import RULES as CHAT_RULES
+from mediaparts.providers.openai import TEXT as CHAT_TEXT
 
-__all__ = ["COSTS", "PROVIDER", "RULES", "STOP_REASONS"]
+__all__ = ["COSTS", "PROVIDER", "RULES", "STOP_REASONS", "TEXT"]
 
 # The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
 COSTS: CostsTable = (
     ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
+)
+
+# Text: Chat Completions' table (the same encodings; its framing assumed), read 2026-11, except
+# reasoning: `reasoning` input items go back (with `encrypted_content`), and OpenAI documents no
+# token count for a replayed item, whose content we cannot read.
+TEXT: TextTable = tuple(
+    ModelRule(
+        row.pattern,
+        dataclasses.replace(
+            row.rule,
+            reasoning="unknown",
+            reasoning_source="OpenAI documents no token count for a replayed reasoning item "
+            "(its content is encrypted)",
+        ),
+    )
+    for row in CHAT_TEXT
 )
 
 # The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
@@ -28,6 +46,7 @@ RULES: Rules = dataclasses.replace(
     CHAT_RULES,
     provider="openai-responses",
     costs=COSTS,
+    text=TEXT,
     # Responses reads the files uploaded through OpenAI's Files API, as Chat Completions does
     # (`input_file.file_id`, `input_image.file_id`; openai-python 3.54, read 2026-11).
     file_store="openai",

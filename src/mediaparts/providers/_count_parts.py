@@ -1,0 +1,193 @@
+"""How each part of a conversation is counted on one provider and model (see `count_tokens`).
+
+Text goes through the provider's public tokenizer when it has one and `bpe-openai` is installed
+(exact), else through its documented approximation (approximate). Media goes through the
+documented formulas (exact), or is unknown with the reason. What `render` would leave out for
+this provider (another provider's reasoning or blocks, another store's files, reasoning the API
+takes none of) is counted as what it is: 0 tokens, exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from typing_extensions import assert_never
+
+from mediaparts._errors import MediaError, NoDocumentedRule
+from mediaparts._messages import Message, Tool
+from mediaparts._parts import (
+    MediaPart,
+    Part,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from mediaparts.providers import _tokenizer
+from mediaparts.providers._estimate import media_part_tokens, resolved, sent_as_text
+from mediaparts.providers._registry import Provider
+from mediaparts.providers._text import TextRule
+from mediaparts.providers._tokens import Method, PartTokens
+
+__all__ = ["Counter"]
+
+
+@dataclass
+class Counter:
+    """Counts parts for one provider and model; one per `count_tokens` call.
+
+    Attributes:
+        provider: The provider counted for.
+        model: The model, or None for each table's default.
+        detail: An image detail level for every image, or None for each image's own.
+        strict: Raise a media part's reason instead of counting it unknown (`estimate_tokens`
+            of one part).
+    """
+
+    provider: Provider
+    model: str | None
+    detail: str | None
+    strict: bool = False
+    rule: TextRule = field(init=False)
+    _unknown_model: str = field(init=False, default="")
+    _encoder: Any = field(init=False, default=None)
+    _loaded: bool = field(init=False, default=False)
+    _media: dict[int, PartTokens] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        rules = self.provider.rules
+        try:
+            self.rule = rules.text_for(self.model, strict=True)
+        except NoDocumentedRule:
+            # Text is never unknown: the table's default row, labelled approximate.
+            self.rule = rules.text_for(None)
+            self._unknown_model = f"model {self.model!r} not in {self.provider.name}'s text table; "
+
+    def _tokenizer(self) -> Any:
+        """The rule's encoding, loaded at the first text that needs it; None without one."""
+        if not self._loaded:
+            self._loaded = True
+            if self.rule.encoding is not None:
+                self._encoder = _tokenizer.encoder(self.rule.encoding)
+        return self._encoder
+
+    # -- text -------------------------------------------------------------------------------
+
+    def text(self, kind: str, text: str, index: int | None, *, exact: bool = True) -> PartTokens:
+        """Count text by the tokenizer (exact unless told otherwise) or the approximation."""
+        tokens, method, how = self.tokens_of(text, exact=exact)
+        return PartTokens(kind, tokens, method, how, index)
+
+    def tokens_of(self, text: str, *, exact: bool = True) -> tuple[int, Method, str]:
+        """Return the tokens of `text`, how certain they are, and how they were counted."""
+        rule = self.rule
+        encoder = self._tokenizer()
+        if encoder is not None:
+            tokens, whole = _tokenizer.count(encoder, text)
+            exact = exact and whole and not self._unknown_model
+            how = f"{self._unknown_model}{rule.encoding} tokenizer (bpe-openai)"
+            return tokens, "exact" if exact else "approximate", how
+        how = rule.approximation
+        if rule.encoding is not None:
+            how = f"{how}; {_tokenizer.missing(rule.encoding)}"
+        return rule.approximate(text), "approximate", f"{self._unknown_model}{how}"
+
+    # -- parts ------------------------------------------------------------------------------
+
+    def part(self, part: Part, index: int, *, earlier_turn: bool) -> PartTokens:
+        """Count one part of a message; `earlier_turn`: its message precedes the last user turn."""
+        match part:
+            case TextPart():
+                return self.text("text", part.text, index)
+            case RefusalPart():
+                return self.text("refusal", part.text, index)
+            case ToolCall():
+                # The name and arguments are what the model wrote; how the API frames a call in
+                # the prompt is not documented, so the count is approximate even by tokenizer.
+                return self.text("tool_call", part.name + part.arguments, index, exact=False)
+            case ReasoningPart():
+                return self._reasoning(part, index, earlier_turn=earlier_turn)
+            case ProviderPart():
+                if part.provider != self.provider.name:
+                    return self._not_sent("provider", index, f"only {part.provider} reads it")
+                text = json.dumps(part.data, separators=(",", ":"), ensure_ascii=False)
+                return self.text("provider", text, index, exact=False)
+            case MediaPart():
+                # The same part object in several messages is counted once.
+                known = self._media.get(id(part))
+                if known is None:
+                    known = self._media[id(part)] = self._media_part(part, index)
+                return known if known.index == index else _at(known, index)
+            case _:
+                assert_never(part)
+
+    def framing(self, message: Message) -> PartTokens | None:
+        """Return the tokens a provider adds around a message, where it documents them."""
+        rule = self.rule
+        if not rule.per_message:
+            return None
+        envelope: list[str] = [message.role]
+        extra = rule.per_message
+        name = getattr(message, "name", None)
+        if isinstance(message, Tool):
+            envelope.append(message.tool_call_id or "")
+        elif name:
+            envelope.append(name)
+            extra += rule.per_name
+        tokens = extra + sum(self.tokens_of(text)[0] for text in envelope)
+        return PartTokens("framing", tokens, "approximate", rule.framing)
+
+    def request_framing(self) -> tuple[PartTokens, ...]:
+        """Return the tokens a provider adds once per request, where it documents them."""
+        if not self.rule.per_request:
+            return ()
+        return (PartTokens("framing", self.rule.per_request, "approximate", self.rule.framing),)
+
+    def _reasoning(self, part: ReasoningPart, index: int, *, earlier_turn: bool) -> PartTokens:
+        rule = self.rule
+        if part.provider is not None and part.provider != self.provider.name:
+            return self._not_sent("reasoning", index, f"only {part.provider} reads it")
+        match rule.reasoning:
+            case "not_sent":
+                return self._not_sent("reasoning", index, rule.reasoning_source)
+            case "earlier_turns_free" if earlier_turn:
+                return PartTokens("reasoning", 0, "exact", rule.reasoning_source, index)
+            case "unknown":
+                return PartTokens("reasoning", 0, "unknown", rule.reasoning_source, index)
+            case "counted" | "earlier_turns_free":
+                if part.data is not None and not part.text:
+                    why = "redacted or encrypted reasoning: its size in tokens is not known"
+                    return PartTokens("reasoning", 0, "unknown", why, index)
+                text = part.text or "\n".join(part.summary)
+                return self.text("reasoning", text, index, exact=False)
+            case _:  # pragma: no cover - TextRule refuses other values
+                raise AssertionError(rule.reasoning)
+
+    def _not_sent(self, kind: str, index: int, why: str) -> PartTokens:
+        return PartTokens(kind, 0, "exact", f"not sent to {self.provider.name}: {why}", index)
+
+    def _media_part(self, part: MediaPart, index: int) -> PartTokens:
+        provider = self.provider
+        if part.file_id is not None and not provider.rules.reads(part.file_provider):
+            why = f"a file in {part.file_provider}'s store, which it does not read"
+            return self._not_sent(part.kind, index, why)
+        try:
+            media = resolved(part, provider, self.model)
+            text = sent_as_text(media, provider)
+            if text is not None:
+                tokens, _, how = self.tokens_of(text)
+                # The request wraps the text (a file tag, a document block): not counted.
+                return PartTokens(part.kind, tokens, "approximate", f"text file: {how}", index)
+            tokens, how = media_part_tokens(media, provider, self.model, self.detail)
+        except MediaError as exc:
+            if self.strict:
+                raise
+            return PartTokens(part.kind, 0, "unknown", str(exc), index)
+        return PartTokens(part.kind, tokens, "exact", how, index)
+
+
+def _at(count: PartTokens, index: int) -> PartTokens:
+    return PartTokens(count.kind, count.tokens, count.method, count.how, index)

@@ -1,0 +1,84 @@
+"""Offline tokenizers: OpenAI's public encodings, through `bpe-openai` (the `[tokens]` extra).
+
+`tiktoken` downloads its encodings at first use, so it cannot count offline; `bpe-openai`
+ships `cl100k_base` and `o200k_base` inside its wheel, with a tiktoken-compatible API. It is
+imported on the first count that needs it (never by `import mediaparts`), each encoding built
+once and kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import warnings
+from typing import Any
+
+__all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "encoder", "missing"]
+
+PACKAGE = "bpe_openai"
+INSTALL = "pip install 'mediaparts[tokens]'"
+
+# bpe-openai's `encode` refuses more than 200,000 tokens (and 1,000,000 characters) at once; a
+# character is at most 4 UTF-8 bytes, so at most 4 tokens, and 50,000 characters stay within.
+CHUNK = 50_000
+
+
+@functools.cache
+def encoder(name: str) -> Any | None:
+    """Return the encoding `name` from bpe-openai, or None when it is not installed or lacks it."""
+    try:
+        module = importlib.import_module(PACKAGE)
+    except ImportError:
+        return None
+    if name not in module.list_encoding_names():
+        return None
+    with warnings.catch_warnings():
+        # bpe-openai 0.1.4 reads its data with importlib.resources.open_binary, deprecated
+        # since Python 3.11: its warning, not the caller's to act on.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return module.get_encoding(name)
+
+
+def missing(name: str) -> str:
+    """Say why the encoding `name` is not available, and what to install."""
+    try:
+        importlib.import_module(PACKAGE)
+    except ImportError:
+        return f"install mediaparts[tokens] for the {name} tokenizer ({INSTALL})"
+    return f"bpe-openai has no encoding {name!r}"
+
+
+def count(encoding: Any, text: str) -> tuple[int, bool]:
+    """Return the tokens of `text` and whether the count is exact.
+
+    Long text is encoded in pieces cut where the encodings' pre-tokenizer cuts anyway (before a
+    letter that follows a newline, or a space that follows a visible character), so the sum is
+    the count of the whole. A piece with no such place (50,000 characters without one) is cut
+    where it must be, and the count is then not exact.
+    """
+    total = 0
+    exact = True
+    start = 0
+    while len(text) - start > CHUNK:
+        end = _boundary(text, start)
+        if end is None:
+            end, exact = start + CHUNK, False
+        total += _encoded(encoding, text[start:end])
+        start = end
+    return total + _encoded(encoding, text[start:]), exact
+
+
+def _encoded(encoding: Any, text: str) -> int:
+    # Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs.
+    return len(encoding.encode(text, disallowed_special=()))
+
+
+def _boundary(text: str, start: int) -> int | None:
+    """Return the last place in the second half of the next piece where a pre-token starts."""
+    for i in range(start + CHUNK, start + CHUNK // 2, -1):
+        before, here = text[i - 1], text[i]
+        if before == "\n" and here.isalpha():
+            return i
+        if here == " " and not before.isspace() and i + 1 < len(text) and text[i + 1].isalpha():
+            return i
+    return None
