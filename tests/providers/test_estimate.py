@@ -82,8 +82,10 @@ def test_estimate_tokens_sums_messages(testdata: Path) -> None:
     assert [p.tokens for p in media] == [one, one]
     text = [p for p in counted.parts() if p.kind == "text"]
     assert len(text) == 2 and all(p.tokens > 0 and p.method == "approximate" for p in text)
-    assert mp.estimate_tokens(msgs, "anthropic") == counted.total == 2 * one + sum(
-        p.tokens for p in text
+    assert (
+        mp.estimate_tokens(msgs, "anthropic")
+        == counted.total
+        == 2 * one + sum(p.tokens for p in text)
     )
     assert mp.estimate_tokens(mp.User("Only text"), "anthropic") > 0
     csv = mp.count_tokens(mp.User(files=[testdata / "data.csv"]), "anthropic")

@@ -37,6 +37,7 @@ from mediaparts.providers._registry import (
 )
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
+from mediaparts.providers._text import TextRule, TextTable
 from mediaparts.providers._vision import (
     AnthropicPatches,
     GeminiMediaResolution,
@@ -114,6 +115,8 @@ __all__ = [
     "ProviderModule",
     "Rules",
     "Site",
+    "TextRule",
+    "TextTable",
     "TokenCount",
     "Undocumented",
     "Violation",

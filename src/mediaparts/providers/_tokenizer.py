@@ -26,43 +26,49 @@ CHUNK = 50_000
 @functools.cache
 def encoder(name: str) -> Any | None:
     """Return the encoding `name` from bpe-openai, or None when it is not installed or lacks it."""
-    try:
-        module = importlib.import_module(PACKAGE)
-    except ImportError:
-        return None
-    if name not in module.list_encoding_names():
-        return None
     with warnings.catch_warnings():
-        # bpe-openai 0.1.4 reads its data with importlib.resources.open_binary, deprecated
-        # since Python 3.11: its warning, not the caller's to act on.
+        # bpe-openai 0.1.4 reads its data (on import, and per encoding) with
+        # importlib.resources.open_binary, deprecated since Python 3.11: its warning, not the
+        # caller's to act on.
         warnings.simplefilter("ignore", DeprecationWarning)
+        module = _package()
+        if module is None or name not in module.list_encoding_names():
+            return None
         return module.get_encoding(name)
 
 
 def missing(name: str) -> str:
     """Say why the encoding `name` is not available, and what to install."""
-    try:
-        importlib.import_module(PACKAGE)
-    except ImportError:
-        return f"install mediaparts[tokens] for the {name} tokenizer ({INSTALL})"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        if _package() is None:
+            return f"install mediaparts[tokens] for the {name} tokenizer ({INSTALL})"
     return f"bpe-openai has no encoding {name!r}"
 
 
-def count(encoding: Any, text: str) -> tuple[int, bool]:
+def _package() -> Any | None:
+    try:
+        return importlib.import_module(PACKAGE)
+    except ImportError:
+        return None
+
+
+def count(encoding: Any, text: str, *, chunk: int = CHUNK) -> tuple[int, bool]:
     """Return the tokens of `text` and whether the count is exact.
 
-    Long text is encoded in pieces cut where the encodings' pre-tokenizer cuts anyway (before a
-    letter that follows a newline, or a space that follows a visible character), so the sum is
-    the count of the whole. A piece with no such place (50,000 characters without one) is cut
-    where it must be, and the count is then not exact.
+    Text longer than `chunk` characters is encoded in pieces cut where the encodings'
+    pre-tokenizer cuts anyway (before a letter that follows a newline, or a space that follows
+    a visible character and precedes a letter), so the sum is the count of the whole. A piece
+    with no such place in its second half is cut where it must be, and the count is then not
+    exact.
     """
     total = 0
     exact = True
     start = 0
-    while len(text) - start > CHUNK:
-        end = _boundary(text, start)
+    while len(text) - start > chunk:
+        end = _boundary(text, start, chunk)
         if end is None:
-            end, exact = start + CHUNK, False
+            end, exact = start + chunk, False
         total += _encoded(encoding, text[start:end])
         start = end
     return total + _encoded(encoding, text[start:]), exact
@@ -73,9 +79,9 @@ def _encoded(encoding: Any, text: str) -> int:
     return len(encoding.encode(text, disallowed_special=()))
 
 
-def _boundary(text: str, start: int) -> int | None:
+def _boundary(text: str, start: int, chunk: int) -> int | None:
     """Return the last place in the second half of the next piece where a pre-token starts."""
-    for i in range(start + CHUNK, start + CHUNK // 2, -1):
+    for i in range(start + chunk, start + chunk // 2, -1):
         before, here = text[i - 1], text[i]
         if before == "\n" and here.isalpha():
             return i

@@ -1,0 +1,317 @@
+"""count_tokens: whole conversations counted part by part, each part labelled, never failing."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+import mediaparts as mp
+from mediaparts.providers import _tokenizer
+from mediaparts.testing import MediaFactory
+
+PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
+
+# (provider, model, kinds that must come out unknown and why: no documented rule, or refused).
+UNKNOWN = [
+    ("openai", "gpt-4o", {"file", "audio"}),  # no documented PDF or audio formula
+    ("openai-responses", "gpt-4o", {"file", "audio", "reasoning"}),
+    ("anthropic", "claude-sonnet-4-5", {"file", "audio"}),
+    ("gemini", "gemini-2.5-flash", set()),
+    ("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0", {"file", "audio"}),
+]
+
+
+def conversation(media: MediaFactory, turns: int = 50) -> list[mp.Message]:
+    """A conversation of `turns` turns mixing text, images, PDFs, audio and tool loops."""
+    messages: list[mp.Message] = [mp.System("You are a careful analyst. Answer briefly.")]
+    image = media.image(800, 600)  # the same object in several turns: counted once
+    for turn in range(turns):
+        match turn % 5:
+            case 0:
+                messages.append(mp.User(f"Turn {turn}: what is in this picture?", files=[image]))
+            case 1:
+                messages.append(
+                    mp.User(f"Turn {turn}: summarise the report.", files=[media.pdf(2)])
+                )
+            case 2:
+                messages.append(mp.User(f"Turn {turn}: transcribe this.", files=[media.audio(2.0)]))
+            case 3:
+                messages.append(
+                    mp.User(f"Turn {turn}: the data.", files=[media.text("a,b\n1,2\n")])
+                )
+            case _:
+                messages.append(mp.User(f"Turn {turn}: look up the weather in Paris."))
+                call = mp.ToolCall(id=f"call_{turn}", name="weather", arguments='{"city": "Paris"}')
+                thinking = mp.ReasoningPart(text="The user wants the weather; call the tool.")
+                messages.append(mp.Assistant([thinking, "Let me check.", call]))
+                messages.append(
+                    mp.Tool(["Sunny, 21 °C", media.image(64, 64)], tool_call_id=f"call_{turn}")
+                )
+        messages.append(mp.Assistant(f"Answer {turn}: done, as asked."))
+    return messages
+
+
+@pytest.mark.parametrize(("provider", "model", "unknown_kinds"), UNKNOWN)
+def test_count_fifty_turns(
+    media: MediaFactory, provider: str, model: str, unknown_kinds: set[str]
+) -> None:
+    """On 50 mixed turns: the breakdown sums to the total, every part is labelled and said how,
+    and the unknown parts are listed, 0 tokens each, with their reason."""
+    messages = conversation(media)
+    counted = mp.count_tokens(messages, provider, model=model)
+    assert len(counted.messages) == len(messages)
+    assert counted.total == sum(p.tokens for p in counted.parts())
+    assert counted.total == sum(m.tokens for m in counted.messages) + sum(
+        p.tokens for p in counted.framing
+    )
+    assert mp.estimate_tokens(messages, provider, model=model) == counted.total
+    for message, tokens in zip(messages, counted.messages, strict=True):
+        assert tokens.role == message.role
+        parts = [p for p in tokens.parts if p.kind != "framing"]
+        assert [p.index for p in parts] == list(range(len(message.parts)))
+        assert [p.kind for p in parts] == [p.kind for p in message.parts]
+    for part in counted.parts():
+        assert part.method in ("exact", "approximate", "unknown")
+        assert part.how and part.tokens >= 0
+    assert counted.unknown == tuple(p for p in counted.parts() if p.method == "unknown")
+    assert all(p.tokens == 0 for p in counted.unknown)
+    assert {p.kind for p in counted.unknown} <= unknown_kinds
+    assert counted.method == ("unknown" if counted.unknown else "approximate")
+
+
+def test_count_fifty_turns_decode_no_image(media: MediaFactory, no_decoding: None) -> None:
+    """Counting reads media headers only: no image is decoded."""
+    messages = conversation(media)
+    for provider in PROVIDERS:
+        assert mp.count_tokens(messages, provider).total > 0
+
+
+def test_count_openai_text_is_the_tokenizers(media: MediaFactory) -> None:
+    """Text counted by OpenAI's tokenizer is exactly the tokenizer's own count."""
+    encoder = _tokenizer.encoder("o200k_base")
+    if encoder is None:
+        pytest.skip("the [tokens] extra (bpe-openai) is absent")
+    messages = conversation(media)
+    counted = mp.count_tokens(messages, "openai", model="gpt-4o")
+    texts = [p for m in messages for p in m.parts if isinstance(p, mp.TextPart)]
+    exact = [p for p in counted.parts() if p.kind == "text" and p.method == "exact"]
+    assert len(exact) == len(texts) > 50
+    assert [p.tokens for p in exact] == [len(encoder.encode(p.text)) for p in texts]
+
+
+def test_count_without_the_extra_approximates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without bpe-openai, OpenAI text is approximate, and `how` says what to install."""
+    monkeypatch.setattr(_tokenizer, "encoder", lambda name: None)
+    monkeypatch.setattr(_tokenizer, "PACKAGE", "mediaparts_no_such_package")
+    text = mp.count_tokens(mp.User("Hello, world!"), "openai").messages[0].parts[0]
+    assert (text.tokens, text.method) == (4, "approximate")  # 13 characters, 4 a token
+    assert "pip install 'mediaparts[tokens]'" in text.how
+
+
+# Published examples: a request and the token count its page gives, our count of that exact
+# request, and the error we state (docs/tokens.md). (provider, model, messages, published,
+# ours, source read 2026-11.)
+PUBLISHED = [
+    (
+        "openai",
+        "gpt-4",
+        "cookbook",
+        129,
+        129,
+        "github.com/openai/openai-cookbook examples/How_to_count_tokens_with_tiktoken.ipynb "
+        "(API count for gpt-4-0613)",
+    ),
+    (
+        "openai",
+        "gpt-4o",
+        "cookbook",
+        124,
+        124,
+        "same notebook, gpt-4o-2024-08-06",
+    ),
+    (
+        "anthropic",
+        "claude-opus-4-20250514",
+        "scientist",
+        14,
+        10,
+        "platform.claude.com/docs/en/build-with-claude/token-counting (2025 page, claude-opus-4)",
+    ),
+    (
+        "anthropic",
+        "claude-opus-4-8",
+        "scientist",
+        14,
+        14,
+        "platform.claude.com/docs/en/build-with-claude/token-counting (current page)",
+    ),
+    (
+        "gemini",
+        "gemini-1.5-flash",
+        "fox",
+        10,
+        11,
+        "ai.google.dev/api/tokens (count_tokens example, gemini-1.5-flash)",
+    ),
+]
+
+_COOKBOOK: list[mp.Message] = [
+    mp.System(
+        "You are a helpful, pattern-following assistant that translates corporate jargon "
+        "into plain English."
+    ),
+    mp.System("New synergies will help drive top-line growth.", name="example_user"),
+    mp.System("Things working well together will increase revenue.", name="example_assistant"),
+    mp.System(
+        "Let's circle back when we have more bandwidth to touch base on opportunities for "
+        "increased leverage.",
+        name="example_user",
+    ),
+    mp.System(
+        "Let's talk later when we're less busy about how to do better.", name="example_assistant"
+    ),
+    mp.User(
+        "This late pivot means we don't have time to boil the ocean for the client deliverable."
+    ),
+]
+REQUESTS: dict[str, list[mp.Message]] = {
+    "cookbook": _COOKBOOK,
+    "scientist": [mp.System("You are a scientist"), mp.User("Hello, Claude")],
+    "fox": [mp.User("The quick brown fox jumps over the lazy dog.")],
+}
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "request_", "published", "ours", "source"), PUBLISHED
+)
+def test_count_published_examples(
+    provider: str, model: str, request_: str, published: int, ours: int, source: str
+) -> None:
+    """Each provider's published example: our count, and so its error, is the one we state."""
+    if provider.startswith("openai") and _tokenizer.encoder("o200k_base") is None:
+        pytest.skip("the [tokens] extra (bpe-openai) is absent")
+    assert source
+    counted = mp.count_tokens(REQUESTS[request_], provider, model=model)
+    assert counted.total == ours
+    assert abs(ours - published) / published <= 0.3
+
+
+def test_count_without_the_extra_cookbook_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the extra, the cookbook's 124 tokens (gpt-4o) come out as 165: 33% over."""
+    monkeypatch.setattr(_tokenizer, "encoder", lambda name: None)
+    total = mp.count_tokens(_COOKBOOK, "openai", model="gpt-4o").total
+    assert total == 165
+    assert abs(total - 124) / 124 <= 0.34
+
+
+def test_count_openai_framing_is_labelled() -> None:
+    """OpenAI's framing: per message after its parts (index None), per request in `framing`."""
+    counted = mp.count_tokens([mp.User("Hi", name="ann")], "openai", model="gpt-4o")
+    text, framing = counted.messages[0].parts
+    assert (text.kind, framing.kind, framing.index) == ("text", "framing", None)
+    assert framing.method == "approximate" and "cookbook" in framing.how
+    assert framing.tokens == 3 + 1 + 1 + 1  # per message, "user", "ann", per name
+    assert [(p.kind, p.tokens) for p in counted.framing] == [("framing", 3)]
+    assert not mp.count_tokens([mp.User("Hi")], "anthropic").framing
+
+
+def test_count_anthropic_thinking_of_earlier_turns_is_free() -> None:
+    """Anthropic strips thinking of earlier turns (0, exact); the current tool loop's counts."""
+    thinking = mp.ReasoningPart(text="x" * 35, signature="sig", provider="anthropic")
+    call = mp.ToolCall(id="t1", name="f", arguments="{}")
+    messages = [
+        mp.User("first"),
+        mp.Assistant([thinking, call]),
+        mp.Tool(["ok"], tool_call_id="t1"),
+        mp.Assistant("done"),
+        mp.User("second"),
+        mp.Assistant([thinking, call]),
+        mp.Tool(["ok"], tool_call_id="t1"),
+    ]
+    counted = mp.count_tokens(messages, "anthropic", model="claude-sonnet-4-5")
+    earlier, current = counted.messages[1].parts[0], counted.messages[5].parts[0]
+    assert (earlier.tokens, earlier.method) == (0, "exact")
+    assert "previous turns" in earlier.how
+    assert (current.tokens, current.method) == (10, "approximate")
+
+
+@pytest.mark.parametrize(
+    ("provider", "tokens", "method"),
+    [("openai", 0, "exact"), ("openai-responses", 0, "unknown"), ("gemini", 3, "approximate")],
+)
+def test_count_reasoning_per_provider(provider: str, tokens: int, method: str) -> None:
+    """Replayed reasoning: not sent on Chat Completions, unknown on Responses, text on Gemini."""
+    reasoning = mp.ReasoningPart(text="think twice")
+    counted = mp.count_tokens([mp.Assistant([reasoning])], provider)
+    part = counted.messages[0].parts[0]
+    assert (part.tokens, part.method) == (tokens, method)
+
+
+def test_count_what_render_leaves_out_is_zero() -> None:
+    """Another provider's reasoning and blocks, and another store's files, cost 0: not sent."""
+    message = mp.Assistant(
+        [
+            mp.ReasoningPart(text="hmm", signature="s", provider="anthropic"),
+            mp.ProviderPart(provider="anthropic", data={"type": "server_tool_use"}),
+        ]
+    )
+    file = mp.part({"file_id": "file-abc", "provider": "openai", "media_type": "application/pdf"})
+    counted = mp.count_tokens([message, mp.User(["see", file])], "gemini")
+    left_out = [counted.messages[0].parts[0], counted.messages[0].parts[1]]
+    left_out.append(counted.messages[1].parts[1])
+    assert all((p.tokens, p.method) == (0, "exact") for p in left_out)
+    assert all(p.how.startswith("not sent to gemini") for p in left_out)
+
+
+def test_count_own_file_reference_is_unknown() -> None:
+    """A file in the provider's own store: its bytes are not here, so unknown with the reason."""
+    file = mp.part({"file_id": "file-abc", "provider": "openai", "media_type": "application/pdf"})
+    counted = mp.count_tokens([mp.User(["see", file])], "openai")
+    assert [p.kind for p in counted.unknown] == ["file"]
+    assert "file-abc" in counted.unknown[0].how
+    with pytest.raises(mp.NoDocumentedRule):
+        mp.estimate_tokens(file, "openai")
+
+
+def test_count_provider_part_is_its_json() -> None:
+    """A provider's own block is counted as its JSON text, approximately."""
+    block = mp.ProviderPart(provider="anthropic", data={"type": "web_search", "query": "x" * 10})
+    part = mp.count_tokens([mp.Assistant([block])], "anthropic").messages[0].parts[0]
+    assert part.method == "approximate" and part.tokens > 0
+
+
+def test_count_one_part_alone_raises_its_reason(testdata: Path) -> None:
+    """One media part alone with unknown tokens raises the reason; in a conversation it is
+    listed in `unknown` and adds 0."""
+    with pytest.raises(mp.NoDocumentedRule):
+        mp.estimate_tokens(testdata / "document.pdf", "anthropic")
+    alone = mp.count_tokens(testdata / "document.pdf", "anthropic")
+    assert alone.total == 0 and len(alone.unknown) == 1 and not alone.framing
+    conversation = [mp.User("read", files=[testdata / "document.pdf"])]
+    assert mp.estimate_tokens(conversation, "anthropic") > 0
+
+
+def test_count_refuses_a_detail_the_provider_lacks() -> None:
+    """A detail level passed for the call is an argument: a wrong one is refused up front."""
+    with pytest.raises(mp.InvalidMedia, match="detail"):
+        mp.count_tokens([mp.User("hi")], "openai", detail="ultra")
+
+
+def test_count_unknown_model_text_is_approximate() -> None:
+    """Text of a model no row names is counted by the default row, labelled approximate."""
+    part = mp.count_tokens(mp.User("hello"), "openai", model="made-up-9").messages[0].parts[0]
+    assert part.method == "approximate"
+    assert "'made-up-9' not in openai's text table" in part.how
+
+
+def test_count_text_rules_override() -> None:
+    """`with_rules(text=...)` changes how text is counted."""
+    rule = mp.providers.TextRule(chars_per_token=1.0, approximation="one character a token")
+    flat = mp.providers.get("anthropic").with_rules(text=(mp.providers.ModelRule("*", rule),))
+    part = mp.count_tokens(mp.User("hello"), flat).messages[0].parts[0]
+    assert (part.tokens, part.how) == (5, "one character a token")
+    half = dataclasses.replace(rule, chars_per_token=2.0)
+    halved = flat.with_rules(text=[mp.providers.ModelRule("*", half)])
+    assert mp.estimate_tokens(mp.User("hello"), halved) == 3
