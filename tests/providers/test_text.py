@@ -102,7 +102,7 @@ def test_text_without_a_table_is_generic() -> None:
 )
 def test_text_override_refuses_a_wrong_table(table: Any) -> None:
     """`with_rules(text=...)` takes a table of ModelRule rows of TextRules, nothing else."""
-    with pytest.raises(mp.InvalidConfig, match="Rules.text"):
+    with pytest.raises(mp.InvalidConfig, match=r"Rules\.text"):
         mp.providers.get("openai").with_rules(text=table)
 
 
@@ -121,7 +121,7 @@ def test_text_override_refuses_a_wrong_table(table: Any) -> None:
 )
 def test_text_rule_refuses_bad_values(field: str, value: Any) -> None:
     """A TextRule with a value that would break a count is refused, naming the field."""
-    with pytest.raises(mp.InvalidConfig, match=f"TextRule.{field}"):
+    with pytest.raises(mp.InvalidConfig, match=rf"TextRule\.{field}"):
         TextRule(**{field: value})
 
 
