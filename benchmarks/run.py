@@ -153,6 +153,7 @@ def machine() -> str:
 
 
 def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row], str]]]:
+    import bench_count
     import bench_detection
     import bench_fetch
     import bench_import
@@ -173,6 +174,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
             lambda: bench_normalize.normalize_many_rows(args.many, repeat=args.repeat_many)
         ),
         "import": rows_only(bench_import.run),
+        "count": rows_only(bench_count.run),
     }
 
 
@@ -185,6 +187,7 @@ SECTION_NAMES = (
     "fetch",
     "many",
     "import",
+    "count",
 )
 
 _TITLES = {

@@ -56,6 +56,7 @@ class Counter:
     _encoder: Any = field(init=False, default=None)
     _loaded: bool = field(init=False, default=False)
     _media: dict[int, PartTokens] = field(init=False, default_factory=dict)
+    _envelopes: dict[str, int] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rules = self.provider.rules
@@ -137,8 +138,15 @@ class Counter:
         elif name:
             envelope.append(name)
             extra += rule.per_name
-        tokens = extra + sum(self.tokens_of(text)[0] for text in envelope)
+        tokens = extra + sum(self._envelope(text) for text in envelope)
         return PartTokens("framing", tokens, "approximate", rule.framing)
+
+    def _envelope(self, text: str) -> int:
+        """The tokens of a role, name or call id: few distinct ones, so each is counted once."""
+        known = self._envelopes.get(text)
+        if known is None:
+            known = self._envelopes[text] = self.tokens_of(text)[0]
+        return known
 
     def request_framing(self) -> tuple[PartTokens, ...]:
         """Return the tokens a provider adds once per request, where it documents them."""

@@ -75,8 +75,9 @@ def count(encoding: Any, text: str, *, chunk: int = CHUNK) -> tuple[int, bool]:
 
 
 def _encoded(encoding: Any, text: str) -> int:
-    # Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs.
-    return len(encoding.encode(text, disallowed_special=()))
+    # Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs, as
+    # `encode_ordinary` reads it (tiktoken's `encode(text, disallowed_special=())`).
+    return len(encoding.encode_ordinary(text))
 
 
 def _boundary(text: str, start: int, chunk: int) -> int | None:
