@@ -315,3 +315,22 @@ def test_count_text_rules_override() -> None:
     half = dataclasses.replace(rule, chars_per_token=2.0)
     halved = flat.with_rules(text=[mp.providers.ModelRule("*", half)])
     assert mp.estimate_tokens(mp.User("hello"), halved) == 3
+
+
+def test_count_encoding_the_package_lacks() -> None:
+    """An encoding bpe-openai does not ship falls back to the approximation, saying so."""
+    rule = mp.providers.TextRule(encoding="no_such_encoding", approximation="4 a token")
+    provider = mp.providers.get("openai").with_rules(text=[mp.providers.ModelRule("*", rule)])
+    part = mp.count_tokens(mp.User("hello"), provider).messages[0].parts[0]
+    assert part.method == "approximate"
+    if _tokenizer.encoder("o200k_base") is not None:
+        assert part.how == "4 a token; bpe-openai has no encoding 'no_such_encoding'"
+    else:
+        assert "pip install 'mediaparts[tokens]'" in part.how
+
+
+def test_count_tokenizer_absent_loads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the package, the loader answers None (and the count approximates)."""
+    monkeypatch.setattr(_tokenizer, "PACKAGE", "mediaparts_no_such_package")
+    assert _tokenizer.encoder.__wrapped__("o200k_base") is None
+    assert "install mediaparts[tokens]" in _tokenizer.missing("o200k_base")

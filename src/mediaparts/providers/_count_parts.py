@@ -89,7 +89,7 @@ class Counter:
         if encoder is not None:
             tokens, whole = _tokenizer.count(encoder, text)
             exact = exact and whole and not self._unknown_model
-            how = f"{self._unknown_model}{rule.encoding} tokenizer (bpe-openai)"
+            how = self._unknown_model + _tokenizer.described(str(rule.encoding))
             return tokens, "exact" if exact else "approximate", how
         how = rule.approximation
         if rule.encoding is not None:

@@ -19,9 +19,9 @@ from mediaparts.providers._vision import ModelRule
 
 __all__ = ["GENERIC_TEXT", "Replay", "TextRule", "TextTable"]
 
+# What reasoning replayed in a request costs: its text, nothing before the last user turn (a
+# provider that strips earlier thinking), nothing because the API takes none, or unknown.
 Replay: TypeAlias = Literal["counted", "earlier_turns_free", "not_sent", "unknown"]
-"""What reasoning replayed in a request costs: its text, nothing before the last user turn
-(Anthropic strips earlier thinking), nothing because the API takes none, or unknown."""
 
 _REPLAYS: tuple[Replay, ...] = ("counted", "earlier_turns_free", "not_sent", "unknown")
 
@@ -89,6 +89,6 @@ TextTable: TypeAlias = tuple[ModelRule[TextRule], ...]
 # them?") and Google ("a token is equivalent to about 4 characters", ai.google.dev/gemini-api/
 # docs/tokens) publish, read 2026-11.
 GENERIC_TEXT = TextRule(
-    approximation="about 4 characters a token (no text rule for this provider: the rule of thumb "
-    "OpenAI and Google publish)",
+    approximation="about 4 characters a token (no text rule for this provider: the common rule "
+    "of thumb two providers publish)",
 )

@@ -13,7 +13,7 @@ import importlib
 import warnings
 from typing import Any
 
-__all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "encoder", "missing"]
+__all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "described", "encoder", "missing"]
 
 PACKAGE = "bpe_openai"
 INSTALL = "pip install 'mediaparts[tokens]'"
@@ -35,6 +35,11 @@ def encoder(name: str) -> Any | None:
         if module is None or name not in module.list_encoding_names():
             return None
         return module.get_encoding(name)
+
+
+def described(name: str) -> str:
+    """Say what counted text with the encoding `name`, for a count's `how`."""
+    return f"{name} tokenizer (bpe-openai)"
 
 
 def missing(name: str) -> str:
