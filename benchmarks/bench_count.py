@@ -72,11 +72,11 @@ def _decodes() -> Iterator[list[int]]:
         loads[0] += 1
         return original(self)
 
-    ImageFile.ImageFile.load = load  # type: ignore[method-assign]
+    ImageFile.ImageFile.load = load  # type: ignore[method-assign]  # counting, for this run only
     try:
         yield loads
     finally:
-        ImageFile.ImageFile.load = original  # type: ignore[method-assign]
+        ImageFile.ImageFile.load = original  # type: ignore[method-assign]  # put back
 
 
 def _first_count(provider: str, model: str) -> float:

@@ -334,3 +334,23 @@ def test_count_tokenizer_absent_loads_nothing(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(_tokenizer, "PACKAGE", "mediaparts_no_such_package")
     assert _tokenizer.encoder.__wrapped__("o200k_base") is None
     assert "install mediaparts[tokens]" in _tokenizer.missing("o200k_base")
+
+
+def test_count_refusal_and_redacted_reasoning() -> None:
+    """A refusal is text; redacted thinking (data, no text) is unknown: its size is not known."""
+    redacted = mp.ReasoningPart(data="opaque", provider="anthropic")
+    message = mp.Assistant([redacted, mp.RefusalPart(text="I can't help with that.")])
+    counted = mp.count_tokens([mp.User("q"), message], "anthropic", model="claude-sonnet-4-5")
+    thinking, refusal = counted.messages[1].parts
+    assert (thinking.method, thinking.tokens) == ("unknown", 0)
+    assert (refusal.kind, refusal.tokens, refusal.method) == ("refusal", 7, "approximate")
+    assert counted.messages[1].method == "unknown" and counted.messages[0].method == "approximate"
+
+
+def test_count_same_media_object_keeps_each_index(media: MediaFactory) -> None:
+    """One media object at two places is counted once, reported at each place's index."""
+    image = media.image(100, 100)
+    counted = mp.count_tokens([mp.User([image]), mp.User(["see", image])], "anthropic")
+    first, second = counted.messages[0].parts[0], counted.messages[1].parts[1]
+    assert (first.index, second.index) == (0, 1)
+    assert first.tokens == second.tokens == 16
