@@ -69,7 +69,7 @@ def test_count_fifty_turns(
     assert mp.estimate_tokens(messages, provider, model=model) == counted.total
     for message, tokens in zip(messages, counted.messages, strict=True):
         assert tokens.role == message.role
-        parts = [p for p in tokens.parts if p.kind != "framing"]
+        parts = [p for p in tokens.parts if p.index is not None]
         assert [p.index for p in parts] == list(range(len(message.parts)))
         assert [p.kind for p in parts] == [p.kind for p in message.parts]
     for part in counted.parts():
@@ -354,3 +354,15 @@ def test_count_same_media_object_keeps_each_index(media: MediaFactory) -> None:
     first, second = counted.messages[0].parts[0], counted.messages[1].parts[1]
     assert (first.index, second.index) == (0, 1)
     assert first.tokens == second.tokens == 16
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_count_tool_error_line(provider: str) -> None:
+    """A tool result's error, sent as a line of text, is counted after its parts."""
+    result = mp.Tool(
+        ["partial output"], tool_call_id="c1", error="took too long", error_type="Timeout"
+    )
+    counted = mp.count_tokens([result], provider)
+    error = [p for p in counted.messages[0].parts if p.kind == "error"]
+    assert len(error) == 1 and error[0].tokens > 0 and error[0].index is None
+    assert error[0].how.startswith("the tool's error line")

@@ -145,6 +145,9 @@ def count_parts(
     for i, message in enumerate(messages):
         earlier = i < last_user
         parts = [counter.part(p, j, earlier_turn=earlier) for j, p in enumerate(message.parts)]
+        error = counter.tool_error(message)
+        if error is not None:
+            parts.append(error)
         framing = counter.framing(message) if framed else None
         if framing is not None:
             parts.append(framing)

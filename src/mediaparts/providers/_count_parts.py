@@ -29,6 +29,7 @@ from mediaparts._parts import (
 from mediaparts.providers import _tokenizer
 from mediaparts.providers._estimate import media_part_tokens, resolved, sent_as_text
 from mediaparts.providers._registry import Provider
+from mediaparts.providers._render_common import error_text
 from mediaparts.providers._text import TextRule
 from mediaparts.providers._tokens import Method, PartTokens
 
@@ -124,6 +125,14 @@ class Counter:
                 return known if known.index == index else _at(known, index)
             case _:
                 assert_never(part)
+
+    def tool_error(self, message: Message) -> PartTokens | None:
+        """Count a tool result's error, which every renderer sends as a line of text."""
+        line = error_text(message) if isinstance(message, Tool) else None
+        if line is None:
+            return None
+        tokens, method, how = self.tokens_of(line)
+        return PartTokens("error", tokens, method, f"the tool's error line: {how}")
 
     def framing(self, message: Message) -> PartTokens | None:
         """Return the tokens a provider adds around a message, where it documents them."""

@@ -17,8 +17,9 @@ class PartTokens:
     """The tokens of one part (or of a message's framing), and how they were counted.
 
     Attributes:
-        kind: The part's kind (`"text"`, `"image"`, `"tool_call"`, ...), or `"framing"` for the
-            tokens a provider adds around a message or a request.
+        kind: The part's kind (`"text"`, `"image"`, `"tool_call"`, ...), `"error"` for a tool
+            result's error line, or `"framing"` for the tokens a provider adds around a message
+            or a request.
         tokens: The count; 0 when `method` is `"unknown"`.
         method: `"exact"`, `"approximate"` or `"unknown"`.
         how: What counted it and its source (`"o200k_base tokenizer"`, `"OpenAI tiles
@@ -40,7 +41,8 @@ class MessageTokens:
     Attributes:
         index: The message's position in the conversation.
         role: Its role.
-        parts: One `PartTokens` per part, in order, then any framing.
+        parts: One `PartTokens` per part, in order, then a tool result's error line, then any
+            framing (those two with index None).
     """
 
     index: int
