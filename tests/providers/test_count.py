@@ -218,7 +218,8 @@ def test_count_openai_framing_is_labelled() -> None:
 
 
 def test_count_anthropic_thinking_of_earlier_turns_is_free() -> None:
-    """Anthropic strips thinking of earlier turns (0, exact); the current tool loop's counts."""
+    """Anthropic's older models strip thinking of earlier turns (0, exact), the current tool
+    loop's counts; Opus 4.5 and later keep it all."""
     thinking = mp.ReasoningPart(text="x" * 35, signature="sig", provider="anthropic")
     call = mp.ToolCall(id="t1", name="f", arguments="{}")
     messages = [
@@ -235,6 +236,8 @@ def test_count_anthropic_thinking_of_earlier_turns_is_free() -> None:
     assert (earlier.tokens, earlier.method) == (0, "exact")
     assert "previous turns" in earlier.how
     assert (current.tokens, current.method) == (10, "approximate")
+    kept = mp.count_tokens(messages, "anthropic", model="claude-opus-4-5").messages[1].parts[0]
+    assert (kept.tokens, kept.method) == (10, "approximate")  # Opus 4.5 and later keep it
 
 
 @pytest.mark.parametrize(

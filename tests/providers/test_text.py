@@ -36,6 +36,7 @@ RULES = [
     ("anthropic", "claude-opus-4-7", None, 2.5),
     ("anthropic", "claude-sonnet-5", None, 2.5),
     ("anthropic", "claude-sonnet-4-6", None, 3.5),
+    ("anthropic", "claude-opus-4-5-20251101", None, 3.5),
     ("anthropic", "claude-3-7-sonnet-20250219", None, 3.5),
     ("bedrock", "us.anthropic.claude-opus-4-7-v1:0", None, 2.5),
     ("bedrock", "anthropic.claude-3-5-haiku-20241022-v1:0", None, 3.5),
@@ -62,17 +63,27 @@ def test_text_framing_only_where_documented() -> None:
 
 
 @pytest.mark.parametrize(
-    ("provider", "replay"),
+    ("provider", "model", "replay"),
     [
-        ("openai", "not_sent"),
-        ("openai-responses", "unknown"),
-        ("anthropic", "earlier_turns_free"),
-        ("gemini", "counted"),
+        ("openai", None, "not_sent"),
+        ("openai-responses", None, "unknown"),
+        ("anthropic", None, "counted"),
+        ("anthropic", "claude-opus-4-5", "counted"),
+        ("anthropic", "claude-sonnet-4-6", "counted"),
+        ("anthropic", "claude-sonnet-5", "counted"),
+        ("anthropic", "claude-opus-4-1", "earlier_turns_free"),
+        ("anthropic", "claude-sonnet-4-5", "earlier_turns_free"),
+        ("anthropic", "claude-haiku-4-5", "earlier_turns_free"),
+        ("bedrock", "anthropic.claude-haiku-4-5-20251001-v1:0", "earlier_turns_free"),
+        ("gemini", None, "counted"),
     ],
 )
-def test_text_replayed_reasoning_per_provider(provider: str, replay: str) -> None:
-    """What replayed reasoning costs is a rule of each provider, with its reason."""
-    rule = mp.providers.get(provider).rules.text_for(None)
+def test_text_replayed_reasoning_per_provider(
+    provider: str, model: str | None, replay: str
+) -> None:
+    """What replayed reasoning costs is a rule of each provider and model, with its reason
+    (Anthropic: thinking of earlier turns kept by Opus 4.5+ and Sonnet 4.6+, else stripped)."""
+    rule = mp.providers.get(provider).rules.text_for(model)
     assert rule.reasoning == replay and rule.reasoning_source
 
 

@@ -56,36 +56,47 @@ COSTS_SOURCE = "platform.claude.com pdf-support: no PDF token formula documented
 # represents 3.5 English characters" (glossary, platform.claude.com/docs/en/about-claude/
 # glossary), for the tokenizer up to the 4.6 generation; the newer tokenizer of "Claude Opus 4.7"
 # and later fits "1M tokens ... roughly 2.5M Unicode characters" (models overview), about 30%
-# more tokens for the same text (token-counting page). Framing: none documented. Reasoning:
-# "previous thinking blocks are automatically stripped from the context window calculation"; the
-# current turn's (a tool loop after the last user text) count (context-windows page). First
-# row (model=None): the newer tokenizer, which counts more, so a budget made with it fits both.
-_CLAUDE_TEXT_NEW = TextRule(
-    chars_per_token=2.5,
-    approximation="about 2.5 characters a token (Claude 4.7 and later: '1M tokens ... roughly "
-    "2.5M Unicode characters', Anthropic models overview)",
-    reasoning="earlier_turns_free",
-    reasoning_source="thinking from previous turns is stripped, not counted as input "
-    "(Anthropic context-windows page)",
+# more tokens for the same text (token-counting page). Framing: none documented. Thinking of
+# earlier turns (extended-thinking page, "Thinking block preservation by model"): Opus 4.5 and
+# later, Sonnet 4.6 and later keep it all, so it counts; earlier models and Haiku through 4.5
+# "keep only the last assistant turn's thinking", and "previous thinking blocks are
+# automatically stripped from the context window calculation" (context-windows page): thinking
+# before the last user turn costs nothing. Later Haiku is not named: counted, the safe side.
+# First row (model=None): the newer tokenizer, thinking kept: the most a request can cost.
+_KEPT = "thinking of earlier turns is kept and counts (Anthropic extended-thinking page)"
+_STRIPPED = (
+    "thinking of previous turns is stripped, not counted as input (Anthropic extended-thinking "
+    "and context-windows pages)"
 )
-_CLAUDE_TEXT_OLD = TextRule(
+_NEW = (
+    "about 2.5 characters a token (Claude 4.7 and later: '1M tokens ... roughly 2.5M Unicode "
+    "characters', Anthropic models overview)"
+)
+_OLD = (
+    "about 3.5 characters a token ('a token approximately represents 3.5 English characters', "
+    "Anthropic glossary)"
+)
+_NEW_KEPT = TextRule(chars_per_token=2.5, approximation=_NEW, reasoning_source=_KEPT)
+_OLD_KEPT = TextRule(chars_per_token=3.5, approximation=_OLD, reasoning_source=_KEPT)
+_OLD_STRIPPED = TextRule(
     chars_per_token=3.5,
-    approximation="about 3.5 characters a token ('a token approximately represents 3.5 English "
-    "characters', Anthropic glossary)",
+    approximation=_OLD,
     reasoning="earlier_turns_free",
-    reasoning_source=_CLAUDE_TEXT_NEW.reasoning_source,
+    reasoning_source=_STRIPPED,
 )
 TEXT: TextTable = (
-    ModelRule("claude-*-4-[7-9]*", _CLAUDE_TEXT_NEW),
-    ModelRule("claude-3*", _CLAUDE_TEXT_OLD),
-    ModelRule("claude-opus-[5-9]*", _CLAUDE_TEXT_NEW),
-    ModelRule("claude-sonnet-[5-9]*", _CLAUDE_TEXT_NEW),
-    ModelRule("claude-haiku-[5-9]*", _CLAUDE_TEXT_NEW),
-    ModelRule("claude-*", _CLAUDE_TEXT_OLD),
+    ModelRule("claude-*-4-[7-9]*", _NEW_KEPT),
+    ModelRule("claude-3*", _OLD_STRIPPED),
+    ModelRule("claude-opus-4-[56]*", _OLD_KEPT),
+    ModelRule("claude-sonnet-4-6*", _OLD_KEPT),
+    ModelRule("claude-opus-[5-9]*", _NEW_KEPT),
+    ModelRule("claude-sonnet-[5-9]*", _NEW_KEPT),
+    ModelRule("claude-haiku-[5-9]*", _NEW_KEPT),
+    ModelRule("claude-*", _OLD_STRIPPED),
 )
 TEXT_SOURCE = (
     "platform.claude.com/docs/en: about-claude/glossary, models overview, build-with-claude/"
-    "token-counting and context-windows (read 2026-11)"
+    "token-counting, extended-thinking and context-windows (read 2026-11)"
 )
 
 RULES = Rules(
