@@ -56,6 +56,7 @@ class Counter:
     _unknown_model: str = field(init=False, default="")
     _encoder: Any = field(init=False, default=None)
     _loaded: bool = field(init=False, default=False)
+    _how: str = field(init=False, default="")
     _media: dict[int, PartTokens] = field(init=False, default_factory=dict)
     _envelopes: dict[str, int] = field(init=False, default_factory=dict)
 
@@ -69,11 +70,23 @@ class Counter:
             self._unknown_model = f"model {self.model!r} not in {self.provider.name}'s text table; "
 
     def _tokenizer(self) -> Any:
-        """The rule's encoding, loaded at the first text that needs it; None without one."""
+        """The rule's encoding, loaded at the first text that needs it; None without one.
+
+        Also settles, once, what the text's `how` says.
+        """
         if not self._loaded:
             self._loaded = True
-            if self.rule.encoding is not None:
-                self._encoder = _tokenizer.encoder(self.rule.encoding)
+            rule = self.rule
+            if rule.encoding is None:
+                self._how = rule.approximation
+            else:
+                self._encoder = _tokenizer.encoder(rule.encoding)
+                self._how = (
+                    _tokenizer.described(rule.encoding)
+                    if self._encoder is not None
+                    else f"{rule.approximation}; {_tokenizer.missing(rule.encoding)}"
+                )
+            self._how = self._unknown_model + self._how
         return self._encoder
 
     # -- text -------------------------------------------------------------------------------
@@ -85,17 +98,12 @@ class Counter:
 
     def tokens_of(self, text: str, *, exact: bool = True) -> tuple[int, Method, str]:
         """Return the tokens of `text`, how certain they are, and how they were counted."""
-        rule = self.rule
         encoder = self._tokenizer()
-        if encoder is not None:
-            tokens, whole = _tokenizer.count(encoder, text)
-            exact = exact and whole and not self._unknown_model
-            how = self._unknown_model + _tokenizer.described(str(rule.encoding))
-            return tokens, "exact" if exact else "approximate", how
-        how = rule.approximation
-        if rule.encoding is not None:
-            how = f"{how}; {_tokenizer.missing(rule.encoding)}"
-        return rule.approximate(text), "approximate", f"{self._unknown_model}{how}"
+        if encoder is None:
+            return self.rule.approximate(text), "approximate", self._how
+        tokens, whole = _tokenizer.count(encoder, text)
+        exact = exact and whole and not self._unknown_model
+        return tokens, "exact" if exact else "approximate", self._how
 
     # -- parts ------------------------------------------------------------------------------
 
