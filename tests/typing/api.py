@@ -36,6 +36,14 @@ normalized: mp.NormalizedPart = mp.normalize(photo, "anthropic", model="claude-s
 steps: tuple[str, ...] = normalized.steps
 payload: dict[str, object] = mp.render(messages, "openai", urls="inline")
 tokens: int = mp.estimate_tokens(photo, "openai", model="gpt-4o", detail="low")
+counted: mp.TokenCount = mp.count_tokens(messages, "anthropic", model="claude-sonnet-4-5")
+first: mp.MessageTokens = counted.messages[0]
+unknown: tuple[mp.PartTokens, ...] = counted.unknown
+how: str = first.parts[0].how
+ratio = mp.providers.TextRule(chars_per_token=3.0, approximation="measured: 3 a token")
+texts: mp.Provider = mp.providers.get("gemini").with_rules(
+    text=(mp.providers.ModelRule("gemini-*", ratio),), text_source="measured (2026-11)"
+)
 violations: list[mp.Violation] = mp.check(payload, "openai")
 roomy: mp.Provider = mp.providers.get("anthropic").with_rules(image_max_bytes=10 * 2**20)
 policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
