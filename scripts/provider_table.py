@@ -98,7 +98,7 @@ def rules_markdown() -> str:
 
 
 def _models(rules: Rules) -> list[str]:
-    """Return the model-keyed image rules and media token rates of one provider, as tables."""
+    """Return the model-keyed image rules, media token rates and text rules of one provider."""
     out = [
         f"Image resizing and tokens by model (first matching pattern wins; `model=None` takes "
         f"the first row). Source: {rules.vision_source or '—'}.",
@@ -119,6 +119,18 @@ def _models(rules: Rules) -> list[str]:
         f"{_rate(row.rule, 'video', row.rule.video_per_second)} | "
         f"{_rate(row.rule, 'pdf', row.rule.pdf_per_page)} |"
         for row in rules.costs
+    ]
+    out += [
+        "",
+        f"Text tokens by model. Source: {rules.text_source or '—'}.",
+        "",
+        "| model pattern | text | framing | replayed reasoning |",
+        "|---|---|---|---|",
+    ]
+    out += [
+        f"| `{row.pattern}` | {row.rule.describe()} | {row.rule.framing or '—'} | "
+        f"{row.rule.reasoning.replace('_', ' ')}: {row.rule.reasoning_source or '—'} |"
+        for row in rules.text
     ]
     out.append("")
     return out

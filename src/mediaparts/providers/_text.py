@@ -76,6 +76,12 @@ class TextRule:
         """Whether the provider documents tokens around messages or requests."""
         return bool(self.per_message or self.per_name or self.per_request)
 
+    def describe(self) -> str:
+        """Return one line describing how text is counted, for the docs' provider table."""
+        if self.encoding is None:
+            return self.approximation
+        return f"`{self.encoding}` tokenizer (the `[tokens]` extra); else {self.approximation}"
+
     def approximate(self, text: str) -> int:
         """Return the approximate tokens of `text`: its characters over `chars_per_token`."""
         return math.ceil(len(text) / self.chars_per_token)
