@@ -122,6 +122,8 @@ class Rules:
         file_store: Whose uploaded files the API reads by id (`file_id`, `file_uri`, an S3
             URI): another provider's name when they share one (`openai-responses` reads
             OpenAI's files); None means the provider's own. See `store`.
+        prices_id: The provider's id in the price data `mp.cost` reads (genai-prices:
+            `openai`, `anthropic`, `google`, `aws`, ...); None means the provider's name.
     """
 
     provider: str
@@ -136,6 +138,7 @@ class Rules:
     vision_source: str = ""
     costs_source: str = ""
     file_store: str | None = None
+    prices_id: str | None = None
 
     @property
     def store(self) -> str:
@@ -151,6 +154,10 @@ class Rules:
         if self.file_store is not None and not isinstance(self.file_store, str):
             raise InvalidConfig(
                 f"Rules.file_store must be a provider name, got {type(self.file_store).__name__}"
+            )
+        if self.prices_id is not None and not isinstance(self.prices_id, str):
+            raise InvalidConfig(
+                f"Rules.prices_id must be a provider id string, got {type(self.prices_id).__name__}"
             )
         # A wrong row type would otherwise surface only later, as an AttributeError deep in
         # normalize or estimate_tokens; the error policy wants it here, naming the field.
