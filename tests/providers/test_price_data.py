@@ -197,7 +197,7 @@ def test_cost_splits_as_the_price_data_test_states() -> None:
         Decimal("0.05"),
         Decimal("0.45"),
     )
-    assert (before.priced_as, before.currency, before.other) == ("gpt-5.6-sol", "USD", 0)
+    assert (before.priced_as, before.currency, before.other) == ("gpt-5.6-sol", "USD", Decimal(0))
     assert mp.cost(usage, "openai", "gpt-5.6-sol", at=AT).total < before.total
 
 

@@ -212,15 +212,15 @@ def test_cost_is_frozen() -> None:
     """A Cost and a Price are values: their fields cannot be reassigned."""
     cost = mp.cost(USAGE, "openai", "m", prices=SONNET)
     with pytest.raises(AttributeError):
-        cost.input = Decimal(0)
+        cost.input = Decimal(0)  # type: ignore[misc]
     with pytest.raises(AttributeError):
-        SONNET.input = Decimal(0)
+        SONNET.input = Decimal(0)  # type: ignore[misc]
 
 
 def test_rules_prices_id_must_be_a_string() -> None:
     """A price data provider id that is not a string is InvalidConfig, however it is set."""
     rules = mp.providers.get("openai").rules
     with pytest.raises(mp.InvalidConfig, match="prices_id must be a provider id string"):
-        dataclasses.replace(rules, **{"prices_id": 3})
+        dataclasses.replace(rules, prices_id=3)  # type: ignore[arg-type]
     with pytest.raises(mp.InvalidConfig, match="prices_id must be a str"):
         mp.providers.get("openai").with_rules(prices_id=3)
