@@ -8,7 +8,6 @@ else the genai-prices package's dated data (`_price_data`, the extra `mediaparts
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,7 +19,7 @@ from mediaparts._messages import Assistant, Usage
 from mediaparts.providers._count import TokenCount, count_tokens
 from mediaparts.providers._price_data import price_with_data
 from mediaparts.providers._registry import Provider, get
-from mediaparts.providers._vision import check_model
+from mediaparts.providers._vision import ModelRule, check_model
 
 __all__ = ["Cost", "Price", "Prices", "cost"]
 
@@ -286,16 +285,13 @@ def _given(prices: Prices | None, model: str) -> tuple[str, Price] | None:
         raise InvalidConfig(
             f"prices must be a Price or a {{pattern: Price}} mapping, got {type(prices).__name__}"
         )
-    name = model.strip().lower()
-    short = name.rsplit("/", 1)[-1]
     for pattern, price in prices.items():
         if not isinstance(pattern, str) or not isinstance(price, Price):
             raise InvalidConfig(
                 f"prices must map model patterns (str) to Price, got {pattern!r:.40}: "
                 f"{type(price).__name__}"
             )
-        wanted = pattern.strip().lower()
-        if fnmatch.fnmatchcase(name, wanted) or fnmatch.fnmatchcase(short, wanted):
+        if ModelRule(pattern, price).matches(model):
             return pattern, price
     return None
 

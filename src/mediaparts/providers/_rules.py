@@ -20,7 +20,7 @@ from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
-from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
+from mediaparts.providers._vision import ModelRule, VisionGeometry, check_model, lookup
 
 __all__ = [
     "FileRules",
@@ -204,6 +204,27 @@ class Rules:
                 model=model,
             )
         return lookup(self.costs, model)
+
+    @property
+    def model_patterns(self) -> tuple[str, ...]:
+        """The model patterns the provider knows: its image table's (`vision`), else `costs`'."""
+        return tuple(row.pattern for row in self.vision or self.costs)
+
+    def model_row(self, model: str | None = None) -> ModelRule[Any] | None:
+        """Return the model table row whose rules apply to a model, to say which those are.
+
+        The row of `vision` (else of `costs`) that `vision_for` and `costs_for` take: the first
+        whose pattern matches the model name, or the first row (the table's default) for
+        `model=None`. None when no row matches, or there is no table.
+
+        Raises:
+            InvalidConfig: `model` is not a string.
+        """
+        check_model(model)
+        table: tuple[ModelRule[Any], ...] = self.vision or self.costs
+        if model is None:
+            return table[0] if table else None
+        return next((row for row in table if row.matches(model)), None)
 
     def for_kind(self, kind: Kind) -> KindRules:
         """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`.
