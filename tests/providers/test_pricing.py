@@ -224,3 +224,32 @@ def test_rules_prices_id_must_be_a_string() -> None:
         dataclasses.replace(rules, prices_id=3)  # type: ignore[arg-type]
     with pytest.raises(mp.InvalidConfig, match="prices_id must be a str"):
         mp.providers.get("openai").with_rules(prices_id=3)
+
+
+@pytest.mark.parametrize(
+    ("cost", "text"),
+    [
+        (
+            mp.cost(USAGE, "anthropic", "claude-sonnet-4-5", prices={"claude-*": SONNET}),
+            "$0.0303 (input $0.006, cache read $0.0018, cache write $0.0075, output $0.015; "
+            "claude-sonnet-4-5 on anthropic as claude-*, a price page, 2026-11)",
+        ),
+        (
+            mp.cost(
+                [mp.User("Hi")],
+                "openai",
+                "ft-1",
+                output_tokens=10,
+                prices=mp.Price(0, "1.6", currency="EUR", source="contract"),
+            ),
+            "0.000016 EUR (output 0.000016 EUR; estimated, ft-1 on openai as ft-1, contract)",
+        ),
+        (
+            mp.cost(mp.Usage(), "openai", "m", prices=SONNET),
+            "$0 (nothing; m on openai as m, a price page, 2026-11)",
+        ),
+    ],
+)
+def test_cost_str_is_one_readable_line(cost: mp.Cost, text: str) -> None:
+    """str(cost): the total, the parts that are not zero, in fixed-point, and the source."""
+    assert str(cost) == text

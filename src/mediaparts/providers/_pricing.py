@@ -150,6 +150,25 @@ class Cost:
         """Every amount added up."""
         return self.input + self.cache_read + self.cache_write + self.output + self.other
 
+    def __str__(self) -> str:
+        """One line: the total, its parts, and what it was priced as and from where."""
+        names = ("input", "cache read", "cache write", "output", "other")
+        amounts = (self.input, self.cache_read, self.cache_write, self.output, self.other)
+        parts = ", ".join(
+            f"{name} {self._money(amount)}"
+            for name, amount in zip(names, amounts, strict=True)
+            if amount
+        )
+        kind = "estimated, " if self.estimate else ""
+        return (
+            f"{self._money(self.total)} ({parts or 'nothing'}; {kind}{self.model} on "
+            f"{self.provider} as {self.priced_as}, {self.source})"
+        )
+
+    def _money(self, amount: Decimal) -> str:
+        # Fixed-point (`0.0000004`, never `4E-7`), the dollar sign where the currency is USD.
+        return f"${amount:f}" if self.currency == "USD" else f"{amount:f} {self.currency}"
+
 
 def cost(
     what: Any,
