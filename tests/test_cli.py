@@ -471,3 +471,32 @@ def test_unknown_model_is_a_usage_error(
         f"mediaparts {command[0]}: error: unknown model 'gpt-4o-mini' for {provider}; "
         f"its known model patterns: {patterns}\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("tables", "model", "line"),
+    [
+        ("none", None, "plain: no --model"),
+        ("none", "any-model", "plain: model any-model"),  # no table: every model is taken
+        ("costs", None, "plain: no --model, so the default rules, for *"),
+    ],
+)
+def test_inspect_model_line_for_a_provider_without_an_image_table(
+    tables: str, model: str | None, line: str, testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A provider with no image table is said by its media table's row, or by the model alone."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from mediaparts.providers import openai
+
+    costs = openai.RULES.costs if tables == "costs" else ()
+    rules = dataclasses.replace(openai.RULES, provider="plain", vision=(), costs=costs)
+    module = SimpleNamespace(RULES=rules, render=openai.render, media_site=openai.media_site)
+    mp.providers.register("plain", module)
+    try:
+        args = ["inspect", str(testdata / "photo.jpg"), "--provider", "plain"]
+        assert main(args + (["--model", model] if model else [])) == 0
+    finally:
+        mp.providers.unregister("plain")
+    assert capsys.readouterr().out.splitlines()[0] == line

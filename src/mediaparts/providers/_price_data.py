@@ -100,11 +100,9 @@ def price_with_data(usage: Usage, provider: Provider, model: str, at: datetime |
     def part(rate: Decimal | TieredPrices | None, tokens: int) -> Decimal:
         # The cache rate, else the input rate (as the data bills cache tokens without their own
         # rate); `calc_unit_price` picks a tier from the whole input, as the total does.
-        if rate is None:
-            rate = rates.input_mtok
-        if rate is None:
-            return Decimal(0)
-        return calc_unit_price(rate, tokens, usage.input_tokens, _PER)
+        # (No rate at all, and it returns 0.)
+        chosen = rates.input_mtok if rate is None else rate
+        return calc_unit_price(chosen, tokens, usage.input_tokens, _PER)
 
     cache_read = part(rates.cache_read_mtok, usage.cache_read_tokens)
     cache_write = part(rates.cache_write_mtok, usage.cache_write_tokens)
