@@ -199,6 +199,7 @@ def test_cost_splits_as_the_price_data_test_states() -> None:
     )
     assert (before.priced_as, before.currency, before.other) == ("gpt-5.6-sol", "USD", Decimal(0))
     assert mp.cost(usage, "openai", "gpt-5.6-sol", at=AT).total < before.total
+    assert before.notes is not None and "verified on 2026-10-12" in before.notes
 
 
 def _name(path: Path) -> str:

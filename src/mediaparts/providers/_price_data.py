@@ -41,6 +41,7 @@ class Priced:
     matched: str
     source: str
     reference: str | None
+    notes: str | None
 
 
 def _require() -> None:
@@ -118,4 +119,5 @@ def price_with_data(usage: Usage, provider: Provider, model: str, at: datetime |
         matched=calc.model.id,
         source=f"{PACKAGE} {genai_prices.__version__} ({data})",
         reference=urls[0] if urls else None,
+        notes=calc.model.price_comments,
     )

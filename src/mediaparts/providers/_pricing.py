@@ -117,6 +117,8 @@ class Cost:
         priced_as: What was matched: the price data's model id, or the caller's pattern.
         source: The prices' source: `"genai-prices 0.2.3 (bundled data)"`, or a `Price`'s.
         reference: The provider's price page, as the price data names it.
+        notes: The price data's notes on the model's prices: where and when they were checked,
+            what they leave out (its `price_comments`), when it has them.
         estimate: True before the call: the input is a token count's total, the output the
             tokens the caller expected.
         unknown_parts: Before the call, how many parts no rule could count (their tokens, and
@@ -136,6 +138,7 @@ class Cost:
     priced_as: str
     source: str
     reference: str | None = None
+    notes: str | None = field(default=None, repr=False)  # long: read it, do not log it
     estimate: bool = False
     unknown_parts: int = 0
     usage: Usage = field(default_factory=Usage)
@@ -245,6 +248,7 @@ def cost(
         priced_as=priced.matched,
         source=priced.source,
         reference=priced.reference,
+        notes=priced.notes,
         **common,
     )
 
