@@ -124,11 +124,13 @@ def test_cost_of_an_assistant_uses_its_usage_and_model() -> None:
 
 
 def test_cost_at_is_kept() -> None:
-    """The time the prices are for is kept on the cost (now when not given)."""
+    """The time the prices are for is kept on the cost (now when not given; naive is UTC)."""
     at = datetime(2026, 10, 1, tzinfo=timezone.utc)
     assert mp.cost(USAGE, "openai", "m", prices=SONNET, at=at).at == at
     now = mp.cost(USAGE, "openai", "m", prices=SONNET).at
     assert now is not None and now.tzinfo is not None
+    naive = mp.cost(USAGE, "openai", "m", prices=SONNET, at=datetime(2026, 10, 1)).at
+    assert naive == at  # a naive time is UTC
 
 
 @pytest.mark.parametrize(
@@ -172,6 +174,7 @@ def test_price_refuses_bad_amounts(kwargs: dict[str, Any], match: str) -> None:
         ([mp.User("Hi")], {"model": "m", "output_tokens": -1}, mp.InvalidConfig, "output_tokens"),
         ([mp.User("Hi")], {"model": 4}, mp.InvalidConfig, "model must be a model name"),
         (USAGE, {"model": "m", "prices": [SONNET]}, mp.InvalidConfig, "prices must be a Price"),
+        (USAGE, {"model": "m", "at": "2026-10-01"}, mp.InvalidConfig, "at must be a datetime"),
         (USAGE, {"model": "m", "prices": {"m": 3}}, mp.InvalidConfig, "map model patterns"),
         (
             mp.Usage(input_tokens=5, cache_read_tokens=4, cache_write_tokens=2),

@@ -201,15 +201,16 @@ def cost(
         model: The model; None takes an `Assistant`'s or a `TokenCount`'s own.
         output_tokens: Before the call, the output tokens expected (reasoning included).
         prices: The caller's prices, tried before the price data.
-        at: When the call is or was made, for dated prices; None for now.
+        at: When the call is or was made, for dated prices (a naive time is UTC); None for
+            now.
 
     Returns:
         The cost, by kind of token, with its source and date.
 
     Raises:
         UnknownProvider: No provider has that name.
-        InvalidConfig: No model (prices are per model), a bad `prices` or `output_tokens`, or an
-            `Assistant` without `usage`.
+        InvalidConfig: No model (prices are per model), a bad `prices`, `output_tokens` or
+            `at`, or an `Assistant` without `usage`.
         InvalidMedia: A `Usage` whose cache tokens exceed its input (or reasoning its output).
         NoDocumentedRule: No price for the model: neither given nor in the price data, or the
             price data is not installed (the message says how to install it).
@@ -224,7 +225,7 @@ def cost(
             " (or an Assistant that carries its model)"
         )
     _check_usage(usage)
-    when = at or datetime.now(timezone.utc)
+    when = _when(at)
     common: dict[str, Any] = {
         "provider": chosen.name,
         "model": model,
@@ -251,6 +252,15 @@ def cost(
         notes=priced.notes,
         **common,
     )
+
+
+def _when(at: object) -> datetime:
+    """Return the time to price at: now, or `at` (a naive one read as UTC, as the data does)."""
+    if at is None:
+        return datetime.now(timezone.utc)
+    if not isinstance(at, datetime):
+        raise InvalidConfig(f"at must be a datetime, got {type(at).__name__}")
+    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
 
 
 def _tokens(
