@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import mediaparts as mp
 from mediaparts.cli import main
 
 
@@ -404,3 +405,98 @@ def test_convert_refuses_a_file_that_is_not_utf8(
     bad.write_bytes(b"\xff\xfe\x00bad")
     assert main(["convert", str(bad), "--from", "openai", "--to", "anthropic"]) == 1
     assert "is not UTF-8 JSON" in capsys.readouterr().err
+
+
+def test_inspect_says_the_model_it_assumed(
+    testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before the inputs, one line per provider: the model, or the default rules taken."""
+    photo = str(testdata / "photo.jpg")
+    assert main(["inspect", photo, "--provider", "anthropic", "--provider", "gemini"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("anthropic: no --model, so the default rules, for claude-3* (")
+    assert lines[1].startswith("gemini: no --model, so the default rules, for gemini-3* (")
+    assert main(["inspect", photo, "--provider", "openai", "--model", "gpt-4o"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "openai: model gpt-4o, rules for gpt-4o*"
+
+
+@pytest.mark.parametrize(
+    ("model", "rule"), [(None, "claude-3*"), ("claude-opus-4-7", "claude-*-4-[7-9]*")]
+)
+def test_inspect_json_carries_the_model(
+    model: str | None, rule: str, testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--json gives each provider's verdict the model and the model table row used."""
+    args = ["inspect", "--json", str(testdata / "photo.jpg"), "--provider", "anthropic"]
+    assert main(args + (["--model", model] if model else [])) == 0
+    verdict = json.loads(capsys.readouterr().out)["providers"]["anthropic"]
+    assert (verdict["model"], verdict["model_rule"]) == (model, rule)
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_render_says_the_model_on_a_terminal(
+    terminal: bool,
+    testdata: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """render notes the model on stderr when it is a terminal; stdout stays the payload's JSON."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    args = ["render", str(testdata / "photo.jpg"), "--provider", "bedrock", "--summary"]
+    assert main([*args, "--model", "us.anthropic.claude-opus-4-7"]) == 0
+    out, err = capsys.readouterr()
+    assert "messages" in json.loads(out)
+    note = "mediaparts: bedrock: model us.anthropic.claude-opus-4-7, rules for *claude-*-4-[7-9]*\n"
+    assert err == (note if terminal else "")
+
+
+@pytest.mark.parametrize(
+    ("command", "provider"),
+    [
+        (["inspect", "photo.jpg", "--provider", "openai", "--provider", "anthropic"], "anthropic"),
+        (["normalize", "photo.jpg", "--provider", "anthropic"], "anthropic"),
+        (["render", "photo.jpg", "--provider", "gemini"], "gemini"),
+        (["convert", "payload.json", "--from", "openai", "--to", "anthropic"], "anthropic"),
+    ],
+)
+def test_unknown_model_is_a_usage_error(
+    command: list[str], provider: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --model no row of a provider's model table matches: exit 2, naming the known patterns."""
+    assert main([*command, "--model", "gpt-4o-mini"]) == 2
+    out, err = capsys.readouterr()
+    patterns = ", ".join(mp.providers.get(provider).rules.model_patterns)
+    assert out == ""
+    assert err == (
+        f"mediaparts {command[0]}: error: unknown model 'gpt-4o-mini' for {provider}; "
+        f"its known model patterns: {patterns}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tables", "model", "line"),
+    [
+        ("none", None, "plain: no --model"),
+        ("none", "any-model", "plain: model any-model"),  # no table: every model is taken
+        ("costs", None, "plain: no --model, so the default rules, for *"),
+    ],
+)
+def test_inspect_model_line_for_a_provider_without_an_image_table(
+    tables: str, model: str | None, line: str, testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A provider with no image table is said by its media table's row, or by the model alone."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from mediaparts.providers import openai
+
+    costs = openai.RULES.costs if tables == "costs" else ()
+    rules = dataclasses.replace(openai.RULES, provider="plain", vision=(), costs=costs)
+    module = SimpleNamespace(RULES=rules, render=openai.render, media_site=openai.media_site)
+    mp.providers.register("plain", module)
+    try:
+        args = ["inspect", str(testdata / "photo.jpg"), "--provider", "plain"]
+        assert main(args + (["--model", model] if model else [])) == 0
+    finally:
+        mp.providers.unregister("plain")
+    assert capsys.readouterr().out.splitlines()[0] == line

@@ -33,7 +33,7 @@ from mediaparts._parts import ImagePart, MediaPart
 from mediaparts._sources import b64encode
 from mediaparts._summary import summarize
 from mediaparts.detection import detect, extension_for
-from mediaparts.providers import NormalizedPart, messages_from, names
+from mediaparts.providers import NormalizedPart, get, messages_from, names
 
 __all__ = ["main"]
 
@@ -184,6 +184,9 @@ def _inspect_one(source: str, providers: list[str], model: str | None) -> dict[s
         info["width"], info["height"] = made.width, made.height
     if providers:
         info["providers"] = {p: _verdict(made, p, model) for p in providers}
+        for p, verdict in info["providers"].items():  # and the model table row it was given
+            row = get(p).rules.model_row(model)
+            verdict.update(model=model, model_rule=row.pattern if row else None)
     return info
 
 
@@ -211,6 +214,37 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
     size = f" {verdict['width']}x{verdict['height']}" if verdict.get("width") else ""
     steps = ", ".join(verdict.get("steps", []))
     return f"normalized to {verdict['media_type']}{size} ({steps}){cost}"
+
+
+def _providers_asked(args: argparse.Namespace) -> list[str]:
+    """The providers a command's `--model` is for: inspect's `--provider`s, convert's `--to`."""
+    if args.command == "convert":
+        return [args.into]
+    chosen = getattr(args, "provider", None) or []
+    return chosen if isinstance(chosen, list) else [chosen]
+
+
+def _unknown_model(command: str, providers: list[str], model: str | None) -> str | None:
+    """Say why `--model` is a usage error: no row of a provider's model table matches it."""
+    for rules in (get(provider).rules for provider in providers):
+        if model is not None and rules.model_patterns and rules.model_row(model) is None:
+            return (
+                f"mediaparts {command}: error: unknown model {model!r} for {rules.provider}; "
+                f"its known model patterns: {', '.join(rules.model_patterns)}"
+            )
+    return None
+
+
+def _assumed(provider: str, model: str | None) -> str:
+    """Say in one line which model, or which default rules, the provider's rules are for."""
+    rules = get(provider).rules
+    row = rules.model_row(model)
+    if row is None:
+        return f"{provider}: model {model}" if model else f"{provider}: no --model"
+    if model is not None:
+        return f"{provider}: model {model}, rules for {row.pattern}"
+    what = f" ({row.rule.describe()})" if rules.vision else ""  # the default image rule
+    return f"{provider}: no --model, so the default rules, for {row.pattern}{what}"
 
 
 class _Progress:
@@ -242,6 +276,9 @@ class _Progress:
 
 def _run_inspect(args: argparse.Namespace) -> int:
     failed = 0
+    if not args.json:  # --json carries the model in each provider's verdict
+        for provider in args.provider:
+            print(_assumed(provider, args.model))
     progress = _Progress(len(args.inputs))
     for index, source in enumerate(args.inputs, 1):
         progress.step(index, source)
@@ -357,6 +394,8 @@ def _run_render(args: argparse.Namespace) -> int:
     content += [part(source) for source in args.inputs]
     payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
     _print_payload(payload, summary=args.summary)
+    if sys.stderr.isatty():  # a note for the person at the terminal; stdout is the JSON
+        print(f"mediaparts: {_assumed(args.provider, args.model)}", file=sys.stderr)
     return 0
 
 
@@ -411,6 +450,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
+    unknown = _unknown_model(args.command, _providers_asked(args), getattr(args, "model", None))
+    if unknown:  # a usage error, as argparse's own
+        print(unknown, file=sys.stderr)
+        return 2
     run = {
         "inspect": _run_inspect,
         "normalize": _run_normalize,

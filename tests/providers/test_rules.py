@@ -158,3 +158,34 @@ def test_bedrock_formats_are_botocore_enums(kind: Kind, block: str, complete: bo
     assert written <= allowed, written - allowed
     if complete:
         assert written == allowed
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "pattern"),
+    [
+        ("openai", None, "gpt-5.6*"),  # model=None: the first row, each table's default
+        ("openai", "gpt-4o-2024-08-06", "gpt-4o*"),
+        ("anthropic", "Claude-Opus-4-7", "claude-*-4-[7-9]*"),
+        ("bedrock", "us.anthropic.claude-opus-4-7", "*claude-*-4-[7-9]*"),
+        ("gemini", "models/gemini-2.5-pro", "gemini-2*"),
+        ("anthropic", "gpt-4o", None),  # no row matches
+    ],
+)
+def test_rules_model_row_is_the_row_the_rules_take(
+    provider: str, model: str | None, pattern: str | None
+) -> None:
+    """model_row names the model table row that vision_for and costs_for read for a model."""
+    rules = mp.providers.get(provider).rules
+    row = rules.model_row(model)
+    assert (row.pattern if row else None) == pattern
+    if row is not None:
+        assert rules.vision_for(model) is row.rule
+        assert row.pattern in rules.model_patterns
+
+
+def test_rules_model_row_without_tables_and_bad_model() -> None:
+    """No model table: no row and no patterns; a model that is not a string is InvalidConfig."""
+    bare = mp.providers.get("openai").with_rules(vision=(), costs=()).rules
+    assert (bare.model_row(None), bare.model_row("x"), bare.model_patterns) == (None, None, ())
+    with pytest.raises(mp.InvalidConfig, match="model must be a model name string"):
+        mp.providers.get("openai").rules.model_row(4)  # type: ignore[arg-type]

@@ -61,6 +61,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
         estimate_tokens,
     )
     from mediaparts.providers._normalize import anormalize, normalize, normalize_many
+    from mediaparts.providers._pricing import Cost, Price, Prices, cost
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
 
@@ -76,6 +77,10 @@ _LAZY = {
     "TokenCount": "mediaparts.providers._count",
     "MessageTokens": "mediaparts.providers._count",
     "PartTokens": "mediaparts.providers._count",
+    "Cost": "mediaparts.providers._pricing",
+    "Price": "mediaparts.providers._pricing",
+    "Prices": "mediaparts.providers._pricing",
+    "cost": "mediaparts.providers._pricing",
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
     "OnLoss": "mediaparts.providers._render",
@@ -93,6 +98,7 @@ __getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals(), _RENAMED)
 
 __all__ = [
     "AnthropicPatches",
+    "Cost",
     "CostsTable",
     "FileRules",
     "ForeignReasoning",
@@ -110,6 +116,8 @@ __all__ = [
     "PartTokens",
     "PatchBudget",
     "Prepare",
+    "Price",
+    "Prices",
     "Problems",
     "Provider",
     "ProviderModule",
@@ -126,6 +134,7 @@ __all__ = [
     "anormalize",
     "arender",
     "check",
+    "cost",
     "count_tokens",
     "estimate_tokens",
     "get",

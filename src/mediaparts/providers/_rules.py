@@ -21,7 +21,7 @@ from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._text import GENERIC_TEXT, TextRule
-from mediaparts.providers._vision import ModelRule, VisionGeometry, lookup
+from mediaparts.providers._vision import ModelRule, VisionGeometry, check_model, lookup
 
 __all__ = [
     "FileRules",
@@ -127,6 +127,8 @@ class Rules:
         file_store: Whose uploaded files the API reads by id (`file_id`, `file_uri`, an S3
             URI): another provider's name when they share one (`openai-responses` reads
             OpenAI's files); None means the provider's own. See `store`.
+        prices_id: The provider's id in the price data `mp.cost` reads (genai-prices:
+            `openai`, `anthropic`, `google`, `aws`, ...); None means the provider's name.
     """
 
     provider: str
@@ -143,6 +145,7 @@ class Rules:
     file_store: str | None = None
     text: tuple[ModelRule[TextRule], ...] = ()
     text_source: str = ""
+    prices_id: str | None = None
 
     @property
     def store(self) -> str:
@@ -158,6 +161,10 @@ class Rules:
         if self.file_store is not None and not isinstance(self.file_store, str):
             raise InvalidConfig(
                 f"Rules.file_store must be a provider name, got {type(self.file_store).__name__}"
+            )
+        if self.prices_id is not None and not isinstance(self.prices_id, str):
+            raise InvalidConfig(
+                f"Rules.prices_id must be a provider id string, got {type(self.prices_id).__name__}"
             )
         # A wrong row type would otherwise surface only later, as an AttributeError deep in
         # normalize or estimate_tokens; the error policy wants it here, naming the field.
@@ -222,6 +229,26 @@ class Rules:
             error = rewrap(exc, f"{self.provider}: {exc}")
             error.provider = self.provider
             raise error from exc
+    @property
+    def model_patterns(self) -> tuple[str, ...]:
+        """The model patterns the provider knows: its image table's (`vision`), else `costs`'."""
+        return tuple(row.pattern for row in self.vision or self.costs)
+
+    def model_row(self, model: str | None = None) -> ModelRule[Any] | None:
+        """Return the model table row whose rules apply to a model, to say which those are.
+
+        The row of `vision` (else of `costs`) that `vision_for` and `costs_for` take: the first
+        whose pattern matches the model name, or the first row (the table's default) for
+        `model=None`. None when no row matches, or there is no table.
+
+        Raises:
+            InvalidConfig: `model` is not a string.
+        """
+        check_model(model)
+        table: tuple[ModelRule[Any], ...] = self.vision or self.costs
+        if model is None:
+            return table[0] if table else None
+        return next((row for row in table if row.matches(model)), None)
 
     def for_kind(self, kind: Kind) -> KindRules:
         """Return the rules for `"image"`, `"audio"`, `"video"` or `"file"`.

@@ -412,6 +412,12 @@ class ModelRule(Generic[T]):
     pattern: str
     rule: T
 
+    def matches(self, model: str) -> bool:
+        """Tell whether this row is a model's: `fnmatch`, case-insensitive, on the name after
+        any `provider/` or path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`)."""
+        name = model.strip().lower().rsplit("/", 1)[-1]
+        return fnmatch.fnmatchcase(name, self.pattern.lower())
+
 
 VisionTable = tuple[ModelRule[VisionGeometry], ...]
 """A provider's model-keyed image geometry, first match wins (each provider's `VISION`)."""
@@ -452,9 +458,8 @@ def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = F
         raise InvalidConfig("a model table needs at least one ModelRule row")
     check_model(model)
     if model is not None:
-        name = model.strip().lower().rsplit("/", 1)[-1]
         for row in table:
-            if fnmatch.fnmatchcase(name, row.pattern.lower()):
+            if row.matches(model):
                 return row.rule
         if strict:
             known = ", ".join(row.pattern for row in table)

@@ -107,6 +107,9 @@ RULES = Rules(
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,
     provider="anthropic",
+    # Its provider id in genai-prices' data, for mp.cost (genai_prices/data.py 0.2.3, read
+    # 2026-11).
+    prices_id="anthropic",
     # platform.claude.com/docs/en/build-with-claude/vision and the SDK's Base64ImageSourceParam
     # Literal (read 2026-08). Per image: 10 MB of base64 on the direct API but 5 MB on Bedrock and
     # Google Cloud; we default to 5 MB, which works on every route (5,242,880: the API's own error

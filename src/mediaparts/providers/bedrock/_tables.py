@@ -142,6 +142,10 @@ RULES = Rules(
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,
     provider="bedrock",
+    # Its provider id in genai-prices' data, for mp.cost: `aws`, where Bedrock's own model ids
+    # (`anthropic.claude-...`, `us.anthropic.claude-...`, `amazon.nova-...`) are priced
+    # (genai_prices/data.py 0.2.3, read 2026-11).
+    prices_id="aws",
     # Message.content (read 2026-08): "up to 20 images. Each image's size, height, and width must
     # be no more than 3.75 MB, 8000 px, and 8000 px" (raw bytes; 3.75 MB is Anthropic's 5 MB of
     # base64 × 3/4; an inference, as the docs do not say). The 20 is per message. Only `s3://`

@@ -98,6 +98,9 @@ RULES = Rules(
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,
     provider="gemini",
+    # Its provider id in genai-prices' data, for mp.cost: the Gemini API is `google`
+    # (genai_prices/data.py 0.2.3, read 2026-11).
+    prices_id="google",
     # ai.google.dev/gemini-api/docs/image-understanding (read 2026-08). No per-image byte limit:
     # the request limit below applies. Gemini fetches external URLs ("External or signed URLs:
     # 100 MB", file-input-methods), so URLs pass through as `fileData`.

@@ -187,6 +187,9 @@ RULES = Rules(
     vision_source=VISION_SOURCE,
     costs_source=COSTS_SOURCE,
     provider="openai",
+    # Its provider id in genai-prices' data, for mp.cost; Responses shares it and its prices
+    # (genai_prices/data.py 0.2.3, read 2026-11).
+    prices_id="openai",
     # developers.openai.com/api/docs/guides/images-vision (read 2026-08): PNG, JPEG, WEBP and
     # non-animated GIF; "Up to 1,500 images per request"; no per-image byte limit on the current
     # page (older pages said 20 MB, then 50 MB in total). URLs are fetched by OpenAI. `original`
