@@ -13,6 +13,7 @@ from mediaparts._build import part
 from mediaparts._errors import (
     BlockedPath,
     BlockedURL,
+    BudgetExceeded,
     ConversionError,
     ConversionWarning,
     FetchError,
@@ -77,6 +78,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         normalize,
         normalize_many,
         render,
+        trim,
     )
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
@@ -105,6 +107,7 @@ _LAZY = {
     "normalize": "mediaparts.providers",
     "normalize_many": "mediaparts.providers",
     "render": "mediaparts.providers",
+    "trim": "mediaparts.providers",
 }
 
 
@@ -124,6 +127,7 @@ __all__ = [
     "AudioPart",
     "BlockedPath",
     "BlockedURL",
+    "BudgetExceeded",
     "Citation",
     "ConversionError",
     "ConversionWarning",
@@ -184,5 +188,6 @@ __all__ = [
     "render",
     "safe_async_client",
     "safe_client",
+    "trim",
     "untrusted",
 ]
