@@ -109,7 +109,10 @@ def trim(
     kept = plan.kept(cut)
     if unknown == "error":
         _refuse_unknown(counted, kept, replaced, chosen, model)
-    return [_with_parts(conversation[i], i, replaced) for i in kept]
+    touched = {index for index, _ in replaced}
+    return [
+        _with_parts(conversation[i], i, replaced) if i in touched else conversation[i] for i in kept
+    ]
 
 
 def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:
@@ -169,8 +172,8 @@ class _Plan:
         found: int | None = None
         total, end = self.fixed, len(self.rest)
         for cut in reversed(self.cuts):
-            total += sum(self.suffix[p] - self.suffix[p + 1] for p in range(cut, end))
-            total -= sum(shrinker.saving(self.rest[p]) for p in range(cut, end))
+            total += self.suffix[cut] - self.suffix[end]
+            total -= sum(shrinker.saving(index) for index in self.rest[cut:end])
             end = cut
             if self.smallest is None:
                 self.smallest = total
@@ -342,9 +345,7 @@ class _Shrinker:
 def _with_parts(
     message: Message, index: int, replaced: dict[tuple[int, int], ImagePart]
 ) -> Message:
-    """The message itself, or a copy holding its shrunk images."""
-    if not any(key[0] == index for key in replaced):
-        return message
+    """A copy of the message holding its shrunk images."""
     parts: list[Part] = [replaced.get((index, at), p) for at, p in enumerate(message.parts)]
     return message.model_copy(update={"parts": tuple(parts)})
 
