@@ -29,7 +29,7 @@ from mediaparts._errors import (
 from mediaparts._messages import Message, System, Tool, User
 from mediaparts._parts import Detail, ImagePart, Part, ToolCall
 from mediaparts.imaging import FitSpec, fit_image
-from mediaparts.providers._count import PartTokens, TokenCount, count_parts
+from mediaparts.providers._count import PartTokens, TokenCount, count_tokens
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 from mediaparts.providers._vision import check_model
@@ -96,7 +96,7 @@ def trim(
     check_model(model)
     _check_options(max_tokens, shrink_images, shrink_to, unknown)
     conversation = as_messages(messages)
-    counted = count_parts(conversation, chosen, model, None)
+    counted = count_tokens(conversation, chosen, model=model)
     plan = _Plan.of(conversation, counted)
     cut = plan.cut(max_tokens)
     replaced: dict[tuple[int, int], ImagePart] = {}
@@ -337,7 +337,7 @@ class _Shrinker:
 
     def _tokens(self, image: ImagePart) -> int | None:
         """The image's own tokens, as `count_tokens` counts it, or None if unknown."""
-        counted = count_parts([User([image])], self._provider, self._model, None)
+        counted = count_tokens(image, self._provider, model=self._model)
         own = next(p for p in counted.messages[0].parts if p.index == 0)
         return None if own.method == "unknown" else own.tokens
 
