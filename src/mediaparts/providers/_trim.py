@@ -116,11 +116,11 @@ def trim(
 
 
 def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:
-    if type(max_tokens) is not int or max_tokens < 0:
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 0:
         raise InvalidConfig(f"max_tokens must be an int >= 0, got {max_tokens!r:.40}")
     if type(shrink_images) is not bool:
         raise InvalidConfig(f"shrink_images must be True or False, got {shrink_images!r:.40}")
-    if type(shrink_to) is not int or shrink_to < 1:
+    if not isinstance(shrink_to, int) or isinstance(shrink_to, bool) or shrink_to < 1:
         raise InvalidConfig(f"shrink_to must be an int >= 1 (pixels), got {shrink_to!r:.40}")
     if unknown not in _UNKNOWN:
         raise InvalidConfig(f"unknown must be one of {', '.join(_UNKNOWN)}, got {unknown!r:.40}")
