@@ -206,6 +206,14 @@ def test_trim_raises_when_even_the_newest_turn_is_over() -> None:
     assert (error.max_tokens, error.tokens) == (smallest - 1, smallest)
     assert (error.provider, error.model) == ("anthropic", "claude-sonnet-4-5")
     assert f"need {smallest} tokens" in str(error)
+    assert "shrink_images" not in str(error)  # no image to shrink in that turn
+
+
+def test_trim_suggests_shrinking_when_the_newest_turn_has_images() -> None:
+    """BudgetExceeded says shrink_images may help when the newest turn holds an image."""
+    conversation: list[mp.Message] = [u("one"), mp.User("see", files=[PHOTO]), a("a photo")]
+    with pytest.raises(mp.BudgetExceeded, match="shrink_images=True may help"):
+        mp.trim(conversation, size(conversation[1:]) - 1, "anthropic")
 
 
 def test_trim_raises_when_the_system_messages_alone_are_over() -> None:

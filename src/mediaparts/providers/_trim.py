@@ -105,7 +105,9 @@ def trim(
         cut = plan.cut_shrunk(max_tokens, shrinker)
         replaced = plan.shrink(cut, max_tokens, shrinker)
     if cut is None:
-        raise _over_budget(plan, max_tokens, chosen, model, shrink_images)
+        newest = [conversation[i] for i in plan.rest[plan.cuts[-1] :]]
+        hint = not shrink_images and any(isinstance(p, ImagePart) for m in newest for p in m.parts)
+        raise _over_budget(plan, max_tokens, chosen, model, shrink_images, hint=hint)
     kept = plan.kept(cut)
     if unknown == "error":
         _refuse_unknown(counted, kept, replaced, chosen, model)
@@ -351,7 +353,13 @@ def _with_parts(
 
 
 def _over_budget(
-    plan: _Plan, max_tokens: int, provider: Provider, model: str | None, shrunk: bool
+    plan: _Plan,
+    max_tokens: int,
+    provider: Provider,
+    model: str | None,
+    shrunk: bool,
+    *,
+    hint: bool,
 ) -> BudgetExceeded:
     """The error for a budget nothing fits: what the smallest conversation would need."""
     last = plan.cuts[-1]
@@ -363,11 +371,11 @@ def _over_budget(
     else:
         what = "the system messages"
     shrunk_note = " with its images shrunk" if shrunk else ""
-    hint = "" if shrunk else "; shrink_images=True may help if it holds images"
+    advice = "; shrink_images=True may help: it holds images" if hint else ""
     on = provider.name if model is None else f"{provider.name} {model}"
     return BudgetExceeded(
         f"trim: {what}{shrunk_note} need {smallest} tokens on {on}, over max_tokens="
-        f"{max_tokens}; nothing smaller keeps a whole turn{hint}",
+        f"{max_tokens}; nothing smaller keeps a whole turn{advice}",
         max_tokens=max_tokens,
         tokens=smallest,
         provider=provider.name,
