@@ -36,6 +36,7 @@ normalized: mp.NormalizedPart = mp.normalize(photo, "anthropic", model="claude-s
 steps: tuple[str, ...] = normalized.steps
 payload: dict[str, object] = mp.render(messages, "openai", urls="inline")
 tokens: int = mp.estimate_tokens(photo, "openai", model="gpt-4o", detail="low")
+trimmed: list[mp.Message] = mp.trim(messages, 100_000, "anthropic", shrink_images=True)
 violations: list[mp.Violation] = mp.check(payload, "openai")
 roomy: mp.Provider = mp.providers.get("anthropic").with_rules(image_max_bytes=10 * 2**20)
 policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
