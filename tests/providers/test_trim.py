@@ -251,29 +251,45 @@ def test_trim_refuses_an_unknown_provider() -> None:
         mp.trim([u()], 100, "nobody")
 
 
-def _server_block() -> mp.ProviderPart:
-    return mp.ProviderPart(provider="anthropic", data={"type": "server_tool_use", "id": "s1"})
+def _stored() -> mp.Message:
+    """A user message holding a file kept in Anthropic's store: nobody can count it here."""
+    report = mp.part(
+        {"file_id": "file-1", "provider": "anthropic", "media_type": "application/pdf"}
+    )
+    message = mp.User("Summarise", files=[report])
+    assert mp.count_tokens(message, "anthropic").unknown  # what these tests are about
+    return message
 
 
 def test_trim_refuses_to_keep_parts_of_unknown_size() -> None:
     """A kept part nobody can count raises by default: the result might not fit."""
-    conversation: list[mp.Message] = [u("search"), mp.Assistant(parts=[_server_block(), "found"])]
-    with pytest.raises(mp.NoDocumentedRule, match=r"message 1 part 0 \(provider\)") as caught:
+    conversation: list[mp.Message] = [_stored(), a("It says...")]
+    with pytest.raises(mp.NoDocumentedRule, match=r"message 0 part 1 \(file\)") as caught:
         mp.trim(conversation, 10_000, "anthropic")
     assert "unknown='ignore'" in str(caught.value)
+    assert caught.value.provider == "anthropic"
 
 
 def test_trim_ignores_unknown_sizes_when_told() -> None:
     """`unknown="ignore"` keeps such parts, counted as 0."""
-    conversation: list[mp.Message] = [u("search"), mp.Assistant(parts=[_server_block(), "found"])]
-    assert mp.trim(conversation, 10_000, "anthropic", unknown="ignore") == conversation
+    conversation: list[mp.Message] = [_stored(), a("It says...")]
+    out = mp.trim(conversation, size(conversation), "anthropic", unknown="ignore")
+    assert out == conversation
 
 
 def test_trim_minds_unknown_sizes_only_in_what_it_keeps() -> None:
     """A part of unknown size in a dropped turn raises nothing."""
-    old: list[mp.Message] = [u("search"), mp.Assistant(parts=[_server_block(), "found"])]
+    old: list[mp.Message] = [_stored(), a("It says...")]
     new: list[mp.Message] = [u("next"), a("ok")]
     assert mp.trim([*old, *new], size(new), "anthropic") == new
+
+
+def test_trim_lists_a_few_unknown_parts_and_counts_the_rest() -> None:
+    """The error names five unknown parts and says how many more there are."""
+    conversation = [_stored() for _ in range(7)]
+    with pytest.raises(mp.NoDocumentedRule, match="and 2 more") as caught:
+        mp.trim(conversation, 10_000, "anthropic")
+    assert "the tokens of 7 kept part(s)" in str(caught.value)
 
 
 def test_trim_keeps_reasoning_with_its_tool_calls() -> None:
