@@ -224,6 +224,13 @@ def test_trim_raises_when_the_system_messages_alone_are_over() -> None:
     assert caught.value.tokens == size(conversation, "openai")
 
 
+def test_trim_names_what_is_over_without_system_messages() -> None:
+    """With no system message, the error names the newest turn alone."""
+    conversation: list[mp.Message] = [u("one"), a("one"), u("two"), a("two")]
+    with pytest.raises(mp.BudgetExceeded, match=r"^trim: the newest turn \(messages 2 to 3\)"):
+        mp.trim(conversation, size(conversation[2:]) - 1, "anthropic")
+
+
 @pytest.mark.parametrize(
     ("options", "match"),
     [

@@ -365,11 +365,12 @@ def _over_budget(
     last = plan.cuts[-1]
     # With shrinking, the newest turn was costed first; without, its size is a suffix sum.
     smallest = plan.smallest if shrunk and plan.smallest is not None else plan.size(last)
-    if plan.rest[last:]:
-        first = plan.rest[last]
-        what = f"the system messages and the newest turn (messages {first} to {plan.length - 1})"
-    else:
-        what = "the system messages"
+    named = []
+    if len(plan.rest) < plan.length:
+        named.append("the system messages")
+    if plan.rest:
+        named.append(f"the newest turn (messages {plan.rest[last]} to {plan.length - 1})")
+    what = " and ".join(named) or "an empty conversation"
     shrunk_note = " with its images shrunk" if shrunk else ""
     advice = "; shrink_images=True may help: it holds images" if hint else ""
     on = provider.name if model is None else f"{provider.name} {model}"
