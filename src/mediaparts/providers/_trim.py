@@ -210,9 +210,9 @@ def _cuts(messages: Sequence[Message], rest: list[int]) -> list[int]:
     """Return the positions in `rest` where kept messages may start.
 
     Position 0 (keep everything), and each `User` message no call-result pair spans: a pair
-    is a `Tool` message and the call it answers (by `tool_call_id`; without one, the latest
-    call of its `name`, else the latest message with calls). A result whose call is not in
-    the conversation pairs with nothing.
+    is a `Tool` message and the call it answers: the latest call with its `tool_call_id`;
+    without an id, the latest call of its `name`; without either, the latest message with
+    calls. A result whose call is not in the conversation pairs with nothing.
     """
     # spans[p] counts the pairs opening at p minus those closing at p: a running sum is the
     # number of pairs a cut at p would split (the call before p, the result at p or after).
