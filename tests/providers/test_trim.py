@@ -182,6 +182,15 @@ def test_trim_takes_what_count_tokens_takes(value: Any, expected: list[mp.Messag
     assert mp.trim(value, 10_000, "openai") == expected
 
 
+@pytest.mark.parametrize(
+    "value", [None, 5, [1, 2], [{"role": "user", "content": "hi"}], [mp.User("a"), "b"]]
+)
+def test_trim_refuses_what_is_not_a_conversation(value: Any) -> None:
+    """Values that are neither messages nor parts are InvalidMedia, as in count_tokens."""
+    with pytest.raises(mp.InvalidMedia):
+        mp.trim(value, 100, "openai")
+
+
 def test_trim_is_exported_twice() -> None:
     """`mp.trim` and `mp.providers.trim` are the same function."""
     assert mp.trim is mp.providers.trim
