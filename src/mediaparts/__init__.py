@@ -13,6 +13,7 @@ from mediaparts._build import part
 from mediaparts._errors import (
     BlockedPath,
     BlockedURL,
+    BudgetExceeded,
     ConversionError,
     ConversionWarning,
     FetchError,
@@ -81,6 +82,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         normalize,
         normalize_many,
         render,
+        trim,
     )
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
@@ -113,6 +115,7 @@ _LAZY = {
     "normalize": "mediaparts.providers",
     "normalize_many": "mediaparts.providers",
     "render": "mediaparts.providers",
+    "trim": "mediaparts.providers",
 }
 
 
@@ -132,6 +135,7 @@ __all__ = [
     "AudioPart",
     "BlockedPath",
     "BlockedURL",
+    "BudgetExceeded",
     "Citation",
     "ConversionError",
     "ConversionWarning",
@@ -196,5 +200,6 @@ __all__ = [
     "render",
     "safe_async_client",
     "safe_client",
+    "trim",
     "untrusted",
 ]

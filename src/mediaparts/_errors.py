@@ -12,6 +12,7 @@ malformed are also a `ValueError`, so code that already catches `ValueError` kee
     │   └── UnknownProvider       no provider has that name (carries `name`, `known`)
     ├── MediaTooLarge             more bytes (or pixels) than a cap allows
     ├── ProviderLimitError        cannot be fitted to a provider's limits
+    │   └── BudgetExceeded        no trim of the conversation fits the token budget
     ├── ConversionError           a part the target provider cannot carry (render on_loss="error")
     └── FetchError                a URL could not be fetched (carries `url`, `status_code`)
         ├── BlockedURL            the fetch policy refuses the URL before any request
@@ -40,6 +41,7 @@ from typing import Any
 __all__ = [
     "BlockedPath",
     "BlockedURL",
+    "BudgetExceeded",
     "ConversionError",
     "ConversionWarning",
     "FetchError",
@@ -180,6 +182,31 @@ class MediaTooLarge(MediaError):
 
 class ProviderLimitError(MediaError):
     """The media cannot be made to fit a provider's limits (bytes, pixels, count)."""
+
+
+class BudgetExceeded(ProviderLimitError):
+    """Even the smallest conversation `trim` may return is over the token budget.
+
+    Attributes:
+        max_tokens: The budget asked for.
+        tokens: The fewest tokens a trimmed conversation can have: the system messages and
+            the newest turn (its images shrunk, when shrinking was asked for).
+        model: The model counted for, when one was named.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        max_tokens: int | None = None,
+        tokens: int | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        super().__init__(message, provider=provider)
+        self.max_tokens = max_tokens
+        self.tokens = tokens
+        self.model = model
 
 
 class ConversionError(MediaError):

@@ -45,6 +45,7 @@ ratio = mp.providers.TextRule(chars_per_token=3.0, approximation="measured: 3 a 
 texts: mp.Provider = mp.providers.get("gemini").with_rules(
     text=(mp.providers.ModelRule("gemini-*", ratio),), text_source="measured (2026-11)"
 )
+trimmed: list[mp.Message] = mp.trim(messages, 100_000, "anthropic", shrink_images=True)
 violations: list[mp.Violation] = mp.check(payload, "openai")
 roomy: mp.Provider = mp.providers.get("anthropic").with_rules(image_max_bytes=10 * 2**20)
 sonnet = mp.Price(3, 15, cache_read="0.30", cache_write=Decimal("3.75"), source="price page")

@@ -10,7 +10,7 @@ roomy = claude.with_rules(image_max_bytes=10 * 2**20)   # the direct API's limit
 A provider is one module meeting `ProviderModule` (its `RULES`, `render` and `media_site`);
 the built-in ones are listed in `_registry._BUILT_IN` and imported on first use, and
 `register(name, module)` adds another. The generic operations (`normalize`, `render`, `check`,
-`estimate_tokens`, ...) are exported here too; `mediaparts` re-exports them.
+`estimate_tokens`, `trim`, ...) are exported here too; `mediaparts` re-exports them.
 
 For a provider written outside this package: `ProviderModule` and the types of its members'
 arguments (`Prepare` for `render`, `Where` and `Problems` for `media_site`), `Site` and the
@@ -64,6 +64,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.providers._pricing import Cost, Price, Prices, cost
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
+    from mediaparts.providers._trim import trim
 
 # The operations over providers, by the module that defines it: they load on first use, so
 # looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
@@ -88,6 +89,7 @@ _LAZY = {
     "normalize": "mediaparts.providers._normalize",
     "normalize_many": "mediaparts.providers._normalize",
     "render": "mediaparts.providers._render",
+    "trim": "mediaparts.providers._trim",
 }
 
 
@@ -147,6 +149,7 @@ __all__ = [
     "register",
     "registered",
     "render",
+    "trim",
     "unregister",
     "url_text_site",
 ]
