@@ -43,8 +43,9 @@ def filter_messages(
     - `roles=["user"], kinds=["image"], exclude=True`: images removed from user messages.
 
     Roles are matched as written (`"developer"` is not `"system"`). A message left with no
-    parts is dropped (`empty="keep"` keeps it, with no parts); one that had none to begin
-    with is kept or dropped by its role and `where` alone.
+    parts is dropped (`empty="keep"` keeps it, with no parts). A message that had no parts
+    to begin with counts as selected when its role and `where` select it and no `kinds` are
+    given.
 
     Tool calls and their results are filtered like anything else, so removing `tool`
     messages leaves their calls unanswered, which providers refuse. `unpaired="drop"` also
@@ -98,7 +99,7 @@ def filter_messages(
     out: list[Message] = []
     for message in checked:
         if not message.parts:
-            if picked(message) != exclude or empty == "keep":
+            if (picked(message) and wanted_kinds is None) != exclude:
                 out.append(message)
             continue
         parts = tuple(p for p in message.parts if kept(message, p))

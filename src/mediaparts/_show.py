@@ -86,7 +86,8 @@ def show(value: Any, *, max_text: int | None = None) -> str:
         return "\n".join(_part_lines(value, max_text))
     messages = [value] if isinstance(value, _MESSAGES) else value
     if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
-        raise InvalidMedia(f"show() takes messages or a part, got {type(value).__name__}")
+        hint = "; read a dict with mp.message_from_dict() first" if isinstance(value, dict) else ""
+        raise InvalidMedia(f"show() takes messages or a part, got {type(value).__name__}{hint}")
     lines: list[str] = []
     for number, message in enumerate(messages, 1):
         if not isinstance(message, _MESSAGES):
@@ -177,7 +178,7 @@ def media_descriptor(part: MediaPart) -> str:
     URL part not loaded yet: its type as declared or guessed and its URL (password hidden);
     a provider file reference: `<application/pdf file_id=file-abc provider=openai>`.
     """
-    media_type = part.effective_media_type or f"{part.kind}/?"
+    media_type = part.effective_media_type or part.kind
     extra = [f"detail={part.detail}"] if isinstance(part, ImagePart) and part.detail else []
     if part.file_id is not None:
         words = [f"file_id={_value(part.file_id)}", f"provider={_value(part.file_provider)}"]
