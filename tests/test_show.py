@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 
+
 import mediaparts as mp
 from tests._builders import TESTDATA
 from tests._golden import check_golden_text
+from tests.conversations._corpus import cases, load, path_of
 
 PALETTE = (TESTDATA / "palette.png").read_bytes()
 AT = datetime(2026, 11, 24, 9, 30, tzinfo=timezone.utc)
@@ -153,3 +156,14 @@ def test_show_refuses_a_bad_max_text(max_text: Any) -> None:
     """`max_text` is a positive whole number."""
     with pytest.raises(mp.InvalidMedia, match="max_text"):
         mp.show(mp.User("x"), max_text=max_text)
+
+
+@pytest.mark.parametrize("case", cases("requests"), ids="/".join)
+def test_show_every_corpus_payload(case: tuple[str, str], no_decoding: None) -> None:
+    """Every real payload shows, offline, with no base64 in the text and no pixels decoded."""
+    provider, name = case
+    messages = mp.messages_from(load(path_of(provider, "requests", name)), provider)
+    with mp.offline():
+        text = mp.show(messages)
+    assert text.count("\n[") + 1 == len(messages)
+    assert not re.search(r"[A-Za-z0-9+/]{120,}", text)
