@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-
 import mediaparts as mp
 from tests._builders import TESTDATA
 from tests._golden import check_golden_text
