@@ -62,6 +62,7 @@ def _conversation() -> list[mp.Message]:
         mp.Tool(["Cropped:", mp.part(PALETTE)], tool_call_id="call_1", name="zoom"),
         mp.Tool("out of range", tool_call_id="call_2", error="x too large", error_type="Range"),
         mp.Tool("flagged", is_error=True),
+        mp.Tool("a warning, not an error", error="slow", is_error=False),
         mp.Assistant(
             parts=[
                 mp.ReasoningPart(

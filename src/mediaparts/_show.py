@@ -17,7 +17,7 @@ from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia
 from mediaparts._fields import json_text
-from mediaparts._messages import Assistant, Message, System, Tool, User
+from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     AudioPart,
     FilePart,
@@ -114,16 +114,14 @@ def _header(number: int, message: Message) -> str:
         fields.append(("stop_reason_raw", raw if raw != reason else None))
     words = [f"[{number}] {message.role}"]
     words += [f"{name}={_value(value)}" for name, value in fields if value is not None]
-    if isinstance(message, Tool) and message.is_error and message.error is None:
-        words.append("is_error")
+    if isinstance(message, Tool) and message.is_error != (message.error is not None):
+        words.append("is_error" if message.is_error else "is_error=false")
     if isinstance(message, Assistant) and message.usage is not None:
-        words.append(_usage(message))
+        words.append(_usage(message.usage))
     return "  ".join(words)
 
 
-def _usage(message: Assistant) -> str:
-    usage = message.usage
-    assert usage is not None
+def _usage(usage: Usage) -> str:
     extra_in = [
         f"{label} {n:,}"
         for label, n in (
