@@ -51,7 +51,7 @@ _PARTS = (
 _INDENT = "  "
 # Reasoning is context, rarely what one reads a log for: shown cut at this many characters.
 _REASONING = 200
-_URL = 200
+_URL_CHARS = 200
 # C0 and C1 controls but newline and tab: shown as escapes, never sent to a terminal.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _BARE = re.compile(r"[\w.:/@+#=-]+")
@@ -182,7 +182,7 @@ def media_descriptor(part: MediaPart) -> str:
         words = [f"file_id={_value(part.file_id)}", f"provider={_value(part.file_provider)}"]
         name = [_value(part.filename)] if part.filename else []
         return f"<{media_type} {' '.join(words + name + extra)}>"
-    url = [_cut(_clean(redact(part.url)), _URL)] if part.url is not None else []
+    url = [_cut(_clean(redact(part.url)), _URL_CHARS)] if part.url is not None else []
     if not part.is_loaded:
         return f"<{media_type} {' '.join(url + extra)}>"
     pixels = None
