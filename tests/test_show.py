@@ -50,6 +50,9 @@ def _conversation() -> list[mp.Message]:
                     data={"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search"},
                 ),
                 mp.ProviderPart(provider="gemini", data={"executableCode": {"code": "print(1)"}}),
+                mp.ProviderPart(
+                    provider="bedrock", data={"guardContent": {"image": {"bytes": b"\x89PNG"}}}
+                ),
             ],
             tool_calls=[mp.ToolCall(id="call_1", name="zoom", arguments='{"x": 10, "y": 20}')],
             model="claude-sonnet-4-5",

@@ -16,7 +16,7 @@ from typing import Any
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import json_text
+from mediaparts._fields import data_json, json_text
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     AudioPart,
@@ -213,7 +213,7 @@ def _provider(part: ProviderPart) -> str:
     ident = next((data[k] for k in ("id", "tool_use_id") if isinstance(data.get(k), str)), None)
     words = [_value(part.provider), _value(kind)]
     words += [f"id={_value(ident)}"] if ident is not None else []
-    size = len(json_text(data, what="provider data").encode())
+    size = len(json_text(data_json(data), what="provider data").encode())  # bytes as base64
     return f"<{' '.join(words)} {human_size(size)}>"
 
 
