@@ -6,6 +6,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import mediaparts as mp
 from tests._builders import TESTDATA
@@ -177,3 +179,58 @@ def test_filter_messages_refuses_what_is_not_messages(value: Any) -> None:
     """A message alone, dicts or text are InvalidMedia."""
     with pytest.raises(mp.InvalidMedia, match="filter_messages"):
         mp.filter_messages(value)
+
+
+_PARTS = [
+    mp.TextPart("t"),
+    mp.part(PALETTE),
+    mp.ReasoningPart(text="r"),
+    mp.RefusalPart("no"),
+    mp.ProviderPart(provider="anthropic", data={"type": "x"}),
+]
+
+
+@st.composite
+def _conversations(draw: st.DrawFn) -> list[mp.Message]:
+    """Conversations of every role (each message with parts), some tool calls answered."""
+    out: list[mp.Message] = []
+    for i in range(draw(st.integers(0, 8))):
+        parts = draw(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=3))
+        role = draw(st.sampled_from(["user", "assistant", "tool"]))
+        if role == "user":
+            out.append(mp.User(parts=parts))
+        elif role == "assistant":
+            calls = [mp.ToolCall(id=f"c{i}", name="f")] if draw(st.booleans()) else []
+            out.append(mp.Assistant(parts=parts + calls))
+        else:
+            answers = draw(st.sampled_from([f"c{j}" for j in range(i)] or ["none"]))
+            out.append(mp.Tool(parts=parts, tool_call_id=answers))
+    return out
+
+
+@given(
+    messages=_conversations(),
+    kinds=st.lists(st.sampled_from(["text", "image", "reasoning", "tool_call", "provider"])),
+    roles=st.none() | st.lists(st.sampled_from(["user", "assistant", "tool"])),
+)
+def test_filter_messages_kept_and_excluded_partition_the_parts(
+    messages: list[mp.Message], kinds: list[str], roles: list[str] | None
+) -> None:
+    """With empty="keep", a selection and its complement split every message's parts."""
+    before = copy.deepcopy(messages)
+    kept = mp.filter_messages(messages, roles=roles, kinds=kinds, empty="keep")
+    dropped = mp.filter_messages(messages, roles=roles, kinds=kinds, exclude=True, empty="keep")
+    assert messages == before
+    assert len(kept) == len(dropped) == len(messages)
+    for original, one, other in zip(messages, kept, dropped, strict=True):
+        assert sorted(map(id, one.parts + other.parts)) == sorted(map(id, original.parts))
+        assert one.model_copy(update={"parts": original.parts}) == original
+
+
+@given(messages=_conversations())
+def test_filter_messages_unpaired_drop_leaves_no_broken_pair(messages: list[mp.Message]) -> None:
+    """Without tool results, unpaired="drop" leaves no call that the input had answered."""
+    answered = {m.tool_call_id for m in messages if isinstance(m, mp.Tool)}
+    out = mp.filter_messages(messages, roles="tool", exclude=True, unpaired="drop")
+    calls = {p.id for m in out for p in m.parts if isinstance(p, mp.ToolCall)}
+    assert not calls & answered

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import datetime, timezone
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from mediaparts.testing import MediaURLs
 from tests._builders import TESTDATA
 from tests._golden import check_golden_text
 from tests.conversations._corpus import cases, load, path_of
@@ -170,3 +172,15 @@ def test_show_every_corpus_payload(case: tuple[str, str], no_decoding: None) -> 
         text = mp.show(messages)
     assert text.count("\n[") + 1 == len(messages)
     assert not re.search(r"[A-Za-z0-9+/]{120,}", text)
+
+
+def test_show_loaded_url_part_adds_what_its_bytes_say(media_urls: MediaURLs) -> None:
+    """Once a URL part is loaded, show adds its pixel size, byte size and digest to the URL."""
+    media_urls.add("https://media.example/p.png", PALETTE)
+    part = mp.ImagePart.from_url("https://media.example/p.png")
+    assert mp.show(part) == "<image/png https://media.example/p.png>"
+    part.load()
+    assert mp.show(part) == (
+        f"<image/png 160x120 1.5 KB sha256:{hashlib.sha256(PALETTE).hexdigest()[:6]} "
+        "https://media.example/p.png>"
+    )
