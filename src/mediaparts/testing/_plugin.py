@@ -9,6 +9,7 @@ explained with `mp.show` of both sides and a diff of the two texts.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -95,19 +96,15 @@ _SHOWN_TEXT = 500
 
 def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | None:
     """Explain a failed `==` between messages, or lists of them, with `mp.show` and a diff."""
-    if op != "==" or not (_conversation(left) and _conversation(right)):
+    if op != "==" or not (_conversation(left) and _conversation(right)) or not (left or right):
         return None
     import difflib
 
     from mediaparts import show
 
     before, after = (show(side, max_text=_SHOWN_TEXT).splitlines() for side in (left, right))
-    if before == after:
-        return [
-            f"{_summary(left)} == {_summary(right)}",
-            "mp.show() prints both alike: they differ in what it leaves out (native hints, "
-            "signatures, citation data, output, ...); compare their to_dict()",
-        ]
+    if before == after:  # they differ in what show leaves out (native hints, signatures, ...)
+        return None  # pytest's own explanation shows those fields
     diff = difflib.unified_diff(before, after, "left", "right", n=2, lineterm="")
     return [
         f"{_summary(left)} == {_summary(right)}",
@@ -117,6 +114,8 @@ def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | Non
 
 
 def _conversation(value: Any) -> bool:
+    if "mediaparts._messages" not in sys.modules:  # no message was ever made: import nothing
+        return False
     from mediaparts import Assistant, System, Tool, User
 
     messages = (System, User, Assistant, Tool)
