@@ -31,3 +31,16 @@ def check_golden(name: str, payload: Any) -> None:
         f"rendered payload differs from {path.relative_to(GOLDEN.parent.parent)}; if the change "
         "is intended, rerun with MEDIAPARTS_UPDATE_GOLDEN=1 and review the diff"
     )
+
+
+def check_golden_text(name: str, text: str) -> None:
+    """Compare text with `golden/<name>.txt` (or rewrite it when asked)."""
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("MEDIAPARTS_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", "utf-8")
+    assert path.is_file(), f"no golden file {path}: run with MEDIAPARTS_UPDATE_GOLDEN=1"
+    assert text + "\n" == path.read_text("utf-8"), (
+        f"text differs from {path.relative_to(GOLDEN.parent.parent)}; if the change is "
+        "intended, rerun with MEDIAPARTS_UPDATE_GOLDEN=1 and review the diff"
+    )

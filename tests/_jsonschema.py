@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from datetime import datetime
 from typing import Any
 
 __all__ = ["CHECKED", "IGNORED", "SchemaError", "errors", "keywords"]
@@ -22,6 +23,7 @@ CHECKED = frozenset(
         "const",
         "contentEncoding",
         "enum",
+        "format",
         "items",
         "minimum",
         "oneOf",
@@ -92,6 +94,8 @@ def _check(value: Any, schema: Any, root: dict[str, Any], at: str) -> list[str]:
             base64.b64decode(value, validate=True)
         except (binascii.Error, ValueError):
             found.append(f"{at}: not base64 text")
+    if schema.get("format") == "date-time" and isinstance(value, str) and not _date_time(value):
+        found.append(f"{at}: {value!r:.60} is not an RFC 3339 date-time with an offset")
     if isinstance(value, dict):
         found += _object(value, schema, root, at)
     if isinstance(value, list) and "items" in schema:
@@ -108,6 +112,15 @@ def _check(value: Any, schema: Any, root: dict[str, Any], at: str) -> list[str]:
             best = _closest(results) if matched == 0 else f"{matched} match"
             found.append(f"{at}: must match exactly one of oneOf ({best})")
     return found
+
+
+def _date_time(text: str) -> bool:
+    """Whether text is a date and time with a UTC offset (RFC 3339 requires one)."""
+    try:
+        parsed = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        return False
+    return "T" in text.upper() and parsed.utcoffset() is not None
 
 
 def _closest(results: list[list[str]]) -> str:

@@ -35,6 +35,16 @@ def corpus_dir() -> Path | None:
     return candidate if (candidate / "manifest.tsv").is_file() else None
 
 
+@pytest.fixture(autouse=True)
+def _no_stamping_leaks() -> Iterator[None]:
+    """Put message stamping back as it was after every test (a doc example may turn it on)."""
+    from mediaparts._stamps import set_stamps, stamps
+
+    ids, timestamps = stamps()
+    yield
+    set_stamps(message_ids=ids, message_timestamps=timestamps)
+
+
 @pytest.fixture
 def testdata() -> Path:
     """The folder of files made by testdata/make.py."""

@@ -76,6 +76,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._upload",
                 "mediaparts._clienthints",
                 "mediaparts._summary",
+                "mediaparts._stamps",
+                "mediaparts._show",
+                "mediaparts._filter",
+                "mediaparts._configure",
             }
         ),
     ),

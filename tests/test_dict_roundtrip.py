@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from datetime import timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,11 @@ any_part = st.one_of(
     provider_parts(),
 )
 ids = st.none() | names
+# Aware times only (a naive one is refused), at any offset a time zone can have.
+offsets = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
+    lambda minutes: timezone(timedelta(minutes=minutes))
+)
+times = st.none() | st.datetimes(timezones=offsets)
 
 
 @st.composite
@@ -209,6 +215,7 @@ def systems(draw: st.DrawFn) -> mp.System:
         role=draw(st.sampled_from(["system", "developer"])),
         name=draw(st.none() | names),
         id=draw(ids),
+        created_at=draw(times),
         native=draw(native),
     )
 
@@ -219,6 +226,7 @@ def users(draw: st.DrawFn) -> mp.User:
         parts=draw(st.lists(any_part, max_size=4)),
         name=draw(st.none() | names),
         id=draw(ids),
+        created_at=draw(times),
         native=draw(native),
     )
 
@@ -241,6 +249,7 @@ def assistants(draw: st.DrawFn) -> mp.Assistant:
         parts=draw(st.lists(any_part, max_size=5)),
         name=draw(st.none() | names),
         id=draw(ids),
+        created_at=draw(times),
         native=draw(native),
         usage=draw(st.none() | usages),
         output=draw(json_data),
@@ -261,7 +270,11 @@ def tools(draw: st.DrawFn) -> mp.Tool:
     if draw(st.booleans()):
         fields["is_error"] = draw(st.booleans())
     return mp.Tool(
-        parts=draw(st.lists(any_part, max_size=3)), id=draw(ids), native=draw(native), **fields
+        parts=draw(st.lists(any_part, max_size=3)),
+        id=draw(ids),
+        created_at=draw(times),
+        native=draw(native),
+        **fields,
     )
 
 

@@ -273,7 +273,9 @@ def test_docs_providers_table_is_generated() -> None:
     _block(DOCS / "providers.md", "rules", provider_table.rules_markdown() + "\n")
 
 
-@pytest.mark.parametrize("command", [[], ["inspect"], ["normalize"], ["render"], ["convert"]])
+@pytest.mark.parametrize(
+    "command", [[], ["inspect"], ["normalize"], ["render"], ["convert"], ["show"]]
+)
 def test_docs_cli_help_is_current(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/cli.md shows each command's --help as the code prints it."""
     monkeypatch.setenv("COLUMNS", "80")  # argparse wraps help to the terminal's width

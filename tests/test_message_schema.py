@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,9 @@ _SPEC.loader.exec_module(message_schema)
 
 SCHEMA_FILE = ROOT / "docs" / "message.schema.json"
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_FILE.read_text())
+
+
+_NOON = datetime(2026, 11, 24, 12, 0, tzinfo=timezone(timedelta(hours=2)))
 
 
 def _messages() -> list[mp.Message]:
@@ -50,6 +54,7 @@ def _messages() -> list[mp.Message]:
     return [
         mp.System("Be terse."),
         mp.System("Follow the style guide.", role="developer", name="lead", id="m0"),
+        mp.User("Stamped", id="0192f0c4-7b5e-7000-8000-000000000000", created_at=_NOON),
         mp.User("Write a haiku"),
         mp.User(
             [
@@ -177,6 +182,8 @@ ASSISTANT = mp.Assistant("ok", tool_calls=[{"id": "c", "name": "f"}], usage=mp.U
         (_edit(USER, lambda d: d.pop("parts")), "'parts' is required"),
         (_edit(USER, lambda d: d.update(role="robot")), "oneOf"),
         (_edit(USER, lambda d: d.update(name=None)), "expected string"),
+        (_edit(USER, lambda d: d.update(created_at="yesterday")), "RFC 3339"),
+        (_edit(USER, lambda d: d.update(created_at="2026-11-24T12:00:00")), "RFC 3339"),
         (_edit(USER, lambda d: d.update(tool_calls=[])), "'tool_calls' is not allowed"),
         (_edit(USER, lambda d: d["parts"][0].pop("kind")), "oneOf"),
         (_edit(USER, lambda d: d["parts"][1].pop("data")), "anyOf"),

@@ -693,3 +693,80 @@ def test_docs_getting_started_example_passes(strict: pytest.Pytester) -> None:
     """The test in docs/getting-started.md passes as written."""
     strict.makepyfile(test_prompt=_example("getting-started.md"))
     run(strict).assert_outcomes(passed=1)
+
+
+# -- failed comparisons of messages ---------------------------------------------------------------
+
+
+def test_plugin_explains_unequal_conversations_with_show(strict: pytest.Pytester) -> None:
+    """A failed `==` between lists of messages shows both with mp.show and a diff."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_compare():
+            got = [mp.User("Describe the photo"), mp.Assistant("A cat.", model="m1")]
+            expected = [mp.User("Describe the photo"), mp.Assistant("A dog.", model="m1")]
+            assert got == expected
+        """
+    )
+    result = run(strict, "-vv")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*assert ?2 messages? == ?2 messages?",
+            "*mp.show() of both sides, diff (- left, + right):",
+            "* assistant  model=m1",
+            "*-  A cat.",
+            "*+  A dog.",
+        ]
+    )
+
+
+def test_plugin_explains_one_message_and_media(strict: pytest.Pytester) -> None:
+    """Single messages compare too; media show as descriptors, never as bytes."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_compare(media):
+            got = mp.User(["Look", media.image(64, 48)])
+            assert got == mp.User(["Look", media.image(32, 24)])
+        """
+    )
+    result = run(strict, "-vv")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*assert User(...) == User(...)", "*-  <image/png 64x48 *", "*+  <image/png 32x24 *"]
+    )
+
+
+def test_plugin_leaves_what_show_cannot_tell_apart_to_pytest(strict: pytest.Pytester) -> None:
+    """Messages that differ only in what show leaves out keep pytest's own explanation."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_compare():
+            assert mp.User("x", native={"openai": {"a": 1}}) == mp.User("x")
+        """
+    )
+    result = run(strict, "-vv")
+    result.assert_outcomes(failed=1)
+    assert "mp.show()" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["*native*openai*"])
+
+
+def test_plugin_leaves_other_comparisons_alone(strict: pytest.Pytester) -> None:
+    """Comparisons of other values (or a message with a dict) keep pytest's own explanation."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_compare():
+            assert [mp.User("x")] == [{"role": "user"}]
+        """
+    )
+    result = run(strict)
+    result.assert_outcomes(failed=1)
+    assert "mp.show()" not in result.stdout.str()

@@ -59,8 +59,11 @@ from mediaparts.fetching import FetchPolicy
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     from mediaparts import providers
+    from mediaparts._configure import configure
+    from mediaparts._filter import filter_messages
+    from mediaparts._show import show
     from mediaparts._upload import afrom_upload, from_upload
-    from mediaparts.fetching import configure, offline, safe_async_client, safe_client
+    from mediaparts.fetching import offline, safe_async_client, safe_client
     from mediaparts.providers import (
         Cost,
         MessageTokens,
@@ -96,7 +99,9 @@ _LAZY = {
     "anormalize": "mediaparts.providers",
     "arender": "mediaparts.providers",
     "check": "mediaparts.providers",
-    "configure": "mediaparts.fetching",
+    "configure": "mediaparts._configure",
+    "filter_messages": "mediaparts._filter",
+    "show": "mediaparts._show",
     "offline": "mediaparts.fetching",
     "safe_async_client": "mediaparts.fetching",
     "safe_client": "mediaparts.fetching",
@@ -187,6 +192,7 @@ __all__ = [
     "detect",
     "detect_media_type",
     "estimate_tokens",
+    "filter_messages",
     "from_upload",
     "merge_runs",
     "message_from_dict",
@@ -200,6 +206,7 @@ __all__ = [
     "render",
     "safe_async_client",
     "safe_client",
+    "show",
     "trim",
     "untrusted",
 ]

@@ -8,13 +8,21 @@ part of a message can carry `cache` and `native` the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import JsonData, NativeHints, Opaque, construct, json_text, model_hash
+from mediaparts._fields import (
+    JsonData,
+    NativeHints,
+    Opaque,
+    bounded,
+    construct,
+    json_text,
+    model_hash,
+)
 
 __all__ = [
     "Cache",
@@ -61,6 +69,17 @@ class PartFields(BaseModel):
     def __hash__(self) -> int:  # pydantic's frozen hash fails on the `native` dict
         return model_hash(self)
 
+    def __repr_args__(self) -> Any:
+        # Reprs end up in logs and tracebacks: empty fields are left out, and text, bytes and
+        # provider data are shown bounded (bytes never, only their size and digest).
+        for name, value in self._repr_fields():
+            yield name, bounded(value)
+
+    def _repr_fields(self) -> Iterator[tuple[str, Any]]:
+        for name, value in super().__repr_args__():
+            if name is not None and value is not None and value != {} and value != ():
+                yield name, value
+
 
 class Citation(BaseModel):
     """Where a piece of text came from, as the provider reported it.
@@ -86,6 +105,11 @@ class Citation(BaseModel):
 
     def __hash__(self) -> int:  # pydantic's frozen hash fails on the `data` dict
         return model_hash(self)
+
+    def __repr_args__(self) -> Any:
+        for name, value in super().__repr_args__():
+            if value is not None and value != {}:
+                yield name, bounded(value)
 
 
 class ReasoningPart(PartFields):

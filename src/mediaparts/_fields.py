@@ -8,9 +8,11 @@ pydantic's errors turned into `InvalidMedia` with one line of explanation.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
+import reprlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -27,6 +29,7 @@ __all__ = [
     "NativeHints",
     "Opaque",
     "article",
+    "bounded",
     "check_fields",
     "check_limit",
     "clean_filename",
@@ -42,6 +45,7 @@ __all__ = [
     "model_hash",
     "reading_dicts",
     "utf8",
+    "verbatim",
 ]
 
 
@@ -61,6 +65,63 @@ InlineBytes = Annotated[
     WithJsonSchema({"type": "string", "contentEncoding": "base64"}),
 ]
 """A part's bytes: base64 text accepted on the way in, written as base64 in JSON."""
+
+
+class _Shown(str):
+    """Text that a repr prints as it is, without quotes (a descriptor such as `<12 bytes>`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class _BoundedRepr(reprlib.Repr):
+    """`reprlib` with bytes as their size and digest, and long text cut with its length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxstring, self.maxother = 3, 80, 80
+        self.maxdict = self.maxlist = self.maxtuple = 6
+
+    def repr_bytes(self, value: bytes, level: int) -> str:
+        digest = hashlib.sha256(value).hexdigest()[:6]
+        return f"<{len(value):,} bytes sha256:{digest}>"
+
+    repr_bytearray = repr_bytes
+
+    def repr_dict(self, value: dict[Any, Any], level: int) -> str:
+        # reprlib sorts the keys; a provider's block reads better in its own order.
+        if not value:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        shown = list(value.items())[: self.maxdict]
+        items = [f"{self.repr1(k, level - 1)}: {self.repr1(v, level - 1)}" for k, v in shown]
+        return "{" + ", ".join(items + ["..."] * (len(value) > self.maxdict)) + "}"
+
+    def repr_str(self, value: str, level: int) -> str:
+        if len(value) <= self.maxstring:
+            return repr(value)
+        return f"{value[: self.maxstring]!r}…(+{len(value) - self.maxstring:,} chars)"
+
+
+_BOUNDED = _BoundedRepr()
+
+
+def bounded(value: Any) -> Any:
+    """Return a value whose `repr` is short: bytes as their size and digest, never their
+    content; text cut at 80 characters (saying how many more there are); containers cut at
+    6 items and 3 levels. Reprs end up in logs and tracebacks, where a part's bytes or a
+    provider's block would flood them."""
+    if isinstance(value, str | bytes | bytearray | dict | list | tuple):
+        return _Shown(_BOUNDED.repr(value))
+    return value
+
+
+def verbatim(text: str) -> Any:
+    """Return text that a repr prints as it is, without quotes."""
+    return _Shown(text)
 
 
 def article(word: str) -> str:

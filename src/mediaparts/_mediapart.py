@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
@@ -196,12 +196,11 @@ class MediaPart(Constructors, PartFields):
         digest = hashlib.blake2b(self.inline or b"", digest_size=8).digest()
         return hash((type(self), self.media_type, self.filename, self.url, self.file_id, digest))
 
-    def __repr_args__(self) -> Any:
-        for name, value in super().__repr_args__():
+    def _repr_fields(self) -> Iterator[tuple[str, Any]]:
+        for name, value in super()._repr_fields():
             if name == "url" and isinstance(value, str):
                 value = redact(value)  # reprs end up in logs; the password must not
-            if value is not None and value != {}:
-                yield name, value
+            yield name, value
         if self.is_loaded:
             yield "size", self.size
 

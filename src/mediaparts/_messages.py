@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Annotated, Any, Literal, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -17,9 +18,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from mediaparts._build import is_single_source
 from mediaparts._content import to_parts
 from mediaparts._errors import InvalidMedia
-from mediaparts._fields import NativeHints, construct, json_copy, model_hash, reading_dicts
+from mediaparts._fields import (
+    NativeHints,
+    bounded,
+    construct,
+    json_copy,
+    model_hash,
+    reading_dicts,
+    verbatim,
+)
 from mediaparts._parts import MediaPart, Part, TextPart, ToolCall
 from mediaparts._sources import untrusted_paths
+from mediaparts._stamps import stamp
 
 __all__ = [
     "FORMAT_VERSION",
@@ -37,6 +47,7 @@ __all__ = [
 ]
 
 AnyPart = Annotated[Part, Field(discriminator="kind")]
+_REPR_PARTS = 8
 _SEPARATOR = "\n\n"
 # `to_dict()` writes this version; `message_from_dict` reads it and every earlier one.
 FORMAT_VERSION = 2
@@ -84,6 +95,7 @@ class _Message(BaseModel):
 
     role: str
     id: str | None = None
+    created_at: datetime | None = None
     parts: tuple[AnyPart, ...] = ()
     native: NativeHints = Field(default_factory=dict)
 
@@ -96,10 +108,41 @@ class _Message(BaseModel):
             values["parts"] = to_parts(content, files)
         elif "parts" in values:
             values["parts"] = to_parts(values["parts"], None)
+        stamp(values)  # an id and a time for a new message, when mp.configure asks
         construct(self, super().__init__, values)
 
     def __hash__(self) -> int:  # pydantic's frozen hash fails on the `native` dict
         return model_hash(self)
+
+    def __repr_args__(self) -> Any:
+        # Bounded, as parts' reprs are: empty fields left out, at most _REPR_PARTS parts.
+        for name, value in super().__repr_args__():
+            if name == "parts":
+                shown = ", ".join(repr(p) for p in value[:_REPR_PARTS])
+                more = len(value) - _REPR_PARTS
+                yield name, verbatim(f"({shown}{f', … +{more} parts' if more > 0 else ''})")
+            elif value is not None and value != {}:
+                yield name, bounded(value)
+
+    @field_validator("created_at", mode="before")
+    @classmethod
+    def _aware(cls, value: Any) -> Any:
+        # A number would be read as a Unix time, and a naive time means nothing once stored.
+        if value is not None and not isinstance(value, str | datetime):
+            raise ValueError(
+                "created_at must be a timezone-aware datetime or ISO 8601 text with an offset"
+            )
+        return value
+
+    @field_validator("created_at")
+    @classmethod
+    def _aware_after(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.utcoffset() is None:
+            raise ValueError(
+                "created_at must be timezone-aware (datetime.now(timezone.utc), or text "
+                "ending in Z or +00:00); a naive time is ambiguous once stored"
+            )
+        return value
 
     @property
     def content(self) -> str:
@@ -345,8 +388,10 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
     Parts are concatenated in order, and two plain text parts that meet (no citations, cache
     or native hints) are joined with a blank line; usage is added up; the later message's
     model and stop reason win. Tool messages are never merged (each answers its own call),
-    nor are messages whose `name` or `native` hints differ, or whose ids differ (so that
-    nothing either holds is lost).
+    nor are messages whose `name` or `native` hints differ (so that nothing either holds is
+    lost). The merged message keeps the first message's `id` and `created_at` (the second's
+    when the first has none): ids name messages for the application and never keep turns
+    apart, or a conversation would merge differently with `mp.configure(message_ids=...)`.
     """
     if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
         raise InvalidMedia(f"merge_runs() takes a list of messages, got {type(messages).__name__}")
@@ -366,13 +411,10 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
 
 
 def _mergeable(first: Message, second: Message) -> bool:
-    """Same role, not tool results, and nothing that would be lost: name, id and hints agree."""
+    """Same role, not tool results, and nothing that would be lost: name and hints agree."""
     if first.role != second.role or isinstance(second, Tool):
         return False
-    same = ("name", "native")
-    if any(getattr(first, f, None) != getattr(second, f, None) for f in same):
-        return False
-    return first.id is None or second.id is None or first.id == second.id
+    return all(getattr(first, f, None) == getattr(second, f, None) for f in ("name", "native"))
 
 
 def _plain(part: Any) -> TypeGuard[TextPart]:
@@ -398,7 +440,8 @@ def _merge(first: Message, second: Message) -> Message:
         fields["output"] = second.output if second.output is not None else first.output
         for name in ("model", "stop_reason", "stop_reason_raw"):
             fields[name] = getattr(second, name) or getattr(first, name)
-    fields["id"] = first.id if first.id is not None else second.id
+    for name in ("id", "created_at"):
+        fields[name] = getattr(first, name) or getattr(second, name)
     made = type(first)(parts=tuple(parts), **fields)
     assert isinstance(made, System | User | Assistant | Tool)
     return made

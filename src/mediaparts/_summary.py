@@ -18,7 +18,7 @@ from mediaparts._sources import is_data_uri, parse_data_uri
 from mediaparts.detection import detect
 from mediaparts.imaging import image_size
 
-__all__ = ["describe", "summarize"]
+__all__ = ["describe", "descriptor", "human_size", "summarize"]
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
@@ -40,15 +40,21 @@ def describe(data: bytes) -> str:
         first six hex digits of the SHA-256.
     """
     media_type = detect(data).media_type
-    pixels = ""
-    if media_type.startswith("image/"):
-        size = image_size(data, media_type)
-        pixels = f" {size[0]}x{size[1]}" if size else ""
+    size = image_size(data, media_type) if media_type.startswith("image/") else None
+    return descriptor(media_type, data, size)
+
+
+def descriptor(media_type: str, data: bytes, pixels: tuple[int, int] | None, *extra: str) -> str:
+    """Return `describe`'s descriptor of bytes whose type and pixel size are known, with
+    `extra` words before the closing bracket (`<image/png 64x48 1.2 KB sha256:1a2b3c a.png>`)."""
+    dims = f" {pixels[0]}x{pixels[1]}" if pixels else ""
     digest = hashlib.sha256(data).hexdigest()[:6]
-    return f"<{media_type}{pixels} {_human(len(data))} sha256:{digest}>"
+    words = "".join(f" {word}" for word in extra)
+    return f"<{media_type}{dims} {human_size(len(data))} sha256:{digest}{words}>"
 
 
-def _human(size: int) -> str:
+def human_size(size: int) -> str:
+    """Return a byte count as `describe` writes it: `812 B`, `12.3 KB`, `4.0 MB`."""
     # Decimal units, one decimal place: readable, and stable in golden files.
     if size < 1000:
         return f"{size} B"

@@ -5,6 +5,7 @@
     mediaparts render PATH_OR_URL... --provider P [--text PROMPT] [--model M] [--summary]
     mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
                        [--summary]
+    mediaparts show FILE [--from X] [--max-text N]
 
 Exit status: 0 when every input was read and accepted, 1 when some could not be read or
 were rejected (each said on one line, never a traceback), 2 for a usage error (130 when
@@ -28,8 +29,9 @@ from typing import Any
 from mediaparts import normalize, render
 from mediaparts._build import part
 from mediaparts._errors import ConversionWarning, InvalidMedia, MediaError
-from mediaparts._messages import User
+from mediaparts._messages import User, message_from_dict
 from mediaparts._parts import ImagePart, MediaPart
+from mediaparts._show import show
 from mediaparts._sources import b64encode
 from mediaparts._summary import summarize
 from mediaparts.detection import detect, extension_for
@@ -133,7 +135,30 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
     )
+    _add_show(commands)
     return parser
+
+
+def _add_show(commands: Any) -> None:
+    show_command = commands.add_parser(
+        "show",
+        help="print a conversation file as readable text",
+        description="Read FILE (a JSON list of message dicts as to_dict() writes them, or one "
+        "of them; with --from, a provider's request payload; '-' reads stdin) and print it "
+        "one block per message: roles, text, media as short descriptors, tool calls, "
+        "reasoning. Nothing is fetched, and no local file the JSON names is read.",
+    )
+    show_command.add_argument("file", metavar="FILE", help="the JSON file, or - for stdin")
+    show_command.add_argument(
+        "--from",
+        dest="source",
+        choices=names(),
+        metavar="X",
+        help=f"FILE is a request payload for this provider ({', '.join(names())})",
+    )
+    show_command.add_argument(
+        "--max-text", type=int, metavar="N", help="cut text longer than N characters"
+    )
 
 
 def _for_one_provider(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
@@ -407,19 +432,23 @@ def _print_payload(payload: dict[str, Any], *, summary: bool) -> None:
     print(json.dumps(_jsonable(payload), indent=2, ensure_ascii=not utf))
 
 
-def _run_convert(args: argparse.Namespace) -> int:
+def _read_json(file: str) -> Any:
+    """Read a JSON file, or stdin for "-"."""
     try:
-        if args.file != "-":
-            text = Path(args.file).read_bytes().decode("utf-8-sig")
+        if file != "-":
+            text = Path(file).read_bytes().decode("utf-8-sig")
         else:  # the bytes when stdin has them, so a wrong encoding is ours to report
             stdin = getattr(sys.stdin, "buffer", None)
             text = stdin.read().decode("utf-8-sig") if stdin is not None else sys.stdin.read()
-        payload = json.loads(text)
+        return json.loads(text)
     except UnicodeDecodeError as exc:
-        raise InvalidMedia(f"{args.file} is not UTF-8 JSON: {exc}") from exc
+        raise InvalidMedia(f"{file} is not UTF-8 JSON: {exc}") from exc
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise InvalidMedia(f"{args.file} is not JSON: {exc}") from exc
-    messages = messages_from(payload, args.source)
+        raise InvalidMedia(f"{file} is not JSON: {exc}") from exc
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    messages = messages_from(_read_json(args.file), args.source)
     with warnings.catch_warnings(record=True) as lost:
         warnings.simplefilter("always", ConversionWarning)
         converted = render(
@@ -433,6 +462,18 @@ def _run_convert(args: argparse.Namespace) -> int:
     for warning in lost:
         print(f"mediaparts: {args.into}: {warning.message}", file=sys.stderr)
     _print_payload(converted, summary=args.summary)
+    return 0
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    # The file is untrusted: message_from_dict and messages_from never read a local path.
+    data = _read_json(args.file)
+    if args.source is not None:
+        messages = messages_from(data, args.source)
+    else:
+        items = data if isinstance(data, list) else [data]
+        messages = [message_from_dict(item) for item in items]
+    print(show(messages, max_text=args.max_text))
     return 0
 
 
@@ -459,6 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "normalize": _run_normalize,
         "render": _run_render,
         "convert": _run_convert,
+        "show": _run_show,
     }
     try:
         return run[args.command](args)

@@ -37,6 +37,7 @@ KIND_SITES = [
 PART_SITES = [
     ("providers/_render_common.py", "parts"),
     ("providers/_count_parts.py", "Counter.part"),
+    ("_show.py", "_part_lines"),
 ]
 
 _ERROR = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$", re.M)

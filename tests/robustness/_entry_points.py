@@ -2,7 +2,8 @@
 
 `run_public_api` is what test_hostile_bytes.py, test_bombs.py and test_fuzz.py assert about
 any input: results or a MediaError from `detect`, `part`, `width`, `normalize` and
-`estimate_tokens` for every provider, each call interrupted (SIGALRM) past `CALL_LIMIT`.
+`estimate_tokens` for every provider, a text from `show` (never an error) and a short repr,
+each call interrupted (SIGALRM) past `CALL_LIMIT`.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def deadline(what: str) -> Iterator[None]:
 def run_public_api(
     data: bytes, label: str = "input", providers: tuple[str, ...] = PROVIDERS
 ) -> None:
-    """Run `data` through detect, part, width, normalize and estimate_tokens; allow MediaError."""
+    """Run `data` through detect, part, width, show, repr, normalize and estimate_tokens;
+    allow MediaError (but not from show, nor a long repr)."""
     with deadline(f"{label}: detect"), contextlib.suppress(mp.MediaError):
         mp.detect(data)
     try:
@@ -73,6 +75,9 @@ def run_public_api(
     if isinstance(made, mp.ImagePart):
         with deadline(f"{label}: width"), contextlib.suppress(mp.MediaError):
             made.width  # noqa: B018  # reading the property is the test
+    with deadline(f"{label}: show"):
+        mp.show(made)  # never raises: whatever a part holds, it has a descriptor
+    assert len(repr(made)) < 1000
     for provider in providers:
         with deadline(f"{label}: normalize {provider}"), contextlib.suppress(mp.MediaError):
             mp.normalize(made, provider)

@@ -66,9 +66,13 @@ def _mutated(value: Any, path: _Path, replacement: Any) -> Any:
 
 def _read(kind: str, value: Any, provider: str) -> None:
     if kind == "requests":
-        mp.messages_from(value, provider)
+        read = mp.messages_from(value, provider)
     else:
-        mp.message_from_response(value, provider)
+        read = [mp.message_from_response(value, provider)]
+    try:  # whatever a reader makes, show prints it
+        mp.show(read)
+    except mp.MediaError as exc:
+        pytest.fail(f"mp.show refused what the {provider} reader made: {exc}")
 
 
 @pytest.mark.parametrize(

@@ -227,6 +227,16 @@ REVIEWED: dict[str, Reviewed] = {
         f"a URL's file name, for normalize --out; {_UNTRUSTED}",
         lambda n: "\x00" * n,
     ),
+    "mediaparts._show:_CONTROL": Reviewed(
+        r"[\x00-\x08\x0b-\x1f\x7f-\x9f]",
+        f"every text mp.show prints (sub), e.g. a conversation file; {_UNTRUSTED}",
+        lambda n: "\x1b" * n,
+    ),
+    "mediaparts._show:_BARE": Reviewed(
+        r"[\w.:/@+#=-]+",
+        f"a header value mp.show prints: a name, an id (fullmatch); {_UNTRUSTED}",
+        lambda n: "a" * n + " ",
+    ),
     "mediaparts._summary:_BASE64": Reviewed(
         r"[A-Za-z0-9+/]+={0,2}",
         "strings of a rendered payload in a test (fullmatch); trusted",

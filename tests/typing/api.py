@@ -5,6 +5,7 @@ Not collected by pytest (no test_ prefix); CI type-checks it with the sources.
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -27,6 +28,16 @@ messages: list[mp.Message] = [
     mp.Tool(["Cropped:", photo], tool_call_id="c1", name="zoom"),
 ]
 merged: list[mp.Message] = mp.merge_runs(messages)
+shown: str = mp.show(messages, max_text=200)
+one_shown: str = mp.show(photo)
+no_images: list[mp.Message] = mp.filter_messages(messages, kinds=["image"], exclude=True)
+users_only: list[mp.Message] = mp.filter_messages(
+    messages, roles="user", where=lambda m: bool(m.content), unpaired="drop"
+)
+mp.configure(message_ids="uuid7", message_timestamps=True)
+mp.configure(message_ids=None)
+stamped_id: str | None = messages[0].id
+stamped_at: datetime | None = messages[0].created_at
 again: mp.Message = mp.message_from_dict(messages[1].to_dict())
 uploaded: mp.Message = mp.message_from_dict(messages[1].to_dict(), base_dir=Path("uploads"))
 part_again: mp.MediaPart = mp.ImagePart.from_dict(photo.to_dict(), base_dir="uploads")

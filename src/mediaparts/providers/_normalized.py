@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
+from mediaparts._fields import bounded
 from mediaparts._parts import MediaPart
 from mediaparts._sources import b64encode
 from mediaparts.formats import Kind
@@ -16,7 +17,7 @@ __all__ = ["PASSED_URL", "NormalizedPart"]
 PASSED_URL = "passed_url"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class NormalizedPart:
     """A part made ready for one provider by `mp.normalize`.
 
@@ -53,6 +54,16 @@ class NormalizedPart:
     tokens: int | None = None
     steps: tuple[str, ...] = ()
     part: MediaPart | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        # Never the bytes (a 32 KB JPEG made a 95,411-character repr): their size and digest,
+        # with the fields that are set, text and lists bounded.
+        shown = (
+            f"{f.name}={bounded(getattr(self, f.name))!r}"
+            for f in fields(self)
+            if f.repr and getattr(self, f.name) not in (None, ())
+        )
+        return f"NormalizedPart({', '.join(shown)})"
 
     @property
     def byte_size(self) -> int | None:

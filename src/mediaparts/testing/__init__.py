@@ -8,6 +8,9 @@ Fixtures:
 
 Marker: `@pytest.mark.mediaparts(assert_all_requested=False)` lets registrations go unused.
 
+Assertions: a failed `==` between messages (or lists of them) is explained with `mp.show` of
+both sides and a diff of the two texts.
+
 Functions: `assert_fits(payload, provider)` and `summarize(payload)` (for golden files).
 
 Importing this module imports neither pytest, httpx nor Pillow and creates no client: pytest

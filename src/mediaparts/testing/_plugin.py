@@ -3,13 +3,15 @@
 Kept apart from `mediaparts.testing` so that importing that package needs no pytest (its
 `summarize` and `describe` serve code outside tests too), and loaded only by pytest. The
 fixtures import what they make on first use, so a session that asks for neither pays for
-neither.
+neither. So does the assertion hook: a failed `==` between messages (or lists of them) is
+explained with `mp.show` of both sides and a diff of the two texts.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from mediaparts.testing._media import MediaFactory
     from mediaparts.testing._urls import MediaURLs
 
-__all__ = ["MARKER_HELP", "media", "media_urls"]
+__all__ = ["MARKER_HELP", "media", "media_urls", "pytest_assertrepr_compare"]
 
 _MARKER = "mediaparts"
 _OPTIONS = {"assert_all_requested": True}
@@ -85,3 +87,44 @@ def media_urls(request: pytest.FixtureRequest) -> Iterator[MediaURLs]:
     failure = urls._teardown_failure()
     if failure is not None:
         pytest.fail(failure, pytrace=False)
+
+
+# What a failed comparison shows of each side at most; pytest truncates long explanations
+# itself unless run with -vv.
+_SHOWN_TEXT = 500
+
+
+def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | None:
+    """Explain a failed `==` between messages, or lists of them, with `mp.show` and a diff."""
+    if op != "==" or not (_conversation(left) and _conversation(right)) or not (left or right):
+        return None
+    import difflib
+
+    from mediaparts import show
+
+    before, after = (show(side, max_text=_SHOWN_TEXT).splitlines() for side in (left, right))
+    if before == after:  # they differ in what show leaves out (native hints, signatures, ...)
+        return None  # pytest's own explanation shows those fields
+    diff = difflib.unified_diff(before, after, "left", "right", n=2, lineterm="")
+    return [
+        f"{_summary(left)} == {_summary(right)}",
+        "mp.show() of both sides, diff (- left, + right):",
+        *list(diff)[2:],  # the ---/+++ header says what the line above says
+    ]
+
+
+def _conversation(value: Any) -> bool:
+    if "mediaparts._messages" not in sys.modules:  # no message was ever made: import nothing
+        return False
+    from mediaparts import Assistant, System, Tool, User
+
+    messages = (System, User, Assistant, Tool)
+    if isinstance(value, messages):
+        return True
+    return isinstance(value, list | tuple) and all(isinstance(m, messages) for m in value)
+
+
+def _summary(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return f"[{len(value)} messages]"
+    return f"{type(value).__name__}(...)"

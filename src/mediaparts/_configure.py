@@ -1,0 +1,51 @@
+"""`mp.configure`: the fetch settings (`fetching.configure`) and how new messages are stamped
+(`_stamps`), set in one call.
+
+The fetching package is loaded only when a fetch setting is given, so that
+`mp.configure(message_ids="uuid7")` does not import httpx.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mediaparts import fetching
+from mediaparts._stamps import UNSET, IdScheme, Unset, check_stamps, set_stamps
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["configure"]
+
+
+def configure(
+    *,
+    fetch: fetching.FetchPolicy | None = None,
+    client: httpx.Client | None = None,
+    async_client: httpx.AsyncClient | None = None,
+    message_ids: IdScheme | Unset | None = UNSET,
+    message_timestamps: bool | Unset = UNSET,
+) -> None:
+    """Set the default fetch policy, the httpx clients URL parts use, and message stamping.
+
+    An argument left out changes nothing: `configure()` alone is a no-op.
+
+    Args:
+        fetch: The policy every fetch uses unless a call passes its own.
+        client: A client for synchronous loads (`part.data`, `part.load()`); the caller keeps
+            ownership and closes it. Build it with `safe_client()` to keep the guarantee that
+            connections go only to checked addresses.
+        async_client: A client for `await part.aload()`; the caller keeps ownership
+            (`safe_async_client()` keeps the guarantee).
+        message_ids: Give every new message made without an id one: `"uuid4"` (random) or
+            `"uuid7"` (time-ordered, RFC 9562); `None` turns it off (the default setting).
+        message_timestamps: Give every new message made without a `created_at` the current
+            time (UTC); `False` turns it off (the default setting).
+
+    Raises:
+        InvalidConfig: An argument is not of its type (checked before anything is set).
+    """
+    check_stamps(message_ids=message_ids, message_timestamps=message_timestamps)
+    if fetch is not None or client is not None or async_client is not None:
+        fetching.configure(fetch=fetch, client=client, async_client=async_client)
+    set_stamps(message_ids=message_ids, message_timestamps=message_timestamps)

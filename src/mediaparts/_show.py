@@ -1,0 +1,231 @@
+"""`mp.show`: a conversation as readable text, one block per message, media as descriptors.
+
+It never fetches (a URL part shows its URL, and what is known of it), never decodes pixels
+(image sizes come from headers) and never prints bytes: media are `describe`'s one-line
+descriptors and opaque reasoning data is shown by its size. Control characters in the text
+(a terminal escape in a hostile payload) are shown escaped, so the output is safe to print.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from typing_extensions import assert_never
+
+from mediaparts._errors import InvalidMedia
+from mediaparts._fields import data_json, json_text
+from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._parts import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    MediaPart,
+    Part,
+    ProviderPart,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+    VideoPart,
+)
+from mediaparts._summary import descriptor, human_size
+from mediaparts.fetching import redact
+
+__all__ = ["media_descriptor", "show"]
+
+_MESSAGES = (System, User, Assistant, Tool)
+_PARTS = (
+    ImagePart,
+    AudioPart,
+    VideoPart,
+    FilePart,
+    TextPart,
+    ReasoningPart,
+    ToolCall,
+    RefusalPart,
+    ProviderPart,
+)
+_INDENT = "  "
+# Reasoning is context, rarely what one reads a log for: shown cut at this many characters.
+_REASONING = 200
+_URL_CHARS = 200
+# C0 and C1 controls but newline and tab: shown as escapes, never sent to a terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_BARE = re.compile(r"[\w.:/@+#=-]+")
+
+
+def show(value: Any, *, max_text: int | None = None) -> str:
+    """Return a readable text form of a conversation, one message or one part.
+
+    Each message is a header line (its number, role, and the name, id, created_at, model,
+    stop reason, usage or tool call it answers, when set) and its parts indented below it:
+    text in full, media as `<image/png 640x480 12.3 KB sha256:1a2b3c>`, tool calls as
+    `tool_call NAME id=ID ARGUMENTS`, reasoning shortened (opaque data by its size only),
+    refusals, citations, provider blocks as `<anthropic web_search_tool_result …>`, and cache
+    breakpoints. The same input always gives the same text.
+
+    Args:
+        value: A list of messages, one message, or one part.
+        max_text: Cut text, refusals and tool arguments longer than this many characters,
+            saying how many were left out (default: show them whole). Reasoning is cut at
+            200 characters, or at `max_text` when that is shorter.
+
+    Returns:
+        The text, lines joined with newlines, no newline at the end.
+
+    Raises:
+        InvalidMedia: `value` is not messages or a part (a dict: read it with
+            `mp.message_from_dict` first), or `max_text` is not a positive whole number.
+    """
+    if max_text is not None and (type(max_text) is not int or max_text < 1):
+        raise InvalidMedia(f"show(max_text=...) takes a positive whole number, got {max_text!r}")
+    if isinstance(value, _PARTS):
+        return "\n".join(_part_lines(value, max_text))
+    messages = [value] if isinstance(value, _MESSAGES) else value
+    if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+        hint = "; read a dict with mp.message_from_dict() first" if isinstance(value, dict) else ""
+        raise InvalidMedia(f"show() takes messages or a part, got {type(value).__name__}{hint}")
+    lines: list[str] = []
+    for number, message in enumerate(messages, 1):
+        if not isinstance(message, _MESSAGES):
+            raise InvalidMedia(
+                f"show() takes messages (mp.User, ...), got {type(message).__name__} at "
+                f"[{number - 1}]; read dicts with mp.message_from_dict() first"
+            )
+        lines.append(_header(number, message))
+        body = [line for part in message.parts for line in _part_lines(part, max_text)]
+        lines += [_INDENT + line for line in body or ["(no parts)"]]
+    return "\n".join(lines)
+
+
+def _header(number: int, message: Message) -> str:
+    fields: list[tuple[str, Any]] = [("name", message.name)]
+    if isinstance(message, Tool):
+        fields = [("answers", message.tool_call_id), *fields, ("error_type", message.error_type)]
+        fields.append(("error", message.error))
+    fields += [("id", message.id), ("created_at", message.created_at)]
+    if isinstance(message, Assistant):
+        raw = message.stop_reason_raw
+        reason = message.stop_reason
+        fields += [("model", message.model), ("stop_reason", reason)]
+        fields.append(("stop_reason_raw", raw if raw != reason else None))
+    words = [f"[{number}] {message.role}"]
+    words += [f"{name}={_value(value)}" for name, value in fields if value is not None]
+    if isinstance(message, Tool) and message.is_error != (message.error is not None):
+        words.append("is_error" if message.is_error else "is_error=false")
+    if isinstance(message, Assistant) and message.usage is not None:
+        words.append(_usage(message.usage))
+    return "  ".join(words)
+
+
+def _usage(usage: Usage) -> str:
+    extra_in = [
+        f"{label} {n:,}"
+        for label, n in (
+            ("cache read", usage.cache_read_tokens),
+            ("cache write", usage.cache_write_tokens),
+        )
+        if n
+    ]
+    text = f"usage: {usage.input_tokens:,} in"
+    text += f" ({', '.join(extra_in)})" if extra_in else ""
+    text += f", {usage.output_tokens:,} out"
+    return text + (f" ({usage.reasoning_tokens:,} reasoning)" if usage.reasoning_tokens else "")
+
+
+def _value(value: Any) -> str:
+    text = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    return text if _BARE.fullmatch(text) else _clean(json.dumps(text, ensure_ascii=False))
+
+
+def _part_lines(part: Part, max_text: int | None) -> list[str]:
+    lines: list[str]
+    match part:
+        case ImagePart() | AudioPart() | VideoPart() | FilePart():
+            lines = [media_descriptor(part)]
+        case TextPart():
+            lines = _text(part.text, max_text).split("\n")
+            if part.citations:
+                titles = [c.title or c.url or c.cited_text or "?" for c in part.citations]
+                shown = "; ".join(_cut(_clean(t), 60) for t in titles[:5])
+                more = f"; … +{len(titles) - 5}" if len(titles) > 5 else ""
+                lines.append(f"[citations {len(titles)}: {shown}{more}]")
+        case ReasoningPart():
+            lines = [_reasoning(part, max_text)]
+        case ToolCall():
+            ident = f" id={_value(part.id)}" if part.id is not None else ""
+            lines = [f"tool_call {_value(part.name)}{ident} {_text(part.arguments, max_text)}"]
+        case RefusalPart():
+            lines = [f"refusal: {_text(part.text, max_text)}"]
+        case ProviderPart():
+            lines = [_provider(part)]
+        case _:
+            assert_never(part)
+    if part.cache is not None:
+        lines.append(f"[cache {part.cache}]")
+    return lines
+
+
+def media_descriptor(part: MediaPart) -> str:
+    """Return a one-line descriptor of a media part without fetching it or decoding pixels.
+
+    Inline bytes: `<image/png 640x480 12.3 KB sha256:1a2b3c photo.png>` (as `describe`); a
+    URL part not loaded yet: its type as declared or guessed and its URL (password hidden);
+    a provider file reference: `<application/pdf file_id=file-abc provider=openai>`.
+    """
+    media_type = part.effective_media_type or part.kind
+    extra = [f"detail={part.detail}"] if isinstance(part, ImagePart) and part.detail else []
+    if part.file_id is not None:
+        words = [f"file_id={_value(part.file_id)}", f"provider={_value(part.file_provider)}"]
+        name = [_value(part.filename)] if part.filename else []
+        return f"<{media_type} {' '.join(words + name + extra)}>"
+    url = [_cut(_clean(redact(part.url)), _URL_CHARS)] if part.url is not None else []
+    if not part.is_loaded:
+        return f"<{media_type} {' '.join(url + extra)}>"
+    pixels = None
+    if isinstance(part, ImagePart) and part.width is not None and part.height is not None:
+        pixels = (part.width, part.height)  # a header read, cached on the part
+    name = [_value(part.filename)] if part.filename and not url else []
+    return descriptor(media_type, part.data, pixels, *name, *url, *extra)
+
+
+def _reasoning(part: ReasoningPart, max_text: int | None) -> str:
+    limit = min(max_text or _REASONING, _REASONING)
+    said = "summary: " + " / ".join(part.summary) if part.summary else part.text or ""
+    words = [f"reasoning: {_text(said, limit)}" if said else "reasoning"]
+    if part.data is not None:
+        size = len(part.data) if isinstance(part.data, bytes) else len(part.data.encode())
+        words.append(f"<redacted {human_size(size)}>")
+    if part.signature is not None:
+        words.append(f"<signature {human_size(len(part.signature))}>")
+    words += [f"{n}={_value(v)}" for n, v in (("provider", part.provider), ("id", part.id)) if v]
+    return " ".join(words).replace("\n", " ")
+
+
+def _provider(part: ProviderPart) -> str:
+    data = part.data
+    kind = data.get("type")
+    if not isinstance(kind, str):  # Gemini and Bedrock key a block by its one field
+        kind = next(iter(data), "block") if len(data) == 1 else "block"
+    ident = next((data[k] for k in ("id", "tool_use_id") if isinstance(data.get(k), str)), None)
+    words = [_value(part.provider), _value(kind)]
+    words += [f"id={_value(ident)}"] if ident is not None else []
+    size = len(json_text(data_json(data), what="provider data").encode())  # bytes as base64
+    return f"<{' '.join(words)} {human_size(size)}>"
+
+
+def _text(text: str, limit: int | None) -> str:
+    return _clean(_cut(text, limit))
+
+
+def _cut(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (+{len(text) - limit:,} chars)"
+
+
+def _clean(text: str) -> str:
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
