@@ -104,8 +104,8 @@ def test_cost_before_the_call_prices_the_count(no_price_data: None) -> None:
 
 def test_cost_before_the_call_says_what_went_uncounted() -> None:
     """Parts nobody could count make the estimate a lower bound, and are counted as such."""
-    block = mp.ProviderPart(provider="anthropic", data={"type": "server_tool_use"})
-    chat = [mp.User("Hello"), mp.Assistant(parts=[block])]
+    stored = {"file_id": "file-1", "provider": "anthropic", "media_type": "application/pdf"}
+    chat = [mp.User("Hello", files=[stored])]
     cost = mp.cost(chat, "anthropic", "claude-x", prices=SONNET)
     assert (cost.estimate, cost.unknown_parts) == (True, 1)
 

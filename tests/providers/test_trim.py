@@ -207,7 +207,7 @@ def test_trim_raises_when_even_the_newest_turn_is_over() -> None:
         result("c1"),
         a("done"),
     ]
-    smallest = size([conversation[0], *conversation[3:]])
+    smallest = size([conversation[0], *conversation[3:]], model="claude-sonnet-4-5")
     with pytest.raises(mp.BudgetExceeded, match="newest turn") as caught:
         mp.trim(conversation, smallest - 1, "anthropic", model="claude-sonnet-4-5")
     error = caught.value
@@ -432,7 +432,8 @@ def test_trim_drops_turns_when_shrinking_is_not_enough() -> None:
     newest = mp.trim(conversation[2:], size(conversation[2:]) - 1, "anthropic", shrink_images=True)
     out = mp.trim(conversation, size(newest), "anthropic", shrink_images=True)
     assert out == newest and out[1] is conversation[3]
-    assert out[0].files[0].width == 512
+    shrunk = out[0].files[0]
+    assert isinstance(shrunk, mp.ImagePart) and shrunk.width == 512
 
 
 def test_trim_reports_the_shrunk_size_when_nothing_fits() -> None:

@@ -229,6 +229,7 @@ class Rules:
             error = rewrap(exc, f"{self.provider}: {exc}")
             error.provider = self.provider
             raise error from exc
+
     @property
     def model_patterns(self) -> tuple[str, ...]:
         """The model patterns the provider knows: its image table's (`vision`), else `costs`'."""
