@@ -86,7 +86,15 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("providers", frozenset({"mediaparts.providers"})),
     (
         "tools",
-        frozenset({"mediaparts", "mediaparts.testing", "mediaparts.cli", "mediaparts.__main__"}),
+        frozenset(
+            {
+                "mediaparts",
+                "mediaparts.testing",
+                "mediaparts.cli",
+                "mediaparts._cli_conversations",
+                "mediaparts.__main__",
+            }
+        ),
     ),
 )
 

@@ -21,21 +21,23 @@ import json
 import os
 import re
 import sys
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from mediaparts import normalize, render
 from mediaparts._build import part
-from mediaparts._errors import ConversionWarning, InvalidMedia, MediaError
-from mediaparts._messages import User, message_from_dict
+from mediaparts._cli_conversations import (
+    add_conversation_commands,
+    print_payload,
+    run_convert,
+    run_show,
+)
+from mediaparts._errors import MediaError
+from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
-from mediaparts._show import show
-from mediaparts._sources import b64encode
-from mediaparts._summary import summarize
 from mediaparts.detection import detect, extension_for
-from mediaparts.providers import NormalizedPart, get, messages_from, names
+from mediaparts.providers import NormalizedPart, get, names
 
 __all__ = ["main"]
 
@@ -96,69 +98,8 @@ def _parser() -> argparse.ArgumentParser:
         "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
     )
 
-    convert = commands.add_parser(
-        "convert",
-        help="translate a request payload from one provider's shapes to another's",
-        description="Read FILE (a JSON request payload for --from: the SDK call's keyword "
-        "arguments, or just its message list; '-' reads stdin), and print the same "
-        "conversation rendered for --to. What --to cannot carry is said on stderr, one line "
-        "each (--on-loss drop: quietly; error: exit 1 instead). Bytes in the JSON "
-        "(for an SDK that takes raw bytes) are base64 text, and print as such.",
-    )
-    convert.add_argument("file", metavar="FILE", help="the payload's JSON file, or - for stdin")
-    convert.add_argument(
-        "--from",
-        dest="source",
-        required=True,
-        choices=names(),
-        metavar="X",
-        help=f"the provider FILE is written for ({', '.join(names())})",
-    )
-    convert.add_argument(
-        "--to", dest="into", required=True, choices=names(), metavar="Y", help="the target"
-    )
-    convert.add_argument("--model", help="the target model, for model-dependent sizes")
-    convert.add_argument(
-        "--urls", choices=("auto", "inline", "pass"), default="auto", help="URL handling"
-    )
-    convert.add_argument(
-        "--on-loss",
-        choices=("warn", "drop", "error"),
-        default="warn",
-        help="what --to cannot carry",
-    )
-    convert.add_argument(
-        "--reasoning-as-text",
-        action="store_true",
-        help="send other providers' readable reasoning as text instead of leaving it out",
-    )
-    convert.add_argument(
-        "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
-    )
-    _add_show(commands)
+    add_conversation_commands(commands)
     return parser
-
-
-def _add_show(commands: Any) -> None:
-    show_command = commands.add_parser(
-        "show",
-        help="print a conversation file as readable text",
-        description="Read FILE (a JSON list of message dicts as to_dict() writes them, or one "
-        "of them; with --from, a provider's request payload; '-' reads stdin) and print it "
-        "one block per message: roles, text, media as short descriptors, tool calls, "
-        "reasoning. Nothing is fetched, and no local file the JSON names is read.",
-    )
-    show_command.add_argument("file", metavar="FILE", help="the JSON file, or - for stdin")
-    show_command.add_argument(
-        "--from",
-        dest="source",
-        choices=names(),
-        metavar="X",
-        help=f"FILE is a request payload for this provider ({', '.join(names())})",
-    )
-    show_command.add_argument(
-        "--max-text", type=int, metavar="N", help="cut text longer than N characters"
-    )
 
 
 def _for_one_provider(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
@@ -403,77 +344,13 @@ def _run_normalize(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _jsonable(value: Any) -> Any:
-    """Raw bytes (Bedrock's payloads) become base64 text, so the payload prints as JSON."""
-    if isinstance(value, bytes | bytearray):
-        return b64encode(value)
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 def _run_render(args: argparse.Namespace) -> int:
     content: list[Any] = [args.text] if args.text else []
     content += [part(source) for source in args.inputs]
     payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
-    _print_payload(payload, summary=args.summary)
-    if sys.stderr.isatty():  # a note for the person at the terminal; stdout is the JSON
-        print(f"mediaparts: {_assumed(args.provider, args.model)}", file=sys.stderr)
-    return 0
-
-
-def _print_payload(payload: dict[str, Any], *, summary: bool) -> None:
-    if summary:
-        payload = summarize(payload)
-    # Non-ASCII text as \u escapes where the output cannot hold it (a cp1252 file on Windows).
-    utf = (sys.stdout.encoding or "").lower().replace("-", "") in ("utf8", "utf8sig")
-    print(json.dumps(_jsonable(payload), indent=2, ensure_ascii=not utf))
-
-
-def _read_json(file: str) -> Any:
-    """Read a JSON file, or stdin for "-"."""
-    try:
-        if file != "-":
-            text = Path(file).read_bytes().decode("utf-8-sig")
-        else:  # the bytes when stdin has them, so a wrong encoding is ours to report
-            stdin = getattr(sys.stdin, "buffer", None)
-            text = stdin.read().decode("utf-8-sig") if stdin is not None else sys.stdin.read()
-        return json.loads(text)
-    except UnicodeDecodeError as exc:
-        raise InvalidMedia(f"{file} is not UTF-8 JSON: {exc}") from exc
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise InvalidMedia(f"{file} is not JSON: {exc}") from exc
-
-
-def _run_convert(args: argparse.Namespace) -> int:
-    messages = messages_from(_read_json(args.file), args.source)
-    with warnings.catch_warnings(record=True) as lost:
-        warnings.simplefilter("always", ConversionWarning)
-        converted = render(
-            messages,
-            args.into,
-            model=args.model,
-            urls=args.urls,
-            on_loss=args.on_loss,
-            foreign_reasoning="text" if args.reasoning_as_text else "drop",
-        )
-    for warning in lost:
-        print(f"mediaparts: {args.into}: {warning.message}", file=sys.stderr)
-    _print_payload(converted, summary=args.summary)
-    return 0
-
-
-def _run_show(args: argparse.Namespace) -> int:
-    # The file is untrusted: message_from_dict and messages_from never read a local path.
-    data = _read_json(args.file)
-    if args.source is not None:
-        messages = messages_from(data, args.source)
-    else:
-        items = data if isinstance(data, list) else [data]
-        messages = [message_from_dict(item) for item in items]
-    print(show(messages, max_text=args.max_text))
+    print_payload(payload, summary=args.summary)
+    # The model the sizes and tokens are for, on stderr: stdout stays the payload's JSON.
+    print(f"mediaparts: {_assumed(args.provider, args.model)}", file=sys.stderr)
     return 0
 
 
@@ -499,8 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "inspect": _run_inspect,
         "normalize": _run_normalize,
         "render": _run_render,
-        "convert": _run_convert,
-        "show": _run_show,
+        "convert": run_convert,
+        "show": run_show,
     }
     try:
         return run[args.command](args)
