@@ -289,11 +289,48 @@ def test_count_one_part_alone_raises_its_reason(testdata: Path) -> None:
     """One media part alone with unknown tokens raises the reason; in a conversation it is
     listed in `unknown` and adds 0."""
     with pytest.raises(mp.NoDocumentedRule):
-        mp.estimate_tokens(testdata / "document.pdf", "anthropic")
-    alone = mp.count_tokens(testdata / "document.pdf", "anthropic")
+        mp.estimate_tokens(testdata / "document.pdf", "openai")
+    alone = mp.count_tokens(testdata / "document.pdf", "openai")
     assert alone.total == 0 and len(alone.unknown) == 1 and not alone.framing
     conversation = [mp.User("read", files=[testdata / "document.pdf"])]
-    assert mp.estimate_tokens(conversation, "anthropic") > 0
+    assert mp.estimate_tokens(conversation, "openai") > 0
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "per_page"),
+    [
+        ("anthropic", None, 3000),  # the top of the pdf-support page's 1,500-3,000 a page
+        ("anthropic", "claude-opus-4-7", 3000),
+        ("bedrock", None, 334),  # Bedrock's Claude guide: 3 pages ~ 1,000 (text-only)
+        ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", 334),
+        ("bedrock", "amazon.nova-pro-v1:0", None),  # nothing documented: unknown
+    ],
+)
+def test_count_pdf_by_a_documented_approximation(
+    testdata: Path, provider: str, model: str | None, per_page: int | None
+) -> None:
+    """A PDF without an exact rule is counted by the provider's documented per-page
+    approximation where it has one (labelled approximate, naming it), else it is unknown."""
+    pdf = mp.part(testdata / "document.pdf")
+    counted = mp.count_tokens([mp.User(["read", pdf])], provider, model=model)
+    file = counted.messages[0].parts[1]
+    if per_page is None:
+        assert (file.method, file.tokens) == ("unknown", 0)
+        return
+    assert (file.method, file.tokens) == ("approximate", 2 * per_page)  # document.pdf: 2 pages
+    assert file.how.startswith("2 pages x about")
+    assert mp.estimate_tokens(pdf, provider, model=model) == 2 * per_page
+
+
+@pytest.mark.parametrize("name", ["data.csv", "page.html", "readme.md"])
+def test_count_text_document_as_its_text(testdata: Path, name: str) -> None:
+    """A text file a provider takes as a document (Bedrock) is counted as its text,
+    approximately: the model reads the document's text."""
+    file = mp.part(testdata / name)
+    counted = mp.count_tokens([mp.User([file])], "bedrock")
+    part = counted.messages[0].parts[0]
+    assert part.method == "approximate" and part.tokens > 0
+    assert part.how.startswith("a text document, counted as its text")
 
 
 def test_count_refuses_a_detail_the_provider_lacks() -> None:

@@ -103,7 +103,7 @@ def test_estimate_tokens_detail_from_part() -> None:
     [
         ("tone.wav", "anthropic", mp.UnsupportedMediaType),
         ("tone.wav", "openai", mp.NoDocumentedRule),
-        ("document.pdf", "anthropic", mp.NoDocumentedRule),
+        ("document.pdf", "openai", mp.NoDocumentedRule),
         ("clip.mp4", "openai", mp.UnsupportedMediaType),
     ],
 )

@@ -18,7 +18,14 @@ from mediaparts.formats import (
 from mediaparts.providers._registry import Provider
 from mediaparts.providers._vision import VisionGeometry
 
-__all__ = ["choose_detail", "image_tokens", "known_tokens", "media_tokens", "vision"]
+__all__ = [
+    "approximate_pdf_tokens",
+    "choose_detail",
+    "image_tokens",
+    "known_tokens",
+    "media_tokens",
+    "vision",
+]
 
 
 def vision(provider: Provider, model: str | None, *, strict: bool = False) -> VisionGeometry | None:
@@ -140,3 +147,29 @@ def known_tokens(
         return media_tokens(provider, kind, media_type, data, model)
     except MediaError:
         return None
+
+
+def approximate_pdf_tokens(
+    provider: Provider, media_type: str, data: bytes, model: str | None
+) -> tuple[int, str] | None:
+    """Return a PDF's tokens by the provider's documented approximation, and what it is.
+
+    None where the provider documents none (or no costs table), so the caller keeps the reason
+    the exact rule gave.
+
+    Raises:
+        InvalidMedia: The page count cannot be read.
+        MediaTooLarge: A PDF past the page counter's caps.
+    """
+    if media_type != "application/pdf" or not provider.rules.costs:
+        return None
+    costs = provider.rules.costs_for(model)
+    if costs.pdf_per_page_approx is None:
+        return None
+    pages = pdf_page_count(data)
+    if pages is None:
+        raise InvalidMedia(
+            "cannot count the pages of this PDF, so its tokens are unknown",
+            media_type=media_type,
+        )
+    return pages * costs.pdf_per_page_approx, f"{pages} pages x {costs.pdf_approximation}"

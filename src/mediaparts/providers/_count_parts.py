@@ -27,9 +27,11 @@ from mediaparts._parts import (
     ToolCall,
 )
 from mediaparts.providers import _tokenizer
+from mediaparts.providers._costs import approximate_pdf_tokens
 from mediaparts.providers._estimate import media_part_tokens, resolved, sent_as_text
+from mediaparts.providers._normalize import decode_text
 from mediaparts.providers._registry import Provider
-from mediaparts.providers._render_common import error_text
+from mediaparts.providers._render_common import TEXT_TYPES, error_text
 from mediaparts.providers._text import TextRule
 from mediaparts.providers._tokens import Method, PartTokens
 
@@ -206,7 +208,22 @@ class Counter:
                 tokens, _, how = self.tokens_of(text)
                 # The request wraps the text (a file tag, a document block): not counted.
                 return PartTokens(part.kind, tokens, "approximate", f"text file: {how}", index)
-            tokens, how = media_part_tokens(media, provider, self.model, self.detail)
+            try:
+                tokens, how = media_part_tokens(media, provider, self.model, self.detail)
+            except NoDocumentedRule:
+                # No exact rule: a documented approximation, where the provider has one.
+                approximate = approximate_pdf_tokens(
+                    provider, media.media_type or "", media.data, self.model
+                )
+                if approximate is not None:
+                    tokens, how = approximate
+                    return PartTokens(part.kind, tokens, "approximate", how, index)
+                if (media.media_type or "") not in TEXT_TYPES:
+                    raise
+                # A text document (Bedrock's csv, html, md, txt): the model reads its text.
+                tokens, _, how = self.tokens_of(decode_text(media.data, media.media_type or ""))
+                how = f"a text document, counted as its text: {how}"
+                return PartTokens(part.kind, tokens, "approximate", how, index)
         except MediaError as exc:
             if self.strict:
                 raise

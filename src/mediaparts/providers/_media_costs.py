@@ -25,6 +25,9 @@ class MediaCosts:
         video_per_second: Tokens per second of video frames; the audio track is added at
             `audio_per_second` when the video has one.
         pdf_per_page: Tokens per PDF page.
+        pdf_per_page_approx: Where no exact PDF rule is documented, a documented
+            approximation of the tokens per page (counted as `"approximate"`).
+        pdf_approximation: What that approximation is and its source, for the breakdown.
         not_accepted: Kinds (`"audio"`, `"video"`, `"pdf"`) the API does not take at all.
     """
 
@@ -33,6 +36,8 @@ class MediaCosts:
     video_per_second: int | None = None
     pdf_per_page: int | None = None
     not_accepted: frozenset[str] = frozenset()
+    pdf_per_page_approx: int | None = None
+    pdf_approximation: str = ""
 
     def _rate(self, kind: str, rate: int | None) -> int:
         if kind in self.not_accepted:

@@ -46,10 +46,26 @@ VISION_SOURCE = (
 
 # Token rates, read 2026-08: Anthropic documents no audio, video or PDF token formula (PDF pages
 # cost their text plus an image each, sizes undocumented).
+# PDFs, read 2026-11: no formula, but the pdf-support page's "Estimate your costs" says "Each
+# page typically uses 1,500-3,000 tokens per page depending on content density", the page's
+# image costing more by the image rules. The top of that range is the approximation: counts
+# measured on dense pages (2,100 to 3,150 a page) land near it, and a budget should not fall short.
 COSTS: CostsTable = (
-    ModelRule("*", MediaCosts("Anthropic", not_accepted=frozenset({"audio", "video"}))),
+    ModelRule(
+        "*",
+        MediaCosts(
+            "Anthropic",
+            not_accepted=frozenset({"audio", "video"}),
+            pdf_per_page_approx=3000,
+            pdf_approximation="about 3,000 tokens a page (the top of Anthropic's documented "
+            "'1,500-3,000 tokens per page', pdf-support page)",
+        ),
+    ),
 )
-COSTS_SOURCE = "platform.claude.com pdf-support: no PDF token formula documented (read 2026-08)"
+COSTS_SOURCE = (
+    "platform.claude.com pdf-support: no PDF token formula; 1,500-3,000 tokens a page as an "
+    "estimate (read 2026-11)"
+)
 
 # Text, read 2026-11. Anthropic publishes no tokenizer for current models (token counts come
 # from the count_tokens endpoint only). Approximations: "For Claude, a token approximately

@@ -111,9 +111,26 @@ VISION_SOURCE = (
     "none for other models (read 2026-08)"
 )
 
-# Token rates, read 2026-08: Bedrock documents no audio, video or PDF token formula.
-COSTS: CostsTable = (ModelRule("*", MediaCosts("Bedrock")),)
-COSTS_SOURCE = "botocore bedrock-runtime service-2.json: no token formula (read 2026-08)"
+# Token rates, read 2026-08: Bedrock documents no audio, video or PDF token formula. For
+# Claude ids, the Bedrock user guide's Claude page (read 2026-11) says a 3-page PDF uses
+# "approximately 1,000 tokens" in Converse's text-only document chat (what `render` sends: no
+# citations), "approximately 7,000" with citations: about 334 a page, approximate.
+COSTS: CostsTable = (
+    ModelRule(
+        "*claude*",
+        MediaCosts(
+            "Bedrock",
+            pdf_per_page_approx=334,
+            pdf_approximation="about 334 tokens a page (Bedrock's Claude guide: a 3-page PDF "
+            "uses 'approximately 1,000 tokens' in text-only Converse document chat)",
+        ),
+    ),
+    ModelRule("*", MediaCosts("Bedrock")),
+)
+COSTS_SOURCE = (
+    "botocore bedrock-runtime service-2.json: no token formula (read 2026-08); Bedrock's "
+    "Claude guide for PDFs in Converse (read 2026-11)"
+)
 
 # Text, read 2026-11: Claude model ids follow Anthropic's rules (its approximations; thinking
 # from earlier turns not counted); other model families publish no rule through Bedrock, so they
