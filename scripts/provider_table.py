@@ -97,6 +97,13 @@ def rules_markdown() -> str:
     return "\n".join(out)
 
 
+def _pdf(costs: MediaCosts) -> str:
+    """A PDF page's rate, or its documented approximation marked as one."""
+    if costs.pdf_per_page is None and costs.pdf_per_page_approx is not None:
+        return f"about {costs.pdf_per_page_approx:,} (approximate)"
+    return _rate(costs, "pdf", costs.pdf_per_page)
+
+
 def _models(rules: Rules) -> list[str]:
     """Return the model-keyed image rules, media token rates and text rules of one provider."""
     out = [
@@ -117,7 +124,7 @@ def _models(rules: Rules) -> list[str]:
     out += [
         f"| `{row.pattern}` | {_rate(row.rule, 'audio', row.rule.audio_per_second)} | "
         f"{_rate(row.rule, 'video', row.rule.video_per_second)} | "
-        f"{_rate(row.rule, 'pdf', row.rule.pdf_per_page)} |"
+        f"{_pdf(row.rule)} |"
         for row in rules.costs
     ]
     out += [
