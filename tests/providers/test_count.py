@@ -62,7 +62,7 @@ def test_count_fifty_turns(
     messages = conversation(media)
     counted = mp.count_tokens(messages, provider, model=model)
     assert len(counted.messages) == len(messages)
-    assert counted.total == sum(p.tokens for p in counted.parts())
+    assert counted.total == sum(p.tokens for p in counted.parts)
     assert counted.total == sum(m.tokens for m in counted.messages) + sum(
         p.tokens for p in counted.framing
     )
@@ -72,10 +72,10 @@ def test_count_fifty_turns(
         parts = [p for p in tokens.parts if p.index is not None]
         assert [p.index for p in parts] == list(range(len(message.parts)))
         assert [p.kind for p in parts] == [p.kind for p in message.parts]
-    for part in counted.parts():
+    for part in counted.parts:
         assert part.method in ("exact", "approximate", "unknown")
         assert part.how and part.tokens >= 0
-    assert counted.unknown == tuple(p for p in counted.parts() if p.method == "unknown")
+    assert counted.unknown == tuple(p for p in counted.parts if p.method == "unknown")
     assert all(p.tokens == 0 for p in counted.unknown)
     assert {p.kind for p in counted.unknown} <= unknown_kinds
     assert counted.method == ("unknown" if counted.unknown else "approximate")
@@ -96,7 +96,7 @@ def test_count_openai_text_is_the_tokenizers(media: MediaFactory) -> None:
     messages = conversation(media)
     counted = mp.count_tokens(messages, "openai", model="gpt-4o")
     texts = [p for m in messages for p in m.parts if isinstance(p, mp.TextPart)]
-    exact = [p for p in counted.parts() if p.kind == "text" and p.method == "exact"]
+    exact = [p for p in counted.parts if p.kind == "text" and p.method == "exact"]
     assert len(exact) == len(texts) > 50
     assert [p.tokens for p in exact] == [len(encoder.encode(p.text)) for p in texts]
 

@@ -78,9 +78,9 @@ def test_estimate_tokens_sums_messages(testdata: Path) -> None:
         mp.User("Two images", files=[testdata / "alpha.png", testdata / "alpha.png"]),
     ]
     counted = mp.count_tokens(msgs, "anthropic")
-    media = [p for p in counted.parts() if p.kind == "image"]
+    media = [p for p in counted.parts if p.kind == "image"]
     assert [p.tokens for p in media] == [one, one]
-    text = [p for p in counted.parts() if p.kind == "text"]
+    text = [p for p in counted.parts if p.kind == "text"]
     assert len(text) == 2 and all(p.tokens > 0 and p.method == "approximate" for p in text)
     assert (
         mp.estimate_tokens(msgs, "anthropic")

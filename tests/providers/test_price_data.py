@@ -176,7 +176,7 @@ def test_cost_matches_the_price_data_calculator_on_its_examples(
     provider: str, model: str, usage: mp.Usage, their_usage: dict[str, int]
 ) -> None:
     """A Usage with cache and reasoning tokens costs what genai-prices' calc_price says."""
-    _agree(mp.cost(usage, provider, model, at=AT), _theirs(their_usage, provider, model))
+    _agree(mp.cost(usage, provider, model=model, at=AT), _theirs(their_usage, provider, model))
 
 
 def test_cost_splits_as_the_price_data_test_states() -> None:
@@ -190,7 +190,7 @@ def test_cost_splits_as_the_price_data_test_states() -> None:
     # genai-prices' test_gpt_5_6_long_context_mixed_price (0.1.4), over 272k input tokens:
     # $10 input, $12.5 cache write, $1 cache read, $45 output a million, the rates before
     # OpenAI's 2026-08-21 price cut; the data keeps that history.
-    before = mp.cost(usage, "openai", "gpt-5.6-sol", at=datetime(2026, 8, 1, tzinfo=timezone.utc))
+    before = mp.cost(usage, "openai", model="gpt-5.6-sol", at=datetime(2026, 8, 1, tzinfo=timezone.utc))
     assert (before.input, before.cache_write, before.cache_read, before.output) == (
         Decimal("1.5"),
         Decimal("1.25"),
@@ -198,7 +198,7 @@ def test_cost_splits_as_the_price_data_test_states() -> None:
         Decimal("0.45"),
     )
     assert (before.priced_as, before.currency, before.other) == ("gpt-5.6-sol", "USD", Decimal(0))
-    assert mp.cost(usage, "openai", "gpt-5.6-sol", at=AT).total < before.total
+    assert mp.cost(usage, "openai", model="gpt-5.6-sol", at=AT).total < before.total
     assert before.notes is not None and "verified on 2026-10-12" in before.notes
 
 
@@ -247,19 +247,19 @@ def test_cost_of_each_corpus_response_matches_the_price_data(path: Path) -> None
 def test_cost_prefixed_model_names_are_found() -> None:
     """`models/gemini-2.5-pro` and a Bedrock ARN are priced by their last path segment."""
     usage = mp.Usage(input_tokens=1000, output_tokens=10)
-    plain = mp.cost(usage, "gemini", "gemini-2.5-pro", at=AT)
-    assert mp.cost(usage, "gemini", "models/gemini-2.5-pro", at=AT).total == plain.total
+    plain = mp.cost(usage, "gemini", model="gemini-2.5-pro", at=AT)
+    assert mp.cost(usage, "gemini", model="models/gemini-2.5-pro", at=AT).total == plain.total
     arn = f"arn:aws:bedrock:us-east-1:123456789012:inference-profile/{BEDROCK_MODEL}"
     assert (
-        mp.cost(usage, "bedrock", arn, at=AT).total
-        == mp.cost(usage, "bedrock", BEDROCK_MODEL, at=AT).total
+        mp.cost(usage, "bedrock", model=arn, at=AT).total
+        == mp.cost(usage, "bedrock", model=BEDROCK_MODEL, at=AT).total
     )
 
 
 def test_cost_unknown_model_names_model_and_provider() -> None:
     """A model the price data does not know is NoDocumentedRule, naming both, and how to fix."""
     with pytest.raises(mp.NoDocumentedRule, match=r"'no-such-model' on anthropic") as caught:
-        mp.cost(mp.Usage(input_tokens=1), "anthropic", "no-such-model")
+        mp.cost(mp.Usage(input_tokens=1), "anthropic", model="no-such-model")
     assert (caught.value.model, caught.value.provider) == ("no-such-model", "anthropic")
     assert "prices=mp.Price" in str(caught.value)
 
@@ -273,7 +273,7 @@ def test_cost_never_reaches_the_network(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(genai_prices.UpdatePrices, "start", refuse)
-    cost = mp.cost(mp.Usage(input_tokens=10, output_tokens=10), "openai", "gpt-4o")
+    cost = mp.cost(mp.Usage(input_tokens=10, output_tokens=10), "openai", model="gpt-4o")
     assert cost.source == f"genai-prices {genai_prices.__version__} (bundled data)"
     assert cost.reference is not None and cost.reference.startswith("https://")
 
@@ -282,7 +282,7 @@ def test_cost_without_the_package_names_the_extra(monkeypatch: pytest.MonkeyPatc
     """Without genai-prices and without a price, the error says which extra to install."""
     monkeypatch.setitem(sys.modules, "genai_prices", None)  # `import genai_prices` now fails
     with pytest.raises(mp.NoDocumentedRule, match=r"pip install 'mediaparts\[prices\]'"):
-        mp.cost(mp.Usage(input_tokens=10), "openai", "gpt-4o")
+        mp.cost(mp.Usage(input_tokens=10), "openai", model="gpt-4o")
 
 
 def test_cost_reads_the_provider_prices_id() -> None:
@@ -290,9 +290,9 @@ def test_cost_reads_the_provider_prices_id() -> None:
     usage = mp.Usage(input_tokens=1000, output_tokens=10)
     as_openai = mp.providers.get("openai-responses").with_rules(prices_id="openai")
     assert (
-        mp.cost(usage, as_openai, "gpt-4o", at=AT).total
-        == mp.cost(usage, "openai", "gpt-4o", at=AT).total
+        mp.cost(usage, as_openai, model="gpt-4o", at=AT).total
+        == mp.cost(usage, "openai", model="gpt-4o", at=AT).total
     )
     elsewhere = mp.providers.get("openai").with_rules(prices_id="anthropic")
     with pytest.raises(mp.NoDocumentedRule, match="its id there: 'anthropic'"):
-        mp.cost(usage, elsewhere, "gpt-4o", at=AT)
+        mp.cost(usage, elsewhere, model="gpt-4o", at=AT)

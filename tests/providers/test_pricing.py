@@ -36,7 +36,7 @@ def no_price_data(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_cost_with_a_price_splits_by_kind_of_token() -> None:
     """Uncached input, cache reads, cache writes and output (reasoning in it) at their rates."""
-    cost = mp.cost(USAGE, "anthropic", "my-claude", prices=SONNET)
+    cost = mp.cost(USAGE, "anthropic", model="my-claude", prices=SONNET)
     assert (cost.input, cost.cache_read, cost.cache_write, cost.output, cost.other) == (
         Decimal("0.006"),  # 2,000 uncached at $3 a million
         Decimal("0.0018"),  # 6,000 at $0.30
@@ -55,7 +55,7 @@ def test_cost_with_a_price_splits_by_kind_of_token() -> None:
 
 def test_cost_cache_tokens_without_a_rate_are_input() -> None:
     """A Price without cache rates bills cache reads and writes at the input rate."""
-    cost = mp.cost(USAGE, "openai", "m", prices=mp.Price(2, 8))
+    cost = mp.cost(USAGE, "openai", model="m", prices=mp.Price(2, 8))
     assert cost.input + cost.cache_read + cost.cache_write == Decimal("0.02")  # 10,000 at $2
 
 
@@ -71,22 +71,22 @@ def test_cost_cache_tokens_without_a_rate_are_input() -> None:
 def test_cost_prices_by_pattern(model: str, priced_as: str, no_price_data: None) -> None:
     """A {pattern: Price} mapping is matched like the model tables, first match wins."""
     prices = {"claude-sonnet-*": SONNET, "claude-*": mp.Price(5, 25)}
-    assert mp.cost(USAGE, "anthropic", model, prices=prices).priced_as == priced_as
+    assert mp.cost(USAGE, "anthropic", model=model, prices=prices).priced_as == priced_as
 
 
 def test_cost_user_prices_work_without_the_package(no_price_data: None) -> None:
     """The caller's prices need no price data; a model they do not cover names the extra."""
-    assert mp.cost(USAGE, "anthropic", "claude-x", prices={"claude-*": SONNET}).total > 0
+    assert mp.cost(USAGE, "anthropic", model="claude-x", prices={"claude-*": SONNET}).total > 0
     with pytest.raises(mp.NoDocumentedRule, match=r"pip install 'mediaparts\[prices\]'"):
-        mp.cost(USAGE, "anthropic", "gpt-x", prices={"claude-*": SONNET})
+        mp.cost(USAGE, "anthropic", model="gpt-x", prices={"claude-*": SONNET})
 
 
 @needs_data
 def test_cost_user_prices_come_before_the_price_data() -> None:
     """A given price wins over the data; a model it does not cover falls back to the data."""
-    given = mp.cost(USAGE, "openai", "gpt-4o", prices={"gpt-4o*": mp.Price(1, 1)})
+    given = mp.cost(USAGE, "openai", model="gpt-4o", prices={"gpt-4o*": mp.Price(1, 1)})
     assert (given.total, given.priced_as) == (Decimal("0.011"), "gpt-4o*")
-    data = mp.cost(USAGE, "openai", "gpt-4o", prices={"claude-*": mp.Price(1, 1)})
+    data = mp.cost(USAGE, "openai", model="gpt-4o", prices={"claude-*": mp.Price(1, 1)})
     assert data.source.startswith("genai-prices ")
 
 
@@ -94,7 +94,7 @@ def test_cost_before_the_call_prices_the_count(no_price_data: None) -> None:
     """Before the call: the count's total as input, plus the output the caller expects."""
     chat = [mp.System("You are terse."), mp.User("What is in a name? " * 20)]
     count = mp.count_tokens(chat, "openai", model="gpt-4o")
-    cost = mp.cost(chat, "openai", "gpt-4o", output_tokens=500, prices=mp.Price(2, 10))
+    cost = mp.cost(chat, "openai", model="gpt-4o", output_tokens=500, prices=mp.Price(2, 10))
     assert cost.usage == mp.Usage(input_tokens=count.total, output_tokens=500)
     assert cost.total == (count.total * 2 + 500 * 10) / Decimal(1_000_000)
     assert (cost.estimate, cost.unknown_parts) == (True, 0)
@@ -106,7 +106,7 @@ def test_cost_before_the_call_says_what_went_uncounted() -> None:
     """Parts nobody could count make the estimate a lower bound, and are counted as such."""
     stored = {"file_id": "file-1", "provider": "anthropic", "media_type": "application/pdf"}
     chat = [mp.User("Hello", files=[stored])]
-    cost = mp.cost(chat, "anthropic", "claude-x", prices=SONNET)
+    cost = mp.cost(chat, "anthropic", model="claude-x", prices=SONNET)
     assert (cost.estimate, cost.unknown_parts) == (True, 1)
 
 
@@ -120,17 +120,18 @@ def test_cost_of_an_assistant_uses_its_usage_and_model() -> None:
         Decimal("0.0303"),
         False,
     )
-    assert mp.cost(reply, "anthropic", "other", prices=prices).total == 0
+    assert mp.cost(reply, "anthropic", model="other", prices=prices).total == 0
 
 
 def test_cost_at_is_kept() -> None:
-    """The time the prices are for is kept on the cost (now when not given; naive is UTC)."""
+    """The time the prices are for is kept on the cost (now when not given); a naive time is
+    refused, as for a message's created_at."""
     at = datetime(2026, 10, 1, tzinfo=timezone.utc)
-    assert mp.cost(USAGE, "openai", "m", prices=SONNET, at=at).at == at
-    now = mp.cost(USAGE, "openai", "m", prices=SONNET).at
+    assert mp.cost(USAGE, "openai", model="m", prices=SONNET, at=at).at == at
+    now = mp.cost(USAGE, "openai", model="m", prices=SONNET).at
     assert now is not None and now.tzinfo is not None
-    naive = mp.cost(USAGE, "openai", "m", prices=SONNET, at=datetime(2026, 10, 1)).at
-    assert naive == at  # a naive time is UTC
+    with pytest.raises(mp.InvalidConfig, match="timezone-aware"):
+        mp.cost(USAGE, "openai", model="m", prices=SONNET, at=datetime(2026, 10, 1))
 
 
 @pytest.mark.parametrize(
@@ -201,19 +202,34 @@ def test_cost_refuses_what_it_cannot_price(
 def test_cost_unknown_provider() -> None:
     """An unknown provider name is UnknownProvider, as everywhere."""
     with pytest.raises(mp.UnknownProvider):
-        mp.cost(USAGE, "acme", "m", prices=SONNET)
+        mp.cost(USAGE, "acme", model="m", prices=SONNET)
 
 
 def test_cost_count_of_another_provider_is_refused() -> None:
     """A TokenCount made for one provider is not priced for another."""
     count = mp.count_tokens([mp.User("Hi")], "openai")
     with pytest.raises(mp.InvalidConfig, match="this TokenCount is for openai, not anthropic"):
-        mp.cost(count, "anthropic", "m", prices=SONNET)
+        mp.cost(count, "anthropic", model="m", prices=SONNET)
+
+
+def test_cost_count_of_another_model_is_refused() -> None:
+    """A TokenCount made for one model is not priced as another's (its tokens differ)."""
+    count = mp.count_tokens([mp.User("Hi")], "openai", model="gpt-4o")
+    with pytest.raises(mp.InvalidConfig, match="counted for model 'gpt-4o', not 'gpt-5'"):
+        mp.cost(count, "openai", model="gpt-5", prices=SONNET)
+    assert mp.cost(count, "openai", model="gpt-4o", prices=SONNET).model == "gpt-4o"
+    assert mp.cost(count, "openai", prices=SONNET).model == "gpt-4o"
+
+
+def test_cost_takes_model_by_keyword() -> None:
+    """model is keyword-only, as in count_tokens, render and normalize."""
+    with pytest.raises(TypeError):
+        mp.cost(USAGE, "openai", "m", prices=SONNET)  # type: ignore[call-arg]
 
 
 def test_cost_is_frozen() -> None:
     """A Cost and a Price are values: their fields cannot be reassigned."""
-    cost = mp.cost(USAGE, "openai", "m", prices=SONNET)
+    cost = mp.cost(USAGE, "openai", model="m", prices=SONNET)
     with pytest.raises(AttributeError):
         cost.input = Decimal(0)  # type: ignore[misc]
     with pytest.raises(AttributeError):
@@ -233,7 +249,7 @@ def test_rules_prices_id_must_be_a_string() -> None:
     ("cost", "text"),
     [
         (
-            mp.cost(USAGE, "anthropic", "claude-sonnet-4-5", prices={"claude-*": SONNET}),
+            mp.cost(USAGE, "anthropic", model="claude-sonnet-4-5", prices={"claude-*": SONNET}),
             "$0.0303 (input $0.006, cache read $0.0018, cache write $0.0075, output $0.015; "
             "claude-sonnet-4-5 on anthropic as claude-*, a price page, 2026-11)",
         ),
@@ -241,14 +257,14 @@ def test_rules_prices_id_must_be_a_string() -> None:
             mp.cost(
                 [mp.User("Hi")],
                 "openai",
-                "ft-1",
+                model="ft-1",
                 output_tokens=10,
                 prices=mp.Price(0, "1.6", currency="EUR", source="contract"),
             ),
             "0.000016 EUR (output 0.000016 EUR; estimated, ft-1 on openai as ft-1, contract)",
         ),
         (
-            mp.cost(mp.Usage(), "openai", "m", prices=SONNET),
+            mp.cost(mp.Usage(), "openai", model="m", prices=SONNET),
             "$0 (nothing; m on openai as m, a price page, 2026-11)",
         ),
     ],

@@ -157,7 +157,7 @@ def test_registry_estimate_by_its_tables(pixie: mp.Provider, media: MediaFactory
     assert mp.estimate_tokens(media.pdf(pages=3), NAME) == 300
     conversation = [mp.System("Be brief."), mp.User(["Look", image, media.pdf(pages=1)])]
     counted = mp.count_tokens(conversation, NAME)
-    assert [(p.kind, p.tokens) for p in counted.parts()] == [
+    assert [(p.kind, p.tokens) for p in counted.parts] == [
         ("text", 3),  # "Be brief.": 9 characters at 4 a token
         ("text", 1),
         ("image", 2),

@@ -62,9 +62,9 @@ roomy: mp.Provider = mp.providers.get("anthropic").with_rules(image_max_bytes=10
 sonnet = mp.Price(3, 15, cache_read="0.30", cache_write=Decimal("3.75"), source="price page")
 prices: mp.Prices = {"claude-sonnet-*": sonnet}
 used = mp.Usage(input_tokens=1200, cache_read_tokens=1000, output_tokens=80, reasoning_tokens=20)
-spent: mp.Cost = mp.cost(used, "anthropic", "claude-sonnet-4-5", prices=prices)
+spent: mp.Cost = mp.cost(used, "anthropic", model="claude-sonnet-4-5", prices=prices)
 total: Decimal = spent.total
-ahead: mp.Cost = mp.cost(messages, "openai", "gpt-4o", output_tokens=500, prices=sonnet)
+ahead: mp.Cost = mp.cost(messages, "openai", model="gpt-4o", output_tokens=500, prices=sonnet)
 policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
 with mp.offline():
     pass

@@ -176,8 +176,8 @@ class Cost:
 def cost(
     what: Any,
     provider: str | Provider,
-    model: str | None = None,
     *,
+    model: str | None = None,
     output_tokens: int = 0,
     prices: Prices | None = None,
     at: datetime | None = None,
@@ -201,8 +201,8 @@ def cost(
         model: The model; None takes an `Assistant`'s or a `TokenCount`'s own.
         output_tokens: Before the call, the output tokens expected (reasoning included).
         prices: The caller's prices, tried before the price data.
-        at: When the call is or was made, for dated prices (a naive time is UTC); None for
-            now.
+        at: When the call is or was made, for dated prices (timezone-aware, as a message's
+            `created_at`); None for now.
 
     Returns:
         The cost, by kind of token, with its source and date.
@@ -255,12 +255,17 @@ def cost(
 
 
 def _when(at: object) -> datetime:
-    """Return the time to price at: now, or `at` (a naive one read as UTC, as the data does)."""
+    """Return the time to price at: now, or `at`, which must say its time zone."""
     if at is None:
         return datetime.now(timezone.utc)
     if not isinstance(at, datetime):
         raise InvalidConfig(f"at must be a datetime, got {type(at).__name__}")
-    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
+    if at.tzinfo is None or at.utcoffset() is None:
+        raise InvalidConfig(
+            "at must be timezone-aware (a naive time is ambiguous): e.g. "
+            "datetime.now(timezone.utc), as a message's created_at"
+        )
+    return at
 
 
 def _tokens(
@@ -288,6 +293,11 @@ def _tokens(
         raise InvalidConfig(
             f"this TokenCount is for {what.provider}, not {provider.name}: count for the "
             "provider you price for"
+        )
+    if isinstance(what, TokenCount) and model is not None and what.model not in (None, model):
+        raise InvalidConfig(
+            f"this TokenCount was counted for model {what.model!r}, not {model!r}: count for "
+            "the model you price for (or leave model= out to price it as counted)"
         )
     count = what if isinstance(what, TokenCount) else count_tokens(what, provider, model=model)
     usage = Usage(input_tokens=count.total, output_tokens=output_tokens)

@@ -84,18 +84,17 @@ class TokenCount:
     @property
     def method(self) -> Method:
         """`"exact"` when every part is, `"unknown"` when any part is, else `"approximate"`."""
-        return _least(p.method for p in self.parts())
+        return _least(p.method for p in self.parts)
 
     @property
     def unknown(self) -> tuple[PartTokens, ...]:
         """The parts nobody could count (their tokens are not in `total`)."""
-        return tuple(p for p in self.parts() if p.method == "unknown")
+        return tuple(p for p in self.parts if p.method == "unknown")
 
-    def parts(self) -> Iterator[PartTokens]:
+    @property
+    def parts(self) -> tuple[PartTokens, ...]:
         """Every part's count, message by message, then the request's framing."""
-        for message in self.messages:
-            yield from message.parts
-        yield from self.framing
+        return (*(p for message in self.messages for p in message.parts), *self.framing)
 
 
 _ORDER: dict[Method, int] = {"exact": 0, "approximate": 1, "unknown": 2}
