@@ -16,7 +16,7 @@ PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
 # (provider, model, kinds that must come out unknown and why: no documented rule, or refused).
 UNKNOWN = [
     ("openai", "gpt-4o", {"file", "audio"}),  # no documented PDF or audio formula
-    ("openai-responses", "gpt-4o", {"file", "audio", "reasoning"}),
+    ("openai-responses", "gpt-5.6-sol", {"file", "audio", "reasoning"}),
     ("anthropic", "claude-sonnet-4-5", {"file", "audio"}),
     ("gemini", "gemini-2.5-flash", set()),
     ("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0", {"file", "audio"}),
@@ -240,16 +240,71 @@ def test_count_anthropic_thinking_of_earlier_turns_is_free() -> None:
     assert (kept.tokens, kept.method) == (10, "approximate")  # Opus 4.5 and later keep it
 
 
-@pytest.mark.parametrize(
-    ("provider", "tokens", "method"),
-    [("openai", 0, "exact"), ("openai-responses", 0, "unknown"), ("gemini", 3, "approximate")],
-)
-def test_count_reasoning_per_provider(provider: str, tokens: int, method: str) -> None:
-    """Replayed reasoning: not sent on Chat Completions, unknown on Responses, text on Gemini."""
-    reasoning = mp.ReasoningPart(text="think twice")
-    counted = mp.count_tokens([mp.Assistant([reasoning])], provider)
-    part = counted.messages[0].parts[0]
+# (provider, model, the reasoning part, tokens, method): what each API is sent back.
+REASONING = [
+    ("openai", None, mp.ReasoningPart(text="think twice", provider="openai"), 0, "exact"),
+    ("gemini", None, mp.ReasoningPart(text="think twice", provider="gemini"), 3, "approximate"),
+    ("gemini", None, mp.ReasoningPart(text="think twice"), 0, "exact"),  # nobody's: not sent
+    (
+        "anthropic",
+        "claude-opus-4-7",
+        mp.ReasoningPart(text="think twice", signature="sig", provider="anthropic"),
+        5,
+        "approximate",
+    ),
+    # Unsigned: render leaves it out, so it costs nothing.
+    ("anthropic", None, mp.ReasoningPart(text="think twice", provider="anthropic"), 0, "exact"),
+    (
+        "openai-responses",
+        "gpt-5.6-sol",
+        mp.ReasoningPart(data="enc", provider="openai-responses", id="rs_1"),
+        0,
+        "unknown",
+    ),
+    # No rs_ id: render leaves it out.
+    (
+        "openai-responses",
+        None,
+        mp.ReasoningPart(data="enc", provider="openai-responses"),
+        0,
+        "exact",
+    ),
+]
+
+
+@pytest.mark.parametrize(("provider", "model", "reasoning", "tokens", "method"), REASONING)
+def test_count_reasoning_per_provider(
+    provider: str, model: str | None, reasoning: mp.ReasoningPart, tokens: int, method: str
+) -> None:
+    """Replayed reasoning counts what render sends back: none to Chat Completions, text to
+    Gemini and Anthropic (signed), unknown encrypted items to Responses; what render leaves
+    out (unsigned, nobody's, no id) is 0, exactly."""
+    counted = mp.count_tokens([mp.User("q"), mp.Assistant([reasoning])], provider, model=model)
+    part = counted.messages[1].parts[0]
     assert (part.tokens, part.method) == (tokens, method)
+
+
+def test_count_responses_reasoning_of_earlier_turns_is_free() -> None:
+    """Before GPT-5.6, Responses drops earlier turns' reasoning from the context: 0, exact;
+    the current turn's encrypted reasoning is unknown."""
+
+    def rs(n: int) -> mp.ReasoningPart:
+        return mp.ReasoningPart(data="enc", provider="openai-responses", id=f"rs_{n}")
+
+    call = mp.ToolCall(id="c", name="f", arguments="{}")
+    chat = [
+        mp.User("a"),
+        mp.Assistant([rs(1), mp.TextPart("x")]),
+        mp.User("b"),
+        mp.Assistant([rs(2), call]),
+        mp.Tool("ok", tool_call_id="c"),
+    ]
+    methods = [
+        p.method
+        for p in mp.count_tokens(chat, "openai-responses", model="gpt-5").parts
+        if p.kind == "reasoning"
+    ]
+    assert methods == ["exact", "unknown"]
 
 
 def test_count_what_render_leaves_out_is_zero() -> None:
@@ -406,3 +461,22 @@ def test_count_tool_error_line(provider: str) -> None:
     error = [p for p in counted.messages[0].parts if p.kind == "error"]
     assert len(error) == 1 and error[0].tokens > 0 and error[0].index is None
     assert error[0].how.startswith("the tool's error line")
+
+
+def test_count_provider_block_with_bytes_is_unknown() -> None:
+    """A provider block holding raw bytes (Bedrock's pcm audio, read back) is unknown, never a
+    failure of the whole count."""
+    payload = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"text": "transcribe"},
+                    {"audio": {"format": "pcm", "source": {"bytes": b"\x00\x01" * 100}}},
+                ],
+            }
+        ]
+    }
+    counted = mp.count_tokens(mp.messages_from(payload, "bedrock"), "bedrock")
+    assert [(p.kind, p.method) for p in counted.unknown] == [("provider", "unknown")]
+    assert counted.total > 0

@@ -190,7 +190,9 @@ def test_cost_splits_as_the_price_data_test_states() -> None:
     # genai-prices' test_gpt_5_6_long_context_mixed_price (0.1.4), over 272k input tokens:
     # $10 input, $12.5 cache write, $1 cache read, $45 output a million, the rates before
     # OpenAI's 2026-08-21 price cut; the data keeps that history.
-    before = mp.cost(usage, "openai", model="gpt-5.6-sol", at=datetime(2026, 8, 1, tzinfo=timezone.utc))
+    before = mp.cost(
+        usage, "openai", model="gpt-5.6-sol", at=datetime(2026, 8, 1, tzinfo=timezone.utc)
+    )
     assert (before.input, before.cache_write, before.cache_read, before.output) == (
         Decimal("1.5"),
         Decimal("1.25"),

@@ -451,3 +451,17 @@ def test_trim_reports_an_image_it_cannot_decode() -> None:
     conversation: list[mp.Message] = [mp.User("see", files=[broken]), a("a photo")]
     with pytest.raises(mp.InvalidMedia, match="cannot shrink message 0 part 1"):
         mp.trim(conversation, size(conversation) - 1, "anthropic", shrink_images=True)
+
+
+def test_trim_shrinking_skips_file_references() -> None:
+    """Shrinking never tries to read the pixels of an image held in a provider's file store."""
+    stored = mp.ImagePart(file_id="file-1", file_provider="openai", media_type="image/png")
+    conversation: list[mp.Message] = [
+        mp.User(["old", PHOTO]),
+        a("a"),
+        mp.User(["q", stored, PHOTO]),
+    ]
+    out = mp.trim(
+        conversation, size(conversation) - 1, "anthropic", shrink_images=True, unknown="ignore"
+    )
+    assert out[-1].parts[1] is stored

@@ -125,6 +125,10 @@ class Counter:
             case ProviderPart():
                 if part.provider != self.provider.name:
                     return self._not_sent("provider", index, f"only {part.provider} reads it")
+                if _holds_bytes(part.data):
+                    # Raw bytes (a Bedrock audio block): their base64 says nothing of tokens.
+                    why = "a provider block holding raw bytes: no rule counts them"
+                    return PartTokens("provider", 0, "unknown", why, index)
                 text = json.dumps(part.data, separators=(",", ":"), ensure_ascii=False)
                 return self.text("provider", text, index, exact=False)
             case MediaPart():
@@ -175,8 +179,14 @@ class Counter:
 
     def _reasoning(self, part: ReasoningPart, index: int, *, earlier_turn: bool) -> PartTokens:
         rule = self.rule
-        if part.provider is not None and part.provider != self.provider.name:
-            return self._not_sent("reasoning", index, f"only {part.provider} reads it")
+        # What render leaves out costs nothing: reasoning is replayed only to the provider that
+        # wrote it, and only in the shape its API takes back (its `replays` says).
+        if part.provider != self.provider.name:
+            whose = f"only {part.provider} reads it" if part.provider else "nobody signed it"
+            return self._not_sent("reasoning", index, whose)
+        why = self.provider.replays(part) if self.provider.replays else None
+        if why is not None:
+            return self._not_sent("reasoning", index, why)
         match rule.reasoning:
             case "not_sent":
                 return self._not_sent("reasoning", index, rule.reasoning_source)
@@ -229,6 +239,17 @@ class Counter:
                 raise
             return PartTokens(part.kind, 0, "unknown", str(exc), index)
         return PartTokens(part.kind, tokens, "exact", how, index)
+
+
+def _holds_bytes(data: object) -> bool:
+    """Tell whether a provider block's data holds raw bytes anywhere (it is bounded in depth)."""
+    if isinstance(data, bytes):
+        return True
+    if isinstance(data, dict):
+        return any(_holds_bytes(value) for value in data.values())
+    if isinstance(data, list | tuple):
+        return any(_holds_bytes(value) for value in data)
+    return False
 
 
 def _at(count: PartTokens, index: int) -> PartTokens:

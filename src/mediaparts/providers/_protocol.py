@@ -17,6 +17,9 @@ provider with `InvalidConfig`):
   list) — the inverse of `render`.
 - `read_response(response)`: the `Assistant` message of one response (the SDK's object or
   its dict).
+- `replays(part)`: why `render` leaves out a reasoning part of its own provider (a missing
+  signature or id), or None when it sends it; `count_tokens` asks it so that what is not sent
+  costs 0. Without it, a provider's own reasoning counts as sent.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any, Protocol
 
 from mediaparts._errors import InvalidConfig
 from mediaparts._messages import Assistant, Message
+from mediaparts._parts import ReasoningPart
 from mediaparts.providers._render_common import Prepare
 from mediaparts.providers._rules import Rules
 from mediaparts.providers._sites import Problems, Site, Where
@@ -37,6 +41,7 @@ __all__ = [
     "ProviderModule",
     "Reader",
     "Renderer",
+    "Replays",
     "ResponseReader",
     "SiteReader",
     "validated",
@@ -46,6 +51,7 @@ Renderer = Callable[[Sequence[Message], Prepare], dict[str, Any]]
 SiteReader = Callable[[dict[str, Any], Where, Problems], Site | None]
 Reader = Callable[[Any], list[Message]]
 ResponseReader = Callable[[Any], Assistant]
+Replays = Callable[[ReasoningPart], str | None]
 
 
 class ProviderModule(Protocol):
@@ -72,6 +78,7 @@ MEMBERS = {
 OPTIONAL = {
     "read": "a function (payload) -> list[Message]",
     "read_response": "a function (response) -> Assistant",
+    "replays": "a function (part) -> str | None",
 }
 
 

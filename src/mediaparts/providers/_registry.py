@@ -17,6 +17,7 @@ from mediaparts.providers._protocol import (
     ProviderModule,
     Reader,
     Renderer,
+    Replays,
     ResponseReader,
     SiteReader,
     validated,
@@ -47,6 +48,8 @@ class Provider:
         media_site: Reads its API's media blocks in a payload, for `check`.
         reader: Reads its request payloads back into messages, if it can.
         response_reader: Reads one of its responses into an `Assistant`, if it can.
+        replays: Says why it leaves out one of its own reasoning parts (None: sent), if it
+            has such a rule.
     """
 
     name: str
@@ -55,6 +58,7 @@ class Provider:
     media_site: SiteReader = field(repr=False, compare=False)
     reader: Reader | None = field(default=None, repr=False, compare=False)
     response_reader: ResponseReader | None = field(default=None, repr=False, compare=False)
+    replays: Replays | None = field(default=None, repr=False, compare=False)
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.
@@ -139,6 +143,7 @@ def get(name: str | Provider) -> Provider:
         module.media_site,
         getattr(module, "read", None),
         getattr(module, "read_response", None),
+        getattr(module, "replays", None),
     )
     _loaded[name] = provider
     return provider

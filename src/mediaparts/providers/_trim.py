@@ -274,7 +274,13 @@ class _Shrinker:
             found = []
             for at, part in enumerate(self._messages[index].parts):
                 known = counts.get(at)
-                if not isinstance(part, ImagePart) or known is None or known.method == "unknown":
+                if (
+                    not isinstance(part, ImagePart)
+                    or part.file_id is not None  # in a file store: no pixels here to shrink
+                    or known is None
+                    or known.method == "unknown"
+                    or known.tokens == 0  # not sent (another store's file): nothing to save
+                ):
                     continue
                 try:
                     smaller = self._cheapest(part, known.tokens)

@@ -37,7 +37,7 @@ as `ProviderPart`s and sent back verbatim, to Anthropic only.
 """
 
 from mediaparts.providers.anthropic._read import read, read_response
-from mediaparts.providers.anthropic._render import media_site, render
+from mediaparts.providers.anthropic._render import media_site, render, replays
 from mediaparts.providers.anthropic._tables import (
     COSTS,
     COSTS_SOURCE,
@@ -60,4 +60,5 @@ __all__ = [
     "read",
     "read_response",
     "render",
+    "replays",
 ]

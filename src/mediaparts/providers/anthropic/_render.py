@@ -188,20 +188,29 @@ def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | No
     return _finish(block, part)
 
 
+def replays(part: ReasoningPart) -> str | None:
+    """Say why a reasoning part is not sent back to Anthropic, or None when it is."""
+    if part.provider != PROVIDER:
+        return "Anthropic takes back only thinking it signed"
+    if not isinstance(part.data, str) and (part.text is None or part.signature is None):
+        return "Anthropic thinking needs its text and signature, or redacted data"
+    return None
+
+
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a thinking or redacted_thinking block: Anthropic's own, signed, only."""
-    if part.provider != PROVIDER:
-        prepare.lose(part, "Anthropic takes back only thinking it signed")
+    why = replays(part)
+    if why is not None:
+        prepare.lose(part, why)
         return None
     if part.cache is not None:
         prepare.lose(part, "thinking blocks take no cache_control (the thinking is kept)")
     if isinstance(part.data, str):
         block = {"type": "redacted_thinking", "data": part.data}
-    elif part.text is not None and part.signature is not None:
-        block = {"type": "thinking", "thinking": part.text, "signature": part.signature}
     else:
-        prepare.lose(part, "Anthropic thinking needs its text and signature, or redacted data")
-        return None
+        assert part.text is not None  # replays checked both
+        assert part.signature is not None
+        block = {"type": "thinking", "thinking": part.text, "signature": part.signature}
     block.update(copy.deepcopy(_hints(part).get("extra", {})))
     return block
 

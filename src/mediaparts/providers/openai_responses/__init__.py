@@ -42,7 +42,7 @@ back exactly (other providers ignore it):
 """
 
 from mediaparts.providers.openai_responses._read import read, read_response
-from mediaparts.providers.openai_responses._render import media_site, render
+from mediaparts.providers.openai_responses._render import media_site, render, replays
 from mediaparts.providers.openai_responses._tables import COSTS, RULES, TEXT
 
-__all__ = ["COSTS", "RULES", "TEXT", "media_site", "read", "read_response", "render"]
+__all__ = ["COSTS", "RULES", "TEXT", "media_site", "read", "read_response", "render", "replays"]

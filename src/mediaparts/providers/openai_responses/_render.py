@@ -25,7 +25,6 @@ from mediaparts.providers._render_common import (
     call_ids,
     filename_for,
     hints,
-    own,
     parts,
     text_file,
     unsupported,
@@ -396,13 +395,20 @@ def _function_call(call: ToolCall, ids: Mapping[int, str]) -> Json:
     return out
 
 
+def replays(part: ReasoningPart) -> str | None:
+    """Say why a reasoning part is not sent back to Responses, or None when it is."""
+    if part.provider != PROVIDER:
+        return "Responses replays only its own reasoning items"
+    if part.id is None:
+        return "a Responses reasoning item needs its id (rs_…)"
+    return None
+
+
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> list[Json]:
     """Return our own reasoning item as the API wrote it; anything else is lost."""
-    if not own(part, prepare):
-        prepare.lose(part, "Responses replays only its own reasoning items")
-        return []
-    if part.id is None:
-        prepare.lose(part, "a Responses reasoning item needs its id (rs_…)")
+    why = replays(part)
+    if why is not None:
+        prepare.lose(part, why)
         return []
     hints = _hints(part)
     out: Json = {

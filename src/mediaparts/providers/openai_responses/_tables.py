@@ -25,19 +25,35 @@ COSTS: CostsTable = (
 )
 
 # Text: Chat Completions' table (the same encodings; its framing assumed), read 2026-11, except
-# reasoning: `reasoning` input items go back (with `encrypted_content`), and OpenAI documents no
-# token count for a replayed item, whose content we cannot read.
-TEXT: TextTable = tuple(
+# reasoning. OpenAI's reasoning guide ("How reasoning works"): after a turn the model "discards
+# the reasoning tokens from its context", so `reasoning` items of earlier turns cost nothing; the
+# items of the current tool loop go back with `encrypted_content` whose tokens nobody can count
+# here (unknown). From GPT-5.6, `reasoning.context` ("auto", "all_turns", "current_turn") may
+# keep earlier turns' reasoning too, a setting of the call that a count cannot see: unknown.
+_REASONING_DROPPED = (
+    "OpenAI's reasoning guide: reasoning of earlier turns is discarded from the context; the "
+    "current turn's encrypted reasoning has no known size"
+)
+_REASONING_KEPT = (
+    "from GPT-5.6, reasoning.context may keep earlier turns' reasoning, and its encrypted "
+    "content has no known size (OpenAI reasoning guide)"
+)
+TEXT: TextTable = (
     ModelRule(
-        row.pattern,
+        "gpt-5.[6-9]*",
         dataclasses.replace(
-            row.rule,
-            reasoning="unknown",
-            reasoning_source="OpenAI documents no token count for a replayed reasoning item "
-            "(its content is encrypted)",
+            CHAT_TEXT[0].rule, reasoning="unknown", reasoning_source=_REASONING_KEPT
         ),
-    )
-    for row in CHAT_TEXT
+    ),
+    *(
+        ModelRule(
+            row.pattern,
+            dataclasses.replace(
+                row.rule, reasoning="earlier_turns_free", reasoning_source=_REASONING_DROPPED
+            ),
+        )
+        for row in CHAT_TEXT
+    ),
 )
 
 # The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
