@@ -26,6 +26,10 @@ _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 _CLAUDE_STANDARD = AnthropicPatches(max_long_edge=1568, max_tokens=1568)
 _CLAUDE_HIGH_RES = AnthropicPatches(max_long_edge=2576, max_tokens=4784)
 
+# The families before the 4.7 generation, named so that any family not named here (a newer one)
+# gets the newest rules.
+_BEFORE_4_7 = ("opus-4", "sonnet-4", "haiku-4", "2", "instant")
+
 # Anthropic vision and vision-coordinates pages (28-px patches; standard tier 1568 px / 1568
 # tokens; high-resolution tier 2576 px / 4784 tokens for "Claude 4.7 and later"), read
 # 2026-08. The first row, the default for model=None and unknown names, is the
@@ -35,10 +39,9 @@ _CLAUDE_HIGH_RES = AnthropicPatches(max_long_edge=2576, max_tokens=4784)
 VISION: VisionTable = (
     ModelRule("claude-3*", _CLAUDE_STANDARD),
     ModelRule("claude-*-4-[7-9]*", _CLAUDE_HIGH_RES),
-    ModelRule("claude-opus-[5-9]*", _CLAUDE_HIGH_RES),
-    ModelRule("claude-sonnet-[5-9]*", _CLAUDE_HIGH_RES),
-    ModelRule("claude-haiku-[5-9]*", _CLAUDE_HIGH_RES),
-    ModelRule("claude-*", _CLAUDE_STANDARD),
+    *(ModelRule(f"claude-{old}*", _CLAUDE_STANDARD) for old in _BEFORE_4_7),
+    # Any later family (opus, sonnet, haiku 5 and on, fable, mythos): "Claude 4.7 and later".
+    ModelRule("claude-*", _CLAUDE_HIGH_RES),
 )
 VISION_SOURCE = (
     "platform.claude.com/docs/en/build-with-claude/vision and vision-coordinates (read 2026-08)"
@@ -77,7 +80,8 @@ COSTS_SOURCE = (
 # later, Sonnet 4.6 and later keep it all, so it counts; earlier models and Haiku through 4.5
 # "keep only the last assistant turn's thinking", and "previous thinking blocks are
 # automatically stripped from the context window calculation" (context-windows page): thinking
-# before the last user turn costs nothing. Later Haiku is not named: counted, the safe side.
+# before the last user turn costs nothing. A family not named (fable, mythos, a later
+# Haiku) gets the newest rules: counted, the safe side.
 # First row (model=None): the newer tokenizer, thinking kept: the most a request can cost.
 _KEPT = "thinking of earlier turns is kept and counts (Anthropic extended-thinking page)"
 _STRIPPED = (
@@ -105,10 +109,8 @@ TEXT: TextTable = (
     ModelRule("claude-3*", _OLD_STRIPPED),
     ModelRule("claude-opus-4-[56]*", _OLD_KEPT),
     ModelRule("claude-sonnet-4-6*", _OLD_KEPT),
-    ModelRule("claude-opus-[5-9]*", _NEW_KEPT),
-    ModelRule("claude-sonnet-[5-9]*", _NEW_KEPT),
-    ModelRule("claude-haiku-[5-9]*", _NEW_KEPT),
-    ModelRule("claude-*", _OLD_STRIPPED),
+    *(ModelRule(f"claude-{old}*", _OLD_STRIPPED) for old in _BEFORE_4_7),
+    ModelRule("claude-*", _NEW_KEPT),  # any later family, as the 4.7 generation
 )
 TEXT_SOURCE = (
     "platform.claude.com/docs/en: about-claude/glossary, models overview, build-with-claude/"
