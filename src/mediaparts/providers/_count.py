@@ -48,7 +48,8 @@ def count_tokens(
     Args:
         part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
         provider: A provider name or `Provider`.
-        model: The model, for model-dependent rules; None for the newest documented rule.
+        model: The model, for model-dependent rules; None for each table's default row
+            (see docs/providers.md: pass the model for a count that fits it).
         detail: The image detail level; defaults to each image's own `detail`.
 
     Returns:
@@ -79,7 +80,8 @@ def estimate_tokens(
     Args:
         part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
         provider: A provider name or `Provider`.
-        model: The model, for model-dependent rules; None for the newest documented rule.
+        model: The model, for model-dependent rules; None for each table's default row
+            (see docs/providers.md: pass the model for a count that fits it).
         detail: The image detail level; defaults to each image's own `detail`.
 
     Returns:

@@ -47,7 +47,7 @@ def as_messages(value: Any) -> list[Message]:
     if all(isinstance(m, _MESSAGE_TYPES) for m in items):
         return items
     if any(isinstance(m, _MESSAGE_TYPES) for m in items):
-        raise InvalidMedia("give render() messages, or parts for one user message, not a mix")
+        raise InvalidMedia("give messages, or parts for one user message, not a mix of both")
     return [User(items)]
 
 

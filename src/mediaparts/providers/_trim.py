@@ -71,10 +71,12 @@ def trim(
     it counts fewer tokens.
 
     Args:
-        messages: The conversation: anything `count_tokens` reads as messages.
+        messages: The conversation: messages, or parts for one user message (a `str` is a
+            prompt, as for `render`).
         max_tokens: The input tokens the result may have (leave room for the reply).
         provider: A provider name or `Provider`.
-        model: The model, for model-dependent rules; None for the newest documented rule.
+        model: The model, for model-dependent rules; None for each table's default row
+            (see docs/providers.md: pass the model for a count that fits it).
         shrink_images: Make images cheaper before dropping turns.
         shrink_to: The long side, in pixels, of an image's smaller copy.
         unknown: When a kept message has a part whose tokens are unknown (they count 0):

@@ -7,7 +7,7 @@ from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._text import TextRule, TextTable
-from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionTable
+from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionGeometry, VisionTable
 
 __all__ = [
     "COSTS",
@@ -39,7 +39,7 @@ _BEFORE_4_7 = ("opus-4", "sonnet-4", "haiku-4", "2", "instant")
 VISION: VisionTable = (
     ModelRule("claude-3*", _CLAUDE_STANDARD),
     ModelRule("claude-*-4-[7-9]*", _CLAUDE_HIGH_RES),
-    *(ModelRule(f"claude-{old}*", _CLAUDE_STANDARD) for old in _BEFORE_4_7),
+    *(ModelRule[VisionGeometry](f"claude-{old}*", _CLAUDE_STANDARD) for old in _BEFORE_4_7),
     # Any later family (opus, sonnet, haiku 5 and on, fable, mythos): "Claude 4.7 and later".
     ModelRule("claude-*", _CLAUDE_HIGH_RES),
 )

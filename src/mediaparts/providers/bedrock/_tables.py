@@ -133,9 +133,9 @@ COSTS_SOURCE = (
 )
 
 # Text, read 2026-11: Claude model ids follow Anthropic's rules (its approximations; thinking
-# from earlier turns not counted); other model families publish no rule through Bedrock, so they
-# get the generic 4 characters a token. The tokenizer depends on the model; Bedrock's
-# CountTokens operation is an API call, not an offline rule.
+# of earlier turns as Anthropic's table says per model); other model families publish no rule
+# through Bedrock, so they get the generic 4 characters a token. The tokenizer depends on the
+# model; Bedrock's CountTokens operation is an API call, not an offline rule.
 TEXT: TextTable = (
     *(ModelRule(f"*{row.pattern}", row.rule) for row in anthropic.TEXT),
     ModelRule(
