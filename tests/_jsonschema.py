@@ -26,6 +26,7 @@ CHECKED = frozenset(
         "format",
         "items",
         "minimum",
+        "maximum",
         "oneOf",
         "properties",
         "required",
@@ -89,6 +90,8 @@ def _check(value: Any, schema: Any, root: dict[str, Any], at: str) -> list[str]:
         found.append(f"{at}: {value!r:.60} is not one of {schema['enum']}")
     if "minimum" in schema and _is(value, "number") and value < schema["minimum"]:
         found.append(f"{at}: {value} is below {schema['minimum']}")
+    if "maximum" in schema and _is(value, "number") and value > schema["maximum"]:
+        found.append(f"{at}: {value} is above {schema['maximum']}")
     if schema.get("contentEncoding") == "base64" and isinstance(value, str):
         try:
             base64.b64decode(value, validate=True)

@@ -99,3 +99,16 @@ def test_show_refuses_bad_files(
     assert main(["show", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("mediaparts: error:") and message in err
+
+
+@pytest.mark.parametrize("command", [["show"], ["convert", "--from", "openai", "--to", "gemini"]])
+def test_show_a_number_past_the_digit_limit_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """JSON Python will not read (an integer of 5,000 digits) is one error line, exit 1."""
+    file = tmp_path / "digits.json"
+    file.write_text('{"role": "user", "content": "x", "n": ' + "9" * 5000 + "}", "utf-8")
+    assert main([command[0], str(file), *command[1:]]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mediaparts: error:") and "is not JSON" in err
+    assert err.count("\n") == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from mediaparts import _stamps
 from mediaparts._stamps import stamps, uuid7, uuid7_from
 from mediaparts.fetching import default_policy
 
@@ -127,7 +129,17 @@ def test_created_at_round_trips_with_its_offset() -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [datetime(2026, 11, 24, 12, 0), "2026-11-24T12:00:00", 1_764_000_000, 1.5, True, "noon"],
+    [
+        datetime(2026, 11, 24, 12, 0),
+        "2026-11-24T12:00:00",
+        1_764_000_000,
+        1.5,
+        True,
+        "noon",
+        "1700000000",  # digits in text would be read as a Unix time (seconds or ms)
+        "1700000000000",
+        "0",
+    ],
 )
 def test_created_at_refuses_naive_or_non_time(value: Any) -> None:
     """A naive time, a bare number or other text is InvalidMedia (a naive time is ambiguous)."""
@@ -192,3 +204,20 @@ def test_stamping_is_off_again_in_the_next_test() -> None:
     """...and the conftest fixture has put it back before the next test."""
     assert stamps() == (None, False)
     assert mp.User("x").id is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_uuid7_forked_child_draws_anew() -> None:
+    """A forked child never repeats its parent's next UUIDv7, even with the clock behind the
+    last id made (where both would increment the same random bits)."""
+    _stamps._last[0] += 5_000  # the last id is 5 s ahead: as after the clock stepped back
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        os.write(write, str(uuid7()).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    theirs = os.read(read, 64).decode()
+    os.close(read)
+    assert theirs != str(uuid7())

@@ -723,6 +723,32 @@ def test_plugin_explains_unequal_conversations_with_show(strict: pytest.Pytester
     )
 
 
+def test_plugin_explains_long_conversations_around_the_first_difference(
+    strict: pytest.Pytester,
+) -> None:
+    """Long conversations are diffed only around their first differing message (a diff of
+    thousands of messages would take minutes)."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_compare():
+            got = [mp.User(f"turn {i}") for i in range(3000)]
+            expected = [*got[:1500], mp.User("changed"), *got[1501:]]
+            assert got == expected
+        """
+    )
+    result = run(strict, "-vv")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*mp.show() of messages 1495 to 1504, around message 1500, of both sides*",
+            "*-  turn 1500",
+            "*+  changed",
+        ]
+    )
+
+
 def test_plugin_explains_one_message_and_media(strict: pytest.Pytester) -> None:
     """Single messages compare too; media show as descriptors, never as bytes."""
     strict.makepyfile(

@@ -121,7 +121,7 @@ def _read_json(file: str) -> Any:
         return json.loads(text)
     except UnicodeDecodeError as exc:
         raise InvalidMedia(f"{file} is not UTF-8 JSON: {exc}") from exc
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, and a 5,000-digit number
         raise InvalidMedia(f"{file} is not JSON: {exc}") from exc
 
 

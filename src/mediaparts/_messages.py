@@ -9,6 +9,7 @@ provider's API that the common model does not.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeAlias, TypeGuard
@@ -33,6 +34,7 @@ from mediaparts._stamps import stamp
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_TOKENS",
     "Assistant",
     "Message",
     "StopReason",
@@ -49,6 +51,8 @@ __all__ = [
 AnyPart = Annotated[Part, Field(discriminator="kind")]
 _REPR_PARTS = 8
 _SEPARATOR = "\n\n"
+# The start of RFC 3339 date-time text: a date, T (or a space), hours and minutes.
+_RFC3339_START = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}")
 # `to_dict()` writes this version; `message_from_dict` reads it and every earlier one.
 FORMAT_VERSION = 2
 
@@ -56,6 +60,11 @@ StopReason: TypeAlias = Literal[
     "end", "max_tokens", "tool_call", "stop_sequence", "content_filter", "refusal", "other"
 ]
 """Why the model stopped, in one vocabulary for every provider."""
+
+
+# No API reports more than a signed 64-bit count; a bigger one is hostile (its digits alone
+# cost quadratic time to print, and prices of it overflow Decimal's context).
+MAX_TOKENS = 2**63 - 1
 
 
 class Usage(BaseModel):
@@ -68,11 +77,11 @@ class Usage(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    input_tokens: int = Field(default=0, ge=0)
-    output_tokens: int = Field(default=0, ge=0)
-    cache_read_tokens: int = Field(default=0, ge=0)
-    cache_write_tokens: int = Field(default=0, ge=0)
-    reasoning_tokens: int = Field(default=0, ge=0)
+    input_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
+    output_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
+    cache_read_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
+    cache_write_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
+    reasoning_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
 
     def __init__(self, /, **values: Any) -> None:
         construct(self, super().__init__, values)
@@ -127,10 +136,15 @@ class _Message(BaseModel):
     @field_validator("created_at", mode="before")
     @classmethod
     def _aware(cls, value: Any) -> Any:
-        # A number would be read as a Unix time, and a naive time means nothing once stored.
+        # A number, or digits in a string, would be read as a Unix time, and a naive time
+        # means nothing once stored: only a datetime, or RFC 3339 text, is read.
         if value is not None and not isinstance(value, str | datetime):
             raise ValueError(
                 "created_at must be a timezone-aware datetime or ISO 8601 text with an offset"
+            )
+        if isinstance(value, str) and not _RFC3339_START.match(value):
+            raise ValueError(
+                f"created_at text must be RFC 3339 (2026-11-24T09:00:00Z), got {value!r:.40}"
             )
         return value
 

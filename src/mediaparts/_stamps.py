@@ -10,6 +10,7 @@ renderer sends them (a Responses item `id` is the API's own, kept in `native` hi
 from __future__ import annotations
 
 import enum
+import os
 import secrets
 import threading
 import time
@@ -112,6 +113,18 @@ def stamp(values: dict[str, Any]) -> None:
 _RANDOM_BITS = 74  # rand_a (12 bits) and rand_b (62 bits), RFC 9562 section 5.7
 _lock = threading.Lock()
 _last = [0, 0]  # the last UUID's millisecond and random bits
+
+
+def _forget_after_fork() -> None:
+    # A forked child starts from the parent's last UUID: incrementing it in both would make the
+    # same id twice. The child draws anew (and gets its own lock, which a thread may have held).
+    global _lock
+    _lock = threading.Lock()
+    _last[:] = [0, 0]
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def uuid7() -> uuid.UUID:

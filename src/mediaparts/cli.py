@@ -195,7 +195,7 @@ def _unknown_model(command: str, providers: list[str], model: str | None) -> str
     for rules in (get(provider).rules for provider in providers):
         if model is not None and rules.model_patterns and rules.model_row(model) is None:
             return (
-                f"mediaparts {command}: error: unknown model {model!r} for {rules.provider}; "
+                f"mediaparts {command}: error: unknown model {model!r:.80} for {rules.provider}; "
                 f"its known model patterns: {', '.join(rules.model_patterns)}"
             )
     return None

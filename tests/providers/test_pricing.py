@@ -272,3 +272,26 @@ def test_rules_prices_id_must_be_a_string() -> None:
 def test_cost_str_is_one_readable_line(cost: mp.Cost, text: str) -> None:
     """str(cost): the total, the parts that are not zero, in fixed-point, and the source."""
     assert str(cost) == text
+
+
+@pytest.mark.parametrize(
+    ("make", "error"),
+    [
+        (lambda: mp.Usage(input_tokens=10**34), mp.InvalidMedia),
+        (lambda: mp.cost(USAGE, "openai", model="m", prices=SONNET, output_tokens=10**30), None),
+        (lambda: mp.Price("1e999999", 1), mp.InvalidConfig),
+        (lambda: mp.Price("1e-999990", 1), mp.InvalidConfig),
+    ],
+)
+def test_cost_hostile_sizes_are_our_errors(make: Any, error: type[Exception] | None) -> None:
+    """Counts past 64 bits and prices out of range are refused with our errors, never a
+    decimal.InvalidOperation or Overflow."""
+    with pytest.raises(error or mp.InvalidConfig):
+        make()
+
+
+def test_cost_of_the_largest_usage_is_exact() -> None:
+    """The largest counts a Usage holds, at the largest price, are priced without overflow."""
+    big = mp.Usage(input_tokens=2**63 - 1, output_tokens=2**63 - 1)
+    cost = mp.cost(big, "openai", model="m", prices=mp.Price("1e12", "1e12"))
+    assert cost.total > 0

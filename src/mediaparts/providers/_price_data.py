@@ -91,7 +91,7 @@ def price_with_data(usage: Usage, provider: Provider, model: str, at: datetime |
             continue
     else:
         raise NoDocumentedRule(
-            f"{PACKAGE} {genai_prices.__version__} has no price for model {model!r} on "
+            f"{PACKAGE} {genai_prices.__version__} has no price for model {model!r:.80} on "
             f"{provider.name} (its id there: {prices_id!r}); pass prices=mp.Price(...) for it",
             provider=provider.name,
             model=model,

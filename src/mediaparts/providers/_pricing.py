@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, InvalidMedia
-from mediaparts._messages import Assistant, Usage
+from mediaparts._messages import MAX_TOKENS, Assistant, Usage
 from mediaparts.providers._count import TokenCount, count_tokens
 from mediaparts.providers._price_data import price_with_data
 from mediaparts.providers._registry import Provider, get
@@ -38,6 +38,10 @@ def _amount(name: str, value: object) -> Decimal:
         raise InvalidConfig(f"Price.{name} must be a number, got {value!r:.40}") from None
     if not amount.is_finite() or amount < 0:
         raise InvalidConfig(f"Price.{name} must be a finite price of 0 or more, got {value!r:.40}")
+    if amount and not -30 <= amount.adjusted() <= 12:
+        # A price per million tokens beyond a trillion, or finer than 1e-30, is a typo or an
+        # attack: its arithmetic and its text would run away (Decimal's context is 28 digits).
+        raise InvalidConfig(f"Price.{name} is out of range (1e-30 to 1e12), got {value!r:.40}")
     return amount
 
 
@@ -96,9 +100,12 @@ Prices = Price | Mapping[str, Price]
 
 def _tidy(amount: Decimal) -> Decimal:
     """Drop trailing zeros (`0.00001500` → `0.000015`, `0E-8` → `0`), never writing `1E+2`."""
-    tidy = amount.normalize()
-    exponent = tidy.as_tuple().exponent  # an int for every finite amount
-    return tidy.quantize(_ONE) if isinstance(exponent, int) and exponent > 0 else tidy
+    with localcontext() as context:
+        # Token counts up to 2**63 times prices up to 1e12: exact in 60 digits.
+        context.prec = 60
+        tidy = amount.normalize()
+        exponent = tidy.as_tuple().exponent  # an int for every finite amount
+        return tidy.quantize(_ONE) if isinstance(exponent, int) and exponent > 0 else tidy
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,9 +283,13 @@ def _tokens(
         raise InvalidConfig(
             "output_tokens= is for a cost before the call; a Usage already has its output tokens"
         )
-    if isinstance(output_tokens, bool) or not isinstance(output_tokens, int) or output_tokens < 0:
+    if (
+        isinstance(output_tokens, bool)
+        or not isinstance(output_tokens, int)
+        or not 0 <= output_tokens <= MAX_TOKENS
+    ):
         raise InvalidConfig(
-            f"output_tokens must be a whole number of 0 or more, got {output_tokens!r:.40}"
+            f"output_tokens must be a whole number from 0 to 2**63-1, got {output_tokens!r:.40}"
         )
     if isinstance(what, Usage):
         return what, None, 0
@@ -296,8 +307,8 @@ def _tokens(
         )
     if isinstance(what, TokenCount) and model is not None and what.model not in (None, model):
         raise InvalidConfig(
-            f"this TokenCount was counted for model {what.model!r}, not {model!r}: count for "
-            "the model you price for (or leave model= out to price it as counted)"
+            f"this TokenCount was counted for model {what.model!r:.80}, not {model!r:.80}: "
+            "count for the model you price for (or leave model= out to price it as counted)"
         )
     count = what if isinstance(what, TokenCount) else count_tokens(what, provider, model=model)
     usage = Usage(input_tokens=count.total, output_tokens=output_tokens)

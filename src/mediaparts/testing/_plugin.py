@@ -92,6 +92,9 @@ def media_urls(request: pytest.FixtureRequest) -> Iterator[MediaURLs]:
 # What a failed comparison shows of each side at most; pytest truncates long explanations
 # itself unless run with -vv.
 _SHOWN_TEXT = 500
+# Longer conversations are compared only around their first differing message, this many
+# messages either side (numbered from the window's start).
+_AROUND = 5
 
 
 def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | None:
@@ -102,13 +105,26 @@ def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | Non
 
     from mediaparts import show
 
+    heading = f"{_summary(left)} == {_summary(right)}"
+    window = ""
+    both = isinstance(left, list | tuple) and isinstance(right, list | tuple)
+    if both and max(len(left), len(right)) > 2 * _AROUND:
+        # A diff of two long conversations costs quadratic time: show only the messages
+        # around the first one that differs.
+        first = next(
+            (i for i, (a, b) in enumerate(zip(left, right, strict=False)) if a != b),
+            min(len(left), len(right)),
+        )
+        start = max(0, first - _AROUND)
+        left, right = left[start : first + _AROUND], right[start : first + _AROUND]
+        window = f" of messages {start} to {first + _AROUND - 1}, around message {first},"
     before, after = (show(side, max_text=_SHOWN_TEXT).splitlines() for side in (left, right))
     if before == after:  # they differ in what show leaves out (native hints, signatures, ...)
         return None  # pytest's own explanation shows those fields
     diff = difflib.unified_diff(before, after, "left", "right", n=2, lineterm="")
     return [
-        f"{_summary(left)} == {_summary(right)}",
-        "mp.show() of both sides, diff (- left, + right):",
+        heading,
+        f"mp.show(){window} of both sides, diff (- left, + right):",
         *list(diff)[2:],  # the ---/+++ header says what the line above says
     ]
 
