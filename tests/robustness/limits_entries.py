@@ -142,6 +142,33 @@ def _messages(value: Any, options: Mapping[str, Any]) -> Calls:
                 return mp.render([made[0]], p)
 
         yield f"render[{provider}]", render
+    yield from _budgets([made[0]], options)
+
+
+def _budgets(conversation: list[Any], options: Mapping[str, Any]) -> Calls:
+    """The conversation operations on what a dict made: count, trim, cost, show, filter."""
+    import mediaparts as mp
+
+    for provider in _providers(options):
+
+        def count(p: str = provider) -> Any:
+            with mp.offline():
+                return mp.count_tokens(conversation, p)
+
+        def trim(p: str = provider) -> Any:
+            with mp.offline():
+                return mp.trim(conversation, 10**9, p, unknown="ignore")
+
+        yield f"count_tokens[{provider}]", count
+        yield f"trim[{provider}]", trim
+
+    def cost() -> Any:
+        with mp.offline():
+            return mp.cost(conversation, "openai", model="m", prices=mp.Price(1, 1))
+
+    yield "cost", cost
+    yield "show", lambda: mp.show(conversation, max_text=200)
+    yield "filter_messages", lambda: mp.filter_messages(conversation, kinds=("text",))
 
 
 def _fit_animated(value: Any, options: Mapping[str, Any]) -> Calls:
