@@ -196,6 +196,20 @@ def test_filter_messages_unpaired_drop_removes_a_result_paired_by_name() -> None
 
 
 @pytest.mark.parametrize(
+    ("options", "expected"),
+    [({"roles": "user"}, [("user", ["text"])]), ({"roles": "user", "exclude": True}, [])],
+)
+def test_filter_messages_takes_one_message(
+    options: dict[str, Any], expected: list[tuple[str, list[str]]]
+) -> None:
+    """One message is read as a conversation of one, as `show` and `trim` read it."""
+    message = mp.User("x")
+    out = mp.filter_messages(message, **options)
+    assert _kinds(out) == expected
+    assert all(m is message for m in out)
+
+
+@pytest.mark.parametrize(
     ("options", "error", "message"),
     [
         ({"roles": ["human"]}, mp.InvalidConfig, "the roles are: system, developer"),
@@ -214,9 +228,9 @@ def test_filter_messages_refuses_bad_options(
         mp.filter_messages(_conversation(), **options)
 
 
-@pytest.mark.parametrize("value", [mp.User("x"), {"role": "user"}, [{"role": "user"}], "hi"])
+@pytest.mark.parametrize("value", [{"role": "user"}, [{"role": "user"}], "hi", 42])
 def test_filter_messages_refuses_what_is_not_messages(value: Any) -> None:
-    """A message alone, dicts or text are InvalidMedia."""
+    """Dicts, text and other values are InvalidMedia (one message is read as a list of one)."""
     with pytest.raises(mp.InvalidMedia, match="filter_messages"):
         mp.filter_messages(value)
 

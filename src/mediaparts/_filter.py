@@ -24,7 +24,7 @@ _KINDS = (*get_args(Kind), "text", "reasoning", "tool_call", "refusal", "provide
 
 
 def filter_messages(
-    messages: Sequence[Message],
+    messages: Message | Sequence[Message],
     *,
     roles: str | Iterable[str] | None = None,
     kinds: str | Iterable[str] | None = None,
@@ -57,7 +57,8 @@ def filter_messages(
     either, the latest call.
 
     Args:
-        messages: The conversation; it is not changed.
+        messages: The conversation, or one message (a conversation of one); it is not
+            changed.
         roles: Role names ("system", "developer", "user", "assistant", "tool").
         kinds: Part kinds ("text", "image", "audio", "video", "file", "reasoning",
             "tool_call", "refusal", "provider").
@@ -72,7 +73,7 @@ def filter_messages(
     Raises:
         InvalidConfig: An unknown role or kind, a `where` that is not callable, or an
             `empty` or `unpaired` that is not one of its values.
-        InvalidMedia: `messages` is not a list of messages.
+        InvalidMedia: `messages` is not a message or a list of messages.
     """
     wanted_roles = _names("roles", roles, _ROLES)
     wanted_kinds = _names("kinds", kinds, _KINDS)
@@ -130,10 +131,10 @@ def _names(what: str, value: Any, allowed: tuple[str, ...]) -> frozenset[str] | 
 
 
 def _messages(messages: Any) -> list[Message]:
+    if isinstance(messages, System | User | Assistant | Tool):  # iterable, as pydantic models are
+        return [messages]
     if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
-        raise InvalidMedia(
-            f"filter_messages() takes a list of messages, got {type(messages).__name__}"
-        )
+        raise InvalidMedia(f"filter_messages() takes messages, got {type(messages).__name__}")
     out = list(messages)
     for i, message in enumerate(out):
         if not isinstance(message, System | User | Assistant | Tool):
