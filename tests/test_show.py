@@ -158,8 +158,8 @@ def test_show_refuses_what_is_not_messages(value: Any, message: str) -> None:
 
 @pytest.mark.parametrize("max_text", [0, -1, 2.5, True, "10"])
 def test_show_refuses_a_bad_max_text(max_text: Any) -> None:
-    """`max_text` is a positive whole number."""
-    with pytest.raises(mp.InvalidMedia, match="max_text"):
+    """`max_text` is a positive whole number; another is a bad option: InvalidConfig."""
+    with pytest.raises(mp.InvalidConfig, match="max_text"):
         mp.show(mp.User("x"), max_text=max_text)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidConfig, InvalidMedia
 from mediaparts._fields import data_json, json_text
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
@@ -80,10 +80,11 @@ def show(value: Any, *, max_text: int | None = None) -> str:
 
     Raises:
         InvalidMedia: `value` is not messages or a part (a dict: read it with
-            `mp.message_from_dict` first), or `max_text` is not a positive whole number.
+            `mp.message_from_dict` first).
+        InvalidConfig: `max_text` is not a positive whole number.
     """
     if max_text is not None and (type(max_text) is not int or max_text < 1):
-        raise InvalidMedia(f"show(max_text=...) takes a positive whole number, got {max_text!r}")
+        raise InvalidConfig(f"show(max_text=...) takes a positive whole number, got {max_text!r}")
     if isinstance(value, _PARTS):
         return "\n".join(_part_lines(value, max_text))
     messages = [value] if isinstance(value, _MESSAGES) else value
