@@ -79,6 +79,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._stamps",
                 "mediaparts._show",
                 "mediaparts._filter",
+                "mediaparts._pairs",
                 "mediaparts._configure",
             }
         ),

@@ -112,3 +112,14 @@ def test_show_a_number_past_the_digit_limit_is_one_error_line(
     err = capsys.readouterr().err
     assert err.startswith("mediaparts: error:") and "is not JSON" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "ten", "2.5"])
+def test_show_max_text_must_be_positive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    """A --max-text that is not a positive whole number is a usage error: exit 2, naming it."""
+    source = _write(tmp_path / "c.json", [mp.User("hi").to_dict()])
+    assert main(["show", source, "--max-text", value]) == 2
+    err = capsys.readouterr().err
+    assert "--max-text" in err and "positive whole number" in err

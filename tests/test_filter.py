@@ -155,6 +155,60 @@ def test_filter_messages_unpaired_drop_keeps_a_pending_call() -> None:
     assert out == messages
 
 
+def _gemini_loop(**result: Any) -> list[mp.Message]:
+    """A tool loop without call ids, as Gemini may send it; `result` names the Tool's fields."""
+    return [
+        mp.User("weather?"),
+        mp.Assistant(
+            tool_calls=[
+                mp.ToolCall(id=None, name="time", arguments="{}"),
+                mp.ToolCall(id=None, name="weather", arguments="{}"),
+            ]
+        ),
+        mp.Tool("12C", tool_call_id=None, **result),
+        mp.Assistant("12C"),
+        mp.User("thanks"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("result", "left"),
+    [
+        ({"name": "weather"}, ["time"]),  # paired by name
+        ({}, ["time"]),  # neither id nor name: the latest call
+    ],
+)
+def test_filter_messages_unpaired_drop_pairs_calls_without_ids(
+    result: dict[str, Any], left: list[str]
+) -> None:
+    """A result without a call id pairs as `trim` pairs it: by name, else the latest call."""
+    out = mp.filter_messages(_gemini_loop(**result), roles="tool", exclude=True, unpaired="drop")
+    assert [c.name for m in out if isinstance(m, mp.Assistant) for c in m.tool_calls] == left
+    assert [m.role for m in out] == ["user", "assistant", "assistant", "user"]
+
+
+def test_filter_messages_unpaired_drop_removes_a_result_paired_by_name() -> None:
+    """Removing the calls removes a result without an id that answered one of them by name."""
+    out = mp.filter_messages(
+        _gemini_loop(name="weather"), kinds="tool_call", exclude=True, unpaired="drop"
+    )
+    assert [m.role for m in out] == ["user", "assistant", "user"]
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [({"roles": "user"}, [("user", ["text"])]), ({"roles": "user", "exclude": True}, [])],
+)
+def test_filter_messages_takes_one_message(
+    options: dict[str, Any], expected: list[tuple[str, list[str]]]
+) -> None:
+    """One message is read as a conversation of one, as `show` and `trim` read it."""
+    message = mp.User("x")
+    out = mp.filter_messages(message, **options)
+    assert _kinds(out) == expected
+    assert all(m is message for m in out)
+
+
 @pytest.mark.parametrize(
     ("options", "error", "message"),
     [
@@ -174,9 +228,9 @@ def test_filter_messages_refuses_bad_options(
         mp.filter_messages(_conversation(), **options)
 
 
-@pytest.mark.parametrize("value", [mp.User("x"), {"role": "user"}, [{"role": "user"}], "hi"])
+@pytest.mark.parametrize("value", [{"role": "user"}, [{"role": "user"}], "hi", 42])
 def test_filter_messages_refuses_what_is_not_messages(value: Any) -> None:
-    """A message alone, dicts or text are InvalidMedia."""
+    """Dicts, text and other values are InvalidMedia (one message is read as a list of one)."""
     with pytest.raises(mp.InvalidMedia, match="filter_messages"):
         mp.filter_messages(value)
 

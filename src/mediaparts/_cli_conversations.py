@@ -37,14 +37,7 @@ def add_conversation_commands(commands: Any) -> None:
         "(for an SDK that takes raw bytes) are base64 text, and print as such.",
     )
     convert.add_argument("file", metavar="FILE", help="the payload's JSON file, or - for stdin")
-    convert.add_argument(
-        "--from",
-        dest="source",
-        required=True,
-        choices=names(),
-        metavar="X",
-        help=f"the provider FILE is written for ({', '.join(names())})",
-    )
+    _add_from(convert, required=True, says="the provider FILE is written for")
     convert.add_argument(
         "--to", dest="into", required=True, choices=names(), metavar="Y", help="the target"
     )
@@ -79,16 +72,33 @@ def _add_show(commands: Any) -> None:
         "reasoning. Nothing is fetched, and no local file the JSON names is read.",
     )
     show_command.add_argument("file", metavar="FILE", help="the JSON file, or - for stdin")
+    _add_from(show_command, required=False, says="FILE is a request payload for this provider")
     show_command.add_argument(
+        "--max-text", type=_positive, metavar="N", help="cut text longer than N characters"
+    )
+
+
+def _add_from(command: argparse.ArgumentParser, *, required: bool, says: str) -> None:
+    """`--from X`: the provider FILE's payload is written for (convert and show)."""
+    command.add_argument(
         "--from",
         dest="source",
+        required=required,
         choices=names(),
         metavar="X",
-        help=f"FILE is a request payload for this provider ({', '.join(names())})",
+        help=f"{says} ({', '.join(names())})",
     )
-    show_command.add_argument(
-        "--max-text", type=int, metavar="N", help="cut text longer than N characters"
-    )
+
+
+def _positive(text: str) -> int:
+    """A positive whole number, or a usage error (exit 2) naming the option."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"takes a positive whole number, got {text!r}")
+    return value
 
 
 def _jsonable(value: Any) -> Any:

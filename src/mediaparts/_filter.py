@@ -13,7 +13,8 @@ from typing import Any, Literal, get_args
 
 from mediaparts._errors import InvalidConfig, InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import Part, ToolCall
+from mediaparts._pairs import answered_calls
+from mediaparts._parts import Part
 from mediaparts.formats import Kind
 
 __all__ = ["filter_messages"]
@@ -23,7 +24,7 @@ _KINDS = (*get_args(Kind), "text", "reasoning", "tool_call", "refusal", "provide
 
 
 def filter_messages(
-    messages: Sequence[Message],
+    messages: Message | Sequence[Message],
     *,
     roles: str | Iterable[str] | None = None,
     kinds: str | Iterable[str] | None = None,
@@ -50,10 +51,14 @@ def filter_messages(
     Tool calls and their results are filtered like anything else, so removing `tool`
     messages leaves their calls unanswered, which providers refuse. `unpaired="drop"` also
     removes the other half of every pair the filter broke: a call whose result was removed,
-    and a result whose call was removed (a call left unanswered in the input stays).
+    and a result whose call was removed (a call left unanswered in the input stays). A
+    result pairs as `mp.trim` pairs it: with the latest call whose id is its `tool_call_id`;
+    without an id (Gemini may send none), the latest call of its `name`; without a name
+    either, the latest call.
 
     Args:
-        messages: The conversation; it is not changed.
+        messages: The conversation, or one message (a conversation of one); it is not
+            changed.
         roles: Role names ("system", "developer", "user", "assistant", "tool").
         kinds: Part kinds ("text", "image", "audio", "video", "file", "reasoning",
             "tool_call", "refusal", "provider").
@@ -68,7 +73,7 @@ def filter_messages(
     Raises:
         InvalidConfig: An unknown role or kind, a `where` that is not callable, or an
             `empty` or `unpaired` that is not one of its values.
-        InvalidMedia: `messages` is not a list of messages.
+        InvalidMedia: `messages` is not a message or a list of messages.
     """
     wanted_roles = _names("roles", roles, _ROLES)
     wanted_kinds = _names("kinds", kinds, _KINDS)
@@ -96,15 +101,17 @@ def filter_messages(
         selected = picked(message) and (wanted_kinds is None or part.kind in wanted_kinds)
         return selected != exclude
 
-    out: list[Message] = []
+    # Per message, the indices of the parts it keeps, or None when it is dropped.
+    keep: list[list[int] | None] = []
     for message in checked:
         if not message.parts:
-            if (picked(message) and wanted_kinds is None) != exclude:
-                out.append(message)
+            keep.append([] if (picked(message) and wanted_kinds is None) != exclude else None)
             continue
-        parts = tuple(p for p in message.parts if kept(message, p))
-        _append(out, message, parts, empty)
-    return _unpair(checked, out, empty) if unpaired == "drop" else out
+        parts = [at for at, part in enumerate(message.parts) if kept(message, part)]
+        keep.append(parts if parts or empty == "keep" else None)
+    if unpaired == "drop":
+        _unpair(checked, keep, empty)
+    return [_with(m, parts) for m, parts in zip(checked, keep, strict=True) if parts is not None]
 
 
 def _names(what: str, value: Any, allowed: tuple[str, ...]) -> frozenset[str] | None:
@@ -124,10 +131,10 @@ def _names(what: str, value: Any, allowed: tuple[str, ...]) -> frozenset[str] | 
 
 
 def _messages(messages: Any) -> list[Message]:
+    if isinstance(messages, System | User | Assistant | Tool):  # iterable, as pydantic models are
+        return [messages]
     if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Iterable):
-        raise InvalidMedia(
-            f"filter_messages() takes a list of messages, got {type(messages).__name__}"
-        )
+        raise InvalidMedia(f"filter_messages() takes messages, got {type(messages).__name__}")
     out = list(messages)
     for i, message in enumerate(out):
         if not isinstance(message, System | User | Assistant | Tool):
@@ -138,27 +145,24 @@ def _messages(messages: Any) -> list[Message]:
     return out
 
 
-def _append(out: list[Message], message: Message, parts: tuple[Part, ...], empty: str) -> None:
+def _with(message: Message, parts: list[int]) -> Message:
     if len(parts) == len(message.parts):
-        out.append(message)
-    elif parts or empty == "keep":
-        out.append(message.model_copy(update={"parts": parts}))
+        return message
+    return message.model_copy(update={"parts": tuple(message.parts[at] for at in parts)})
 
 
-def _unpair(before: list[Message], after: list[Message], empty: str) -> list[Message]:
-    """Remove calls whose result the filter removed, and results whose call it removed."""
-    calls_before = {p.id for m in before for p in m.parts if isinstance(p, ToolCall) and p.id}
-    answered_before = {m.tool_call_id for m in before if isinstance(m, Tool) and m.tool_call_id}
-    calls = {p.id for m in after for p in m.parts if isinstance(p, ToolCall) and p.id}
-    answered = {m.tool_call_id for m in after if isinstance(m, Tool) and m.tool_call_id}
-    lost_results = (answered_before & calls_before) - answered  # a pair lost its result
-    lost_calls = (answered_before & calls_before) - calls  # a pair lost its call
-    out: list[Message] = []
-    for message in after:
-        if isinstance(message, Tool) and message.tool_call_id in lost_calls:
-            continue
-        parts = tuple(
-            p for p in message.parts if not (isinstance(p, ToolCall) and p.id in lost_results)
-        )
-        _append(out, message, parts, empty)
-    return out
+def _unpair(messages: list[Message], keep: list[list[int] | None], empty: str) -> None:
+    """Remove (from `keep`) the calls whose every result the filter removed, and the results
+    whose call it removed; pairs are the input's, found as `trim` finds them."""
+    pairs = answered_calls(messages)
+    answered = {call for result, call in pairs.items() if keep[result] is not None}
+    lost_results = {call for call in pairs.values() if call not in answered}
+    for result, (at, index) in pairs.items():
+        if index not in (keep[at] or ()):  # its call is gone
+            keep[result] = None
+    for at, index in lost_results:
+        parts = keep[at]
+        if parts is not None and index in parts:
+            parts.remove(index)
+            if not parts and empty == "drop":
+                keep[at] = None

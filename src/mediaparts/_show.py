@@ -15,7 +15,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidConfig, InvalidMedia
 from mediaparts._fields import data_json, json_text
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
@@ -65,7 +65,9 @@ def show(value: Any, *, max_text: int | None = None) -> str:
     text in full, media as `<image/png 640x480 12.3 KB sha256:1a2b3c>`, tool calls as
     `tool_call NAME id=ID ARGUMENTS`, reasoning shortened (opaque data by its size only),
     refusals, citations, provider blocks as `<anthropic web_search_tool_result …>`, and cache
-    breakpoints. The same input always gives the same text.
+    breakpoints. Only headers start at column 0: a newline in any value (text, tool
+    arguments, a refusal) starts an indented line, so no content can pass for a header. The
+    same input always gives the same text.
 
     Args:
         value: A list of messages, one message, or one part.
@@ -78,10 +80,11 @@ def show(value: Any, *, max_text: int | None = None) -> str:
 
     Raises:
         InvalidMedia: `value` is not messages or a part (a dict: read it with
-            `mp.message_from_dict` first), or `max_text` is not a positive whole number.
+            `mp.message_from_dict` first).
+        InvalidConfig: `max_text` is not a positive whole number.
     """
     if max_text is not None and (type(max_text) is not int or max_text < 1):
-        raise InvalidMedia(f"show(max_text=...) takes a positive whole number, got {max_text!r}")
+        raise InvalidConfig(f"show(max_text=...) takes a positive whole number, got {max_text!r}")
     if isinstance(value, _PARTS):
         return "\n".join(_part_lines(value, max_text))
     messages = [value] if isinstance(value, _MESSAGES) else value
@@ -150,7 +153,7 @@ def _part_lines(part: Part, max_text: int | None) -> list[str]:
             lines = _text(part.text, max_text).split("\n")
             if part.citations:
                 titles = [c.title or c.url or c.cited_text or "?" for c in part.citations]
-                shown = "; ".join(_cut(_clean(t), 60) for t in titles[:5])
+                shown = "; ".join(_cut(_one_line(t), 60) for t in titles[:5])
                 more = f"; … +{len(titles) - 5}" if len(titles) > 5 else ""
                 lines.append(f"[citations {len(titles)}: {shown}{more}]")
         case ReasoningPart():
@@ -166,7 +169,9 @@ def _part_lines(part: Part, max_text: int | None) -> list[str]:
             assert_never(part)
     if part.cache is not None:
         lines.append(f"[cache {part.cache}]")
-    return lines
+    # A value's newline starts a line of its own, which the caller indents like every other:
+    # no content can start a line at column 0, where only message headers start.
+    return [line for text in lines for line in text.split("\n")]
 
 
 def media_descriptor(part: MediaPart) -> str:
@@ -182,7 +187,7 @@ def media_descriptor(part: MediaPart) -> str:
         words = [f"file_id={_value(part.file_id)}", f"provider={_value(part.file_provider)}"]
         name = [_value(part.filename)] if part.filename else []
         return f"<{media_type} {' '.join(words + name + extra)}>"
-    url = [_cut(_clean(redact(part.url)), _URL_CHARS)] if part.url is not None else []
+    url = [_cut(_one_line(redact(part.url)), _URL_CHARS)] if part.url is not None else []
     if not part.is_loaded:
         return f"<{media_type} {' '.join(url + extra)}>"
     pixels = None
@@ -229,3 +234,8 @@ def _cut(text: str, limit: int | None) -> str:
 
 def _clean(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _one_line(text: str) -> str:
+    """`_clean`, newlines escaped too: for a value that is one item of a line (a URL, a title)."""
+    return _clean(text).replace("\n", "\\x0a")

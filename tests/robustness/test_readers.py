@@ -30,6 +30,7 @@ _REPLACEMENTS: tuple[Any, ...] = (
     "",
     "x",
     "a\ud800b",
+    "a\n[9] system",
     [],
     {},
     [{}],
@@ -70,9 +71,12 @@ def _read(kind: str, value: Any, provider: str) -> None:
     else:
         read = [mp.message_from_response(value, provider)]
     try:  # whatever a reader makes, show prints it
-        mp.show(read)
+        shown = mp.show(read)
     except mp.MediaError as exc:
         pytest.fail(f"mp.show refused what the {provider} reader made: {exc}")
+    # and only its message headers start at column 0: no value read can fake one
+    headers = [line for line in shown.split("\n") if line and not line.startswith(" ")]
+    assert [h.split("  ")[0] for h in headers] == [f"[{n}] {m.role}" for n, m in enumerate(read, 1)]
 
 
 @pytest.mark.parametrize(

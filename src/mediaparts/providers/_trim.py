@@ -26,8 +26,9 @@ from mediaparts._errors import (
     UnsupportedMediaType,
     rewrap,
 )
-from mediaparts._messages import Message, System, Tool, User
-from mediaparts._parts import Detail, ImagePart, Part, ToolCall
+from mediaparts._messages import Message, System, User
+from mediaparts._pairs import answered_calls
+from mediaparts._parts import Detail, ImagePart, Part
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers._count import PartTokens, TokenCount, count_tokens
 from mediaparts.providers._registry import Provider, get
@@ -212,36 +213,16 @@ def _cuts(messages: Sequence[Message], rest: list[int]) -> list[int]:
     """Return the positions in `rest` where kept messages may start.
 
     Position 0 (keep everything), and each `User` message no call-result pair spans: a pair
-    is a `Tool` message and the call it answers: the latest call with its `tool_call_id`;
-    without an id, the latest call of its `name`; without either, the latest message with
-    calls. A result whose call is not in the conversation pairs with nothing.
+    is a `Tool` message and the call it answers (`answered_calls`: the latest call with its
+    `tool_call_id`; without an id, the latest call of its `name`; without either, the latest
+    call). A result whose call is not in the conversation pairs with nothing.
     """
     # spans[p] counts the pairs opening at p minus those closing at p: a running sum is the
     # number of pairs a cut at p would split (the call before p, the result at p or after).
     spans = [0] * (len(rest) + 1)
-    by_id: dict[str, int] = {}
-    by_name: dict[str, int] = {}
-    latest: int | None = None
-    for p, index in enumerate(rest):
-        message = messages[index]
-        if isinstance(message, Tool):
-            if message.tool_call_id is not None:
-                call = by_id.get(message.tool_call_id)
-            elif message.name is not None:
-                call = by_name.get(message.name)
-            else:
-                call = latest
-            if call is not None:
-                spans[call + 1] += 1
-                spans[p + 1] -= 1
-            continue
-        calls = [part for part in message.parts if isinstance(part, ToolCall)]
-        for tool_call in calls:
-            if tool_call.id is not None:
-                by_id[tool_call.id] = p
-            by_name[tool_call.name] = p
-        if calls:
-            latest = p
+    for result, (call, _) in answered_calls([messages[index] for index in rest]).items():
+        spans[call + 1] += 1
+        spans[result + 1] -= 1
     cuts, open_pairs = [0], 0
     for p, index in enumerate(rest):
         open_pairs += spans[p]
