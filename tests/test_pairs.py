@@ -19,7 +19,9 @@ def _calls(*calls: tuple[str | None, str]) -> mp.Assistant:
     [
         ({"tool_call_id": "a"}, (1, 0)),  # by id: the latest call with it
         ({"tool_call_id": "b"}, (2, 1)),
-        ({"tool_call_id": "zz", "name": "f"}, None),  # an id never falls back to the name
+        # An id no call has: the latest call of its name, if that call has no id.
+        ({"tool_call_id": "zz", "name": "f"}, (2, 0)),
+        ({"tool_call_id": "zz", "name": "g"}, None),  # g's call has its own id
         ({"name": "f"}, (2, 0)),  # no id: the latest call of its name
         ({"name": "h"}, None),
         ({}, (2, 1)),  # neither: the latest call

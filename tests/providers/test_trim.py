@@ -465,3 +465,18 @@ def test_trim_shrinking_skips_file_references() -> None:
         conversation, size(conversation) - 1, "anthropic", shrink_images=True, unknown="ignore"
     )
     assert out[-1].parts[1] is stored
+
+
+def test_trim_pairs_a_result_whose_id_no_call_has_by_name() -> None:
+    """A result with an id no call has answers the call of its name written without an id:
+    trim keeps or drops the two together."""
+    conversation: list[mp.Message] = [
+        mp.User("q1"),
+        mp.Assistant([mp.ToolCall(name="f", id=None)]),
+        mp.User("interrupt"),
+        mp.Tool("res", tool_call_id="a", name="f"),
+        mp.User("q3"),
+    ]
+    for budget in range(size(conversation[-1:]), size(conversation) + 1):
+        out = mp.trim(conversation, budget, "anthropic")
+        assert (conversation[3] in out) == (conversation[1] in out)
