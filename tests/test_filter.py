@@ -288,3 +288,17 @@ def test_filter_messages_unpaired_drop_leaves_no_broken_pair(messages: list[mp.M
     out = mp.filter_messages(messages, roles="tool", exclude=True, unpaired="drop")
     calls = {p.id for m in out for p in m.parts if isinstance(p, mp.ToolCall)}
     assert not calls & answered
+
+
+def test_filter_messages_asks_where_once_per_message() -> None:
+    """The predicate is asked once per message, however many parts it has, so a message is
+    never split by a predicate that changes its mind."""
+    asked: list[mp.Message] = []
+
+    def where(message: mp.Message) -> bool:
+        asked.append(message)
+        return len(asked) % 2 == 1  # true, then false, then true ...
+
+    message = mp.User(["a", "b", "c"])
+    assert mp.filter_messages([message], where=where) == [message]
+    assert asked == [message]

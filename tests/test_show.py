@@ -234,3 +234,27 @@ def test_show_part_lines_are_indented_under_their_message(part: mp.Part) -> None
     """Every line a part shows (alone or in a message) sits under its message's header."""
     alone = mp.show(part).split("\n")
     assert mp.show(mp.User([part])).split("\n") == ["[1] user", *("  " + line for line in alone)]
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "invoice\u202efdp.exe",
+        "ok \u2066\u202e)x(\u202c\u2069",
+        "a\u2028b\u2029c",
+        "zero\u200bwidth\ufeff",
+    ],
+)
+def test_show_escapes_what_a_terminal_would_act_on(hostile: str) -> None:
+    """Bidirectional overrides, zero-width characters and Unicode line separators are shown
+    as escapes, in text and in file names alike."""
+    file = mp.part({"data": b"hello", "media_type": "text/plain", "filename": hostile})
+    out = mp.show([mp.User([hostile, file])])
+    assert not set(out) & set("\u202e\u2066\u2069\u202c\u2028\u2029\u200b\ufeff")
+    assert "\\u" in out
+
+
+def test_show_bounds_header_values() -> None:
+    """Ids, names, errors and other header values are cut, whatever their length."""
+    out = mp.show(mp.Tool("r", tool_call_id="c" * 10**6, error="E" * 10**6), max_text=10)
+    assert len(out) < 2_000

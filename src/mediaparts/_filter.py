@@ -14,7 +14,6 @@ from typing import Any, Literal, get_args
 from mediaparts._errors import InvalidConfig, InvalidMedia
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._pairs import answered_calls
-from mediaparts._parts import Part
 from mediaparts.formats import Kind
 
 __all__ = ["filter_messages"]
@@ -62,7 +61,8 @@ def filter_messages(
         roles: Role names ("system", "developer", "user", "assistant", "tool").
         kinds: Part kinds ("text", "image", "audio", "video", "file", "reasoning",
             "tool_call", "refusal", "provider").
-        where: A predicate over messages.
+        where: A predicate over messages, asked once per message; what it raises is raised
+            as it is.
         exclude: Remove the selection instead of keeping it.
         empty: What becomes of a message the filter left with no parts.
         unpaired: Whether to remove the other half of the tool-call pairs the filter broke.
@@ -97,17 +97,18 @@ def filter_messages(
             where is None or bool(where(message))
         )
 
-    def kept(message: Message, part: Part) -> bool:
-        selected = picked(message) and (wanted_kinds is None or part.kind in wanted_kinds)
-        return selected != exclude
-
     # Per message, the indices of the parts it keeps, or None when it is dropped.
     keep: list[list[int] | None] = []
     for message in checked:
+        chosen = picked(message)  # `where` is asked once per message, never per part
         if not message.parts:
-            keep.append([] if (picked(message) and wanted_kinds is None) != exclude else None)
+            keep.append([] if (chosen and wanted_kinds is None) != exclude else None)
             continue
-        parts = [at for at, part in enumerate(message.parts) if kept(message, part)]
+        parts = [
+            at
+            for at, part in enumerate(message.parts)
+            if (chosen and (wanted_kinds is None or part.kind in wanted_kinds)) != exclude
+        ]
         keep.append(parts if parts or empty == "keep" else None)
     if unpaired == "drop":
         _unpair(checked, keep, empty)

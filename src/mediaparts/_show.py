@@ -52,8 +52,12 @@ _INDENT = "  "
 # Reasoning is context, rarely what one reads a log for: shown cut at this many characters.
 _REASONING = 200
 _URL_CHARS = 200
-# C0 and C1 controls but newline and tab: shown as escapes, never sent to a terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# What a terminal would act on rather than show: C0 and C1 controls (tab and newline kept),
+# bidirectional overrides and isolates (a file name `invoice\u202efdp.exe` reads as
+# `invoiceexe.pdf`), zero-width characters and the Unicode line and paragraph separators.
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
 _BARE = re.compile(r"[\w.:/@+#=-]+")
 
 
@@ -140,7 +144,9 @@ def _usage(usage: Usage) -> str:
 
 
 def _value(value: Any) -> str:
-    text = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    # A header value (an id, a name, a model, an error) is one item of a line: cut, however
+    # long the value a file gave.
+    text = _cut(value.isoformat() if hasattr(value, "isoformat") else str(value), _URL_CHARS)
     return text if _BARE.fullmatch(text) else _clean(json.dumps(text, ensure_ascii=False))
 
 
@@ -233,7 +239,12 @@ def _cut(text: str, limit: int | None) -> str:
 
 
 def _clean(text: str) -> str:
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _one_line(text: str) -> str:

@@ -227,8 +227,13 @@ REVIEWED: dict[str, Reviewed] = {
         f"a URL's file name, for normalize --out; {_UNTRUSTED}",
         lambda n: "\x00" * n,
     ),
+    "mediaparts._messages:_RFC3339_START": Reviewed(
+        r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}",
+        f"a message dict's created_at text (match, anchored, fixed width); {_UNTRUSTED}",
+        lambda n: "1" * n,
+    ),
     "mediaparts._show:_CONTROL": Reviewed(
-        r"[\x00-\x08\x0b-\x1f\x7f-\x9f]",
+        r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]",
         f"every text mp.show prints (sub), e.g. a conversation file; {_UNTRUSTED}",
         lambda n: "\x1b" * n,
     ),
