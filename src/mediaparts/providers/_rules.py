@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from typing_extensions import Never
 
@@ -22,6 +22,8 @@ from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
 from mediaparts.providers._text import GENERIC_TEXT, TextRule
 from mediaparts.providers._vision import ModelRule, VisionGeometry, check_model, lookup
+
+_Row = TypeVar("_Row")
 
 __all__ = [
     "FileRules",
@@ -191,12 +193,7 @@ class Rules:
             raise NoDocumentedRule(
                 f"{self.provider} documents no image rule", provider=self.provider, model=model
             )
-        try:
-            return lookup(self.vision, model, strict=strict)
-        except NoDocumentedRule as exc:
-            error = rewrap(exc, f"{self.provider}: {exc}")
-            error.provider = self.provider
-            raise error from exc
+        return self._row(self.vision, model, strict=strict)
 
     def costs_for(self, model: str | None = None) -> MediaCosts:
         """Return the audio, video and PDF token rates of a model (first matching row).
@@ -223,8 +220,12 @@ class Rules:
         """
         if not self.text:
             return GENERIC_TEXT
+        return self._row(self.text, model, strict=strict)
+
+    def _row(self, table: Sequence[ModelRule[_Row]], model: str | None, *, strict: bool) -> _Row:
+        """`lookup`, its error naming this provider."""
         try:
-            return lookup(self.text, model, strict=strict)
+            return lookup(table, model, strict=strict)
         except NoDocumentedRule as exc:
             error = rewrap(exc, f"{self.provider}: {exc}")
             error.provider = self.provider
