@@ -24,12 +24,14 @@ VECTORS = [
     ("openai", "gpt-5.4", "high", 1024, 1024, 1229),
     ("openai", "gpt-5.4", "high", 2048, 2048, 3000),
     ("openai-responses", "gpt-4o", "high", 1024, 1024, 765),
+    ("openai", "o4-mini", "high", 1800, 2400, 2498),  # 1452 patches x 1.72, rounded up
     ("anthropic", None, None, 200, 200, 64),
     ("anthropic", None, None, 1000, 1000, 1296),
     ("anthropic", None, None, 1092, 1092, 1521),
     ("anthropic", None, None, 1920, 1080, 1560),
     ("anthropic", None, None, 2000, 1500, 1564),
     ("anthropic", None, None, 3840, 2160, 1560),
+    ("anthropic", None, None, 1075, 1520, 1551),  # A4 at the standard tier
     ("anthropic", "claude-opus-4-7", None, 1920, 1080, 2691),
     ("anthropic", "claude-opus-4-7", None, 3840, 2160, 4784),
     ("anthropic", "claude-opus-4-7", None, 1075, 1520, 2145),
@@ -37,6 +39,8 @@ VECTORS = [
     ("gemini", "gemini-2.5-pro", None, 300, 300, 258),
     ("gemini", "gemini-3-pro", "low", 1000, 1000, 280),
     ("gemini", "gemini-3-pro", None, 1000, 1000, 1120),
+    ("gemini", "gemini-3-pro", "medium", 1000, 1000, 560),
+    ("gemini", "gemini-3-pro", "ultra_high", 1000, 1000, 2240),
 ]
 
 
