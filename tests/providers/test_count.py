@@ -480,3 +480,25 @@ def test_count_provider_block_with_bytes_is_unknown() -> None:
     counted = mp.count_tokens(mp.messages_from(payload, "bedrock"), "bedrock")
     assert [(p.kind, p.method) for p in counted.unknown] == [("provider", "unknown")]
     assert counted.total > 0
+
+
+def test_count_encrypted_reasoning_from_its_reported_usage() -> None:
+    """Encrypted reasoning whose size is unknown is priced from the reasoning tokens its
+    response reported, when the message carries them (approximate); without usage it stays
+    unknown."""
+    item = mp.ReasoningPart(data="enc", provider="openai-responses", id="rs_1")
+    call = mp.ToolCall(id="c", name="f", arguments="{}")
+    usage = mp.Usage(input_tokens=10, output_tokens=500, reasoning_tokens=420)
+    with_usage = [
+        mp.User("q"),
+        mp.Assistant([item, call], usage=usage),
+        mp.Tool("ok", tool_call_id="c"),
+    ]
+    part = mp.count_tokens(with_usage, "openai-responses", model="gpt-5").messages[1].parts[0]
+    assert (part.tokens, part.method) == (420, "approximate")
+    assert "usage.reasoning_tokens" in part.how
+    without = [mp.User("q"), mp.Assistant([item, call]), mp.Tool("ok", tool_call_id="c")]
+    part = mp.count_tokens(without, "openai-responses", model="gpt-5").messages[1].parts[0]
+    assert (part.tokens, part.method) == (0, "unknown")
+    trimmed = mp.trim(with_usage, 10_000, "openai-responses", model="gpt-5")
+    assert trimmed == with_usage  # nothing unknown left: the default unknown="error" is met

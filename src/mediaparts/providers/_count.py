@@ -13,7 +13,7 @@ from typing import Any
 
 from mediaparts._build import is_single_source, part
 from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Message, User
+from mediaparts._messages import Assistant, Message, User
 from mediaparts._parts import MediaPart, TextPart
 from mediaparts.providers._count_parts import Counter
 from mediaparts.providers._registry import Provider, get
@@ -147,6 +147,8 @@ def count_parts(
     for i, message in enumerate(messages):
         earlier = i < last_user
         parts = [counter.part(p, j, earlier_turn=earlier) for j, p in enumerate(message.parts)]
+        if isinstance(message, Assistant):
+            parts = _reported_reasoning(parts, message)
         error = counter.tool_error(message)
         if error is not None:
             parts.append(error)
@@ -160,3 +162,24 @@ def count_parts(
         messages=tuple(counted),
         framing=counter.request_framing() if framed else (),
     )
+
+
+def _reported_reasoning(parts: list[PartTokens], message: Assistant) -> list[PartTokens]:
+    """Price reasoning whose size is unknown (encrypted, redacted) from the reasoning tokens
+    the response that made it reported, when the message carries its `usage`.
+
+    Sent back, an item costs about what it cost to produce: approximate. Several such parts
+    share the reported count evenly (the remainder to the first).
+    """
+    usage = message.usage
+    unknown = [at for at, p in enumerate(parts) if p.kind == "reasoning" and p.method == "unknown"]
+    if usage is None or not usage.reasoning_tokens or not unknown:
+        return parts
+    share, extra = divmod(usage.reasoning_tokens, len(unknown))
+    how = "the reasoning tokens its response reported (usage.reasoning_tokens), shared by its items"
+    out = list(parts)
+    for n, at in enumerate(unknown):
+        was = parts[at]
+        tokens = share + (extra if n == 0 else 0)
+        out[at] = PartTokens("reasoning", tokens, "approximate", how, was.index)
+    return out
