@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal
 
@@ -31,10 +31,10 @@ from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers import _costs
 from mediaparts.providers._normalized import PASSED_URL, NormalizedPart
 from mediaparts.providers._registry import Provider, get
-from mediaparts.providers._rules import KindRules
+from mediaparts.providers._rules import ImageRules, KindRules
 from mediaparts.providers._vision import check_model
 
-__all__ = ["UrlMode", "anormalize", "normalize", "normalize_many"]
+__all__ = ["UrlMode", "anormalize", "image_spec", "normalize", "normalize_many"]
 
 UrlMode = Literal["auto", "inline", "pass"]
 _PASSED = ("url pass-through",)
@@ -262,15 +262,8 @@ def _image(
         raise _refuse(provider, "image", media_type, rules)
     geometry = _costs.vision(provider, model)
     detail = _costs.choose_detail(provider, geometry, detail, getattr(media, "detail", None))
-    spec = FitSpec(
-        accepted=rules.media_types,
-        animated_ok=rules.animated,
-        max_width=rules.max_width,
-        max_height=rules.max_height,
-        target=None if geometry is None else lambda w, h: geometry.target_size(w, h, detail),
-        max_bytes=rules.max_bytes,
-        measure=rules.measure,
-    )
+    target = None if geometry is None else lambda w, h: geometry.target_size(w, h, detail)
+    spec = image_spec(rules, target=target)
     try:
         fitted = fit_image(media.data, media_type, spec)
     except InvalidMedia as exc:
@@ -390,3 +383,32 @@ def decode_text(data: bytes, media_type: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("cp1252", errors="replace")
+
+
+def image_spec(
+    rules: ImageRules,
+    *,
+    side: int | None = None,
+    target: Callable[[int, int], tuple[int, int]] | None = None,
+) -> FitSpec:
+    """Return how to fit an image to a provider's image rules: its types, animation, size
+    and byte limits, measured its way.
+
+    Args:
+        rules: The provider's image rules.
+        side: A longest side, in pixels, tighter than the rules' own (trim's smaller copies).
+        target: The size the provider would downscale an image to (its vision geometry).
+    """
+
+    def capped(limit: int | None) -> int | None:
+        return side if limit is None else limit if side is None else min(limit, side)
+
+    return FitSpec(
+        accepted=rules.media_types,
+        animated_ok=rules.animated,
+        max_width=capped(rules.max_width),
+        max_height=capped(rules.max_height),
+        target=target,
+        max_bytes=rules.max_bytes,
+        measure=rules.measure,
+    )

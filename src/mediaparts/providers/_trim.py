@@ -29,8 +29,9 @@ from mediaparts._errors import (
 from mediaparts._messages import Message, System, User
 from mediaparts._pairs import answered_calls
 from mediaparts._parts import Detail, ImagePart, Part
-from mediaparts.imaging import FitSpec, fit_image
+from mediaparts.imaging import fit_image
 from mediaparts.providers._count import PartTokens, TokenCount, count_tokens
+from mediaparts.providers._normalize import image_spec
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 from mediaparts.providers._vision import check_model
@@ -302,15 +303,7 @@ class _Shrinker:
         width, height = image.width, image.height
         if width is None or height is None or max(width, height) <= self._side:
             return None
-        rules = self._provider.rules.image
-        spec = FitSpec(
-            accepted=rules.media_types,
-            animated_ok=rules.animated,
-            max_width=self._side,
-            max_height=self._side,
-            max_bytes=rules.max_bytes,
-            measure=rules.measure,
-        )
+        spec = image_spec(self._provider.rules.image, side=self._side)
         try:
             fitted = fit_image(image.data, image.effective_media_type or "", spec)
         except UnsupportedMediaType:
