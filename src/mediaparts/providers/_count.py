@@ -12,9 +12,9 @@ import os
 from typing import Any
 
 from mediaparts._build import is_single_source, part
-from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Assistant, Message, User
 from mediaparts._parts import MediaPart, TextPart
+from mediaparts.providers import _costs
 from mediaparts.providers._count_parts import Counter
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
@@ -104,22 +104,15 @@ def _prepare(
     """Return the provider, the messages, and whether `value` was one part on its own."""
     chosen = get(provider)
     check_model(model)
-    _check_detail(chosen, detail)
+    # A level the provider has no such level for is refused up front (an argument, not a
+    # part's own hint), as normalize refuses it.
+    _costs.choose_detail(chosen, None, detail, None)
     if isinstance(value, MediaPart | TextPart):
         return chosen, [User([value])], True
     if isinstance(value, str | os.PathLike) or is_single_source(value):
         # One piece of media, as `mp.part` reads it (`render` reads a str as a prompt instead).
         return chosen, [User([part(value)])], True
     return chosen, as_messages(value), False
-
-
-def _check_detail(provider: Provider, detail: str | None) -> None:
-    """Refuse a detail level the provider has no such level for (an argument, not a part)."""
-    levels = provider.rules.image.detail_levels
-    if detail is None or detail in levels or (detail == "auto" and "auto" not in levels):
-        return
-    allowed = ", ".join(levels) if levels else "none (it has no detail setting)"
-    raise InvalidMedia(f"{provider.name} takes image detail levels: {allowed}; got {detail!r}")
 
 
 def count_parts(
