@@ -5,9 +5,11 @@ by this script with real encoders; nothing is downloaded or copied from elsewher
 
 Usage, from the repository root::
 
-    python testdata/make.py                # (re)write every fixture
+    python testdata/make.py                # (re)make every fixture
     python testdata/make.py --show-ffmpeg  # print the ffmpeg commands that would run, then exit
     python testdata/make.py --no-ffmpeg    # only the Pillow / stdlib fixtures
+    python testdata/make.py --rewrite      # write even files that are the same media
+    python testdata/make.py --out DIR      # make them in another folder
 
 Requirements: Pillow (with WebP, and AVIF for ``image.avif``), pillow-heif (for ``photo.heic``;
 it is skipped with a message when missing) and, optionally, ``ffmpeg`` on ``PATH``.
@@ -18,8 +20,10 @@ it is skipped with a message when missing) and, optionally, ``ffmpeg`` on ``PATH
 
 Output is deterministic: with the same library versions, two runs produce the same bytes (no
 random seeds, no timestamps, fixed PDF dates and ZIP entry dates, ffmpeg in bitexact mode with a
-single thread). The drawings mark orientation: a red square at the top-left corner and a blue
-square at the top-right corner of the upright picture.
+single thread). Other builds of the encoders write other bytes for the same media; a file whose
+new bytes are the same media as the copy already there (`same_media`) is left as it is, so a
+rerun changes nothing unless a fixture really changed. The drawings mark orientation: a red
+square at the top-left corner and a blue square at the top-right corner of the upright picture.
 """
 
 from __future__ import annotations
@@ -29,11 +33,13 @@ import csv
 import io
 import json
 import math
+import re
 import shlex
 import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 import wave
 import zipfile
@@ -41,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
 OUT = Path(__file__).resolve().parent
 
@@ -708,16 +714,157 @@ def ffmpeg_jobs(encoders: set[str]) -> tuple[list[FfmpegJob], list[str]]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Same media, other bytes
+# ---------------------------------------------------------------------------------------------
+#
+# Another build of libjpeg-turbo, libwebp, x264, libvpx, LAME or ffmpeg itself writes other bytes
+# for the same picture or sound (13 of the ffmpeg files differ between ffmpeg 5.1 and 9.0). The
+# tests pin some fixtures' bytes (golden payloads carry their hashes), so a fixture whose new
+# bytes are the same media as the committed copy is left as it is: rerunning this script with
+# other encoder builds changes nothing. `--rewrite` writes every file regardless.
+
+# How far two decodings of one picture may drift apart: the mean difference in any 8x8 block
+# (0-255, the largest band). Another JPEG or WebP build moves pixels by a level or two, spread
+# out; a changed word or marker moves one block by tens.
+BLOCK_TOLERANCE = 12
+PDF_STREAM = re.compile(rb"stream\r?\n(.*?)\r?\nendstream", re.S)
+
+
+def same_picture(old: bytes, new: bytes) -> bool:
+    """Whether Pillow reads both as the same format, size, mode and frames, with pixels within
+    `BLOCK_TOLERANCE`."""
+    try:
+        with Image.open(io.BytesIO(old)) as a, Image.open(io.BytesIO(new)) as b:
+            frames = getattr(a, "n_frames", 1)
+            if (a.format, a.size, a.mode, frames) != (
+                b.format,
+                b.size,
+                b.mode,
+                getattr(b, "n_frames", 1),
+            ):
+                return False
+            for index in range(frames):
+                a.seek(index)
+                b.seek(index)
+                diff = ImageChops.difference(a.convert("RGBA"), b.convert("RGBA"))
+                cells = (max(1, a.width // 8), max(1, a.height // 8))
+                # Band by band: an RGBA resize would weigh colour by the difference's alpha.
+                for band in diff.split():
+                    if band.resize(cells, Image.BOX).getextrema()[1] > BLOCK_TOLERANCE:
+                        return False
+    except (OSError, ValueError, EOFError, Image.DecompressionBombError):
+        return False
+    return True
+
+
+def same_pdf(old: bytes, new: bytes) -> bool:
+    """Whether two PDFs differ only in their embedded JPEGs (the same pictures) and the
+    lengths and offsets those change."""
+    old_streams, new_streams = PDF_STREAM.findall(old), PDF_STREAM.findall(new)
+    if len(old_streams) != len(new_streams):
+        return False
+    skeleton = [re.sub(rb"\d+", b"0", PDF_STREAM.sub(b"stream", data)) for data in (old, new)]
+    if skeleton[0] != skeleton[1]:
+        return False
+    return all(a == b or same_picture(a, b) for a, b in zip(old_streams, new_streams, strict=True))
+
+
+def ffmpeg_read(data: bytes, suffix: str, *output: str) -> subprocess.CompletedProcess[bytes]:
+    """Run ffmpeg on `data` (as a file named with `suffix`) with the given output arguments."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"probe{suffix}"
+        path.write_bytes(data)
+        command = ["ffmpeg", "-hide_banner", "-nostdin", "-i", str(path), *output]
+        return subprocess.run(command, capture_output=True, check=False)
+
+
+def describe_with_ffmpeg(data: bytes, suffix: str) -> tuple[str, ...]:
+    """What ffmpeg says a file holds: its container, duration (to 0.1 s) and each stream's
+    kind, codec, size, rate and channels, without bit rates, start times or ids."""
+    # With no output file ffmpeg exits 1 after printing what it read.
+    report = ffmpeg_read(data, suffix).stderr.decode("utf-8", "replace")
+    facts: list[str] = []
+    for line in map(str.strip, report.splitlines()):
+        if line.startswith("Input #"):
+            facts.append(line.rsplit(", from", 1)[0])  # the container, not the path
+        elif match := re.match(r"Duration: (\d+):(\d+):([\d.]+)", line):
+            hours, minutes, seconds = match.groups()
+            facts.append(f"duration {int(hours) * 3600 + int(minutes) * 60 + float(seconds):.1f}")
+        elif line.startswith("Stream #") and (match := re.search(r"(Audio|Video): (\w+)", line)):
+            shape = re.findall(r"\b\d+x\d+\b|\d+ Hz|\bmono\b|\bstereo\b|[\d.]+ fps", line)
+            facts.append(" ".join([*match.groups(), *shape]))
+    return tuple(facts)
+
+
+# Small decodings to compare: the first audio stream as 8 kHz mono 16-bit samples, the first
+# video stream's frames as 40x30 grey pictures.
+AUDIO_SAMPLES = ("-map", "0:a:0", "-ac", "1", "-ar", "8000", "-f", "s16le", "-")
+VIDEO_FRAMES = ("-map", "0:v:0", "-vf", "scale=40:30", "-pix_fmt", "gray", "-f", "rawvideo", "-")
+
+
+def same_signal(old: bytes, new: bytes, *, scale: float, shift: int = 0) -> bool:
+    """Whether two decodings agree: the same length (to 2 %) and a root mean square difference
+    under 10 % of `scale`, once one is moved by up to `shift` samples against the other (an
+    encoder's start padding moves a sound by a few milliseconds)."""
+    if not old or abs(len(old) - len(new)) > len(old) // 50:
+        return old == new
+    fmt = "<h" if scale > 255 else "B"
+    size = struct.calcsize(fmt)
+    a = [v for (v,) in struct.iter_unpack(fmt, old[: len(old) // size * size])]
+    b = [v for (v,) in struct.iter_unpack(fmt, new[: len(new) // size * size])]
+    inner = range(shift, min(len(a), len(b)) - shift)
+
+    def rms(lag: int, step: int = 1) -> float:
+        picked = inner[::step]
+        return math.sqrt(sum((a[i] - b[i + lag]) ** 2 for i in picked) / max(1, len(picked)))
+
+    # The lag from every 8th sample, then the difference at that lag from all of them.
+    lag = min(range(-shift, shift + 1), key=lambda lag: rms(lag, 8))
+    return rms(lag) < 0.1 * scale
+
+
+def same_media(name: str, old: bytes, new: bytes, *, ffmpeg: bool) -> bool:
+    """Whether `new` holds the same picture, document or sound as the committed `old`."""
+    suffix = Path(name).suffix
+    if not ffmpeg:
+        return same_pdf(old, new) if suffix == ".pdf" else same_picture(old, new)
+    described = describe_with_ffmpeg(old, suffix)
+    if not any(fact.startswith(("Audio", "Video")) for fact in described):
+        return False
+    if described != describe_with_ffmpeg(new, suffix):
+        return False
+    for kind, output, scale, shift in (
+        ("Audio", AUDIO_SAMPLES, 16384.0, 160),  # a half-scale sine; up to 20 ms at 8 kHz
+        ("Video", VIDEO_FRAMES, 255.0, 0),
+    ):
+        if any(fact.startswith(kind) for fact in described):
+            first, second = ffmpeg_read(old, suffix, *output), ffmpeg_read(new, suffix, *output)
+            if not same_signal(first.stdout, second.stdout, scale=scale, shift=shift):
+                return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------------------------
 
 
-def write(name: str, data: bytes) -> None:
-    (OUT / name).write_bytes(data)
-    print(f"  wrote {name:<18} {len(data):>7} bytes")
+def write(folder: Path, name: str, data: bytes, *, rewrite: bool, ffmpeg: bool = False) -> None:
+    """Write one fixture, unless the copy there already holds the same bytes or the same media."""
+    target = folder / name
+    old = target.read_bytes() if target.exists() else None
+    if old == data:
+        print(f"  same    {name:<18} {len(data):>7} bytes")
+    elif old is not None and not rewrite and same_media(name, old, data, ffmpeg=ffmpeg):
+        print(
+            f"  kept    {name:<18} {len(old):>7} bytes (this build writes other bytes, same media)"
+        )
+    else:
+        target.write_bytes(data)
+        print(f"  wrote   {name:<18} {len(data):>7} bytes")
 
 
-def make_python_fixtures() -> list[str]:
+def make_python_fixtures(folder: Path, *, rewrite: bool) -> list[str]:
     """Write every Pillow / stdlib fixture; return the names that could not be made."""
     missing: list[str] = []
     for name, build in BUILDERS.items():
@@ -726,20 +873,26 @@ def make_python_fixtures() -> list[str]:
             print(f"  skipped {name}: no encoder for it here (left as it is)")
             missing.append(name)
         else:
-            write(name, data)
+            write(folder, name, data, rewrite=rewrite)
     return missing
 
 
-def make_ffmpeg_fixtures(jobs: Sequence[FfmpegJob]) -> None:
-    for job in jobs:
-        subprocess.run(job.command(), cwd=OUT, check=True)
-        print(f"  ffmpeg {job.name:<17} {(OUT / job.name).stat().st_size:>7} bytes")
+def make_ffmpeg_fixtures(folder: Path, jobs: Sequence[FfmpegJob], *, rewrite: bool) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        for job in jobs:
+            subprocess.run(job.command(), cwd=scratch, check=True)
+            data = (Path(scratch) / job.name).read_bytes()
+            write(folder, job.name, data, rewrite=rewrite, ffmpeg=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--show-ffmpeg", action="store_true", help="print ffmpeg commands, exit")
     parser.add_argument("--no-ffmpeg", action="store_true", help="skip the ffmpeg fixtures")
+    parser.add_argument(
+        "--rewrite", action="store_true", help="write every file, even when it is the same media"
+    )
+    parser.add_argument("--out", type=Path, default=OUT, help="the folder to write (testdata/)")
     options = parser.parse_args(argv)
 
     ffmpeg = None if options.no_ffmpeg else shutil.which("ffmpeg")
@@ -754,12 +907,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"# skipped {name}: no suitable encoder")
         return 0
 
-    print(f"Pillow / stdlib fixtures -> {OUT}")
-    make_python_fixtures()
+    folder: Path = options.out
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"Pillow / stdlib fixtures -> {folder}")
+    make_python_fixtures(folder, rewrite=options.rewrite)
     if ffmpeg:
         jobs, skipped = ffmpeg_jobs(available_encoders())
         print("ffmpeg fixtures")
-        make_ffmpeg_fixtures(jobs)
+        make_ffmpeg_fixtures(folder, jobs, rewrite=options.rewrite)
         for name in skipped:
             print(f"  skipped {name}: this ffmpeg has no suitable encoder (left as it is)")
     elif options.no_ffmpeg:
