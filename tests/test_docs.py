@@ -24,6 +24,7 @@ import doctest
 import importlib.util
 import inspect
 import io
+import itertools
 import os
 import re
 import shutil
@@ -306,3 +307,102 @@ def test_docs_block_reader_reads_markers_and_doctests(tmp_path: Path) -> None:
     _run(found[3], namespace)  # the doctest sees x from the block before
     with pytest.raises(AssertionError, match="1 doctest example"):
         _run(Block("page.md", 1, "pycon", ">>> x\n5\n", (), None), namespace)
+
+
+SHELL = {"sh", "bash", "shell", "console"}
+# A package a `pip install` line names: a local path ('.', '-e .', "'.[heif]'") or a name.
+PIP_ARGUMENT = re.compile(r"""(?:^|\s)(?!-)['"]?(?P<spec>[^\s'"]+)['"]?""")
+EXTRAS = re.compile(r"\[(?P<extras>[^\]]*)\]")
+
+
+def _shell_lines(page: Path) -> Iterator[tuple[int, str]]:
+    """Each command line of the page's shell blocks, with its line number; comments dropped."""
+    for block in blocks(page):
+        if block.lang in SHELL:
+            for offset, line in enumerate(block.code.splitlines()):
+                command = line.split(" #", 1)[0].strip().removeprefix("$ ")
+                if command and not command.startswith("#"):
+                    yield block.line + offset, command
+
+
+def _pip_specs(command: str) -> list[str]:
+    """The package specs of every `pip install` in a command line (options left out)."""
+    specs: list[str] = []
+    for part in command.split("&&"):
+        words = part.split("pip install", 1)
+        if len(words) == 2:
+            arguments = re.sub(r"--group \S+|-[-\w]+", " ", words[1])
+            specs += [m["spec"] for m in PIP_ARGUMENT.finditer(arguments)]
+    return specs
+
+
+def test_docs_install_commands_work_from_a_clone() -> None:
+    """Every `pip install` the pages show installs mediaparts from the clone ('.', with
+    extras that exist), never by its name: it is not published yet, so that line would fail
+    with "No matching distribution" (the published name may appear in a comment)."""
+    tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11")
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    extras = set(pyproject["project"]["optional-dependencies"])
+    checked = 0
+    for page in PAGES:
+        for line, command in _shell_lines(page):
+            for spec in _pip_specs(command):
+                where = f"{page.relative_to(ROOT)}:{line}: {spec}"
+                assert not spec.startswith("mediaparts"), f"{where}: install from the clone, '.'"
+                if spec.startswith("."):
+                    checked += 1
+                    named = EXTRAS.search(spec)
+                    unknown = set(named["extras"].split(",")) - extras if named else set()
+                    assert not unknown, f"{where}: no such extra {sorted(unknown)}"
+    assert checked >= 3  # the Quick start's two and the Install section's
+
+
+def test_docs_cli_inspect_commands_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every `mediaparts inspect` the pages show runs on the files they name (testdata/ and
+    the docs' example files), offline, and exits 0 unless the page shows it failing."""
+    (tmp_path / "testdata").symlink_to(TESTDATA)
+    for name, source in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(TESTDATA / source, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for page in PAGES:
+        text = page.read_text()
+        for line, command in _shell_lines(page):
+            found = re.search(r"(?:^|/|\s)mediaparts (inspect .*)", command)
+            if not found:
+                continue
+            # A transcript shows a failure in the output under the command: an "error:" line
+            # (exit 2) or an input rejected or unreadable (exit 1).
+            shown = list(
+                itertools.takewhile(
+                    lambda out: not out.startswith(("```", "$ ")), text.splitlines()[line:]
+                )
+            )
+            expected_error = any(re.search(r"error:|rejected|cannot", out) for out in shown)
+            code = main(found[1].split())
+            output = capsys.readouterr()
+            where = f"{page.relative_to(ROOT)}:{line}"
+            assert (code != 0) is expected_error, f"{where}: exit {code}\n{output.err}"
+            ran += 1
+    assert ran >= 4
+
+
+def test_docs_models_are_not_deprecated() -> None:
+    """No page names an Anthropic model the installed SDK deprecates (a call with it warns)."""
+    deprecated: dict[str, str] = {}
+    with contextlib.suppress(ImportError):
+        from anthropic.resources.messages import messages as sdk_messages
+
+        deprecated = dict(getattr(sdk_messages, "DEPRECATED_MODELS", {}))
+    if not deprecated:
+        pytest.skip("the anthropic SDK (with its list of deprecated models) is not installed")
+    named = {
+        (page.relative_to(ROOT).as_posix(), model)
+        for page in PAGES
+        for model in re.findall(r"\bclaude-[a-z0-9.-]*[a-z0-9]", page.read_text())
+        if model in deprecated
+    }
+    assert named == set()
