@@ -112,6 +112,7 @@ def test_error_tree_shape() -> None:
     ):
         assert issubclass(cls, mp.MediaError)
     assert issubclass(mp.InvalidMedia, ValueError)
+    assert issubclass(mp.CodecUnavailable, mp.UnsupportedMediaType)
     assert issubclass(mp.BlockedPath, mp.InvalidMedia)
     assert issubclass(mp.BlockedURL, mp.FetchError)
     assert issubclass(mp.OfflineError, mp.FetchError)
@@ -122,6 +123,7 @@ def test_error_tree_shape() -> None:
 ERROR_NAMES = (
     "BlockedPath",
     "BlockedURL",
+    "CodecUnavailable",
     "FetchError",
     "InvalidMedia",
     "MediaError",
@@ -140,6 +142,13 @@ def test_errors_named_by_public_path(name: str) -> None:
     err = cls("what went wrong")
     copy = pickle.loads(pickle.dumps(err))
     assert (type(copy), str(copy)) == (cls, "what went wrong")
+
+
+def test_codec_unavailable_carries_what_to_install() -> None:
+    """CodecUnavailable names the package and extra, and defaults to neither."""
+    err = mp.CodecUnavailable("needs pillow-heif", package="pillow-heif", extra="heif")
+    assert (err.package, err.extra, err.accepted) == ("pillow-heif", "heif", ())
+    assert (mp.CodecUnavailable("x").package, mp.CodecUnavailable("x").extra) == ("", None)
 
 
 def test_unknown_provider_survives_pickling() -> None:

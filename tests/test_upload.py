@@ -8,6 +8,7 @@ import io
 import json
 import random
 import struct
+import sys
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -460,6 +461,25 @@ def test_from_upload_strip_heic_without_plugin(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(UnsupportedMediaType, match=r"pillow-heif.*strip_metadata=False"):
         from_upload(io.BytesIO(raw))
     assert from_upload(io.BytesIO(raw), strip_metadata=False).data == raw
+
+
+def test_from_upload_heic_without_pillow_heif_is_codec_unavailable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server without pillow-heif raises CodecUnavailable (naming the extra), not the file."""
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # makes `import pillow_heif` fail
+    with pytest.raises(mp.CodecUnavailable, match=r"pip install 'mediaparts\[heif\]'") as caught:
+        from_upload(io.BytesIO(data("photo.heic")))
+    assert isinstance(caught.value, UnsupportedMediaType)  # old `except` clauses still catch it
+    assert (caught.value.package, caught.value.extra) == ("pillow-heif", "heif")
+    assert caught.value.media_type == "image/heic"
+
+
+def test_from_upload_unsupported_file_is_not_codec_unavailable() -> None:
+    """A type the call does not take is UnsupportedMediaType, never CodecUnavailable."""
+    with pytest.raises(UnsupportedMediaType) as caught:
+        from_upload(io.BytesIO(data("tone.wav")))
+    assert not isinstance(caught.value, mp.CodecUnavailable)
 
 
 def truncated_idat() -> bytes:

@@ -5,6 +5,7 @@ malformed are also a `ValueError`, so code that already catches `ValueError` kee
 
     MediaError
     ├── UnsupportedMediaType      the bytes are a type this part, call or provider does not take
+    │   └── CodecUnavailable      this machine lacks the decoder (carries `package`, `extra`)
     ├── NoDocumentedRule          the provider documents no rule for this (a model's formula, ...)
     ├── InvalidMedia (ValueError) corrupt or truncated media, bad base64, data URI or shorthand
     │   └── BlockedPath           untrusted input (a message dict) names a local file
@@ -42,6 +43,7 @@ __all__ = [
     "BlockedPath",
     "BlockedURL",
     "BudgetExceeded",
+    "CodecUnavailable",
     "ConversionError",
     "ConversionWarning",
     "FetchError",
@@ -94,6 +96,32 @@ class UnsupportedMediaType(MediaError):
     ) -> None:
         super().__init__(message, media_type=media_type, provider=provider)
         self.accepted = accepted
+
+
+class CodecUnavailable(UnsupportedMediaType):
+    """The type is one mediaparts reads, but this machine lacks the optional decoder for it.
+
+    A fault of the installation, not of the file: a web app answers it with a 5xx and a message
+    for its operator (install the extra), never by blaming the upload. Still an
+    `UnsupportedMediaType`, so existing `except` clauses keep catching it.
+
+    Attributes:
+        package: The package to install (`"pillow-heif"`).
+        extra: The mediaparts extra that installs it (`"heif"`), or None when there is none.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        media_type: str | None = None,
+        provider: str | None = None,
+        package: str = "",
+        extra: str | None = None,
+    ) -> None:
+        super().__init__(message, media_type=media_type, provider=provider)
+        self.package = package
+        self.extra = extra
 
 
 class NoDocumentedRule(MediaError):

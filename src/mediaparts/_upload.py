@@ -96,7 +96,9 @@ def from_upload(
         MediaTooLarge: More than `max_bytes` bytes, or more than `max_pixels` pixels.
         UnsupportedMediaType: The detected type matches no `accept` pattern (bytes that
             identify no type match only `"*/*"` or `"application/octet-stream"`, whatever the
-            client called them), or the image cannot be stripped (HEIC without pillow-heif).
+            client called them).
+        CodecUnavailable: The image cannot be stripped because this machine lacks its decoder
+            (HEIC without pillow-heif): an `UnsupportedMediaType` that is the server's fault.
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
     # Sync twin of `afrom_upload` (same keywords; `_read` is the twin of its read loop): the

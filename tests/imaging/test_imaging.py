@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageSequence, ImageStat
 from PIL.JpegImagePlugin import JpegImageFile
 
+import mediaparts as mp
 import mediaparts.imaging as imaging
 from mediaparts import InvalidMedia, MediaTooLarge, ProviderLimitError, UnsupportedMediaType
 from mediaparts.imaging import FitSpec, FittedImage, fit_image, image_orientation
@@ -430,8 +431,9 @@ def test_fit_corrupt_raises_invalid_media(data: bytes, media_type: str) -> None:
 def test_fit_heic_without_pillow_heif(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without pillow-heif a HEIC that must be converted says how to install the extra."""
     monkeypatch.setitem(sys.modules, "pillow_heif", None)  # makes `import pillow_heif` fail
-    with pytest.raises(UnsupportedMediaType, match=r"pip install 'mediaparts\[heif\]'"):
+    with pytest.raises(mp.CodecUnavailable, match=r"pip install 'mediaparts\[heif\]'") as caught:
         fit_image(read("photo.heic"), "image/heic", ANTHROPIC)
+    assert (caught.value.package, caught.value.extra) == ("pillow-heif", "heif")
 
 
 def test_fit_heic_accepted_passes_through_without_pillow_heif(
@@ -449,8 +451,9 @@ def test_fit_avif_without_a_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     Image.init()
     monkeypatch.delitem(Image.OPEN, "AVIF")
     monkeypatch.delitem(Image.OPEN, "HEIF", raising=False)
-    with pytest.raises(UnsupportedMediaType, match="cannot read image/avif"):
+    with pytest.raises(mp.CodecUnavailable, match="cannot read image/avif") as caught:
         fit_image(read("image.avif"), "image/avif", ANTHROPIC)
+    assert (caught.value.package, caught.value.extra) == ("pillow", None)
 
 
 @pytest.mark.parametrize(

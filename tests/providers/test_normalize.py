@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,18 @@ def test_normalize_truncated_convertible_image_is_invalid(testdata: Path, name: 
     part = mp.ImagePart.from_bytes(data[: len(data) // 2], filename=name)
     with pytest.raises(mp.InvalidMedia, match=r"openai does not accept .* cannot be converted"):
         mp.normalize(part, "openai")
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "bedrock"])
+def test_normalize_heic_without_pillow_heif_is_codec_unavailable(
+    testdata: Path, provider: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A HEIC the server cannot decode is CodecUnavailable (a server fix), naming the extra."""
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # makes `import pillow_heif` fail
+    with pytest.raises(mp.CodecUnavailable, match=r"mediaparts\[heif\]") as caught:
+        mp.normalize(testdata / "photo.heic", provider)
+    assert (caught.value.package, caught.value.extra) == ("pillow-heif", "heif")
+    assert caught.value.provider == provider
 
 
 @pytest.mark.parametrize("cut", [13, 40, 100])

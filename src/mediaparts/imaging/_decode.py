@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mediaparts._errors import UnsupportedMediaType
 from mediaparts.imaging._pil import has_alpha
-from mediaparts.imaging._probe import ImageHeader
+from mediaparts.imaging._probe import ImageHeader, codec_unavailable
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -51,12 +50,12 @@ def decode(probe: ImageHeader, size: tuple[int, int], *, first_frame: bool) -> D
         first_frame: Record the "first frame" step (the image is animated and must be still).
 
     Raises:
-        UnsupportedMediaType: The plugin for this type (pillow-heif) is not installed.
+        CodecUnavailable: The plugin for this type (pillow-heif) is not installed.
         Any of `PIL_ERRORS`: Pillow could not decode the pixels (the caller wraps them).
     """
     image = probe.image
     if image is None:
-        raise UnsupportedMediaType(probe.missing_plugin or "", media_type=probe.media_type)
+        raise codec_unavailable(probe.missing_plugin or "", probe.media_type)
     steps: list[str] = []
     stored = (size[1], size[0]) if probe.orientation >= 5 else size
     if first_frame:  # a frame check that gave up may have left the image on a later frame

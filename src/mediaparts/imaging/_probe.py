@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import CodecUnavailable, InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.formats import Format, jpeg_scans, readable
 from mediaparts.formats import get as format_of
@@ -25,6 +25,7 @@ __all__ = [
     "ImageHeader",
     "check_all_frames",
     "check_decode",
+    "codec_unavailable",
     "decode_failure",
     "image_orientation",
     "probe",
@@ -95,7 +96,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> ImageHeader:
     missing = _heif_plugin(record)
     if missing is not None:
         if stored is None:  # nothing to pass through either: say what to install
-            raise UnsupportedMediaType(missing, media_type=kind)
+            raise codec_unavailable(missing, kind)
         return ImageHeader(kind, *stored, 1, False, False, True, False, None, missing)
     image = _open(data, record, pixel_cap)
     _check_cap(image.size, pixel_cap, kind)
@@ -305,10 +306,11 @@ def _open(data: bytes, record: Format, pixel_cap: int | None) -> Image.Image:
         Image.init()  # load every plugin, as Image.open would; a name still missing is absent
     formats = tuple(name for name in formats if name in Image.OPEN)
     if not formats:  # e.g. AVIF on Pillow < 11.2 without an old pillow-heif
-        raise UnsupportedMediaType(
+        raise CodecUnavailable(
             f"this Pillow ({pillow_version}) cannot read {media_type}; "
-            "Pillow 11.2 or later reads AVIF",
+            "Pillow 11.2 or later reads AVIF: pip install -U pillow",
             media_type=media_type,
+            package="pillow",
         )
     try:
         with quiet():
@@ -366,6 +368,14 @@ def _orientation(image: Image.Image) -> int:
     except PIL_ERRORS:
         return 1
     return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def codec_unavailable(message: str, media_type: str) -> CodecUnavailable:
+    """The error for a HEIF-family image this machine cannot decode: pillow-heif is missing.
+
+    `message` is `_heif_plugin`'s (or `ImageHeader.missing_plugin`), with any context added.
+    """
+    return CodecUnavailable(message, media_type=media_type, package="pillow-heif", extra="heif")
 
 
 def _heif_plugin(record: Format) -> str | None:

@@ -11,13 +11,19 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge
 from mediaparts.formats import get as format_of
 from mediaparts.imaging._animate import save_animation, timing, upright_frames
 from mediaparts.imaging._decode import plain, transpose
 from mediaparts.imaging._encode import encoding, first_writable, keeps_alpha
 from mediaparts.imaging._pil import PIL_ERRORS, quiet
-from mediaparts.imaging._probe import ImageHeader, check_all_frames, check_decode, probe
+from mediaparts.imaging._probe import (
+    ImageHeader,
+    check_all_frames,
+    check_decode,
+    codec_unavailable,
+    probe,
+)
 from mediaparts.imaging._spec import DecodeBudget, pillow_writer
 
 __all__ = ["reencode_animation", "reencode_still", "strip_metadata"]
@@ -113,7 +119,7 @@ def strip_metadata(
 
     Raises:
         MediaTooLarge: Over `max_pixels` or over the decode budget.
-        UnsupportedMediaType: Its plugin is missing (HEIC without pillow-heif).
+        CodecUnavailable: Its plugin is missing (HEIC without pillow-heif).
         InvalidMedia: The image is corrupt or truncated.
     """
     try:
@@ -138,10 +144,10 @@ def _strip(
     from PIL import Image
 
     if head.image is None:
-        raise UnsupportedMediaType(
+        raise codec_unavailable(
             f"cannot strip metadata from {label}: {head.missing_plugin}; or pass "
             "strip_metadata=False to keep its bytes as they are",
-            media_type=head.media_type,
+            head.media_type,
         )
     try:
         check_all_frames(head, data, budget, limit=max_pixels)

@@ -1,0 +1,333 @@
+"""The example's upload page in a real browser: Debian's headless Chromium, driven by Selenium.
+
+The app is started as users start it (`python -m uvicorn fastapi_app:app --app-dir
+docs/examples`), real files are chosen in the page's file input, and the tests assert what the
+page shows. Selenium with the system chromedriver, not Playwright: Debian packages a
+chromedriver built for its own Chromium, so the two always match, and Selenium needs nothing
+downloaded (given the driver's path, Selenium Manager is never run). The module skips, with a
+one-line reason, where Selenium, uvicorn, Chromium or chromedriver is missing; `.ci/run`
+installs the browser where it can.
+
+`MEDIAPARTS_UPDATE_GOLDEN=1` rewrites the docs' screenshot (docs/img/upload-page.png).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests._builders import ROOT, TESTDATA
+
+CHROMIUM = next(
+    (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
+)
+CHROMEDRIVER = shutil.which("chromedriver")
+MISSING = [
+    what
+    for what, present in (
+        ("the selenium package", importlib.util.find_spec("selenium")),
+        ("uvicorn", importlib.util.find_spec("uvicorn")),
+        ("fastapi", importlib.util.find_spec("fastapi")),
+        ("python-multipart", importlib.util.find_spec("python_multipart")),
+        ("chromium", CHROMIUM),
+        ("chromedriver", CHROMEDRIVER),
+    )
+    if not present
+]
+if MISSING:
+    pytest.skip(f"browser test needs {', '.join(MISSING)}", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402  # only once the skip above has not happened
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+EXAMPLES = ROOT / "docs" / "examples"
+SCREENSHOT = ROOT / "docs" / "img" / "upload-page.png"
+WINDOW = (1280, 1960)
+PROVIDERS = ("anthropic", "openai", "gemini")  # three columns: a screenshot a reader can read
+# Chromium as root in a container: no sandbox, no GPU, and none of its own network traffic
+# (updates, sync, field trials), which would otherwise flood a closed network.
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+)
+
+
+def _max_bytes() -> int:
+    """The example's per-file cap, read from its source as the server will run it."""
+    spec = importlib.util.spec_from_file_location("fastapi_app_limits", EXAMPLES / "fastapi_app.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return int(module.MAX_BYTES)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The example app under uvicorn on a free port, started as a user would; its base URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "uvicorn", "fastapi_app:app", "--app-dir", str(EXAMPLES)]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                output = process.stdout.read().decode(errors="replace") if process.stdout else ""
+                pytest.fail(f"uvicorn exited with {process.returncode}:\n{output}")
+            try:
+                if httpx.get(f"{url}/limits", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "uvicorn did not answer within 30 s"
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """One headless Chromium for the module, with a fresh profile."""
+    assert CHROMIUM is not None and CHROMEDRIVER is not None  # else the module was skipped
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--window-size={WINDOW[0]},{WINDOW[1]}")
+    # Given the driver's path, Selenium never runs Selenium Manager (which would download).
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    # The viewport exactly (the window's size includes what headless keeps of its frame), so
+    # the screenshot's size is WINDOW on every machine.
+    metrics = {"width": WINDOW[0], "height": WINDOW[1], "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def inspect(driver: WebDriver, url: str, paths: list[Path]) -> None:
+    """Open the page, choose `paths` in its file input, keep PROVIDERS ticked and inspect."""
+    driver.get(url)
+    wait = WebDriverWait(driver, 30)
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".provider")) > 0)
+    for box in driver.find_elements(By.CSS_SELECTOR, ".provider input[type=checkbox]"):
+        if box.is_selected() != (box.get_attribute("value") in PROVIDERS):
+            box.click()
+    chooser = driver.find_element(By.ID, "files")
+    chooser.send_keys("\n".join(str(path) for path in paths))
+    driver.find_element(By.ID, "inspect").click()
+    wait.until(lambda d: d.execute_script("return document.body.dataset.done") is not None)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One provider's result for one file, as shown."""
+
+    text: str
+    preview: tuple[int, int] | None  # the <img>'s natural size, when there is one
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the page showed after the upload."""
+
+    cards: dict[str, str]  # file name -> the card's visible text
+    cells: dict[tuple[str, str], Cell]  # (file name, provider) -> its cell
+    payloads: dict[str, str]  # provider -> the payload block's text
+    status: str
+    screenshot: bytes
+
+
+def _cell(element: WebElement) -> Cell:
+    images = element.find_elements(By.CSS_SELECTOR, "img.preview")
+    size = None
+    if images:
+        natural = images[0].get_property("naturalWidth"), images[0].get_property("naturalHeight")
+        size = (int(str(natural[0])), int(str(natural[1])))
+    return Cell(element.text, size)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The uploads: real testdata files, an empty one and one over the app's MAX_BYTES."""
+    folder = tmp_path_factory.mktemp("uploads")
+    chosen = {name: TESTDATA / name for name in ("photo.jpg", "photo.heic", "document.pdf")}
+    chosen["mislabelled.jpg"] = TESTDATA / "mislabelled.jpg"  # a PNG named .jpg
+    (folder / "empty.png").write_bytes(b"")
+    (folder / "huge.jpg").write_bytes(b"\xff\xd8\xff\xe0" + bytes(_max_bytes()))
+    return {**chosen, "empty.png": folder / "empty.png", "huge.jpg": folder / "huge.jpg"}
+
+
+@pytest.fixture(scope="module")
+def shown(browser: WebDriver, server: str, files: dict[str, Path]) -> Shown:
+    """Upload every file once, then read what the page shows."""
+    inspect(browser, server, list(files.values()))
+    cards, cells = {}, {}
+    for card in browser.find_elements(By.CSS_SELECTOR, "article.card"):
+        name = card.find_element(By.CSS_SELECTOR, "h2").text
+        cards[name] = card.text
+        for cell in card.find_elements(By.CSS_SELECTOR, ".cell"):
+            cells[(name, str(cell.get_attribute("data-provider")))] = _cell(cell)
+    payloads = {
+        str(block.get_attribute("data-provider")): str(block.get_attribute("textContent"))
+        for block in browser.find_elements(By.CSS_SELECTOR, "details.payload")
+    }
+    status = browser.find_element(By.ID, "status").text
+    return Shown(cards, cells, payloads, status, browser.get_screenshot_as_png())
+
+
+def test_page_served_without_cdn(server: str) -> None:
+    """GET / is the page; it loads only the app's own CSS and script."""
+    html = httpx.get(server + "/").text
+    assert '<form id="upload"' in html
+    assert not re.search(r"(src|href)=\"(https?:)?//", html)  # nothing from another host
+    for asset in ("/static/page.css", "/static/page.js"):
+        assert asset in html
+        assert httpx.get(server + asset).status_code == 200
+
+
+def test_page_shows_every_file(shown: Shown, files: dict[str, Path]) -> None:
+    """One card per uploaded file, in order, each with a cell per chosen provider."""
+    assert list(shown.cards) == list(files)
+    assert shown.status == f"Done: {len(files)} file(s)."
+    for name in ("photo.jpg", "photo.heic", "document.pdf", "mislabelled.jpg"):
+        assert {provider for (file, provider) in shown.cells if file == name} == set(PROVIDERS)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_page_sideways_photo_upright(shown: Shown, provider: str) -> None:
+    """The EXIF-rotated phone photo is shown upright: 480x640, and its preview is portrait."""
+    assert "480×640" in shown.cards["photo.jpg"]
+    assert "exif-transpose" in shown.cards["photo.jpg"]
+    cell = shown.cells[("photo.jpg", provider)]
+    assert "image/jpeg" in cell.text
+    assert "480×640" in cell.text
+    assert cell.preview is not None
+    width, height = cell.preview
+    assert 0 < width < height  # loaded, and upright (portrait), as the model sees it
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_page_heic_converted(shown: Shown, provider: str) -> None:
+    """The HEIC is converted to JPEG on upload, said as 'heic→jpeg', with a landscape preview."""
+    assert "heic→jpeg" in shown.cards["photo.heic"]
+    cell = shown.cells[("photo.heic", provider)]
+    assert "image/jpeg" in cell.text
+    assert "320×240" in cell.text
+    assert cell.preview is not None
+    assert cell.preview[0] > cell.preview[1] > 0
+
+
+@pytest.mark.parametrize(
+    ("provider", "tokens"),
+    [("anthropic", "6,000 (approximate)"), ("openai", "unknown"), ("gemini", "(exact)")],
+)
+def test_page_pdf_result(shown: Shown, provider: str, tokens: str) -> None:
+    """The PDF is sent as a file: no picture, its type, bytes, and how its tokens were counted."""
+    cell = shown.cells[("document.pdf", provider)]
+    assert "application/pdf" in cell.text
+    assert "not an image" in cell.text
+    assert cell.preview is None
+    assert tokens in cell.text
+
+
+def test_page_mislabelled_typed_by_bytes(shown: Shown) -> None:
+    """A PNG named .jpg is shown as image/png: the bytes decide, not the name."""
+    assert "image/png" in shown.cards["mislabelled.jpg"]
+    assert "image/png" in shown.cells[("mislabelled.jpg", "anthropic")].text
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("empty.png", ("Refused (422 InvalidMedia)", "empty")),
+        ("huge.jpg", ("Refused (413 MediaTooLarge)", "5,242,880")),
+    ],
+)
+def test_page_refusals(shown: Shown, name: str, says: tuple[str, ...]) -> None:
+    """An empty file and one over MAX_BYTES are refused on their card, with status and why."""
+    assert all(words in shown.cards[name] for words in says)
+    assert not [cell for (file, _), cell in shown.cells.items() if file == name]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_page_payload_summarised(shown: Shown, provider: str) -> None:
+    """Each provider's payload is shown with media summarised, never as base64."""
+    text = shown.payloads[provider]
+    assert "<image/jpeg 480x640" in text
+    assert "<application/pdf" in text
+    assert "Describe these files." in text
+    assert "/9j/" not in text  # a JPEG's base64 would start so
+
+
+def test_page_hostile_filename_stays_text(browser: WebDriver, server: str, tmp_path: Path) -> None:
+    """A file name holding HTML is shown as text: no element made from it, no script run."""
+    # No `"` or `/`: Chromium sends `"` as %22 in a form's file name, and paths have no `/`.
+    name = "<img src=x onerror=document.title=1>.png"
+    hostile = tmp_path / name
+    hostile.write_bytes((TESTDATA / "mislabelled.jpg").read_bytes())
+    inspect(browser, server, [hostile])
+    assert browser.find_element(By.CSS_SELECTOR, "article.card h2").text == name
+    assert name in browser.find_element(By.ID, "chosen").text
+    assert browser.find_elements(By.CSS_SELECTOR, "img[src='x']") == []
+    assert browser.title == "mediaparts: what would be sent"
+
+
+def test_page_screenshot(shown: Shown) -> None:
+    """The page with results is the docs' screenshot (rewritten with MEDIAPARTS_UPDATE_GOLDEN=1)."""
+    if os.environ.get("MEDIAPARTS_UPDATE_GOLDEN") == "1":
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        SCREENSHOT.write_bytes(shown.screenshot)
+    assert SCREENSHOT.is_file(), f"no {SCREENSHOT.name}: run with MEDIAPARTS_UPDATE_GOLDEN=1"
+    # Pixels vary with the fonts installed; the size is the window's, so it must match.
+    assert _png_size(SCREENSHOT.read_bytes()) == _png_size(shown.screenshot) == WINDOW
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
