@@ -25,6 +25,7 @@ from mediaparts._parts import (
 from mediaparts._sources import (
     C0_AND_SPACE,
     b64decode,
+    empty_media,
     filename_of,
     is_data_uri,
     is_str_path,
@@ -253,6 +254,8 @@ def _from_url(url: Any, fields: dict[str, Any], cls: type[MediaPart] | None = No
 
 def _from_data_uri(uri: str, fields: dict[str, Any]) -> MediaPart:
     parsed = parse_data_uri(uri)
+    if not parsed.data:
+        raise empty_media("the data URI")
     merged = {"media_type": parsed.media_type, **fields} if parsed.media_type else fields
     return _from_bytes(parsed.data, merged)
 

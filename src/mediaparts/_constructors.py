@@ -12,15 +12,17 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mediaparts import fetching
-from mediaparts._errors import InvalidMedia
-from mediaparts._fields import check_fields, check_limit, extra_fields
+from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._fields import bounded, check_fields, check_limit, extra_fields
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
     check_url_source,
+    empty_media,
     filename_of,
     is_data_uri,
     is_str_path,
+    open_path,
     parse_data_uri,
     read_file_object,
     read_path,
@@ -79,7 +81,15 @@ class Constructors:
         name = fields.setdefault("filename", filename_of(path))
         # Detect from a bounded prefix first, so a wrong kind fails before a big read.
         found = detect(path, filename=name, declared=fields.get("media_type"))
-        cls._check_kind(found.media_type, what=f"the bytes of {filename_of(path)}")
+        try:
+            cls._check_kind(found.media_type, what=f"the bytes of {filename_of(path)}")
+        except UnsupportedMediaType:
+            # Detection of no bytes falls back on the name: an empty .png is "a PNG" that
+            # FilePart refuses. Say the file is empty instead.
+            with open_path(path) as f:
+                if not f.read(1):
+                    raise empty_media(f"{bounded(name)!r}") from None
+            raise
         return cls(data=read_path(path, max_bytes=max_bytes), **fields)
 
     @classmethod
@@ -128,6 +138,8 @@ class Constructors:
         check_fields({"media_type": media_type, "filename": filename})
         # Decoding a prefix is enough to refuse the wrong kind before decoding it all.
         head = b64decode_prefix(text, PREFIX_SIZE)
+        if not head:
+            raise empty_media("the base64 text")
         found = detect(head, filename=filename, declared=media_type)
         cls._check_kind(found.media_type, what="the decoded bytes")
         return cls(data=b64decode(text), media_type=media_type, filename=filename, **fields)
@@ -150,6 +162,8 @@ class Constructors:
         """
         extra_fields("from_data_uri", fields)
         parsed = parse_data_uri(uri)
+        if not parsed.data:
+            raise empty_media("the data URI")
         declared = media_type or parsed.media_type
         return cls(data=parsed.data, media_type=declared, filename=filename, **fields)
 

@@ -26,6 +26,7 @@ from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._fields import (
     InlineBytes,
     article,
+    bounded,
     check_fields,
     clean_filename,
     construct,
@@ -34,6 +35,7 @@ from mediaparts._fields import (
 )
 from mediaparts._sources import (
     b64encode,
+    empty_media,
     untrusted_paths,
 )
 from mediaparts.detection import (
@@ -139,6 +141,9 @@ class MediaPart(Constructors, PartFields):
         if data is not None:
             if not isinstance(data, bytes):
                 raise InvalidMedia(f"data must be bytes or base64 text, got {type(data).__name__}")
+            if not data:
+                name = values.get("filename")
+                raise empty_media(f"{bounded(name)!r}" if name else "the data")
             values["data"] = data
             found = detect(data, filename=values.get("filename"), declared=declared)
             cls._check_kind(found.media_type, what="these bytes")

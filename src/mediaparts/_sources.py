@@ -40,6 +40,7 @@ __all__ = [
     "b64decode_prefix",
     "b64encode",
     "check_url_source",
+    "empty_media",
     "filename_of",
     "is_data_uri",
     "is_str_path",
@@ -50,6 +51,16 @@ __all__ = [
     "untrusted",
     "untrusted_paths",
 ]
+
+
+def empty_media(what: str) -> InvalidMedia:
+    """Return the error for a source with no bytes: a 0-byte file, upload, data URI or text.
+
+    Raised where the bytes are first seen, so an empty `.png` is said to be empty rather than
+    a PNG with a corrupt header (which is what decoding it would report).
+    """
+    return InvalidMedia(f"{what} is empty (0 bytes); give a source that holds the media")
+
 
 # What URL parsers strip from both ends of a URL before reading it (WHATWG URL, "C0 control
 # or space"), so " file:///etc/passwd" is still a file: URL.
