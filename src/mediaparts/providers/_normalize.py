@@ -32,6 +32,7 @@ from mediaparts.providers import _costs
 from mediaparts.providers._normalized import PASSED_URL, NormalizedPart
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import ImageRules, KindRules
+from mediaparts.providers._takes import accepted_types, takes
 from mediaparts.providers._vision import check_model
 
 __all__ = ["UrlMode", "anormalize", "image_spec", "normalize", "normalize_many"]
@@ -47,13 +48,12 @@ def _media(value: Any) -> MediaPart:
     return made
 
 
-def _refuse(provider: Provider, kind: Kind, media_type: str, rules: KindRules) -> MediaError:
-    accepted = ", ".join(rules.media_types) or f"no {kind} at all"
+def _refuse(provider: Provider, kind: Kind, media_type: str) -> MediaError:
     return UnsupportedMediaType(
-        f"{provider.name} does not accept {media_type} ({kind}); it accepts: {accepted}",
+        f"{provider.name} does not accept {media_type} ({kind}); it takes {takes(provider.rules)}",
         media_type=media_type,
         provider=provider.name,
-        accepted=rules.media_types,
+        accepted=accepted_types(provider.rules),
     )
 
 
@@ -259,7 +259,7 @@ def _image(
 ) -> NormalizedPart:
     rules = provider.rules.image
     if not rules.media_types:
-        raise _refuse(provider, "image", media_type, rules)
+        raise _refuse(provider, "image", media_type)
     geometry = _costs.vision(provider, model)
     detail = _costs.choose_detail(provider, geometry, detail, getattr(media, "detail", None))
     target = None if geometry is None else lambda w, h: geometry.target_size(w, h, detail)
@@ -271,7 +271,7 @@ def _image(
             raise
         if media_type not in readable():
             # A type Pillow has no decoder for (SVG): the refusal is the news, not "corrupt".
-            raise _refuse(provider, "image", media_type, rules) from exc
+            raise _refuse(provider, "image", media_type) from exc
         # A type we convert (HEIC, TIFF, AVIF) whose bytes do not decode: say both.
         raise InvalidMedia(
             f"{provider.name} does not accept {media_type} as is, and this one cannot be "
@@ -324,7 +324,7 @@ def _audio_video(
 ) -> NormalizedPart:
     rules = provider.rules.for_kind(kind)
     if not rules.accepts(media_type):
-        raise _refuse(provider, kind, media_type, rules)
+        raise _refuse(provider, kind, media_type)
     data = media.data
     _within(provider, rules, kind, media_type, len(data))
     return NormalizedPart(
@@ -361,8 +361,7 @@ def _file(
             steps=("as text",),
             part=media,
         )
-    accepted = KindRules(media_types=rules.media_types + rules.text_types)
-    raise _refuse(provider, "file", media_type, accepted)
+    raise _refuse(provider, "file", media_type)
 
 
 def decode_text(data: bytes, media_type: str) -> str:
