@@ -353,12 +353,13 @@ def _file(
             part=media,
         )
     if media_type in rules.text_types:
+        text, how = read_text(data, media_type)
         return NormalizedPart(
             kind="file",
             media_type=media_type,
-            text=decode_text(data, media_type),
+            text=text,
             filename=media.filename,
-            steps=("as text",),
+            steps=("as text", *how),
             part=media,
         )
     raise _refuse(provider, "file", media_type)
@@ -366,22 +367,39 @@ def _file(
 
 def decode_text(data: bytes, media_type: str) -> str:
     """Decode a text file: BOMs first, then UTF-8, then Windows-1252 (a superset of Latin-1)."""
-    for bom, codec in (
-        (b"\xef\xbb\xbf", "utf-8-sig"),
-        (b"\xff\xfe\x00\x00", "utf-32"),
-        (b"\x00\x00\xfe\xff", "utf-32"),
-        (b"\xff\xfe", "utf-16"),
-        (b"\xfe\xff", "utf-16"),
-    ):
+    return read_text(data, media_type)[0]
+
+
+# Byte order marks, longest first (UTF-32's starts with UTF-16's), with the codec and its name.
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8-sig", "UTF-8"),
+    (b"\xff\xfe\x00\x00", "utf-32", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "utf-32", "UTF-32"),
+    (b"\xff\xfe", "utf-16", "UTF-16"),
+    (b"\xfe\xff", "utf-16", "UTF-16"),
+)
+
+
+def read_text(data: bytes, media_type: str) -> tuple[str, tuple[str, ...]]:
+    """Decode a text file as `decode_text` does, and say how, as normalize's steps.
+
+    Returns:
+        The text, and what was done to the bytes: nothing for UTF-8 without a BOM (sent as
+        they are); `UTF-8 byte order mark removed`; `decoded from UTF-16` (or UTF-32); or
+        `decoded from Windows-1252` for bytes that are not UTF-8.
+    """
+    for bom, codec, name in _BOMS:
         if data.startswith(bom):
             try:
-                return data.decode(codec)
+                text = data.decode(codec)
             except UnicodeDecodeError as exc:
-                raise InvalidMedia(f"this {media_type} file is not valid {codec}") from exc
+                raise InvalidMedia(f"this {media_type} file is not valid {name}") from exc
+            said = f"{name} byte order mark removed" if name == "UTF-8" else f"decoded from {name}"
+            return text, (said,)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), ()
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        return data.decode("cp1252", errors="replace"), ("decoded from Windows-1252",)
 
 
 def image_spec(
