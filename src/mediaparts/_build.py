@@ -32,6 +32,7 @@ from mediaparts._sources import (
     parse_data_uri,
     read_file_object,
     read_path,
+    require_bytes,
 )
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 from mediaparts.formats import Kind
@@ -225,6 +226,7 @@ def _fit(cls: type[MediaPart], fields: dict[str, Any]) -> dict[str, Any]:
 def _from_bytes(
     raw: bytes, fields: dict[str, Any], cls: type[MediaPart] | None = None
 ) -> MediaPart:
+    require_bytes(raw, fields.get("filename"))
     if cls is None:
         found = detect(raw, filename=fields.get("filename"), declared=fields.get("media_type"))
         cls = part_class(found.kind)

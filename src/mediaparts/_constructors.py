@@ -26,6 +26,7 @@ from mediaparts._sources import (
     parse_data_uri,
     read_file_object,
     read_path,
+    require_bytes,
 )
 from mediaparts.detection import PREFIX_SIZE, detect, kind_of, media_type_from_filename
 
@@ -60,7 +61,8 @@ class Constructors:
         if not isinstance(raw, bytes | bytearray | memoryview):
             raise InvalidMedia(f"from_bytes() takes bytes, got {type(raw).__name__}")
         extra_fields("from_bytes", fields)
-        return cls(data=bytes(raw), media_type=media_type, filename=filename, **fields)
+        data = require_bytes(bytes(raw), filename)
+        return cls(data=data, media_type=media_type, filename=filename, **fields)
 
     @classmethod
     def from_path(
@@ -90,7 +92,8 @@ class Constructors:
                 if not f.read(1):
                     raise empty_media(f"{bounded(name)!r}") from None
             raise
-        return cls(data=read_path(path, max_bytes=max_bytes), **fields)
+        data = require_bytes(read_path(path, max_bytes=max_bytes), name)
+        return cls(data=data, **fields)
 
     @classmethod
     def from_url(
@@ -187,6 +190,7 @@ class Constructors:
         if filename is None:
             name = getattr(fileobj, "name", None)
             filename = filename_of(name) if isinstance(name, str) and name else None
+        require_bytes(raw, filename)
         return cls(data=raw, media_type=media_type, filename=filename, **fields)
 
     @classmethod

@@ -26,7 +26,6 @@ from mediaparts._errors import InvalidMedia, UnsupportedMediaType
 from mediaparts._fields import (
     InlineBytes,
     article,
-    bounded,
     check_fields,
     clean_filename,
     construct,
@@ -35,7 +34,7 @@ from mediaparts._fields import (
 )
 from mediaparts._sources import (
     b64encode,
-    empty_media,
+    require_bytes,
     untrusted_paths,
 )
 from mediaparts.detection import (
@@ -141,10 +140,7 @@ class MediaPart(Constructors, PartFields):
         if data is not None:
             if not isinstance(data, bytes):
                 raise InvalidMedia(f"data must be bytes or base64 text, got {type(data).__name__}")
-            if not data:
-                name = values.get("filename")
-                raise empty_media(f"{bounded(name)!r}" if name else "the data")
-            values["data"] = data
+            values["data"] = require_bytes(data, values.get("filename"))
             found = detect(data, filename=values.get("filename"), declared=declared)
             cls._check_kind(found.media_type, what="these bytes")
             values["media_type"] = found.media_type

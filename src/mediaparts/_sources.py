@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import IO, Any
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
+from mediaparts._fields import bounded
 from mediaparts._inline import (
     DataURI,
     b64decode,
@@ -48,6 +49,7 @@ __all__ = [
     "parse_data_uri",
     "read_file_object",
     "read_path",
+    "require_bytes",
     "untrusted",
     "untrusted_paths",
 ]
@@ -60,6 +62,13 @@ def empty_media(what: str) -> InvalidMedia:
     a PNG with a corrupt header (which is what decoding it would report).
     """
     return InvalidMedia(f"{what} is empty (0 bytes); give a source that holds the media")
+
+
+def require_bytes(raw: bytes, filename: str | None = None) -> bytes:
+    """Return `raw`, or raise `empty_media` naming the file (or "the data") when it is empty."""
+    if not raw:
+        raise empty_media(f"{bounded(filename)!r}" if filename else "the data")
+    return raw
 
 
 # What URL parsers strip from both ends of a URL before reading it (WHATWG URL, "C0 control
