@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mediaparts._cli_files import shown
 from mediaparts.cli import main
 
 
@@ -97,3 +98,26 @@ def test_out_missing_directories_are_made(
     out = tmp_path / "new" / "deeper"
     assert _normalize(testdata, out) == 0
     assert [p.name for p in out.iterdir()] == ["alpha.openai.png"]
+
+
+@pytest.mark.parametrize(
+    ("argument", "named"),
+    [
+        ("photo.jpg", "photo.jpg"),
+        ("https://user:secret@example.com/x.png", "https://***@example.com/x.png"),
+        ("d/" * 100 + "name.png", "d/" * 19 + "d…" + "d/" * 16 + "name.png"),
+    ],
+)
+def test_shown_names_an_argument_briefly_and_without_credentials(argument: str, named: str) -> None:
+    """A line names an input as given: no URL password, and at most 80 characters."""
+    assert shown(argument) == named
+    assert len(shown(argument)) <= 80
+
+
+def test_file_that_cannot_be_read_is_said_without_errno(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An OS error (convert's missing FILE) is the path and the OS's words, not '[Errno 2]'."""
+    missing = tmp_path / "nope.json"
+    assert main(["convert", str(missing), "--from", "openai", "--to", "anthropic"]) == 1
+    assert capsys.readouterr().err == f"mediaparts: error: {missing}: No such file or directory\n"
