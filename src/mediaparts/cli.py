@@ -63,7 +63,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Media for LLM providers: see what a file is, what each provider would "
         "get, and the request payload.",
     )
-    parser.add_argument("--version", action="version", version=f"mediaparts {_version()}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"mediaparts {_version()}",
+        help="print mediaparts and its version, and exit",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     inspect = commands.add_parser(
         "inspect",
