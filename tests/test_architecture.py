@@ -93,6 +93,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts.testing",
                 "mediaparts.cli",
                 "mediaparts._cli_conversations",
+                "mediaparts._cli_files",
+                "mediaparts._cli_urls",
                 "mediaparts.__main__",
             }
         ),

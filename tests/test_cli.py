@@ -185,9 +185,10 @@ def test_render_bedrock_bytes_print_as_base64(
 
 def test_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A failure in render is one line on stderr with exit status 1, not a traceback."""
-    assert main(["render", str(tmp_path / "missing.png"), "--provider", "openai"]) == 1
+    missing = str(tmp_path / "missing.png")
+    assert main(["render", missing, "--provider", "openai"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("mediaparts: error: no file at")
+    assert err.startswith(f"mediaparts: {missing}: error: no file at")
     assert "Traceback" not in err
 
 
@@ -331,10 +332,11 @@ def test_normalize_write_failure_is_one_line_and_run_goes_on(
     testdata: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An OSError writing one result is one line for that input; the others are still done."""
-    blocker = tmp_path / "out"
-    blocker.write_text("a file where the directory should be")
+    out = tmp_path / "out"
+    (out / "alpha.openai.png").mkdir(parents=True)  # a directory where the file should be
+    (out / "photo.openai.jpg").mkdir()
     inputs = [str(testdata / "alpha.png"), str(testdata / "photo.jpg")]
-    code = main(["normalize", *inputs, "--provider", "openai", "--out", str(blocker)])
+    code = main(["normalize", *inputs, "--provider", "openai", "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 1
     lines = captured.out.splitlines()

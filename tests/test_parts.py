@@ -511,3 +511,48 @@ def test_metadata_lone_surrogates_become_replacement_characters() -> None:
     assert made.metadata == {"k\ufffd": ["v\ufffd", {"\ufffd": 1}], "ok": "😀"}
     assert mp.part(made.to_dict()) == made
     json.dumps(made.to_dict(), ensure_ascii=False).encode("utf-8")
+
+
+EMPTY_SOURCES: dict[str, Callable[[Path], object]] = {
+    "part(path)": lambda p: mp.part(str(p)),
+    "ImagePart.from_path": lambda p: mp.ImagePart.from_path(p),
+    "FilePart.from_path": lambda p: mp.FilePart.from_path(p),
+    "part({'path'})": lambda p: mp.part({"path": str(p)}),
+    "part(bytes)": lambda p: mp.part(b""),
+    "part(bytes, media_type)": lambda p: mp.part(b"", media_type="image/png"),
+    "ImagePart.from_bytes": lambda p: mp.ImagePart.from_bytes(b""),
+    "FilePart(data=)": lambda p: mp.FilePart(data=b""),
+    "part(data URI)": lambda p: mp.part("data:image/png;base64,"),
+    "ImagePart.from_data_uri": lambda p: mp.ImagePart.from_data_uri("data:image/png;base64,"),
+    "ImagePart.from_base64": lambda p: mp.ImagePart.from_base64(""),
+    "FilePart.from_base64": lambda p: mp.FilePart.from_base64(""),
+    "part({'data': ''})": lambda p: mp.part({"data": ""}),
+    "part({'data': b''})": lambda p: mp.part({"data": b""}),
+    "part(file object)": lambda p: mp.part(io.BytesIO()),
+    "ImagePart.from_file": lambda p: mp.ImagePart.from_file(io.BytesIO()),
+}
+
+
+@pytest.mark.parametrize("make", EMPTY_SOURCES.values(), ids=EMPTY_SOURCES.keys())
+def test_empty_source_is_invalid_media(tmp_path: Path, make: Callable[[Path], object]) -> None:
+    """Every empty source is InvalidMedia saying 'empty (0 bytes)', never a corrupt header."""
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(mp.InvalidMedia, match=r"empty \(0 bytes\)"):
+        make(empty)
+
+
+def test_empty_file_is_named(tmp_path: Path) -> None:
+    """The message for an empty file names it."""
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(mp.InvalidMedia, match=r"'empty.png' is empty \(0 bytes\)"):
+        mp.part(str(empty))
+
+
+def test_empty_url_body_is_invalid_media(httpx_mock: HTTPXMock) -> None:
+    """A URL whose server sends no bytes is 'empty (0 bytes)' too, naming the URL."""
+    httpx_mock.add_response(url="https://example.com/a.png", content=b"")
+    made = mp.part("https://example.com/a.png")
+    with pytest.raises(mp.InvalidMedia, match=r"'https://example.com/a.png' is empty \(0 bytes\)"):
+        made.load()

@@ -25,12 +25,14 @@ from mediaparts._parts import (
 from mediaparts._sources import (
     C0_AND_SPACE,
     b64decode,
+    empty_media,
     filename_of,
     is_data_uri,
     is_str_path,
     parse_data_uri,
     read_file_object,
     read_path,
+    require_bytes,
 )
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 from mediaparts.formats import Kind
@@ -224,6 +226,7 @@ def _fit(cls: type[MediaPart], fields: dict[str, Any]) -> dict[str, Any]:
 def _from_bytes(
     raw: bytes, fields: dict[str, Any], cls: type[MediaPart] | None = None
 ) -> MediaPart:
+    require_bytes(raw, fields.get("filename"))
     if cls is None:
         found = detect(raw, filename=fields.get("filename"), declared=fields.get("media_type"))
         cls = part_class(found.kind)
@@ -253,6 +256,8 @@ def _from_url(url: Any, fields: dict[str, Any], cls: type[MediaPart] | None = No
 
 def _from_data_uri(uri: str, fields: dict[str, Any]) -> MediaPart:
     parsed = parse_data_uri(uri)
+    if not parsed.data:
+        raise empty_media("the data URI")
     merged = {"media_type": parsed.media_type, **fields} if parsed.media_type else fields
     return _from_bytes(parsed.data, merged)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mediaparts import render
+from mediaparts._cli_urls import add_allow_private
 from mediaparts._errors import ConversionWarning, InvalidMedia
 from mediaparts._messages import message_from_dict
 from mediaparts._show import show
@@ -59,6 +60,7 @@ def add_conversation_commands(commands: Any) -> None:
     convert.add_argument(
         "--summary", action="store_true", help="replace base64 and bytes with short descriptors"
     )
+    add_allow_private(convert)  # --urls inline fetches the payload's URLs
     _add_show(commands)
 
 

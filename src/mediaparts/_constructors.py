@@ -12,18 +12,21 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mediaparts import fetching
-from mediaparts._errors import InvalidMedia
-from mediaparts._fields import check_fields, check_limit, extra_fields
+from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._fields import bounded, check_fields, check_limit, extra_fields
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
     check_url_source,
+    empty_media,
     filename_of,
     is_data_uri,
     is_str_path,
+    open_path,
     parse_data_uri,
     read_file_object,
     read_path,
+    require_bytes,
 )
 from mediaparts.detection import PREFIX_SIZE, detect, kind_of, media_type_from_filename
 
@@ -58,7 +61,8 @@ class Constructors:
         if not isinstance(raw, bytes | bytearray | memoryview):
             raise InvalidMedia(f"from_bytes() takes bytes, got {type(raw).__name__}")
         extra_fields("from_bytes", fields)
-        return cls(data=bytes(raw), media_type=media_type, filename=filename, **fields)
+        data = require_bytes(bytes(raw), filename)
+        return cls(data=data, media_type=media_type, filename=filename, **fields)
 
     @classmethod
     def from_path(
@@ -79,8 +83,17 @@ class Constructors:
         name = fields.setdefault("filename", filename_of(path))
         # Detect from a bounded prefix first, so a wrong kind fails before a big read.
         found = detect(path, filename=name, declared=fields.get("media_type"))
-        cls._check_kind(found.media_type, what=f"the bytes of {filename_of(path)}")
-        return cls(data=read_path(path, max_bytes=max_bytes), **fields)
+        try:
+            cls._check_kind(found.media_type, what=f"the bytes of {filename_of(path)}")
+        except UnsupportedMediaType:
+            # Detection of no bytes falls back on the name: an empty .png is "a PNG" that
+            # FilePart refuses. Say the file is empty instead.
+            with open_path(path) as f:
+                if not f.read(1):
+                    raise empty_media(f"{bounded(name)!r}") from None
+            raise
+        data = require_bytes(read_path(path, max_bytes=max_bytes), name)
+        return cls(data=data, **fields)
 
     @classmethod
     def from_url(
@@ -128,6 +141,8 @@ class Constructors:
         check_fields({"media_type": media_type, "filename": filename})
         # Decoding a prefix is enough to refuse the wrong kind before decoding it all.
         head = b64decode_prefix(text, PREFIX_SIZE)
+        if not head:
+            raise empty_media("the base64 text")
         found = detect(head, filename=filename, declared=media_type)
         cls._check_kind(found.media_type, what="the decoded bytes")
         return cls(data=b64decode(text), media_type=media_type, filename=filename, **fields)
@@ -150,6 +165,8 @@ class Constructors:
         """
         extra_fields("from_data_uri", fields)
         parsed = parse_data_uri(uri)
+        if not parsed.data:
+            raise empty_media("the data URI")
         declared = media_type or parsed.media_type
         return cls(data=parsed.data, media_type=declared, filename=filename, **fields)
 
@@ -173,6 +190,7 @@ class Constructors:
         if filename is None:
             name = getattr(fileobj, "name", None)
             filename = filename_of(name) if isinstance(name, str) and name else None
+        require_bytes(raw, filename)
         return cls(data=raw, media_type=media_type, filename=filename, **fields)
 
     @classmethod

@@ -34,6 +34,7 @@ from mediaparts._fields import (
 )
 from mediaparts._sources import (
     b64encode,
+    require_bytes,
     untrusted_paths,
 )
 from mediaparts.detection import (
@@ -139,7 +140,7 @@ class MediaPart(Constructors, PartFields):
         if data is not None:
             if not isinstance(data, bytes):
                 raise InvalidMedia(f"data must be bytes or base64 text, got {type(data).__name__}")
-            values["data"] = data
+            values["data"] = require_bytes(data, values.get("filename"))
             found = detect(data, filename=values.get("filename"), declared=declared)
             cls._check_kind(found.media_type, what="these bytes")
             values["media_type"] = found.media_type

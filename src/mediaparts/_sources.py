@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import IO, Any
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
+from mediaparts._fields import bounded
 from mediaparts._inline import (
     DataURI,
     b64decode,
@@ -40,6 +41,7 @@ __all__ = [
     "b64decode_prefix",
     "b64encode",
     "check_url_source",
+    "empty_media",
     "filename_of",
     "is_data_uri",
     "is_str_path",
@@ -47,9 +49,27 @@ __all__ = [
     "parse_data_uri",
     "read_file_object",
     "read_path",
+    "require_bytes",
     "untrusted",
     "untrusted_paths",
 ]
+
+
+def empty_media(what: str) -> InvalidMedia:
+    """Return the error for a source with no bytes: a 0-byte file, upload, data URI or text.
+
+    Raised where the bytes are first seen, so an empty `.png` is said to be empty rather than
+    a PNG with a corrupt header (which is what decoding it would report).
+    """
+    return InvalidMedia(f"{what} is empty (0 bytes); give a source that holds the media")
+
+
+def require_bytes(raw: bytes, filename: str | None = None) -> bytes:
+    """Return `raw`, or raise `empty_media` naming the file (or "the data") when it is empty."""
+    if not raw:
+        raise empty_media(f"{bounded(filename)!r}" if filename else "the data")
+    return raw
+
 
 # What URL parsers strip from both ends of a URL before reading it (WHATWG URL, "C0 control
 # or space"), so " file:///etc/passwd" is still a file: URL.

@@ -6,25 +6,30 @@
     mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
                        [--summary]
     mediaparts show FILE [--from X] [--max-text N]
+    mediaparts --version
 
 Exit status: 0 when every input was read and accepted, 1 when some could not be read or
-were rejected (each said on one line, never a traceback), 2 for a usage error (130 when
-interrupted). With several inputs, a progress bar is drawn on stderr when it is a terminal.
+were rejected (each said on one line naming the input, never a traceback), 2 for a usage
+error (an unknown option, provider or model, an --out that cannot be written to), 130 when
+interrupted. With several inputs, a progress bar is drawn on stderr when it is a terminal.
+URLs are fetched under the default fetch policy; `--allow-private` lets it reach loopback and
+private-network hosts (a local dev server), for that run only.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.metadata
 import io
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import mediaparts
 from mediaparts import normalize, render
 from mediaparts._build import part
 from mediaparts._cli_conversations import (
@@ -33,13 +38,23 @@ from mediaparts._cli_conversations import (
     run_convert,
     run_show,
 )
+from mediaparts._cli_files import out_problem, shown, written
+from mediaparts._cli_urls import add_allow_private, allowing_private, said
 from mediaparts._errors import MediaError
 from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
-from mediaparts.detection import detect, extension_for
+from mediaparts.detection import detect
 from mediaparts.providers import NormalizedPart, get, names
 
 __all__ = ["main"]
+
+
+def _version() -> str:
+    """The installed distribution's version; a source tree's own when it is not installed."""
+    try:
+        return importlib.metadata.version("mediaparts")
+    except importlib.metadata.PackageNotFoundError:
+        return str(getattr(mediaparts, "__version__", "unknown"))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
         prog="mediaparts",
         description="Media for LLM providers: see what a file is, what each provider would "
         "get, and the request payload.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"mediaparts {_version()}",
+        help="print mediaparts and its version, and exit",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     inspect = commands.add_parser(
@@ -68,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     inspect.add_argument("--model", help="the model, for model-dependent sizes and tokens")
     inspect.add_argument("--json", action="store_true", help="print one JSON object per input")
+    add_allow_private(inspect)
 
     fit = _for_one_provider(
         commands,
@@ -107,6 +129,7 @@ def _for_one_provider(commands: Any, name: str, **texts: str) -> argparse.Argume
     command: argparse.ArgumentParser = commands.add_parser(name, **texts)
     command.add_argument("inputs", nargs="+", metavar="PATH_OR_URL", help="files or URLs")
     command.add_argument("--provider", required=True, choices=names(), metavar="P", help="provider")
+    add_allow_private(command)
     return command
 
 
@@ -115,7 +138,7 @@ def _verdict(made: MediaPart, provider: str, model: str | None) -> dict[str, Any
     try:
         result = normalize(made, provider, model=model)
     except MediaError as exc:
-        return {"verdict": "rejected", "reason": str(exc)}
+        return {"verdict": "rejected", "reason": said(exc)}
     return _verdict_of(result)
 
 
@@ -158,13 +181,11 @@ def _inspect_one(source: str, providers: list[str], model: str | None) -> dict[s
 
 def _line(info: dict[str, Any]) -> str:
     if "error" in info:
-        return f"{info['input']}: error: {info['error']}"
+        return f"{shown(info['input'])}: error: {info['error']}"
     dims = f" {info['width']}x{info['height']}" if info.get("width") else ""
     warn = "" if info["name_agrees"] else "  (the file name says otherwise: bytes win)"
-    lines = [
-        f"{info['input']}: {info['media_type']} ({info['kind']}{dims}, {info['bytes']:,} bytes, "
-        f"by {info['detected_by']}){warn}"
-    ]
+    what = f"{info['kind']}{dims}, {info['bytes']:,} bytes, by {info['detected_by']}"
+    lines = [f"{shown(info['input'])}: {info['media_type']} ({what}){warn}"]
     for provider, verdict in info.get("providers", {}).items():
         lines.append(f"  {provider}: {_verdict_line(verdict)}")
     return "\n".join(lines)
@@ -177,9 +198,12 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
     cost = f", ~{tokens:,} tokens" if tokens is not None else ""
     if verdict["verdict"] == "accepted as is":
         return f"accepted as is{cost}"
+    steps = verdict.get("steps", [])
+    if steps[:1] == ["as text"]:  # a text file: its bytes as they are, or decoded
+        how = ", ".join(steps[1:]) or "unchanged (UTF-8)"
+        return f"sent as text, {how}{cost}"
     size = f" {verdict['width']}x{verdict['height']}" if verdict.get("width") else ""
-    steps = ", ".join(verdict.get("steps", []))
-    return f"normalized to {verdict['media_type']}{size} ({steps}){cost}"
+    return f"normalized to {verdict['media_type']}{size} ({', '.join(steps)}){cost}"
 
 
 def _providers_asked(args: argparse.Namespace) -> list[str]:
@@ -252,7 +276,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
             info = _inspect_one(source, args.provider, args.model)
         except MediaError as exc:
             failed += 1
-            info = {"input": source, "error": str(exc)}
+            info = {"input": source, "error": said(exc)}
         else:
             verdicts = info.get("providers", {}).values()
             failed += any(v["verdict"] == "rejected" for v in verdicts)
@@ -261,97 +285,82 @@ def _run_inspect(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-# What may not appear in a file name on some system we write to: separators, NUL and the
-# other control characters, and the characters Windows reserves (Microsoft, "Naming Files,
-# Paths, and Namespaces"); lone surrogates too, which no file system encoding takes.
-_UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|\ud800-\udfff]')
-_RESERVED_STEMS = {"con", "prn", "aux", "nul"} | {
-    f"{p}{n}" for p in ("com", "lpt") for n in "123456789"
-}
-# Most file systems take names of up to 255 bytes; the stem stays well under that, leaving
-# room for ".PROVIDER.EXT" and a "-N" that makes it unique.
-_STEM_BYTES = 120
-
-
-def _stem(result: NormalizedPart, source: str) -> str:
-    """Make a file-name stem from a part's (or URL's) name that is safe to write anywhere.
-
-    The name comes from the input (a URL's last segment, percent-decoded), so it may hold a
-    NUL, a separator, '..' or hundreds of characters; none of that reaches the file system.
-    """
-    name = result.filename or Path(source).name or "part"
-    stem = Path(_UNSAFE_NAME.sub("_", name)).stem
-    stem = stem.strip(". ")  # no '..', no hidden file; Windows drops trailing dots and spaces
-    encoded = stem.encode("utf-8")
-    if len(encoded) > _STEM_BYTES:
-        stem = encoded[:_STEM_BYTES].decode("utf-8", "ignore").rstrip(". ")
-    if not stem:
-        return "part"
-    return f"_{stem}" if stem.split(".")[0].lower() in _RESERVED_STEMS else stem
-
-
-def _written(result: NormalizedPart, source: str, provider: str, out: Path, used: set[str]) -> Path:
-    """Write a normalized part to `out` as NAME.PROVIDER.EXT (NAME-2... when taken).
-
-    `used` holds the names written so far in this run (case-folded, for file systems that
-    ignore case), so two inputs with the same name do not overwrite each other.
-
-    Raises:
-        OSError: The file cannot be written.
-    """
-    stem = _stem(result, source)
-    ext = extension_for(result.media_type) or ".bin"
-    name = f"{stem}.{provider}{ext}"
-    counter = 1
-    while name.casefold() in used:
-        counter += 1
-        name = f"{stem}-{counter}.{provider}{ext}"
-    used.add(name.casefold())
-    path = out / name
-    out.mkdir(parents=True, exist_ok=True)
-    if result.text is not None:
-        path.write_text(result.text, encoding="utf-8")
-    else:
-        path.write_bytes(result.data or b"")
-    return path
-
-
 def _run_normalize(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        problem = out_problem(args.out)
+        if problem:  # a usage error, said once, before any input is read
+            print(
+                f"mediaparts normalize: error: --out {shown(args.out)}: {problem}", file=sys.stderr
+            )
+            return 2
     failed = 0
     progress = _Progress(len(args.inputs))
     used: set[str] = set()
     for index, source in enumerate(args.inputs, 1):
         progress.step(index, source)
-        info: dict[str, Any] = {"input": source, "provider": args.provider}
-        try:
-            result = normalize(source, args.provider, model=args.model, urls="inline")
-            info.update(_verdict_of(result))
-            if args.out is not None:
-                info["written"] = str(_written(result, source, args.provider, args.out, used))
-        except MediaError as exc:
-            failed += 1
-            info["verdict"], info["reason"] = "rejected", str(exc)
-        except OSError as exc:  # writing: one line for this input, and on to the next
-            failed += 1
-            where = f" {exc.filename}" if exc.filename else ""
-            info["verdict"], info["reason"] = "error", f"cannot write{where}: {exc.strerror or exc}"
+        info = _normalize_one(source, args, used)
+        failed += info["verdict"] in ("rejected", "error")
         progress.done()
         if args.json:
             print(json.dumps(info))
         else:
             where = f" -> {info['written']}" if "written" in info else ""
-            print(f"{source}: {_verdict_line(info)}{where}")
+            print(f"{shown(source)}: {_verdict_line(info)}{where}")
     return 1 if failed else 0
 
 
+def _normalize_one(source: str, args: argparse.Namespace, used: set[str]) -> dict[str, Any]:
+    """Read one input (error: it cannot be read), normalize it (rejected: the provider will
+    not take it) and write the result to `--out` (error: it cannot be written)."""
+    info: dict[str, Any] = {"input": source, "provider": args.provider}
+    try:
+        made = part(source).resolve()
+    except MediaError as exc:
+        return {**info, "verdict": "error", "reason": said(exc)}
+    try:
+        result = normalize(made, args.provider, model=args.model, urls="inline")
+    except MediaError as exc:
+        return {**info, "verdict": "rejected", "reason": said(exc)}
+    info.update(_verdict_of(result))
+    if args.out is None:
+        return info
+    try:
+        info["written"] = str(written(result, source, args.provider, args.out, used))
+    except OSError as exc:  # writing: one line for this input, and on to the next
+        where = f" {shown(exc.filename)}" if exc.filename else ""
+        info["verdict"], info["reason"] = "error", f"cannot write{where}: {exc.strerror or exc}"
+    return info
+
+
 def _run_render(args: argparse.Namespace) -> int:
+    made: list[MediaPart] = []
+    for source in args.inputs:
+        try:
+            made.append(part(source))
+        except MediaError as exc:
+            return _failed(source, exc)
     content: list[Any] = [args.text] if args.text else []
-    content += [part(source) for source in args.inputs]
-    payload = render([User(content)], args.provider, model=args.model, urls=args.urls)
+    try:
+        payload = render([User([*content, *made])], args.provider, model=args.model, urls=args.urls)
+    except MediaError:
+        # Which input? Each alone, in order: the first that fails is named (the happy path
+        # normalizes each input once, inside render).
+        for source, one in zip(args.inputs, made, strict=True):
+            try:
+                normalize(one, args.provider, model=args.model, urls=args.urls)
+            except MediaError as exc:
+                return _failed(source, exc)
+        raise
     print_payload(payload, summary=args.summary)
     # The model the sizes and tokens are for, on stderr: stdout stays the payload's JSON.
     print(f"mediaparts: {_assumed(args.provider, args.model)}", file=sys.stderr)
     return 0
+
+
+def _failed(source: str, error: MediaError) -> int:
+    """Say on stderr which input failed and why; return the exit status (1)."""
+    print(f"mediaparts: {shown(source)}: error: {said(error)}", file=sys.stderr)
+    return 1
 
 
 def _tolerant_output() -> None:
@@ -380,7 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "show": run_show,
     }
     try:
-        return run[args.command](args)
+        with allowing_private(getattr(args, "allow_private", False)):
+            return run[args.command](args)
     except BrokenPipeError:
         # The reader went away (`mediaparts inspect ... | head`): stop quietly, as `cat` does,
         # and keep Python from reporting the pipe again when it flushes stdout at exit.
@@ -392,8 +402,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nmediaparts: interrupted", file=sys.stderr)
         return 130  # 128 + SIGINT, as shells report it
-    except (MediaError, OSError) as exc:  # one clear line, never a traceback
-        print(f"mediaparts: error: {exc}", file=sys.stderr)
+    except MediaError as exc:  # one clear line, never a traceback
+        print(f"mediaparts: error: {said(exc)}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the OS's words, without Python's "[Errno 2]"
+        where = f"{shown(exc.filename)}: " if exc.filename else ""
+        print(f"mediaparts: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
 
 

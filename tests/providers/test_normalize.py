@@ -198,6 +198,65 @@ def test_normalize_text_file_as_text(testdata: Path) -> None:
     assert result.data is None
 
 
+@pytest.mark.parametrize(
+    ("data", "steps"),
+    [
+        ("notes.txt", ("as text",)),
+        ("notes-latin1.txt", ("as text", "decoded from Windows-1252")),
+        ("notes-utf16.txt", ("as text", "decoded from UTF-16")),
+        (b"\xef\xbb\xbfplain words\n", ("as text", "UTF-8 byte order mark removed")),
+    ],
+)
+def test_normalize_text_steps_say_how_it_was_read(
+    testdata: Path, data: str | bytes, steps: tuple[str, ...]
+) -> None:
+    """A text file's steps say whether its bytes were sent as they are or decoded, and from what."""
+    raw = (testdata / data).read_bytes() if isinstance(data, str) else data
+    result = mp.normalize(mp.FilePart.from_bytes(raw, filename="notes.txt"), "anthropic")
+    assert result.steps == steps
+    assert result.text is not None and "\ufeff" not in result.text
+
+
+def _zip() -> bytes:
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a.txt", "a")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_normalize_refusal_names_what_is_taken_by_kind(provider: str) -> None:
+    """A refusal says what the provider takes in one short line of short names, grouped by
+    kind; `accepted` holds every media type it takes."""
+    rules = mp.providers.get(provider).rules
+    with pytest.raises(mp.UnsupportedMediaType) as refused:
+        mp.normalize(mp.FilePart.from_bytes(_zip()), provider)
+    message = str(refused.value)
+    assert message.startswith(f"{provider} does not accept application/zip (file); it takes ")
+    said = message.split("; it takes ")[1]
+    assert "\n" not in message and len(said) <= 200
+    assert "/" not in said  # short names, not media types
+    assert ("images (" in message) == bool(rules.image.media_types)
+    assert ("audio (" in message) == bool(rules.audio.media_types)
+    assert ("video (" in message) == bool(rules.video.media_types)
+    assert "documents (PDF" in message and " and text (" in message
+    every = (rules.image, rules.audio, rules.video, rules.file)
+    types = [t for kind_rules in every for t in kind_rules.media_types]
+    assert refused.value.accepted == (*types, *rules.file.text_types)
+
+
+def test_normalize_refusal_by_a_provider_that_takes_one_kind() -> None:
+    """The line follows the rules: a provider changed to take only PNG images says so."""
+    png_only = mp.providers.get("anthropic").with_rules(file_media_types=(), file_text_types=())
+    png_only = png_only.with_rules(image_media_types=("image/png",))
+    with pytest.raises(mp.UnsupportedMediaType) as refused:
+        mp.normalize(mp.FilePart.from_bytes(_zip()), png_only)
+    assert str(refused.value).endswith("; it takes images (PNG) only")
+    assert refused.value.accepted == ("image/png",)
+
+
 def test_normalize_urls_modes(httpx_mock: HTTPXMock, testdata: Path) -> None:
     """auto passes a URL the provider fetches itself; inline fetches; pass refuses to fetch."""
     url = "https://example.com/a.png"

@@ -14,6 +14,7 @@ import json
 from typing import Any
 from urllib.parse import quote_from_bytes
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,8 +58,14 @@ def test_data_uri_garbage_raises_invalid_media(text: str) -> None:
 @settings(max_examples=60)
 @given(blobs, st.one_of(st.none(), st.sampled_from(["a.png", "b.txt", "c", "d.mp4"])))
 def test_part_from_any_bytes_round_trips(raw: bytes, filename: str | None) -> None:
-    """mp.part(bytes) never fails on arbitrary bytes and survives to_dict through JSON."""
-    made = mp.part(raw, **({"filename": filename} if filename else {}))
+    """mp.part(bytes) never fails on arbitrary non-empty bytes and survives to_dict through
+    JSON; no bytes at all is InvalidMedia, 'empty (0 bytes)'."""
+    fields = {"filename": filename} if filename else {}
+    if not raw:
+        with pytest.raises(mp.InvalidMedia, match=r"empty \(0 bytes\)"):
+            mp.part(raw, **fields)
+        return
+    made = mp.part(raw, **fields)
     assert made.data == raw
     assert mp.part(json.loads(json.dumps(made.to_dict()))) == made
 

@@ -222,7 +222,7 @@ REVIEWED: dict[str, Reviewed] = {
         "an accept pattern the application gives from_upload (fullmatch); trusted",
         lambda n: "a" * n,
     ),
-    "mediaparts.cli:_UNSAFE_NAME": Reviewed(
+    "mediaparts._cli_files:_UNSAFE_NAME": Reviewed(
         r'[\x00-\x1f\x7f/\\:*?"<>|\ud800-\udfff]',
         f"a URL's file name, for normalize --out; {_UNTRUSTED}",
         lambda n: "\x00" * n,

@@ -32,6 +32,7 @@ from mediaparts.providers import _costs
 from mediaparts.providers._normalized import PASSED_URL, NormalizedPart
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import ImageRules, KindRules
+from mediaparts.providers._takes import accepted_types, takes
 from mediaparts.providers._vision import check_model
 
 __all__ = ["UrlMode", "anormalize", "image_spec", "normalize", "normalize_many"]
@@ -47,13 +48,12 @@ def _media(value: Any) -> MediaPart:
     return made
 
 
-def _refuse(provider: Provider, kind: Kind, media_type: str, rules: KindRules) -> MediaError:
-    accepted = ", ".join(rules.media_types) or f"no {kind} at all"
+def _refuse(provider: Provider, kind: Kind, media_type: str) -> MediaError:
     return UnsupportedMediaType(
-        f"{provider.name} does not accept {media_type} ({kind}); it accepts: {accepted}",
+        f"{provider.name} does not accept {media_type} ({kind}); it takes {takes(provider.rules)}",
         media_type=media_type,
         provider=provider.name,
-        accepted=rules.media_types,
+        accepted=accepted_types(provider.rules),
     )
 
 
@@ -259,7 +259,7 @@ def _image(
 ) -> NormalizedPart:
     rules = provider.rules.image
     if not rules.media_types:
-        raise _refuse(provider, "image", media_type, rules)
+        raise _refuse(provider, "image", media_type)
     geometry = _costs.vision(provider, model)
     detail = _costs.choose_detail(provider, geometry, detail, getattr(media, "detail", None))
     target = None if geometry is None else lambda w, h: geometry.target_size(w, h, detail)
@@ -271,7 +271,7 @@ def _image(
             raise
         if media_type not in readable():
             # A type Pillow has no decoder for (SVG): the refusal is the news, not "corrupt".
-            raise _refuse(provider, "image", media_type, rules) from exc
+            raise _refuse(provider, "image", media_type) from exc
         # A type we convert (HEIC, TIFF, AVIF) whose bytes do not decode: say both.
         raise InvalidMedia(
             f"{provider.name} does not accept {media_type} as is, and this one cannot be "
@@ -324,7 +324,7 @@ def _audio_video(
 ) -> NormalizedPart:
     rules = provider.rules.for_kind(kind)
     if not rules.accepts(media_type):
-        raise _refuse(provider, kind, media_type, rules)
+        raise _refuse(provider, kind, media_type)
     data = media.data
     _within(provider, rules, kind, media_type, len(data))
     return NormalizedPart(
@@ -353,36 +353,53 @@ def _file(
             part=media,
         )
     if media_type in rules.text_types:
+        text, how = read_text(data, media_type)
         return NormalizedPart(
             kind="file",
             media_type=media_type,
-            text=decode_text(data, media_type),
+            text=text,
             filename=media.filename,
-            steps=("as text",),
+            steps=("as text", *how),
             part=media,
         )
-    accepted = KindRules(media_types=rules.media_types + rules.text_types)
-    raise _refuse(provider, "file", media_type, accepted)
+    raise _refuse(provider, "file", media_type)
 
 
 def decode_text(data: bytes, media_type: str) -> str:
     """Decode a text file: BOMs first, then UTF-8, then Windows-1252 (a superset of Latin-1)."""
-    for bom, codec in (
-        (b"\xef\xbb\xbf", "utf-8-sig"),
-        (b"\xff\xfe\x00\x00", "utf-32"),
-        (b"\x00\x00\xfe\xff", "utf-32"),
-        (b"\xff\xfe", "utf-16"),
-        (b"\xfe\xff", "utf-16"),
-    ):
+    return read_text(data, media_type)[0]
+
+
+# Byte order marks, longest first (UTF-32's starts with UTF-16's), with the codec and its name.
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8-sig", "UTF-8"),
+    (b"\xff\xfe\x00\x00", "utf-32", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "utf-32", "UTF-32"),
+    (b"\xff\xfe", "utf-16", "UTF-16"),
+    (b"\xfe\xff", "utf-16", "UTF-16"),
+)
+
+
+def read_text(data: bytes, media_type: str) -> tuple[str, tuple[str, ...]]:
+    """Decode a text file as `decode_text` does, and say how, as normalize's steps.
+
+    Returns:
+        The text, and what was done to the bytes: nothing for UTF-8 without a BOM (sent as
+        they are); `UTF-8 byte order mark removed`; `decoded from UTF-16` (or UTF-32); or
+        `decoded from Windows-1252` for bytes that are not UTF-8.
+    """
+    for bom, codec, name in _BOMS:
         if data.startswith(bom):
             try:
-                return data.decode(codec)
+                text = data.decode(codec)
             except UnicodeDecodeError as exc:
-                raise InvalidMedia(f"this {media_type} file is not valid {codec}") from exc
+                raise InvalidMedia(f"this {media_type} file is not valid {name}") from exc
+            said = f"{name} byte order mark removed" if name == "UTF-8" else f"decoded from {name}"
+            return text, (said,)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), ()
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        return data.decode("cp1252", errors="replace"), ("decoded from Windows-1252",)
 
 
 def image_spec(

@@ -1,0 +1,59 @@
+"""What a provider takes, said in one short line: its media types grouped by kind, by their
+short names ("images (JPG, PNG, GIF, WEBP), documents (PDF) and text (TXT, MD, ...)").
+
+Refusals say this line; the whole list of media types is on the error's `accepted`. Both come
+from the provider's rules, so a rule override (`with_rules`) changes what is said.
+"""
+
+from __future__ import annotations
+
+from mediaparts import formats
+from mediaparts.formats import Kind
+from mediaparts.providers._rules import Rules
+
+__all__ = ["accepted_types", "short_name", "takes"]
+
+# The groups, in the order said: each kind's types, then the text formats read as text.
+_GROUPS: tuple[tuple[Kind, str], ...] = (
+    ("image", "images"),
+    ("audio", "audio"),
+    ("video", "video"),
+    ("file", "documents"),
+)
+# Names shown per group; the rest are counted ("+7 more"), so the line stays short (about 200
+# characters for the provider that takes the most, Bedrock).
+_SHOWN = 4
+
+
+def accepted_types(rules: Rules) -> tuple[str, ...]:
+    """Return every media type the rules take, kind by kind, then the text formats."""
+    every = [t for kind, _ in _GROUPS for t in rules.for_kind(kind).media_types]
+    every += rules.file.text_types
+    return tuple(dict.fromkeys(every))
+
+
+def short_name(media_type: str) -> str:
+    """Return a media type's short name: its format's usual extension, in capitals (`JPG`)."""
+    record = formats.get(media_type)
+    if record is not None and record.extensions:
+        return record.extensions[0].lstrip(".").upper()
+    return media_type.rpartition("/")[2].removeprefix("x-").upper()
+
+
+def takes(rules: Rules) -> str:
+    """Say what the rules take, grouped by kind: `images (PNG) and text (TXT, MD)`."""
+    groups = [(label, rules.for_kind(kind).media_types) for kind, label in _GROUPS]
+    groups.append(("text", rules.file.text_types))
+    said = [f"{label} ({_names(types)})" for label, types in groups if types]
+    if not said:
+        return "no media at all"
+    if len(said) == 1:
+        return f"{said[0]} only"
+    return f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def _names(media_types: tuple[str, ...]) -> str:
+    names = list(dict.fromkeys(short_name(t) for t in media_types))
+    if len(names) <= _SHOWN + 1:  # "+1 more" would be no shorter than the name
+        return ", ".join(names)
+    return ", ".join([*names[:_SHOWN], f"+{len(names) - _SHOWN} more"])

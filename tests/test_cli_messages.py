@@ -1,0 +1,174 @@
+"""What the command line says: its version, which input failed, local URLs, text sent as
+text, empty inputs and provider refusals."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from mediaparts.cli import main
+
+
+def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """--version prints `mediaparts <version>` (the installed distribution's) and exits 0."""
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"mediaparts {importlib.metadata.version('mediaparts')}\n"
+
+
+def test_version_falls_back_to_the_package_version(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run from a source tree that is not installed, --version prints `mp.__version__`."""
+
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"mediaparts {mp.__version__}\n"
+
+
+@pytest.mark.parametrize(
+    ("inputs", "culprit", "said"),
+    [
+        (["missing.png"], "missing.png", "no file at"),
+        (["photo.jpg", "missing.png"], "missing.png", "no file at"),
+        (["photo.jpg", "tone.wav"], "tone.wav", "anthropic does not accept audio/wav"),
+        (["tone.wav", "photo.jpg"], "tone.wav", "anthropic does not accept audio/wav"),
+    ],
+)
+def test_render_error_names_the_input(
+    testdata: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    inputs: list[str],
+    culprit: str,
+    said: str,
+) -> None:
+    """A render failure is one stderr line naming the input that failed, as it was given."""
+    monkeypatch.chdir(testdata)
+    assert main(["render", *inputs, "--provider", "anthropic", "--text", "Hi"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"mediaparts: {culprit}: error: {said}")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["inspect", "normalize", "render"])
+def test_long_input_is_named_within_80_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """An input of hundreds of characters is named by its start and end, about 80 in all."""
+    source = str(tmp_path / ("x" * 300 + ".png"))
+    args = [command, source] + ([] if command == "inspect" else ["--provider", "openai"])
+    assert main(args) == 1
+    said = "".join(capsys.readouterr())
+    named = said.removeprefix("mediaparts: ").split(": error: ")[0]
+    assert len(named) <= 80
+    assert named.startswith(source[:20]) and named.endswith("xxx.png")
+
+
+@pytest.mark.parametrize("command", ["inspect", "normalize"])
+def test_unreadable_input_is_an_error_not_a_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """inspect and normalize name a missing input on its line as `error:`, as render does."""
+    source = str(tmp_path / "nope.png")
+    args = [command, source] + ([] if command == "inspect" else ["--provider", "openai"])
+    assert main(args) == 1
+    assert capsys.readouterr().out.startswith(f"{source}: error: no file at")
+
+
+# -- local URLs -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["inspect"],
+        ["normalize", "--provider", "openai"],
+        ["render", "--provider", "openai", "--urls", "inline"],
+    ],
+)
+def test_allow_private_fetches_from_a_local_server(
+    local_server: Any,
+    testdata: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    """A URL on 127.0.0.1 is refused, suggesting --allow-private; with it, it is fetched."""
+    url = local_server.add("/alpha.png", (testdata / "alpha.png").read_bytes())
+    assert main([*command, url]) == 1
+    said = "".join(capsys.readouterr())
+    assert "loopback" in said and "(--allow-private allows it)" in said
+    assert "FetchPolicy" not in said
+    assert local_server.hits == {}
+    assert main([*command, url, "--allow-private"]) == 0
+    assert local_server.hits == {"/alpha.png": 1}
+    assert "error" not in "".join(capsys.readouterr())
+    assert mp.fetching.default_policy().allow_private is False  # only for that run
+
+
+def test_allow_private_never_reaches_cloud_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    """Cloud-metadata addresses stay refused with --allow-private, and the line says so."""
+    url = "http://169.254.169.254/latest/meta-data/x.png"
+    assert main(["inspect", url, "--allow-private"]) == 1
+    assert "(not even with --allow-private)" in capsys.readouterr().out
+
+
+# -- text files -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("notes.txt", "anthropic: sent as text, unchanged (UTF-8)"),
+        ("notes-latin1.txt", "anthropic: sent as text, decoded from Windows-1252"),
+        ("notes-utf16.txt", "anthropic: sent as text, decoded from UTF-16"),
+    ],
+)
+def test_inspect_says_how_text_is_sent(
+    testdata: Path, capsys: pytest.CaptureFixture[str], name: str, said: str
+) -> None:
+    """A text file is 'sent as text', unchanged or decoded from its encoding; not 'normalized'."""
+    assert main(["inspect", str(testdata / name), "--provider", "anthropic"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.strip().startswith(said)
+    assert "normalized" not in line
+
+
+# -- empty inputs ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["inspect", "normalize", "render"])
+def test_empty_file_is_said_to_be_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A 0-byte .png is 'empty (0 bytes)', not a corrupt header; exit status 1."""
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    args = [command, str(empty)] + ([] if command == "inspect" else ["--provider", "openai"])
+    assert main(args) == 1
+    said = "".join(capsys.readouterr())
+    assert "empty (0 bytes)" in said
+    assert "corrupt" not in said
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+
+def test_refusal_is_one_short_line_grouped_by_kind(
+    testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused input says what the provider takes, grouped by kind, in one short line."""
+    docx = str(testdata / "document.docx")
+    assert main(["inspect", docx, "--provider", "anthropic", "--json"]) == 1
+    reason = json.loads(capsys.readouterr().out)["providers"]["anthropic"]["reason"]
+    assert "it takes images (JPG, PNG, GIF, WEBP), documents (PDF) and text (TXT," in reason
+    assert len(reason) <= 240 and "\n" not in reason
+    assert "text/x-shellscript" not in reason
