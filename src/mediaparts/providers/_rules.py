@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeVar, get_args
 
 from typing_extensions import Never
 
-from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
+from mediaparts._errors import InvalidConfig, NoDocumentedRule, excerpt, rewrap
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
@@ -272,7 +272,7 @@ class Rules:
                 # would; an untyped caller's unknown name is a mistake in its arguments.
                 unhandled: Never = kind
                 raise InvalidConfig(
-                    f"no kind {unhandled!r:.40}; the kinds are {', '.join(get_args(Kind))}"
+                    f"no kind {excerpt(unhandled)}; the kinds are {', '.join(get_args(Kind))}"
                 )
 
     @property
@@ -303,11 +303,11 @@ def _check_table(name: str, rows: object, rule: type) -> tuple[Any, ...]:
         )
     rows = tuple(rows)
     if not all(isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows):
-        raise InvalidConfig(f"Rules.{name} must be a tuple of ModelRule rows, got {rows!r:.60}")
+        raise InvalidConfig(f"Rules.{name} must be a tuple of ModelRule rows, got {excerpt(rows)}")
     for row in rows:
         if not isinstance(row.rule, rule):
             raise InvalidConfig(
-                f"Rules.{name}: the row {row.pattern!r} holds a {type(row.rule).__name__}; "
+                f"Rules.{name}: the row {excerpt(row.pattern)} holds a {type(row.rule).__name__}; "
                 f"each {name} row's rule must be a {rule.__name__}"
             )
     return rows
@@ -349,7 +349,9 @@ def _checked(name: str, value: Any, current: Any) -> Any:
         listed = isinstance(value, Iterable) and not isinstance(value, str | bytes)
         values = tuple(value) if listed else ()
         if not listed or not all(isinstance(v, str) for v in values):
-            raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
+            raise InvalidConfig(
+                f"{name} must be a tuple of media type strings, got {excerpt(value)}"
+            )
         return values
     if name in _SIZES:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
@@ -359,7 +361,9 @@ def _checked(name: str, value: Any, current: Any) -> Any:
         return value
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
+            raise InvalidConfig(
+                f"{name} must be one of {', '.join(_CHOICES[name])}, got {excerpt(value)}"
+            )
         return value
     if name in _TABLES:
         return _check_table(name, value, _TABLES[name])
@@ -406,7 +410,7 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
         target = getattr(rules, kind, None) if kind in _KINDS else None
         if target is None or field not in {f.name for f in dataclasses.fields(target)}:
             raise InvalidConfig(
-                f"no rule named {key!r}: use a field of Rules ({', '.join(sorted(names))}) "
+                f"no rule named {excerpt(key)}: use a field of Rules ({', '.join(sorted(names))}) "
                 f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
             )
         nested.setdefault(kind, {})[field] = _checked(field, value, getattr(target, field))

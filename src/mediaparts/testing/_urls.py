@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from mediaparts._errors import InvalidConfig, OfflineError
+from mediaparts._errors import InvalidConfig, OfflineError, excerpt
 from mediaparts._parts import MediaPart
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
@@ -90,11 +90,17 @@ class MediaURLs:
         try:
             key = _key(url)
         except (httpx.InvalidURL, TypeError) as exc:
-            raise InvalidConfig(f"media_urls.add() needs a valid URL, got {url!r}: {exc}") from exc
+            raise InvalidConfig(
+                f"media_urls.add() needs a valid URL, got {excerpt(url)}: {exc}"
+            ) from exc
         if httpx.URL(key).scheme not in ("http", "https") or not httpx.URL(key).host:
-            raise InvalidConfig(f"media_urls.add() needs an absolute http(s) URL, got {url!r}")
+            raise InvalidConfig(
+                f"media_urls.add() needs an absolute http(s) URL, got {excerpt(url)}"
+            )
         if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
-            raise InvalidConfig(f"status must be an HTTP status from 100 to 599, got {status!r}")
+            raise InvalidConfig(
+                f"status must be an HTTP status from 100 to 599, got {excerpt(status)}"
+            )
         body, media_type = _body(content_or_path, PurePosixPath(httpx.URL(key).path).name)
         sent = dict(headers or {})
         if not any(name.lower() == "content-type" for name in sent):
@@ -148,9 +154,9 @@ class MediaURLs:
             shown = redact(key)
             hint = f" Registered: {', '.join(map(redact, known))}." if known else ""
             raise OfflineError(
-                f"media_urls refused {shown!r}: only registered URLs are served while the "
+                f"media_urls refused {excerpt(shown)}: only registered URLs are served while the "
                 f"media_urls fixture is active. Register it with "
-                f"media_urls.add({shown!r}, content) or fix the URL.{hint}",
+                f"media_urls.add({excerpt(shown)}, content) or fix the URL.{hint}",
                 url=shown,
             )
         return httpx.Response(reply.status, headers=list(reply.headers), content=reply.content)
