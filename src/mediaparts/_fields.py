@@ -124,7 +124,7 @@ def verbatim(text: str) -> Any:
 
 
 def article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> None:
