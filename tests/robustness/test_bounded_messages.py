@@ -87,6 +87,29 @@ ENTRY_POINTS: list[tuple[str, Callable[[str], Any]]] = [
         "messages_from a role",
         lambda s: mp.messages_from({"messages": [{"role": s, "content": "x"}]}, "openai"),
     ),
+    (
+        "messages_from a bedrock source",
+        lambda s: mp.messages_from(
+            {"messages": [{"role": "user", "content": [{"document": {"source": {s: 1}}}]}]},
+            "bedrock",
+        ),
+    ),
+    (
+        "messages_from a gemini role",
+        lambda s: mp.messages_from({"contents": [{"role": s, "parts": [{"text": "x"}]}]}, "gemini"),
+    ),
+    (
+        "messages_from an anthropic source",
+        lambda s: mp.messages_from(
+            {"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": s}}]}]},
+            "anthropic",
+        ),
+    ),
+    (
+        "messages_from a responses item",
+        lambda s: mp.messages_from({"input": [{"role": s, "content": "x"}]}, "openai-responses"),
+    ),
+    ("message_from_response a role", lambda s: mp.message_from_response({"role": s}, "anthropic")),
     ("render a provider", lambda s: mp.render([_message()], s)),
     ("render a model", lambda s: mp.render([mp.User(PNG)], "openai", model=s, urls=s)),  # type: ignore[arg-type]
     ("render on_loss", lambda s: mp.render([_message()], "openai", on_loss=s)),  # type: ignore[arg-type]
