@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -677,3 +678,41 @@ def test_merge_runs_merges_a_message_without_id_either_way() -> None:
         assert merged.id in ("m1", "m2")
     (merged,) = mp.merge_runs([mp.User("a", id="m1"), mp.User("b", id="m2")])
     assert merged.id == "m1"
+
+
+MESSAGE_CLASSES = [mp.System, mp.User, mp.Assistant, mp.Tool]
+
+
+@pytest.mark.parametrize("cls", MESSAGE_CLASSES, ids=lambda c: c.__name__)
+def test_message_with_several_contents_says_to_use_a_list(cls: type[Any]) -> None:
+    """`mp.User("look", part)` raises InvalidMedia saying to put them in one list."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        cls("look", "at this")
+    message = str(caught.value)
+    assert message.startswith(f"{cls.__name__} takes one content and keyword fields (")
+    assert f"mp.{cls.__name__}(['Describe this', part])" in message
+
+
+@pytest.mark.parametrize("cls", MESSAGE_CLASSES, ids=lambda c: c.__name__)
+def test_message_content_keyword_says_to_pass_it_first(cls: type[Any]) -> None:
+    """`mp.User(content="hi")` says content is the first argument, not a pydantic error."""
+    with pytest.raises(mp.InvalidMedia, match=r"takes its content as the first argument"):
+        cls(content="hi")
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: mp.User(123), "message content must be text, media or a list of them, got int"),
+        (lambda: mp.User("x", name=5), "name: Input should be a valid string"),
+        (lambda: mp.Assistant("x", stop_reason="sleepy"), "stop_reason: Input should be"),
+        (lambda: mp.Tool("x", is_error="yes"), "is_error: Input should be a valid boolean"),
+    ],
+)
+def test_message_field_of_wrong_type_is_invalid_media(
+    make: Callable[[], object], message: str
+) -> None:
+    """A wrong-typed message field raises InvalidMedia (a ValueError), never a pydantic error."""
+    with pytest.raises(mp.InvalidMedia, match=re.escape(message)) as caught:
+        make()
+    assert isinstance(caught.value, ValueError)

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import pickle
+import re
 import shutil
 import threading
 import time
@@ -20,6 +21,7 @@ from PIL import Image
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
+from tests._builders import TESTDATA
 
 # file in testdata -> (class, media type)
 TESTDATA_TYPES = [
@@ -556,3 +558,104 @@ def test_empty_url_body_is_invalid_media(httpx_mock: HTTPXMock) -> None:
     made = mp.part("https://example.com/a.png")
     with pytest.raises(mp.InvalidMedia, match=r"'https://example.com/a.png' is empty \(0 bytes\)"):
         made.load()
+
+
+PART_CLASSES = [mp.ImagePart, mp.AudioPart, mp.VideoPart, mp.FilePart]
+
+
+@pytest.mark.parametrize("cls", PART_CLASSES, ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    ("given", "constructor"),
+    [
+        ("x.jpg", "from_path(path) or mp.part(path)"),
+        (Path("x.jpg"), "from_path(path) or mp.part(path)"),
+        ("https://example.com/x.jpg", "from_url(url) or mp.part(url)"),
+        ("data:image/png;base64,AAAA", "from_data_uri(uri) or mp.part(uri)"),
+        (base64.b64encode(bytes(range(256))).decode(), 'from_base64(text) or mp.part({"data"'),
+        (b"\x89PNG", "from_bytes(data) or mp.part(data)"),
+        (io.BytesIO(b"x"), "from_file(f) or mp.part(f)"),
+        (Image.new("RGB", (1, 1)), "from_pil(image) or mp.part(image)"),
+        (123, "from_path, from_url, from_bytes"),
+    ],
+    ids=["path", "pathlike", "url", "data-uri", "base64", "bytes", "file", "pil", "int"],
+)
+def test_part_class_called_positionally_names_the_constructor(
+    cls: type[mp.MediaPart], given: object, constructor: str
+) -> None:
+    """`mp.ImagePart("x.jpg")` raises InvalidMedia naming the constructor for that source."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        cls(given)  # type: ignore[call-arg]
+    message = str(caught.value)
+    assert message.startswith(f"{cls.__name__} takes keyword fields only (media_type=, ")
+    assert f"mp.{cls.__name__}.{constructor}" in message
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: mp.TextPart("a", "b"), "TextPart takes one text and keyword fields (text="),  # type: ignore[call-arg]
+        (lambda: mp.RefusalPart("a", "b"), "RefusalPart takes one text and keyword fields"),  # type: ignore[call-arg]
+        (lambda: mp.ReasoningPart("x"), "keyword fields only (text=, summary="),  # type: ignore[call-arg]
+        (lambda: mp.ToolCall("zoom"), "e.g. mp.ToolCall(id='call_1', name='zoom'"),  # type: ignore[call-arg]
+        (lambda: mp.ProviderPart({"type": "x"}), "mp.ProviderPart(provider='anthropic'"),  # type: ignore[call-arg]
+        (lambda: mp.Citation("x"), "Citation takes keyword fields only (provider=, "),  # type: ignore[call-arg]
+    ],
+    ids=["text", "refusal", "reasoning", "tool-call", "provider", "citation"],
+)
+def test_other_part_called_positionally_says_what_it_takes(
+    make: Callable[[], object], message: str
+) -> None:
+    """The parts that are not media refuse positional arguments with InvalidMedia, not TypeError."""
+    with pytest.raises(mp.InvalidMedia, match=re.escape(message)):
+        make()
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: mp.ImagePart(data=123), "data must be bytes or base64 text, got int"),
+        (lambda: mp.ImagePart(data=b"\x89PNG", filename=5), "filename must be a string"),
+        (lambda: mp.TextPart(text=1), "text: Input should be a valid string"),
+        (lambda: mp.ToolCall(name=["x"]), "name: Input should be a valid string"),
+        (
+            lambda: mp.ImagePart(data=(TESTDATA / "alpha.png").read_bytes(), colour="red"),
+            "colour: Extra inputs are not permitted",
+        ),
+    ],
+)
+def test_part_field_of_wrong_type_is_invalid_media(
+    make: Callable[[], object], message: str
+) -> None:
+    """A wrong-typed field raises InvalidMedia (a ValueError) with one line, the cause chained."""
+    with pytest.raises(mp.InvalidMedia, match=re.escape(message)) as caught:
+        make()
+    assert isinstance(caught.value, ValueError)
+    assert "\n" not in str(caught.value)
+    assert caught.value.__cause__ is not None
+
+
+@pytest.mark.parametrize("size", [26_000, 44_000])
+def test_part_of_base64_text_suggests_data_and_stays_short(testdata: Path, size: int) -> None:
+    """`mp.part("<base64>")` says it looks like base64, suggests {"data": ...}, and is short."""
+    text = base64.b64encode((testdata / "photo.jpg").read_bytes()).decode()[:size]
+    with pytest.raises(mp.InvalidMedia) as caught:
+        mp.part(text)
+    message = str(caught.value)
+    assert 'mp.part({"data": text})' in message
+    assert "looks like base64" in message
+    assert len(message) < 400
+    assert mp.part({"data": base64.b64encode((testdata / "photo.jpg").read_bytes()).decode()})
+
+
+def test_part_of_base64_in_untrusted_code_suggests_data() -> None:
+    """Inside mp.untrusted(), base64 passed as a path is refused, suggesting {"data": ...}."""
+    text = base64.b64encode(bytes(range(256)) * 8).decode()
+    with mp.untrusted(), pytest.raises(mp.BlockedPath, match=re.escape('pass {"data": text}')):
+        mp.part(text)
+
+
+def test_part_of_a_missing_path_is_not_called_base64() -> None:
+    """A missing ordinary path gets no base64 hint."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        mp.part("photos/holiday/2026/IMG_0001.jpg")
+    assert "base64" not in str(caught.value)

@@ -796,3 +796,58 @@ def test_plugin_leaves_other_comparisons_alone(strict: pytest.Pytester) -> None:
     result = run(strict)
     result.assert_outcomes(failed=1)
     assert "mp.show()" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://127.0.0.1:8000/cat.png", "127.0.0.1 is a loopback address"),
+        ("http://10.0.0.5/cat.png", "10.0.0.5 is a private address"),
+        ("http://localhost/cat.png", "localhost is a*"),
+        ("http://169.254.169.254/latest/x.png", "169.254.169.254 is a cloud-metadata*"),
+    ],
+)
+def test_plugin_registered_url_the_policy_refuses_says_why(
+    strict: pytest.Pytester, url: str, reason: str
+) -> None:
+    """A registered URL the fetch policy refuses is reported as refused, with the reason and
+    the fix, not only as never requested."""
+    strict.makepyfile(
+        f"""
+        import pytest
+        import mediaparts as mp
+
+        def test_local(media, media_urls):
+            media_urls.add({url!r}, media.image(8, 8))
+            with pytest.raises(mp.BlockedURL):
+                mp.part({url!r}).load()
+        """
+    )
+    result = run(strict)
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "media_urls: 1 registered URL was never requested:",
+            f"  - {url}",
+            f"    refused by the fetch policy, before any request: refusing '{url}': {reason}*",
+            "Fetch it in the test *",
+            "A URL the fetch policy refuses raises mp.BlockedURL and never reaches media_urls:"
+            " register a public URL (https://example.com/...) instead, or let the test fetch it"
+            " with mp.configure(fetch=mp.FetchPolicy(allow_private=True)) or load(policy=...).",
+        ]
+    )
+
+
+def test_plugin_local_url_is_served_when_the_policy_allows_it(strict: pytest.Pytester) -> None:
+    """With allow_private, a registered local URL is served and no refusal is reported."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_local(media, media_urls):
+            url = media_urls.add("http://127.0.0.1:8000/cat.png", media.image(8, 8))
+            policy = mp.FetchPolicy(allow_private=True)
+            assert mp.part(url).load(policy=policy).media_type == "image/png"
+        """
+    )
+    run(strict).assert_outcomes(passed=1)

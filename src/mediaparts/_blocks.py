@@ -12,8 +12,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import Never
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import (
     JsonData,
     NativeHints,
@@ -21,6 +22,7 @@ from mediaparts._fields import (
     bounded,
     construct,
     json_text,
+    keyword_only,
     model_hash,
 )
 
@@ -100,7 +102,13 @@ class Citation(BaseModel):
     url: str | None = None
     data: JsonData = Field(default_factory=dict)
 
-    def __init__(self, /, **values: Any) -> None:
+    def __init__(self, /, *given: Never, **values: Any) -> None:
+        if given:
+            raise keyword_only(
+                type(self),
+                given,
+                use="e.g. mp.Citation(provider='anthropic', cited_text=..., url=...)",
+            )
         construct(self, super().__init__, values)
 
     def __hash__(self) -> int:  # pydantic's frozen hash fails on the `data` dict
@@ -138,7 +146,11 @@ class ReasoningPart(PartFields):
     provider: str | None = None
     id: str | None = None
 
-    def __init__(self, /, **values: Any) -> None:
+    def __init__(self, /, *given: Never, **values: Any) -> None:
+        if given:
+            raise keyword_only(
+                type(self), given, use="e.g. mp.ReasoningPart(text=..., provider=...)"
+            )
         construct(self, super().__init__, values)
 
 
@@ -159,7 +171,13 @@ class ToolCall(PartFields):
     arguments: str = "{}"
     item_id: str | None = None
 
-    def __init__(self, /, **values: Any) -> None:
+    def __init__(self, /, *given: Never, **values: Any) -> None:
+        if given:
+            raise keyword_only(
+                type(self),
+                given,
+                use="e.g. mp.ToolCall(id='call_1', name='zoom', arguments={'x': 1})",
+            )
         args = values.get("arguments")
         if isinstance(args, Mapping):
             # Only a caller's own dict is encoded here; a model's text is never re-encoded.
@@ -176,7 +194,8 @@ class ToolCall(PartFields):
             return json.loads(self.arguments)
         except (json.JSONDecodeError, RecursionError) as exc:
             raise InvalidMedia(
-                f"the arguments of tool call {self.id!r} ({self.name}) are not valid JSON: {exc}"
+                f"the arguments of tool call {excerpt(self.id)} ({self.name}) are not valid JSON: "
+                f"{exc}"
             ) from exc
 
 
@@ -186,7 +205,9 @@ class RefusalPart(PartFields):
     kind: Literal["refusal"] = "refusal"
     text: str
 
-    def __init__(self, text: str | None = None, /, **values: Any) -> None:
+    def __init__(self, text: str | None = None, /, *given: Never, **values: Any) -> None:
+        if given:
+            raise keyword_only(type(self), (text, *given), takes="one text")
         if text is not None:
             values["text"] = text
         construct(self, super().__init__, values)
@@ -208,7 +229,11 @@ class ProviderPart(PartFields):
     provider: str
     data: JsonData
 
-    def __init__(self, /, **values: Any) -> None:
+    def __init__(self, /, *given: Never, **values: Any) -> None:
+        if given:
+            raise keyword_only(
+                type(self), given, use="e.g. mp.ProviderPart(provider='anthropic', data={...})"
+            )
         construct(self, super().__init__, values)
 
     def to_dict(self) -> dict[str, Any]:

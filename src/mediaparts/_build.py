@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, get_args, overload
 
 from mediaparts._blocks import PartFields
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import check_fields, reading_dicts
 from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import (
@@ -148,7 +148,7 @@ def _from_mapping(value: Mapping[str, Any]) -> MediaPart | PartFields:
     unknown = sorted(str(k) for k in value if k not in _SHORTHAND_KEYS and k != "kind")
     if unknown:
         raise InvalidMedia(
-            f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+            f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(excerpt, unknown[:5]))} "
             f"in a part dict; the allowed keys are {_ALLOWED}"
         )
     given = [k for k in _SOURCES if value.get(k) is not None]
@@ -165,7 +165,8 @@ def _from_mapping(value: Mapping[str, Any]) -> MediaPart | PartFields:
     if kind is not None:
         if kind not in _KINDS:
             raise InvalidMedia(
-                f"unknown part kind {kind!r}; expected {_KIND_NAMES}, or {', '.join(_OTHER_KINDS)}"
+                f"unknown part kind {excerpt(kind)}; expected {_KIND_NAMES}, or "
+                f"{', '.join(_OTHER_KINDS)}"
             )
         cls = part_class(kind)
     if "file_id" in given:
@@ -209,7 +210,8 @@ def _check_fields(fields: Mapping[str, Any]) -> None:
     unknown = sorted(k for k in fields if k not in _FIELDS)
     if unknown:
         raise InvalidMedia(
-            f"unknown field {', '.join(map(repr, unknown))}; mp.part() takes {', '.join(_FIELDS)}"
+            f"unknown field {', '.join(map(excerpt, unknown[:5]))}; "
+            f"mp.part() takes {', '.join(_FIELDS)}"
         )
     check_fields(fields)
 

@@ -12,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mediaparts import fetching
-from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
 from mediaparts._fields import bounded, check_fields, check_limit, extra_fields
 from mediaparts._sources import (
     b64decode,
@@ -109,7 +109,7 @@ class Constructors:
         left `None` until the bytes are fetched (`resolve()` types the part by them).
         """
         if not isinstance(url, str) or not url.strip():
-            raise InvalidMedia(f"from_url() takes a URL string, got {url!r}")
+            raise InvalidMedia(f"from_url() takes a URL string, got {excerpt(url)}")
         extra_fields("from_url", fields)
         check_fields({"media_type": media_type, "filename": filename})
         check_url_source(url)

@@ -11,7 +11,7 @@ from typing import Any
 
 from mediaparts._blocks import PartFields
 from mediaparts._build import is_single_source, part, part_from_mapping
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._parts import MediaPart, TextPart
 
 __all__ = ["to_parts"]
@@ -87,7 +87,8 @@ def _check_keys(item: Mapping[str, Any], kind: str) -> None:
     )
     if extra:
         raise InvalidMedia(
-            f"a {kind!r} content part has {', '.join(map(str, extra[:5]))}, which this reader "
+            f"a {excerpt(kind)} content part has {', '.join(map(str, extra[:5]))}, which this "
+            "reader "
             "does not keep; read a provider's own payload with mp.messages_from(payload, "
             "provider), which keeps everything"
         )
@@ -96,7 +97,7 @@ def _check_keys(item: Mapping[str, Any], kind: str) -> None:
 def _spec(item: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     spec = item.get(key)
     if not isinstance(spec, Mapping):
-        raise InvalidMedia(f"a {key!r} content part needs a dict under {key!r}")
+        raise InvalidMedia(f"a {excerpt(key)} content part needs a dict under {excerpt(key)}")
     return spec
 
 
@@ -134,4 +135,4 @@ def _typed_part(item: Mapping[str, Any]) -> TextPart | MediaPart:
         made = part_from_mapping({"data": spec.get("file_data"), "filename": spec.get("filename")})
         assert isinstance(made, MediaPart)
         return made
-    raise InvalidMedia(f"unknown content part type {kind!r}")
+    raise InvalidMedia(f"unknown content part type {excerpt(kind)}")

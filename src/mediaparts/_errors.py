@@ -27,7 +27,10 @@ The policy every module follows:
   `KeyError` (a test greps `src` for `raise MediaError(`). A mistake in a setting, a config
   object's field or a rule override is `InvalidConfig`; a provider name nobody registered is
   `UnknownProvider`, wherever the name is read.
-- Say what was wrong, with which input (redacted: no credentials), and what to do.
+- Say what was wrong, with which input (redacted: no credentials), and what to do. The input
+  is shown through `excerpt`: at most 80 of its characters, however long it is (a 40 KB
+  base64 string passed as a path, a crafted name), since messages reach logs, HTTP
+  responses and terminals.
 - Carry context as attributes (`media_type`, `provider`, `url`, `accepted`, ...).
 - When an error is caught and raised again with more context, keep its class and attributes
   (`rewrap` does it) and chain the cause with `raise ... from exc`.
@@ -56,7 +59,11 @@ __all__ = [
     "ProviderLimitError",
     "UnknownProvider",
     "UnsupportedMediaType",
+    "excerpt",
 ]
+
+SHOWN_CHARS = 80
+"""The most characters of a caller's input an error message repeats (see `excerpt`)."""
 
 
 class MediaError(Exception):
@@ -178,7 +185,7 @@ class UnknownProvider(InvalidConfig):
     """
 
     def __init__(self, name: object, known: tuple[str, ...] = ()) -> None:
-        shown = repr(name) if isinstance(name, str) else f"a {type(name).__name__}"
+        shown = excerpt(name) if isinstance(name, str) else f"a {type(name).__name__}"
         super().__init__(
             f"unknown provider {shown}; the providers are {', '.join(known)}"
             " (mp.providers.names(); mp.providers.register adds one)"
@@ -290,6 +297,21 @@ class OfflineError(FetchError):
     """Fetching is switched off, by `mp.offline()`, `MEDIAPARTS_OFFLINE=1` or a test fixture."""
 
 
+def excerpt(value: object, limit: int = SHOWN_CHARS) -> str:
+    """Return `value`'s repr for a message, showing at most `limit` characters of it.
+
+    Text is quoted as `repr` quotes it and cut at `limit`, saying how many characters were
+    left out; any other value is its repr, cut the same way. Every message that names what
+    the caller passed (a path, a URL, a name, a key, a media type) shows it through here.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}…(+{len(value) - limit:,} chars)"
+    shown = repr(value)
+    return shown if len(shown) <= limit else f"{shown[:limit]}…"
+
+
 def rewrap(error: MediaError, message: str) -> MediaError:
     """Return a copy of `error` with a new message, keeping its class and every attribute.
 
@@ -306,5 +328,6 @@ def rewrap(error: MediaError, message: str) -> MediaError:
 # Tracebacks and pytest's reports name the public path (`mediaparts.OfflineError`, where users
 # catch it), not this private module; pickling resolves the same path. httpx does the same.
 for _name in __all__:
-    globals()[_name].__module__ = "mediaparts"  # not an import
+    if isinstance(globals()[_name], type):
+        globals()[_name].__module__ = "mediaparts"  # not an import
 del _name

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, PlainSerializer, ValidationError, WithJsonSchema
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._inline import b64decode, b64encode
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "inline_bytes",
     "json_copy",
     "json_text",
+    "keyword_only",
     "model_hash",
     "reading_dicts",
     "utf8",
@@ -101,9 +102,7 @@ class _BoundedRepr(reprlib.Repr):
         return "{" + ", ".join(items + ["..."] * (len(value) > self.maxdict)) + "}"
 
     def repr_str(self, value: str, level: int) -> str:
-        if len(value) <= self.maxstring:
-            return repr(value)
-        return f"{value[: self.maxstring]!r}…(+{len(value) - self.maxstring:,} chars)"
+        return excerpt(value, self.maxstring)
 
 
 _BOUNDED = _BoundedRepr()
@@ -125,7 +124,7 @@ def verbatim(text: str) -> Any:
 
 
 def article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> None:
@@ -136,6 +135,29 @@ def extra_fields(where: str, fields: Mapping[str, Any], allowed: tuple[str, ...]
             f"{where}() sets {', '.join(clash)} itself; it also takes metadata=, cache=, "
             "native= (and detail= for images)"
         )
+
+
+def keyword_only(
+    cls: type[BaseModel], given: tuple[Any, ...], *, use: str = "", takes: str = ""
+) -> InvalidMedia:
+    """Say that a part or message class was given positional arguments it does not take.
+
+    Python's own `TypeError` ("takes 1 positional argument but 2 were given") names neither
+    the fields nor the constructor to use; this message names both.
+
+    Args:
+        cls: The class called.
+        given: The positional arguments it was given (the first is shown, bounded).
+        use: What to call instead, ending the message (`{cls}` stands for the class name).
+        takes: What the class takes positionally, if anything ("one text").
+    """
+    # The class's own fields first; those every part shares (cache, native) last.
+    names = sorted(cls.model_fields, key=lambda name: name in ("cache", "native"))
+    shown = ", ".join(f"{cls.model_fields[n].alias or n}=" for n in names if n != "kind")
+    what = f"{takes} and keyword fields" if takes else "keyword fields only"
+    count = f"{len(given)} positional argument{'s' * (len(given) > 1)}"
+    message = f"{cls.__name__} takes {what} ({shown}), got {count} ({excerpt(given[0])})"
+    return InvalidMedia(f"{message}; {use.replace('{cls}', cls.__name__)}" if use else message)
 
 
 def check_limit(max_bytes: Any) -> None:
@@ -166,7 +188,7 @@ def check_fields(values: Mapping[str, Any]) -> None:
             raise InvalidMedia(f"{name} must be a string, got {type(value).__name__}")
         if name != "filename" and value is not None and _SURROGATE.search(value):
             raise InvalidMedia(
-                f"{name} {value!r:.80} holds a lone surrogate, which cannot be encoded as "
+                f"{name} {excerpt(value)} holds a lone surrogate, which cannot be encoded as "
                 "UTF-8; decode the text it came from correctly"
             )
     metadata = values.get("metadata")
@@ -273,9 +295,10 @@ def explain(name: str, exc: ValidationError) -> str:
         if isinstance(cause, InvalidMedia):  # our own message, raised inside a validator
             problems.append(str(cause))
             continue
-        where = ".".join(str(p) for p in err["loc"]) or "value"
-        problems.append(f"{where}: {err['msg']}")
-    return f"invalid {name}: " + "; ".join(problems)
+        # A location holds the caller's keys (an unknown field's name): each is bounded.
+        where = ".".join(str(p) if len(str(p)) <= 80 else excerpt(p) for p in err["loc"])
+        problems.append(f"{where or 'value'}: {err['msg']}")
+    return f"invalid {name}: " + "; ".join(problems[:5])
 
 
 # -- a provider's own data: JSON, plus bytes where its SDK uses bytes -----------------------
@@ -342,7 +365,7 @@ def _copy(value: Any, what: str, depth: int) -> Any:
         out: dict[str, Any] = {}
         for key, item in value.items():
             if not isinstance(key, str):
-                raise InvalidMedia(f"{what} has a key that is not a string: {key!r:.40}")
+                raise InvalidMedia(f"{what} has a key that is not a string: {excerpt(key)}")
             out[_SURROGATE.sub("\ufffd", key)] = _copy(item, what, depth + 1)
         return out
     if isinstance(value, list | tuple):
@@ -373,7 +396,7 @@ def _native(value: Any) -> dict[str, Any]:
     for provider, entry in hints.items():
         if not isinstance(entry, dict):
             raise InvalidMedia(
-                f"native[{provider!r}] must be a dict of that provider's hints, "
+                f"native[{excerpt(provider)}] must be a dict of that provider's hints, "
                 f"got {type(entry).__name__}"
             )
     return hints

@@ -15,7 +15,7 @@ from urllib.parse import unquote_to_bytes
 
 import pybase64
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 
 __all__ = [
     "DataURI",
@@ -74,14 +74,14 @@ def b64decode(text: str | bytes, *, what: str = "data") -> bytes:
     except UnicodeEncodeError as exc:
         bad = exc.object[exc.start : exc.start + 1]
         raise InvalidMedia(
-            f"{what} is not valid base64: it contains {bad!r} at position {exc.start}; "
+            f"{what} is not valid base64: it contains {excerpt(bad)} at position {exc.start}; "
             "pass raw bytes with from_bytes(), or a path with from_path()"
         ) from exc
     except (ValueError, binascii.Error) as exc:
         preview = text[:40] if isinstance(text, str) else text[:40].decode("ascii", "replace")
         raise InvalidMedia(
-            f"{what} is not valid base64 ({exc}); it starts {preview!r}. Pass raw bytes with "
-            "from_bytes(), a data URI with from_data_uri(), or a path with from_path()"
+            f"{what} is not valid base64 ({exc}); it starts {excerpt(preview)}. Pass raw bytes "
+            "with from_bytes(), a data URI with from_data_uri(), or a path with from_path()"
         ) from exc
 
 
@@ -135,12 +135,14 @@ def parse_data_uri(uri: str) -> DataURI:
         fields.pop()
     media_type = fields[0].lower() or None
     if media_type is not None and "/" not in media_type:
-        raise InvalidMedia(f"malformed data URI: {media_type!r} is not a media type")
+        raise InvalidMedia(f"malformed data URI: {excerpt(media_type)} is not a media type")
     parameters: dict[str, str] = {}
     for field in fields[1:]:
         key, eq, value = field.partition("=")
         if not eq or not key:
-            raise InvalidMedia(f"malformed data URI: parameter {field!r} is not 'name=value'")
+            raise InvalidMedia(
+                f"malformed data URI: parameter {excerpt(field)} is not 'name=value'"
+            )
         parameters[key.strip().lower()] = value.strip()
     if is_base64:
         # Some writers percent-encode the base64 text itself (e.g. '%2B' for '+').

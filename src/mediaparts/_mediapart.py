@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
-from typing_extensions import Self
+from typing_extensions import Never, Self
 
 from mediaparts import fetching
 from mediaparts._blocks import PartFields, part_dict
 from mediaparts._constructors import Constructors
-from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
 from mediaparts._fields import (
     InlineBytes,
     article,
@@ -31,7 +31,10 @@ from mediaparts._fields import (
     construct,
     copy_metadata,
     inline_bytes,
+    keyword_only,
 )
+from mediaparts._inline import is_data_uri
+from mediaparts._paths import looks_like_base64
 from mediaparts._sources import (
     b64encode,
     require_bytes,
@@ -70,6 +73,38 @@ def part_class(kind: str) -> type[MediaPart]:
     return _BY_KIND[kind]
 
 
+def _constructor_for(cls: type[MediaPart], value: object) -> str:
+    """Name the constructor that makes a part of `cls` from `value`, as advice in a message."""
+    if isinstance(value, str):
+        text = value.strip()
+        if is_data_uri(text):
+            source, method, arg = "a data URI", "from_data_uri", "uri"
+        elif "://" in text[:40]:
+            source, method, arg = "a URL", "from_url", "url"
+        elif looks_like_base64(text):
+            source, method, arg = "base64 text", "from_base64", "text"
+        else:
+            source, method, arg = "a path", "from_path", "path"
+    elif isinstance(value, os.PathLike):
+        source, method, arg = "a path", "from_path", "path"
+    elif isinstance(value, bytes | bytearray | memoryview):
+        source, method, arg = "bytes", "from_bytes", "data"
+    elif callable(getattr(value, "read", None)):
+        source, method, arg = "a file object", "from_file", "f"
+    elif type(value).__module__.startswith("PIL."):
+        source, method, arg = "a PIL image", "from_pil", "image"
+    else:
+        return (
+            f"use a constructor: mp.{cls.__name__}.from_path, from_url, from_bytes, from_base64, "
+            "from_data_uri, from_file or from_pil, or mp.part(value)"
+        )
+    either = f'mp.part({{"data": {arg}}})' if method == "from_base64" else f"mp.part({arg})"
+    return (
+        f"to make one from {source}, use mp.{cls.__name__}.{method}({arg}) or {either}, "
+        "which picks the class from the bytes"
+    )
+
+
 class MediaPart(Constructors, PartFields):
     """Base class of image, audio, video and file parts.
 
@@ -95,7 +130,11 @@ class MediaPart(Constructors, PartFields):
     _state: fetching.LoadState = PrivateAttr(default_factory=fetching.LoadState)
     _kinds: ClassVar[frozenset[str]] = frozenset(get_args(Kind))
 
-    def __init__(self, /, **values: Any) -> None:
+    def __init__(self, /, *given: Never, **values: Any) -> None:
+        # `*given` only to refuse positional arguments with our message, not Python's
+        # TypeError; `Never` keeps type checkers refusing them too.
+        if given:
+            raise keyword_only(type(self), given, use=_constructor_for(type(self), given[0]))
         construct(self, super().__init__, values)
 
     @classmethod
@@ -281,7 +320,8 @@ class MediaPart(Constructors, PartFields):
     def _no_reference(self) -> None:
         if self.file_id is not None:
             raise InvalidMedia(
-                f"{type(self).__name__} {self.file_id!r} is a file in {self.file_provider}'s file "
+                f"{type(self).__name__} {excerpt(self.file_id)} is a file in "
+                f"{self.file_provider}'s file "
                 "store: it has no bytes here and is never fetched; it renders only to "
                 f"{self.file_provider}"
             )

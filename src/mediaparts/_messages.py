@@ -12,18 +12,20 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeAlias, TypeGuard
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing_extensions import Never
 
 from mediaparts._build import is_single_source
 from mediaparts._content import to_parts
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import (
     NativeHints,
     bounded,
     construct,
     json_copy,
+    keyword_only,
     model_hash,
     reading_dicts,
     verbatim,
@@ -50,6 +52,7 @@ __all__ = [
 
 AnyPart = Annotated[Part, Field(discriminator="kind")]
 _REPR_PARTS = 8
+_ONE_LIST = "put text and parts in one list: mp.{cls}(['Describe this', part])"
 _SEPARATOR = "\n\n"
 # The start of RFC 3339 date-time text: a date, T (or a space), hours and minutes.
 _RFC3339_START = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}")
@@ -109,8 +112,20 @@ class _Message(BaseModel):
     native: NativeHints = Field(default_factory=dict)
 
     def __init__(
-        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+        self,
+        content: Any = None,
+        /,
+        *given: Never,
+        files: Iterable[Any] | None = None,
+        **values: Any,
     ) -> None:
+        if given:
+            raise keyword_only(type(self), (content, *given), takes="one content", use=_ONE_LIST)
+        if "content" in values:
+            raise InvalidMedia(
+                f"{type(self).__name__} takes its content as the first argument, not content=: "
+                f"mp.{type(self).__name__}('...') (or parts=[...])"
+            )
         if content is not None or files is not None:
             if "parts" in values:
                 raise InvalidMedia("give content (and files=) or parts=, not both")
@@ -144,7 +159,7 @@ class _Message(BaseModel):
             )
         if isinstance(value, str) and not _RFC3339_START.match(value):
             raise ValueError(
-                f"created_at text must be RFC 3339 (2026-11-24T09:00:00Z), got {value!r:.40}"
+                f"created_at text must be RFC 3339 (2026-11-24T09:00:00Z), got {excerpt(value)}"
             )
         return value
 
@@ -189,9 +204,14 @@ class System(_Message):
     name: str | None = None
 
     def __init__(
-        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+        self,
+        content: Any = None,
+        /,
+        *given: Never,
+        files: Iterable[Any] | None = None,
+        **values: Any,
     ) -> None:
-        super().__init__(content, files=files, **values)
+        super().__init__(content, *given, files=files, **values)
         if any(not isinstance(p, TextPart) for p in self.parts):
             raise InvalidMedia("a System message holds text only; put media in a User message")
 
@@ -202,11 +222,16 @@ class User(_Message):
     role: Literal["user"] = "user"
     name: str | None = None
 
-    def __init__(
-        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
-    ) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
-        super().__init__(content, files=files, **values)
+    if TYPE_CHECKING:  # for type checkers, not pydantic's field-based __init__
+
+        def __init__(
+            self,
+            content: Any = None,
+            /,
+            *given: Never,
+            files: Iterable[Any] | None = None,
+            **values: Any,
+        ) -> None: ...
 
 
 class Assistant(_Message):
@@ -228,11 +253,13 @@ class Assistant(_Message):
         self,
         content: Any = None,
         /,
-        *,
+        *given: Never,
         files: Iterable[Any] | None = None,
         tool_calls: Iterable[Any] | None = None,
         **values: Any,
     ) -> None:
+        if given:
+            raise keyword_only(type(self), (content, *given), takes="one content", use=_ONE_LIST)
         if tool_calls is not None:
             calls = tool_calls_of(tool_calls)
             if content is not None or files is not None:
@@ -272,11 +299,16 @@ class Tool(_Message):
     is_error: bool = Field(default=False, strict=True)
 
     def __init__(
-        self, content: Any = None, /, *, files: Iterable[Any] | None = None, **values: Any
+        self,
+        content: Any = None,
+        /,
+        *given: Never,
+        files: Iterable[Any] | None = None,
+        **values: Any,
     ) -> None:
         if values.get("error") is not None:
             values.setdefault("is_error", True)
-        super().__init__(content, files=files, **values)
+        super().__init__(content, *given, files=files, **values)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict; `is_error` is written when it is not what `error` implies."""
@@ -342,14 +374,15 @@ def _message_from_dict(value: Mapping[str, Any]) -> Message:
     version = value.get("v", 1)
     if type(version) is not int or not 1 <= version <= FORMAT_VERSION:
         raise InvalidMedia(
-            f"unknown message dict version {version!r:.20}; this release reads 1 to "
+            f"unknown message dict version {excerpt(version)}; this release reads 1 to "
             f"{FORMAT_VERSION} (a newer mediaparts wrote it?)"
         )
     role = value.get("role")
     cls = _ROLES.get(role.lower()) if isinstance(role, str) else None
     if cls is None:
         raise InvalidMedia(
-            f"unknown message role {value.get('role')!r}; expected one of {', '.join(_ROLES)}"
+            f"unknown message role {excerpt(value.get('role'))}; expected one of "
+            f"{', '.join(_ROLES)}"
         )
     fields = {k: v for k, v in value.items() if k not in ("v", "role", "content", "parts")}
     if cls is System:

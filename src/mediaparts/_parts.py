@@ -6,7 +6,9 @@ Each class is a `MediaPart` (see `_mediapart`) of one kind; defining it register
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+
+from typing_extensions import Never
 
 from mediaparts._blocks import (
     Citation,
@@ -16,7 +18,7 @@ from mediaparts._blocks import (
     RefusalPart,
     ToolCall,
 )
-from mediaparts._fields import construct
+from mediaparts._fields import construct, keyword_only
 from mediaparts._mediapart import MediaPart, part_class
 
 __all__ = [
@@ -43,9 +45,9 @@ class ImagePart(MediaPart):
 
     kind: Literal["image"] = "image"
 
-    def __init__(self, /, **values: Any) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
-        super().__init__(**values)
+    if TYPE_CHECKING:  # for type checkers, not pydantic's field-based __init__
+
+        def __init__(self, /, *given: Never, **values: Any) -> None: ...
 
     detail: Detail | None = None
     _kinds: ClassVar[frozenset[str]] = frozenset({"image"})
@@ -78,9 +80,9 @@ class AudioPart(MediaPart):
 
     kind: Literal["audio"] = "audio"
 
-    def __init__(self, /, **values: Any) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
-        super().__init__(**values)
+    if TYPE_CHECKING:  # for type checkers, not pydantic's field-based __init__
+
+        def __init__(self, /, *given: Never, **values: Any) -> None: ...
 
     _kinds: ClassVar[frozenset[str]] = frozenset({"audio"})
 
@@ -90,9 +92,9 @@ class VideoPart(MediaPart):
 
     kind: Literal["video"] = "video"
 
-    def __init__(self, /, **values: Any) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
-        super().__init__(**values)
+    if TYPE_CHECKING:  # for type checkers, not pydantic's field-based __init__
+
+        def __init__(self, /, *given: Never, **values: Any) -> None: ...
 
     _kinds: ClassVar[frozenset[str]] = frozenset({"video"})
 
@@ -102,9 +104,9 @@ class FilePart(MediaPart):
 
     kind: Literal["file"] = "file"
 
-    def __init__(self, /, **values: Any) -> None:
-        # Declared in each class so type checkers use it, not pydantic's field-based __init__.
-        super().__init__(**values)
+    if TYPE_CHECKING:  # for type checkers, not pydantic's field-based __init__
+
+        def __init__(self, /, *given: Never, **values: Any) -> None: ...
 
     _kinds: ClassVar[frozenset[str]] = frozenset({"file"})
 
@@ -116,7 +118,9 @@ class TextPart(PartFields):
     text: str
     citations: tuple[Citation, ...] = ()
 
-    def __init__(self, text: str | None = None, /, **values: Any) -> None:
+    def __init__(self, text: str | None = None, /, *given: Never, **values: Any) -> None:
+        if given:
+            raise keyword_only(type(self), (text, *given), takes="one text")
         if text is not None:
             values["text"] = text
         construct(self, super().__init__, values)

@@ -23,7 +23,9 @@ prefix read and `read_path` both do), so the rules for paths live here, once:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import stat
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -31,12 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeGuard
 
-from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, excerpt
 
 __all__ = [
     "UNSIZED_CAP",
     "filename_of",
     "is_str_path",
+    "looks_like_base64",
     "open_path",
     "path_reader",
     "read_path",
@@ -144,9 +147,11 @@ def _real_dir(base_dir: Any) -> str:
     try:
         real = os.path.realpath(base_dir)
     except (OSError, ValueError) as exc:  # an embedded NUL, a symlink loop
-        raise InvalidMedia(f"base_dir {os.fspath(base_dir)!r} is not a usable path: {exc}") from exc
+        raise InvalidMedia(
+            f"base_dir {excerpt(os.fspath(base_dir))} is not a usable path: {exc}"
+        ) from exc
     if not os.path.isdir(real):
-        raise InvalidMedia(f"base_dir {os.fspath(base_dir)!r} is not a directory")
+        raise InvalidMedia(f"base_dir {excerpt(os.fspath(base_dir))} is not a directory")
     return real
 
 
@@ -158,9 +163,17 @@ def path_reader() -> str | None:
 
 def _permitted(shown: str, policy: _PathPolicy) -> str:
     """Return the real path to open for `shown` under `policy`, or raise BlockedPath."""
+    if policy.base_dir is None and looks_like_base64(shown):
+        raise BlockedPath(
+            f"refusing to read the local file {excerpt(shown)}: {policy.reader} reads untrusted "
+            "input, which may not name files on this machine. This looks like base64 text, "
+            'which is never guessed from a string: pass {"data": text}',
+            path=shown,
+        )
     if policy.base_dir is None:
         raise BlockedPath(
-            f"refusing to read the local file {shown!r}: {policy.reader} reads untrusted input, "
+            f"refusing to read the local file {excerpt(shown)}: {policy.reader} reads untrusted "
+            "input, "
             "which may not name files on this machine. Pass base_dir= to allow files under "
             "one directory, or make the part in your own code (mp.part(path))",
             path=shown,
@@ -175,7 +188,8 @@ def _permitted(shown: str, policy: _PathPolicy) -> str:
     if not inside:
         # The message names neither base_dir nor the resolved path: it may reach the client.
         raise BlockedPath(
-            f"refusing to read {shown!r}: it is outside the base_dir given to {policy.reader} "
+            f"refusing to read {excerpt(shown)}: it is outside the base_dir given to "
+            f"{policy.reader} "
             "(through an absolute path, '..' or a symbolic link)",
             path=shown,
         )
@@ -227,25 +241,48 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 
 def _check_nul(shown: str) -> None:
     if "\x00" in shown:  # os functions raise ValueError for it; say so as InvalidMedia
-        raise InvalidMedia(f"{shown!r} is not a usable path: it contains a NUL character")
+        raise InvalidMedia(f"{excerpt(shown)} is not a usable path: it contains a NUL character")
 
 
 def _check_regular(mode: int, shown: str) -> None:
     if stat.S_ISREG(mode):
         return
     what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
-    raise InvalidMedia(f"{shown!r} is {what}, not a regular file; only regular files are read")
+    raise InvalidMedia(
+        f"{excerpt(shown)} is {what}, not a regular file; only regular files are read"
+    )
+
+
+# Base64 text passed where a path goes (`mp.part("iVBORw0KGgo...")`): long, in the base64
+# alphabet, and mixing upper case, lower case and digits as encoded bytes do but paths rarely do.
+_BASE64_TEXT = re.compile(r"[A-Za-z0-9+/_-]{64,}={0,2}")
+_MIXED = (str.isupper, str.islower, str.isdigit)
+
+
+def looks_like_base64(text: str) -> bool:
+    """Tell whether text that names no file is probably base64 text rather than a path."""
+    return _BASE64_TEXT.fullmatch(text) is not None and all(
+        any(test(c) for c in text[:256]) for test in _MIXED
+    )
 
 
 def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
-    if isinstance(exc, FileNotFoundError):
-        hint = ""
-        if not Path(shown).suffix or " " in shown:
+    if isinstance(exc, FileNotFoundError) or exc.errno == errno.ENAMETOOLONG:
+        if looks_like_base64(shown):
+            hint = (
+                ": this looks like base64 text, which is never guessed from a string; pass "
+                'mp.part({"data": text}), or the class\'s from_base64(text)'
+            )
+        elif exc.errno == errno.ENAMETOOLONG:
+            hint = " (the name is too long for a path on this system)"
+        elif not Path(shown).suffix or " " in shown:
             hint = " (text for the model goes in a message or mp.TextPart, not a path)"
-        return InvalidMedia(f"no file at {shown!r}{hint}")
+        else:
+            hint = ""
+        return InvalidMedia(f"no file at {excerpt(shown)}{hint}")
     if isinstance(exc, IsADirectoryError):
-        return InvalidMedia(f"{shown!r} is a directory, not a regular file")
-    return InvalidMedia(f"cannot read {shown!r}: {exc.strerror or exc}")
+        return InvalidMedia(f"{excerpt(shown)} is a directory, not a regular file")
+    return InvalidMedia(f"cannot read {excerpt(shown)}: {exc.strerror or exc}")
 
 
 def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
@@ -282,11 +319,12 @@ def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> 
             )
         if size:
             raise InvalidMedia(
-                f"{shown!r} grew while it was read (it reported {size:,} bytes when opened); "
+                f"{excerpt(shown)} grew while it was read (it reported {size:,} bytes when "
+                "opened); "
                 "read it once it is complete"
             )
         raise MediaTooLarge(
-            f"{shown!r} reports a size of 0 (a /proc file?) but holds more than "
+            f"{excerpt(shown)} reports a size of 0 (a /proc file?) but holds more than "
             f"{UNSIZED_CAP:,} bytes, the most read from such a file",
             size=len(data),
             limit=UNSIZED_CAP,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, excerpt
 from mediaparts._fields import bounded
 from mediaparts._inline import (
     DataURI,
@@ -89,7 +89,7 @@ def check_url_source(url: str) -> None:
     if reader is not None and url.lstrip(C0_AND_SPACE)[:5].lower() == "file:":
         shown = redact(url)[:200]
         raise BlockedPath(
-            f"refusing the file: URL {shown!r}: {reader} reads untrusted input, "
+            f"refusing the file: URL {excerpt(shown)}: {reader} reads untrusted input, "
             "which may not name files on this machine",
             path=shown,
         )

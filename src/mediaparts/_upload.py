@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._clienthints import declared_type, given_name, safe_filename
-from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType, excerpt
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -162,7 +162,7 @@ def _request(
 ) -> _Request:
     for name, value in (("max_bytes", max_bytes), ("max_pixels", max_pixels)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise InvalidMedia(f"{name} must be a positive whole number, got {value!r}")
+            raise InvalidMedia(f"{name} must be a positive whole number, got {excerpt(value)}")
     if budget is not None and not isinstance(budget, DecodeBudget):
         raise InvalidMedia(f"decode_budget must be a DecodeBudget, got {type(budget).__name__}")
     client_type, client_name = declared_type(upload), given_name(upload)
@@ -201,7 +201,7 @@ def _patterns(accept: Any) -> tuple[str, ...]:
         if not isinstance(pattern, str) or not _PATTERN.fullmatch(canonical_media_type(pattern)):
             raise InvalidMedia(
                 f"accept takes media type patterns such as 'image/*', 'application/pdf' or "
-                f"'*/*', got {pattern!r}"
+                f"'*/*', got {excerpt(pattern)}"
             )
         canonical.append(canonical_media_type(pattern))
     if not canonical:
@@ -210,7 +210,7 @@ def _patterns(accept: Any) -> tuple[str, ...]:
 
 
 def _label(request: _Request) -> str:
-    return f"the upload {request.filename!r}" if request.filename else "the upload"
+    return f"the upload {excerpt(request.filename)}" if request.filename else "the upload"
 
 
 def _tell(stream: Any) -> int | None:
@@ -328,7 +328,7 @@ def _identify(data: bytes, request: _Request) -> Detection:
 
 def _claims(request: _Request) -> str:
     said = [f"sent it as {request.client_type}"] if request.client_type else []
-    said += [f"named it {request.filename!r}"] if request.filename else []
+    said += [f"named it {excerpt(request.filename)}"] if request.filename else []
     return f"; the client {' and '.join(said)}" if said else ""
 
 

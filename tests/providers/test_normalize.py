@@ -345,13 +345,13 @@ def test_normalize_orientation_every_format(tmp_path: Path, fmt: str, orientatio
     [
         ({"image_max_bytes": "5MB"}, "whole number"),
         ({"image_media_types": "image/png"}, "tuple of media type strings"),
-        ({"image": None}, "must be a ImageRules"),
+        ({"image": None}, "must be an ImageRules"),
         ({"image_measure": "b64"}, "raw, base64"),
         ({"image_max_width": 0}, "positive"),
         ({"vision": ("x",)}, "ModelRule"),
         ({"image_animated": "yes"}, "bool"),
-        ({"vision": 5}, "vision must be a tuple of ModelRule rows"),
-        ({"costs": 5}, "costs must be a tuple of ModelRule rows"),
+        ({"vision": 5}, "vision must be a tuple of ModelRule"),
+        ({"costs": 5}, "costs must be a tuple of ModelRule"),
         ({"image_media_types": 5}, "tuple of media type strings"),
         ({"vision": (ModelRule("*", MediaCosts("x")),)}, "vision row's rule must be a Vision"),
         ({"costs": (ModelRule("*", OpenAITiles(85, 170)),)}, "costs row's rule must be a MediaC"),
@@ -367,7 +367,7 @@ def test_rules_refuses_a_wrong_row_when_built() -> None:
     """Rules built directly check their kinds' rules and table rows too, naming the field."""
     r = mp.providers.get("openai").rules
     wrong_row: Any = ModelRule("*", OpenAITiles(85, 170))  # a vision rule in costs, on purpose
-    with pytest.raises(mp.InvalidConfig, match=r"Rules\.costs: the row '\*' holds a OpenAITiles"):
+    with pytest.raises(mp.InvalidConfig, match=r"Rules\.costs: the row '\*' holds an OpenAITiles"):
         mp.providers.Rules("x", r.image, r.audio, r.video, r.file, costs=(wrong_row,))
     wrong_kind: Any = r.audio  # a KindRules where FileRules belongs, on purpose
     with pytest.raises(mp.InvalidConfig, match=r"Rules\.file must be a FileRules, got KindRules"):

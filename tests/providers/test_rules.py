@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import typing
 from typing import Any
@@ -189,3 +190,92 @@ def test_rules_model_row_without_tables_and_bad_model() -> None:
     assert (bare.model_row(None), bare.model_row("x"), bare.model_patterns) == (None, None, ())
     with pytest.raises(mp.InvalidConfig, match="model must be a model name string"):
         mp.providers.get("openai").rules.model_row(4)  # type: ignore[arg-type]
+
+
+def _override_keys(provider: str) -> list[str]:
+    """Every key with_rules takes for a provider: the fields of Rules and `<kind>_<field>`."""
+    rules = mp.providers.get(provider).rules
+    keys = [f.name for f in dataclasses.fields(rules)]
+    for kind in typing.get_args(Kind):
+        keys += [f"{kind}_{f.name}" for f in dataclasses.fields(rules.for_kind(kind))]
+    return keys
+
+
+# Fields where None is a value: a size's "no limit", the provider's own file store or name.
+NONE_TAKEN = {"max_request_bytes", "file_store", "prices_id"}
+NONE_TAKEN |= {f"{k}_{f}" for k in typing.get_args(Kind) for f in ("max_bytes", "max_count")}
+NONE_TAKEN |= {"image_max_width", "image_max_height"}
+WRONG = [None, 1.5, "x", [object()], {"a": 1}, object()]
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+@pytest.mark.parametrize("value", WRONG, ids=["None", "float", "str", "list", "dict", "object"])
+def test_with_rules_refuses_every_wrong_value_with_invalid_config(
+    provider: str, value: object
+) -> None:
+    """Every with_rules key given None or a wrong type raises InvalidConfig naming the key
+    (or takes the value), never a TypeError, AttributeError or KeyError."""
+    chosen = mp.providers.get(provider)
+    for key in _override_keys(provider):
+        refused = ""
+        try:
+            changed = chosen.with_rules(**{key: value})
+        except mp.InvalidConfig as exc:
+            refused = str(exc)
+        if refused:
+            assert key in refused, refused
+            assert " a Image" not in refused and " a OpenAI" not in refused
+            continue
+        if value is None:
+            assert key in NONE_TAKEN, f"with_rules({key}=None) was taken"
+        mp.estimate_tokens(mp.part(TESTDATA / "alpha.png"), changed)  # still usable
+
+
+@pytest.mark.parametrize(
+    ("key", "advice"),
+    [
+        ("vision", "pass () for no per-model image rule"),
+        ("costs", "pass () for no audio, video or PDF token rates"),
+        ("text", "pass () for no text table"),
+        ("image", "an ImageRules, got NoneType; pass dataclasses.replace(provider.rules.image"),
+        ("file", "a FileRules, got NoneType; pass dataclasses.replace(provider.rules.file"),
+        ("image_media_types", "image_media_types must be a tuple of media type strings"),
+        ("image_detail_levels", "must be a tuple of detail level names, got None; pass ()"),
+        ("image_measure", "image_measure must be one of raw, base64, got None"),
+        ("image_animated", "image_animated must be a bool, got NoneType"),
+        ("source", "source must be a str, got NoneType (pass '' for none)"),
+    ],
+)
+def test_with_rules_none_says_what_to_pass(key: str, advice: str) -> None:
+    """`with_rules(vision=None)` and the like say what to pass instead (() for no rows)."""
+    with pytest.raises(mp.InvalidConfig, match=re.escape(advice)):
+        mp.providers.get("openai").with_rules(**{key: None})
+
+
+def test_with_rules_takes_none_for_the_price_id() -> None:
+    """prices_id=None means the provider's own name, as in Rules; with_rules takes it."""
+    changed = mp.providers.get("gemini").with_rules(prices_id=None)
+    assert changed.rules.prices_id is None
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: mp.providers.ImageRules(media_types=None), "ImageRules.media_types must be"),  # type: ignore[arg-type]
+        (lambda: mp.providers.KindRules(max_bytes="5MB"), "KindRules.max_bytes must be a whole"),  # type: ignore[arg-type]
+        (lambda: mp.providers.FileRules(text_types="text/csv"), "FileRules.text_types must be"),  # type: ignore[arg-type]
+        (lambda: mp.providers.KindRules(measure="b64"), "KindRules.measure must be one of"),  # type: ignore[arg-type]
+        (lambda: mp.providers.ImageRules(animated="no"), "ImageRules.animated must be a bool"),  # type: ignore[arg-type]
+    ],
+)
+def test_kind_rules_refuse_wrong_fields_when_built(
+    make: typing.Callable[[], object], message: str
+) -> None:
+    """A kind's rules built directly check their fields, as with_rules does."""
+    with pytest.raises(mp.InvalidConfig, match=re.escape(message)):
+        make()
+
+
+def test_kind_rules_keep_lists_as_tuples() -> None:
+    """A list of media types given to a kind's rules is kept as a tuple (rules are frozen)."""
+    assert mp.providers.KindRules(media_types=["audio/wav"]).media_types == ("audio/wav",)  # type: ignore[arg-type]

@@ -167,6 +167,11 @@ REVIEWED: dict[str, Reviewed] = {
         f"base64 text whose length is wrong, for the error message; {_UNTRUSTED}",
         lambda n: b"A" * n,
     ),
+    "mediaparts._paths:_BASE64_TEXT": Reviewed(
+        r"[A-Za-z0-9+/_-]{64,}={0,2}",
+        f"a path that names no file (fullmatch), to tell base64 text passed as one; {_UNTRUSTED}",
+        lambda n: "A" * n + "!",
+    ),
     "mediaparts.providers.anthropic._render:_TOOL_USE_ID": Reviewed(
         r"[a-zA-Z0-9_-]+",
         "a tool call's id (fullmatch), from a payload or the application",

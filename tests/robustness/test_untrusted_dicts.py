@@ -211,8 +211,9 @@ def test_base_dir_blocks_escapes(layout: Path, reader: str, spelling: str) -> No
     given = _fill(spelling, layout)
     with pytest.raises(mp.BlockedPath, match="outside the base_dir") as caught:
         READERS[reader](given)(base_dir=str(layout))
-    # Only the path as given is named: not base_dir, nor where the path really leads.
-    assert str(layout) not in str(caught.value).replace(given, "")
+    # Only the path as given is named (its first 80 characters): not base_dir, nor where the
+    # path really leads.
+    assert str(layout) not in str(caught.value).replace(given[:80], "")
 
 
 def test_base_dir_through_a_symlink(layout: Path) -> None:

@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 
 import httpx
 
-from mediaparts._errors import BlockedURL, FetchError, MediaTooLarge
+from mediaparts._errors import BlockedURL, FetchError, MediaTooLarge, excerpt
 from mediaparts.fetching._credentials import same_origin, without_credentials
 from mediaparts.fetching._netguard import AddressRefused
 from mediaparts.fetching._policy import FetchPolicy, check_url, redact, refusal, scrub
@@ -95,7 +95,7 @@ class Attempt:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise FetchError(
-                f"fetching {redact(self.url)!r} took longer than {self.policy.timeout:g} s",
+                f"fetching {excerpt(redact(self.url))} took longer than {self.policy.timeout:g} s",
                 url=redact(self.url),
             )
         return left
@@ -126,7 +126,7 @@ class Attempt:
         except (httpx.InvalidURL, UnicodeError) as exc:
             shown = redact(self.current)
             message = self.scrub(str(exc))
-            raise BlockedURL(f"cannot request {shown!r}: {message}", url=shown) from None
+            raise BlockedURL(f"cannot request {excerpt(shown)}: {message}", url=shown) from None
 
     def blocked(self, exc: AddressRefused) -> BlockedURL:
         """Word a refusal at connect time with the URL that led to it."""
@@ -138,7 +138,8 @@ class Attempt:
         if _bad_location(exc):
             shown = redact(self.current)
             raise BlockedURL(
-                f"refusing the redirect from {shown!r}: its Location is not a URL that can be "
+                f"refusing the redirect from {excerpt(shown)}: its Location is not a URL that can "
+                "be "
                 f"fetched ({self.scrub(str(exc))})",
                 url=shown,
             ) from None
@@ -158,7 +159,7 @@ class Attempt:
             self.hops += 1
             if self.hops > self.policy.max_redirects:
                 raise FetchError(
-                    f"fetching {redact(self.url)!r}: more than {self.policy.max_redirects} "
+                    f"fetching {excerpt(redact(self.url))}: more than {self.policy.max_redirects} "
                     "redirects",
                     url=redact(self.url),
                     status_code=response.status_code,
@@ -186,7 +187,7 @@ class Attempt:
         except ValueError as exc:  # urlsplit: "Invalid IPv6 URL", bad characters
             shown = redact(self.current)
             raise BlockedURL(
-                f"refusing the redirect from {shown!r}: its Location is not a valid URL "
+                f"refusing the redirect from {excerpt(shown)}: its Location is not a valid URL "
                 f"({self.scrub(str(exc))})",
                 url=shown,
             ) from None
@@ -220,7 +221,8 @@ class Attempt:
 
     def too_large(self, size: int) -> MediaTooLarge:
         return MediaTooLarge(
-            f"{redact(self.url)!r} is larger than the fetch limit of {self.policy.max_bytes:,} "
+            f"{excerpt(redact(self.url))} is larger than the fetch limit of "
+            f"{self.policy.max_bytes:,} "
             "bytes (FetchPolicy.max_bytes)",
             size=size,
             limit=self.policy.max_bytes,
@@ -235,7 +237,7 @@ class Attempt:
     def status_error(self, response: httpx.Response) -> FetchError:
         shown = redact(self.current)
         return FetchError(
-            f"fetching {shown!r} failed: HTTP {response.status_code} "
+            f"fetching {excerpt(shown)} failed: HTTP {response.status_code} "
             f"{response.reason_phrase}".rstrip(),
             url=shown,
             status_code=response.status_code,
@@ -245,7 +247,7 @@ class Attempt:
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "failed"
         detail = self.scrub(f"{type(exc).__name__}: {exc}".rstrip(": "))
         return FetchError(
-            f"fetching {redact(self.current)!r} {kind}: {detail}", url=redact(self.current)
+            f"fetching {excerpt(redact(self.current))} {kind}: {detail}", url=redact(self.current)
         )
 
     def scrub(self, text: str) -> str:
@@ -292,7 +294,8 @@ class Body:
         if len(codings) > MAX_CODINGS:
             shown = redact(attempt.current)
             raise FetchError(
-                f"fetching {shown!r} failed: the server stacked {len(codings)} content codings "
+                f"fetching {excerpt(shown)} failed: the server stacked {len(codings)} content "
+                "codings "
                 f"on the body, more than the {MAX_CODINGS} mediaparts decodes",
                 url=shown,
             )
@@ -300,7 +303,8 @@ class Body:
         if refused:
             shown = redact(attempt.current)
             raise FetchError(
-                f"fetching {shown!r} failed: the server sent the body in the {refused[0]!r} "
+                f"fetching {excerpt(shown)} failed: the server sent the body in the "
+                f"{excerpt(refused[0])} "
                 f"content encoding, which mediaparts did not ask for (it asks for "
                 f"{_ACCEPT_ENCODING}) and does not decode",
                 url=shown,
@@ -342,7 +346,8 @@ class Body:
         except zlib.error as exc:
             shown = redact(self.attempt.current)
             raise FetchError(
-                f"fetching {shown!r} failed: the {layer.coding} body does not decode ({exc})",
+                f"fetching {excerpt(shown)} failed: the {layer.coding} body does not decode "
+                f"({exc})",
                 url=shown,
             ) from exc
 

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 import httpx
 
-from mediaparts._errors import FetchError, InvalidConfig, OfflineError
+from mediaparts._errors import FetchError, InvalidConfig, OfflineError, excerpt
 from mediaparts.fetching import _clients, _netguard
 from mediaparts.fetching._attempt import CHUNK, Attempt, Fetched
 from mediaparts.fetching._clients import safe_async_client, safe_client
@@ -146,7 +146,7 @@ def is_offline() -> bool:
 def _check_online(url: str) -> None:
     if is_offline():
         raise OfflineError(
-            f"not fetching {redact(url)!r}: fetching is switched off "
+            f"not fetching {excerpt(redact(url))}: fetching is switched off "
             "(mp.offline() or MEDIAPARTS_OFFLINE=1)",
             url=redact(url),
         )
@@ -260,7 +260,8 @@ async def afetch(
         )
     except asyncio.TimeoutError as exc:
         raise FetchError(
-            f"fetching {redact(url)!r} took longer than {policy.timeout:g} s", url=redact(url)
+            f"fetching {excerpt(redact(url))} took longer than {policy.timeout:g} s",
+            url=redact(url),
         ) from exc
 
 

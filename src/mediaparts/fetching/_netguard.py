@@ -32,7 +32,7 @@ import anyio
 import anyio.to_thread
 import httpcore
 
-from mediaparts._errors import BlockedURL
+from mediaparts._errors import BlockedURL, excerpt
 from mediaparts.fetching._addresses import address_reason, literal_address, name_reason
 from mediaparts.fetching._policy import FetchPolicy, Resolver, default_policy, refusal
 
@@ -199,7 +199,7 @@ class GuardedBackend(httpcore.NetworkBackend):
     def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
     ) -> httpcore.NetworkStream:
-        raise BlockedURL(f"refusing Unix socket {path!r}: fetches go over TCP only")
+        raise BlockedURL(f"refusing Unix socket {excerpt(path)}: fetches go over TCP only")
 
     def sleep(self, seconds: float) -> None:
         self._inner.sleep(seconds)
@@ -299,7 +299,7 @@ class AsyncGuardedBackend(httpcore.AsyncNetworkBackend):
     async def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
     ) -> httpcore.AsyncNetworkStream:
-        raise BlockedURL(f"refusing Unix socket {path!r}: fetches go over TCP only")
+        raise BlockedURL(f"refusing Unix socket {excerpt(path)}: fetches go over TCP only")
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 from urllib.parse import unquote
 
-from mediaparts._errors import BlockedURL, InvalidConfig
+from mediaparts._errors import BlockedURL, InvalidConfig, excerpt
 from mediaparts.fetching._addresses import address_reason, literal_address, name_reason
 
 __all__ = [
@@ -67,7 +67,9 @@ class FetchPolicy:
                     f"FetchPolicy.{name} must be a number, got {type(value).__name__}"
                 )
         if not self.timeout > 0:  # written so that NaN fails too
-            raise InvalidConfig(f"FetchPolicy.timeout must be positive, got {self.timeout!r}")
+            raise InvalidConfig(
+                f"FetchPolicy.timeout must be positive, got {excerpt(self.timeout)}"
+            )
         if not min(self.max_bytes, self.max_redirects, self.retries, self.backoff) >= 0:
             raise InvalidConfig(
                 "FetchPolicy.max_bytes, max_redirects, retries and backoff must be >= 0"
@@ -76,11 +78,12 @@ class FetchPolicy:
         # substring ("https" would take "http"); both come easily from a config file.
         if not isinstance(self.allow_private, bool):
             raise InvalidConfig(
-                f"FetchPolicy.allow_private must be True or False, got {self.allow_private!r}"
+                "FetchPolicy.allow_private must be True or False, got "
+                f"{excerpt(self.allow_private)}"
             )
         if not isinstance(self.schemes, tuple) or not all(isinstance(s, str) for s in self.schemes):
             raise InvalidConfig(
-                f"FetchPolicy.schemes must be a tuple of scheme names, got {self.schemes!r}"
+                f"FetchPolicy.schemes must be a tuple of scheme names, got {excerpt(self.schemes)}"
             )
 
 
@@ -190,17 +193,20 @@ def check_url(url: str, policy: FetchPolicy | None = None) -> None:
     except (httpx.InvalidURL, TypeError, UnicodeError, ValueError) as exc:
         message = scrub(str(exc), url)
         cause = exc if message == str(exc) else None  # never chain a message with credentials
-        raise BlockedURL(f"refusing {shown!r}: not a valid URL ({message})", url=shown) from cause
+        raise BlockedURL(
+            f"refusing {excerpt(shown)}: not a valid URL ({message})", url=shown
+        ) from cause
     scheme = parsed.scheme.lower()
     if scheme not in policy.schemes:
         allowed = ", ".join(policy.schemes)
         raise BlockedURL(
-            f"refusing {shown!r}: scheme {scheme or '(none)'!r} is not one of {allowed} "
+            f"refusing {excerpt(shown)}: scheme {excerpt(scheme or '(none)')} is not one of "
+            f"{allowed} "
             "(change FetchPolicy.schemes to allow it)",
             url=shown,
         )
     if not host:
-        raise BlockedURL(f"refusing {shown!r}: the URL has no host", url=shown)
+        raise BlockedURL(f"refusing {excerpt(shown)}: the URL has no host", url=shown)
     ip = literal_address(host)
     if ip is not None:
         reason = address_reason(ip, allow_private=policy.allow_private)
@@ -217,10 +223,10 @@ def refusal(shown: str, host: str, reason: str, address: str | None = None) -> s
     what = f"{host} resolves to {address}, a" if address else f"{host} is a"
     if reason.startswith("cloud-metadata"):
         return (
-            f"refusing {shown!r}: {what} {reason}, which is never fetched "
+            f"refusing {excerpt(shown)}: {what} {reason}, which is never fetched "
             "(not even with FetchPolicy(allow_private=True))"
         )
     return (
-        f"refusing {shown!r}: {what} {reason}, and fetching such hosts is off by default "
+        f"refusing {excerpt(shown)}: {what} {reason}, and fetching such hosts is off by default "
         "(FetchPolicy(allow_private=True) allows it)"
     )

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.formats._reader import PREFIX_SIZE
 
 __all__ = [
@@ -231,10 +231,10 @@ def _validate(record: Format) -> None:
     kinds = get_args(Kind)
     if record.kind not in kinds:
         raise InvalidConfig(
-            f"{record.media_type}: kind {record.kind!r} is not one of {', '.join(kinds)}"
+            f"{record.media_type}: kind {excerpt(record.kind)} is not one of {', '.join(kinds)}"
         )
     if not isinstance(record.media_type, str) or record.media_type.count("/") != 1:
-        raise InvalidConfig(f"a media type is type/subtype, got {record.media_type!r}")
+        raise InvalidConfig(f"a media type is type/subtype, got {excerpt(record.media_type)}")
     for field in ("extensions", "aliases", "pillow"):
         values = getattr(record, field)
         if not isinstance(values, tuple) or not all(isinstance(v, str) for v in values):
@@ -259,13 +259,13 @@ def _check_magic(record: Format) -> None:
         for p in pieces
     ):
         raise InvalidConfig(
-            f"{record.media_type}: magic is a tuple of (offset, bytes) pairs, got {pieces!r:.80}"
+            f"{record.media_type}: magic is a tuple of (offset, bytes) pairs, got {excerpt(pieces)}"
         )
     for offset, piece in pieces:
         if not piece or offset < 0 or offset + len(piece) > PREFIX_SIZE:
             raise InvalidConfig(
                 f"{record.media_type}: a magic piece must be non-empty bytes within the first "
-                f"{PREFIX_SIZE} bytes, not {piece!r} at {offset}"
+                f"{PREFIX_SIZE} bytes, not {excerpt(piece)} at {offset}"
             )
 
 

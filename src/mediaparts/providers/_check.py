@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mediaparts._errors import NoDocumentedRule
+from mediaparts._errors import NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.imaging import image_size, is_animated
 from mediaparts.providers._protocol import SiteReader
@@ -166,7 +166,8 @@ def _site_problems(
         yield (
             site.path,
             f"{kind}.detail",
-            f"detail {site.detail!r} is not a level of this model (it takes {', '.join(levels)})",
+            f"detail {excerpt(site.detail)} is not a level of this model (it takes "
+            f"{', '.join(levels)})",
         )
     if site.url is not None and not rules.url_types:
         yield site.path, f"{kind}.url", f"{provider.name} does not fetch {kind} URLs"
@@ -174,7 +175,11 @@ def _site_problems(
         return
     declared = site.declared
     if declared is not None and not isinstance(declared, str):
-        yield site.path, f"{kind}.media_type", f"the declared media type {declared!r} is not text"
+        yield (
+            site.path,
+            f"{kind}.media_type",
+            f"the declared media type {excerpt(declared)} is not text",
+        )
         declared = None
     found = detect(site.data, declared=declared)
     if declared and found.source == "magic" and found.media_type != canonical_media_type(declared):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule
+from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type
 from mediaparts.formats import (
     Kind,
@@ -57,7 +57,7 @@ def choose_detail(
         if explicit not in levels:
             allowed = ", ".join(levels) if levels else "none (it has no detail setting)"
             raise InvalidMedia(
-                f"{provider.name} takes image detail levels: {allowed}; got {explicit!r}"
+                f"{provider.name} takes image detail levels: {allowed}; got {excerpt(explicit)}"
             )
         # Checked here, before any fitting, so that the error is about the level and not
         # reported later as a problem with the image (gpt-4o has no "original").

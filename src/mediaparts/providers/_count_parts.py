@@ -15,7 +15,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import MediaError, NoDocumentedRule
+from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts._messages import Message, Tool
 from mediaparts._parts import (
     MediaPart,
@@ -69,7 +69,9 @@ class Counter:
         except NoDocumentedRule:
             # Text is never unknown: the table's default row, labelled approximate.
             self.rule = rules.text_for(None)
-            self._unknown_model = f"model {self.model!r} not in {self.provider.name}'s text table; "
+            self._unknown_model = (
+                f"model {excerpt(self.model)} not in {self.provider.name}'s text table; "
+            )
 
     def _tokenizer(self) -> Any:
         """The rule's encoding, loaded at the first text that needs it; None without one.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType, excerpt
 from mediaparts._parts import (
     ImagePart,
     MediaPart,
@@ -29,7 +29,8 @@ def resolved(part: MediaPart, provider: Provider, model: str | None) -> MediaPar
     """
     if part.file_id is not None:
         raise NoDocumentedRule(
-            f"{part.file_id!r} is a file in {part.file_provider}'s file store: its bytes are not "
+            f"{excerpt(part.file_id)} is a file in {part.file_provider}'s file store: its bytes "
+            "are not "
             "here to count",
             provider=provider.name,
             media_type=part.media_type,
@@ -91,7 +92,7 @@ def _image_tokens(
     tokens = _costs.image_tokens(geometry, width, height, level)
     if tokens is None:
         raise NoDocumentedRule(
-            f"{provider.name} documents no image token rule for model {model!r}",
+            f"{provider.name} documents no image token rule for model {excerpt(model)}",
             provider=provider.name,
             media_type=media_type,
             model=model,

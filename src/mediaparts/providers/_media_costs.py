@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType, excerpt
 from mediaparts.providers._vision import ModelRule
 
 __all__ = ["CostsTable", "MediaCosts"]
@@ -75,5 +75,5 @@ _MEDIA_TYPES = {"pdf": "application/pdf"}
 
 def _nonnegative(value: float) -> float:
     if not value >= 0:  # also refuses NaN
-        raise InvalidMedia(f"a duration or page count must be >= 0, got {value!r}")
+        raise InvalidMedia(f"a duration or page count must be >= 0, got {excerpt(value)}")
     return value

@@ -22,6 +22,7 @@ from mediaparts._errors import (
     MediaError,
     ProviderLimitError,
     UnsupportedMediaType,
+    excerpt,
     rewrap,
 )
 from mediaparts._parts import MediaPart
@@ -103,7 +104,7 @@ def _passed_url(
 def _check_urls(urls: str, model: Any = None) -> None:
     """Refuse a bad `urls` option (a setting: InvalidConfig) or a model that is no string."""
     if urls not in ("auto", "inline", "pass"):
-        raise InvalidConfig(f"urls must be 'auto', 'inline' or 'pass', got {urls!r}")
+        raise InvalidConfig(f"urls must be 'auto', 'inline' or 'pass', got {excerpt(urls)}")
     check_model(model)
 
 
@@ -126,7 +127,7 @@ def _reference(
     store = provider.rules.store
     if not provider.rules.reads(part.file_provider):
         raise UnsupportedMediaType(
-            f"{part.file_id!r} is a file in {part.file_provider}'s file store, and "
+            f"{excerpt(part.file_id)} is a file in {part.file_provider}'s file store, and "
             f"{provider.name} reads only {store}'s: upload the file there, or give its bytes",
             media_type=part.media_type,
             provider=provider.name,
@@ -226,7 +227,7 @@ def normalize_many(
     if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
         raise InvalidMedia(f"normalize_many() takes a list of parts, got {type(parts).__name__}")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise InvalidConfig(f"workers must be a positive whole number, got {workers!r}")
+        raise InvalidConfig(f"workers must be a positive whole number, got {excerpt(workers)}")
     medias = [_media(p) for p in parts]
     count = workers or os.cpu_count() or 1
     if count <= 1 or len(medias) <= 1:

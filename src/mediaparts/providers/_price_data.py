@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from mediaparts._errors import NoDocumentedRule
+from mediaparts._errors import NoDocumentedRule, excerpt
 from mediaparts._messages import Usage
 from mediaparts.providers._registry import Provider
 
@@ -91,8 +91,9 @@ def price_with_data(usage: Usage, provider: Provider, model: str, at: datetime |
             continue
     else:
         raise NoDocumentedRule(
-            f"{PACKAGE} {genai_prices.__version__} has no price for model {model!r:.80} on "
-            f"{provider.name} (its id there: {prices_id!r}); pass prices=mp.Price(...) for it",
+            f"{PACKAGE} {genai_prices.__version__} has no price for model {excerpt(model)} on "
+            f"{provider.name} (its id there: {excerpt(prices_id)}); pass prices=mp.Price(...) for "
+            "it",
             provider=provider.name,
             model=model,
         )

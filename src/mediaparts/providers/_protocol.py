@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._parts import ReasoningPart
 from mediaparts.providers._render_common import Prepare
@@ -89,7 +89,7 @@ def validated(name: Any, module: Any) -> ProviderModule:
         InvalidConfig: The name is not a non-empty string, or members are missing or ill-typed.
     """
     if not isinstance(name, str) or not name:
-        raise InvalidConfig(f"a provider's name is a non-empty string, got {name!r:.60}")
+        raise InvalidConfig(f"a provider's name is a non-empty string, got {excerpt(name)}")
     rules = getattr(module, "RULES", None)
     wrong = [
         f"{member} ({what})"
@@ -107,13 +107,15 @@ def validated(name: Any, module: Any) -> ProviderModule:
     ]
     if wrong:
         raise InvalidConfig(
-            f"provider {name!r} lacks or mistypes {', '.join(wrong)}; a provider module defines "
+            f"provider {excerpt(name)} lacks or mistypes {', '.join(wrong)}; a provider module "
+            "defines "
             f"{', '.join(MEMBERS)} (mediaparts.providers.ProviderModule)"
         )
     assert isinstance(rules, Rules)
     if rules.provider != name:
         raise InvalidConfig(
-            f"provider {name!r} has RULES.provider {rules.provider!r}; they must be the same name"
+            f"provider {excerpt(name)} has RULES.provider {excerpt(rules.provider)}; they must be "
+            "the same name"
         )
     checked: ProviderModule = module
     return checked

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._sources import untrusted_paths
 from mediaparts.providers._registry import Provider, get
@@ -39,7 +39,9 @@ def messages_from(payload: Any, provider: str | Provider) -> list[Message]:
     """
     chosen = get(provider)
     if chosen.reader is None:
-        raise InvalidConfig(f"provider {chosen.name!r} cannot read payloads (it has no read())")
+        raise InvalidConfig(
+            f"provider {excerpt(chosen.name)} cannot read payloads (it has no read())"
+        )
     with untrusted_paths("mp.messages_from()", None):  # a second guard: readers name no path
         return list(chosen.reader(payload))
 
@@ -67,7 +69,7 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
     chosen = get(provider)
     if chosen.response_reader is None:
         raise InvalidConfig(
-            f"provider {chosen.name!r} cannot read responses (it has no read_response())"
+            f"provider {excerpt(chosen.name)} cannot read responses (it has no read_response())"
         )
     with untrusted_paths("mp.message_from_response()", None):
         reply = chosen.response_reader(response)

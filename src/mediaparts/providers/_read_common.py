@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from mediaparts._build import is_url
-from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType, rewrap
+from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType, excerpt, rewrap
 from mediaparts._fields import json_text, utf8
 from mediaparts._messages import StopReason
 from mediaparts._parts import FilePart, MediaPart, part_class
@@ -187,7 +187,7 @@ def url_media(
         return inline_media(kind, parsed.data, media_type or parsed.media_type, at, **fields)
     try:
         if not is_url(url):
-            raise InvalidMedia(f"expected a URL (scheme://...), got {url[:80]!r}")
+            raise InvalidMedia(f"expected a URL (scheme://...), got {excerpt(url)}")
         return _class(kind, media_type).from_url(url, media_type=media_type, **fields)
     except MediaError as exc:
         raise rewrap(exc, f"{at}: {exc}") from exc

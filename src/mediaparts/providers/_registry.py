@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from mediaparts._errors import InvalidConfig, UnknownProvider
+from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
 from mediaparts.providers._protocol import (
     ProviderModule,
     Reader,
@@ -101,7 +101,8 @@ def register(name: str, module: ProviderModule, *, replace: bool = False) -> Pro
     checked = validated(name, module)
     if name in _registry and not replace:
         raise InvalidConfig(
-            f"a provider named {name!r} is already registered; pass replace=True to replace it"
+            f"a provider named {excerpt(name)} is already registered; pass replace=True to replace "
+            "it"
         )
     _registry[name] = checked
     _loaded.pop(name, None)

@@ -9,7 +9,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
 from mediaparts._build import is_single_source, part
-from mediaparts._errors import ConversionError, ConversionWarning, InvalidConfig, InvalidMedia
+from mediaparts._errors import (
+    ConversionError,
+    ConversionWarning,
+    InvalidConfig,
+    InvalidMedia,
+    excerpt,
+)
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, ToolCall
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
@@ -123,7 +129,7 @@ def _describe(thing: Any) -> str:
         case ToolCall():
             return f"{name} {thing.name}({_excerpt(thing.arguments)})"
         case MediaPart() if thing.file_id is not None:
-            return f"{name} {thing.file_id!r} ({thing.file_provider} file)"
+            return f"{name} {excerpt(thing.file_id)} ({thing.file_provider} file)"
         case _ if hasattr(thing, "text"):
             return f"{name} {_excerpt(str(thing.text))}"
     return name
@@ -148,10 +154,10 @@ def _excerpt(text: str | None, size: int = 80) -> str:
 
 def _check_options(on_loss: Any, foreign_reasoning: Any) -> None:
     if on_loss not in _ON_LOSS:
-        raise InvalidConfig(f"on_loss must be 'warn', 'drop' or 'error', got {on_loss!r:.40}")
+        raise InvalidConfig(f"on_loss must be 'warn', 'drop' or 'error', got {excerpt(on_loss)}")
     if foreign_reasoning not in ("drop", "text"):
         raise InvalidConfig(
-            f"foreign_reasoning must be 'drop' or 'text', got {foreign_reasoning!r:.40}"
+            f"foreign_reasoning must be 'drop' or 'text', got {excerpt(foreign_reasoning)}"
         )
 
 

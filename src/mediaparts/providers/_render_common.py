@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeAlias
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
 from mediaparts._messages import Assistant, Message, System, Tool
 from mediaparts._parts import (
     MediaPart,
@@ -197,7 +197,7 @@ def call_arguments(call_id: str | None, name: str, arguments: Any) -> dict[str, 
     """
     if not isinstance(arguments, dict):
         raise InvalidMedia(
-            f"the arguments of tool call {call_id!r} ({name}) must be a JSON object, "
+            f"the arguments of tool call {excerpt(call_id)} ({name}) must be a JSON object, "
             f"got {type(arguments).__name__}"
         )
     return arguments

@@ -10,13 +10,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args
 
 from typing_extensions import Never
 
-from mediaparts._errors import InvalidConfig, NoDocumentedRule, rewrap
+from mediaparts._errors import InvalidConfig, NoDocumentedRule, excerpt, rewrap
+from mediaparts._fields import article
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts
@@ -63,6 +64,16 @@ class KindRules:
     max_count: int | None = None
     count_scope: Literal["request", "message"] = "request"
     source: str = ""
+
+    def __post_init__(self) -> None:
+        # A wrong type here would surface later as a TypeError deep in normalize; refuse it
+        # now, naming the field. Lists of types are kept as tuples (frozen: __setattr__).
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            label = f"{type(self).__name__}.{field.name}"
+            checked = _checked(field.name, value, field.default, label=label)
+            if checked is not value:
+                object.__setattr__(self, field.name, checked)
 
     def accepts(self, media_type: str | None) -> bool:
         """Tell whether this media type is accepted inline."""
@@ -173,12 +184,10 @@ class Rules:
         for name, expected in _FIELD_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, expected):
-                raise InvalidConfig(
-                    f"Rules.{name} must be a {expected.__name__}, got {type(value).__name__}"
-                )
-        for name, rule in _TABLES.items():
+                raise InvalidConfig(_wrong_rules(f"Rules.{name}", name, expected, value))
+        for name in _TABLES:
             # A list or other iterable of rows is taken, as a tuple (frozen: hence __setattr__).
-            object.__setattr__(self, name, _check_table(name, getattr(self, name), rule))
+            object.__setattr__(self, name, _check_table(name, getattr(self, name)))
 
     def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
         """Return the image geometry (resize target and token formula) of a model.
@@ -272,7 +281,7 @@ class Rules:
                 # would; an untyped caller's unknown name is a mistake in its arguments.
                 unhandled: Never = kind
                 raise InvalidConfig(
-                    f"no kind {unhandled!r:.40}; the kinds are {', '.join(get_args(Kind))}"
+                    f"no kind {excerpt(unhandled)}; the kinds are {', '.join(get_args(Kind))}"
                 )
 
     @property
@@ -295,22 +304,49 @@ _FIELD_TYPES: dict[str, type] = {
 }
 
 
-def _check_table(name: str, rows: object, rule: type) -> tuple[Any, ...]:
-    """Return a model table as a tuple, or refuse it unless its rows are `ModelRule`s of `rule`s."""
+# What an empty table means, for the message refusing None: () is how to say "no rows".
+_EMPTY: dict[str, str] = {
+    "vision": "no per-model image rule (image token estimates then raise NoDocumentedRule)",
+    "costs": "no audio, video or PDF token rates (their estimates then raise NoDocumentedRule)",
+    "text": "no text table (text is then counted with the generic approximation)",
+}
+
+
+def _check_table(name: str, rows: object) -> tuple[Any, ...]:
+    """Return a model table as a tuple, or refuse it unless its rows are `ModelRule`s of the
+    table's rule type.
+
+    None is refused rather than read as "no rows": elsewhere in the rules None means "no
+    limit", and an empty table does not mean "no limit" (for `vision` it means no rule at
+    all), so the caller says () and the message says what that does.
+    """
+    rule = _TABLES[name]
+    shape = f"a tuple of ModelRule(pattern, {rule.__name__}(...)) rows"
+    if rows is None:
+        raise InvalidConfig(f"Rules.{name} must be {shape}, got None; pass () for {_EMPTY[name]}")
     if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
-        raise InvalidConfig(
-            f"Rules.{name} must be a tuple of ModelRule rows, got {type(rows).__name__}"
-        )
+        raise InvalidConfig(f"Rules.{name} must be {shape}, got {type(rows).__name__}")
     rows = tuple(rows)
     if not all(isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows):
-        raise InvalidConfig(f"Rules.{name} must be a tuple of ModelRule rows, got {rows!r:.60}")
+        raise InvalidConfig(f"Rules.{name} must be {shape}, got {excerpt(rows)}")
     for row in rows:
         if not isinstance(row.rule, rule):
             raise InvalidConfig(
-                f"Rules.{name}: the row {row.pattern!r} holds a {type(row.rule).__name__}; "
-                f"each {name} row's rule must be a {rule.__name__}"
+                f"Rules.{name}: the row {excerpt(row.pattern)} holds "
+                f"{article(type(row.rule).__name__)} {type(row.rule).__name__}; "
+                f"each {name} row's rule must be {article(rule.__name__)} {rule.__name__}"
             )
     return rows
+
+
+def _wrong_rules(label: str, name: str, expected: type, value: object) -> str:
+    """Say that a kind's rules are not of their class, and how to change them."""
+    kind = expected.__name__
+    return (
+        f"{label} must be {article(kind)} {kind}, got {type(value).__name__}; pass "
+        f"dataclasses.replace(provider.rules.{name}, ...), or change one field with "
+        f"with_rules({name}_<field>=...)"
+    )
 
 
 _generated_init = Rules.__init__
@@ -343,30 +379,52 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _checked(name: str, value: Any, current: Any) -> Any:
-    """Return an override in the form the rules hold, or refuse it with the reason."""
+# Fields where None is a value (the provider's own store, its own name in the price data).
+_NULLABLE = frozenset({"file_store", "prices_id"})
+
+
+def _checked(name: str, value: Any, current: Any, *, label: str | None = None) -> Any:
+    """Return an override in the form the rules hold, or refuse it with the reason.
+
+    `label` names the value as the caller wrote it (`image_max_bytes`, `ImageRules.max_bytes`).
+    """
+    label = label or name
     if name in _TYPE_LISTS:
-        listed = isinstance(value, Iterable) and not isinstance(value, str | bytes)
+        listed = isinstance(value, Iterable) and not isinstance(value, str | bytes | Mapping)
         values = tuple(value) if listed else ()
         if not listed or not all(isinstance(v, str) for v in values):
-            raise InvalidConfig(f"{name} must be a tuple of media type strings, got {value!r}")
+            what = "detail level names" if name == "detail_levels" else "media type strings"
+            none = "; pass () for none" if value is None else ""
+            raise InvalidConfig(f"{label} must be a tuple of {what}, got {excerpt(value)}{none}")
         return values
     if name in _SIZES:
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidConfig(f"{name} must be a whole number of bytes/pixels/items or None")
+            raise InvalidConfig(
+                f"{label} must be a whole number of bytes/pixels/items or None (no limit), "
+                f"got {type(value).__name__}"
+            )
         if value is not None and value <= 0:
-            raise InvalidConfig(f"{name} must be positive (None for no limit), got {value}")
+            raise InvalidConfig(f"{label} must be positive (None for no limit), got {value}")
         return value
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise InvalidConfig(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
+            raise InvalidConfig(
+                f"{label} must be one of {', '.join(_CHOICES[name])}, got {excerpt(value)}"
+            )
         return value
     if name in _TABLES:
-        return _check_table(name, value, _TABLES[name])
+        return _check_table(name, value)
+    if name in _NULLABLE and value is None:
+        return value
+    if name in _FIELD_TYPES and not isinstance(value, _FIELD_TYPES[name]):
+        raise InvalidConfig(_wrong_rules(label, name, _FIELD_TYPES[name], value))
     typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
     if typed and not isinstance(value, type(current)):
         kind = type(current).__name__
-        raise InvalidConfig(f"{name} must be a {kind}, got {type(value).__name__}")
+        hint = " (pass '' for none)" if name.endswith("source") and value is None else ""
+        raise InvalidConfig(
+            f"{label} must be {article(kind)} {kind}, got {type(value).__name__}{hint}"
+        )
     return value
 
 
@@ -406,10 +464,11 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
         target = getattr(rules, kind, None) if kind in _KINDS else None
         if target is None or field not in {f.name for f in dataclasses.fields(target)}:
             raise InvalidConfig(
-                f"no rule named {key!r}: use a field of Rules ({', '.join(sorted(names))}) "
+                f"no rule named {excerpt(key)}: use a field of Rules ({', '.join(sorted(names))}) "
                 f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
             )
-        nested.setdefault(kind, {})[field] = _checked(field, value, getattr(target, field))
+        current = getattr(target, field)
+        nested.setdefault(kind, {})[field] = _checked(field, value, current, label=key)
     for kind, changes in nested.items():
         top[kind] = dataclasses.replace(top.get(kind, getattr(rules, kind)), **changes)
     return dataclasses.replace(rules, **top)

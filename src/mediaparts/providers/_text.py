@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.providers._vision import ModelRule
 
 __all__ = ["GENERIC_TEXT", "Replay", "TextRule", "TextTable"]
@@ -59,16 +59,23 @@ class TextRule:
         # of a count; the error policy wants it here, naming the field.
         rate = self.chars_per_token
         if isinstance(rate, bool) or not isinstance(rate, int | float) or not rate > 0:
-            raise InvalidConfig(f"TextRule.chars_per_token must be a positive number, got {rate!r}")
+            raise InvalidConfig(
+                f"TextRule.chars_per_token must be a positive number, got {excerpt(rate)}"
+            )
         if self.encoding is not None and not isinstance(self.encoding, str):
-            raise InvalidConfig(f"TextRule.encoding must be a name or None, got {self.encoding!r}")
+            raise InvalidConfig(
+                f"TextRule.encoding must be a name or None, got {excerpt(self.encoding)}"
+            )
         for name in ("per_message", "per_name", "per_request"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidConfig(f"TextRule.{name} must be a whole number >= 0, got {value!r}")
+                raise InvalidConfig(
+                    f"TextRule.{name} must be a whole number >= 0, got {excerpt(value)}"
+                )
         if self.reasoning not in _REPLAYS:
             raise InvalidConfig(
-                f"TextRule.reasoning must be one of {', '.join(_REPLAYS)}, got {self.reasoning!r}"
+                f"TextRule.reasoning must be one of {', '.join(_REPLAYS)}, got "
+                f"{excerpt(self.reasoning)}"
             )
 
     @property

@@ -13,6 +13,8 @@ import importlib
 import warnings
 from typing import Any
 
+from mediaparts._errors import excerpt
+
 __all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "described", "encoder", "missing"]
 
 PACKAGE = "bpe_openai"
@@ -48,7 +50,7 @@ def missing(name: str) -> str:
         warnings.simplefilter("ignore", DeprecationWarning)
         if _package() is None:
             return f"install mediaparts[tokens] for the {name} tokenizer ({INSTALL})"
-    return f"bpe-openai has no encoding {name!r}"
+    return f"bpe-openai has no encoding {excerpt(name)}"
 
 
 def _package() -> Any | None:

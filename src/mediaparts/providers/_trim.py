@@ -24,6 +24,7 @@ from mediaparts._errors import (
     MediaError,
     NoDocumentedRule,
     UnsupportedMediaType,
+    excerpt,
     rewrap,
 )
 from mediaparts._messages import Message, System, User
@@ -355,7 +356,7 @@ def _over_budget(
     what = " and ".join(named) or "an empty conversation"
     shrunk_note = " with its images shrunk" if shrunk else ""
     advice = "; shrink_images=True may help: it holds images" if hint else ""
-    on = provider.name if model is None else f"{provider.name} {model}"
+    on = provider.name if model is None else f"{provider.name} {excerpt(model)}"
     return BudgetExceeded(
         f"trim: {what}{shrunk_note} need {smallest} tokens on {on}, over max_tokens="
         f"{max_tokens}; nothing smaller keeps a whole turn{advice}",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
-from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule
+from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule, excerpt
 from mediaparts.formats import Size
 
 __all__ = [
@@ -104,7 +104,7 @@ class VisionGeometry(ABC):
         if level not in self.detail_levels:
             allowed = ", ".join(repr(d) for d in self.detail_levels)
             raise InvalidMedia(
-                f"unknown image detail level {detail!r} for {self.describe()!r}; "
+                f"unknown image detail level {excerpt(detail)} for {excerpt(self.describe())}; "
                 f"use one of {allowed} (or None for the default)"
             )
         return level
@@ -184,7 +184,9 @@ class OpenAIPatches(VisionGeometry):
 
     def __post_init__(self) -> None:
         if self.auto not in self.levels:
-            raise InvalidConfig(f"auto={self.auto!r} names no level in {sorted(self.levels)}")
+            raise InvalidConfig(
+                f"auto={excerpt(self.auto)} names no level in {sorted(self.levels)}"
+            )
         object.__setattr__(self, "levels", dict(self.levels))  # a private copy; picklable
 
     @property
@@ -348,7 +350,9 @@ class GeminiMediaResolution(VisionGeometry):
 
     def __post_init__(self) -> None:
         if self.default not in self.levels:
-            raise InvalidConfig(f"default={self.default!r} names no level in {sorted(self.levels)}")
+            raise InvalidConfig(
+                f"default={excerpt(self.default)} names no level in {sorted(self.levels)}"
+            )
         object.__setattr__(self, "levels", dict(self.levels))  # a private copy; picklable
 
     @property
@@ -464,7 +468,7 @@ def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = F
         if strict:
             known = ", ".join(row.pattern for row in table)
             raise NoDocumentedRule(
-                f"no documented rule for model {model!r} (known model patterns: {known}); "
+                f"no documented rule for model {excerpt(model)} (known model patterns: {known}); "
                 "pass model=None for the provider's default rule",
                 model=model,
             )

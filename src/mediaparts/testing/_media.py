@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._parts import AudioPart, FilePart, ImagePart
 from mediaparts.formats import Format, by_extension, registered
 
@@ -99,20 +99,22 @@ class MediaFactory:
         spec = names.get(format.lower()) or aliases.get(format.lower())
         if spec is None or spec.sample is None:
             known = ", ".join([*names, *aliases])
-            raise InvalidConfig(f"media.image() cannot make {format!r} images; use one of {known}")
+            raise InvalidConfig(
+                f"media.image() cannot make {excerpt(format)} images; use one of {known}"
+            )
         name = spec.name
         _check_size(width, height)
         if orientation is not None:
             if isinstance(orientation, bool) or orientation not in range(1, 9):
                 raise InvalidConfig(
-                    f"orientation must be an EXIF tag value 1-8, got {orientation!r}"
+                    f"orientation must be an EXIF tag value 1-8, got {excerpt(orientation)}"
                 )
             if not spec.exif:
                 raise InvalidConfig(f"{name} has no EXIF block for an orientation; use jpeg or png")
         if animated and not spec.animatable:
             raise InvalidConfig(f"{name} cannot be animated here; use gif, webp or png (APNG)")
         writer = spec.writer or ""
-        _check_encoder(writer, f"media.image(format={format!r})")
+        _check_encoder(writer, f"media.image(format={excerpt(format)})")
         data = _image_bytes(width, height, spec, orientation, animated)
         return ImagePart(data=data, filename=f"image.{spec.sample.extension}")
 
@@ -134,11 +136,13 @@ class MediaFactory:
             InvalidConfig: The length or the format is not one this factory makes.
         """
         if isinstance(seconds, bool) or not 0 < seconds <= 3600:
-            raise InvalidConfig(f"seconds must be over 0 and at most 3600, got {seconds!r}")
+            raise InvalidConfig(f"seconds must be over 0 and at most 3600, got {excerpt(seconds)}")
         name = format.lower()
         if name != "wav" and name not in _FFMPEG_AUDIO:
             known = ", ".join(["wav", *_FFMPEG_AUDIO])
-            raise InvalidConfig(f"media.audio() cannot make {format!r} audio; use one of {known}")
+            raise InvalidConfig(
+                f"media.audio() cannot make {excerpt(format)} audio; use one of {known}"
+            )
         frames = round(seconds * _SAMPLE_RATE)
         data = _wav_bytes(frames) if name == "wav" else _ffmpeg_audio(frames, name)
         return AudioPart(data=data, filename=f"audio.{name}")
@@ -159,7 +163,7 @@ class MediaFactory:
             InvalidConfig: `pages` is out of range.
         """
         if isinstance(pages, bool) or not isinstance(pages, int) or not 1 <= pages <= 1000:
-            raise InvalidConfig(f"pages must be an int from 1 to 1000, got {pages!r}")
+            raise InvalidConfig(f"pages must be an int from 1 to 1000, got {excerpt(pages)}")
         return FilePart(data=_pdf_bytes(pages), filename="document.pdf")
 
     def text(self, text: str, format: str = "csv") -> FilePart:
@@ -179,7 +183,9 @@ class MediaFactory:
         media_type = by_extension(f".{name}") if name in _TEXT_FORMATS else None
         if media_type is None:
             known = ", ".join([*_TEXT_FORMATS, *_TEXT_ALIASES])
-            raise InvalidConfig(f"media.text() cannot make {format!r} files; use one of {known}")
+            raise InvalidConfig(
+                f"media.text() cannot make {excerpt(format)} files; use one of {known}"
+            )
         if not isinstance(text, str):
             raise InvalidConfig(f"media.text() takes str, got {type(text).__name__}")
         data = text.encode("utf-8")
@@ -202,7 +208,7 @@ def _image_names() -> tuple[dict[str, Format], dict[str, Format]]:
 def _check_size(width: int, height: int) -> None:
     for label, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20_000:
-            raise InvalidConfig(f"{label} must be an int from 1 to 20000, got {value!r}")
+            raise InvalidConfig(f"{label} must be an int from 1 to 20000, got {excerpt(value)}")
 
 
 def _check_encoder(pillow_format: str, call: str) -> None:
@@ -321,13 +327,15 @@ def _ffmpeg_audio(frames: int, name: str) -> bytes:
     ffmpeg = shutil.which("ffmpeg")
     if ffmpeg is None:
         pytest.skip(
-            f"media.audio(format={name!r}) needs ffmpeg on PATH to encode {name}; "
+            f"media.audio(format={excerpt(name)}) needs ffmpeg on PATH to encode {name}; "
             "install ffmpeg, or use format='wav'"
         )
     choices = _FFMPEG_AUDIO[name][0]
     encoder = next((e for e in choices if e in _ffmpeg_encoders(ffmpeg)), None)
     if encoder is None:
-        pytest.skip(f"media.audio(format={name!r}): this ffmpeg has none of {', '.join(choices)}")
+        pytest.skip(
+            f"media.audio(format={excerpt(name)}): this ffmpeg has none of {', '.join(choices)}"
+        )
     return _ffmpeg_encode(ffmpeg, encoder, frames, name)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mediaparts import check
+from mediaparts._errors import excerpt
 from mediaparts.providers import Provider, get
 
 __all__ = ["assert_fits"]
@@ -32,6 +33,7 @@ def assert_fits(
         listed = "\n".join(f"  {violation}" for violation in violations)
         raise AssertionError(
             f"the payload does not fit {name} ({count}):\n{listed}\n"
-            f"mp.render(..., {name!r}) normalizes parts to fit; a payload built or edited by "
+            f"mp.render(..., {excerpt(name)}) normalizes parts to fit; a payload built or edited "
+            "by "
             "hand must follow the same rules (mp.check lists them)."
         )

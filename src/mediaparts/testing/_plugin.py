@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from mediaparts._errors import excerpt
+
 if TYPE_CHECKING:
     from mediaparts.testing._media import MediaFactory
     from mediaparts.testing._urls import MediaURLs
@@ -36,7 +38,7 @@ def _options(node: pytest.Item) -> dict[str, bool]:
     for marker in node.iter_markers(_MARKER):  # closest first
         if marker.args:
             pytest.fail(
-                f"@pytest.mark.{_MARKER} takes keyword options only, got {marker.args!r}; "
+                f"@pytest.mark.{_MARKER} takes keyword options only, got {excerpt(marker.args)}; "
                 "write @pytest.mark.mediaparts(assert_all_requested=False)",
                 pytrace=False,
             )
@@ -44,7 +46,7 @@ def _options(node: pytest.Item) -> dict[str, bool]:
     unknown = sorted(set(chosen) - set(_OPTIONS))
     if unknown:
         pytest.fail(
-            f"@pytest.mark.{_MARKER} has no option {', '.join(map(repr, unknown))}; "
+            f"@pytest.mark.{_MARKER} has no option {', '.join(map(excerpt, unknown[:5]))}; "
             f"its options are: {', '.join(_OPTIONS)}",
             pytrace=False,
         )
@@ -52,7 +54,7 @@ def _options(node: pytest.Item) -> dict[str, bool]:
     for name, value in chosen.items():
         if not isinstance(value, bool):
             pytest.fail(
-                f"@pytest.mark.{_MARKER}({name}=...) takes True or False, got {value!r}",
+                f"@pytest.mark.{_MARKER}({name}=...) takes True or False, got {excerpt(value)}",
                 pytrace=False,
             )
         options[name] = value

@@ -18,11 +18,11 @@ from typing import Any
 
 import httpx
 
-from mediaparts._errors import InvalidConfig, OfflineError
+from mediaparts._errors import BlockedURL, InvalidConfig, OfflineError, excerpt
 from mediaparts._parts import MediaPart
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
-from mediaparts.fetching import redact, use_clients
+from mediaparts.fetching import check_url, redact, use_clients
 
 __all__ = ["MediaURLs"]
 
@@ -90,11 +90,17 @@ class MediaURLs:
         try:
             key = _key(url)
         except (httpx.InvalidURL, TypeError) as exc:
-            raise InvalidConfig(f"media_urls.add() needs a valid URL, got {url!r}: {exc}") from exc
+            raise InvalidConfig(
+                f"media_urls.add() needs a valid URL, got {excerpt(url)}: {exc}"
+            ) from exc
         if httpx.URL(key).scheme not in ("http", "https") or not httpx.URL(key).host:
-            raise InvalidConfig(f"media_urls.add() needs an absolute http(s) URL, got {url!r}")
+            raise InvalidConfig(
+                f"media_urls.add() needs an absolute http(s) URL, got {excerpt(url)}"
+            )
         if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
-            raise InvalidConfig(f"status must be an HTTP status from 100 to 599, got {status!r}")
+            raise InvalidConfig(
+                f"status must be an HTTP status from 100 to 599, got {excerpt(status)}"
+            )
         body, media_type = _body(content_or_path, PurePosixPath(httpx.URL(key).path).name)
         sent = dict(headers or {})
         if not any(name.lower() == "content-type" for name in sent):
@@ -122,9 +128,14 @@ class MediaURLs:
         missing = self.unrequested
         if not self.assert_all_requested or not missing:
             return None
-        listed = "\n".join(f"  - {redact(url)}" for url in missing)
+        refusals = {url: _refusal(url) for url in missing}
+        listed = "\n".join(
+            f"  - {redact(url)}"
+            + (f"\n    refused by the fetch policy, before any request: {why}" if why else "")
+            for url, why in refusals.items()
+        )
         many = len(missing) > 1
-        return (
+        message = (
             f"media_urls: {len(missing)} registered URL{'s were' if many else ' was'} never "
             f"requested:\n{listed}\n"
             f"Fetch {'them' if many else 'it'} in the test (part.data, load(), aload() or "
@@ -132,6 +143,14 @@ class MediaURLs:
             f"call{'s' if many else ''}, or mark the test "
             "@pytest.mark.mediaparts(assert_all_requested=False) if that is on purpose."
         )
+        if any(refusals.values()):
+            message += (
+                "\nA URL the fetch policy refuses raises mp.BlockedURL and never reaches "
+                "media_urls: register a public URL (https://example.com/...) instead, or let "
+                "the test fetch it with mp.configure(fetch=mp.FetchPolicy(allow_private=True)) "
+                "or load(policy=...)."
+            )
+        return message
 
     def _handle(self, request: httpx.Request) -> httpx.Response:
         """Answer one request from the registrations (the `httpx.MockTransport` handler).
@@ -148,9 +167,9 @@ class MediaURLs:
             shown = redact(key)
             hint = f" Registered: {', '.join(map(redact, known))}." if known else ""
             raise OfflineError(
-                f"media_urls refused {shown!r}: only registered URLs are served while the "
+                f"media_urls refused {excerpt(shown)}: only registered URLs are served while the "
                 f"media_urls fixture is active. Register it with "
-                f"media_urls.add({shown!r}, content) or fix the URL.{hint}",
+                f"media_urls.add({excerpt(shown)}, content) or fix the URL.{hint}",
                 url=shown,
             )
         return httpx.Response(reply.status, headers=list(reply.headers), content=reply.content)
@@ -168,6 +187,15 @@ class MediaURLs:
                 yield self
         finally:
             client.close()
+
+
+def _refusal(url: str) -> str | None:
+    """Say why the configured fetch policy refuses `url` before any request, or None."""
+    try:
+        check_url(url)
+    except BlockedURL as exc:
+        return str(exc)
+    return None
 
 
 def _body(content: Any, url_name: str) -> tuple[bytes, str]:

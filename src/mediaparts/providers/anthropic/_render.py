@@ -9,6 +9,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
+from mediaparts._errors import excerpt
 from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
 from mediaparts._parts import (
     ProviderPart,
@@ -107,7 +108,7 @@ def _hints(holder: Any) -> dict[str, Any]:
 def _lose_name(message: Message, prepare: Prepare) -> None:
     name = getattr(message, "name", None)
     if name is not None and not isinstance(message, Tool):
-        prepare.lose(message, f"its name {name!r} (the Messages API has no message names)")
+        prepare.lose(message, f"its name {excerpt(name)} (the Messages API has no message names)")
 
 
 def _turn(role: str, blocks: list[dict[str, Any]], message: Message) -> dict[str, Any]:

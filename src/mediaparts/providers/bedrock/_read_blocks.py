@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia, MediaError, rewrap
+from mediaparts._errors import InvalidMedia, MediaError, excerpt, rewrap
 from mediaparts._inline import b64decode
 from mediaparts._parts import (
     Citation,
@@ -188,7 +188,7 @@ def _source(
         return file_reference(
             kind, uri, PROVIDER, media_type, where, **more, **fields(hints, cache)
         )
-    raise InvalidMedia(f"{at}: expected bytes or s3Location, got {key}")
+    raise InvalidMedia(f"{at}: expected bytes or s3Location, got {excerpt(key)}")
 
 
 def _chunks(value: Any, at: str) -> tuple[str, list[int]]:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mediaparts._errors import excerpt
 from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
 from mediaparts._parts import ReasoningPart
 from mediaparts.formats import Kind
@@ -58,7 +59,10 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """
     for message in messages:
         if not isinstance(message, Tool) and message.name is not None:
-            why = f"its name {message.name!r}: a Converse message has no name (the content is kept)"
+            why = (
+                f"its name {excerpt(message.name)}: a Converse message has no name "
+                "(the content is kept)"
+            )
             prepare.lose(message, why)
     ordered = _merged(cache_plan(messages, prepare))
     ids = call_ids(ordered, _TOOL_USE_ID.fullmatch)
@@ -185,7 +189,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
         wrong = None
         if name is not None and not VALID_NAME.match(name):
             wrong = (
-                f"document name {name!r} breaks Bedrock's rules (1-200 letters, digits, "
+                f"document name {excerpt(name)} breaks Bedrock's rules (1-200 letters, digits, "
                 "single spaces, hyphens, parentheses, brackets)"
             )
         if "bytes" not in source:

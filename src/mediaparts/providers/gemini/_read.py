@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart, Part, ProviderPart, ReasoningPart, TextPart, ToolCall
@@ -194,7 +194,7 @@ def read_part(value: Any, at: str, role: str) -> Read | Tool:
     found = [(name, *pick(node, name, at)) for name in (*_MODELLED, *_UNMODELLED)]
     present = [(name, key, data) for name, key, data in found if key is not None]
     if len(present) > 1:
-        keys = ", ".join(repr(key) for _, key, _ in present)
+        keys = ", ".join(excerpt(key) for _, key, _ in present)
         raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
     name, key, data = present[0] if present else ("", None, None)
     thought = node.get("thought") is True

@@ -11,7 +11,7 @@ import base64
 import bisect
 from typing import Any
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import data_copy
 from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
@@ -53,7 +53,7 @@ def read_response(response: Any) -> Assistant:
     """
     body = as_dict(_wire(response), "response")
     if all(body.get(key) is None for key in _EXPECTED):  # camelCase by now (`_wire`)
-        keys = ", ".join(repr(k) for k in list(body)[:5]) or "none"
+        keys = ", ".join(excerpt(k) for k in list(body)[:5]) or "none"
         raise InvalidMedia(
             "response: expected a GenerateContentResponse with 'candidates', 'promptFeedback' "
             f"or 'usageMetadata', got keys {keys:.200}"

@@ -13,7 +13,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._messages import Message, Tool
 from mediaparts._parts import (
     ProviderPart,
@@ -237,7 +237,7 @@ def check_name(message: Tool, names: dict[str, str]) -> str:
     name = message.name or names.get(message.tool_call_id or "")
     if name is None:
         raise InvalidMedia(
-            f"Gemini needs the tool's name for tool result {message.tool_call_id!r}: set "
+            f"Gemini needs the tool's name for tool result {excerpt(message.tool_call_id)}: set "
             "Tool(name=...) or include the assistant message that made the call"
         )
     return name

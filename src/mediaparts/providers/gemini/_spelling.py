@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 
 __all__ = ["SYSTEM_FIELDS", "absent", "camel", "pick", "spell", "spelled_snake"]
 
@@ -54,7 +54,7 @@ def pick(node: dict[str, Any], name: str, at: str) -> tuple[str | None, Any]:
     """
     snake = spell(name, True)
     if name in node and snake != name and snake in node:
-        raise InvalidMedia(f"{at}: both {name!r} and {snake!r} are given; keep one")
+        raise InvalidMedia(f"{at}: both {excerpt(name)} and {excerpt(snake)} are given; keep one")
     if name in node:
         return name, node[name]
     if snake in node:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     Citation,
@@ -219,7 +219,7 @@ def _input_message(item: dict[str, Any], at: str) -> Message:
     role = node.need("role", str)
     if role not in ("user", "system", "developer"):
         raise InvalidMedia(
-            f"{at}.role: expected user, assistant, system or developer, got {role[:40]!r}"
+            f"{at}.role: expected user, assistant, system or developer, got {excerpt(role)}"
         )
     parts, listed = _content(node, _input_block)
     text_only = all(isinstance(p, TextPart) for p in parts)
@@ -285,7 +285,7 @@ def _image(node: _Node, cache: Any, point: Any) -> Piece:
     levels = RULES.image.detail_levels  # `input_image.detail`, as Chat's (openai-python 3.54)
     if detail is not None and detail not in levels:
         raise InvalidMedia(
-            f"{node.at}.detail: expected one of {', '.join(levels)}, got {detail[:40]!r}"
+            f"{node.at}.detail: expected one of {', '.join(levels)}, got {excerpt(detail)}"
         )
     file_id = node.maybe("file_id", str)
     url = node.maybe("image_url", str)
@@ -357,7 +357,7 @@ def _assistant_side(raw: Any, at: str) -> list[Piece]:
         return [_reasoning(item, at)]
     if kind is None or kind == "message":
         need(item, "role", at, str)  # an input message where only output items may be
-        raise InvalidMedia(f"{at}: expected an output item, got a {item['role'][:20]!r} message")
+        raise InvalidMedia(f"{at}: expected an output item, got a {excerpt(item['role'])} message")
     return [_provider(item)]
 
 
