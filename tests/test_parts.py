@@ -584,7 +584,7 @@ def test_part_class_called_positionally_names_the_constructor(
 ) -> None:
     """`mp.ImagePart("x.jpg")` raises InvalidMedia naming the constructor for that source."""
     with pytest.raises(mp.InvalidMedia) as caught:
-        cls(given)  # type: ignore[call-arg]
+        cls(given)  # type: ignore[arg-type]
     message = str(caught.value)
     assert message.startswith(f"{cls.__name__} takes keyword fields only (media_type=, ")
     assert f"mp.{cls.__name__}.{constructor}" in message
@@ -593,12 +593,12 @@ def test_part_class_called_positionally_names_the_constructor(
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: mp.TextPart("a", "b"), "TextPart takes one text and keyword fields (text="),  # type: ignore[call-arg]
-        (lambda: mp.RefusalPart("a", "b"), "RefusalPart takes one text and keyword fields"),  # type: ignore[call-arg]
-        (lambda: mp.ReasoningPart("x"), "keyword fields only (text=, summary="),  # type: ignore[call-arg]
-        (lambda: mp.ToolCall("zoom"), "e.g. mp.ToolCall(id='call_1', name='zoom'"),  # type: ignore[call-arg]
-        (lambda: mp.ProviderPart({"type": "x"}), "mp.ProviderPart(provider='anthropic'"),  # type: ignore[call-arg]
-        (lambda: mp.Citation("x"), "Citation takes keyword fields only (provider=, "),  # type: ignore[call-arg]
+        (lambda: mp.TextPart("a", "b"), "TextPart takes one text and keyword fields (text="),  # type: ignore[arg-type]
+        (lambda: mp.RefusalPart("a", "b"), "RefusalPart takes one text and keyword fields"),  # type: ignore[arg-type]
+        (lambda: mp.ReasoningPart("x"), "keyword fields only (text=, summary="),  # type: ignore[arg-type]
+        (lambda: mp.ToolCall("zoom"), "e.g. mp.ToolCall(id='call_1', name='zoom'"),  # type: ignore[arg-type]
+        (lambda: mp.ProviderPart({"type": "x"}), "mp.ProviderPart(provider='anthropic'"),  # type: ignore[arg-type]
+        (lambda: mp.Citation("x"), "Citation takes keyword fields only (provider=, "),  # type: ignore[arg-type]
     ],
     ids=["text", "refusal", "reasoning", "tool-call", "provider", "citation"],
 )

@@ -57,7 +57,7 @@ ENTRY_POINTS: list[tuple[str, Callable[[str], Any]]] = [
     ("part media_type", lambda s: mp.part(PNG, media_type=s + "\ud800")),
     ("part detail", lambda s: mp.part(PNG, detail=s)),
     ("part cache", lambda s: mp.part(PNG, cache=s)),
-    ("ImagePart positional", lambda s: mp.ImagePart(s)),  # type: ignore[call-arg]
+    ("ImagePart positional", lambda s: mp.ImagePart(s)),  # type: ignore[arg-type]
     ("ImagePart field", lambda s: mp.ImagePart(data=PNG, **{s: 1})),
     ("ImagePart detail", lambda s: mp.ImagePart(data=PNG, detail=s)),
     ("ImagePart from_path", lambda s: mp.ImagePart.from_path(s)),
