@@ -18,7 +18,7 @@ from mediaparts._errors import excerpt
 __all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "described", "encoder", "missing"]
 
 PACKAGE = "bpe_openai"
-INSTALL = "pip install 'mediaparts[tokens]'"
+INSTALL = "pip install 'mediaparts[tokens]', or pip install bpe-openai"
 
 # bpe-openai's `encode` refuses more than 200,000 tokens (and 1,000,000 characters) at once; a
 # character is at most 4 UTF-8 bytes, so at most 4 tokens, and 50,000 characters stay within.
