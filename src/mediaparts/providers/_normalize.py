@@ -17,6 +17,7 @@ from typing_extensions import assert_never
 
 from mediaparts._build import part as make_part
 from mediaparts._errors import (
+    BlockedURL,
     InvalidConfig,
     InvalidMedia,
     MediaError,
@@ -27,6 +28,7 @@ from mediaparts._errors import (
 )
 from mediaparts._parts import MediaPart
 from mediaparts.detection import kind_of
+from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers import _costs
@@ -40,6 +42,8 @@ __all__ = ["UrlMode", "anormalize", "image_spec", "normalize", "normalize_many"]
 
 UrlMode = Literal["auto", "inline", "pass"]
 _PASSED = ("url pass-through",)
+# Which URLs may pass through to a provider: public hosts only, whatever the fetch policy.
+_PUBLIC_ONLY = FetchPolicy(allow_private=False)
 
 
 def _media(value: Any) -> MediaPart:
@@ -76,6 +80,9 @@ def _passed_url(
         passes = True
     else:
         passes = kind is not None and media_type in provider.rules.for_kind(kind).url_types
+        # The provider fetches it from its own network: a loopback, private or local host
+        # (a dev server, reachable here with allow_private) is out of its reach, so inline it.
+        passes = passes and _public(part.url)
     if passes and kind is not None and media_type is not None:
         return NormalizedPart(
             kind=kind,
@@ -99,6 +106,19 @@ def _passed_url(
             provider=provider.name,
         )
     return None
+
+
+def _public(url: str) -> bool:
+    """Whether a URL's host is one a provider's servers could reach (no private address or
+    local name), judged without network traffic. Other schemes than HTTP (a bucket's `s3://`,
+    `gs://`) name the provider's own storage and pass."""
+    if not url.lower().startswith(("http://", "https://")):
+        return True
+    try:
+        check_url(url, _PUBLIC_ONLY)
+    except BlockedURL:
+        return False
+    return True
 
 
 def _check_urls(urls: str, model: Any = None) -> None:
