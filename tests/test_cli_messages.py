@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
 from mediaparts.cli import main
+from mediaparts.imaging import _probe as probe_module
 
 
 def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -172,3 +175,59 @@ def test_refusal_is_one_short_line_grouped_by_kind(
     assert "it takes images (JPG, PNG, GIF, WEBP), documents (PDF) and text (TXT," in reason
     assert len(reason) <= 240 and "\n" not in reason
     assert "text/x-shellscript" not in reason
+
+
+# -- what this machine cannot do, and what a provider fetches itself ------------------------
+
+
+@pytest.mark.parametrize("command", [["inspect"], ["normalize"]])
+def test_missing_codec_is_an_error_not_a_rejection(
+    monkeypatch: pytest.MonkeyPatch,
+    testdata: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    """Without pillow-heif a HEIC is an error of this machine (exit 1, 'error:', what to
+    install), not the provider rejecting it, and the provider is named once."""
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # makes `import pillow_heif` fail
+    monkeypatch.setattr(probe_module, "_heif_registered", False)
+    assert main([*command, str(testdata / "photo.heic"), "--provider", "openai"]) == 1
+    out = capsys.readouterr().out
+    assert "rejected" not in out
+    assert "error: this machine cannot decode image/heic: it needs pillow-heif" in out
+    assert "openai: error: openai:" not in out and "openai: openai:" not in out
+
+
+def test_missing_codec_json_verdict_is_error(
+    monkeypatch: pytest.MonkeyPatch, testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--json carries verdict 'error' for a codec this machine lacks."""
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)
+    monkeypatch.setattr(probe_module, "_heif_registered", False)
+    main(["inspect", str(testdata / "photo.heic"), "--provider", "openai", "--json"])
+    verdict = json.loads(capsys.readouterr().out)["providers"]["openai"]
+    assert verdict["verdict"] == "error"
+
+
+def test_public_url_is_said_to_be_passed_as_a_url(
+    httpx_mock: HTTPXMock, testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A public image URL OpenAI fetches itself is 'passed as a URL', not 'accepted as is'."""
+    url = "https://example.com/photo.jpg"
+    httpx_mock.add_response(url=url, content=(testdata / "photo.jpg").read_bytes())
+    assert main(["inspect", url, "--provider", "openai"]) == 0
+    assert "openai: passed as a URL: the provider fetches it itself" in capsys.readouterr().out
+
+
+def test_local_url_is_inlined_not_passed(
+    local_server: Any, testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dev server's URL (127.0.0.1) is fetched and inlined with --allow-private: OpenAI's
+    servers could not reach it, so it is never passed through."""
+    url = local_server.add("/photo.jpg", (testdata / "photo.jpg").read_bytes())
+    assert main(["inspect", url, "--provider", "openai", "--allow-private"]) == 0
+    out = capsys.readouterr().out
+    assert "passed as a URL" not in out
+    assert "openai: normalized to image/jpeg 480x640 (exif-transpose" in out
+    assert main(["render", url, "--provider", "openai", "--allow-private", "--summary"]) == 0
+    assert "127.0.0.1" not in capsys.readouterr().out

@@ -40,7 +40,7 @@ from mediaparts._cli_conversations import (
 )
 from mediaparts._cli_files import out_problem, shown, written
 from mediaparts._cli_urls import add_allow_private, allowing_private, said
-from mediaparts._errors import MediaError
+from mediaparts._errors import CodecUnavailable, MediaError
 from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
 from mediaparts.detection import detect
@@ -138,8 +138,18 @@ def _verdict(made: MediaPart, provider: str, model: str | None) -> dict[str, Any
     try:
         result = normalize(made, provider, model=model)
     except MediaError as exc:
-        return {"verdict": "rejected", "reason": said(exc)}
+        return _refused(exc, provider)
     return _verdict_of(result)
+
+
+def _refused(exc: MediaError, provider: str) -> dict[str, Any]:
+    """Say why a provider gets nothing: it will not take the input (rejected), or this machine
+    cannot prepare it (error: a missing codec is the installation's fault, not the file's)."""
+    reason = said(exc).removeprefix(f"{provider}: ")  # the line already names the provider
+    return {
+        "verdict": "error" if isinstance(exc, CodecUnavailable) else "rejected",
+        "reason": reason,
+    }
 
 
 def _verdict_of(result: NormalizedPart) -> dict[str, Any]:
@@ -196,6 +206,8 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
         return f"{verdict['verdict']}: {verdict['reason']}"
     tokens = verdict.get("tokens")
     cost = f", ~{tokens:,} tokens" if tokens is not None else ""
+    if verdict.get("steps") == ["url pass-through"]:
+        return f"passed as a URL: the provider fetches it itself{cost}"
     if verdict["verdict"] == "accepted as is":
         return f"accepted as is{cost}"
     steps = verdict.get("steps", [])
@@ -279,7 +291,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
             info = {"input": source, "error": said(exc)}
         else:
             verdicts = info.get("providers", {}).values()
-            failed += any(v["verdict"] == "rejected" for v in verdicts)
+            failed += any(v["verdict"] in ("rejected", "error") for v in verdicts)
         progress.done()
         print(json.dumps(info) if args.json else _line(info))
     return 1 if failed else 0
@@ -320,7 +332,7 @@ def _normalize_one(source: str, args: argparse.Namespace, used: set[str]) -> dic
     try:
         result = normalize(made, args.provider, model=args.model, urls="inline")
     except MediaError as exc:
-        return {**info, "verdict": "rejected", "reason": said(exc)}
+        return {**info, **_refused(exc, args.provider)}
     info.update(_verdict_of(result))
     if args.out is None:
         return info

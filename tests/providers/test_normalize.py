@@ -449,3 +449,24 @@ def test_normalize_detail_the_model_lacks(
     """A detail level the model lacks is reported as such, not as a refused image type."""
     with pytest.raises(mp.InvalidMedia, match=f"detail level '{detail}'"):
         mp.normalize(testdata / name, provider, model=model, detail=detail)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/photo.jpg",
+        "http://localhost/photo.jpg",
+        "http://10.1.2.3/photo.jpg",
+        "http://printer.local/photo.jpg",
+        "http://[::1]/photo.jpg",
+    ],
+)
+def test_normalize_private_url_is_never_passed_through(url: str) -> None:
+    """A URL on a loopback, private or local host is not passed to a provider that fetches
+    URLs itself (its servers cannot reach it): it is loaded here, under the fetch policy."""
+    made = mp.part(url, media_type="image/jpeg")
+    with pytest.raises(mp.BlockedURL):
+        mp.normalize(made, "openai")
+    assert mp.normalize(
+        mp.part("https://example.com/photo.jpg", media_type="image/jpeg"), "openai"
+    ).steps == ("url pass-through",)

@@ -388,8 +388,8 @@ def _heif_plugin(record: Format) -> str | None:
         import pillow_heif
     except ImportError:
         return (
-            f"reading {media_type} needs pillow-heif: pip install 'mediaparts[heif]' "
-            "(or pip install pillow-heif)"
+            f"this machine cannot decode {media_type}: it needs pillow-heif "
+            "(pip install pillow-heif, or the [heif] extra: pip install 'mediaparts[heif]')"
         )
     with _heif_lock:
         if not _heif_registered:

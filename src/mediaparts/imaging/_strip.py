@@ -145,8 +145,8 @@ def _strip(
 
     if head.image is None:
         raise codec_unavailable(
-            f"cannot strip metadata from {label}: {head.missing_plugin}; or pass "
-            "strip_metadata=False to keep its bytes as they are",
+            f"cannot strip metadata from {label}: {head.missing_plugin}. "
+            "strip_metadata=False would take its bytes as they are, EXIF and GPS included",
             head.media_type,
         )
     try:
