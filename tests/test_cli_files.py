@@ -121,3 +121,19 @@ def test_file_that_cannot_be_read_is_said_without_errno(
     missing = tmp_path / "nope.json"
     assert main(["convert", str(missing), "--from", "openai", "--to", "anthropic"]) == 1
     assert capsys.readouterr().err == f"mediaparts: error: {missing}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("out", ["", "  "])
+def test_out_empty_is_a_usage_error(
+    testdata: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    out: str,
+) -> None:
+    """An empty --out (an unset variable in a script) is exit 2, not the current directory."""
+    monkeypatch.chdir(tmp_path)
+    args = ["normalize", str(testdata / "alpha.png"), "--provider", "openai", "--out", out]
+    assert main(args) == 2
+    assert "argument --out: is empty; give a directory" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

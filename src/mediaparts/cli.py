@@ -100,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
         "NAME.PROVIDER.EXT. URLs are fetched and inlined.",
     )
     fit.add_argument("--model", help="the model, for model-dependent sizes and tokens")
-    fit.add_argument("--out", type=Path, metavar="DIR", help="write the results to DIR")
+    fit.add_argument("--out", type=_out_dir, metavar="DIR", help="write the results to DIR")
     fit.add_argument("--json", action="store_true", help="print one JSON object per input")
 
     show = _for_one_provider(
@@ -122,6 +122,14 @@ def _parser() -> argparse.ArgumentParser:
 
     add_conversation_commands(commands)
     return parser
+
+
+def _out_dir(text: str) -> Path:
+    """Read `--out`; an empty one (an unset variable in a script) is refused, not the current
+    directory."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; give a directory (a missing one is made)")
+    return Path(text)
 
 
 def _for_one_provider(commands: Any, name: str, **texts: str) -> argparse.ArgumentParser:
