@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -231,3 +232,32 @@ def test_local_url_is_inlined_not_passed(
     assert "openai: normalized to image/jpeg 480x640 (exif-transpose" in out
     assert main(["render", url, "--provider", "openai", "--allow-private", "--summary"]) == 0
     assert "127.0.0.1" not in capsys.readouterr().out
+
+
+def test_allow_private_is_not_seen_by_other_threads(
+    local_server: Any, testdata: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While one run with --allow-private fetches, another thread of the program still has
+    the configured policy, and a policy it configures meanwhile is kept."""
+    url = local_server.add("/alpha.png", (testdata / "alpha.png").read_bytes())
+    seen: list[bool] = []
+    kept = mp.FetchPolicy(max_bytes=1234)
+    fetch = mp.fetching.load
+
+    def load_and_look(*args: Any, **kwargs: Any) -> Any:
+        def other() -> None:
+            seen.append(mp.fetching.default_policy().allow_private)
+            mp.configure(fetch=kept)
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+        return fetch(*args, **kwargs)
+
+    monkeypatch.setattr(mp.fetching, "load", load_and_look)
+    try:
+        assert main(["inspect", url, "--allow-private"]) == 0
+        assert seen == [False]
+        assert mp.fetching.default_policy() is kept
+    finally:
+        mp.configure(fetch=mp.FetchPolicy())

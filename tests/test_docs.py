@@ -361,7 +361,8 @@ def test_docs_cli_inspect_commands_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Every `mediaparts inspect` of files the pages show runs on the files they name
-    (testdata/ and the docs' example files), and exits 0 unless the page shows it failing."""
+    (testdata/ and the docs' example files), and exits 0 unless the page shows it failing;
+    a transcript (`$ mediaparts ...` and its output) shows what it prints."""
     (tmp_path / "testdata").symlink_to(TESTDATA)
     for name, source in FILES.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -386,6 +387,9 @@ def test_docs_cli_inspect_commands_run(
             output = capsys.readouterr()
             where = f"{page.relative_to(ROOT)}:{line}"
             assert (code != 0) is expected_error, f"{where}: exit {code}\n{output.err}"
+            if text.splitlines()[line - 1].startswith("$ "):  # a transcript: its output too
+                printed = (output.out + output.err).splitlines()
+                assert printed == shown, f"{where}: the transcript is not what it prints"
             ran += 1
     assert ran >= 4
 

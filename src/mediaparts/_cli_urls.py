@@ -32,17 +32,15 @@ def add_allow_private(command: argparse.ArgumentParser) -> None:
 
 @contextlib.contextmanager
 def allowing_private(allowed: bool) -> Iterator[None]:
-    """Let fetches reach private hosts while the block runs, when `allowed`; then put the
-    default policy back (the command line may run inside a program, or a test)."""
+    """Let fetches reach private hosts while the block runs, when `allowed` (the command line
+    may run inside a program, or a test: nothing outside the block sees it)."""
     if not allowed:
         yield
         return
-    before = fetching.default_policy()
-    fetching.configure(fetch=dataclasses.replace(before, allow_private=True))
-    try:
+    # Scoped to this run (this thread or task), not set for the process: other threads of a
+    # program that runs the command line keep their policy.
+    with fetching.using_policy(dataclasses.replace(fetching.default_policy(), allow_private=True)):
         yield
-    finally:
-        fetching.configure(fetch=before)
 
 
 def said(error: MediaError) -> str:

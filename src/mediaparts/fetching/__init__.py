@@ -16,7 +16,14 @@ import typing as _typing
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts.fetching._loading import LoadState, Wanted, aload, load, url_filename
-from mediaparts.fetching._policy import FetchPolicy, Resolver, check_url, default_policy, redact
+from mediaparts.fetching._policy import (
+    FetchPolicy,
+    Resolver,
+    check_url,
+    default_policy,
+    redact,
+    using_policy,
+)
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
     from mediaparts.fetching._attempt import Fetched
@@ -67,4 +74,5 @@ __all__ = [
     "safe_client",
     "url_filename",
     "use_clients",
+    "using_policy",
 ]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TypeAlias
 from urllib.parse import unquote
@@ -19,6 +21,7 @@ __all__ = [
     "redact",
     "scrub",
     "set_default_policy",
+    "using_policy",
 ]
 
 Resolver: TypeAlias = Callable[[str, int], Sequence[str]]
@@ -88,11 +91,33 @@ class FetchPolicy:
 
 
 _default: list[FetchPolicy] = [FetchPolicy()]
+# A policy for one block of code (`using_policy`), in this thread or task only.
+_scoped: ContextVar[FetchPolicy | None] = ContextVar("mediaparts_fetch_policy", default=None)
 
 
 def default_policy() -> FetchPolicy:
-    """Return the policy set by `configure` (or the built-in default)."""
-    return _default[0]
+    """Return the policy in force here: `using_policy`'s, else the one set by `configure`
+    (or the built-in default)."""
+    scoped = _scoped.get()
+    return _default[0] if scoped is None else scoped
+
+
+@contextlib.contextmanager
+def using_policy(policy: FetchPolicy) -> Iterator[FetchPolicy]:
+    """Make `policy` the default while the block runs, in this thread or task only (threads
+    and tasks started inside it inherit it); other threads, and the code after the block,
+    keep theirs.
+
+    Raises:
+        InvalidConfig: `policy` is not a `FetchPolicy`.
+    """
+    if not isinstance(policy, FetchPolicy):
+        raise InvalidConfig(f"using_policy() takes a FetchPolicy, got {type(policy).__name__}")
+    token = _scoped.set(policy)
+    try:
+        yield policy
+    finally:
+        _scoped.reset(token)
 
 
 def set_default_policy(policy: FetchPolicy) -> None:
