@@ -137,3 +137,31 @@ def test_out_empty_is_a_usage_error(
     assert main(args) == 2
     assert "argument --out: is empty; give a directory" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("x\x1b]0;PWNED\x07\x1b[2J.jpg", "x\\x1b]0;PWNED\\x07\\x1b[2J.jpg"),  # title, clear
+        ("y\rFAKE OK.jpg", "y\\rFAKE OK.jpg"),  # a carriage return overwrites the line
+        ("a\u202egpj.exe", "a\\u202egpj.exe"),  # right-to-left override
+        ("line\u2028break.png", "line\\u2028break.png"),
+        ("bad \udcff.jpg", "bad \\udcff.jpg"),  # an undecodable byte of a file name
+        ("café 写真.jpg", "café 写真.jpg"),  # printable text stays as it is
+    ],
+)
+def test_shown_escapes_what_a_terminal_would_obey(name: str, expected: str) -> None:
+    """Control, format, surrogate and separator characters of a name are escaped in lines."""
+    assert shown(name) == expected
+
+
+def test_inspect_json_input_hides_url_credentials(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json's "input" never carries a URL's user name or password; a file name with ':'
+    and '@' is kept as it is."""
+    main(["inspect", "--json", "http://user:s3cret@127.0.0.1:1/x.png"])
+    main(["normalize", "--json", "--provider", "openai", "http://user:s3cret@127.0.0.1:1/x.png"])
+    main(["inspect", "--json", "user:pass@host.jpg"])
+    out = capsys.readouterr().out
+    assert "s3cret" not in out
+    assert out.count('"input": "http://***@127.0.0.1:1/x.png"') == 2
+    assert '"input": "user:pass@host.jpg"' in out

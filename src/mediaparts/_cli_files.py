@@ -8,23 +8,39 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 from mediaparts.detection import extension_for
 from mediaparts.fetching import redact
 from mediaparts.providers import NormalizedPart
 
-__all__ = ["out_problem", "shown", "written"]
+__all__ = ["as_given", "out_problem", "shown", "written"]
 
 # How much of an argument a line repeats: its start and its end (where a file name is).
 _SHOWN = 80
+
+
+def _printable(char: str) -> str:
+    """A character as a terminal may show it: control, format, surrogate and unassigned
+    characters and the line separators (which move the cursor, set a title, fake a line or
+    hide text) as their escape, `\\x1b`."""
+    if unicodedata.category(char)[0] == "C" or char in "\u2028\u2029":
+        return char.encode("unicode_escape", "backslashreplace").decode("ascii")
+    return char
+
+
+def as_given(argument: str) -> str:
+    """Return an input as given, but for a URL's user name and password (a file name with a
+    `:` and an `@` is left alone)."""
+    return redact(argument) if "://" in argument else argument
 
 
 def shown(argument: str | os.PathLike[str]) -> str:
     """Return an input or path as given, for a line that names it: without a URL's user name
     or password, and cut in the middle to about 80 characters, keeping its start and its end.
     """
-    text = redact(os.fspath(argument))
+    text = "".join(map(_printable, as_given(os.fspath(argument))))
     if len(text) <= _SHOWN:
         return text
     head = _SHOWN // 2 - 1

@@ -38,7 +38,7 @@ from mediaparts._cli_conversations import (
     run_convert,
     run_show,
 )
-from mediaparts._cli_files import out_problem, shown, written
+from mediaparts._cli_files import as_given, out_problem, shown, written
 from mediaparts._cli_urls import add_allow_private, allowing_private, said
 from mediaparts._errors import CodecUnavailable, MediaError
 from mediaparts._messages import User
@@ -180,7 +180,7 @@ def _inspect_one(source: str, providers: list[str], model: str | None) -> dict[s
     made = made.resolve()
     found = detect(made.data, filename=made.filename)
     info: dict[str, Any] = {
-        "input": source,
+        "input": as_given(source),
         "media_type": made.media_type,
         "kind": made.kind,
         "bytes": made.size,
@@ -296,7 +296,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
             info = _inspect_one(source, args.provider, args.model)
         except MediaError as exc:
             failed += 1
-            info = {"input": source, "error": said(exc)}
+            info = {"input": as_given(source), "error": said(exc)}
         else:
             verdicts = info.get("providers", {}).values()
             failed += any(v["verdict"] in ("rejected", "error") for v in verdicts)
@@ -332,7 +332,7 @@ def _run_normalize(args: argparse.Namespace) -> int:
 def _normalize_one(source: str, args: argparse.Namespace, used: set[str]) -> dict[str, Any]:
     """Read one input (error: it cannot be read), normalize it (rejected: the provider will
     not take it) and write the result to `--out` (error: it cannot be written)."""
-    info: dict[str, Any] = {"input": source, "provider": args.provider}
+    info: dict[str, Any] = {"input": as_given(source), "provider": args.provider}
     try:
         made = part(source).resolve()
     except MediaError as exc:
