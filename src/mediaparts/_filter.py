@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
-from mediaparts._errors import InvalidConfig, InvalidMedia
+from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._pairs import answered_calls
 from mediaparts.formats import Kind
@@ -88,7 +88,7 @@ def filter_messages(
         if value not in allowed:
             raise InvalidConfig(
                 f"filter_messages({name}=...) takes {' or '.join(map(repr, allowed))}, "
-                f"got {value!r:.40}"
+                f"got {excerpt(value)}"
             )
     checked = _messages(messages)
 
@@ -125,7 +125,7 @@ def _names(what: str, value: Any, allowed: tuple[str, ...]) -> frozenset[str] | 
     unknown = [n for n in names if n not in allowed]
     if unknown:
         raise InvalidConfig(
-            f"filter_messages({what}=...) got {unknown[0]!r:.40}; the {what} are: "
+            f"filter_messages({what}=...) got {excerpt(unknown[0])}; the {what} are: "
             f"{', '.join(allowed)}"
         )
     return frozenset(names)

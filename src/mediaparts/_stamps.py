@@ -19,7 +19,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeAlias
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 
 __all__ = [
     "UNSET",
@@ -82,7 +82,7 @@ def check_stamps(*, message_ids: Any = UNSET, message_timestamps: Any = UNSET) -
     """
     if message_ids is not UNSET and message_ids is not None and message_ids not in _SCHEMES:
         raise InvalidConfig(
-            f"configure(message_ids=...) takes 'uuid4', 'uuid7' or None, got {message_ids!r:.40}"
+            f"configure(message_ids=...) takes 'uuid4', 'uuid7' or None, got {excerpt(message_ids)}"
         )
     if message_timestamps is not UNSET and not isinstance(message_timestamps, bool):
         raise InvalidConfig(

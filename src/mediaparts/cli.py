@@ -40,7 +40,7 @@ from mediaparts._cli_conversations import (
 )
 from mediaparts._cli_files import as_given, out_problem, shown, written
 from mediaparts._cli_urls import add_allow_private, allowing_private, said
-from mediaparts._errors import CodecUnavailable, MediaError
+from mediaparts._errors import CodecUnavailable, MediaError, excerpt
 from mediaparts._messages import User
 from mediaparts._parts import ImagePart, MediaPart
 from mediaparts.detection import detect
@@ -239,7 +239,8 @@ def _unknown_model(command: str, providers: list[str], model: str | None) -> str
     for rules in (get(provider).rules for provider in providers):
         if model is not None and rules.model_patterns and rules.model_row(model) is None:
             return (
-                f"mediaparts {command}: error: unknown model {model!r:.80} for {rules.provider}; "
+                f"mediaparts {command}: error: unknown model {excerpt(model)} "
+                f"for {rules.provider}; "
                 f"its known model patterns: {', '.join(rules.model_patterns)}"
             )
     return None

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from decimal import Decimal, InvalidOperation, localcontext
 from typing import Any
 
-from mediaparts._errors import InvalidConfig, InvalidMedia
+from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts._messages import MAX_TOKENS, Assistant, Usage
 from mediaparts.providers._count import TokenCount, count_tokens
 from mediaparts.providers._price_data import price_with_data
@@ -35,13 +35,15 @@ def _amount(name: str, value: object) -> Decimal:
     try:
         amount = Decimal(repr(value) if isinstance(value, float) else value)
     except InvalidOperation:
-        raise InvalidConfig(f"Price.{name} must be a number, got {value!r:.40}") from None
+        raise InvalidConfig(f"Price.{name} must be a number, got {excerpt(value)}") from None
     if not amount.is_finite() or amount < 0:
-        raise InvalidConfig(f"Price.{name} must be a finite price of 0 or more, got {value!r:.40}")
+        raise InvalidConfig(
+            f"Price.{name} must be a finite price of 0 or more, got {excerpt(value)}"
+        )
     if amount and not -30 <= amount.adjusted() <= 12:
         # A price per million tokens beyond a trillion, or finer than 1e-30, is a typo or an
         # attack: its arithmetic and its text would run away (Decimal's context is 28 digits).
-        raise InvalidConfig(f"Price.{name} is out of range (1e-30 to 1e12), got {value!r:.40}")
+        raise InvalidConfig(f"Price.{name} is out of range (1e-30 to 1e12), got {excerpt(value)}")
     return amount
 
 
@@ -289,7 +291,7 @@ def _tokens(
         or not 0 <= output_tokens <= MAX_TOKENS
     ):
         raise InvalidConfig(
-            f"output_tokens must be a whole number from 0 to 2**63-1, got {output_tokens!r:.40}"
+            f"output_tokens must be a whole number from 0 to 2**63-1, got {excerpt(output_tokens)}"
         )
     if isinstance(what, Usage):
         return what, None, 0
@@ -307,7 +309,7 @@ def _tokens(
         )
     if isinstance(what, TokenCount) and model is not None and what.model not in (None, model):
         raise InvalidConfig(
-            f"this TokenCount was counted for model {what.model!r:.80}, not {model!r:.80}: "
+            f"this TokenCount was counted for model {excerpt(what.model)}, not {excerpt(model)}: "
             "count for the model you price for (or leave model= out to price it as counted)"
         )
     count = what if isinstance(what, TokenCount) else count_tokens(what, provider, model=model)
@@ -342,7 +344,7 @@ def _given(prices: Prices | None, model: str) -> tuple[str, Price] | None:
     for pattern, price in prices.items():
         if not isinstance(pattern, str) or not isinstance(price, Price):
             raise InvalidConfig(
-                f"prices must map model patterns (str) to Price, got {pattern!r:.40}: "
+                f"prices must map model patterns (str) to Price, got {excerpt(pattern)}: "
                 f"{type(price).__name__}"
             )
         if ModelRule(pattern, price).matches(model):

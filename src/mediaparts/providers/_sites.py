@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._inline import b64decode, is_data_uri, parse_data_uri
 from mediaparts.detection import media_type_from_filename
 from mediaparts.formats import Kind
@@ -87,7 +87,7 @@ def payload_bytes(value: Any, path: str, problems: Problems) -> bytes | None:
         except InvalidMedia as exc:
             problems.append((path, "payload.base64", str(exc)))
             return None
-    problems.append((path, "payload.data", f"expected base64 text or bytes, got {value!r:.40}"))
+    problems.append((path, "payload.data", f"expected base64 text or bytes, got {excerpt(value)}"))
     return None
 
 

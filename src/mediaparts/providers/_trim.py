@@ -124,13 +124,13 @@ def trim(
 
 def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:
     if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 0:
-        raise InvalidConfig(f"max_tokens must be an int >= 0, got {max_tokens!r:.40}")
+        raise InvalidConfig(f"max_tokens must be an int >= 0, got {excerpt(max_tokens)}")
     if type(shrink_images) is not bool:
-        raise InvalidConfig(f"shrink_images must be True or False, got {shrink_images!r:.40}")
+        raise InvalidConfig(f"shrink_images must be True or False, got {excerpt(shrink_images)}")
     if not isinstance(shrink_to, int) or isinstance(shrink_to, bool) or shrink_to < 1:
-        raise InvalidConfig(f"shrink_to must be an int >= 1 (pixels), got {shrink_to!r:.40}")
+        raise InvalidConfig(f"shrink_to must be an int >= 1 (pixels), got {excerpt(shrink_to)}")
     if unknown not in _UNKNOWN:
-        raise InvalidConfig(f"unknown must be one of {', '.join(_UNKNOWN)}, got {unknown!r:.40}")
+        raise InvalidConfig(f"unknown must be one of {', '.join(_UNKNOWN)}, got {excerpt(unknown)}")
 
 
 @dataclass
