@@ -832,8 +832,9 @@ def test_plugin_registered_url_the_policy_refuses_says_why(
             f"    refused by the fetch policy, before any request: refusing '{url}': {reason}*",
             "Fetch it in the test *",
             "A URL the fetch policy refuses raises mp.BlockedURL and never reaches media_urls:"
-            " register a public URL (https://example.com/...) instead, or let the test fetch it"
-            " with mp.configure(fetch=mp.FetchPolicy(allow_private=True)) or load(policy=...).",
+            " register a public URL (https://example.com/...) instead, or fetch it inside `with"
+            " mediaparts.fetching.using_policy(mp.FetchPolicy(allow_private=True)):`, which lasts"
+            " for that block only.",
         ]
     )
 
@@ -851,3 +852,50 @@ def test_plugin_local_url_is_served_when_the_policy_allows_it(strict: pytest.Pyt
         """
     )
     run(strict).assert_outcomes(passed=1)
+
+
+def test_plugin_suggested_fix_serves_a_local_url(strict: pytest.Pytester) -> None:
+    """The fix the refusal suggests (using_policy for a block) serves the local URL."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+        from mediaparts.fetching import using_policy
+
+        def test_local(media, media_urls):
+            url = media_urls.add("http://127.0.0.1:8000/cat.png", media.image(8, 8))
+            with using_policy(mp.FetchPolicy(allow_private=True)):
+                assert mp.part(url).load().media_type == "image/png"
+            assert not mp.fetching.default_policy().allow_private
+        """
+    )
+    run(strict).assert_outcomes(passed=1)
+
+
+def test_plugin_puts_a_configured_policy_back_after_the_test(strict: pytest.Pytester) -> None:
+    """A test that configures allow_private=True does not leave it to the next test."""
+    strict.makepyfile(
+        """
+        import mediaparts as mp
+
+        def test_first(media_urls):
+            mp.configure(fetch=mp.FetchPolicy(allow_private=True, max_bytes=1234))
+
+        def test_next(media_urls):
+            policy = mp.fetching.default_policy()
+            assert not policy.allow_private and policy.max_bytes != 1234
+        """
+    )
+    run(strict).assert_outcomes(passed=2)
+
+
+def test_plugin_lists_a_long_url_shortened(strict: pytest.Pytester) -> None:
+    """A registered URL of 300 characters is listed in at most about 80."""
+    strict.makepyfile(
+        """
+        def test_long(media, media_urls):
+            media_urls.add("https://example.com/" + "a" * 300 + ".png", media.image(8, 8))
+        """
+    )
+    result = run(strict)
+    result.assert_outcomes(passed=1, errors=1)
+    assert "a" * 100 not in result.stdout.str()

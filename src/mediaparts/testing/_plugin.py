@@ -78,15 +78,24 @@ def media_urls(request: pytest.FixtureRequest) -> Iterator[MediaURLs]:
     """Serve `media_urls.add(url, content)` to mediaparts fetches; refuse all other URLs.
 
     Fails the test at teardown if a registered URL was never requested, unless the test is
-    marked `@pytest.mark.mediaparts(assert_all_requested=False)`.
+    marked `@pytest.mark.mediaparts(assert_all_requested=False)`. A fetch policy the test
+    configured is put back as it was before the test.
     """
+    from mediaparts import fetching
     from mediaparts.testing._urls import MediaURLs
 
     options = _options(request.node)
     urls = MediaURLs(assert_all_requested=options["assert_all_requested"])
-    with urls.active():
-        yield urls
-    failure = urls._teardown_failure()
+    configured = fetching.default_policy()
+    try:
+        with urls.active():
+            yield urls
+        failure = urls._teardown_failure()  # judged under the policy the test ended with
+    finally:
+        # A test that configured another fetch policy (allow_private=True, say) does not
+        # leave it to the tests after it.
+        if fetching.default_policy() is not configured:
+            fetching.configure(fetch=configured)
     if failure is not None:
         pytest.fail(failure, pytrace=False)
 

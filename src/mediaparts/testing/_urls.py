@@ -130,7 +130,7 @@ class MediaURLs:
             return None
         refusals = {url: _refusal(url) for url in missing}
         listed = "\n".join(
-            f"  - {redact(url)}"
+            f"  - {_cut(redact(url))}"
             + (f"\n    refused by the fetch policy, before any request: {why}" if why else "")
             for url, why in refusals.items()
         )
@@ -146,9 +146,9 @@ class MediaURLs:
         if any(refusals.values()):
             message += (
                 "\nA URL the fetch policy refuses raises mp.BlockedURL and never reaches "
-                "media_urls: register a public URL (https://example.com/...) instead, or let "
-                "the test fetch it with mp.configure(fetch=mp.FetchPolicy(allow_private=True)) "
-                "or load(policy=...)."
+                "media_urls: register a public URL (https://example.com/...) instead, or fetch "
+                "it inside `with mediaparts.fetching.using_policy(mp.FetchPolicy("
+                "allow_private=True)):`, which lasts for that block only."
             )
         return message
 
@@ -187,6 +187,14 @@ class MediaURLs:
                 yield self
         finally:
             client.close()
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    """Return `text`, or its start and end around an ellipsis when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    head = limit // 2
+    return f"{text[:head]}…{text[-(limit - head - 1) :]}"
 
 
 def _refusal(url: str) -> str | None:
