@@ -1053,3 +1053,31 @@ def test_from_upload_plain_text_is_not_svg_on_the_clients_word(
     svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
     made = mp.from_upload(werkzeug(svg, name, ctype), accept="image/svg+xml")
     assert made.media_type == "image/svg+xml"
+
+
+def test_from_upload_client_type_cannot_invent_a_type() -> None:
+    """A client type names a registered member of the family its bytes showed (text/csv for
+    text), never a type of its own making: 'text/bbb…' for text is text/plain."""
+    starlette = pytest.importorskip("starlette.datastructures")
+
+    def upload(content_type: str) -> object:
+        headers = starlette.Headers({"content-type": content_type})
+        return starlette.UploadFile(io.BytesIO(b"just a few words\n"), headers=headers)
+
+    assert from_upload(upload("text/" + "b" * 300), accept=("text/*",)).media_type == "text/plain"
+    assert from_upload(upload("text/markdown"), accept=("text/*",)).media_type == "text/markdown"
+
+
+@pytest.mark.parametrize(
+    ("content", "accept"),
+    [(b"hello world", ("image/*",)), (bytes(range(256)) * 3, ("image/*",))],
+    ids=["text", "unidentified"],
+)
+def test_from_upload_refusal_bounds_the_client_type(content: bytes, accept: tuple[str]) -> None:
+    """A refusal repeats at most about 80 characters of a 300-character client type."""
+    starlette = pytest.importorskip("starlette.datastructures")
+    headers = starlette.Headers({"content-type": "image/" + "c" * 300})
+    upload = starlette.UploadFile(io.BytesIO(content), filename="a.bin", headers=headers)
+    with pytest.raises(UnsupportedMediaType) as caught:
+        from_upload(upload, accept=accept)
+    assert "c" * 81 not in str(caught.value)

@@ -30,6 +30,7 @@ from mediaparts.detection import (
     kind_of,
     text_to_the_end,
 )
+from mediaparts.formats import get as format_record
 from mediaparts.formats import readable
 from mediaparts.imaging import DecodeBudget, image_size, strip_metadata
 
@@ -323,11 +324,15 @@ def _identify(data: bytes, request: _Request) -> Detection:
         # its own root: text the sniffer did not find to be SVG or HTML is not, whatever the
         # name says (an app accepting SVG would otherwise take any text as SVG).
         return own
+    if found.media_type != own.media_type and format_record(found.media_type) is None:
+        # A hint may name a registered member of the family the bytes showed, not invent a
+        # type ("text/anything-at-all" for a text file).
+        return own
     return found
 
 
 def _claims(request: _Request) -> str:
-    said = [f"sent it as {request.client_type}"] if request.client_type else []
+    said = [f"sent it as {excerpt(request.client_type)}"] if request.client_type else []
     said += [f"named it {excerpt(request.filename)}"] if request.filename else []
     return f"; the client {' and '.join(said)}" if said else ""
 
@@ -343,7 +348,9 @@ def _finish(data: bytes, request: _Request) -> MediaPart:
                 f"({accepted}){_claims(request)}, which alone is not believed"
             )
         else:
-            said = f"; the client said {request.client_type}" if request.client_type else ""
+            said = (
+                f"; the client said {excerpt(request.client_type)}" if request.client_type else ""
+            )
             message = (
                 f"{_label(request)} is {media_type} (detected from its bytes{said}), which is "
                 f"not accepted here; accepted: {accepted}"
