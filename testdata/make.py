@@ -47,7 +47,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont, features
+try:
+    from PIL import Image, ImageChops, ImageDraw, ImageFont, features
+except ImportError:  # run with a Python that lacks the project's dependencies
+    raise SystemExit(
+        "make.py needs Pillow: run it with the project's environment "
+        "(.venv/bin/python testdata/make.py), or pip install -e '.[heif]' first"
+    ) from None
 
 OUT = Path(__file__).resolve().parent
 
@@ -730,9 +736,21 @@ BLOCK_TOLERANCE = 12
 PDF_STREAM = re.compile(rb"stream\r?\n(.*?)\r?\nendstream", re.S)
 
 
+def picture_traits(image: Image.Image) -> tuple[object, ...]:
+    """What a fixture is for besides its pixels: the EXIF orientation, the ICC profile's
+    presence, progressive JPEG, the loop count and the current frame's duration."""
+    return (
+        image.getexif().get(0x0112),
+        bool(image.info.get("icc_profile")),
+        bool(image.info.get("progressive") or image.info.get("progression")),
+        image.info.get("loop"),
+        image.info.get("duration"),
+    )
+
+
 def same_picture(old: bytes, new: bytes) -> bool:
-    """Whether Pillow reads both as the same format, size, mode and frames, with pixels within
-    `BLOCK_TOLERANCE`."""
+    """Whether Pillow reads both as the same format, size, mode, frames and `picture_traits`,
+    with pixels within `BLOCK_TOLERANCE`."""
     try:
         with Image.open(io.BytesIO(old)) as a, Image.open(io.BytesIO(new)) as b:
             frames = getattr(a, "n_frames", 1)
@@ -746,6 +764,8 @@ def same_picture(old: bytes, new: bytes) -> bool:
             for index in range(frames):
                 a.seek(index)
                 b.seek(index)
+                if picture_traits(a) != picture_traits(b):
+                    return False
                 diff = ImageChops.difference(a.convert("RGBA"), b.convert("RGBA"))
                 cells = (max(1, a.width // 8), max(1, a.height // 8))
                 # Band by band: an RGBA resize would weigh colour by the difference's alpha.
@@ -757,13 +777,24 @@ def same_picture(old: bytes, new: bytes) -> bool:
     return True
 
 
+# What another JPEG encoder changes in a PDF besides its pictures: their lengths, and so the
+# cross-reference table's offsets and where it starts.
+PDF_LENGTH = re.compile(rb"/Length \d+")
+PDF_XREF_ROW = re.compile(rb"\d{10} \d{5} [nf]")
+PDF_START = re.compile(rb"startxref\s+\d+")
+
+
 def same_pdf(old: bytes, new: bytes) -> bool:
     """Whether two PDFs differ only in their embedded JPEGs (the same pictures) and the
     lengths and offsets those change."""
     old_streams, new_streams = PDF_STREAM.findall(old), PDF_STREAM.findall(new)
     if len(old_streams) != len(new_streams):
         return False
-    skeleton = [re.sub(rb"\d+", b"0", PDF_STREAM.sub(b"stream", data)) for data in (old, new)]
+    skeleton = []
+    for data in (old, new):
+        data = PDF_STREAM.sub(b"stream", data)
+        data = PDF_START.sub(b"startxref", PDF_XREF_ROW.sub(b"", PDF_LENGTH.sub(b"/Length", data)))
+        skeleton.append(data)
     if skeleton[0] != skeleton[1]:
         return False
     return all(a == b or same_picture(a, b) for a, b in zip(old_streams, new_streams, strict=True))
@@ -778,9 +809,16 @@ def ffmpeg_read(data: bytes, suffix: str, *output: str) -> subprocess.CompletedP
         return subprocess.run(command, capture_output=True, check=False)
 
 
+# Tags that name the encoder build rather than the media (compared in lower case), and
+# Matroska's per-stream DURATION, which another muxer rounds otherwise (the duration is
+# compared to 0.1 s already).
+BUILD_TAGS = {"encoder", "vendor_id", "duration"}
+
+
 def describe_with_ffmpeg(data: bytes, suffix: str) -> tuple[str, ...]:
     """What ffmpeg says a file holds: its container, duration (to 0.1 s) and each stream's
-    kind, codec, size, rate and channels, without bit rates, start times or ids."""
+    kind, codec, size, rate and channels, and the tags (not the encoder's), without bit
+    rates, start times or ids."""
     # With no output file ffmpeg exits 1 after printing what it read.
     report = ffmpeg_read(data, suffix).stderr.decode("utf-8", "replace")
     facts: list[str] = []
@@ -790,6 +828,8 @@ def describe_with_ffmpeg(data: bytes, suffix: str) -> tuple[str, ...]:
         elif match := re.match(r"Duration: (\d+):(\d+):([\d.]+)", line):
             hours, minutes, seconds = match.groups()
             facts.append(f"duration {int(hours) * 3600 + int(minutes) * 60 + float(seconds):.1f}")
+        elif (tag := re.match(r"([\w ]+?)\s*: (.*)", line)) and tag[1].lower() not in BUILD_TAGS:
+            facts.append(f"tag {tag[1]}={tag[2]}")  # title, artist, brands, handler names
         elif line.startswith("Stream #") and (match := re.search(r"(Audio|Video): (\w+)", line)):
             shape = re.findall(r"\b\d+x\d+\b|\d+ Hz|\bmono\b|\bstereo\b|[\d.]+ fps", line)
             facts.append(" ".join([*match.groups(), *shape]))
@@ -908,6 +948,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     folder: Path = options.out
+    if folder.exists() and not folder.is_dir():
+        parser.error(f"--out {folder} is a file, not a directory; give a directory")
     folder.mkdir(parents=True, exist_ok=True)
     print(f"Pillow / stdlib fixtures -> {folder}")
     make_python_fixtures(folder, rewrite=options.rewrite)

@@ -9,6 +9,7 @@ import io
 import math
 import shutil
 import struct
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -201,3 +202,70 @@ def test_same_media_reads_ffmpeg_files_with_ffmpeg() -> None:
     assert not make.same_media(
         "tone.mp3", tone, (TESTDATA / "tagged.mp3").read_bytes()[:2000], ffmpeg=True
     )
+
+
+def _with_orientation(data: bytes, orientation: int) -> bytes:
+    with Image.open(io.BytesIO(data)) as image:
+        exif = image.getexif()
+        exif[0x0112] = orientation
+        return _encode(image, "JPEG", quality=85, exif=exif.tobytes())
+
+
+def _gif(durations: list[int], loop: int) -> bytes:
+    frames = make.frames(160, 120, "anim")
+    return _encode(
+        frames[0], "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=loop
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        (
+            "photo.jpg",
+            lambda: _with_orientation((TESTDATA / "photo.jpg").read_bytes(), 6),
+            lambda: _with_orientation((TESTDATA / "photo.jpg").read_bytes(), 1),
+        ),
+        ("animated.gif", lambda: _gif([200] * 3, 0), lambda: _gif([2000] * 3, 0)),
+        ("animated.gif", lambda: _gif([200] * 3, 0), lambda: _gif([200] * 3, 3)),
+        (
+            "progressive.jpg",
+            lambda: _encode(make.scene(80, 60, "p"), "JPEG", progressive=True),
+            lambda: _encode(make.scene(80, 60, "p"), "JPEG"),
+        ),
+    ],
+    ids=["orientation", "durations", "loop", "progressive"],
+)
+def test_same_picture_changed_metadata_differs(name: str, old: Any, new: Any) -> None:
+    """Same pixels but another EXIF orientation, frame timing, loop count or progressive flag
+    (what the fixtures are for) is not the same media."""
+    assert not make.same_media(name, old(), new(), ffmpeg=False)
+
+
+def test_same_pdf_another_page_size_differs() -> None:
+    """The same pictures on pages of another size are not the same document."""
+    page = make.scene(298, 420, "page")
+    a6 = _encode(page, "PDF", resolution=72.0)
+    a4ish = _encode(page, "PDF", resolution=36.0)  # the same pixels on a page twice as large
+    assert not make.same_media("document.pdf", a6, a4ish, ffmpeg=False)
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not installed")
+def test_same_media_ffmpeg_tags_count(tmp_path: Path) -> None:
+    """tagged.mp3 with another title (its audio copied as it is) is not the same media."""
+    source = tmp_path / "in.mp3"
+    source.write_bytes((TESTDATA / "tagged.mp3").read_bytes())
+    retagged = tmp_path / "out.mp3"
+    command = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", str(source), "-c", "copy"]
+    subprocess.run([*command, "-metadata", "title=Another", str(retagged)], check=True)
+    old = source.read_bytes()
+    assert make.same_media("tagged.mp3", old, old, ffmpeg=True)
+    assert not make.same_media("tagged.mp3", old, retagged.read_bytes(), ffmpeg=True)
+
+
+def test_make_out_must_be_a_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    """--out naming a file is a usage error (exit 2) saying so, not a traceback."""
+    with pytest.raises(SystemExit) as exited:
+        make.main(["--no-ffmpeg", "--out", str(TESTDATA / "photo.jpg")])
+    assert exited.value.code == 2
+    assert "is a file, not a directory" in capsys.readouterr().err
