@@ -13,6 +13,7 @@ installs the browser where it can.
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import os
 import re
@@ -52,6 +53,7 @@ if MISSING:
 
 from selenium import webdriver  # noqa: E402  # only once the skip above has not happened
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
@@ -59,7 +61,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 SCREENSHOT = ROOT / "docs" / "img" / "upload-page.png"
-WINDOW = (1280, 1960)
+WINDOW = (1280, 2480)  # tall enough for the cards and the first payload, open
 PROVIDERS = ("anthropic", "openai", "gemini")  # three columns: a screenshot a reader can read
 # Chromium as root in a container: no sandbox, no GPU, and none of its own network traffic
 # (updates, sync, field trials), which would otherwise flood a closed network.
@@ -136,6 +138,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     options.add_argument(f"--window-size={WINDOW[0]},{WINDOW[1]}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for its errors
     # Given the driver's path, Selenium never runs Selenium Manager (which would download).
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
@@ -179,6 +182,10 @@ class Shown:
     cells: dict[tuple[str, str], Cell]  # (file name, provider) -> its cell
     payloads: dict[str, str]  # provider -> the payload block's text
     status: str
+    chosen: str  # the chips of the chosen files
+    limits: str  # the hint under the drop zone
+    first_payload: tuple[bool, float]  # the first payload block: open, and its bottom edge (px)
+    console: list[str]  # what the page logged (errors, failed loads), from load to results
     screenshot: bytes
 
 
@@ -217,7 +224,25 @@ def shown(browser: WebDriver, server: str, files: dict[str, Path]) -> Shown:
         for block in browser.find_elements(By.CSS_SELECTOR, "details.payload")
     }
     status = browser.find_element(By.ID, "status").text
-    return Shown(cards, cells, payloads, status, browser.get_screenshot_as_png())
+    first = browser.execute_script(
+        "const b = document.querySelector('details.payload');"
+        "return [b.open, b.getBoundingClientRect().bottom];"
+    )
+    return Shown(
+        cards,
+        cells,
+        payloads,
+        status,
+        browser.find_element(By.ID, "chosen").text,
+        browser.find_element(By.ID, "limits").text,
+        (bool(first[0]), float(first[1])),
+        # What `Chrome.get_log("browser")` does, through the typed `execute`.
+        [
+            str(entry["message"])
+            for entry in browser.execute("getLog", {"type": "browser"})["value"]
+        ],
+        browser.get_screenshot_as_png(),
+    )
 
 
 def test_page_served_without_cdn(server: str) -> None:
@@ -315,6 +340,111 @@ def test_page_hostile_filename_stays_text(browser: WebDriver, server: str, tmp_p
     assert name in browser.find_element(By.ID, "chosen").text
     assert browser.find_elements(By.CSS_SELECTOR, "img[src='x']") == []
     assert browser.title == "mediaparts: what would be sent"
+
+
+def test_page_no_console_errors(shown: Shown) -> None:
+    """Loading the page and inspecting logs nothing: no failed load (a /favicon.ico 404)."""
+    assert shown.console == []
+
+
+def test_page_binary_units(shown: Shown) -> None:
+    """The page's own sizes are binary (KiB, MiB) like its limits, and it says so."""
+    assert "huge.jpg (5.0 MiB)" in shown.chosen
+    assert "5 MiB each" in shown.limits
+    assert "1 MiB = 1,048,576 bytes" in shown.limits
+    said = [shown.chosen, *shown.cards.values(), *(cell.text for cell in shown.cells.values())]
+    assert not [text for text in said if re.search(r"\d (KB|MB|GB)\b", text)]
+
+
+def test_page_first_payload_in_screenshot(shown: Shown) -> None:
+    """The first payload is shown open, and within the screenshot's window."""
+    is_open, bottom = shown.first_payload
+    assert is_open
+    assert bottom <= WINDOW[1]
+
+
+def _open(driver: WebDriver, url: str) -> None:
+    """Open the page and wait for its provider list."""
+    driver.get(url)
+    WebDriverWait(driver, 30).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, ".provider")) > 0
+    )
+
+
+# Counts the page's POST /inspect, and whether the button was disabled when each was sent.
+COUNT_POSTS = """
+window.posts = [];
+const real = window.fetch;
+window.fetch = (url, init) => {
+  if (String(url).includes("/inspect")) window.posts.push(document.getElementById("inspect").disabled);
+  return real(url, init);
+};
+"""
+
+
+def test_page_double_click_sends_once(browser: WebDriver, server: str) -> None:
+    """A double-click on Inspect (or a second submit in flight) sends one POST /inspect, with the
+    button disabled while it is busy and enabled again after."""
+    _open(browser, server)
+    browser.find_element(By.ID, "files").send_keys(str(TESTDATA / "mislabelled.jpg"))
+    browser.execute_script(COUNT_POSTS)
+    button = browser.find_element(By.ID, "inspect")
+    ActionChains(browser).double_click(button).perform()
+    browser.execute_script("document.getElementById('upload').requestSubmit();")
+    WebDriverWait(browser, 30).until(
+        lambda d: d.execute_script("return document.body.dataset.done") is not None
+    )
+    assert browser.execute_script("return window.posts") == [True]
+    assert button.is_enabled()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "article.card")) == 1
+
+
+# Drops one PNG (a 1x1 pixel) on the drop zone, as a drag from the desktop would.
+DROP = """
+const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+const moved = new DataTransfer();
+moved.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+const zone = document.getElementById("drop");
+for (const type of ["dragenter", "dragover", "drop"]) {
+  zone.dispatchEvent(new DragEvent(type, { dataTransfer: moved, bubbles: true, cancelable: true }));
+}
+"""
+
+
+def test_page_drop_sets_the_input(browser: WebDriver, server: str) -> None:
+    """Dropped files become the file input's files too: one truthful state, then inspected."""
+    _open(browser, server)
+    png = base64.b64encode((TESTDATA / "mislabelled.jpg").read_bytes()).decode("ascii")
+    browser.execute_script(DROP, png)
+    names = browser.execute_script(
+        "return Array.from(document.getElementById('files').files, (f) => f.name)"
+    )
+    assert names == ["dropped.png"]
+    assert "dropped.png" in browser.find_element(By.ID, "chosen").text
+    browser.find_element(By.ID, "inspect").click()
+    WebDriverWait(browser, 30).until(
+        lambda d: d.execute_script("return document.body.dataset.done") is not None
+    )
+    assert browser.find_element(By.CSS_SELECTOR, "article.card h2").text == "dropped.png"
+
+
+def test_page_one_file_picker(browser: WebDriver, server: str) -> None:
+    """The native file button is hidden from sight but not from the keyboard or screen
+    readers: the drop zone's "choose files" is the one picker shown."""
+    _open(browser, server)
+    native = browser.find_element(By.ID, "files")
+    width, height, display, focused = browser.execute_script(
+        "const input = arguments[0]; const box = input.getBoundingClientRect();"
+        "input.focus();"
+        "return [box.width, box.height, getComputedStyle(input).display,"
+        " document.activeElement === input];",
+        native,
+    )
+    assert width <= 1 and height <= 1
+    assert display != "none"
+    assert focused
+    assert browser.find_element(By.CSS_SELECTOR, "#drop .link").is_displayed()
+    assert "No file chosen" not in browser.find_element(By.ID, "upload").text
 
 
 def test_page_screenshot(shown: Shown) -> None:

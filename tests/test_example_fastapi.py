@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import logging
 import random
+import re
 import sys
 from typing import Any
 
@@ -167,17 +169,24 @@ def test_example_unidentified_bytes_refused(app: Any, name: str, content_type: s
     assert content_type in body["detail"]
 
 
-def test_example_codec_missing_is_503(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server without pillow-heif answers a HEIC with 503 for its operator, not 415."""
+def test_example_codec_missing_is_503(
+    app: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server without pillow-heif answers a HEIC with 503 and a short server-problem message;
+    what to install is logged for the operator, never shown to the uploader."""
     monkeypatch.setitem(sys.modules, "pillow_heif", None)  # makes `import pillow_heif` fail
-    response = post(app, "photo.heic", (TESTDATA / "photo.heic").read_bytes(), "image/heic")
+    with caplog.at_level(logging.ERROR, logger="fastapi_app"):
+        response = post(app, "photo.heic", (TESTDATA / "photo.heic").read_bytes(), "image/heic")
     assert response.status_code == 503, response.text
     body = response.json()
-    assert body["error"] == "CodecUnavailable"
-    assert body["detail"] == (
-        "the server cannot decode image/heic: install mediaparts[heif] on the server"
-    )
-    assert "pillow-heif" in body["operator"]
+    assert body == {
+        "error": "CodecUnavailable",
+        "detail": "the server cannot decode image/heic; its operator has been told",
+    }
+    logged = [r.getMessage() for r in caplog.records if r.name == "fastapi_app"]
+    assert len(logged) == 1
+    assert "pillow-heif" in logged[0]
+    assert "photo.heic" not in body["detail"]
 
 
 def test_example_page_served(app: Any) -> None:
@@ -231,27 +240,64 @@ def test_example_inspect_refusal_per_file(app: Any, monkeypatch: pytest.MonkeyPa
     body = inspect(app, ["photo.heic", "mislabelled.jpg"], ["gemini"]).json()
     heic, png = body["files"]
     assert (heic["error"]["status"], heic["error"]["error"]) == (503, "CodecUnavailable")
-    assert "install mediaparts[heif] on the server" in heic["error"]["detail"]
+    assert "its operator has been told" in heic["error"]["detail"]
+    assert "operator" not in heic["error"]
     assert png["media_type"] == "image/png"
 
 
 @pytest.mark.parametrize(
-    ("providers", "models", "status", "says"),
+    ("names", "providers", "status", "says"),
     [
-        (["mistral"], {}, 422, "unknown provider 'mistral'"),
-        ([], {}, 422, "choose at least one provider"),
-        (["anthropic"], {"anthropic": "gpt-4o"}, 422, "unknown model 'gpt-4o' for anthropic"),
-        (["openai"], {"openai": "<script>"}, 422, "is not a model name"),
+        (["photo.jpg"], ["mistral"], 422, "unknown provider 'mistral'"),
+        (["photo.jpg"], [], 422, "choose at least one provider"),
+        ([], ["anthropic"], 422, "choose at least one file"),
     ],
-    ids=["unknown-provider", "no-provider", "unknown-model", "bad-model"],
+    ids=["unknown-provider", "no-provider", "no-file"],
 )
 def test_example_inspect_refuses_request(
-    app: Any, providers: list[str], models: dict[str, str], status: int, says: str
+    app: Any, names: list[str], providers: list[str], status: int, says: str
 ) -> None:
-    """Unknown providers and models refuse the whole request with 422 and what to do."""
-    response = inspect(app, ["photo.jpg"], providers, **models)
+    """A request malformed as a whole (no file, no provider, an unknown one) is a 422."""
+    response = inspect(app, names, providers)
     assert response.status_code == status, response.text
     assert says in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "says"),
+    [
+        ("anthropic", "gpt-4o", "unknown model 'gpt-4o' for anthropic: its image rules cover"),
+        ("openai", "gpt-4o-typo!", "model 'gpt-4o-typo!' for openai is not a model name"),
+        ("openai", "claude-sonnet-4", "unknown model 'claude-sonnet-4' for openai"),
+    ],
+    ids=["unknown-model", "bad-model", "many-patterns"],
+)
+def test_example_inspect_unknown_model_per_provider(
+    app: Any, provider: str, model: str, says: str
+) -> None:
+    """A mistyped model is that provider's cell error, naming its patterns in a bounded
+    message; the other providers are still answered, and their payloads rendered."""
+    other = "gemini"
+    response = inspect(app, ["photo.jpg"], [provider, other], **{provider: model})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    refused, answered = body["files"][0]["providers"]
+    assert (refused["provider"], refused["error"]["error"]) == (provider, "InvalidConfig")
+    assert says in refused["error"]["detail"]
+    assert len(refused["error"]["detail"]) < 300
+    assert (answered["provider"], answered["media_type"]) == (other, "image/jpeg")
+    refused_payload, payload = body["payloads"]
+    assert refused_payload["error"]["detail"] == refused["error"]["detail"]
+    assert "<image/jpeg 480x640" in json.dumps(payload["payload"])
+
+
+def test_example_unknown_model_names_patterns_bounded(app: Any) -> None:
+    """OpenAI's 21 patterns are not all listed: the first few, then how many more."""
+    body = inspect(app, ["photo.jpg"], ["openai"], openai="gpt-4x").json()
+    detail = body["files"][0]["providers"][0]["error"]["detail"]
+    assert "gpt-5.6*" in detail
+    assert re.search(r"\(\+\d+ more\)", detail), detail
+    assert "gpt-image-1" not in detail  # the last of the 21
 
 
 def test_example_inspect_bounds_the_request(
@@ -264,4 +310,70 @@ def test_example_inspect_bounds_the_request(
     monkeypatch.setattr(example, "MAX_TOTAL_BYTES", 3000)
     response = inspect(app, ["mislabelled.jpg"] * 2, ["anthropic"])
     assert response.status_code == 413, response.text
-    assert "at most 3,000 bytes at once" in response.json()["detail"]
+    assert "at most 2.9 KiB at once" in response.json()["detail"]
+
+
+def test_example_no_favicon_404(app: Any) -> None:
+    """The page names an inline icon, and /favicon.ico is an empty 204, never a 404."""
+    html = request(app, "GET", "/").text
+    assert re.search(r'<link rel="icon" href="data:', html)
+    response = request(app, "GET", "/favicon.ico")
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+@pytest.mark.parametrize(
+    ("path", "status"), [("/docs", 404), ("/redoc", 404), ("/openapi.json", 200)]
+)
+def test_example_no_cdn_docs_pages(app: Any, path: str, status: int) -> None:
+    """FastAPI's /docs and /redoc (scripts from a CDN, blank offline) are off; the schema stays."""
+    assert request(app, "GET", path).status_code == status
+
+
+@pytest.mark.parametrize(
+    ("name", "step"),
+    [
+        ("icon.ico", "ico→png"),
+        ("image.tiff", "tiff→png"),
+        ("image.bmp", "bmp→png"),
+        ("photo.heic", "heic→jpeg"),
+    ],
+)
+def test_example_upload_steps_short_names(app: Any, name: str, step: str) -> None:
+    """A conversion on upload is said with the formats' short names (`ico→png`)."""
+    body = inspect(app, [name], ["anthropic"]).json()
+    assert body["files"][0]["upload_steps"][0] == step
+
+
+@pytest.mark.parametrize("path", ["/describe", "/inspect"])
+def test_example_svg_refusal_explained(app: Any, path: str) -> None:
+    """An SVG's 415 says why, though `image/*` is accepted: raster images only, as SVG can
+    carry scripts; the library's message is kept."""
+    svg = ("drawing.svg", (TESTDATA / "drawing.svg").read_bytes(), "image/svg+xml")
+    if path == "/describe":
+        response = request(app, "POST", path, files={"file": svg})
+        assert response.status_code == 415, response.text
+        body = response.json()
+    else:
+        response = request(app, "POST", path, files=[("file", svg)], data={"provider": "openai"})
+        body = response.json()["files"][0]["error"]
+        assert body["status"] == 415
+    assert "image/svg+xml" in body["detail"]
+    assert "raster" in body["hint"]
+    assert "scripts" in body["hint"]
+
+
+SETUP = (
+    ".venv/bin/pip install -e '.[heif]' fastapi python-multipart uvicorn",
+    ".venv/bin/python -m uvicorn fastapi_app:app --app-dir docs/examples",
+)
+
+
+@pytest.mark.parametrize("where", ["docstring", "docs/uploads.md"])
+def test_example_setup_lines_use_the_venv(example: Any, where: str) -> None:
+    """The setup lines run in the Quick start's `.venv`: no bare `pip` or `python`."""
+    text = example.__doc__ if where == "docstring" else (ROOT / where).read_text()
+    assert all(line in text for line in SETUP)
+    assert "your own virtual environment" in " ".join(text.split())
+    bare = re.findall(r"^\s*(?:pip|python) .*", text, re.M)
+    assert not bare, bare

@@ -1,19 +1,22 @@
 """A FastAPI app that checks uploads with mediaparts and shows what each provider would receive.
 
-Run it from a clone (mediaparts is not published yet), with the HEIC decoder:
+Run it from a clone (mediaparts is not published yet), with the HEIC decoder, in the `.venv`
+the README's Quick start made (or in your own virtual environment):
 
-    pip install -e '.[heif]' fastapi python-multipart uvicorn
-    python -m uvicorn fastapi_app:app --app-dir docs/examples
+    .venv/bin/pip install -e '.[heif]' fastapi python-multipart uvicorn
+    .venv/bin/python -m uvicorn fastapi_app:app --app-dir docs/examples
 
 (once published: `pip install 'mediaparts[heif]' fastapi python-multipart uvicorn`), then
-open http://127.0.0.1:8000/ for the upload page, or
+open http://127.0.0.1:8000/ for the upload page (FastAPI's /docs and /redoc are off: they load
+their scripts from a CDN; the schema is at /openapi.json), or
 
     curl -F file=@testdata/photo.jpg http://127.0.0.1:8000/describe
 
 `mp.afrom_upload` reads at most `MAX_BYTES + 1` bytes, types the file by its bytes (the
 client's name and content type are only hints), refuses image bombs from the header and strips
 EXIF/GPS. Every refusal is an `mp.MediaError`, mapped to a status code by its class; a decoder
-missing on the server (`mp.CodecUnavailable`) is a 503 for the operator, not the file's fault.
+missing on the server (`mp.CodecUnavailable`) is a 503, not the file's fault: the uploader is
+told the server has a problem, and the log tells the operator what to install.
 Starlette has already spooled the whole request body to a temporary file by the time the
 handler runs: cap the body in the server or proxy too (e.g. nginx `client_max_body_size`).
 """
@@ -23,16 +26,18 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import logging
 import re
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, UploadFile
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import UploadFile as FormFile  # what request.form() holds
 
 import mediaparts as mp
+from mediaparts import formats
 from mediaparts.imaging import FitSpec, fit_image, image_orientation
 from mediaparts.testing import summarize  # plain functions: imports no pytest
 
@@ -40,6 +45,7 @@ MAX_BYTES = 5 * 2**20  # per file
 MAX_FILES = 8  # per request of the page
 MAX_TOTAL_BYTES = 4 * MAX_BYTES  # all files of one request
 MAX_MODEL_NAME = 100
+MODEL_PATTERNS_SHOWN = 6  # an unknown model's message names this many of the known patterns
 ACCEPT = ("image/*", "application/pdf")
 PROMPT = "Describe these files."
 PAGE = Path(__file__).parent / "upload_page"
@@ -60,18 +66,29 @@ STATUS: tuple[tuple[type[mp.MediaError], int], ...] = (
     (mp.MediaError, 422),  # e.g. ProviderLimitError, an unknown provider or model
 )
 
-app = FastAPI(title="mediaparts upload example")
+log = logging.getLogger(__name__)
+# /docs and /redoc load their scripts from a CDN, so they are blank offline: `/` is the UI.
+app = FastAPI(title="mediaparts upload example", docs_url=None, redoc_url=None)
 app.mount("/static", StaticFiles(directory=PAGE), name="static")
 
 
 def refusal(exc: mp.MediaError) -> dict[str, Any]:
-    """Describe a refusal: its class, status and message; a server fault says what to install."""
+    """Describe a refusal: its class, status and message (and a hint where `ACCEPT` misleads).
+
+    A server fault is logged for the operator (what to install); the uploader is only told that
+    the server has a problem, never the library's advice to an operator.
+    """
     status = next(code for cls, code in STATUS if isinstance(exc, cls))
     body: dict[str, Any] = {"error": type(exc).__name__, "detail": str(exc), "status": status}
     if isinstance(exc, mp.CodecUnavailable):
         what = f"mediaparts[{exc.extra}]" if exc.extra else exc.package
-        body["detail"] = f"the server cannot decode {exc.media_type}: install {what} on the server"
-        body["operator"] = str(exc)
+        log.error("cannot decode %s: install %s on the server (%s)", exc.media_type, what, exc)
+        body["detail"] = f"the server cannot decode {exc.media_type}; its operator has been told"
+    elif isinstance(exc, mp.UnsupportedMediaType) and exc.media_type == "image/svg+xml":
+        body["hint"] = (
+            "image/* here means raster images (PNG, JPEG, GIF, WebP, ...); "
+            "SVG is refused because it can carry scripts and links"
+        )
     return body
 
 
@@ -87,6 +104,12 @@ async def media_error(request: Request, exc: Exception) -> JSONResponse:
 async def page() -> FileResponse:
     """The upload page: plain HTML, CSS and JavaScript, nothing from a CDN."""
     return FileResponse(PAGE / "index.html")
+
+
+@app.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> Response:
+    """No icon: the page names an inline one; this answers browsers that ask anyway."""
+    return Response(status_code=204)
 
 
 @app.get("/limits")
@@ -128,13 +151,14 @@ async def describe(file: UploadFile) -> dict[str, Any]:
 async def inspect(request: Request) -> dict[str, Any]:
     """Check each uploaded file (`file` fields) for each chosen provider (`provider` fields).
 
-    A `model.<provider>` field names that provider's model (empty: its default). Whole-request
-    mistakes are refused with a status (413 too many files or bytes, 422 an unknown provider or
-    model); each file's own refusal, and each provider's, is reported in the answer instead.
+    A `model.<provider>` field names that provider's model (empty: its default). A request
+    malformed as a whole is refused with a status (413 too many files or bytes, 422 no file, no
+    provider or an unknown one); each file's own refusal, and each provider's (a model its rules
+    do not know), is reported in the answer instead.
     """
     async with request.form(max_files=MAX_FILES + 1, max_fields=50) as form:
         files = [f for f in form.getlist("file") if isinstance(f, FormFile)]
-        chosen = [(p, _model(p, form.get(f"model.{p}"))) for p in _providers(form)]
+        chosen = [_choice(p, form.get(f"model.{p}")) for p in _providers(form)]
         _check_sizes(files)
         parts = [await _read(upload) for upload in files]
         previews: dict[bytes, str | None] = {}
@@ -144,6 +168,9 @@ async def inspect(request: Request) -> dict[str, Any]:
         ]
     payloads = []
     for provider, model in chosen:  # each provider is sent the files it took
+        if isinstance(model, mp.MediaError):
+            payloads.append({"provider": provider, "model": None, "error": refusal(model)})
+            continue
         taken = [
             part
             for part, result in zip(parts, results, strict=True)
@@ -163,22 +190,30 @@ def _providers(form: Any) -> list[str]:
     return [mp.providers.get(name).name for name in dict.fromkeys(names)]  # UnknownProvider: 422
 
 
-def _model(provider: str, value: object) -> str | None:
-    """The model named for `provider`, checked against its image rules; None for its default."""
+# A provider's choice: its model (None: its default), or why the model named is refused.
+Choice = tuple[str, str | mp.MediaError | None]
+
+
+def _choice(provider: str, value: object) -> Choice:
+    """`provider` with the model named for it (None: its default), checked against its image
+    rules; a model they do not know comes back as the error for that provider's cells, so the
+    other providers are still answered."""
     if not isinstance(value, str) or not value.strip():
-        return None
+        return provider, None
     model = value.strip()
     shown = model[:60] + ("..." if len(model) > 60 else "")
     if len(model) > MAX_MODEL_NAME or not re.fullmatch(r"[\w.:/@+-]+", model):
-        raise mp.InvalidConfig(f"model {shown!r} for {provider} is not a model name")
+        return provider, mp.InvalidConfig(f"model {shown!r} for {provider} is not a model name")
     rows = mp.providers.get(provider).rules.vision
     if not any(row.matches(model) for row in rows):
-        known = ", ".join(row.pattern for row in rows)
-        raise mp.InvalidConfig(
+        known = ", ".join(row.pattern for row in rows[:MODEL_PATTERNS_SHOWN])
+        if len(rows) > MODEL_PATTERNS_SHOWN:
+            known += f" (+{len(rows) - MODEL_PATTERNS_SHOWN} more)"
+        return provider, mp.InvalidConfig(
             f"unknown model {shown!r} for {provider}: its image rules cover {known}; "
             "leave the model empty for the provider's default"
         )
-    return model
+    return provider, model
 
 
 def _check_sizes(files: list[FormFile]) -> None:
@@ -189,10 +224,20 @@ def _check_sizes(files: list[FormFile]) -> None:
     total = sum(upload.size or 0 for upload in files)
     if total > MAX_TOTAL_BYTES:
         raise mp.MediaTooLarge(
-            f"{total:,} bytes in all; at most {MAX_TOTAL_BYTES:,} bytes at once",
+            f"{_binary(total)} in all; at most {_binary(MAX_TOTAL_BYTES)} at once",
             size=total,
             limit=MAX_TOTAL_BYTES,
         )
+
+
+def _binary(size: int) -> str:
+    """A byte count in the page's binary units: `812 B`, `2.9 KiB`, `20 MiB`."""
+    if size < 1024:
+        return f"{size} B"
+    value, unit = size / 1024, "KiB"
+    if value >= 1024:
+        value, unit = value / 1024, "MiB"
+    return f"{value:.1f}".removesuffix(".0") + f" {unit}"
 
 
 async def _read(upload: FormFile) -> mp.MediaPart | dict[str, Any]:
@@ -206,7 +251,7 @@ async def _read(upload: FormFile) -> mp.MediaPart | dict[str, Any]:
 async def _file(
     upload: FormFile,
     part: mp.MediaPart | dict[str, Any],
-    chosen: list[tuple[str, str | None]],
+    chosen: list[Choice],
     previews: dict[bytes, str | None],
 ) -> dict[str, Any]:
     await upload.seek(0)
@@ -235,13 +280,20 @@ def _upload_steps(found: str, part: mp.MediaPart, head: bytes) -> list[str]:
 
 
 def _short(media_type: str) -> str:
-    return media_type.split("/")[-1].removeprefix("x-")
+    """The format's short name, as `mp.normalize`'s steps say it: `ico` for vnd.microsoft.icon."""
+    record = formats.get(media_type)
+    return record.name if record is not None else media_type.rpartition("/")[2]
 
 
 async def _sent(
-    part: mp.MediaPart, provider: str, model: str | None, previews: dict[bytes, str | None]
+    part: mp.MediaPart,
+    provider: str,
+    model: str | mp.MediaError | None,
+    previews: dict[bytes, str | None],
 ) -> dict[str, Any]:
     """What `provider` would be sent for `part`, with a preview and the token count."""
+    if isinstance(model, mp.MediaError):  # the model named is refused: this provider's cell
+        return {"provider": provider, "model": None, "error": refusal(model)}
     result: dict[str, Any] = {"provider": provider, "model": model}
     try:
         sent = await mp.anormalize(part, provider, model=model)

@@ -10,8 +10,10 @@ const chosenList = document.getElementById("chosen");
 const statusLine = document.getElementById("status");
 const results = document.getElementById("results");
 const payloads = document.getElementById("payloads");
+const button = document.getElementById("inspect");
 let limits = { providers: [], max_files: 8, max_bytes: 0, max_total_bytes: 0 };
 let selected = [];
+let busy = false; // one POST /inspect at a time: a second submit in flight is ignored
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -20,14 +22,19 @@ function el(tag, className, text) {
   return node;
 }
 
+// One unit system on the page: binary (1 KiB = 1,024 bytes, 1 MiB = 1,048,576), as the limits.
 function size(bytes) {
   if (bytes === null || bytes === undefined) return "?";
-  if (bytes < 1000) return `${bytes} B`;
-  const units = ["KB", "MB", "GB"];
-  let value = bytes / 1000;
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB"];
+  let value = bytes / 1024;
   let unit = 0;
-  while (value >= 999.95 && unit < units.length - 1) { value /= 1000; unit += 1; }
+  while (value >= 1023.95 && unit < units.length - 1) { value /= 1024; unit += 1; }
   return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+function exact(bytes) {
+  return bytes === null || bytes === undefined ? "" : `${bytes.toLocaleString("en")} bytes`;
 }
 
 function mib(bytes) {
@@ -47,7 +54,11 @@ async function loadLimits() {
   const response = await fetch("/limits");
   limits = await response.json();
   document.getElementById("limits").textContent =
-    `Up to ${limits.max_files} files, ${mib(limits.max_bytes)} each, ${mib(limits.max_total_bytes)} in all.`;
+    `Up to ${limits.max_files} files, ${mib(limits.max_bytes)} each, ${mib(limits.max_total_bytes)} in all ` +
+    "(1 MiB = 1,048,576 bytes; refusals give exact bytes).";
+  document.getElementById("accept").textContent =
+    "Accepted: raster images (image/*: PNG, JPEG, GIF, WebP, HEIC, ...) and PDF; " +
+    "not SVG, which can carry scripts.";
   const box = document.getElementById("providers");
   for (const name of limits.providers) {
     const row = el("div", "provider");
@@ -70,7 +81,11 @@ async function loadLimits() {
 
 function choose(files) {
   selected = Array.from(files);
-  chosenList.replaceChildren(...selected.map((file) => el("li", "", `${file.name} (${size(file.size)})`)));
+  chosenList.replaceChildren(...selected.map((file) => {
+    const chip = el("li", "", `${file.name} (${size(file.size)})`);
+    chip.title = exact(file.size);
+    return chip;
+  }));
   setStatus(selected.length ? `${selected.length} file(s) chosen` : "");
 }
 
@@ -82,7 +97,8 @@ drop.addEventListener("dragleave", () => drop.classList.remove("over"));
 drop.addEventListener("drop", (event) => {
   event.preventDefault();
   drop.classList.remove("over");
-  choose(event.dataTransfer.files);
+  input.files = event.dataTransfer.files; // one state: the input holds what was dropped
+  choose(input.files);
 });
 
 function refusal(error) {
@@ -91,7 +107,7 @@ function refusal(error) {
   const title = server ? "Server problem" : "Refused";
   box.append(el("strong", "", `${title} (${error.status} ${error.error})`));
   box.append(el("p", "detail", error.detail));
-  if (error.operator) box.append(el("p", "operator", error.operator));
+  if (error.hint) box.append(el("p", "hint", error.hint));
   return box;
 }
 
@@ -123,7 +139,7 @@ function providerCell(sent) {
   const list = el("dl");
   fact(list, "Type", sent.media_type);
   if (sent.width) fact(list, "Size", dims(sent.width, sent.height));
-  fact(list, "Bytes", size(sent.bytes));
+  fact(list, "Bytes", size(sent.bytes), exact(sent.bytes));
   const tokens = sent.method === "unknown" ? "unknown" : `${sent.tokens.toLocaleString("en")} (${sent.method})`;
   fact(list, "Tokens", tokens, sent.how);
   fact(list, "Steps", sent.steps.length ? sent.steps.join(", ") : "none");
@@ -137,12 +153,16 @@ function fileCard(file) {
   head.append(el("h2", "filename", file.filename || "(no name)"));
   if (file.error) {
     const said = file.size ? ` · bytes say ${file.detected}` : "";
-    head.append(el("p", "meta", `${size(file.size)} uploaded${said}`));
+    const meta = el("p", "meta", `${size(file.size)} uploaded${said}`);
+    meta.title = exact(file.size);
+    head.append(meta);
     card.append(head, refusal(file.error));
     return card;
   }
   const shape = [file.media_type, dims(file.width, file.height), `${size(file.size)} uploaded`];
-  head.append(el("p", "meta", shape.filter(Boolean).join(" · ")));
+  const meta = el("p", "meta", shape.filter(Boolean).join(" · "));
+  meta.title = exact(file.size);
+  head.append(meta);
   if (file.upload_steps.length) {
     head.append(el("p", "steps", `On upload: ${file.upload_steps.join(", ")}`));
   }
@@ -152,8 +172,9 @@ function fileCard(file) {
   return card;
 }
 
-function payloadBlock(entry) {
+function payloadBlock(entry, index) {
   const block = el("details", "payload");
+  block.open = index === 0; // the first shown open: what a request looks like, at a glance
   block.dataset.provider = entry.provider;
   block.append(el("summary", "", entry.model ? `${entry.provider} (${entry.model})` : entry.provider));
   if (entry.error) block.append(refusal(entry.error));
@@ -165,11 +186,13 @@ function payloadBlock(entry) {
 function show(body) {
   results.replaceChildren(...body.files.map(fileCard));
   const title = el("h2", "", "Payloads, media summarised");
-  payloads.replaceChildren(title, ...body.payloads.map(payloadBlock));
+  const note = el("p", "hint", "Media as mediaparts.testing.summarize writes them (its sizes in decimal KB, MB).");
+  payloads.replaceChildren(title, note, ...body.payloads.map(payloadBlock));
 }
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (busy) return; // a double-click, or Enter, while a request is in flight
   if (!selected.length) { setStatus("Choose at least one file.", true); return; }
   if (selected.length > limits.max_files) {
     setStatus(`At most ${limits.max_files} files at once.`, true);
@@ -183,6 +206,8 @@ form.addEventListener("submit", async (event) => {
     data.append("provider", check.value);
     if (model.value.trim()) data.append(model.name, model.value.trim());
   }
+  busy = true; // set before the first await, so no second submit gets past the check above
+  button.disabled = true;
   setStatus("Inspecting…");
   document.body.classList.add("busy");
   try {
@@ -201,6 +226,8 @@ form.addEventListener("submit", async (event) => {
   } catch (failure) {
     setStatus(`The server did not answer: ${failure}`, true);
   } finally {
+    busy = false;
+    button.disabled = false;
     document.body.classList.remove("busy");
     document.body.dataset.done = String(Date.now());
   }
