@@ -198,7 +198,7 @@ def test_fit_rgba_tiff_becomes_png_keeping_alpha() -> None:
     fitted = fit_image(encoded(picture, "TIFF"), "image/tiff", JPEG_PNG)
     image = opened(fitted)
     assert fitted.media_type == "image/png"
-    assert fitted.steps == ("tiff→png", "png")
+    assert fitted.steps == ("tiff→png",)  # not "png" again after the conversion
     assert image.mode == "RGBA"
     assert image.getpixel((4, 4))[3] == 0  # type: ignore[index]
     assert image.getpixel((40, 40)) == (0, 128, 255, 255)

@@ -126,7 +126,9 @@ def _fit_still(
             result = encode(image, out, quality, decoded.icc)
             if _fits(len(result), spec):
                 steps += _describe(head, out, size, image.size)
-                steps.append(label(out, quality))
+                encoded = label(out, quality)
+                if encoded != short_name(out) or out == head.media_type:
+                    steps.append(encoded)  # "gif→png" already says a bare "png"
                 return FittedImage(result, out, *image.size, tuple(steps), unchanged=False)
         tried += 1
         # Lossless sizes shrink by 0.75 exactly, so that JPEG gets its turn at full size.
