@@ -261,3 +261,18 @@ def test_allow_private_is_not_seen_by_other_threads(
         assert mp.fetching.default_policy() is kept
     finally:
         mp.configure(fetch=mp.FetchPolicy())
+
+
+@pytest.mark.parametrize(
+    "command", [["show"], ["convert", "--from", "anthropic", "--to", "openai"]]
+)
+def test_empty_json_file_is_said_to_be_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """An empty conversation file is 'empty (0 bytes)', not a JSON parser's complaint."""
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    assert main([command[0], str(empty), *command[1:]]) == 1
+    err = capsys.readouterr().err
+    assert "empty.json is empty (0 bytes)" in err
+    assert "Expecting value" not in err

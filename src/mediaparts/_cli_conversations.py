@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mediaparts import render
+from mediaparts._cli_files import shown
 from mediaparts._cli_urls import add_allow_private
 from mediaparts._errors import ConversionWarning, InvalidMedia
 from mediaparts._messages import message_from_dict
@@ -130,11 +131,14 @@ def _read_json(file: str) -> Any:
         else:  # the bytes when stdin has them, so a wrong encoding is ours to report
             stdin = getattr(sys.stdin, "buffer", None)
             text = stdin.read().decode("utf-8-sig") if stdin is not None else sys.stdin.read()
-        return json.loads(text)
     except UnicodeDecodeError as exc:
-        raise InvalidMedia(f"{file} is not UTF-8 JSON: {exc}") from exc
+        raise InvalidMedia(f"{shown(file)} is not UTF-8 JSON: {exc}") from exc
+    if not text:
+        raise InvalidMedia(f"{shown(file)} is empty (0 bytes); give a file that holds JSON")
+    try:
+        return json.loads(text)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, and a 5,000-digit number
-        raise InvalidMedia(f"{file} is not JSON: {exc}") from exc
+        raise InvalidMedia(f"{shown(file)} is not JSON: {exc}") from exc
 
 
 def run_convert(args: argparse.Namespace) -> int:
