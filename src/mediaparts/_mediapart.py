@@ -179,8 +179,12 @@ class MediaPart(Constructors, PartFields):
         if data is not None:
             if not isinstance(data, bytes):
                 raise InvalidMedia(f"data must be bytes or base64 text, got {type(data).__name__}")
-            values["data"] = require_bytes(data, values.get("filename"))
             found = detect(data, filename=values.get("filename"), declared=declared)
+            if not data and not found.media_type.startswith("text/"):
+                # Stored parts (to_dict output, provider payloads) may hold an empty text
+                # file, which renders as text; no image, audio, video or document is 0 bytes.
+                require_bytes(data, values.get("filename"))
+            values["data"] = data
             cls._check_kind(found.media_type, what="these bytes")
             values["media_type"] = found.media_type
         elif declared is not None:
