@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeGuard
 
-from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, excerpt
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, cut_middle, excerpt
 
 __all__ = [
     "UNSIZED_CAP",
@@ -148,10 +148,10 @@ def _real_dir(base_dir: Any) -> str:
         real = os.path.realpath(base_dir)
     except (OSError, ValueError) as exc:  # an embedded NUL, a symlink loop
         raise InvalidMedia(
-            f"base_dir {excerpt(os.fspath(base_dir))} is not a usable path: {exc}"
+            f"base_dir {excerpt(os.fspath(base_dir), ends=True)} is not a usable path: {exc}"
         ) from exc
     if not os.path.isdir(real):
-        raise InvalidMedia(f"base_dir {excerpt(os.fspath(base_dir))} is not a directory")
+        raise InvalidMedia(f"base_dir {excerpt(os.fspath(base_dir), ends=True)} is not a directory")
     return real
 
 
@@ -165,14 +165,16 @@ def _permitted(shown: str, policy: _PathPolicy) -> str:
     """Return the real path to open for `shown` under `policy`, or raise BlockedPath."""
     if policy.base_dir is None and looks_like_base64(shown):
         raise BlockedPath(
-            f"refusing to read the local file {excerpt(shown)}: {policy.reader} reads untrusted "
+            f"refusing to read the local file {excerpt(shown, ends=True)}:"
+            f" {policy.reader} reads untrusted "
             "input, which may not name files on this machine. This looks like base64 text, "
             'which is never guessed from a string: pass {"data": text}',
             path=shown,
         )
     if policy.base_dir is None:
         raise BlockedPath(
-            f"refusing to read the local file {excerpt(shown)}: {policy.reader} reads untrusted "
+            f"refusing to read the local file {excerpt(shown, ends=True)}:"
+            f" {policy.reader} reads untrusted "
             "input, "
             "which may not name files on this machine. Pass base_dir= to allow files under "
             "one directory, or make the part in your own code (mp.part(path))",
@@ -188,7 +190,7 @@ def _permitted(shown: str, policy: _PathPolicy) -> str:
     if not inside:
         # The message names neither base_dir nor the resolved path: it may reach the client.
         raise BlockedPath(
-            f"refusing to read {excerpt(shown)}: it is outside the base_dir given to "
+            f"refusing to read {excerpt(shown, ends=True)}: it is outside the base_dir given to "
             f"{policy.reader} "
             "(through an absolute path, '..' or a symbolic link)",
             path=shown,
@@ -241,7 +243,10 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 
 def _check_nul(shown: str) -> None:
     if "\x00" in shown:  # os functions raise ValueError for it; say so as InvalidMedia
-        raise InvalidMedia(f"{excerpt(shown)} is not a usable path: it contains a NUL character")
+        raise InvalidMedia(
+            f"{excerpt(shown, ends=True)} is not a usable path: it contains a NUL character",
+            path=shown,
+        )
 
 
 def _check_regular(mode: int, shown: str) -> None:
@@ -249,7 +254,8 @@ def _check_regular(mode: int, shown: str) -> None:
         return
     what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
     raise InvalidMedia(
-        f"{excerpt(shown)} is {what}, not a regular file; only regular files are read"
+        f"{excerpt(shown, ends=True)} is {what}, not a regular file; only regular files are read",
+        path=shown,
     )
 
 
@@ -279,10 +285,14 @@ def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
             hint = " (text for the model goes in a message or mp.TextPart, not a path)"
         else:
             hint = ""
-        return InvalidMedia(f"no file at {excerpt(shown)}{hint}")
+        return InvalidMedia(f"no file at {excerpt(shown, ends=True)}{hint}", path=shown)
     if isinstance(exc, IsADirectoryError):
-        return InvalidMedia(f"{excerpt(shown)} is a directory, not a regular file")
-    return InvalidMedia(f"cannot read {excerpt(shown)}: {exc.strerror or exc}")
+        return InvalidMedia(
+            f"{excerpt(shown, ends=True)} is a directory, not a regular file", path=shown
+        )
+    return InvalidMedia(
+        f"cannot read {excerpt(shown, ends=True)}: {exc.strerror or exc}", path=shown
+    )
 
 
 def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
@@ -302,9 +312,10 @@ def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> 
         size = os.fstat(f.fileno()).st_size
         if max_bytes is not None and size > max_bytes:
             raise MediaTooLarge(
-                f"{shown} is {size:,} bytes, over the limit of {max_bytes:,}",
+                f"{excerpt(shown, ends=True)} is {size:,} bytes, over the limit of {max_bytes:,}",
                 size=size,
                 limit=max_bytes,
+                path=shown,
             )
         bound = size + _GROWTH if size else UNSIZED_CAP
         limit = bound if max_bytes is None else min(bound, max_bytes)
@@ -313,21 +324,25 @@ def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> 
             return data
         if max_bytes is not None and max_bytes <= bound:
             raise MediaTooLarge(
-                f"{shown} holds more than the limit of {max_bytes:,} bytes",
+                f"{excerpt(shown, ends=True)} holds more than the limit of {max_bytes:,} bytes",
                 size=len(data),
                 limit=max_bytes,
+                path=shown,
             )
         if size:
             raise InvalidMedia(
-                f"{excerpt(shown)} grew while it was read (it reported {size:,} bytes when "
+                f"{excerpt(shown, ends=True)}"
+                f" grew while it was read (it reported {size:,} bytes when "
                 "opened); "
-                "read it once it is complete"
+                "read it once it is complete",
+                path=shown,
             )
         raise MediaTooLarge(
-            f"{excerpt(shown)} reports a size of 0 (a /proc file?) but holds more than "
+            f"{excerpt(shown, ends=True)} reports a size of 0 (a /proc file?) but holds more than "
             f"{UNSIZED_CAP:,} bytes, the most read from such a file",
             size=len(data),
             limit=UNSIZED_CAP,
+            path=shown,
         )
 
 
@@ -336,9 +351,11 @@ def read_some(f: Any, max_bytes: int | None, name: str) -> bytes:
     try:
         data = f.read() if max_bytes is None else f.read(max_bytes + 1)
     except (OSError, ValueError) as exc:  # a closed file, a broken pipe, a failing disk
-        raise InvalidMedia(f"cannot read {name}: {exc}") from exc
+        raise InvalidMedia(f"cannot read {cut_middle(name)}: {exc}") from exc
     if isinstance(data, str):
-        raise InvalidMedia(f"{name} was opened in text mode; open it with 'rb' for bytes")
+        raise InvalidMedia(
+            f"{cut_middle(name)} was opened in text mode; open it with 'rb' for bytes"
+        )
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise InvalidMedia(f"{name}.read() returned {type(data).__name__}, not bytes")
+        raise InvalidMedia(f"{cut_middle(name)}.read() returned {type(data).__name__}, not bytes")
     return bytes(data)
