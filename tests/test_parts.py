@@ -571,7 +571,10 @@ PART_CLASSES = [mp.ImagePart, mp.AudioPart, mp.VideoPart, mp.FilePart]
         (Path("x.jpg"), "from_path(path) or mp.part(path)"),
         ("https://example.com/x.jpg", "from_url(url) or mp.part(url)"),
         ("data:image/png;base64,AAAA", "from_data_uri(uri) or mp.part(uri)"),
-        (base64.b64encode(bytes(range(256))).decode(), 'from_base64(text) or mp.part({"data"'),
+        (
+            base64.b64encode((TESTDATA / "alpha.png").read_bytes()).decode(),
+            'from_base64(text) or mp.part({"data"',
+        ),
         (b"\x89PNG", "from_bytes(data) or mp.part(data)"),
         (io.BytesIO(b"x"), "from_file(f) or mp.part(f)"),
         (Image.new("RGB", (1, 1)), "from_pil(image) or mp.part(image)"),
@@ -649,7 +652,7 @@ def test_part_of_base64_text_suggests_data_and_stays_short(testdata: Path, size:
 
 def test_part_of_base64_in_untrusted_code_suggests_data() -> None:
     """Inside mp.untrusted(), base64 passed as a path is refused, suggesting {"data": ...}."""
-    text = base64.b64encode(bytes(range(256)) * 8).decode()
+    text = base64.b64encode((TESTDATA / "alpha.png").read_bytes()).decode()
     with mp.untrusted(), pytest.raises(mp.BlockedPath, match=re.escape('pass {"data": text}')):
         mp.part(text)
 

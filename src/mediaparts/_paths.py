@@ -27,13 +27,14 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeGuard
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, cut_middle, excerpt
+from mediaparts._inline import b64decode
 
 __all__ = [
     "UNSIZED_CAP",
@@ -44,6 +45,7 @@ __all__ = [
     "path_reader",
     "read_path",
     "read_some",
+    "register_media_test",
     "untrusted",
     "untrusted_paths",
 ]
@@ -163,21 +165,18 @@ def path_reader() -> str | None:
 
 def _permitted(shown: str, policy: _PathPolicy) -> str:
     """Return the real path to open for `shown` under `policy`, or raise BlockedPath."""
-    if policy.base_dir is None and looks_like_base64(shown):
-        raise BlockedPath(
-            f"refusing to read the local file {excerpt(shown, ends=True)}:"
-            f" {policy.reader} reads untrusted "
-            "input, which may not name files on this machine. This looks like base64 text, "
-            'which is never guessed from a string: pass {"data": text}',
-            path=shown,
-        )
     if policy.base_dir is None:
+        hint = (
+            '. This looks like base64 text, which is never guessed from a string: pass {"data": '
+            "text}"
+            if looks_like_base64(shown)
+            else ""
+        )
         raise BlockedPath(
-            f"refusing to read the local file {excerpt(shown, ends=True)}:"
-            f" {policy.reader} reads untrusted "
-            "input, "
-            "which may not name files on this machine. Pass base_dir= to allow files under "
-            "one directory, or make the part in your own code (mp.part(path))",
+            f"refusing to read the local file {excerpt(shown, ends=True)}: "
+            f"{policy.reader} reads untrusted input, which may not name files on this machine. "
+            "Pass base_dir= to allow files under one directory, or make the part in your own "
+            f"code (mp.part(path)){hint}",
             path=shown,
         )
     # realpath follows every symlink and collapses '..' (after the symlinks, as the kernel
@@ -259,17 +258,38 @@ def _check_regular(mode: int, shown: str) -> None:
     )
 
 
-# Base64 text passed where a path goes (`mp.part("iVBORw0KGgo...")`): long, in the base64
-# alphabet, and mixing upper case, lower case and digits as encoded bytes do but paths rarely do.
+# Base64 text passed where a path goes (`mp.part("iVBORw0KGgo...")`): long and in the base64
+# alphabet, which paths without an extension often are too ('/srv/Uploads/.../frame0001').
+# So the content decides: the text's start must decode to bytes detection knows by their
+# signature. Detection sits above this layer and registers its test when it loads.
 _BASE64_TEXT = re.compile(r"[A-Za-z0-9+/_-]{64,}={0,2}")
-_MIXED = (str.isupper, str.islower, str.isdigit)
+_BASE64_PREFIX = 4096  # characters decoded: 3 KiB, enough for every signature detection reads
+_MEDIA_TEST: list[Callable[[bytes], bool]] = []
+_STANDARD, _URL_SAFE = frozenset("+/"), frozenset("-_")  # RFC 4648 sections 4 and 5
+
+
+def register_media_test(test: Callable[[bytes], bool]) -> None:
+    """Set how `looks_like_base64` tells media from other bytes (detection sets it)."""
+    _MEDIA_TEST[:] = [test]
 
 
 def looks_like_base64(text: str) -> bool:
-    """Tell whether text that names no file is probably base64 text rather than a path."""
-    return _BASE64_TEXT.fullmatch(text) is not None and all(
-        any(test(c) for c in text[:256]) for test in _MIXED
-    )
+    """Tell whether text that names no file is base64 of media rather than a path.
+
+    True when the text is in one base64 alphabet (standard or URL-safe, not both) and its start
+    (a whole number of 4-character quanta) decodes to media detection identifies by their
+    signature: a path decodes to noise.
+    """
+    if not _MEDIA_TEST or _BASE64_TEXT.fullmatch(text) is None:
+        return False
+    if _STANDARD.intersection(text) and _URL_SAFE.intersection(text):
+        return False  # encoders write one alphabet; '/srv/raw_images' mixes both
+    head = text.rstrip("=")[:_BASE64_PREFIX]
+    try:
+        raw = b64decode(head[: len(head) // 4 * 4])
+    except InvalidMedia:
+        return False
+    return _MEDIA_TEST[0](raw)
 
 
 def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
