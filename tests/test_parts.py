@@ -662,3 +662,16 @@ def test_part_of_a_missing_path_is_not_called_base64() -> None:
     with pytest.raises(mp.InvalidMedia) as caught:
         mp.part("photos/holiday/2026/IMG_0001.jpg")
     assert "base64" not in str(caught.value)
+
+
+class _MyImage(mp.ImagePart):
+    """A caller's own subclass, which mediaparts does not export."""
+
+
+def test_part_subclass_called_positionally_is_not_named_as_mp() -> None:
+    """A subclass the caller made is named as it is, not as if mediaparts exported it."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        _MyImage("x.jpg")  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert "use _MyImage.from_path(path) or mp.part(path)" in message
+    assert "mp._MyImage" not in message
