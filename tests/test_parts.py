@@ -548,7 +548,8 @@ def test_empty_file_is_named(tmp_path: Path) -> None:
     """The message for an empty file names it."""
     empty = tmp_path / "empty.png"
     empty.write_bytes(b"")
-    with pytest.raises(mp.InvalidMedia, match=r"'empty.png' is empty \(0 bytes\)"):
+    said = r"^'empty.png' is empty \(0 bytes\); give a source that holds the media$"
+    with pytest.raises(mp.InvalidMedia, match=said):
         mp.part(str(empty))
 
 
@@ -556,7 +557,8 @@ def test_empty_url_body_is_invalid_media(httpx_mock: HTTPXMock) -> None:
     """A URL whose server sends no bytes is 'empty (0 bytes)' too, naming the URL."""
     httpx_mock.add_response(url="https://example.com/a.png", content=b"")
     made = mp.part("https://example.com/a.png")
-    with pytest.raises(mp.InvalidMedia, match=r"'https://example.com/a.png' is empty \(0 bytes\)"):
+    said = r"^'https://example.com/a.png' is empty \(0 bytes\); the server sent no content: check"
+    with pytest.raises(mp.InvalidMedia, match=said):
         made.load()
 
 
@@ -675,3 +677,13 @@ def test_part_subclass_called_positionally_is_not_named_as_mp() -> None:
     message = str(caught.value)
     assert "use _MyImage.from_path(path) or mp.part(path)" in message
     assert "mp._MyImage" not in message
+
+
+def test_empty_url_body_keeps_the_end_of_a_long_url(httpx_mock: HTTPXMock) -> None:
+    """An empty body's message shows a long URL by its start and end, within 80 characters."""
+    url = "https://example.com/" + "gallery/" * 12 + "IMG_0042.png"
+    httpx_mock.add_response(url=url, content=b"")
+    with pytest.raises(mp.InvalidMedia) as caught:
+        mp.part(url).load()
+    assert "IMG_0042.png' is empty (0 bytes)" in str(caught.value)
+    assert url not in str(caught.value)

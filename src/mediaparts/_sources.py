@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import IO, Any
 
 from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, empty_media, excerpt
-from mediaparts._fields import bounded
 from mediaparts._inline import (
     DataURI,
     b64decode,
@@ -58,7 +57,7 @@ __all__ = [
 def require_bytes(raw: bytes, filename: str | None = None) -> bytes:
     """Return `raw`, or raise `empty_media` naming the file (or "the data") when it is empty."""
     if not raw:
-        raise empty_media(f"{bounded(filename)!r}" if filename else "the data")
+        raise empty_media(excerpt(filename, ends=True) if filename else "the data")
     return raw
 
 
