@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import time
 import zlib
 from collections.abc import Callable
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["CHUNK", "MAX_CODINGS", "Attempt", "Body", "Fetched"]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_ERRNO = re.compile(r"\[Errno -?\d+\]\s*")  # what Python's OSError puts before the OS's words
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 CHUNK = 64 * 1024
 # Every content coding is decoded here, layer by layer, in steps of at most CHUNK bytes, so a
@@ -251,7 +254,7 @@ class Attempt:
 
     def network_error(self, exc: Exception) -> FetchError:
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "failed"
-        detail = self.scrub(f"{type(exc).__name__}: {exc}".rstrip(": "))
+        detail = self.scrub(plain_words(exc))
         return FetchError(
             f"fetching {excerpt(redact(self.current), ends=True)} {kind}: {detail}",
             url=redact(self.current),
@@ -271,6 +274,15 @@ class Attempt:
             content_type=response.headers.get("content-type"),
             status_code=response.status_code,
         )
+
+
+def plain_words(exc: Exception) -> str:
+    """Say a network error in words: the OS's text without '[Errno 111]', else its class's
+    name as words ('connection refused'; a bare `ReadError` is 'read error')."""
+    text = _ERRNO.sub("", str(exc)).strip()
+    if not text:
+        return _CAMEL.sub(" ", type(exc).__name__).lower()
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def _bad_location(exc: Exception) -> bool:
