@@ -422,9 +422,10 @@ def test_dict_roundtrip_empty_text_file_loads() -> None:
     """A saved message holding an empty text file loads back, and its to_dict is read back."""
     stored = {"v": 2, "role": "user", "parts": [EMPTY_TEXT]}
     message = mp.message_from_dict(stored)
-    assert message.parts[0].data == b""
+    assert isinstance(message.parts[0], mp.FilePart) and message.parts[0].data == b""
     assert mp.message_from_dict(json.loads(json.dumps(message.to_dict()))) == message
-    assert mp.part(EMPTY_TEXT).data == b""
+    again = mp.part(EMPTY_TEXT)
+    assert isinstance(again, mp.FilePart) and again.data == b""
 
 
 def test_dict_roundtrip_empty_text_file_renders_and_reads_back() -> None:
@@ -436,7 +437,8 @@ def test_dict_roundtrip_empty_text_file_renders_and_reads_back() -> None:
     source = payload["messages"][0]["content"][0]["source"]
     assert source == {"type": "text", "media_type": "text/plain", "data": ""}
     read = mp.messages_from(payload, "anthropic")
-    assert read[0].parts[0].data == b"" and read[0].parts[0].media_type == "text/plain"
+    part = read[0].parts[0]
+    assert isinstance(part, mp.FilePart) and (part.data, part.media_type) == (b"", "text/plain")
     assert mp.render(read, "anthropic") == payload
 
 

@@ -724,23 +724,18 @@ class _MyUser(mp.User):
 
 
 @pytest.mark.parametrize(
-    ("make", "advice"),
+    ("cls", "advice"),
     [
-        (
-            lambda: mp.System("a", "b"),
-            "mp.System('one text') or mp.System(['one', 'two'])",
-        ),
-        (lambda: mp.User("a", "b"), "mp.User(['Describe this', part])"),
-        (lambda: _MyUser("a", "b"), "_MyUser(['Describe this', part])"),
+        (mp.System, "mp.System('one text') or mp.System(['one', 'two'])"),
+        (mp.User, "mp.User(['Describe this', part])"),
+        (_MyUser, "_MyUser(['Describe this', part])"),
     ],
     ids=["system", "user", "subclass"],
 )
-def test_message_called_with_two_contents_says_what_to_pass(
-    make: Callable[[], object], advice: str
-) -> None:
+def test_message_called_with_two_contents_says_what_to_pass(cls: type[Any], advice: str) -> None:
     """Two positional contents are refused with advice the class accepts: texts for a System,
     text and parts for the others; a caller's subclass is not called mp.<name>."""
     with pytest.raises(mp.InvalidMedia) as caught:
-        make()
+        cls("a", "b")
     assert str(caught.value).endswith(advice)
     assert "mp._MyUser" not in str(caught.value)

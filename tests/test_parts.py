@@ -673,7 +673,7 @@ class _MyImage(mp.ImagePart):
 def test_part_subclass_called_positionally_is_not_named_as_mp() -> None:
     """A subclass the caller made is named as it is, not as if mediaparts exported it."""
     with pytest.raises(mp.InvalidMedia) as caught:
-        _MyImage("x.jpg")  # type: ignore[arg-type]
+        _MyImage("x.jpg")  # type: ignore[arg-type,call-arg]
     message = str(caught.value)
     assert "use _MyImage.from_path(path) or mp.part(path)" in message
     assert "mp._MyImage" not in message
