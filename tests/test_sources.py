@@ -272,10 +272,11 @@ BASE64_MEDIA = ["photo.jpg", "alpha.png", "document.pdf", "tone.wav"]
 
 @pytest.mark.parametrize("path", PATHS_WITHOUT_EXTENSION)
 def test_missing_path_without_extension_is_not_called_base64(path: str) -> None:
-    """A missing path with no extension is not said to look like base64, read or untrusted."""
+    """A missing path with no extension is not said to look like base64 (or like text for the
+    model), read or untrusted."""
     with pytest.raises(InvalidMedia) as caught:
         mp.part(path)
-    assert "base64" not in str(caught.value)
+    assert "base64" not in str(caught.value) and "text for the model" not in str(caught.value)
     with pytest.raises(mp.BlockedPath) as blocked:
         mp.message_from_dict({"role": "user", "parts": [{"path": path}]})
     assert "base64" not in str(blocked.value) and "base_dir=" in str(blocked.value)

@@ -301,7 +301,7 @@ def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
             )
         elif exc.errno == errno.ENAMETOOLONG:
             hint = " (the name is too long for a path on this system)"
-        elif not Path(shown).suffix or " " in shown:
+        elif " " in shown or not (Path(shown).suffix or "/" in shown or os.sep in shown):
             hint = " (text for the model goes in a message or mp.TextPart, not a path)"
         else:
             hint = ""
