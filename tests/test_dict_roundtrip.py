@@ -413,3 +413,45 @@ def test_dict_roundtrip_corpus_response_message(case: tuple[str, str]) -> None:
     value = json.loads(json.dumps(message.to_dict(), allow_nan=False))
     assert _jsonschema.errors(value, SCHEMA) == []
     assert mp.message_from_dict(value) == message
+
+
+EMPTY_TEXT = {"kind": "file", "media_type": "text/plain", "filename": "notes.txt", "data": ""}
+
+
+def test_dict_roundtrip_empty_text_file_loads() -> None:
+    """A saved message holding an empty text file loads back, and its to_dict is read back."""
+    stored = {"v": 2, "role": "user", "parts": [EMPTY_TEXT]}
+    message = mp.message_from_dict(stored)
+    assert isinstance(message.parts[0], mp.FilePart) and message.parts[0].data == b""
+    assert mp.message_from_dict(json.loads(json.dumps(message.to_dict()))) == message
+    again = mp.part(EMPTY_TEXT)
+    assert isinstance(again, mp.FilePart) and again.data == b""
+
+
+def test_dict_roundtrip_empty_text_file_renders_and_reads_back() -> None:
+    """An empty .txt renders (as text, or as a text document), and its payload reads back."""
+    message = mp.message_from_dict({"v": 2, "role": "user", "parts": [EMPTY_TEXT]})
+    sent = mp.render([message], "openai")["messages"][0]["content"]
+    assert sent == '<file name="notes.txt" media_type="text/plain">\n\n</file>'
+    payload = mp.render([message], "anthropic")
+    source = payload["messages"][0]["content"][0]["source"]
+    assert source == {"type": "text", "media_type": "text/plain", "data": ""}
+    read = mp.messages_from(payload, "anthropic")
+    part = read[0].parts[0]
+    assert isinstance(part, mp.FilePart) and (part.data, part.media_type) == (b"", "text/plain")
+    assert mp.render(read, "anthropic") == payload
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"kind": "image", "media_type": "image/png", "filename": "a.png", "data": ""},
+        {"kind": "file", "media_type": "application/pdf", "data": ""},
+        {"kind": "file", "data": ""},
+    ],
+    ids=["png", "pdf", "untyped"],
+)
+def test_dict_roundtrip_empty_media_is_refused(stored: dict[str, Any]) -> None:
+    """Stored empty bytes of any type but text are still 'empty (0 bytes)': no such media exists."""
+    with pytest.raises(mp.InvalidMedia, match=r"empty \(0 bytes\)"):
+        mp.message_from_dict({"v": 2, "role": "user", "parts": [stored]})

@@ -680,12 +680,13 @@ def test_merge_runs_merges_a_message_without_id_either_way() -> None:
     assert merged.id == "m1"
 
 
-MESSAGE_CLASSES = [mp.System, mp.User, mp.Assistant, mp.Tool]
+MESSAGE_CLASSES = [mp.User, mp.Assistant, mp.Tool]
 
 
 @pytest.mark.parametrize("cls", MESSAGE_CLASSES, ids=lambda c: c.__name__)
 def test_message_with_several_contents_says_to_use_a_list(cls: type[Any]) -> None:
-    """`mp.User("look", part)` raises InvalidMedia saying to put them in one list."""
+    """`mp.User("look", part)` raises InvalidMedia saying to put them in one list (a System's
+    advice, texts only, is tested below)."""
     with pytest.raises(mp.InvalidMedia) as caught:
         cls("look", "at this")
     message = str(caught.value)
@@ -716,3 +717,25 @@ def test_message_field_of_wrong_type_is_invalid_media(
     with pytest.raises(mp.InvalidMedia, match=re.escape(message)) as caught:
         make()
     assert isinstance(caught.value, ValueError)
+
+
+class _MyUser(mp.User):
+    """A caller's own subclass, which mediaparts does not export."""
+
+
+@pytest.mark.parametrize(
+    ("cls", "advice"),
+    [
+        (mp.System, "mp.System('one text') or mp.System(['one', 'two'])"),
+        (mp.User, "mp.User(['Describe this', part])"),
+        (_MyUser, "_MyUser(['Describe this', part])"),
+    ],
+    ids=["system", "user", "subclass"],
+)
+def test_message_called_with_two_contents_says_what_to_pass(cls: type[Any], advice: str) -> None:
+    """Two positional contents are refused with advice the class accepts: texts for a System,
+    text and parts for the others; a caller's subclass is not called mp.<name>."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        cls("a", "b")
+    assert str(caught.value).endswith(advice)
+    assert "mp._MyUser" not in str(caught.value)

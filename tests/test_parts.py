@@ -548,7 +548,8 @@ def test_empty_file_is_named(tmp_path: Path) -> None:
     """The message for an empty file names it."""
     empty = tmp_path / "empty.png"
     empty.write_bytes(b"")
-    with pytest.raises(mp.InvalidMedia, match=r"'empty.png' is empty \(0 bytes\)"):
+    said = r"^'empty.png' is empty \(0 bytes\); give a source that holds the media$"
+    with pytest.raises(mp.InvalidMedia, match=said):
         mp.part(str(empty))
 
 
@@ -556,7 +557,8 @@ def test_empty_url_body_is_invalid_media(httpx_mock: HTTPXMock) -> None:
     """A URL whose server sends no bytes is 'empty (0 bytes)' too, naming the URL."""
     httpx_mock.add_response(url="https://example.com/a.png", content=b"")
     made = mp.part("https://example.com/a.png")
-    with pytest.raises(mp.InvalidMedia, match=r"'https://example.com/a.png' is empty \(0 bytes\)"):
+    said = r"^'https://example.com/a.png' is empty \(0 bytes\); the server sent no content: check"
+    with pytest.raises(mp.InvalidMedia, match=said):
         made.load()
 
 
@@ -571,7 +573,10 @@ PART_CLASSES = [mp.ImagePart, mp.AudioPart, mp.VideoPart, mp.FilePart]
         (Path("x.jpg"), "from_path(path) or mp.part(path)"),
         ("https://example.com/x.jpg", "from_url(url) or mp.part(url)"),
         ("data:image/png;base64,AAAA", "from_data_uri(uri) or mp.part(uri)"),
-        (base64.b64encode(bytes(range(256))).decode(), 'from_base64(text) or mp.part({"data"'),
+        (
+            base64.b64encode((TESTDATA / "alpha.png").read_bytes()).decode(),
+            'from_base64(text) or mp.part({"data"',
+        ),
         (b"\x89PNG", "from_bytes(data) or mp.part(data)"),
         (io.BytesIO(b"x"), "from_file(f) or mp.part(f)"),
         (Image.new("RGB", (1, 1)), "from_pil(image) or mp.part(image)"),
@@ -649,7 +654,7 @@ def test_part_of_base64_text_suggests_data_and_stays_short(testdata: Path, size:
 
 def test_part_of_base64_in_untrusted_code_suggests_data() -> None:
     """Inside mp.untrusted(), base64 passed as a path is refused, suggesting {"data": ...}."""
-    text = base64.b64encode(bytes(range(256)) * 8).decode()
+    text = base64.b64encode((TESTDATA / "alpha.png").read_bytes()).decode()
     with mp.untrusted(), pytest.raises(mp.BlockedPath, match=re.escape('pass {"data": text}')):
         mp.part(text)
 
@@ -659,3 +664,26 @@ def test_part_of_a_missing_path_is_not_called_base64() -> None:
     with pytest.raises(mp.InvalidMedia) as caught:
         mp.part("photos/holiday/2026/IMG_0001.jpg")
     assert "base64" not in str(caught.value)
+
+
+class _MyImage(mp.ImagePart):
+    """A caller's own subclass, which mediaparts does not export."""
+
+
+def test_part_subclass_called_positionally_is_not_named_as_mp() -> None:
+    """A subclass the caller made is named as it is, not as if mediaparts exported it."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        _MyImage("x.jpg")  # type: ignore[arg-type,call-arg]
+    message = str(caught.value)
+    assert "use _MyImage.from_path(path) or mp.part(path)" in message
+    assert "mp._MyImage" not in message
+
+
+def test_empty_url_body_keeps_the_end_of_a_long_url(httpx_mock: HTTPXMock) -> None:
+    """An empty body's message shows a long URL by its start and end, within 80 characters."""
+    url = "https://example.com/" + "gallery/" * 12 + "IMG_0042.png"
+    httpx_mock.add_response(url=url, content=b"")
+    with pytest.raises(mp.InvalidMedia) as caught:
+        mp.part(url).load()
+    assert "IMG_0042.png' is empty (0 bytes)" in str(caught.value)
+    assert url not in str(caught.value)

@@ -23,6 +23,7 @@ from mediaparts._sources import (
     read_file_object,
     read_path,
 )
+from tests._builders import TESTDATA
 
 PAYLOAD = bytes(range(256)) * 4
 
@@ -257,3 +258,37 @@ def test_data_uri_with_lone_surrogates_is_invalid(uri: str) -> None:
         parse_data_uri(uri)
     with pytest.raises(InvalidMedia):
         mp.message_from_dict({"role": "user", "content": [{"data": uri}]})
+
+
+PATHS_WITHOUT_EXTENSION = [
+    "/srv/Uploads/2024/ProjectAlpha/raw_images/Camera01/Session20240101/frame0001",
+    "/var/lib/Docker/overlay2/3f9a8B7c6D5e4F3a2B1c0D9e8F7a6B5c4D3e2F1a0B9c8D7e6F5a4B3c2D1e0/diff",
+    "C:/Users/JohnSmith/AppData/Local/Temp/Build20240315/Output/Release/x64/binary",
+    "home/User01/Documents/Reports2024/Quarterly/Q1/Drafts/Version03/FinalDraftB",
+    "data/train/Class0001/Sample_0001_A/Sample_0001_A_Crop03_Rot090_Flip1_Scale2",
+]
+BASE64_MEDIA = ["photo.jpg", "alpha.png", "document.pdf", "tone.wav"]
+
+
+@pytest.mark.parametrize("path", PATHS_WITHOUT_EXTENSION)
+def test_missing_path_without_extension_is_not_called_base64(path: str) -> None:
+    """A missing path with no extension is not said to look like base64 (or like text for the
+    model), read or untrusted."""
+    with pytest.raises(InvalidMedia) as caught:
+        mp.part(path)
+    assert "base64" not in str(caught.value) and "text for the model" not in str(caught.value)
+    with pytest.raises(mp.BlockedPath) as blocked:
+        mp.message_from_dict({"role": "user", "parts": [{"path": path}]})
+    assert "base64" not in str(blocked.value) and "base_dir=" in str(blocked.value)
+
+
+@pytest.mark.parametrize("name", BASE64_MEDIA)
+def test_base64_passed_as_path_is_said_to_be_base64(name: str) -> None:
+    """Base64 of real media passed as a path is said to be base64; untrusted input also keeps
+    the base_dir advice."""
+    text = base64.b64encode((TESTDATA / name).read_bytes()).decode()
+    with pytest.raises(InvalidMedia, match="looks like base64"):
+        mp.part(text)
+    with pytest.raises(mp.BlockedPath) as blocked:
+        mp.message_from_dict({"role": "user", "parts": [{"path": text}]})
+    assert "looks like base64" in str(blocked.value) and "base_dir=" in str(blocked.value)

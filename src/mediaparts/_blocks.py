@@ -107,7 +107,7 @@ class Citation(BaseModel):
             raise keyword_only(
                 type(self),
                 given,
-                use="e.g. mp.Citation(provider='anthropic', cited_text=..., url=...)",
+                use="e.g. {cls}(provider='anthropic', cited_text=..., url=...)",
             )
         construct(self, super().__init__, values)
 
@@ -148,9 +148,7 @@ class ReasoningPart(PartFields):
 
     def __init__(self, /, *given: Never, **values: Any) -> None:
         if given:
-            raise keyword_only(
-                type(self), given, use="e.g. mp.ReasoningPart(text=..., provider=...)"
-            )
+            raise keyword_only(type(self), given, use="e.g. {cls}(text=..., provider=...)")
         construct(self, super().__init__, values)
 
 
@@ -176,7 +174,7 @@ class ToolCall(PartFields):
             raise keyword_only(
                 type(self),
                 given,
-                use="e.g. mp.ToolCall(id='call_1', name='zoom', arguments={'x': 1})",
+                use="e.g. {cls}(id='call_1', name='zoom', arguments={'x': 1})",
             )
         args = values.get("arguments")
         if isinstance(args, Mapping):
@@ -232,7 +230,7 @@ class ProviderPart(PartFields):
     def __init__(self, /, *given: Never, **values: Any) -> None:
         if given:
             raise keyword_only(
-                type(self), given, use="e.g. mp.ProviderPart(provider='anthropic', data={...})"
+                type(self), given, use="e.g. {cls}(provider='anthropic', data={...})"
             )
         construct(self, super().__init__, values)
 

@@ -228,8 +228,8 @@ def _fit(cls: type[MediaPart], fields: dict[str, Any]) -> dict[str, Any]:
 def _from_bytes(
     raw: bytes, fields: dict[str, Any], cls: type[MediaPart] | None = None
 ) -> MediaPart:
-    require_bytes(raw, fields.get("filename"))
-    if cls is None:
+    if cls is None:  # the caller's own bytes; a kind (to_dict output) is stored data
+        require_bytes(raw, fields.get("filename"))
         found = detect(raw, filename=fields.get("filename"), declared=fields.get("media_type"))
         cls = part_class(found.kind)
     return cls(data=raw, **_fit(cls, fields))

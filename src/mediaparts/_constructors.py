@@ -13,7 +13,7 @@ from typing_extensions import Self
 
 from mediaparts import fetching
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
-from mediaparts._fields import bounded, check_fields, check_limit, extra_fields
+from mediaparts._fields import check_fields, check_limit, extra_fields
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,
@@ -90,7 +90,7 @@ class Constructors:
             # FilePart refuses. Say the file is empty instead.
             with open_path(path) as f:
                 if not f.read(1):
-                    raise empty_media(f"{bounded(name)!r}") from None
+                    raise empty_media(excerpt(name, ends=True)) from None
             raise
         data = require_bytes(read_path(path, max_bytes=max_bytes), name)
         return cls(data=data, **fields)

@@ -59,6 +59,8 @@ __all__ = [
     "ProviderLimitError",
     "UnknownProvider",
     "UnsupportedMediaType",
+    "cut_middle",
+    "empty_media",
     "excerpt",
 ]
 
@@ -154,7 +156,23 @@ class NoDocumentedRule(MediaError):
 
 
 class InvalidMedia(MediaError, ValueError):
-    """The input is malformed: corrupt or truncated media, bad base64 or data URI, bad shorthand."""
+    """The input is malformed: corrupt or truncated media, bad base64 or data URI, bad shorthand.
+
+    Attributes:
+        path: The local path as given, whole, when the error is about one (its message shows
+            at most 80 characters of it).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        media_type: str | None = None,
+        provider: str | None = None,
+        path: str | None = None,
+    ) -> None:
+        super().__init__(message, media_type=media_type, provider=provider)
+        self.path = path
 
 
 class BlockedPath(InvalidMedia):
@@ -168,8 +186,7 @@ class BlockedPath(InvalidMedia):
     """
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
-        super().__init__(message)
-        self.path = path
+        super().__init__(message, path=path)
 
 
 class InvalidConfig(MediaError, ValueError):
@@ -200,6 +217,7 @@ class MediaTooLarge(MediaError):
     Attributes:
         size: How large the input is (or at least is), in the unit of `limit`.
         limit: The cap that was exceeded.
+        path: The local file's path as given, whole, when the input was one.
     """
 
     def __init__(
@@ -209,10 +227,12 @@ class MediaTooLarge(MediaError):
         size: int | None = None,
         limit: int | None = None,
         media_type: str | None = None,
+        path: str | None = None,
     ) -> None:
         super().__init__(message, media_type=media_type)
         self.size = size
         self.limit = limit
+        self.path = path
 
 
 class ProviderLimitError(MediaError):
@@ -297,19 +317,44 @@ class OfflineError(FetchError):
     """Fetching is switched off, by `mp.offline()`, `MEDIAPARTS_OFFLINE=1` or a test fixture."""
 
 
-def excerpt(value: object, limit: int = SHOWN_CHARS) -> str:
+def excerpt(value: object, limit: int = SHOWN_CHARS, *, ends: bool = False) -> str:
     """Return `value`'s repr for a message, showing at most `limit` characters of it.
 
     Text is quoted as `repr` quotes it and cut at `limit`, saying how many characters were
-    left out; any other value is its repr, cut the same way. Every message that names what
-    the caller passed (a path, a URL, a name, a key, a media type) shows it through here.
+    left out; with `ends=True` (paths and URLs, whose end names the file) it is cut in the
+    middle instead, keeping its start and its end (`cut_middle`). Any other value is its
+    repr, cut at the end. Every message that names what the caller passed (a path, a URL, a
+    name, a key, a media type) shows it through here.
     """
     if isinstance(value, str):
         if len(value) <= limit:
             return repr(value)
+        if ends:
+            return f"{cut_middle(value, limit)!r}"
         return f"{value[:limit]!r}…(+{len(value) - limit:,} chars)"
     shown = repr(value)
     return shown if len(shown) <= limit else f"{shown[:limit]}…"
+
+
+def cut_middle(text: str, limit: int = SHOWN_CHARS) -> str:
+    """Return `text` cut in the middle to `limit` characters, keeping its start and its end.
+
+    For a path or URL, whose end names the file: `'/home/alice/pro…/IMG_0042.HEIC'`.
+    """
+    if len(text) <= limit:
+        return text
+    head = limit // 2 - 1
+    return f"{text[:head]}…{text[-(limit - head - 1) :]}"
+
+
+def empty_media(what: str, advice: str = "give a source that holds the media") -> InvalidMedia:
+    """Return the error for a source with no bytes: a 0-byte file, upload, URL body or text.
+
+    Raised where the bytes are first seen, so an empty `.png` is said to be empty rather than
+    a PNG with a corrupt header (which is what decoding it would report). Every such message
+    reads `<what> is empty (0 bytes); <advice>`.
+    """
+    return InvalidMedia(f"{what} is empty (0 bytes); {advice}")
 
 
 def rewrap(error: MediaError, message: str) -> MediaError:

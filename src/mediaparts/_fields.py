@@ -148,7 +148,8 @@ def keyword_only(
     Args:
         cls: The class called.
         given: The positional arguments it was given (the first is shown, bounded).
-        use: What to call instead, ending the message (`{cls}` stands for the class name).
+        use: What to call instead, ending the message (`{cls}` stands for the class as the
+            caller writes it, `public_name`).
         takes: What the class takes positionally, if anything ("one text").
     """
     # The class's own fields first; those every part shares (cache, native) last.
@@ -157,7 +158,18 @@ def keyword_only(
     what = f"{takes} and keyword fields" if takes else "keyword fields only"
     count = f"{len(given)} positional argument{'s' * (len(given) > 1)}"
     message = f"{cls.__name__} takes {what} ({shown}), got {count} ({excerpt(given[0])})"
-    return InvalidMedia(f"{message}; {use.replace('{cls}', cls.__name__)}" if use else message)
+    return InvalidMedia(f"{message}; {use.replace('{cls}', public_name(cls))}" if use else message)
+
+
+def public_name(cls: type) -> str:
+    """Name a class as the caller writes it: `mp.ImagePart` for one of ours (every public class
+    mediaparts defines is exported from `mediaparts`, which tests/test_public_api.py pins),
+    else its own name: a subclass the caller made is not `mp.<name>`."""
+    ours = cls.__module__.partition(".")[0] == _PACKAGE and not cls.__name__.startswith("_")
+    return f"mp.{cls.__name__}" if ours else cls.__name__
+
+
+_PACKAGE = __name__.partition(".")[0]
 
 
 def check_limit(max_bytes: Any) -> None:

@@ -32,6 +32,7 @@ from mediaparts._fields import (
     copy_metadata,
     inline_bytes,
     keyword_only,
+    public_name,
 )
 from mediaparts._inline import is_data_uri
 from mediaparts._paths import looks_like_base64
@@ -95,12 +96,12 @@ def _constructor_for(cls: type[MediaPart], value: object) -> str:
         source, method, arg = "a PIL image", "from_pil", "image"
     else:
         return (
-            f"use a constructor: mp.{cls.__name__}.from_path, from_url, from_bytes, from_base64, "
+            f"use a constructor: {public_name(cls)}.from_path, from_url, from_bytes, from_base64, "
             "from_data_uri, from_file or from_pil, or mp.part(value)"
         )
     either = f'mp.part({{"data": {arg}}})' if method == "from_base64" else f"mp.part({arg})"
     return (
-        f"to make one from {source}, use mp.{cls.__name__}.{method}({arg}) or {either}, "
+        f"to make one from {source}, use {public_name(cls)}.{method}({arg}) or {either}, "
         "which picks the class from the bytes"
     )
 
@@ -179,8 +180,12 @@ class MediaPart(Constructors, PartFields):
         if data is not None:
             if not isinstance(data, bytes):
                 raise InvalidMedia(f"data must be bytes or base64 text, got {type(data).__name__}")
-            values["data"] = require_bytes(data, values.get("filename"))
             found = detect(data, filename=values.get("filename"), declared=declared)
+            if not data and not found.media_type.startswith("text/"):
+                # Stored parts (to_dict output, provider payloads) may hold an empty text
+                # file, which renders as text; no image, audio, video or document is 0 bytes.
+                require_bytes(data, values.get("filename"))
+            values["data"] = data
             cls._check_kind(found.media_type, what="these bytes")
             values["media_type"] = found.media_type
         elif declared is not None:
@@ -216,7 +221,7 @@ class MediaPart(Constructors, PartFields):
             detail = f"{what}: not a recognised {'/'.join(sorted(cls._kinds))} format"
         else:
             detail = f"{what}: {media_type}, which is {article(kind)} {kind}"
-        better = f"mp.{_BY_KIND[kind].__name__}" if kind in _BY_KIND else "mp.part()"
+        better = public_name(_BY_KIND[kind]) if kind in _BY_KIND else "mp.part()"
         raise UnsupportedMediaType(
             f"{cls.__name__} cannot hold {detail}. Use {better}, or mp.part() to "
             "pick the part class from the bytes",

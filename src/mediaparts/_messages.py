@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeGuard
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import Never
@@ -27,6 +27,7 @@ from mediaparts._fields import (
     json_copy,
     keyword_only,
     model_hash,
+    public_name,
     reading_dicts,
     verbatim,
 )
@@ -52,7 +53,8 @@ __all__ = [
 
 AnyPart = Annotated[Part, Field(discriminator="kind")]
 _REPR_PARTS = 8
-_ONE_LIST = "put text and parts in one list: mp.{cls}(['Describe this', part])"
+_ONE_LIST = "put text and parts in one list: {cls}(['Describe this', part])"
+_ONE_TEXT = "put the text in one string or list: {cls}('one text') or {cls}(['one', 'two'])"
 _SEPARATOR = "\n\n"
 # The start of RFC 3339 date-time text: a date, T (or a space), hours and minutes.
 _RFC3339_START = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}")
@@ -111,6 +113,8 @@ class _Message(BaseModel):
     parts: tuple[AnyPart, ...] = ()
     native: NativeHints = Field(default_factory=dict)
 
+    _use: ClassVar[str] = _ONE_LIST  # what to pass instead of more than one positional content
+
     def __init__(
         self,
         content: Any = None,
@@ -120,11 +124,11 @@ class _Message(BaseModel):
         **values: Any,
     ) -> None:
         if given:
-            raise keyword_only(type(self), (content, *given), takes="one content", use=_ONE_LIST)
+            raise keyword_only(type(self), (content, *given), takes="one content", use=self._use)
         if "content" in values:
             raise InvalidMedia(
                 f"{type(self).__name__} takes its content as the first argument, not content=: "
-                f"mp.{type(self).__name__}('...') (or parts=[...])"
+                f"{public_name(type(self))}('...') (or parts=[...])"
             )
         if content is not None or files is not None:
             if "parts" in values:
@@ -203,6 +207,8 @@ class System(_Message):
     role: Literal["system", "developer"] = "system"
     name: str | None = None
 
+    _use: ClassVar[str] = _ONE_TEXT
+
     def __init__(
         self,
         content: Any = None,
@@ -259,7 +265,7 @@ class Assistant(_Message):
         **values: Any,
     ) -> None:
         if given:
-            raise keyword_only(type(self), (content, *given), takes="one content", use=_ONE_LIST)
+            raise keyword_only(type(self), (content, *given), takes="one content", use=self._use)
         if tool_calls is not None:
             calls = tool_calls_of(tool_calls)
             if content is not None or files is not None:

@@ -27,13 +27,14 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeGuard
 
-from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, excerpt
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, cut_middle, excerpt
+from mediaparts._inline import b64decode
 
 __all__ = [
     "UNSIZED_CAP",
@@ -44,6 +45,7 @@ __all__ = [
     "path_reader",
     "read_path",
     "read_some",
+    "register_media_test",
     "untrusted",
     "untrusted_paths",
 ]
@@ -148,10 +150,10 @@ def _real_dir(base_dir: Any) -> str:
         real = os.path.realpath(base_dir)
     except (OSError, ValueError) as exc:  # an embedded NUL, a symlink loop
         raise InvalidMedia(
-            f"base_dir {excerpt(os.fspath(base_dir))} is not a usable path: {exc}"
+            f"base_dir {excerpt(os.fspath(base_dir), ends=True)} is not a usable path: {exc}"
         ) from exc
     if not os.path.isdir(real):
-        raise InvalidMedia(f"base_dir {excerpt(os.fspath(base_dir))} is not a directory")
+        raise InvalidMedia(f"base_dir {excerpt(os.fspath(base_dir), ends=True)} is not a directory")
     return real
 
 
@@ -163,19 +165,18 @@ def path_reader() -> str | None:
 
 def _permitted(shown: str, policy: _PathPolicy) -> str:
     """Return the real path to open for `shown` under `policy`, or raise BlockedPath."""
-    if policy.base_dir is None and looks_like_base64(shown):
-        raise BlockedPath(
-            f"refusing to read the local file {excerpt(shown)}: {policy.reader} reads untrusted "
-            "input, which may not name files on this machine. This looks like base64 text, "
-            'which is never guessed from a string: pass {"data": text}',
-            path=shown,
-        )
     if policy.base_dir is None:
+        hint = (
+            '. This looks like base64 text, which is never guessed from a string: pass {"data": '
+            "text}"
+            if looks_like_base64(shown)
+            else ""
+        )
         raise BlockedPath(
-            f"refusing to read the local file {excerpt(shown)}: {policy.reader} reads untrusted "
-            "input, "
-            "which may not name files on this machine. Pass base_dir= to allow files under "
-            "one directory, or make the part in your own code (mp.part(path))",
+            f"refusing to read the local file {excerpt(shown, ends=True)}: "
+            f"{policy.reader} reads untrusted input, which may not name files on this machine. "
+            "Pass base_dir= to allow files under one directory, or make the part in your own "
+            f"code (mp.part(path)){hint}",
             path=shown,
         )
     # realpath follows every symlink and collapses '..' (after the symlinks, as the kernel
@@ -188,7 +189,7 @@ def _permitted(shown: str, policy: _PathPolicy) -> str:
     if not inside:
         # The message names neither base_dir nor the resolved path: it may reach the client.
         raise BlockedPath(
-            f"refusing to read {excerpt(shown)}: it is outside the base_dir given to "
+            f"refusing to read {excerpt(shown, ends=True)}: it is outside the base_dir given to "
             f"{policy.reader} "
             "(through an absolute path, '..' or a symbolic link)",
             path=shown,
@@ -241,7 +242,10 @@ def open_path(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 
 def _check_nul(shown: str) -> None:
     if "\x00" in shown:  # os functions raise ValueError for it; say so as InvalidMedia
-        raise InvalidMedia(f"{excerpt(shown)} is not a usable path: it contains a NUL character")
+        raise InvalidMedia(
+            f"{excerpt(shown, ends=True)} is not a usable path: it contains a NUL character",
+            path=shown,
+        )
 
 
 def _check_regular(mode: int, shown: str) -> None:
@@ -249,21 +253,43 @@ def _check_regular(mode: int, shown: str) -> None:
         return
     what = next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
     raise InvalidMedia(
-        f"{excerpt(shown)} is {what}, not a regular file; only regular files are read"
+        f"{excerpt(shown, ends=True)} is {what}, not a regular file; only regular files are read",
+        path=shown,
     )
 
 
-# Base64 text passed where a path goes (`mp.part("iVBORw0KGgo...")`): long, in the base64
-# alphabet, and mixing upper case, lower case and digits as encoded bytes do but paths rarely do.
+# Base64 text passed where a path goes (`mp.part("iVBORw0KGgo...")`): long and in the base64
+# alphabet, which paths without an extension often are too ('/srv/Uploads/.../frame0001').
+# So the content decides: the text's start must decode to bytes detection knows by their
+# signature. Detection sits above this layer and registers its test when it loads.
 _BASE64_TEXT = re.compile(r"[A-Za-z0-9+/_-]{64,}={0,2}")
-_MIXED = (str.isupper, str.islower, str.isdigit)
+_BASE64_PREFIX = 4096  # characters decoded: 3 KiB, enough for every signature detection reads
+_MEDIA_TEST: list[Callable[[bytes], bool]] = []
+_STANDARD, _URL_SAFE = frozenset("+/"), frozenset("-_")  # RFC 4648 sections 4 and 5
+
+
+def register_media_test(test: Callable[[bytes], bool]) -> None:
+    """Set how `looks_like_base64` tells media from other bytes (detection sets it)."""
+    _MEDIA_TEST[:] = [test]
 
 
 def looks_like_base64(text: str) -> bool:
-    """Tell whether text that names no file is probably base64 text rather than a path."""
-    return _BASE64_TEXT.fullmatch(text) is not None and all(
-        any(test(c) for c in text[:256]) for test in _MIXED
-    )
+    """Tell whether text that names no file is base64 of media rather than a path.
+
+    True when the text is in one base64 alphabet (standard or URL-safe, not both) and its start
+    (a whole number of 4-character quanta) decodes to media detection identifies by their
+    signature: a path decodes to noise.
+    """
+    if not _MEDIA_TEST or _BASE64_TEXT.fullmatch(text) is None:
+        return False
+    if _STANDARD.intersection(text) and _URL_SAFE.intersection(text):
+        return False  # encoders write one alphabet; '/srv/raw_images' mixes both
+    head = text.rstrip("=")[:_BASE64_PREFIX]
+    try:
+        raw = b64decode(head[: len(head) // 4 * 4])
+    except InvalidMedia:
+        return False
+    return _MEDIA_TEST[0](raw)
 
 
 def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
@@ -275,14 +301,18 @@ def _unreadable(exc: OSError, shown: str) -> InvalidMedia:
             )
         elif exc.errno == errno.ENAMETOOLONG:
             hint = " (the name is too long for a path on this system)"
-        elif not Path(shown).suffix or " " in shown:
+        elif " " in shown or not (Path(shown).suffix or "/" in shown or os.sep in shown):
             hint = " (text for the model goes in a message or mp.TextPart, not a path)"
         else:
             hint = ""
-        return InvalidMedia(f"no file at {excerpt(shown)}{hint}")
+        return InvalidMedia(f"no file at {excerpt(shown, ends=True)}{hint}", path=shown)
     if isinstance(exc, IsADirectoryError):
-        return InvalidMedia(f"{excerpt(shown)} is a directory, not a regular file")
-    return InvalidMedia(f"cannot read {excerpt(shown)}: {exc.strerror or exc}")
+        return InvalidMedia(
+            f"{excerpt(shown, ends=True)} is a directory, not a regular file", path=shown
+        )
+    return InvalidMedia(
+        f"cannot read {excerpt(shown, ends=True)}: {exc.strerror or exc}", path=shown
+    )
 
 
 def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
@@ -302,9 +332,10 @@ def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> 
         size = os.fstat(f.fileno()).st_size
         if max_bytes is not None and size > max_bytes:
             raise MediaTooLarge(
-                f"{shown} is {size:,} bytes, over the limit of {max_bytes:,}",
+                f"{excerpt(shown, ends=True)} is {size:,} bytes, over the limit of {max_bytes:,}",
                 size=size,
                 limit=max_bytes,
+                path=shown,
             )
         bound = size + _GROWTH if size else UNSIZED_CAP
         limit = bound if max_bytes is None else min(bound, max_bytes)
@@ -313,21 +344,25 @@ def read_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> 
             return data
         if max_bytes is not None and max_bytes <= bound:
             raise MediaTooLarge(
-                f"{shown} holds more than the limit of {max_bytes:,} bytes",
+                f"{excerpt(shown, ends=True)} holds more than the limit of {max_bytes:,} bytes",
                 size=len(data),
                 limit=max_bytes,
+                path=shown,
             )
         if size:
             raise InvalidMedia(
-                f"{excerpt(shown)} grew while it was read (it reported {size:,} bytes when "
+                f"{excerpt(shown, ends=True)}"
+                f" grew while it was read (it reported {size:,} bytes when "
                 "opened); "
-                "read it once it is complete"
+                "read it once it is complete",
+                path=shown,
             )
         raise MediaTooLarge(
-            f"{excerpt(shown)} reports a size of 0 (a /proc file?) but holds more than "
+            f"{excerpt(shown, ends=True)} reports a size of 0 (a /proc file?) but holds more than "
             f"{UNSIZED_CAP:,} bytes, the most read from such a file",
             size=len(data),
             limit=UNSIZED_CAP,
+            path=shown,
         )
 
 
@@ -336,9 +371,11 @@ def read_some(f: Any, max_bytes: int | None, name: str) -> bytes:
     try:
         data = f.read() if max_bytes is None else f.read(max_bytes + 1)
     except (OSError, ValueError) as exc:  # a closed file, a broken pipe, a failing disk
-        raise InvalidMedia(f"cannot read {name}: {exc}") from exc
+        raise InvalidMedia(f"cannot read {cut_middle(name)}: {exc}") from exc
     if isinstance(data, str):
-        raise InvalidMedia(f"{name} was opened in text mode; open it with 'rb' for bytes")
+        raise InvalidMedia(
+            f"{cut_middle(name)} was opened in text mode; open it with 'rb' for bytes"
+        )
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise InvalidMedia(f"{name}.read() returned {type(data).__name__}, not bytes")
+        raise InvalidMedia(f"{cut_middle(name)}.read() returned {type(data).__name__}, not bytes")
     return bytes(data)

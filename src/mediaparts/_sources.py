@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import IO, Any
 
-from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, excerpt
-from mediaparts._fields import bounded
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaTooLarge, empty_media, excerpt
 from mediaparts._inline import (
     DataURI,
     b64decode,
@@ -55,19 +54,10 @@ __all__ = [
 ]
 
 
-def empty_media(what: str) -> InvalidMedia:
-    """Return the error for a source with no bytes: a 0-byte file, upload, data URI or text.
-
-    Raised where the bytes are first seen, so an empty `.png` is said to be empty rather than
-    a PNG with a corrupt header (which is what decoding it would report).
-    """
-    return InvalidMedia(f"{what} is empty (0 bytes); give a source that holds the media")
-
-
 def require_bytes(raw: bytes, filename: str | None = None) -> bytes:
     """Return `raw`, or raise `empty_media` naming the file (or "the data") when it is empty."""
     if not raw:
-        raise empty_media(f"{bounded(filename)!r}" if filename else "the data")
+        raise empty_media(excerpt(filename, ends=True) if filename else "the data")
     return raw
 
 
@@ -89,7 +79,7 @@ def check_url_source(url: str) -> None:
     if reader is not None and url.lstrip(C0_AND_SPACE)[:5].lower() == "file:":
         shown = redact(url)[:200]
         raise BlockedPath(
-            f"refusing the file: URL {excerpt(shown)}: {reader} reads untrusted input, "
+            f"refusing the file: URL {excerpt(shown, ends=True)}: {reader} reads untrusted input, "
             "which may not name files on this machine",
             path=shown,
         )

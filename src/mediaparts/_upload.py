@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._clienthints import declared_type, given_name, safe_filename
-from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType, excerpt
+from mediaparts._errors import (
+    InvalidMedia,
+    MediaTooLarge,
+    UnsupportedMediaType,
+    empty_media,
+    excerpt,
+)
 from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
@@ -281,7 +287,7 @@ class _Buffer:
                 limit=limit,
             )
         if not data:
-            raise InvalidMedia(f"{_label(self.request)} is empty (0 bytes)")
+            raise empty_media(_label(self.request), "choose a file that holds the media")
         return data
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -112,8 +113,44 @@ def test_fetch_retries_connection_errors(httpx_mock: HTTPXMock) -> None:
     httpx_mock.add_exception(
         httpx.ConnectError("refused"), url="https://example.com/y", is_reusable=True
     )
-    with pytest.raises(mp.FetchError, match="ConnectError"):
+    with pytest.raises(mp.FetchError, match=r"'https://example\.com/y' failed: refused$"):
         fetch("https://example.com/y", policy=FAST)
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (httpx.ConnectError("[Errno 111] Connection refused"), "connection refused"),
+        (httpx.ConnectError("[Errno -2] Name or service not known"), "name or service not known"),
+        (httpx.ReadError(""), "read error"),
+        (
+            httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED] x"),
+            "[SSL: CERTIFICATE_VERIFY_FAILED] x",
+        ),
+    ],
+    ids=["refused", "dns", "bare", "ssl"],
+)
+def test_fetch_network_error_in_words(httpx_mock: HTTPXMock, error: Exception, said: str) -> None:
+    """A network error is the OS's words without '[Errno N]' or httpx's class name."""
+    httpx_mock.add_exception(error, url="https://example.com/x")
+    with pytest.raises(mp.FetchError) as caught:
+        fetch("https://example.com/x", policy=mp.FetchPolicy(retries=0))
+    assert str(caught.value) == f"fetching 'https://example.com/x' failed: {said}"
+
+
+def test_fetch_connection_refused_is_said_plainly() -> None:
+    """A refused connection is said in words, without httpx's class or '[Errno 111]'."""
+    url = f"http://127.0.0.1:{_closed_port()}/x.png"
+    with pytest.raises(mp.FetchError) as caught:
+        fetch(url, policy=mp.FetchPolicy(allow_private=True, timeout=2.0, retries=0))
+    assert str(caught.value) == f"fetching {url!r} failed: connection refused"
+    assert caught.value.url == url
 
 
 def test_fetch_refuses_declared_length_over_cap(httpx_mock: HTTPXMock) -> None:

@@ -217,6 +217,20 @@ def test_normalize_text_steps_say_how_it_was_read(
     assert result.text is not None and "\ufeff" not in result.text
 
 
+_NO_BOM_TEXT = {"ascii": "plain words, nothing more\n", "accents": "Grüße, naïve café ½\n"}
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("text", _NO_BOM_TEXT.values(), ids=_NO_BOM_TEXT.keys())
+def test_normalize_text_utf16_without_bom_is_decoded(codec: str, text: str) -> None:
+    """UTF-16 without a byte order mark is decoded as UTF-16 (no NULs reach the model), and
+    the steps say so."""
+    raw = (text * 4).encode(codec)
+    result = mp.normalize(mp.FilePart.from_bytes(raw, filename="notes.txt"), "anthropic")
+    assert result.text == text * 4
+    assert result.steps == ("as text", "decoded from UTF-16 (no byte order mark)")
+
+
 def _zip() -> bytes:
     import zipfile
 

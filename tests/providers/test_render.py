@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -230,6 +230,30 @@ def test_render_validates_with_sdk_types(case: tuple[str, str, dict[str, Any]]) 
     provider, _, payload = case
     pytest.importorskip(SDK_MODULES[provider])
     validate_request(provider, payload)
+
+
+def _blobs(value: Any) -> Iterator[bytes]:
+    if isinstance(value, bytes):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _blobs(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _blobs(item)
+
+
+@pytest.mark.parametrize("provider", sorted(SDK_MODULES))
+def test_render_empty_text_file_validates_with_sdk_types(provider: str) -> None:
+    """A stored empty text file renders to a payload the SDK accepts (Converse's document
+    bytes must hold one byte at least, so Bedrock gets it as text), and reads back as itself."""
+    pytest.importorskip(SDK_MODULES[provider])
+    empty = mp.FilePart(data=b"", media_type="text/plain", filename="notes.txt")
+    payload = mp.render([mp.User(["see", empty])], provider)
+    validate_request(provider, payload)
+    assert b"" not in list(_blobs(payload))  # botocore leaves Converse's "min": 1 to the server
+    read = mp.messages_from(payload, provider)
+    assert mp.render(read, provider) == payload
 
 
 def test_bedrock_enum_check_catches_a_wrong_format() -> None:

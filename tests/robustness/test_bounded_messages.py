@@ -174,3 +174,42 @@ def test_messages_bound_the_input(call: Callable[[str], Any]) -> None:
     message = str(caught.value)
     assert repeated(message, given) is None, message[:400]
     assert len(message) < 2_000, message[:400]
+
+
+LONG_PATH = "/home/alice/" + "/".join(["projects-archive-2024"] * 6) + "/board-photo-IMG_0042.HEIC"
+LONG_URL = "https://example.com/" + "/".join(["gallery-archive-2024"] * 6) + "/IMG_0042.HEIC"
+LONG_LOCAL_URL = LONG_URL.replace("example.com", "127.0.0.1")
+
+# Each entry: a name, a call given the long path or URL, and the attribute holding it whole.
+WHERE_ENTRY_POINTS: list[tuple[str, Callable[[str], Any], str, str]] = [
+    ("part of a path", lambda s: mp.part(s), LONG_PATH, "path"),
+    ("from_path", lambda s: mp.ImagePart.from_path(s), LONG_PATH, "path"),
+    ("detect a path", lambda s: mp.detect(s), LONG_PATH, "path"),
+    ("normalize a path", lambda s: mp.normalize(s, "openai"), LONG_PATH, "path"),
+    (
+        "message_from_dict path",
+        lambda s: mp.message_from_dict({"role": "user", "parts": [{"path": s}]}),
+        LONG_PATH,
+        "path",
+    ),
+    ("fetch a URL offline", _fetch, LONG_URL, "url"),
+    ("fetch a private URL", lambda s: mp.part(s).load(), LONG_LOCAL_URL, "url"),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "given", "attribute"),
+    [(c, g, a) for _, c, g, a in WHERE_ENTRY_POINTS],
+    ids=[n for n, *_ in WHERE_ENTRY_POINTS],
+)
+def test_messages_keep_the_end_of_a_path_or_url(
+    call: Callable[[str], Any], given: str, attribute: str
+) -> None:
+    """A long path or URL is shown by its start and its end (the file name stays), within 80
+    characters, and the error carries it whole as an attribute."""
+    with pytest.raises(mp.MediaError) as caught:
+        call(given)
+    message = str(caught.value)
+    assert given[:20] in message and given[-20:] in message, message
+    assert repeated(message, given) is None, message
+    assert getattr(caught.value, attribute) == given

@@ -172,6 +172,16 @@ REVIEWED: dict[str, Reviewed] = {
         f"a path that names no file (fullmatch), to tell base64 text passed as one; {_UNTRUSTED}",
         lambda n: "A" * n + "!",
     ),
+    "mediaparts.fetching._attempt:_ERRNO": Reviewed(
+        r"\[Errno -?\d+\]\s*",
+        f"a network error's text (httpx's, the OS's; a server's bytes may be in it); {_UNTRUSTED}",
+        lambda n: "[Errno 1" * (n // 8),
+    ),
+    "mediaparts.fetching._attempt:_CAMEL": Reviewed(
+        r"(?<=[a-z])(?=[A-Z])",
+        "the class name of a network error httpx raised (a short identifier)",
+        lambda n: "aA" * (n // 2),
+    ),
     "mediaparts.providers.anthropic._render:_TOOL_USE_ID": Reviewed(
         r"[a-zA-Z0-9_-]+",
         "a tool call's id (fullmatch), from a payload or the application",

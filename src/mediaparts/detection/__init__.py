@@ -4,10 +4,12 @@ Magic bytes first (our signature table, then the `filetype` package for the long
 text sniffing, then the file name's extension, then a declared type. See `docs/detection.md`.
 
 Internal export, for the other packages of mediaparts (not in `__all__`, no compatibility
-promise): `text_to_the_end` (whether a whole upload reads as text, for `from_upload`).
+promise): `text_to_the_end` (whether a whole upload reads as text, for `from_upload`) and
+`utf16_order` (the byte order of UTF-16 text without a mark, for reading text files).
 """
 
 from mediaparts.detection._detect import Detection, detect, detect_media_type
+from mediaparts.detection._sniff import utf16_order as utf16_order  # internal
 from mediaparts.detection._types import (
     canonical_media_type,
     extension_for,

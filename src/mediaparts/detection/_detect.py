@@ -16,7 +16,7 @@ from typing import IO, Literal, Protocol, Union, cast
 import filetype
 
 from mediaparts._errors import InvalidMedia
-from mediaparts._paths import is_str_path, open_path
+from mediaparts._paths import is_str_path, open_path, register_media_test
 from mediaparts.detection._hit import Hit
 from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
 from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
@@ -296,3 +296,19 @@ def detect_media_type(source: Source, *, filename: str | os.PathLike[str] | None
         The media type, `application/octet-stream` when nothing identifies it.
     """
     return detect(source, filename=filename).media_type
+
+
+def _media_by_signature(head: bytes) -> bool:
+    """Tell whether bytes are media someone sends a model, identified by their signature.
+
+    For telling base64 passed as a path from a path (`_paths.looks_like_base64`): images,
+    audio, video and PDF only, since a path's first characters decode to the long tail's short
+    signatures (an MZ executable, compress's 1F 9D) by chance; JPEG XL's two-byte codestream
+    mark is left out for the same reason: '/work/...' decodes to FF 0A.
+    """
+    found = detect(head)
+    media = found.kind != "file" or found.media_type == "application/pdf"
+    return found.source == "magic" and media and found.media_type != "image/jxl"
+
+
+register_media_test(_media_by_signature)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import time
 import zlib
 from collections.abc import Callable
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["CHUNK", "MAX_CODINGS", "Attempt", "Body", "Fetched"]
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_ERRNO = re.compile(r"\[Errno -?\d+\]\s*")  # what Python's OSError puts before the OS's words
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 CHUNK = 64 * 1024
 # Every content coding is decoded here, layer by layer, in steps of at most CHUNK bytes, so a
@@ -95,7 +98,8 @@ class Attempt:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise FetchError(
-                f"fetching {excerpt(redact(self.url))} took longer than {self.policy.timeout:g} s",
+                f"fetching {excerpt(redact(self.url), ends=True)}"
+                f" took longer than {self.policy.timeout:g} s",
                 url=redact(self.url),
             )
         return left
@@ -126,7 +130,9 @@ class Attempt:
         except (httpx.InvalidURL, UnicodeError) as exc:
             shown = redact(self.current)
             message = self.scrub(str(exc))
-            raise BlockedURL(f"cannot request {excerpt(shown)}: {message}", url=shown) from None
+            raise BlockedURL(
+                f"cannot request {excerpt(shown, ends=True)}: {message}", url=shown
+            ) from None
 
     def blocked(self, exc: AddressRefused) -> BlockedURL:
         """Word a refusal at connect time with the URL that led to it."""
@@ -138,7 +144,8 @@ class Attempt:
         if _bad_location(exc):
             shown = redact(self.current)
             raise BlockedURL(
-                f"refusing the redirect from {excerpt(shown)}: its Location is not a URL that can "
+                f"refusing the redirect from {excerpt(shown, ends=True)}:"
+                " its Location is not a URL that can "
                 "be "
                 f"fetched ({self.scrub(str(exc))})",
                 url=shown,
@@ -159,7 +166,8 @@ class Attempt:
             self.hops += 1
             if self.hops > self.policy.max_redirects:
                 raise FetchError(
-                    f"fetching {excerpt(redact(self.url))}: more than {self.policy.max_redirects} "
+                    f"fetching {excerpt(redact(self.url), ends=True)}:"
+                    f" more than {self.policy.max_redirects} "
                     "redirects",
                     url=redact(self.url),
                     status_code=response.status_code,
@@ -187,7 +195,8 @@ class Attempt:
         except ValueError as exc:  # urlsplit: "Invalid IPv6 URL", bad characters
             shown = redact(self.current)
             raise BlockedURL(
-                f"refusing the redirect from {excerpt(shown)}: its Location is not a valid URL "
+                f"refusing the redirect from {excerpt(shown, ends=True)}:"
+                " its Location is not a valid URL "
                 f"({self.scrub(str(exc))})",
                 url=shown,
             ) from None
@@ -221,7 +230,7 @@ class Attempt:
 
     def too_large(self, size: int) -> MediaTooLarge:
         return MediaTooLarge(
-            f"{excerpt(redact(self.url))} is larger than the fetch limit of "
+            f"{excerpt(redact(self.url), ends=True)} is larger than the fetch limit of "
             f"{self.policy.max_bytes:,} "
             "bytes (FetchPolicy.max_bytes)",
             size=size,
@@ -237,7 +246,7 @@ class Attempt:
     def status_error(self, response: httpx.Response) -> FetchError:
         shown = redact(self.current)
         return FetchError(
-            f"fetching {excerpt(shown)} failed: HTTP {response.status_code} "
+            f"fetching {excerpt(shown, ends=True)} failed: HTTP {response.status_code} "
             f"{response.reason_phrase}".rstrip(),
             url=shown,
             status_code=response.status_code,
@@ -245,9 +254,10 @@ class Attempt:
 
     def network_error(self, exc: Exception) -> FetchError:
         kind = "timed out" if isinstance(exc, httpx.TimeoutException) else "failed"
-        detail = self.scrub(f"{type(exc).__name__}: {exc}".rstrip(": "))
+        detail = self.scrub(plain_words(exc))
         return FetchError(
-            f"fetching {excerpt(redact(self.current))} {kind}: {detail}", url=redact(self.current)
+            f"fetching {excerpt(redact(self.current), ends=True)} {kind}: {detail}",
+            url=redact(self.current),
         )
 
     def scrub(self, text: str) -> str:
@@ -264,6 +274,15 @@ class Attempt:
             content_type=response.headers.get("content-type"),
             status_code=response.status_code,
         )
+
+
+def plain_words(exc: Exception) -> str:
+    """Say a network error in words: the OS's text without '[Errno 111]', else its class's
+    name as words ('connection refused'; a bare `ReadError` is 'read error')."""
+    text = _ERRNO.sub("", str(exc)).strip()
+    if not text:
+        return _CAMEL.sub(" ", type(exc).__name__).lower()
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def _bad_location(exc: Exception) -> bool:
@@ -294,7 +313,8 @@ class Body:
         if len(codings) > MAX_CODINGS:
             shown = redact(attempt.current)
             raise FetchError(
-                f"fetching {excerpt(shown)} failed: the server stacked {len(codings)} content "
+                f"fetching {excerpt(shown, ends=True)}"
+                f" failed: the server stacked {len(codings)} content "
                 "codings "
                 f"on the body, more than the {MAX_CODINGS} mediaparts decodes",
                 url=shown,
@@ -303,7 +323,7 @@ class Body:
         if refused:
             shown = redact(attempt.current)
             raise FetchError(
-                f"fetching {excerpt(shown)} failed: the server sent the body in the "
+                f"fetching {excerpt(shown, ends=True)} failed: the server sent the body in the "
                 f"{excerpt(refused[0])} "
                 f"content encoding, which mediaparts did not ask for (it asks for "
                 f"{_ACCEPT_ENCODING}) and does not decode",
@@ -346,7 +366,8 @@ class Body:
         except zlib.error as exc:
             shown = redact(self.attempt.current)
             raise FetchError(
-                f"fetching {excerpt(shown)} failed: the {layer.coding} body does not decode "
+                f"fetching {excerpt(shown, ends=True)}"
+                f" failed: the {layer.coding} body does not decode "
                 f"({exc})",
                 url=shown,
             ) from exc

@@ -146,7 +146,7 @@ def is_offline() -> bool:
 def _check_online(url: str) -> None:
     if is_offline():
         raise OfflineError(
-            f"not fetching {excerpt(redact(url))}: fetching is switched off "
+            f"not fetching {excerpt(redact(url), ends=True)}: fetching is switched off "
             "(mp.offline() or MEDIAPARTS_OFFLINE=1)",
             url=redact(url),
         )
@@ -260,7 +260,7 @@ async def afetch(
         )
     except asyncio.TimeoutError as exc:
         raise FetchError(
-            f"fetching {excerpt(redact(url))} took longer than {policy.timeout:g} s",
+            f"fetching {excerpt(redact(url), ends=True)} took longer than {policy.timeout:g} s",
             url=redact(url),
         ) from exc
 

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-from mediaparts._errors import InvalidMedia
-from mediaparts._fields import bounded
+from mediaparts._errors import empty_media, excerpt
 from mediaparts.detection import detect
 from mediaparts.fetching._policy import redact
 
@@ -143,9 +142,8 @@ class LoadState:
     def accept(self, wanted: Wanted, fetched: _fetch.Fetched) -> None:
         """Type fetched bytes, check them against the part's kind, and keep them."""
         if not fetched.content:  # as an empty file is: said so, not called a corrupt image
-            raise InvalidMedia(
-                f"{bounded(redact(fetched.url))!r} is empty (0 bytes): the server sent no "
-                "content; check the URL"
+            raise empty_media(
+                excerpt(redact(fetched.url), ends=True), "the server sent no content: check the URL"
             )
         name = wanted.filename or url_filename(fetched.url)
         declared = wanted.media_type or _content_type_hint(fetched.content_type)

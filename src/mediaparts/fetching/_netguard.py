@@ -199,7 +199,9 @@ class GuardedBackend(httpcore.NetworkBackend):
     def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
     ) -> httpcore.NetworkStream:
-        raise BlockedURL(f"refusing Unix socket {excerpt(path)}: fetches go over TCP only")
+        raise BlockedURL(
+            f"refusing Unix socket {excerpt(path, ends=True)}: fetches go over TCP only"
+        )
 
     def sleep(self, seconds: float) -> None:
         self._inner.sleep(seconds)
@@ -299,7 +301,9 @@ class AsyncGuardedBackend(httpcore.AsyncNetworkBackend):
     async def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
     ) -> httpcore.AsyncNetworkStream:
-        raise BlockedURL(f"refusing Unix socket {excerpt(path)}: fetches go over TCP only")
+        raise BlockedURL(
+            f"refusing Unix socket {excerpt(path, ends=True)}: fetches go over TCP only"
+        )
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)

@@ -219,19 +219,20 @@ def check_url(url: str, policy: FetchPolicy | None = None) -> None:
         message = scrub(str(exc), url)
         cause = exc if message == str(exc) else None  # never chain a message with credentials
         raise BlockedURL(
-            f"refusing {excerpt(shown)}: not a valid URL ({message})", url=shown
+            f"refusing {excerpt(shown, ends=True)}: not a valid URL ({message})", url=shown
         ) from cause
     scheme = parsed.scheme.lower()
     if scheme not in policy.schemes:
         allowed = ", ".join(policy.schemes)
         raise BlockedURL(
-            f"refusing {excerpt(shown)}: scheme {excerpt(scheme or '(none)')} is not one of "
+            f"refusing {excerpt(shown, ends=True)}:"
+            f" scheme {excerpt(scheme or '(none)')} is not one of "
             f"{allowed} "
             "(change FetchPolicy.schemes to allow it)",
             url=shown,
         )
     if not host:
-        raise BlockedURL(f"refusing {excerpt(shown)}: the URL has no host", url=shown)
+        raise BlockedURL(f"refusing {excerpt(shown, ends=True)}: the URL has no host", url=shown)
     ip = literal_address(host)
     if ip is not None:
         reason = address_reason(ip, allow_private=policy.allow_private)
@@ -248,10 +249,11 @@ def refusal(shown: str, host: str, reason: str, address: str | None = None) -> s
     what = f"{host} resolves to {address}, a" if address else f"{host} is a"
     if reason.startswith("cloud-metadata"):
         return (
-            f"refusing {excerpt(shown)}: {what} {reason}, which is never fetched "
+            f"refusing {excerpt(shown, ends=True)}: {what} {reason}, which is never fetched "
             "(not even with FetchPolicy(allow_private=True))"
         )
     return (
-        f"refusing {excerpt(shown)}: {what} {reason}, and fetching such hosts is off by default "
+        f"refusing {excerpt(shown, ends=True)}:"
+        f" {what} {reason}, and fetching such hosts is off by default "
         "(FetchPolicy(allow_private=True) allows it)"
     )

@@ -27,7 +27,7 @@ from mediaparts._errors import (
     rewrap,
 )
 from mediaparts._parts import MediaPart
-from mediaparts.detection import kind_of
+from mediaparts.detection import kind_of, utf16_order
 from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
@@ -387,7 +387,8 @@ def _file(
 
 
 def decode_text(data: bytes, media_type: str) -> str:
-    """Decode a text file: BOMs first, then UTF-8, then Windows-1252 (a superset of Latin-1)."""
+    """Decode a text file: BOMs first, then UTF-16 without one, then UTF-8, then Windows-1252
+    (a superset of Latin-1)."""
     return read_text(data, media_type)[0]
 
 
@@ -406,7 +407,8 @@ def read_text(data: bytes, media_type: str) -> tuple[str, tuple[str, ...]]:
 
     Returns:
         The text, and what was done to the bytes: nothing for UTF-8 without a BOM (sent as
-        they are); `UTF-8 byte order mark removed`; `decoded from UTF-16` (or UTF-32); or
+        they are); `UTF-8 byte order mark removed`; `decoded from UTF-16` (or UTF-32);
+        `decoded from UTF-16 (no byte order mark)` for UTF-16 told by its NULs; or
         `decoded from Windows-1252` for bytes that are not UTF-8.
     """
     for bom, codec, name in _BOMS:
@@ -417,6 +419,14 @@ def read_text(data: bytes, media_type: str) -> tuple[str, tuple[str, ...]]:
                 raise InvalidMedia(f"this {media_type} file is not valid {name}") from exc
             said = f"{name} byte order mark removed" if name == "UTF-8" else f"decoded from {name}"
             return text, (said,)
+    # Checked before UTF-8, which mostly-ASCII UTF-16 also is (NULs and all): detection's own
+    # rule, so what it typed as text by its NULs is read the same way here.
+    order = utf16_order(data)
+    if order is not None:
+        try:
+            return data.decode(order), ("decoded from UTF-16 (no byte order mark)",)
+        except UnicodeDecodeError as exc:
+            raise InvalidMedia(f"this {media_type} file is not valid UTF-16") from exc
     try:
         return data.decode("utf-8"), ()
     except UnicodeDecodeError:

@@ -187,7 +187,7 @@ def url_media(
         return inline_media(kind, parsed.data, media_type or parsed.media_type, at, **fields)
     try:
         if not is_url(url):
-            raise InvalidMedia(f"expected a URL (scheme://...), got {excerpt(url)}")
+            raise InvalidMedia(f"expected a URL (scheme://...), got {excerpt(url, ends=True)}")
         return _class(kind, media_type).from_url(url, media_type=media_type, **fields)
     except MediaError as exc:
         raise rewrap(exc, f"{at}: {exc}") from exc

@@ -91,11 +91,11 @@ class MediaURLs:
             key = _key(url)
         except (httpx.InvalidURL, TypeError) as exc:
             raise InvalidConfig(
-                f"media_urls.add() needs a valid URL, got {excerpt(url)}: {exc}"
+                f"media_urls.add() needs a valid URL, got {excerpt(url, ends=True)}: {exc}"
             ) from exc
         if httpx.URL(key).scheme not in ("http", "https") or not httpx.URL(key).host:
             raise InvalidConfig(
-                f"media_urls.add() needs an absolute http(s) URL, got {excerpt(url)}"
+                f"media_urls.add() needs an absolute http(s) URL, got {excerpt(url, ends=True)}"
             )
         if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
             raise InvalidConfig(
@@ -167,9 +167,10 @@ class MediaURLs:
             shown = redact(key)
             hint = f" Registered: {', '.join(map(redact, known))}." if known else ""
             raise OfflineError(
-                f"media_urls refused {excerpt(shown)}: only registered URLs are served while the "
+                f"media_urls refused {excerpt(shown, ends=True)}:"
+                " only registered URLs are served while the "
                 f"media_urls fixture is active. Register it with "
-                f"media_urls.add({excerpt(shown)}, content) or fix the URL.{hint}",
+                f"media_urls.add({excerpt(shown, ends=True)}, content) or fix the URL.{hint}",
                 url=shown,
             )
         return httpx.Response(reply.status, headers=list(reply.headers), content=reply.content)

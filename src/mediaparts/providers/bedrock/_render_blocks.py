@@ -172,7 +172,10 @@ def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
 def _media(item: NormalizedPart, names: Names, *, in_tool: bool) -> dict[str, Any]:
     """Return an image, document, video or audio block (a text file: a text document)."""
     hints = hints_of(item)
-    if item.kind == "file" and (item.text is not None or hints.get("source") in _TEXT_SOURCES):
+    # An empty text file goes as text too: Converse's document bytes hold 1 byte at least
+    # (DocumentSourceBytesBlob "min": 1 in botocore's bedrock-runtime model), its text none.
+    as_text = item.text is not None or hints.get("source") in _TEXT_SOURCES or item.data == b""
+    if item.kind == "file" and as_text:
         return {"document": _text_document(item, hints, names)}
     fmt = hints["format"] if "format" in hints else formats(item.kind).get(item.media_type)
     # A document in S3 may go without a `format` (DocumentBlock.format is optional); bytes
