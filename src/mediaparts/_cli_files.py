@@ -11,14 +11,12 @@ import re
 import unicodedata
 from pathlib import Path
 
+from mediaparts._errors import cut_middle
 from mediaparts.detection import extension_for
 from mediaparts.fetching import redact
 from mediaparts.providers import NormalizedPart
 
 __all__ = ["as_given", "out_problem", "shown", "written"]
-
-# How much of an argument a line repeats: its start and its end (where a file name is).
-_SHOWN = 80
 
 
 def _printable(char: str) -> str:
@@ -40,11 +38,7 @@ def shown(argument: str | os.PathLike[str]) -> str:
     """Return an input or path as given, for a line that names it: without a URL's user name
     or password, and cut in the middle to about 80 characters, keeping its start and its end.
     """
-    text = "".join(map(_printable, as_given(os.fspath(argument))))
-    if len(text) <= _SHOWN:
-        return text
-    head = _SHOWN // 2 - 1
-    return f"{text[:head]}…{text[-(_SHOWN - head - 1) :]}"
+    return cut_middle("".join(map(_printable, as_given(os.fspath(argument)))))
 
 
 def out_problem(out: Path) -> str | None:

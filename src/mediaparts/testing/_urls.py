@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from mediaparts._errors import BlockedURL, InvalidConfig, OfflineError, excerpt
+from mediaparts._errors import BlockedURL, InvalidConfig, OfflineError, cut_middle, excerpt
 from mediaparts._parts import MediaPart
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
@@ -130,7 +130,7 @@ class MediaURLs:
             return None
         refusals = {url: _refusal(url) for url in missing}
         listed = "\n".join(
-            f"  - {_cut(redact(url))}"
+            f"  - {cut_middle(redact(url))}"
             + (f"\n    refused by the fetch policy, before any request: {why}" if why else "")
             for url, why in refusals.items()
         )
@@ -188,14 +188,6 @@ class MediaURLs:
                 yield self
         finally:
             client.close()
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    """Return `text`, or its start and end around an ellipsis when it is longer than `limit`."""
-    if len(text) <= limit:
-        return text
-    head = limit // 2
-    return f"{text[:head]}…{text[-(limit - head - 1) :]}"
 
 
 def _refusal(url: str) -> str | None:
