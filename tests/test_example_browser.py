@@ -352,6 +352,11 @@ def test_page_binary_units(shown: Shown) -> None:
     assert "huge.jpg (5.0 MiB)" in shown.chosen
     assert "5 MiB each" in shown.limits
     assert "1 MiB = 1,048,576 bytes" in shown.limits
+
+
+def test_page_pixel_limits_shown(shown: Shown) -> None:
+    """The hint says how many pixels an image, and all of them, may have (from /limits)."""
+    assert "images up to 25 MP each, 100 MP in all" in shown.limits
     said = [shown.chosen, *shown.cards.values(), *(cell.text for cell in shown.cells.values())]
     assert not [text for text in said if re.search(r"\d (KB|MB|GB)\b", text)]
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 import mediaparts as mp
-from tests._builders import ROOT, TESTDATA, png_header
+from tests._builders import ROOT, TESTDATA, png_header, read
 
 pytest.importorskip("fastapi")
 if not (importlib.util.find_spec("python_multipart") or importlib.util.find_spec("multipart")):
@@ -205,6 +205,7 @@ def test_example_limits_list_the_registered_providers(app: Any) -> None:
     body = request(app, "GET", "/limits").json()
     assert body["providers"] == list(mp.providers.names())
     assert (body["max_files"], body["max_bytes"]) == (8, 5 * 2**20)
+    assert (body["max_pixels"], body["max_total_pixels"]) == (25_000_000, 100_000_000)
 
 
 def test_example_inspect_files_per_provider(app: Any) -> None:
@@ -377,3 +378,146 @@ def test_example_setup_lines_use_the_venv(example: Any, where: str) -> None:
     assert "your own virtual environment" in " ".join(text.split())
     bare = re.findall(r"^\s*(?:pip|python) .*", text, re.M)
     assert not bare, bare
+
+
+def send(
+    app: Any, files: list[tuple[str, bytes]], providers: list[str], **data: Any
+) -> httpx.Response:
+    """POST `files` (name, bytes) to /inspect for `providers`, with any other form fields."""
+    fields = [("file", (name, content, "application/octet-stream")) for name, content in files]
+    return request(app, "POST", "/inspect", files=fields, data={"provider": providers, **data})
+
+
+@pytest.mark.parametrize(
+    ("count", "says"),
+    [
+        (9, "9 files; at most 8 files at once"),
+        (10, "more than 9 files; at most 8 files at once"),
+        (60, "more than 9 files; at most 8 files at once"),
+    ],
+)
+def test_example_inspect_too_many_files_413(app: Any, count: int, says: str) -> None:
+    """Too many files is the documented 413 naming the page's limit, however many were sent
+    (Starlette's form parser stops at the tenth with a 400 of its own)."""
+    response = send(app, [("a.png", b"")] * count, ["anthropic"])
+    assert response.status_code == 413, response.text
+    assert response.json() == {"error": "MediaTooLarge", "detail": says}
+
+
+def test_example_inspect_too_many_fields_413(app: Any) -> None:
+    """More form fields than the example reads (51) is a 413 naming the limit, not Starlette's 400."""
+    extra = {f"x{i}": "y" for i in range(50)}
+    response = send(
+        app, [("photo.jpg", (TESTDATA / "photo.jpg").read_bytes())], ["openai"], **extra
+    )
+    assert response.status_code == 413, response.text
+    assert "at most 50 form fields" in response.json()["detail"]
+
+
+def test_example_inspect_malformed_body_400(app: Any) -> None:
+    """A multipart body without its boundary is still Starlette's 400: malformed, not too large."""
+    headers = {"content-type": "multipart/form-data"}
+    response = request(app, "POST", "/inspect", content=b"--x\r\n", headers=headers)
+    assert response.status_code == 400, response.text
+
+
+def test_example_inspect_pixel_budget_413(
+    app: Any, example: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More pixels in all than MAX_TOTAL_PIXELS is a 413 for the request, read from the headers
+    before any file is read as a part or normalized."""
+    monkeypatch.setattr(example, "MAX_TOTAL_PIXELS", 600_000)
+    called: list[str] = []
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        called.append("decoded")
+        raise AssertionError("nothing is read or normalized past the budget")
+
+    monkeypatch.setattr(mp, "afrom_upload", spy)
+    monkeypatch.setattr(mp, "anormalize", spy)
+    photo = (TESTDATA / "photo.jpg").read_bytes()  # 640x480: 307,200 pixels
+    response = send(app, [("a.jpg", photo), ("b.jpg", photo)], ["anthropic"])
+    assert response.status_code == 413, response.text
+    assert response.json()["detail"] == (
+        "614,400 pixels in all; at most 600,000 at once: send fewer or smaller images"
+    )
+    assert called == []
+
+
+@pytest.mark.parametrize("path", ["/describe", "/inspect"])
+def test_example_page_pixel_cap(app: Any, path: str) -> None:
+    """An image over the page's MAX_PIXELS (25 MP, below from_upload's default 50 MP) is
+    refused from its header: eight of them are eight refusals, not the request's budget."""
+    bomb = png_header(6300, 6300)  # 39.7 MP, refused before decoding
+    if path == "/describe":
+        response = request(app, "POST", path, files={"file": ("big.png", bomb, "image/png")})
+        assert response.status_code == 413, response.text
+        details = [response.json()["detail"]]
+    else:
+        response = send(app, [("big.png", bomb)] * 8, ["anthropic", "gemini"])
+        assert response.status_code == 200, response.text
+        errors = [f["error"] for f in response.json()["files"]]
+        assert {e["status"] for e in errors} == {413}
+        details = [e["detail"] for e in errors]
+    assert all("exceeds max_pixels=25,000,000" in d for d in details), details
+
+
+def test_example_payload_renders_what_was_normalized(
+    app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each payload is rendered from the parts `normalize` made for that provider (their
+    dimensions, nothing left to fit), never from the upload again: no image is resized twice."""
+    from PIL import Image
+
+    from tests._builders import encode
+
+    wide = encode(Image.new("RGB", (2400, 1200), (200, 120, 40)), "PNG")
+    given: dict[str, list[mp.MediaPart]] = {}
+    render = mp.arender
+
+    async def spy(messages: Any, provider: str, **kwargs: Any) -> Any:
+        given[provider] = [p for p in messages[0].parts if isinstance(p, mp.MediaPart)]
+        return await render(messages, provider, **kwargs)
+
+    monkeypatch.setattr(mp, "arender", spy)
+    providers = ["anthropic", "gemini"]
+    response = send(app, [("wide.png", wide), ("photo.jpg", read("photo.jpg"))], providers)
+    assert response.status_code == 200, response.text
+    cells = [f["providers"] for f in response.json()["files"]]
+    assert cells[0][0]["steps"] != []  # Anthropic's long side is 1568: it was resized once
+    for index, provider in enumerate(providers):
+        parts = given[provider]
+        sizes = [(p.width, p.height) for p in parts if isinstance(p, mp.ImagePart)]
+        assert sizes == [(row[index]["width"], row[index]["height"]) for row in cells]
+        assert [mp.normalize(p, provider).steps for p in parts] == [(), ()]
+
+
+def test_example_heavy_work_queues(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parallel requests take turns at the image work: at most two at once (HEAVY), the rest
+    wait, rather than all decoding and resizing together."""
+    active, most = 0, 0
+    normalize = mp.anormalize
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        nonlocal active, most
+        active += 1
+        most = max(most, active)
+        await asyncio.sleep(0.05)  # hold the work, so that overlapping requests would show
+        active -= 1
+        return await normalize(*args, **kwargs)
+
+    monkeypatch.setattr(mp, "anormalize", spy)
+    photo = ("photo.jpg", read("photo.jpg"), "image/jpeg")
+
+    async def send_all() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://example") as client:
+            posts = [
+                client.post("/inspect", files=[("file", photo)], data={"provider": "gemini"})
+                for _ in range(5)
+            ]
+            return await asyncio.gather(*posts)
+
+    responses = asyncio.run(send_all())
+    assert [r.status_code for r in responses] == [200] * 5
+    assert most == 2

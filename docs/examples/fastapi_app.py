@@ -28,22 +28,33 @@ import base64
 import hashlib
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, UploadFile
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import FormData
 from starlette.datastructures import UploadFile as FormFile  # what request.form() holds
+from starlette.exceptions import HTTPException
 
 import mediaparts as mp
 from mediaparts import formats
-from mediaparts.imaging import FitSpec, fit_image, image_orientation
+from mediaparts.imaging import FitSpec, fit_image, image_orientation, image_size
 from mediaparts.testing import summarize  # plain functions: imports no pytest
 
 MAX_BYTES = 5 * 2**20  # per file
 MAX_FILES = 8  # per request of the page
 MAX_TOTAL_BYTES = 4 * MAX_BYTES  # all files of one request
+MAX_FIELDS = 50  # form fields other than files (the page sends at most two per provider)
+# Pixels, not bytes, are what decoding and resizing cost: a flat 6300x6300 PNG is 131 KB.
+MAX_PIXELS = 25_000_000  # per image, from its header (from_upload's default is 50 MP)
+MAX_TOTAL_PIXELS = 4 * MAX_PIXELS  # all images of one request, before any is decoded
+# Requests doing image work at once; more wait their turn instead of running the server out of
+# memory (each decodes one image at a time, at most MAX_PIXELS).
+HEAVY = asyncio.Semaphore(2)
 MAX_MODEL_NAME = 100
 MODEL_PATTERNS_SHOWN = 6  # an unknown model's message names this many of the known patterns
 ACCEPT = ("image/*", "application/pdf")
@@ -120,14 +131,19 @@ async def limits() -> dict[str, Any]:
         "max_files": MAX_FILES,
         "max_bytes": MAX_BYTES,
         "max_total_bytes": MAX_TOTAL_BYTES,
+        "max_pixels": MAX_PIXELS,
+        "max_total_pixels": MAX_TOTAL_PIXELS,
     }
 
 
 @app.post("/describe")
 async def describe(file: UploadFile) -> dict[str, Any]:
     """Check the uploaded file and describe it, and what Anthropic's API would be sent."""
-    part = await mp.afrom_upload(file, max_bytes=MAX_BYTES, accept=ACCEPT)
-    sent = await mp.anormalize(part, "anthropic")
+    async with HEAVY:
+        part = await mp.afrom_upload(
+            file, max_bytes=MAX_BYTES, accept=ACCEPT, max_pixels=MAX_PIXELS
+        )
+        sent = await mp.anormalize(part, "anthropic")
     return {
         "filename": part.filename,
         "media_type": part.media_type,
@@ -152,35 +168,52 @@ async def inspect(request: Request) -> dict[str, Any]:
     """Check each uploaded file (`file` fields) for each chosen provider (`provider` fields).
 
     A `model.<provider>` field names that provider's model (empty: its default). A request
-    malformed as a whole is refused with a status (413 too many files or bytes, 422 no file, no
-    provider or an unknown one); each file's own refusal, and each provider's (a model its rules
-    do not know), is reported in the answer instead.
+    malformed as a whole is refused with a status (413 too many files, fields, bytes or pixels,
+    422 no file, no provider or an unknown one); each file's own refusal, and each provider's
+    (a model its rules do not know), is reported in the answer instead.
     """
-    async with request.form(max_files=MAX_FILES + 1, max_fields=50) as form:
+    async with _form(request) as form:
         files = [f for f in form.getlist("file") if isinstance(f, FormFile)]
         chosen = [_choice(p, form.get(f"model.{p}")) for p in _providers(form)]
         _check_sizes(files)
-        parts = [await _read(upload) for upload in files]
-        previews: dict[bytes, str | None] = {}
-        results = [
-            await _file(upload, part, chosen, previews)
-            for upload, part in zip(files, parts, strict=True)
-        ]
-    payloads = []
-    for provider, model in chosen:  # each provider is sent the files it took
-        if isinstance(model, mp.MediaError):
-            payloads.append({"provider": provider, "model": None, "error": refusal(model)})
-            continue
-        taken = [
-            part
-            for part, result in zip(parts, results, strict=True)
-            for sent in result.get("providers", ())
-            if isinstance(part, mp.MediaPart)
-            and sent["provider"] == provider
-            and "error" not in sent
-        ]
-        payloads.append(await _payload(taken, provider, model))
-    return {"files": results, "payloads": payloads}
+        await _check_pixels(files)
+        async with HEAVY:
+            parts = [await _read(upload) for upload in files]
+            previews: dict[bytes, str | None] = {}
+            cells = [
+                await _file(upload, part, chosen, previews)
+                for upload, part in zip(files, parts, strict=True)
+            ]
+            payloads = [
+                await _payload([sent[p] for _, sent in cells if p in sent], p, model)
+                for p, model in chosen  # each provider is sent the files it took
+            ]
+    return {"files": [result for result, _ in cells], "payloads": payloads}
+
+
+@asynccontextmanager
+async def _form(request: Request) -> AsyncIterator[FormData]:
+    """The request's form, closed afterwards; Starlette's 400 for too many files or fields
+    becomes the 413 the page documents, naming the limit (a malformed body stays a 400)."""
+    try:
+        form = await request.form(max_files=MAX_FILES + 1, max_fields=MAX_FIELDS)
+    except HTTPException as exc:  # Starlette stops at the first file or field past its cap
+        detail = str(exc.detail)
+        if detail.startswith("Too many files"):
+            raise mp.MediaTooLarge(
+                f"more than {MAX_FILES + 1} files; at most {MAX_FILES} files at once",
+                limit=MAX_FILES,
+            ) from exc
+        if detail.startswith("Too many fields"):
+            raise mp.MediaTooLarge(
+                f"more than {MAX_FIELDS} form fields; at most {MAX_FIELDS} form fields at once",
+                limit=MAX_FIELDS,
+            ) from exc
+        raise
+    try:
+        yield form
+    finally:
+        await form.close()
 
 
 def _providers(form: Any) -> list[str]:
@@ -220,7 +253,11 @@ def _check_sizes(files: list[FormFile]) -> None:
     if not files:
         raise mp.InvalidMedia("choose at least one file")
     if len(files) > MAX_FILES:
-        raise mp.MediaTooLarge(f"at most {MAX_FILES} files at once", size=len(files))
+        raise mp.MediaTooLarge(
+            f"{len(files)} files; at most {MAX_FILES} files at once",
+            size=len(files),
+            limit=MAX_FILES,
+        )
     total = sum(upload.size or 0 for upload in files)
     if total > MAX_TOTAL_BYTES:
         raise mp.MediaTooLarge(
@@ -228,6 +265,35 @@ def _check_sizes(files: list[FormFile]) -> None:
             size=total,
             limit=MAX_TOTAL_BYTES,
         )
+
+
+async def _check_pixels(files: list[FormFile]) -> None:
+    """Refuse the request when its images hold more than MAX_TOTAL_PIXELS in all, read from
+    their headers before anything is decoded. A file `afrom_upload` refuses from its header or
+    size at no cost (over MAX_PIXELS or MAX_BYTES), or that is no image, counts 0."""
+    total = 0
+    for upload in files:
+        await upload.seek(0)
+        data = await upload.read(MAX_BYTES + 1)
+        await upload.seek(0)
+        if len(data) <= MAX_BYTES:
+            total += await asyncio.to_thread(_pixels, data)
+    if total > MAX_TOTAL_PIXELS:
+        raise mp.MediaTooLarge(
+            f"{total:,} pixels in all; at most {MAX_TOTAL_PIXELS:,} at once: "
+            "send fewer or smaller images",
+            size=total,
+            limit=MAX_TOTAL_PIXELS,
+        )
+
+
+def _pixels(data: bytes) -> int:
+    """The pixels of an image mediaparts would decode, from its header (as `afrom_upload`
+    reads them); 0 for anything else, or for an image over MAX_PIXELS."""
+    media_type = mp.detect(data).media_type
+    size = image_size(data, media_type) if media_type in formats.readable() else None
+    pixels = size[0] * size[1] if size is not None else 0
+    return pixels if pixels <= MAX_PIXELS else 0
 
 
 def _binary(size: int) -> str:
@@ -243,7 +309,9 @@ def _binary(size: int) -> str:
 async def _read(upload: FormFile) -> mp.MediaPart | dict[str, Any]:
     """The part the app would keep (typed, checked, stripped), or the file's refusal."""
     try:
-        return await mp.afrom_upload(upload, max_bytes=MAX_BYTES, accept=ACCEPT)
+        return await mp.afrom_upload(
+            upload, max_bytes=MAX_BYTES, accept=ACCEPT, max_pixels=MAX_PIXELS
+        )
     except mp.MediaError as exc:
         return refusal(exc)
 
@@ -253,19 +321,21 @@ async def _file(
     part: mp.MediaPart | dict[str, Any],
     chosen: list[Choice],
     previews: dict[bytes, str | None],
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], dict[str, mp.MediaPart]]:
+    """The file's card, and per provider that took it the part to render: what was sent."""
     await upload.seek(0)
     head = await upload.read(256 * 2**10)  # a prefix: what the bytes were before any change
     found = mp.detect(head).media_type
     result: dict[str, Any] = {"filename": (upload.filename or "")[:255], "size": upload.size}
     if not isinstance(part, mp.MediaPart):
-        return {**result, "detected": found, "error": part}
+        return {**result, "detected": found, "error": part}, {}
     width, height = (part.width, part.height) if isinstance(part, mp.ImagePart) else (None, None)
     steps = _upload_steps(found, part, head)
     result |= {"media_type": part.media_type, "kind": part.kind, "width": width, "height": height}
     result |= {"upload_steps": steps, "stored_bytes": part.size}
-    result["providers"] = [await _sent(part, p, m, previews) for p, m in chosen]
-    return result
+    cells = [await _sent(part, p, m, previews) for p, m in chosen]
+    result["providers"] = [cell for cell, _ in cells]
+    return result, {p: sent for (p, _), (_, sent) in zip(chosen, cells, strict=True) if sent}
 
 
 def _upload_steps(found: str, part: mp.MediaPart, head: bytes) -> list[str]:
@@ -290,15 +360,16 @@ async def _sent(
     provider: str,
     model: str | mp.MediaError | None,
     previews: dict[bytes, str | None],
-) -> dict[str, Any]:
-    """What `provider` would be sent for `part`, with a preview and the token count."""
+) -> tuple[dict[str, Any], mp.MediaPart | None]:
+    """What `provider` would be sent for `part`, with a preview and the token count; and the
+    part to render for it (None when refused)."""
     if isinstance(model, mp.MediaError):  # the model named is refused: this provider's cell
-        return {"provider": provider, "model": None, "error": refusal(model)}
+        return {"provider": provider, "model": None, "error": refusal(model)}, None
     result: dict[str, Any] = {"provider": provider, "model": model}
     try:
         sent = await mp.anormalize(part, provider, model=model)
     except mp.MediaError as exc:
-        return {**result, "error": refusal(exc)}
+        return {**result, "error": refusal(exc)}, None
     counted = await asyncio.to_thread(mp.count_tokens, part, provider, model=model)
     count = counted.messages[0].parts[0]
     result |= {"media_type": sent.media_type, "width": sent.width, "height": sent.height}
@@ -311,7 +382,17 @@ async def _sent(
         result["preview"] = previews[key]
     else:
         result["note"] = f"not an image: a {sent.kind} ({sent.media_type}), no picture"
-    return result
+    return result, _as_sent(sent)
+
+
+def _as_sent(sent: mp.NormalizedPart) -> mp.MediaPart:
+    """A part of the bytes `normalize` made: rendering it fits nothing a second time (it
+    passes from the header alone), where the original would be decoded and resized again."""
+    assert sent.part is not None  # normalize always keeps the part it was made from
+    if sent.data is None:  # text, a URL or a file reference: nothing decoded to redo
+        return sent.part
+    made = type(sent.part)  # the same kind: an image stays an image, a PDF a file
+    return made.from_bytes(sent.data, media_type=sent.media_type, filename=sent.filename)
 
 
 def _preview(data: bytes, media_type: str) -> str | None:
@@ -323,8 +404,13 @@ def _preview(data: bytes, media_type: str) -> str | None:
     return f"data:{small.media_type};base64,{base64.b64encode(small.data).decode('ascii')}"
 
 
-async def _payload(parts: list[mp.MediaPart], provider: str, model: str | None) -> dict[str, Any]:
-    """The request `provider` would get for the files it takes, media summarised."""
+async def _payload(
+    parts: list[mp.MediaPart], provider: str, model: str | mp.MediaError | None
+) -> dict[str, Any]:
+    """The request `provider` would get for the files it takes (as normalized for it), media
+    summarised; or why its model is refused."""
+    if isinstance(model, mp.MediaError):
+        return {"provider": provider, "model": None, "error": refusal(model)}
     result: dict[str, Any] = {"provider": provider, "model": model}
     if not parts:
         return {**result, "error": None, "note": "no file to send"}

@@ -11,7 +11,9 @@ const statusLine = document.getElementById("status");
 const results = document.getElementById("results");
 const payloads = document.getElementById("payloads");
 const button = document.getElementById("inspect");
-let limits = { providers: [], max_files: 8, max_bytes: 0, max_total_bytes: 0 };
+let limits = {
+  providers: [], max_files: 8, max_bytes: 0, max_total_bytes: 0, max_pixels: 0, max_total_pixels: 0,
+};
 let selected = [];
 let busy = false; // one POST /inspect at a time: a second submit in flight is ignored
 
@@ -41,6 +43,10 @@ function mib(bytes) {
   return `${(bytes / 2 ** 20).toLocaleString("en", { maximumFractionDigits: 1 })} MiB`;
 }
 
+function megapixels(pixels) {
+  return `${(pixels / 1e6).toLocaleString("en", { maximumFractionDigits: 1 })} MP`;
+}
+
 function dims(width, height) {
   return width && height ? `${width}×${height}` : "";
 }
@@ -54,7 +60,8 @@ async function loadLimits() {
   const response = await fetch("/limits");
   limits = await response.json();
   document.getElementById("limits").textContent =
-    `Up to ${limits.max_files} files, ${mib(limits.max_bytes)} each, ${mib(limits.max_total_bytes)} in all ` +
+    `Up to ${limits.max_files} files, ${mib(limits.max_bytes)} each, ${mib(limits.max_total_bytes)} in all; ` +
+    `images up to ${megapixels(limits.max_pixels)} each, ${megapixels(limits.max_total_pixels)} in all ` +
     "(1 MiB = 1,048,576 bytes; refusals give exact bytes).";
   document.getElementById("accept").textContent =
     "Accepted: raster images (image/*: PNG, JPEG, GIF, WebP, HEIC, ...) and PDF; " +
