@@ -92,7 +92,7 @@ def refusal(exc: mp.MediaError) -> dict[str, Any]:
     status = next(code for cls, code in STATUS if isinstance(exc, cls))
     body: dict[str, Any] = {"error": type(exc).__name__, "detail": str(exc), "status": status}
     if isinstance(exc, mp.CodecUnavailable):
-        what = f"mediaparts[{exc.extra}]" if exc.extra else exc.package
+        what = f"{exc.package} (the [{exc.extra}] extra)" if exc.extra else exc.package
         log.error("cannot decode %s: install %s on the server (%s)", exc.media_type, what, exc)
         body["detail"] = f"the server cannot decode {exc.media_type}; its operator has been told"
     elif isinstance(exc, mp.UnsupportedMediaType) and exc.media_type == "image/svg+xml":
