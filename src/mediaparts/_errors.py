@@ -40,6 +40,7 @@ The policy every module follows:
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 __all__ = [
@@ -332,7 +333,17 @@ def excerpt(value: object, limit: int = SHOWN_CHARS, *, ends: bool = False) -> s
         if ends:
             return f"{cut_middle(value, limit)!r}"
         return f"{value[:limit]!r}…(+{len(value) - limit:,} chars)"
-    shown = repr(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        # The repr of a prefix only: 50 MB of bytes would make a 200 MB repr to cut.
+        data = bytes(value[:limit])
+        more = len(value) - len(data)
+        return f"{data!r}"[:limit] + (f"…(+{more:,} bytes)" if more > 0 else "")
+    bounded = reprlib.Repr()  # keyword arguments only from Python 3.12
+    bounded.maxstring = bounded.maxother = limit
+    try:
+        shown = bounded.repr(value)
+    except Exception:  # a caller's object whose repr fails is named by its type
+        return f"<{type(value).__name__}>"
     return shown if len(shown) <= limit else f"{shown[:limit]}…"
 
 

@@ -213,3 +213,35 @@ def test_messages_keep_the_end_of_a_path_or_url(
     assert given[:20] in message and given[-20:] in message, message
     assert repeated(message, given) is None, message
     assert getattr(caught.value, attribute) == given
+
+
+class _FailingRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("a caller's repr that fails")
+
+
+@pytest.mark.parametrize(
+    ("value", "starts"),
+    [
+        (b"\x00" * (8 * 2**20), "b'\\x00"),  # 8 MB of bytes: the repr of a prefix only
+        (bytearray(b"ab" * 10_000), "b'abab"),
+        ([["x" * 10_000] * 100] * 100, "[["),
+        ({"k" * 5_000: "v"}, "{'kkk"),
+        (_FailingRepr(), "<_FailingRepr instance"),
+    ],
+    ids=["bytes", "bytearray", "nested-list", "dict", "failing-repr"],
+)
+def test_excerpt_of_any_value_is_bounded(value: object, starts: str) -> None:
+    """excerpt shows any value in at most about 80 characters, without building a whole
+    repr of a large value, and never raises for a repr that fails."""
+    from mediaparts._errors import excerpt
+
+    shown = excerpt(value)
+    assert shown.startswith(starts)
+    assert len(shown) <= 110
+
+
+def test_part_given_a_failing_repr_is_our_error() -> None:
+    """A positional value whose repr raises still gives InvalidMedia, not the caller's error."""
+    with pytest.raises(mp.InvalidMedia):
+        mp.ImagePart(_FailingRepr())  # type: ignore[arg-type]
