@@ -292,3 +292,14 @@ def test_base64_passed_as_path_is_said_to_be_base64(name: str) -> None:
     with pytest.raises(mp.BlockedPath) as blocked:
         mp.message_from_dict({"role": "user", "parts": [{"path": text}]})
     assert "looks like base64" in str(blocked.value) and "base_dir=" in str(blocked.value)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_wrapped_base64_passed_as_path_is_said_to_be_base64(newline: str) -> None:
+    """Base64 wrapped at 76 characters (the `base64` tool, encodebytes) gets the hint too, and
+    the form it suggests takes it."""
+    text = base64.encodebytes((TESTDATA / "alpha.png").read_bytes()).decode()
+    text = text.replace("\n", newline)
+    with pytest.raises(InvalidMedia, match="this looks like base64 text"):
+        mp.part(text)
+    assert mp.part({"data": text}).media_type == "image/png"

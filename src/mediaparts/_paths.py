@@ -276,10 +276,11 @@ def register_media_test(test: Callable[[bytes], bool]) -> None:
 def looks_like_base64(text: str) -> bool:
     """Tell whether text that names no file is base64 of media rather than a path.
 
-    True when the text is in one base64 alphabet (standard or URL-safe, not both) and its start
-    (a whole number of 4-character quanta) decodes to media detection identifies by their
-    signature: a path decodes to noise.
+    True when the text (line breaks and spaces aside) is in one base64 alphabet (standard or
+    URL-safe, not both) and its start (a whole number of 4-character quanta) decodes to media
+    detection identifies by their signature: a path decodes to noise.
     """
+    text = "".join(text.split())  # `base64` and encodebytes() wrap lines at 76 characters
     if not _MEDIA_TEST or _BASE64_TEXT.fullmatch(text) is None:
         return False
     if _STANDARD.intersection(text) and _URL_SAFE.intersection(text):
