@@ -302,4 +302,5 @@ def test_wrapped_base64_passed_as_path_is_said_to_be_base64(newline: str) -> Non
     text = text.replace("\n", newline)
     with pytest.raises(InvalidMedia, match="this looks like base64 text"):
         mp.part(text)
-    assert mp.part({"data": text}).media_type == "image/png"
+    made = mp.part({"data": text})
+    assert isinstance(made, mp.ImagePart) and made.media_type == "image/png"
