@@ -237,11 +237,12 @@ def _choice(provider: str, value: object) -> Choice:
     shown = model[:60] + ("..." if len(model) > 60 else "")
     if len(model) > MAX_MODEL_NAME or not re.fullmatch(r"[\w.:/@+-]+", model):
         return provider, mp.InvalidConfig(f"model {shown!r} for {provider} is not a model name")
-    rows = mp.providers.get(provider).rules.vision
-    if not any(row.matches(model) for row in rows):
-        known = ", ".join(row.pattern for row in rows[:MODEL_PATTERNS_SHOWN])
-        if len(rows) > MODEL_PATTERNS_SHOWN:
-            known += f" (+{len(rows) - MODEL_PATTERNS_SHOWN} more)"
+    rules = mp.providers.get(provider).rules
+    if rules.model_row(model) is None:  # the row normalize and count_tokens would take
+        patterns = rules.model_patterns
+        known = ", ".join(patterns[:MODEL_PATTERNS_SHOWN])
+        if len(patterns) > MODEL_PATTERNS_SHOWN:
+            known += f" (+{len(patterns) - MODEL_PATTERNS_SHOWN} more)"
         return provider, mp.InvalidConfig(
             f"unknown model {shown!r} for {provider}: its image rules cover {known}; "
             "leave the model empty for the provider's default"

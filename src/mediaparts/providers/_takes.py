@@ -11,7 +11,7 @@ from mediaparts import formats
 from mediaparts.formats import Kind
 from mediaparts.providers._rules import Rules
 
-__all__ = ["accepted_types", "short_name", "takes"]
+__all__ = ["accepted_types", "extension_name", "takes"]
 
 # The groups, in the order said: each kind's types, then the text formats read as text.
 _GROUPS: tuple[tuple[Kind, str], ...] = (
@@ -32,7 +32,7 @@ def accepted_types(rules: Rules) -> tuple[str, ...]:
     return tuple(dict.fromkeys(every))
 
 
-def short_name(media_type: str) -> str:
+def extension_name(media_type: str) -> str:
     """Return a media type's short name: its format's usual extension, in capitals (`JPG`)."""
     record = formats.get(media_type)
     if record is not None and record.extensions:
@@ -53,7 +53,7 @@ def takes(rules: Rules) -> str:
 
 
 def _names(media_types: tuple[str, ...]) -> str:
-    names = list(dict.fromkeys(short_name(t) for t in media_types))
+    names = list(dict.fromkeys(extension_name(t) for t in media_types))
     if len(names) <= _SHOWN + 1:  # "+1 more" would be no shorter than the name
         return ", ".join(names)
     return ", ".join([*names[:_SHOWN], f"+{len(names) - _SHOWN} more"])
