@@ -60,6 +60,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("formats", frozenset({"mediaparts.formats"})),
     ("detection", frozenset({"mediaparts.detection"})),
     ("imaging", frozenset({"mediaparts.imaging"})),
+    ("converting", frozenset({"mediaparts.converting"})),
     ("fetching", frozenset({"mediaparts.fetching"})),
     (
         "parts",

@@ -1,0 +1,143 @@
+"""`TransformPolicy`: what the transforms beyond images may do, and how much work they may cost.
+
+Images are fitted by `mediaparts.imaging` under its `DecodeBudget`. Audio, video, vector images
+and documents are converted here, each under the caps of one policy: the seconds decoded, the
+pixels of any picture made, the pages read, the bytes a package may inflate to, and the wall
+time of one transform. The caller's choices (what a provider that takes no video gets, what
+happens to a PDF over a provider's page or byte limit) live in the same policy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from mediaparts._errors import InvalidConfig, excerpt
+
+__all__ = [
+    "PdfMode",
+    "Sampling",
+    "TransformPolicy",
+    "VideoMode",
+    "default_transforms",
+    "set_default_transforms",
+    "using_transforms",
+]
+
+VideoMode = Literal["frames", "audio", "frames+audio", "refuse"]
+Sampling = Literal["uniform", "scenes"]
+PdfMode = Literal["split", "pages", "refuse"]
+
+# The same cap as images' (`imaging.DecodeBudget.max_frame_pixels`, Pillow's bomb threshold):
+# no frame, page or raster made here has more pixels than an image would be allowed to.
+_PIXEL_CAP = 178_956_970
+
+
+@dataclass(frozen=True, slots=True)
+class TransformPolicy:
+    """What `normalize` may do to audio, video, SVG and documents a provider cannot take as
+    they are, and the caps that bound the work a hostile input can cause.
+
+    A transform runs only when the provider cannot take the original. Every cap is checked
+    from the input's headers before decoding where the format allows, and again while
+    decoding; an input over one raises `MediaTooLarge` naming it.
+
+    Attributes:
+        video: What a provider that takes no video gets: `"frames"` (sampled frames as
+            images, each with its timestamp as text), `"audio"` (the audio track, where the
+            provider takes audio), `"frames+audio"` (both), or `"refuse"`.
+        frames: How many frames to sample.
+        sampling: `"uniform"` (evenly spaced) or `"scenes"` (at scene changes, judged on key
+            frames; evenly spaced where the video has too few changes).
+        pdf: What a PDF over a provider's page or byte limit becomes: `"split"` (several
+            PDF parts, each within the limits), `"pages"` (each page rendered to an image),
+            or `"refuse"`.
+        max_seconds: The longest audio or video decoded.
+        max_pixels: The most pixels of one picture made here: a video frame, a rendered page,
+            a rasterised SVG. The same cap as images'.
+        max_pages: The most pages of a document read, split or rendered.
+        max_expanded_bytes: The most bytes an Office package (a zip) or an SVG may expand to
+            when read: its entries' sizes, or an XML file's text.
+        timeout: The most seconds one transform may take, checked between units of work
+            (packets, frames, pages); a single unit is bounded by the other caps.
+    """
+
+    video: VideoMode = "frames"
+    frames: int = 8
+    sampling: Sampling = "uniform"
+    pdf: PdfMode = "split"
+    max_seconds: float = 4 * 3600.0
+    max_pixels: int = _PIXEL_CAP
+    max_pages: int = 1000
+    max_expanded_bytes: int = 200 * 2**20
+    timeout: float = 120.0
+
+    def __post_init__(self) -> None:
+        """Check the fields: a wrong value is an `InvalidConfig` naming the field."""
+        for name, allowed in (("video", VideoMode), ("sampling", Sampling), ("pdf", PdfMode)):
+            value = getattr(self, name)
+            if value not in get_args(allowed):
+                choices = ", ".join(repr(a) for a in get_args(allowed))
+                raise InvalidConfig(
+                    f"TransformPolicy.{name} must be one of {choices}, got {excerpt(value)}"
+                )
+        for name in ("frames", "max_pixels", "max_pages", "max_expanded_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidConfig(
+                    f"TransformPolicy.{name} must be a positive whole number, got {excerpt(value)}"
+                )
+        for name in ("max_seconds", "timeout"):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value <= 0
+            ):
+                raise InvalidConfig(
+                    f"TransformPolicy.{name} must be a positive number of seconds, "
+                    f"got {excerpt(value)}"
+                )
+
+    def replace(self, **changes: object) -> TransformPolicy:
+        """Return a copy with some fields changed (checked like a new policy)."""
+        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})
+        if unknown:
+            raise InvalidConfig(f"TransformPolicy has no field {excerpt(unknown[0])}")
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+_default = TransformPolicy()
+# A policy for one block of code (`using_transforms`), in this thread or task only.
+_scoped: ContextVar[TransformPolicy | None] = ContextVar("mediaparts_transforms", default=None)
+
+
+def default_transforms() -> TransformPolicy:
+    """Return the policy in force: the innermost `using_transforms`, else the configured one."""
+    return _scoped.get() or _default
+
+
+def set_default_transforms(policy: TransformPolicy) -> None:
+    """Set the process-wide default policy (`mp.configure(transforms=...)`)."""
+    global _default
+    if not isinstance(policy, TransformPolicy):
+        raise InvalidConfig(f"transforms must be a TransformPolicy, got {type(policy).__name__}")
+    _default = policy
+
+
+@contextlib.contextmanager
+def using_transforms(policy: TransformPolicy) -> Iterator[TransformPolicy]:
+    """Use `policy` as the default inside a `with` block, in this thread or task only."""
+    if not isinstance(policy, TransformPolicy):
+        raise InvalidConfig(f"transforms must be a TransformPolicy, got {type(policy).__name__}")
+    token = _scoped.set(policy)
+    try:
+        yield policy
+    finally:
+        _scoped.reset(token)
