@@ -223,9 +223,11 @@ def convert_audio(
                 container, stream, spec.muxer, spec.options, fits, deadline, policy, media_type
             )
             if piece is not None and piece.data is not None:
-                # The same packets: the input's duration, where its container says it.
+                # The packets' span counts an encoder's priming and padding, which the
+                # input's container may trim (an edit list, a LAME header); a truncated input
+                # holds fewer packets than its header says: the lesser of the two.
                 step = f"remux {source}→{spec.muxer}"
-                took = seconds or piece.seconds
+                took = min(filter(None, (seconds, piece.seconds)), default=None)
                 return Converted(target, data=piece.data, steps=(step,), seconds=took)
     finally:
         container.close()
