@@ -33,6 +33,7 @@ from mediaparts.converting._result import Converted
 from mediaparts.imaging import measured
 
 if TYPE_CHECKING:
+    from av.audio.codeccontext import AudioCodecContext
     from av.audio.stream import AudioStream
     from av.container import InputContainer
 
@@ -134,7 +135,7 @@ def audio_info(data: bytes, media_type: str, policy: TransformPolicy) -> AudioIn
     """
     container = open_media(data, media_type, policy, f"read the audio of {media_type}")
     try:
-        stream = _first_audio(container)
+        stream = _first_audio(container, media_type)
         name = container.format.name
         if stream is None:
             return AudioInfo(None, None, name, None, None, None)
@@ -206,10 +207,13 @@ def convert_audio(
 
     def opened() -> tuple[InputContainer, AudioStream]:
         container = open_media(data, media_type, policy, doing)
-        stream = _first_audio(container)
-        if stream is None:
+        try:
+            stream = _first_audio(container, media_type)
+            if stream is None:
+                raise InvalidMedia(f"this {media_type} has no audio track", media_type=media_type)
+        except BaseException:
             container.close()
-            raise InvalidMedia(f"this {media_type} has no audio track", media_type=media_type)
+            raise
         return container, stream
 
     source = _source_name(media_type)
@@ -272,8 +276,18 @@ def convert_audio(
     )
 
 
-def _first_audio(container: InputContainer) -> AudioStream | None:
-    return container.streams.audio[0] if container.streams.audio else None
+def _first_audio(container: InputContainer, media_type: str) -> AudioStream | None:
+    """The first audio stream, or None; UnsupportedMediaType when FFmpeg cannot decode it."""
+    if not container.streams.audio:
+        return None
+    stream = container.streams.audio[0]
+    context: AudioCodecContext | None = stream.codec_context
+    if context is None:
+        raise UnsupportedMediaType(
+            f"this {media_type}'s audio codec has no decoder in this machine's FFmpeg",
+            media_type=media_type,
+        )
+    return stream
 
 
 def _stream_seconds(stream: AudioStream) -> float | None:

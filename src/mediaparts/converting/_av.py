@@ -102,6 +102,8 @@ def _check_caps(container: InputContainer, media_type: str, policy: TransformPol
         )
     for stream in container.streams.video:
         context: Any = stream.codec_context
+        if context is None:  # no decoder for its codec: no frame of it is ever made
+            continue
         pixels = (context.width or 0) * (context.height or 0)
         if pixels > policy.max_pixels:
             raise MediaTooLarge(
