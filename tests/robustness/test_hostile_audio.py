@@ -129,6 +129,36 @@ def test_header_claiming_less_is_stopped_while_decoding(target: str, way: str) -
     assert caught.value.size <= 6  # stopped just past the cap, not at the end
 
 
+def wav_claiming(channels: int, rate: int) -> bytes:
+    """tone.wav (16-bit PCM) with its fmt chunk's channels and rate set (and the byte rate and
+    block size that follow from them)."""
+    data = bytearray((TESTDATA / "tone.wav").read_bytes())
+    struct.pack_into("<HHIIH", data, 20, 1, channels, rate, rate * 2 * channels, 2 * channels)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("rate", [3, 999, 768_001, 2**31 - 1])
+@pytest.mark.parametrize("target", ["audio/mpeg", "audio/aac"])
+def test_absurd_sample_rate_is_refused_before_decoding(rate: int, target: str) -> None:
+    """A header claiming a rate no sound has (3 Hz: 5,333 s of samples; 2 GHz: a resampler
+    that takes minutes to build) is InvalidMedia at once, not a timeout."""
+    with deadline(f"{rate} Hz"), pytest.raises(mp.InvalidMedia, match="samples a second"):
+        convert_audio(wav_claiming(1, rate), "audio/wav", target, POLICY.replace(timeout=5))
+
+
+@pytest.mark.parametrize("channels", [64, 255])
+def test_too_many_channels_is_invalid_media(channels: int) -> None:
+    """A header claiming channels FFmpeg cannot downmix is InvalidMedia."""
+    with pytest.raises(mp.InvalidMedia):
+        convert_audio(wav_claiming(channels, 16_000), "audio/wav", "audio/mpeg", POLICY)
+
+
+def test_eight_channels_are_downmixed_to_two() -> None:
+    """Eight channels (a 7.1 layout) are downmixed to stereo, the step says so."""
+    made = convert_audio(wav_claiming(8, 16_000), "audio/wav", "audio/mpeg", POLICY)
+    assert made.steps == ("wav→mp3 128k", "downmix 8→2")
+
+
 def test_long_audio_within_the_cap_converts() -> None:
     """The honest minute converts when the cap allows it: the cap, not the input, stopped it."""
     made = convert_audio(matroska(60), "audio/x-matroska", "audio/mpeg", POLICY)

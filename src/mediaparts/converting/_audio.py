@@ -25,7 +25,7 @@ from mediaparts._errors import (
     MediaTooLarge,
     UnsupportedMediaType,
 )
-from mediaparts.converting._audio_io import Piece, Rung, encode, remux
+from mediaparts.converting._audio_io import RATES, Piece, Rung, encode, remux
 from mediaparts.converting._av import open_media, seconds_of
 from mediaparts.converting._extras import Deadline, require
 from mediaparts.converting._policy import TransformPolicy
@@ -236,9 +236,11 @@ def convert_audio(
     finally:
         container.close()
     _require_encoder(spec, media_type, doing)
-    if not rate:
+    if not RATES[0] <= rate <= RATES[1]:
         raise InvalidMedia(
-            f"this {media_type}'s audio track has no sample rate", media_type=media_type
+            f"this {media_type}'s audio track claims {rate:,} samples a second, which no sound "
+            f"has (from {RATES[0]:,} to {RATES[1]:,} Hz); refused before decoding",
+            media_type=media_type,
         )
     smallest: int | None = None  # the least an attempt or estimate came to, as measured
     for rung in _ladder(spec, channels, rate, limited=max_bytes is not None):

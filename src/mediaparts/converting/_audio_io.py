@@ -12,7 +12,7 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge
 from mediaparts.converting._av import AV_ERRORS
@@ -26,7 +26,12 @@ if TYPE_CHECKING:
     from av.audio.stream import AudioStream
     from av.container import InputContainer, OutputContainer
 
-__all__ = ["Piece", "Rung", "encode", "remux"]
+__all__ = ["RATES", "Piece", "Rung", "encode", "remux"]
+
+# The sample rates real audio has, from narrowband telephony to 768 kHz studio masters. A
+# header outside them is corrupt or hostile: resampling 2 GHz, or 3 Hz, to a codec's rate costs
+# minutes of CPU for a few bytes of input.
+RATES = (1_000, 768_000)
 
 # Every output is written the same way on every run: no muxer or encoder name in it.
 _BITEXACT = {"fflags": "+bitexact"}
@@ -143,15 +148,24 @@ def encode(
     out = io.BytesIO()
     try:
         output = _output(out, muxer, options)
-        target = output.add_stream(encoder, rate=rung.rate, layout=_LAYOUTS[rung.channels])
+        target = cast(
+            "AudioStream",
+            output.add_stream(encoder, rate=rung.rate, layout=_LAYOUTS[rung.channels]),
+        )
         if rung.kbps is not None:
             target.codec_context.bit_rate = rung.kbps * 1000
+        # The decoder's sample format when the encoder takes it (as the ffmpeg command
+        # chooses): no conversion of every sample. Else the encoder's first.
+        given = stream.codec_context.format
+        takes = target.codec_context.codec.audio_formats or ()
+        if given is not None and given.name in {f.name for f in takes}:
+            target.codec_context.format = given.name
     except _errors(FFmpegError) as exc:
         raise InvalidMedia(
             f"{encoder} cannot write {_LAYOUTS[rung.channels]} at {rung.rate} Hz: {reason(exc)}",
             media_type=media_type,
         ) from exc
-    writer = _Writer(output, target, rung)
+    writer = _Writer(output, target, rung, media_type)
     decoded = 0.0
     damaged = 0
     try:
@@ -195,7 +209,8 @@ def encode(
 class _Writer:
     """Resample decoded frames to the encoder's format, number them, encode and mux them."""
 
-    def __init__(self, output: OutputContainer, target: Any, rung: Rung) -> None:
+    def __init__(self, output: OutputContainer, target: Any, rung: Rung, media_type: str) -> None:
+        self._media_type = media_type
         self._output = output
         self._target = target
         self._rung = rung
@@ -208,6 +223,11 @@ class _Writer:
         # resampler for the new shape, after the old one is drained.
         shape = (frame.format.name, frame.layout.name, frame.sample_rate)
         if shape != self._shape:
+            if not RATES[0] <= frame.sample_rate <= RATES[1]:
+                raise InvalidMedia(
+                    f"a frame of this audio claims {frame.sample_rate:,} samples a second; stopped",
+                    media_type=self._media_type,
+                )
             self._drain()
             import av
 
