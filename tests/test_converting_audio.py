@@ -24,6 +24,7 @@ from mediaparts.converting._audio import AudioInfo, audio_info, convert_audio
 from mediaparts.converting._audio_io import encode
 from mediaparts.converting._policy import TransformPolicy
 from tests._builders import TESTDATA
+from tests.robustness.test_hostile_audio import matroska
 
 av = pytest.importorskip("av")
 
@@ -151,6 +152,15 @@ def test_convert_remux_copies_the_packets_exactly(name: str, target: str, step: 
     made = convert_audio(data, INPUTS[name], target, POLICY)
     assert made.steps == (step,)
     assert made.data is not None and packets(made.data) == packets(data)
+
+
+def test_convert_remux_flac_from_matroska() -> None:
+    """FLAC in Matroska is copied into a FLAC file, packets unchanged."""
+    data = matroska(2)
+    made = convert_audio(data, "audio/x-matroska", "audio/flac", POLICY)
+    assert made.steps == ("remux mka→flac",)
+    assert made.data is not None and packets(made.data) == packets(data)
+    assert made.seconds is not None and abs(made.seconds - 2.048) < 0.01  # 4 blocks of 4096
 
 
 @pytest.mark.parametrize(
