@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal
 
 from mediaparts import formats
 from mediaparts._errors import (
@@ -130,6 +130,7 @@ def audio_info(data: bytes, media_type: str, policy: TransformPolicy) -> AudioIn
 
     Raises:
         CodecUnavailable: PyAV is not installed (the `[av]` extra).
+        UnsupportedMediaType: FFmpeg has no decoder for the audio stream's codec.
         InvalidMedia: FFmpeg cannot read the container.
         MediaTooLarge: Longer than `policy.max_seconds`, or video frames over `max_pixels`.
     """
@@ -371,7 +372,3 @@ def _steps(
 
 def _as(measure: Measure) -> str:
     return " (as base64)" if measure == "base64" else ""
-
-
-# The five targets, in the order the docs list them.
-TARGETS: tuple[str, ...] = get_args(AudioTarget)

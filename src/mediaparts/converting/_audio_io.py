@@ -12,39 +12,19 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge
-from mediaparts.converting._av import AV_ERRORS
+from mediaparts.converting._audio_sinks import BITEXACT, RATES, Rung, errors, sink_for
 from mediaparts.converting._av import _reason as reason
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
 
 if TYPE_CHECKING:
-    from av.audio.frame import AudioFrame
-    from av.audio.resampler import AudioResampler
     from av.audio.stream import AudioStream
     from av.container import InputContainer, OutputContainer
 
 __all__ = ["RATES", "Piece", "Rung", "encode", "remux"]
-
-# The sample rates real audio has, from narrowband telephony to 768 kHz studio masters. A
-# header outside them is corrupt or hostile: resampling 2 GHz, or 3 Hz, to a codec's rate costs
-# minutes of CPU for a few bytes of input.
-RATES = (1_000, 768_000)
-
-# Every output is written the same way on every run: no muxer or encoder name in it.
-_BITEXACT = {"fflags": "+bitexact"}
-_LAYOUTS = {1: "mono", 2: "stereo"}
-
-
-@dataclass(frozen=True, slots=True)
-class Rung:
-    """One way to encode: a bit rate (None for lossless targets), channels and a rate."""
-
-    kbps: int | None
-    channels: int
-    rate: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +64,13 @@ def remux(
     Raises:
         MediaTooLarge: The packets run past `policy.max_seconds`, or past `policy.timeout`.
     """
-    from av.error import FFmpegError
-
     out = io.BytesIO()
     time_base = stream.time_base or Fraction(1, 1)
     first: int | None = None
     end = 0
     try:
         output = _output(out, muxer, options)
-    except _errors(FFmpegError):
+    except errors():
         return None
     try:
         copy = output.add_stream_from_template(stream)
@@ -113,7 +91,7 @@ def remux(
             if not fits(out.tell()):
                 return None
         output.close()
-    except _errors(FFmpegError):
+    except errors():
         return None
     finally:
         output.close()
@@ -143,29 +121,9 @@ def encode(
         InvalidMedia: The stream cannot be decoded, or nothing in it could.
         MediaTooLarge: More than `policy.max_seconds` of samples, or past `policy.timeout`.
     """
-    from av.error import FFmpegError, InvalidDataError
+    from av.error import InvalidDataError
 
-    out = io.BytesIO()
-    try:
-        output = _output(out, muxer, options)
-        target = cast(
-            "AudioStream",
-            output.add_stream(encoder, rate=rung.rate, layout=_LAYOUTS[rung.channels]),
-        )
-        if rung.kbps is not None:
-            target.codec_context.bit_rate = rung.kbps * 1000
-        # The decoder's sample format when the encoder takes it (as the ffmpeg command
-        # chooses): no conversion of every sample. Else the encoder's first.
-        given = stream.codec_context.format
-        takes = target.codec_context.codec.audio_formats or ()
-        if given is not None and given.name in {f.name for f in takes}:
-            target.codec_context.format = given.name
-    except _errors(FFmpegError) as exc:
-        raise InvalidMedia(
-            f"{encoder} cannot write {_LAYOUTS[rung.channels]} at {rung.rate} Hz: {reason(exc)}",
-            media_type=media_type,
-        ) from exc
-    writer = _Writer(output, target, rung, media_type)
+    sink = sink_for(stream, muxer, encoder, options, rung, media_type)
     decoded = 0.0
     damaged = 0
     try:
@@ -179,98 +137,35 @@ def encode(
             for frame in frames:
                 decoded += frame.samples / (frame.sample_rate or 1)
                 _check_seconds(decoded, policy, media_type)
-                writer.write(frame)
-            if not fits(out.tell()):
-                return Piece(None, out.tell())
-        writer.finish()
-        output.close()
+                sink.write(frame)
+            if not fits(sink.size()):
+                return Piece(None, sink.size())
+        data = sink.finish()
     except MediaError:
         raise
-    except _errors(FFmpegError) as exc:
+    except errors() as exc:
         raise InvalidMedia(
             f"this {media_type}'s audio could not be converted: {reason(exc)}",
             media_type=media_type,
         ) from exc
     finally:
-        output.close()
-    if writer.samples == 0:
+        sink.close()
+    if sink.samples == 0:
         raise InvalidMedia(f"no audio in this {media_type} could be decoded", media_type=media_type)
-    data = out.getvalue()
-    kbps = round((target.codec_context.bit_rate or 0) / 1000) if rung.kbps is not None else None
     return Piece(
         data if fits(len(data)) else None,
         len(data),
-        seconds=writer.samples / rung.rate,
-        kbps=kbps,
+        seconds=sink.samples / rung.rate,
+        kbps=sink.kbps(),
         damaged=damaged,
     )
-
-
-class _Writer:
-    """Resample decoded frames to the encoder's format, number them, encode and mux them."""
-
-    def __init__(self, output: OutputContainer, target: Any, rung: Rung, media_type: str) -> None:
-        self._media_type = media_type
-        self._output = output
-        self._target = target
-        self._rung = rung
-        self._resampler: AudioResampler | None = None
-        self._shape: tuple[str, str, int] | None = None
-        self.samples = 0
-
-    def write(self, frame: AudioFrame) -> None:
-        # A stream may change its format midway (an MP3 joined from two files): a new
-        # resampler for the new shape, after the old one is drained.
-        shape = (frame.format.name, frame.layout.name, frame.sample_rate)
-        if shape != self._shape:
-            if not RATES[0] <= frame.sample_rate <= RATES[1]:
-                raise InvalidMedia(
-                    f"a frame of this audio claims {frame.sample_rate:,} samples a second; stopped",
-                    media_type=self._media_type,
-                )
-            self._drain()
-            import av
-
-            self._resampler = av.AudioResampler(
-                format=self._target.codec_context.format.name,
-                layout=_LAYOUTS[self._rung.channels],
-                rate=self._rung.rate,
-            )
-            self._shape = shape
-        # Timestamps are the samples' count: the input's own may jump, repeat or loop.
-        frame.pts = None
-        assert self._resampler is not None
-        for done in self._resampler.resample(frame):
-            self._encode(done)
-
-    def finish(self) -> None:
-        self._drain()
-        for packet in self._target.encode(None):
-            self._output.mux(packet)
-
-    def _drain(self) -> None:
-        if self._resampler is not None:
-            for done in self._resampler.resample(None):
-                self._encode(done)
-
-    def _encode(self, frame: AudioFrame) -> None:
-        frame.pts = self.samples
-        frame.time_base = Fraction(1, self._rung.rate)
-        self.samples += frame.samples
-        for packet in self._target.encode(frame):
-            self._output.mux(packet)
-
-
-def _errors(ffmpeg: type[BaseException]) -> tuple[type[BaseException], ...]:
-    """What PyAV raises on broken input: FFmpeg's errors and the Python ones (`AV_ERRORS`)."""
-    return (ffmpeg, *AV_ERRORS)
 
 
 def _output(out: io.BytesIO, muxer: str, options: tuple[tuple[str, str], ...]) -> OutputContainer:
     import av
 
     container: OutputContainer = av.open(
-        out, mode="w", format=muxer, container_options={**_BITEXACT, **dict(options)}
+        out, mode="w", format=muxer, container_options={**BITEXACT, **dict(options)}
     )
     return container
 
