@@ -9,7 +9,9 @@ the output fits, or says that even the last rung does not.
 
 Everything runs in process with PyAV (the `[av]` extra), from memory, under the policy's caps:
 the seconds decoded (counted from the samples, since a header can lie), and the wall time,
-checked between packets. Frames are encoded as they are decoded, never held.
+checked between packets. Frames are encoded as they are decoded, never held. MP3 is written by
+the `lameenc` package when it is installed (the same LAME, a faster build than PyAV's), else by
+FFmpeg's libmp3lame.
 """
 
 from __future__ import annotations
