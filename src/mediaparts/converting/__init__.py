@@ -9,10 +9,14 @@ Public: `TransformPolicy` (also `mp.TransformPolicy`), `using_transforms`.
 
 Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
 promise): `Converted` (one output of a transform), `default_transforms` and
-`set_default_transforms` (the policy in force; `mp.configure(transforms=...)`).
+`set_default_transforms` (the policy in force; `mp.configure(transforms=...)`); audio:
+`audio_info` and its `AudioInfo`, `convert_audio`.
 """
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
+from mediaparts.converting._audio import AudioInfo as AudioInfo
+from mediaparts.converting._audio import audio_info as audio_info
+from mediaparts.converting._audio import convert_audio as convert_audio
 from mediaparts.converting._policy import (
     PdfMode,
     Sampling,
