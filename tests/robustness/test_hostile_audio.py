@@ -192,6 +192,7 @@ def test_names_of_urls_are_never_fetched(local_server: LocalServer) -> None:
     assert local_server.hits == {}
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_names_of_files_are_never_opened(tmp_path: Path) -> None:
     """Playlists naming a local file: our error, and the file is never opened. The file is a
     FIFO with no writer, so an open for reading would block the call, and a reader would show."""
@@ -217,17 +218,19 @@ def test_names_of_files_are_never_opened(tmp_path: Path) -> None:
 def test_further_opens_are_refused_even_by_a_format_that_asks(local_server: LocalServer) -> None:
     """The opener open_media gives FFmpeg refuses what a demuxer asks for: an HLS playlist,
     opened with the hls demuxer forced (which the allowed formats exclude), fetches nothing."""
-    url = local_server.add("/tone.aac", (TESTDATA / "tone.aac").read_bytes())
-    playlist = playlists(url)[0]
-    with contextlib.suppress(av.FFmpegError, OSError):
-        av.open(io.BytesIO(playlist), format="hls", io_open=_no_other_file).close()
-    assert local_server.hits == {}
-    # The same playlist with FFmpeg's own opener does fetch: the check above can fail.
+    control = local_server.add("/control.aac", (TESTDATA / "tone.aac").read_bytes())
     with contextlib.suppress(av.FFmpegError, OSError):
         av.open(
-            io.BytesIO(playlist), format="hls", options={"protocol_whitelist": "http,tcp"}
+            io.BytesIO(playlists(control)[0]),
+            format="hls",
+            options={"protocol_whitelist": "http,tcp"},
         ).close()
-    assert local_server.hits == {"/tone.aac": 1}
+    if local_server.hits != {"/control.aac": 1}:
+        pytest.skip("this FFmpeg does not fetch an HLS segment over HTTP: nothing to refuse")
+    url = local_server.add("/tone.aac", (TESTDATA / "tone.aac").read_bytes())
+    with contextlib.suppress(av.FFmpegError, OSError):
+        av.open(io.BytesIO(playlists(url)[0]), format="hls", io_open=_no_other_file).close()
+    assert local_server.hits == {"/control.aac": 1}
 
 
 @settings(
