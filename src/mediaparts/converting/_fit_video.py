@@ -14,7 +14,7 @@ import io
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mediaparts._errors import MediaTooLarge, UnsupportedMediaType
 from mediaparts.converting._av import open_media, seconds_of
@@ -31,8 +31,8 @@ from mediaparts.converting._video import (
 if TYPE_CHECKING:
     from av.audio.frame import AudioFrame
     from av.audio.stream import AudioStream
-    from av.packet import Packet
     from av.container import InputContainer, OutputContainer
+    from av.packet import Packet
 
 __all__ = ["fit_video"]
 
@@ -149,8 +149,9 @@ def fit_video(
             made = _remux(Packets(container, stream, media_type, policy, doing), audio, target)
             if limit is None or len(made) <= limit:
                 step = f"remux {short_name(media_type)}→{short_name(target)}"
-                return Converted(target, made, steps=(step,), seconds=seconds, width=width,
-                                 height=height)  # fmt: skip
+                return Converted(
+                    target, made, steps=(step,), seconds=seconds, width=width, height=height
+                )
         return _shrink(container, media_type, target, policy, limit, max_bytes, doing)
     finally:
         container.close()
@@ -211,7 +212,8 @@ def _shrink(
             projected = len(made)
             if limit is None or projected <= limit:
                 break
-        assert budget is not None and limit is not None
+        assert budget is not None
+        assert limit is not None
         budget *= limit / projected * 0.95
     else:
         raise _too_large(media_type, seconds, max_bytes, f"{_TRIES} tries came out larger")
@@ -253,10 +255,11 @@ def _plan(
                 1 if audio <= 32 else 2,
             )
     least = _floor(size, _LADDER[-1])
-    raise _too_large(
-        media_type, seconds, max_bytes, f"that leaves {max(video, 0):,.0f} kb/s for the picture, under "
-        f"the least mediaparts encodes at this size ({least:,.0f} kb/s)"
+    why = (
+        f"that leaves {max(video, 0):,.0f} kb/s for the picture, under the least mediaparts "
+        f"encodes at this size ({least:,.0f} kb/s)"
     )
+    raise _too_large(media_type, seconds, max_bytes, why)
 
 
 def _floor(size: tuple[int, int], rung: _Rung) -> float:
@@ -271,9 +274,7 @@ def _even(value: float) -> int:
     return max(2, int(value) // 2 * 2)
 
 
-def _too_large(
-    media_type: str, seconds: float, max_bytes: int | None, why: str
-) -> MediaTooLarge:
+def _too_large(media_type: str, seconds: float, max_bytes: int | None, why: str) -> MediaTooLarge:
     return MediaTooLarge(
         f"this {media_type} ({seconds:,.1f} s) cannot be made to fit {max_bytes:,} bytes: "
         f"{why}; send a shorter clip",
@@ -306,7 +307,7 @@ def _transcode(
         video = out.add_stream("libx264", rate=rate)
         video.width, video.height, video.pix_fmt = plan.width, plan.height, "yuv420p"
         video.codec_context.time_base = stream.time_base or Fraction(1, 90_000)
-        options = {"preset": "veryfast"}
+        options: dict[str, object] = {"preset": "veryfast"}
         if plan.video_kbps:
             kbps = plan.video_kbps
             video.bit_rate = kbps * 1000
@@ -324,9 +325,9 @@ def _transcode(
         started = False
         for packet in reader.read(*extra):
             if audio is not None and sound is not None and packet.stream.index == audio.index:
-                for frame in _decode_audio(reader, audio, packet):
-                    frame.pts = None
-                    out.mux(sound.encode(frame))
+                for sample in _decode_audio(reader, audio, packet):
+                    sample.pts = None  # the encoder numbers its own output
+                    out.mux(sound.encode(sample))
                 continue
             for picture in reader.decode(packet):
                 if not started:
@@ -354,7 +355,7 @@ def _transcode(
     return buffer.getvalue(), rotation
 
 
-def _decode_audio(reader: Packets, audio: AudioStream, packet: Packet) -> list[AudioFrame]:
+def _decode_audio(reader: Packets, audio: AudioStream, packet: Packet[Any]) -> list[AudioFrame]:
     """Decode one audio packet; a broken one gives no sound."""
     try:
         return audio.codec_context.decode(packet)

@@ -23,7 +23,6 @@ from mediaparts.imaging import encode_pil
 if TYPE_CHECKING:
     from av.container import InputContainer
     from av.video.frame import VideoFrame
-    from PIL import Image
 
 __all__ = ["sample_frames", "uniform_times"]
 
@@ -74,9 +73,9 @@ def sample_frames(
         for wanted in times:
             frame = seeker.at(wanted)
             seconds = reader.seconds(frame) if frame is not None else None
-            if frame is not None and seconds is not None:
-                if not taken or frame.pts != taken[-1][1].pts:
-                    taken.append((seconds, frame))
+            fresh = not taken or (frame is not None and frame.pts != taken[-1][1].pts)
+            if frame is not None and seconds is not None and fresh:
+                taken.append((seconds, frame))
         if not taken:
             raise reader.unreadable()
         return [_picture(frame, seconds, max_side, reader) for seconds, frame in taken]
@@ -227,8 +226,8 @@ def _thumb(frame: VideoFrame) -> bytes:
     width, height = _THUMB
     small = frame.reformat(width=width, height=height, format="gray")
     plane = small.planes[0]
-    raw = bytes(plane)
-    return b"".join(raw[row * plane.line_size : row * plane.line_size + width] for row in range(height))
+    raw, stride = bytes(plane), plane.line_size
+    return b"".join(raw[row * stride : row * stride + width] for row in range(height))
 
 
 def _difference(first: bytes, second: bytes) -> float:
@@ -239,21 +238,23 @@ def _difference(first: bytes, second: bytes) -> float:
 _TURNS = {90: "ROTATE_90", 180: "ROTATE_180", 270: "ROTATE_270"}
 
 
-def _picture(
-    frame: VideoFrame, seconds: float, max_side: int | None, reader: Packets
-) -> Converted:
+def _picture(frame: VideoFrame, seconds: float, max_side: int | None, reader: Packets) -> Converted:
     """Encode one frame as an upright JPEG at its displayed aspect ratio."""
     from PIL import Image
 
+    context = reader.stream.codec_context
     width, height = stored_display(reader.stream)
-    if (frame.width, frame.height) != (reader.stream.codec_context.width, reader.stream.codec_context.height):
+    if (frame.width, frame.height) != (context.width, context.height):
         width, height = frame.width, frame.height  # the size changed inside the stream
     scale = min(1.0, max_side / max(width, height)) if max_side else 1.0
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    picture: Image.Image = frame.to_image(width=size[0], height=size[1], interpolation="AREA")
+    rgb = frame.reformat(width=size[0], height=size[1], format="rgb24", interpolation="AREA")
+    plane = rgb.planes[0]
+    picture = Image.frombuffer("RGB", size, bytes(plane), "raw", "RGB", plane.line_size, 1)
     turn = _TURNS.get(frame.rotation % 360)
     if turn is not None:
         picture = picture.transpose(Image.Transpose[turn])
+        width, height = height, width
     label = clock(seconds)
     steps = [f"frame at {label}"]
     if scale < 1.0:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mediaparts import formats
 from mediaparts._errors import InvalidMedia, MediaTooLarge
@@ -187,19 +187,19 @@ class Packets:
         # What FFmpeg raises on a broken packet: its own errors and PyAV's Python ones.
         self.failures: tuple[type[BaseException], ...] = (av.FFmpegError, *AV_ERRORS)
 
-    def read(self, *streams: object) -> Iterator[Packet]:
+    def read(self, *streams: object) -> Iterator[Packet[Any]]:
         """Yield the packets of the video track (and of `streams`), from where the container
         stands, checking the caps before each."""
         wanted = [self.stream, *streams]
         try:
-            for packet in self.container.demux(wanted):  # type: ignore[arg-type]
+            for packet in self.container.demux(wanted):
                 self.count(packet)
                 yield packet
         except self.failures as exc:
             # A packet FFmpeg cannot read ends the file here, as a player would.
             self.note(exc)
 
-    def count(self, packet: Packet) -> None:
+    def count(self, packet: Packet[Any]) -> None:
         """Check the caps for one more packet."""
         self.packets += 1
         if self.packets > self.limit:
@@ -224,7 +224,7 @@ class Packets:
         self.errors += 1
         self.last_error = exc
 
-    def decode(self, packet: Packet) -> list[VideoFrame]:
+    def decode(self, packet: Packet[Any]) -> list[VideoFrame]:
         """Decode one packet of the video track; a broken one gives no frame."""
         try:
             frames = self.stream.codec_context.decode(packet)
