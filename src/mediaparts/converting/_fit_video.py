@@ -70,7 +70,7 @@ _CRF = "23"
 
 
 @dataclass(frozen=True, slots=True)
-class _Plan:
+class _Recipe:
     width: int
     height: int
     video_kbps: int | None  # None: constant quality (`_CRF`), no byte limit
@@ -237,17 +237,17 @@ def _plan(
     media_type: str,
     seconds: float,
     max_bytes: int | None,
-) -> _Plan:
+) -> _Recipe:
     """Choose the size and rates for a total of `budget` kb/s (None: no limit)."""
     width, height = size
     if budget is None:
-        return _Plan(_even(width), _even(height), None, 128 if has_audio else 0, 2)
+        return _Recipe(_even(width), _even(height), None, 128 if has_audio else 0, 2)
     audio = 0 if not has_audio else 128 if budget >= 2000 else 64 if budget >= 500 else 32
     video = budget - audio
     for rung in _LADDER:
         if video >= rung.least or (rung is _LADDER[-1] and video >= _floor(size, rung)):
             scale = min(1.0, rung.side / min(width, height))
-            return _Plan(
+            return _Recipe(
                 _even(width * scale),
                 _even(height * scale),
                 int(min(video, rung.most)),
@@ -287,7 +287,7 @@ def _transcode(
     reader: Packets,
     audio: AudioStream | None,
     target: str,
-    plan: _Plan,
+    plan: _Recipe,
     limit: int | None,
     seconds: float,
 ) -> tuple[bytes, int]:

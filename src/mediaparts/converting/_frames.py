@@ -2,8 +2,9 @@
 
 `sample_frames` takes `policy.frames` frames, evenly spaced (`"uniform"`) or at scene changes
 (`"scenes"`). It seeks to each frame it takes (to the key frame before it, then decodes
-forward), so its cost grows with the frames taken, not with the video's length; where no key
-frame lies between the last frame decoded and the next one wanted, it decodes on instead.
+forward to the frame shown at that time), so its cost grows with the frames taken, not with
+the video's length; where no key frame lies between the last frame decoded and the next one
+wanted, it decodes on instead.
 """
 
 from __future__ import annotations
@@ -89,12 +90,18 @@ def uniform_times(length: float, count: int) -> list[float]:
 
 
 class _Seeker:
-    """Finds the first frame at or after a time, seeking only when that is cheaper."""
+    """Finds the frame shown at a time, seeking only when that is cheaper than decoding on.
+
+    The frame shown at a time is the last one that starts at or before it (the first frame
+    when the time comes before every frame). Decoding forward to it reads one frame past it,
+    kept in `upcoming` for the next time asked.
+    """
 
     def __init__(self, reader: Packets) -> None:
         self.reader = reader
         self.frames: Iterator[VideoFrame] | None = None
-        self.held: VideoFrame | None = None
+        self.current: VideoFrame | None = None
+        self.upcoming: VideoFrame | None = None
         self.ended = False
         stream = reader.stream
         # The index the demuxer holds (every sample of an MP4, the cues of a Matroska file):
@@ -103,24 +110,27 @@ class _Seeker:
         self.keys = sorted(e.timestamp for e in entries if e.is_keyframe)
 
     def at(self, seconds: float) -> VideoFrame | None:
-        """Return the first frame at or after `seconds`, else the video's last frame."""
-        held = self.held
-        if held is not None:
-            time = self.reader.seconds(held)
-            if self.ended or (time is not None and time >= seconds - _SLACK):
-                return held
+        """Return the frame shown at `seconds` (times asked only grow), else the last one."""
+        if self.ended or (self.upcoming is not None and self._after(self.upcoming, seconds)):
+            return self.current
         if self.frames is None or not self._decoding_on_is_cheaper(seconds):
             self._seek(seconds)
         assert self.frames is not None
-        for frame in self.frames:
-            time = self.reader.seconds(frame)
-            if time is None:
+        pending = [self.upcoming] if self.upcoming is not None else []
+        self.upcoming = None
+        for frame in itertools.chain(pending, self.frames):
+            if self.reader.seconds(frame) is None:
                 continue
-            self.held = frame
-            if time >= seconds - _SLACK:
-                return frame
+            if self._after(frame, seconds) and self.current is not None:
+                self.upcoming = frame
+                return self.current
+            self.current = frame
         self.ended = True
-        return self.held
+        return self.current
+
+    def _after(self, frame: VideoFrame, seconds: float) -> bool:
+        time = self.reader.seconds(frame)
+        return time is not None and time > seconds + _SLACK
 
     def _stamp(self, seconds: float) -> int:
         base = self.reader.stream.time_base
@@ -128,10 +138,11 @@ class _Seeker:
 
     def _decoding_on_is_cheaper(self, seconds: float) -> bool:
         """Whether no key frame lies between the last frame decoded and `seconds`."""
-        if self.held is None or self.held.pts is None or not self.keys:
+        last = self.upcoming or self.current
+        if last is None or last.pts is None or not self.keys:
             return False
         at = bisect.bisect_right(self.keys, self._stamp(seconds)) - 1
-        return at < 0 or self.keys[at] <= self.held.pts
+        return at < 0 or self.keys[at] <= last.pts
 
     def _seek(self, seconds: float) -> None:
         reader = self.reader
@@ -144,6 +155,7 @@ class _Seeker:
             if self.frames is not None:
                 return
         self.frames = reader.frames()
+        self.current = self.upcoming = None
 
 
 def _length(container: InputContainer, reader: Packets) -> float:
