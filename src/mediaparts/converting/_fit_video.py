@@ -10,19 +10,21 @@ what every provider that takes video reads.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from mediaparts._errors import MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts.converting._av import open_media, seconds_of
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
 from mediaparts.converting._video import (
     Packets,
     displayed,
+    first_audio,
     first_video,
     short_name,
     stored_display,
@@ -137,10 +139,7 @@ def fit_video(
                 media_type=media_type,
                 accepted=accepted,
             )
-        audio = container.streams.audio[0] if container.streams.audio else None
-        codecs = {stream.codec_context.codec.canonical_name}
-        if audio is not None:
-            codecs.add(audio.codec_context.codec.canonical_name)
+        audio = first_audio(container)
         video_codec = stream.codec_context.codec.canonical_name
         copyable = video_codec in _COPY_VIDEO and (
             audio is None or audio.codec_context.codec.canonical_name in _COPY_AUDIO
@@ -152,7 +151,8 @@ def fit_video(
                 return Converted(
                     target, made, steps=(step,), seconds=seconds, width=width, height=height
                 )
-        return _shrink(container, media_type, target, policy, limit, max_bytes, doing)
+        fresh = not (copyable and (limit is None or len(data) <= limit))  # nothing read yet
+        return _shrink(container, media_type, target, policy, limit, max_bytes, doing, fresh)
     finally:
         container.close()
 
@@ -177,11 +177,33 @@ def _remux(reader: Packets, audio: AudioStream | None, target: str) -> bytes:
                 continue  # the flush packet demux ends with
             packet.stream = video_out if packet.stream.index == reader.stream.index else audio_out
             out.mux(packet)
+        _close(out, reader)
     except reader.failures as exc:
-        raise reader.unreadable() from exc
+        raise InvalidMedia(
+            f"this {reader.media_type} could not be remuxed to {short_name(target)}: "
+            f"{str(exc)[:120]}",
+            media_type=reader.media_type,
+        ) from exc
     finally:
-        out.close()
+        _discard(out, reader)
     return buffer.getvalue()
+
+
+def _discard(out: OutputContainer, reader: Packets) -> None:
+    """Close an output container after an error (closing twice does nothing)."""
+    with contextlib.suppress(*reader.failures):
+        out.close()
+
+
+def _close(out: OutputContainer, reader: Packets) -> None:
+    """Close an output container; what FFmpeg says while writing its end is InvalidMedia."""
+    try:
+        out.close()
+    except reader.failures as exc:
+        raise InvalidMedia(
+            f"this {reader.media_type} could not be written again: {str(exc)[:120]}",
+            media_type=reader.media_type,
+        ) from exc
 
 
 def _shrink(
@@ -192,17 +214,22 @@ def _shrink(
     limit: int | None,
     max_bytes: int | None,
     doing: str,
+    fresh: bool,
 ) -> Converted:
-    """Transcode to H.264 + AAC at the rate `limit` allows, trying again on an overshoot."""
+    """Transcode to H.264 + AAC at the rate `limit` allows, trying again on an overshoot.
+
+    `fresh`: nothing was read from `container` yet, so the first try needs no seek.
+    """
     stream = first_video(container, media_type)
-    audio = container.streams.audio[0] if container.streams.audio else None
+    audio = first_audio(container)
     seconds = seconds_of(container) or 0.0
     size = stored_display(stream)  # written with square pixels
     budget = None if limit is None else limit * 8 * _MARGIN / max(seconds, 0.1) / 1000
-    for _ in range(_TRIES):
+    for attempt in range(_TRIES):
         plan = _plan(size, budget, audio is not None, media_type, seconds, max_bytes)
-        container.seek(0)
         reader = Packets(container, stream, media_type, policy, doing)
+        if attempt or not fresh:
+            _rewind(container, reader)
         try:
             made, rotation = _transcode(reader, audio, target, plan, limit, seconds)
         except _Overshoot as over:
@@ -228,6 +255,17 @@ def _shrink(
     return Converted(
         target, made, steps=tuple(steps), seconds=seconds or None, width=width, height=height
     )
+
+
+def _rewind(container: InputContainer, reader: Packets) -> None:
+    """Go back to the start for another try; a container that cannot is InvalidMedia."""
+    try:
+        container.seek(0)
+    except reader.failures as exc:
+        raise InvalidMedia(
+            f"this {reader.media_type} cannot be read again from its start: {str(exc)[:120]}",
+            media_type=reader.media_type,
+        ) from exc
 
 
 def _plan(
@@ -346,10 +384,11 @@ def _transcode(
         out.mux(video.encode(None))
         if sound is not None:
             out.mux(sound.encode(None))
+        _close(out, reader)
     except reader.failures as exc:
         raise reader.unreadable() from exc
     finally:
-        out.close()
+        _discard(out, reader)
     if not started:
         raise reader.unreadable()
     return buffer.getvalue(), rotation

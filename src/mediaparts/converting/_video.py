@@ -21,12 +21,21 @@ from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
 
 if TYPE_CHECKING:
+    from av.audio.stream import AudioStream
     from av.container import InputContainer
     from av.packet import Packet
     from av.video.frame import VideoFrame
     from av.video.stream import VideoStream
 
-__all__ = ["Packets", "VideoInfo", "clock", "first_video", "short_name", "video_info"]
+__all__ = [
+    "Packets",
+    "VideoInfo",
+    "clock",
+    "first_audio",
+    "first_video",
+    "short_name",
+    "video_info",
+]
 
 # No real video has more packets per second of its length than this (240 fps video and its
 # audio); a sample table that claims more is refused once this many have been read.
@@ -84,7 +93,7 @@ def video_info(data: bytes, media_type: str, policy: TransformPolicy) -> VideoIn
             rotation = frame.rotation
             break
         width, height = displayed(stream, rotation)
-        audio = container.streams.audio
+        audio = first_audio(container)
         rate = stream.average_rate or stream.guessed_rate
         return VideoInfo(
             seconds=seconds_of(container),
@@ -93,7 +102,7 @@ def video_info(data: bytes, media_type: str, policy: TransformPolicy) -> VideoIn
             fps=float(rate) if rate else None,
             container=short_name(media_type),
             video_codec=stream.codec_context.codec.canonical_name,
-            audio_codec=audio[0].codec_context.codec.canonical_name if audio else None,
+            audio_codec=audio.codec_context.codec.canonical_name if audio else None,
             frames=stream.frames or None,
             rotation=rotation % 360,
         )
@@ -126,9 +135,22 @@ def first_video(container: InputContainer, media_type: str) -> VideoStream:
     if not container.streams.video:
         raise InvalidMedia(f"this {media_type} has no video track", media_type=media_type)
     stream = container.streams.video[0]
+    if stream.codec_context is None:  # FFmpeg has no decoder for its codec
+        raise InvalidMedia(
+            f"this {media_type} has a video track in a codec FFmpeg cannot decode",
+            media_type=media_type,
+        )
     if stream.codec_context.width <= 0 or stream.codec_context.height <= 0:
         raise InvalidMedia(f"this {media_type} has no frame size", media_type=media_type)
     return stream
+
+
+def first_audio(container: InputContainer) -> AudioStream | None:
+    """Return the first audio track FFmpeg can decode, or None."""
+    for stream in container.streams.audio:
+        if stream.codec_context is not None:
+            return stream
+    return None
 
 
 def displayed(stream: VideoStream, rotation: int) -> tuple[int, int]:
