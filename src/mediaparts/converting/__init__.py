@@ -9,10 +9,13 @@ Public: `TransformPolicy` (also `mp.TransformPolicy`), `using_transforms`.
 
 Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
 promise): `Converted` (one output of a transform), `default_transforms` and
-`set_default_transforms` (the policy in force; `mp.configure(transforms=...)`).
+`set_default_transforms` (the policy in force; `mp.configure(transforms=...)`); video:
+`video_info` and its `VideoInfo`, `sample_frames`, `fit_video`.
 """
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
+from mediaparts.converting._fit_video import fit_video as fit_video
+from mediaparts.converting._frames import sample_frames as sample_frames
 from mediaparts.converting._policy import (
     PdfMode,
     Sampling,
@@ -23,5 +26,7 @@ from mediaparts.converting._policy import (
 from mediaparts.converting._policy import default_transforms as default_transforms
 from mediaparts.converting._policy import set_default_transforms as set_default_transforms
 from mediaparts.converting._result import Converted as Converted
+from mediaparts.converting._video import VideoInfo as VideoInfo
+from mediaparts.converting._video import video_info as video_info
 
 __all__ = ["PdfMode", "Sampling", "TransformPolicy", "VideoMode", "using_transforms"]
