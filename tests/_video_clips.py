@@ -7,6 +7,8 @@ with a red bar down its left edge, so that key frames, sizes and orientation can
 from __future__ import annotations
 
 import io
+import math
+import struct
 from fractions import Fraction
 from typing import Any
 
@@ -44,29 +46,52 @@ def encode_clip(
     busy: bool = False,
     crf: int = 28,
     container: str = "mp4",
+    codec: str = "libx264",
+    audio: bool = False,
 ) -> bytes:
-    """Encode a clip of `seconds` with libx264: a key frame every `gop` frames, no audio."""
+    """Encode a clip of `seconds` (libx264 unless `codec` says: a key frame every `gop`
+    frames), with a 440 Hz AAC tone interleaved when `audio`."""
     import av
 
     buffer = io.BytesIO()
     with av.open(buffer, "w", format=container) as out:
-        stream = out.add_stream("libx264", rate=Fraction(fps))
+        stream = out.add_stream(codec, rate=Fraction(fps))
         stream.width, stream.height = size
         stream.pix_fmt = "yuv420p"
         # scenecut=0: key frames only every `gop` frames, so counts in the tests are exact.
-        stream.options = {
-            "preset": "ultrafast",
-            "crf": str(crf),
-            "g": str(gop),
-            "x264-params": "scenecut=0",
-        }
+        stream.options = (
+            {"preset": "ultrafast", "crf": str(crf), "g": str(gop), "x264-params": "scenecut=0"}
+            if codec == "libx264"
+            else {"g": str(gop)}
+        )
         if rotation:
             stream.set_display_rotation(rotation)
+        sound = out.add_stream("aac", rate=16_000) if audio else None
+        if sound is not None:
+            sound.layout = "mono"
         for index in range(round(seconds * fps)):
+            if sound is not None:  # the tone first, so the header is written before any frame
+                out.mux(sound.encode(_tone(av, index, 16_000 // fps)))
             frame = _frame(av, picture(index, *size, busy=busy))
             out.mux(stream.encode(frame))
         out.mux(stream.encode(None))
+        if sound is not None:
+            out.mux(sound.encode(None))
     return buffer.getvalue()
+
+
+def _tone(av: Any, index: int, samples: int) -> Any:
+    """`samples` of a 440 Hz tone at 16 kHz, the `index`-th run of them."""
+    start = index * samples
+    pcm = b"".join(
+        struct.pack("<h", int(8000 * math.sin(2 * math.pi * 440 * (start + i) / 16_000)))
+        for i in range(samples)
+    )
+    frame = av.AudioFrame(format="s16", layout="mono", samples=samples)
+    frame.planes[0].update(pcm)
+    frame.sample_rate = 16_000
+    frame.pts = start
+    return frame
 
 
 def _frame(av: Any, image: Image.Image) -> Any:

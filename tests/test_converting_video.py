@@ -320,12 +320,23 @@ def test_fit_video_shrinks_to_the_byte_limit(measure: str) -> None:
     assert fitted.seconds == pytest.approx(3.0)
 
 
-def test_fit_video_keeps_rotation() -> None:
-    """A rotated track transcoded keeps its display matrix, so it still shows upright."""
-    data = encode_clip(2, size=(64, 48), rotation=90, container="matroska")
-    fitted = fit_video(data, "video/x-matroska", MP4, POLICY, max_bytes=len(data) * 4)
+@pytest.mark.parametrize(
+    ("codec", "steps"),
+    [
+        ("libx264", ("remux mkv→mp4",)),
+        ("mpeg2video", ("mkv→mp4", "transcode mpeg2video→h264 48p crf 23", "audio aac→aac 128k")),
+    ],
+)
+def test_fit_video_keeps_rotation(codec: str, steps: tuple[str, ...]) -> None:
+    """A rotated track remuxed or transcoded keeps its display matrix: it still shows upright,
+    even when an audio packet comes before the first frame."""
+    data = encode_clip(2, size=(64, 48), rotation=90, container="matroska", codec=codec, audio=True)
+    fitted = fit_video(data, "video/x-matroska", MP4, POLICY)
+    assert fitted.steps == steps
+    assert (fitted.width, fitted.height) == (48, 64)
     assert fitted.data is not None
-    assert video_info(fitted.data, "video/mp4", POLICY).rotation == 90
+    info = video_info(fitted.data, "video/mp4", POLICY)
+    assert (info.rotation, info.width, info.height, info.audio_codec) == (90, 48, 64, "aac")
 
 
 @pytest.mark.parametrize(("name", "max_bytes"), [("clip.mp4", 3000), ("clip.mkv", 6000)])

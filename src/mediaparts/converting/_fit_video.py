@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts.converting._av import open_media, seconds_of
+from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
 from mediaparts.converting._video import (
@@ -104,9 +105,11 @@ def fit_video(
 ) -> Converted:
     """Make a video one the provider takes: an accepted container, within `max_bytes`.
 
-    Returns the input itself (no steps) when it already is; a remux to MP4 (`"remux mkv→mp4"`)
-    when only the container is refused and MP4 holds its codecs; else an H.264 + AAC MP4
-    (`"transcode vp9→h264 480p 600k"`), at the size and rate that fit `max_bytes`.
+    Returns the input itself (no steps; nothing decoded, so no width or height) when it
+    already is; a remux to MP4 (`"remux mkv→mp4"`) when only the container is refused and MP4
+    holds its codecs; else an H.264 + AAC MP4 (`"transcode vp9→h264 480p 600k"`), at the size
+    and rate that fit `max_bytes`. A remux or transcode carries its displayed size (rotation
+    kept in the header) and its duration.
 
     Args:
         data: The whole file.
@@ -128,9 +131,8 @@ def fit_video(
     try:
         stream = first_video(container, media_type)
         seconds = seconds_of(container)
-        width, height = displayed(stream, 0)
         if media_type in accepted and (limit is None or len(data) <= limit):
-            return Converted(media_type, data, seconds=seconds, width=width, height=height)
+            return Converted(media_type, data, seconds=seconds)
         target = next((t for t in _MUXERS if t in accepted), None)
         if target is None:
             raise UnsupportedMediaType(
@@ -145,9 +147,11 @@ def fit_video(
             audio is None or audio.codec_context.codec.canonical_name in _COPY_AUDIO
         )
         if copyable and (limit is None or len(data) <= limit):
-            made = _remux(Packets(container, stream, media_type, policy, doing), audio, target)
+            reader = Packets(container, stream, media_type, policy, doing)
+            made, rotation = _remux(reader, audio, target)
             if limit is None or len(made) <= limit:
                 step = f"remux {short_name(media_type)}→{short_name(target)}"
+                width, height = displayed(stream, rotation)
                 return Converted(
                     target, made, steps=(step,), seconds=seconds, width=width, height=height
                 )
@@ -162,8 +166,9 @@ def _raw_limit(max_bytes: int, measure: Literal["raw", "base64"]) -> int:
     return max_bytes // 4 * 3 if measure == "base64" else max_bytes
 
 
-def _remux(reader: Packets, audio: AudioStream | None, target: str) -> bytes:
-    """Copy the first video and audio tracks' packets into a new container of `target`."""
+def _remux(reader: Packets, audio: AudioStream | None, target: str) -> tuple[bytes, int]:
+    """Copy the first video and audio tracks' packets into a new container of `target`;
+    return its bytes, and the rotation of the first frame (decoded to read it)."""
     import av
 
     buffer = io.BytesIO()
@@ -172,9 +177,12 @@ def _remux(reader: Packets, audio: AudioStream | None, target: str) -> bytes:
         video_out = out.add_stream_from_template(reader.stream)
         audio_out = out.add_stream_from_template(audio) if audio is not None else None
         extra = (audio,) if audio is not None else ()
+        rotation: int | None = None
         for packet in reader.read(*extra):
             if packet.dts is None and packet.pts is None:
                 continue  # the flush packet demux ends with
+            if rotation is None and packet.stream.index == reader.stream.index:
+                rotation = next((f.rotation % 360 for f in reader.decode(packet)), None)
             packet.stream = video_out if packet.stream.index == reader.stream.index else audio_out
             out.mux(packet)
         _close(out, reader)
@@ -186,7 +194,7 @@ def _remux(reader: Packets, audio: AudioStream | None, target: str) -> bytes:
         ) from exc
     finally:
         _discard(out, reader)
-    return buffer.getvalue()
+    return buffer.getvalue(), rotation or 0
 
 
 def _discard(out: OutputContainer, reader: Packets) -> None:
@@ -218,22 +226,27 @@ def _shrink(
 ) -> Converted:
     """Transcode to H.264 + AAC at the rate `limit` allows, trying again on an overshoot.
 
-    `fresh`: nothing was read from `container` yet, so the first try needs no seek.
+    `fresh`: nothing was read from `container` yet.
     """
     stream = first_video(container, media_type)
     audio = first_audio(container)
     seconds = seconds_of(container) or 0.0
     size = stored_display(stream)  # written with square pixels
     budget = None if limit is None else limit * 8 * _MARGIN / max(seconds, 0.1) / 1000
-    for attempt in range(_TRIES):
+    deadline = Deadline(policy.timeout, doing, media_type)  # one budget for every try
+    # The display matrix goes into the header, written before the first frame is decoded
+    # when an audio packet comes first: so the rotation is read from the first frame now.
+    reader = Packets(container, stream, media_type, policy, doing, deadline)
+    if not fresh:
+        _rewind(container, reader)
+    rotation = next((frame.rotation % 360 for frame in reader.frames()), 0)
+    for _ in range(_TRIES):
         plan = _plan(size, budget, audio is not None, media_type, seconds, max_bytes)
-        reader = Packets(container, stream, media_type, policy, doing)
-        if attempt or not fresh:
-            _rewind(container, reader)
+        reader = Packets(container, stream, media_type, policy, doing, deadline)
+        _rewind(container, reader)
         try:
-            made, rotation = _transcode(reader, audio, target, plan, limit, seconds)
+            made = _transcode(reader, audio, target, plan, limit, seconds, rotation)
         except _Overshoot as over:
-            made, rotation = b"", 0
             projected = over.projected
         else:
             projected = len(made)
@@ -328,8 +341,9 @@ def _transcode(
     plan: _Recipe,
     limit: int | None,
     seconds: float,
-) -> tuple[bytes, int]:
-    """Encode the video (and audio) track by `plan`; return the bytes and the rotation kept.
+    rotation: int,
+) -> bytes:
+    """Encode the video (and audio) track by `plan`, keeping its `rotation` in the header.
 
     Raises:
         _Overshoot: The output passed `limit` by a third before the end.
@@ -339,7 +353,6 @@ def _transcode(
     stream = reader.stream
     buffer = io.BytesIO()
     out: OutputContainer = av.open(buffer, "w", format=_MUXERS[target])
-    rotation = 0
     try:
         rate = stream.average_rate or stream.guessed_rate or Fraction(30)
         video = out.add_stream("libx264", rate=rate)
@@ -353,6 +366,8 @@ def _transcode(
         else:
             options["crf"] = _CRF
         video.options = options
+        if rotation:
+            video.set_display_rotation(rotation)
         sound = None
         if audio is not None:
             sound = out.add_stream("aac", rate=_sample_rate(audio.codec_context.sample_rate))
@@ -368,11 +383,7 @@ def _transcode(
                     out.mux(sound.encode(sample))
                 continue
             for picture in reader.decode(packet):
-                if not started:
-                    rotation = picture.rotation % 360
-                    if rotation:
-                        video.set_display_rotation(rotation)
-                    started = True
+                started = True
                 if picture.pts is None or picture.pts <= last:
                     continue
                 last = picture.pts
@@ -391,7 +402,7 @@ def _transcode(
         _discard(out, reader)
     if not started:
         raise reader.unreadable()
-    return buffer.getvalue(), rotation
+    return buffer.getvalue()
 
 
 def _decode_audio(reader: Packets, audio: AudioStream, packet: Packet[Any]) -> list[AudioFrame]:

@@ -192,12 +192,13 @@ class Packets:
         media_type: str,
         policy: TransformPolicy,
         doing: str,
+        deadline: Deadline | None = None,
     ) -> None:
         self.container = container
         self.stream = stream
         self.media_type = media_type
         self.policy = policy
-        self.deadline = Deadline(policy.timeout, doing, media_type)
+        self.deadline = deadline or Deadline(policy.timeout, doing, media_type)
         self.packets = 0
         self.decoded = 0
         self.origin = origin_of(stream)
