@@ -236,7 +236,7 @@ def _fill(chosen: list[float], candidates: list[float], wanted: int) -> list[flo
 def _thumb(frame: VideoFrame) -> bytes:
     """Return the grey pixels of a small copy of a frame, row after row."""
     width, height = _THUMB
-    small = frame.reformat(width=width, height=height, format="gray")
+    small = frame.reformat(width=width, height=height, format="gray", interpolation="AREA")
     plane = small.planes[0]
     raw, stride = bytes(plane), plane.line_size
     return b"".join(raw[row * stride : row * stride + width] for row in range(height))
