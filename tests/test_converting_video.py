@@ -13,6 +13,7 @@ from PIL import Image
 
 import mediaparts as mp
 from mediaparts.converting import TransformPolicy
+from mediaparts.converting import _fit_video as fit_module
 from mediaparts.converting import _frames as frames_module
 from mediaparts.converting._fit_video import fit_video
 from mediaparts.converting._frames import sample_frames, uniform_times
@@ -219,6 +220,30 @@ def test_sample_frames_cost_grows_with_frames_not_length(
     assert reader.decoded < 1200 / 5
 
 
+def test_sample_frames_decodes_on_rather_than_seek_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one key frame in a 600-frame clip, 8 frames cost one pass, not a seek back each."""
+    data = encode_clip(60, fps=10, gop=1000)
+    made = _counting(monkeypatch)
+    assert len(sample_frames(data, "video/mp4", POLICY.replace(frames=8))) == 8
+    (reader,) = made
+    # Seeking back to the only key frame for each would decode about 8 x 300 frames.
+    assert reader.decoded <= 600
+
+
+def test_sample_frames_scenes_spreads_a_capped_number_of_key_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the cap of key frames examined, those examined are spread over the whole video."""
+    monkeypatch.setattr(frames_module, "_KEYS_PER_FRAME", 2)
+    data = encode_clip(60, fps=10, gop=10)  # 60 key frames
+    made = _counting(monkeypatch)
+    policy = POLICY.replace(frames=4, sampling="scenes")
+    assert len(sample_frames(data, "video/mp4", policy)) == 4
+    (reader,) = made
+    # 8 key frames examined (one every 7.5 s), then at most a group of pictures for each frame.
+    assert reader.decoded <= 8 + 4 * 10 + 4
+
+
 # ------------------------------------------------------------------------------ scenes
 
 
@@ -318,6 +343,18 @@ def test_fit_video_shrinks_to_the_byte_limit(measure: str) -> None:
     assert seconds == pytest.approx(3.0, abs=0.1)
     assert (fitted.width, fitted.height) == (640, 360)
     assert fitted.seconds == pytest.approx(3.0)
+
+
+def test_fit_video_tries_again_after_an_overshoot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transcode that comes out over the limit is made again at a lower rate, within it."""
+    monkeypatch.setattr(fit_module, "_MARGIN", 2.5)  # plan for 2.5x the budget: overshoots
+    data = encode_clip(3, fps=25, size=(640, 360), busy=True, crf=34)
+    fitted = fit_video(data, "video/mp4", MP4, POLICY, max_bytes=150_000)
+    assert fitted.data is not None
+    assert len(fitted.data) <= 150_000
+    first = 150_000 * 8 * 2.5 / 3 / 1000 - 32  # the first try's video rate, in kb/s
+    rate = int(fitted.steps[0].rsplit(" ", 1)[1].removesuffix("k"))
+    assert rate < first * 0.8
 
 
 @pytest.mark.parametrize(
