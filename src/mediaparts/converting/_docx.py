@@ -73,7 +73,9 @@ def _inline(paragraph: Any) -> str:
     """Return a paragraph's runs (and hyperlinks' runs) with bold and italic marked."""
     spans: list[tuple[str, bool, bool]] = []
     for item in paragraph.iter_inner_content():
-        for run in item.runs if hasattr(item, "url") else [item]:
+        # A hyperlink has runs (its `url` is not read: a missing relationship raises).
+        inner = getattr(item, "runs", None)
+        for run in inner if inner is not None else [item]:
             style = (bool(run.bold), bool(run.italic))
             # Adjacent runs of one style are one span: `**ab**`, never `**a****b**`.
             if spans and spans[-1][1:] == style:
