@@ -158,6 +158,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_fetch
     import bench_import
     import bench_normalize
+    import bench_office
     import bench_peers
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
@@ -175,6 +176,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         ),
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
+        "office": rows_only(bench_office.run),
     }
 
 
@@ -188,6 +190,7 @@ SECTION_NAMES = (
     "many",
     "import",
     "count",
+    "office",
 )
 
 _TITLES = {

@@ -25,6 +25,9 @@ def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> str:
         deadline: Checked between paragraphs and tables.
     """
     document = docx.Document(io.BytesIO(package))
+    # python-docx's `paragraph.style` searches the styles part on every call (the default
+    # style too): look each paragraph's style id up in one table instead.
+    styles = {style.style_id: str(style.name or "") for style in document.styles}
     blocks: list[str] = []
     listed = ""  # the previous block's list marker: items of one list join without a gap
     for block in document.iter_inner_content():
@@ -34,7 +37,7 @@ def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> str:
             blocks.append(table(rows))
             listed = ""
             continue
-        text, marker = _paragraph(block)
+        text, marker = _paragraph(block, styles)
         if not text:
             continue
         if marker and marker == listed:
@@ -45,12 +48,13 @@ def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> str:
     return "\n\n".join(block for block in blocks if block) + "\n"
 
 
-def _paragraph(paragraph: Any) -> tuple[str, str]:
+def _paragraph(paragraph: Any, styles: dict[str, str]) -> tuple[str, str]:
     """Return a paragraph's Markdown, and its list marker (`-`, `1.`) when it is an item."""
     text = _inline(paragraph).strip()
     if not text:
         return "", ""
-    style = (paragraph.style.name if paragraph.style is not None else "") or ""
+    style_id = paragraph._p.style  # w:pPr/w:pStyle/@w:val, or None for the default style
+    style = styles.get(style_id, style_id or "") if style_id else ""
     if style.lower() == "title":
         return f"# {_plain(paragraph)}", ""
     heading = _HEADING.fullmatch(style)
