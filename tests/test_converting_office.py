@@ -336,3 +336,48 @@ def test_rtf_binary_and_odd_values(source: str, text: str) -> None:
     """Binary data is skipped by its length, odd \\u values are U+FFFD, links keep their URL."""
     _needs("striprtf")
     assert office_to_text(source.encode("latin-1"), RTF, POLICY).text == text
+
+
+def _relabelled(name: str, main: str, other: str) -> bytes:
+    """The testdata package with its main part's content type changed (xlsx to xlsm, ...)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(TESTDATA / name) as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            if entry.filename == "[Content_Types].xml":
+                assert main.encode() in member
+                member = member.replace(main.encode(), other.encode())
+            target.writestr(entry, member)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "main", "other", "media_type", "short"),
+    [
+        ("sheet.xlsx", f"{XLSX}.main+xml", "application/vnd.ms-excel.sheet.macroEnabled.main+xml", "application/vnd.ms-excel.sheet.macroenabled.12", "xlsm"),
+        ("sheet.xlsx", f"{XLSX}.main+xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.template", "xltx"),
+        ("slides.pptx", f"{PPTX}.main+xml", "application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml", "application/vnd.ms-powerpoint.presentation.macroenabled.12", "pptm"),
+    ],
+)  # fmt: skip
+def test_office_macro_enabled_and_template_read_like_their_kin(
+    name: str, main: str, other: str, media_type: str, short: str
+) -> None:
+    """A macro-enabled workbook or deck, or a workbook template, as detection types it,
+    reads to the same Markdown as the plain package (its macros are never run)."""
+    _needs("openpyxl" if short.startswith("x") else "pptx")
+    data = _relabelled(name, main, other)
+    assert mp.detect(data).media_type == media_type
+    converted = office_to_text(data, media_type, POLICY)
+    assert converted.steps == (f"{short}→markdown",)
+    assert converted.text == (SHEET if short.startswith("x") else SLIDES)
+    assert media_type in OFFICE_TYPES
+
+
+def test_docx_template_and_macro_document_refused() -> None:
+    """python-docx opens only documents: a .dotx or .docm is UnsupportedMediaType."""
+    for media_type in (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.template",
+        "application/vnd.ms-word.document.macroenabled.12",
+    ):
+        with pytest.raises(mp.UnsupportedMediaType, match="cannot be turned into text"):
+            office_to_text((TESTDATA / "report.docx").read_bytes(), media_type, POLICY)

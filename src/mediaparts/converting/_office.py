@@ -1,5 +1,5 @@
-"""Office documents (docx, xlsx, pptx) to Markdown and RTF to text, for providers that take
-text but not the file.
+"""Office documents (docx, xlsx, pptx, and xlsm, xltx, pptm) to Markdown and RTF to text, for
+providers that take text but not the file.
 
 Each format is read by its well-kept library, all in the `[office]` extra: python-docx,
 openpyxl, python-pptx and striprtf. A package reaches its library only after
@@ -14,6 +14,7 @@ refused: no extra reads them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType
 from mediaparts.converting._docx import docx_markdown
@@ -33,11 +34,37 @@ XLSX = _OOXML + "spreadsheetml.sheet"
 PPTX = _OOXML + "presentationml.presentation"
 RTF = "application/rtf"
 
-# media type -> (the module to import, its PyPI name, the short name in steps)
-_LIBRARIES = {
-    DOCX: ("docx", "python-docx", "docx"),
-    XLSX: ("openpyxl", "openpyxl", "xlsx"),
-    PPTX: ("pptx", "python-pptx", "pptx"),
+Reader = Callable[[Any, bytes, Deadline], tuple[str, list[str]]]
+
+
+def _docx(module: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
+    return docx_markdown(module, package, deadline), []
+
+
+def _pptx(module: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
+    return pptx_markdown(module, package, deadline), []
+
+
+# media type -> (the module to import, its PyPI name, the short name in steps, the reader).
+# Macro-enabled workbooks and decks and workbook templates are the same packages (their
+# macros are never run); python-docx opens only documents (docx/api.py, 1.2).
+_LIBRARIES: dict[str, tuple[str, str, str, Reader]] = {
+    DOCX: ("docx", "python-docx", "docx", _docx),
+    XLSX: ("openpyxl", "openpyxl", "xlsx", xlsx_markdown),
+    "application/vnd.ms-excel.sheet.macroenabled.12": (
+        "openpyxl",
+        "openpyxl",
+        "xlsm",
+        xlsx_markdown,
+    ),
+    _OOXML + "spreadsheetml.template": ("openpyxl", "openpyxl", "xltx", xlsx_markdown),
+    PPTX: ("pptx", "python-pptx", "pptx", _pptx),
+    "application/vnd.ms-powerpoint.presentation.macroenabled.12": (
+        "pptx",
+        "python-pptx",
+        "pptm",
+        _pptx,
+    ),
 }
 OFFICE_TYPES: frozenset[str] = frozenset({*_LIBRARIES, RTF, "text/rtf"})
 """The types `office_to_text` reads (as `mediaparts.detection` names them)."""
@@ -87,11 +114,12 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
         )
     if media_type not in _LIBRARIES:
         raise UnsupportedMediaType(
-            f"{media_type} is not an Office document that can be turned into text",
+            f"{media_type} cannot be turned into text: mediaparts reads .docx, .xlsx, .xlsm, "
+            ".xltx, .pptx, .pptm and .rtf documents (save it as one of them, or as PDF)",
             media_type=media_type,
             accepted=tuple(sorted(OFFICE_TYPES)),
         )
-    module_name, package_name, short = _LIBRARIES[media_type]
+    module_name, package_name, short, reader = _LIBRARIES[media_type]
     module = require(
         module_name,
         package=package_name,
@@ -100,29 +128,11 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
         doing=f"turn {short} into text",
     )
     package = verified_package(data, media_type, policy, deadline)
-    steps = [f"{short}→markdown"]
-    reader: Callable[[], str]
-    if media_type == DOCX:
-
-        def reader() -> str:
-            return docx_markdown(module, package, deadline)
-
-    elif media_type == PPTX:
-
-        def reader() -> str:
-            return pptx_markdown(module, package, deadline)
-
-    else:
-
-        def reader() -> str:
-            text, cuts = xlsx_markdown(module, package, deadline)
-            steps.extend(cuts)
-            return text
-
-    return Converted("text/markdown", text=_read(reader, media_type), steps=tuple(steps))
+    text, cuts = _read(lambda: reader(module, package, deadline), media_type)
+    return Converted("text/markdown", text=text, steps=(f"{short}→markdown", *cuts))
 
 
-def _read(reader: Callable[[], str], media_type: str) -> str:
+def _read(reader: Callable[[], tuple[str, list[str]]], media_type: str) -> tuple[str, list[str]]:
     """Run a library on a checked package; its errors on a malformed one become ours."""
     try:
         return reader()
