@@ -381,3 +381,22 @@ def test_docx_template_and_macro_document_refused() -> None:
     ):
         with pytest.raises(mp.UnsupportedMediaType, match="cannot be turned into text"):
             office_to_text((TESTDATA / "report.docx").read_bytes(), media_type, POLICY)
+
+
+def test_xlsx_library_warnings_do_not_fail_the_file() -> None:
+    """A sheet with the data validation extension Excel writes (openpyxl warns that it drops
+    it) reads to its Markdown, under pytest's warnings-as-errors too."""
+    _needs("openpyxl")
+    extension = (
+        b'<extLst><ext uri="{CCE6A557-97BC-4b89-ADB6-D9C93CAAB3DF}" xmlns:x14="http://schemas.'
+        b'microsoft.com/office/spreadsheetml/2009/9/main"><x14:dataValidations count="0"/></ext>'
+        b"</extLst></worksheet>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(TESTDATA / "sheet.xlsx") as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            if entry.filename == "xl/worksheets/sheet1.xml":
+                member = member.replace(b"</worksheet>", extension)
+            target.writestr(entry, member)
+    assert office_to_text(out.getvalue(), XLSX, POLICY).text == SHEET

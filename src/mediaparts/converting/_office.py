@@ -13,6 +13,7 @@ refused: no extra reads them.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -135,7 +136,12 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
 def _read(reader: Callable[[], tuple[str, list[str]]], media_type: str) -> tuple[str, list[str]]:
     """Run a library on a checked package; its errors on a malformed one become ours."""
     try:
-        return reader()
+        # openpyxl warns (UserWarning) where it drops what it does not support, such as the
+        # data validation extension real Excel files carry; the text does not need it, and
+        # under `-W error` the warning would fail the whole file.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return reader()
     except (MediaError, MemoryError):
         raise
     # python-docx, openpyxl and python-pptx raise many unrelated classes on a malformed part
