@@ -237,6 +237,42 @@ def test_xml_external_entities_read_no_file_and_fetch_nothing(
     assert parsed == []
 
 
+RELS = [
+    ("report.docx", DOCX, "word/_rels/document.xml.rels"),
+    ("sheet.xlsx", XLSX, "xl/_rels/workbook.xml.rels"),
+    ("slides.pptx", PPTX, "ppt/slides/_rels/slide1.xml.rels"),
+]
+KINDS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+
+
+@pytest.mark.parametrize(("name", "media_type", "rels"), RELS)
+def test_external_relationships_are_never_followed(
+    name: str, media_type: str, rels: str, tmp_path: Path, local_server: LocalServer
+) -> None:
+    """Relationships to a URL and to a local file (a linked picture, template, external
+    workbook, hyperlink) are not followed: the text is as without them, the server gets no
+    request and the canary file is not read."""
+    canary = tmp_path / "canary.png"
+    canary.write_bytes(b"secret")
+    os.utime(canary, (1_000_000_000, 1_700_000_000))
+    url = local_server.add("/linked.png", b"fetched")
+    links = "".join(
+        f'<Relationship Id="rX{n}" Type="{KINDS}{kind}" Target="{target}" TargetMode="External"/>'
+        for n, (kind, target) in enumerate(
+            [(kind, target) for kind in ("image", "attachedTemplate", "externalLink", "hyperlink")
+             for target in (url, canary.as_uri())]
+        )
+    )  # fmt: skip
+    with zipfile.ZipFile(TESTDATA / name) as archive:
+        member = archive.read(rels).replace(
+            b"</Relationships>", links.encode() + b"</Relationships>"
+        )
+    plain = office_to_text((TESTDATA / name).read_bytes(), media_type, POLICY)
+    assert office_to_text(_replaced(name, rels, member), media_type, POLICY) == plain
+    assert local_server.hits == {}
+    assert os.stat(canary).st_atime == 1_000_000_000
+
+
 def test_xml_doctype_found_by_content_not_name(parsed: list[str]) -> None:
     """A DOCTYPE in a part whose name does not say XML is refused all the same."""
     package = _zip([*_members("report.docx"), _deflated("word/media/x.bin", LAUGHS)])
