@@ -287,6 +287,10 @@ def test_xml_doctype_found_by_content_not_name(parsed: list[str]) -> None:
         (b'<?xml version="1.0" encoding="UTF-7"?><a>+ADw-</a>', "UTF-7"),
         (b"\x00\x00\xfe\xff" + "<a/>".encode("utf-32-be"), "UTF-32"),
         (b"\xff\xfe<\x00\x00\xd8", "UTF-16"),  # a lone surrogate: broken UTF-16
+        (b'<?xml version="1.0"' + b" " * 600 + b'encoding="UTF-7"?><a>+ADw-</a>', "UTF-7"),
+        (b'<?xml version="1.0"' + b" " * 2000 + b"?><a/>", "longer than"),
+        (b'<?xml version="1.0" encoding="UTF-16"?><a/>', "UTF-16"),  # 8-bit bytes
+        ('<?xml version="1.0" encoding="UTF-8"?><a/>'.encode("utf-16"), "UTF-8"),
     ],
 )
 def test_xml_other_encodings_refused(member: bytes, said: str) -> None:

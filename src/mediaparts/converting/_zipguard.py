@@ -39,9 +39,12 @@ _CENTRAL = b"PK\x01\x02"
 # Start of a part as the XML spec's Appendix F tells encodings apart, before any declaration.
 _UTF16_STARTS = (b"\xff\xfe", b"\xfe\xff", b"<\x00?\x00", b"\x00<\x00?")
 _UTF32_STARTS = (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00", b"\x00\x00\x00<", b"<\x00\x00\x00")
-_DECLARED = re.compile(r"""^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._-]+)""")
-# ECMA-376 part 2 §8.1.4: parts are UTF-8 or UTF-16; ASCII is a subset of UTF-8.
-_ENCODINGS = frozenset({"utf-8", "utf8", "utf-16", "utf-16le", "utf-16be", "us-ascii", "ascii"})
+_DECLARED = re.compile(r"""\bencoding\s*=\s*["']([^"']*)""")
+_PROLOG = 1024  # the most characters an XML declaration may take here
+# ECMA-376 part 2 §8.1.4: parts are UTF-8 or UTF-16 (ASCII is a subset of UTF-8), and the
+# declaration names the encoding the bytes are in.
+_UTF8 = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
+_UTF16 = frozenset({"utf-16", "utf-16le", "utf-16be", "utf16"})
 _DOCTYPE = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _DOCTYPE_BYTES = re.compile(rb"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 
@@ -109,15 +112,17 @@ def check_xml(member: bytes, name: str, media_type: str) -> None:
         raise _bad_encoding(name, "UTF-32 or EBCDIC", media_type)
     if start.startswith(_UTF16_STARTS):
         text = _utf16(member, name, media_type)
-        if not text.lstrip("\ufeff \t\r\n").startswith("<"):
-            return
+        prolog, allowed = text[:_PROLOG].lstrip("\ufeff \t\r\n"), _UTF16
+    else:
+        text = None
+        head = member[:_PROLOG].removeprefix(b"\xef\xbb\xbf").decode("latin-1")
+        prolog, allowed = head.lstrip(" \t\r\n"), _UTF8
+    if not prolog.startswith("<"):
+        return
+    _check_declaration(prolog, allowed, name, media_type)
+    if text is not None:
         found = _DOCTYPE.search(text) is not None
     else:
-        if not member.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-            return
-        declared = _DECLARED.match(member[:256].removeprefix(b"\xef\xbb\xbf").decode("latin-1"))
-        if declared and declared.group(1).lower() not in _ENCODINGS:
-            raise _bad_encoding(name, declared.group(1), media_type)
         found = _DOCTYPE_BYTES.search(member) is not None
     if found:
         raise InvalidMedia(
@@ -126,6 +131,26 @@ def check_xml(member: bytes, name: str, media_type: str) -> None:
             "external references)",
             media_type=media_type,
         )
+
+
+def _check_declaration(prolog: str, allowed: frozenset[str], name: str, media_type: str) -> None:
+    """Refuse an XML declaration that names an encoding other than the bytes are in.
+
+    A parser that honoured `encoding="UTF-7"` would read `+ADw-!DOCTYPE` as a DOCTYPE the
+    byte search cannot see; the whole declaration is read, however long it is drawn out.
+    """
+    if not prolog.startswith("<?xml"):
+        return
+    end = prolog.find("?>")
+    if end < 0:
+        raise InvalidMedia(
+            f"the part {name!r} of this {media_type} has an XML declaration longer than "
+            f"{_PROLOG:,} characters",
+            media_type=media_type,
+        )
+    declared = _DECLARED.search(prolog[:end])
+    if declared and declared.group(1).lower() not in allowed:
+        raise _bad_encoding(name, declared.group(1), media_type)
 
 
 def _check_listing(
