@@ -197,8 +197,10 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         LAUGHS.decode().replace('"1.0"', '"1.0" encoding="UTF-16"').encode("utf-16"),
         b"\xef\xbb\xbf" + LAUGHS,
         LAUGHS.replace(b"<!DOCTYPE", b"<!doctype"),
+        LAUGHS.split(b"?>", 1)[1].strip().decode().encode("utf-16-le"),  # no BOM, as expat reads
+        b" \x00" + LAUGHS.split(b"?>", 1)[1].strip().decode().encode("utf-16-le") + b"\x00\xd8",
     ],
-    ids=["utf-8", "utf-16", "utf-8-bom", "lower-case"],
+    ids=["utf-8", "utf-16", "utf-8-bom", "lower-case", "utf-16-no-bom", "utf-16-space-broken"],
 )
 def test_xml_entity_expansion_refused_before_parsing(member: bytes, parsed: list[str]) -> None:
     """Billion laughs in word/document.xml, in any encoding Office allows, is InvalidMedia
@@ -273,6 +275,15 @@ def test_external_relationships_are_never_followed(
     assert os.stat(canary).st_atime == 1_000_000_000
 
 
+def test_binary_parts_that_look_like_utf16_are_kept() -> None:
+    """Pictures whose first bytes hold a 0 (EMF starts 01 00 00 00) are no XML: a docx with
+    one converts as without it."""
+    emf = b"\x01\x00\x00\x00" + bytes(range(256)) * 40 + b"\x00\xd8"
+    package = _zip([*_members("report.docx"), _deflated("word/media/image1.emf", emf)])
+    plain = office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
+    assert office_to_text(package, DOCX, POLICY) == plain
+
+
 def test_xml_doctype_found_by_content_not_name(parsed: list[str]) -> None:
     """A DOCTYPE in a part whose name does not say XML is refused all the same."""
     package = _zip([*_members("report.docx"), _deflated("word/media/x.bin", LAUGHS)])
@@ -286,7 +297,6 @@ def test_xml_doctype_found_by_content_not_name(parsed: list[str]) -> None:
     [
         (b'<?xml version="1.0" encoding="UTF-7"?><a>+ADw-</a>', "UTF-7"),
         (b"\x00\x00\xfe\xff" + "<a/>".encode("utf-32-be"), "UTF-32"),
-        (b"\xff\xfe<\x00\x00\xd8", "UTF-16"),  # a lone surrogate: broken UTF-16
         (b'<?xml version="1.0"' + b" " * 600 + b'encoding="UTF-7"?><a>+ADw-</a>', "UTF-7"),
         (b'<?xml version="1.0"' + b" " * 2000 + b"?><a/>", "longer than"),
         (b'<?xml version="1.0" encoding="UTF-16"?><a/>', "UTF-16"),  # 8-bit bytes

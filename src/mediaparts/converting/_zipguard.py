@@ -37,7 +37,10 @@ _DATE = (1980, 1, 1, 0, 0, 0)
 
 _CENTRAL = b"PK\x01\x02"
 # Start of a part as the XML spec's Appendix F tells encodings apart, before any declaration.
-_UTF16_STARTS = (b"\xff\xfe", b"\xfe\xff", b"<\x00?\x00", b"\x00<\x00?")
+# Expat (which openpyxl uses) reads a part as UTF-16 when it starts with a byte order mark, or
+# when its first or second byte is 0, declaration or not (xmltok.c, initScan); UTF-32 is
+# tested first, since it starts the same way.
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _UTF32_STARTS = (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00", b"\x00\x00\x00<", b"<\x00\x00\x00")
 _DECLARED = re.compile(r"""\bencoding\s*=\s*["']([^"']*)""")
 _PROLOG = 1024  # the most characters an XML declaration may take here
@@ -110,8 +113,8 @@ def check_xml(member: bytes, name: str, media_type: str) -> None:
     start = member[:4]
     if start.startswith(_UTF32_STARTS) or start == b"\x4c\x6f\xa7\x94":  # UTF-32, EBCDIC
         raise _bad_encoding(name, "UTF-32 or EBCDIC", media_type)
-    if start.startswith(_UTF16_STARTS):
-        text = _utf16(member, name, media_type)
+    if start.startswith(_UTF16_BOMS) or b"\x00" in start[:2]:
+        text = _utf16(member)
         prolog, allowed = text[:_PROLOG].lstrip("\ufeff \t\r\n"), _UTF16
     else:
         text = None
@@ -231,12 +234,11 @@ def _read_entry(
     return member
 
 
-def _utf16(member: bytes, name: str, media_type: str) -> str:
-    encoding = "utf-16-be" if member.startswith((b"\xfe\xff", b"\x00<")) else "utf-16-le"
-    try:
-        return codecs.decode(member, encoding)
-    except UnicodeDecodeError as exc:
-        raise _bad_encoding(name, "broken UTF-16", media_type) from exc
+def _utf16(member: bytes) -> str:
+    """Decode a part as UTF-16 the way expat would; what does not decode is U+FFFD (a part
+    that is no text, such as an EMF picture starting `01 00`, then does not start with `<`)."""
+    big = member.startswith(b"\xfe\xff") or member[:1] == b"\x00"
+    return codecs.decode(member, "utf-16-be" if big else "utf-16-le", errors="replace")
 
 
 def _bad_encoding(name: str, encoding: str, media_type: str) -> InvalidMedia:
