@@ -400,3 +400,14 @@ def test_xlsx_library_warnings_do_not_fail_the_file() -> None:
                 member = member.replace(b"</worksheet>", extension)
             target.writestr(entry, member)
     assert office_to_text(out.getvalue(), XLSX, POLICY).text == SHEET
+
+
+def test_rtf_over_expanded_cap_refused_unread() -> None:
+    """An RTF larger than max_expanded_bytes is MediaTooLarge naming the cap, unread."""
+    data = (TESTDATA / "memo.rtf").read_bytes()
+    policy = TransformPolicy(max_expanded_bytes=len(data) - 1)
+    with pytest.raises(mp.MediaTooLarge, match="max_expanded_bytes") as caught:
+        office_to_text(data, RTF, policy)
+    assert (caught.value.size, caught.value.limit) == (len(data), len(data) - 1)
+    _needs("striprtf")
+    assert office_to_text(data, RTF, TransformPolicy(max_expanded_bytes=len(data))).text == MEMO

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType
+from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts.converting._docx import docx_markdown
 from mediaparts.converting._extras import Deadline, require
 from mediaparts.converting._policy import TransformPolicy
@@ -86,8 +86,8 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
     Args:
         data: The whole file.
         media_type: Its detected type: one of `OFFICE_TYPES`.
-        policy: `max_expanded_bytes` bounds what a package may expand to, `timeout` the
-            whole transform.
+        policy: `max_expanded_bytes` bounds what a package may expand to (and an RTF's
+            size), `timeout` the whole transform.
 
     Returns:
         One `Converted` with `text`: `"text/markdown"` for Office packages (steps
@@ -99,11 +99,20 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
         UnsupportedMediaType: A legacy binary Office file, an encrypted package, or a type
             that is not an Office document.
         InvalidMedia: A malformed package or document, or an XML part with a DOCTYPE.
-        MediaTooLarge: A package over `max_expanded_bytes`, a ZIP bomb, too many entries,
-            or longer than `timeout`.
+        MediaTooLarge: A package (or an RTF) over `max_expanded_bytes`, a ZIP bomb, too
+            many entries, or longer than `timeout`.
     """
     deadline = Deadline(policy.timeout, f"reading this {media_type}", media_type)
     if media_type in (RTF, "text/rtf"):
+        # RTF is read whole, as text: the same cap as a package's expanded bytes.
+        if len(data) > policy.max_expanded_bytes:
+            raise MediaTooLarge(
+                f"this {media_type} has {len(data):,} bytes, over "
+                f"TransformPolicy.max_expanded_bytes={policy.max_expanded_bytes:,}",
+                size=len(data),
+                limit=policy.max_expanded_bytes,
+                media_type=media_type,
+            )
         return rtf_to_text(data, media_type, deadline)
     if media_type in _LEGACY or data.startswith(_OLE2):
         what = _LEGACY.get(media_type, "an encrypted Office package (an OLE2 compound file)")
