@@ -411,3 +411,29 @@ def test_rtf_over_expanded_cap_refused_unread() -> None:
     assert (caught.value.size, caught.value.limit) == (len(data), len(data) - 1)
     _needs("striprtf")
     assert office_to_text(data, RTF, TransformPolicy(max_expanded_bytes=len(data))).text == MEMO
+
+
+def test_pptx_line_breaks_fields_and_emphasis() -> None:
+    """A slide paragraph keeps its line breaks (indented under a bullet), its fields' text
+    and its bold and italic runs."""
+    pptx = pytest.importorskip("pptx")
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])  # title and content
+    slide.shapes.title.text = "Breaks"
+    frame = slide.placeholders[1].text_frame
+    frame.text = "first line\vsecond line"  # \v is a:br to python-pptx
+    run = frame.paragraphs[0].add_run()
+    run.text = " bold"
+    run.font.bold = True
+    box = slide.shapes.add_textbox(Inches(1), Inches(5), Inches(4), Inches(1)).text_frame
+    box.text = "plain\vtext"
+    italic = box.paragraphs[0].runs[-1]
+    italic.font.italic = True
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    converted = office_to_text(buffer.getvalue(), PPTX, POLICY)
+    assert converted.text == (
+        "## Slide 1: Breaks\n\n- first line\n  second line **bold**\n\nplain\n*text*\n"
+    )

@@ -69,14 +69,12 @@ def _shape(shape: Any, deadline: Deadline, depth: int) -> list[str]:
     lines: list[str] = []
     paragraphs: list[str] = []
     for paragraph in shape.text_frame.paragraphs:
-        text = "".join(
-            emphasis(run.text, bold=bool(run.font.bold), italic=bool(run.font.italic))
-            for run in paragraph.runs
-        ).strip()
+        text = _inline(paragraph)
         if not text:
             continue
         if _bullet(paragraph, kind in _BULLETED):
-            lines.append(f"{'  ' * min(int(paragraph.level), 8)}- {text}")
+            indent = "  " * min(int(paragraph.level), 8)
+            lines.append(f"{indent}- " + text.replace("\n", f"\n{indent}  "))
         else:
             if lines:
                 paragraphs.append("\n".join(lines))
@@ -85,6 +83,20 @@ def _shape(shape: Any, deadline: Deadline, depth: int) -> list[str]:
     if lines:
         paragraphs.append("\n".join(lines))
     return paragraphs
+
+
+def _inline(paragraph: Any) -> str:
+    """Return a paragraph's runs and fields with bold and italic marked, line breaks kept."""
+    pieces: list[str] = []
+    for child in paragraph._p.content_children:  # a:r, a:br and a:fld, in order
+        if child.tag == f"{_A}br":
+            pieces.append("\n")
+            continue
+        properties = child.find(f"{_A}rPr")
+        flags = properties.attrib if properties is not None else {}
+        bold, italic = (flags.get(flag) in ("1", "true") for flag in ("b", "i"))
+        pieces.append(emphasis(str(child.text), bold=bold, italic=italic))
+    return "\n".join(line.strip() for line in "".join(pieces).split("\n")).strip()
 
 
 def _bullet(paragraph: Any, default: bool) -> bool:
