@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import math
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +17,7 @@ from PIL import Image
 import mediaparts as mp
 from mediaparts.converting import TransformPolicy
 from mediaparts.converting._pdf import pdf_pages, render_pages, split_pdf
+from mediaparts.converting._pdf_render import PageJob, _read_frames
 from mediaparts.formats._pdf import pdf_page_count
 from tests._pdfs import encrypted, many_pages, one_page
 
@@ -300,3 +303,81 @@ def test_render_pages_bad_max_side_is_invalid_config(testdata: Path) -> None:
     """max_side must be a positive whole number."""
     with pytest.raises(mp.InvalidConfig):
         render_pages((testdata / "text.pdf").read_bytes(), POLICY, max_side=0)
+
+
+# ---------------------------------------------------------------------------- the child process
+
+
+def test_render_child_without_pypdfium2_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, testdata: Path
+) -> None:
+    """The child imports from this process's sys.path: without site-packages there, it cannot
+    import pypdfium2, and the error is CodecUnavailable naming [pdf]."""
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if "-packages" not in p])
+    with pytest.raises(mp.CodecUnavailable, match="child process needs pypdfium2") as caught:
+        render_pages((testdata / "text.pdf").read_bytes(), POLICY)
+    assert caught.value.extra == "pdf"
+
+
+def test_render_child_that_cannot_start_is_codec_unavailable(
+    monkeypatch: pytest.MonkeyPatch, testdata: Path, tmp_path: Path
+) -> None:
+    """An interpreter whose sys.executable cannot be run is CodecUnavailable, not OSError."""
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+    with pytest.raises(mp.CodecUnavailable, match="could not start"):
+        render_pages((testdata / "text.pdf").read_bytes(), POLICY)
+
+
+def _frame(head: dict[str, Any], body: bytes = b"") -> bytes:
+    encoded = json.dumps(head).encode()
+    return len(encoded).to_bytes(4, "big") + encoded + body
+
+
+JOBS = [PageJob(0, 10, 10), PageJob(1, 10, 10)]
+PAGE = _frame({"page": 0, "type": "image/png", "length": 3}, b"png")
+
+
+@pytest.mark.parametrize(
+    ("out", "err", "returncode", "error", "words"),
+    [
+        (PAGE, b"", -signal.SIGABRT, mp.MediaTooLarge, "page 2 of this PDF needed more memory"),
+        (PAGE, b"MemoryError\n", 1, mp.MediaTooLarge, "more memory"),
+        (PAGE[:-1], b"", -signal.SIGSEGV, mp.InvalidMedia, "stopped while drawing page 1"),
+        (PAGE + b"\0\0\0\x09{not json", b"", 1, mp.InvalidMedia, "page 2"),
+        (PAGE + _frame({"done": True}), b"", 0, mp.InvalidMedia, "page 2"),
+        (_frame({"error": "timeout"}), b"", 0, mp.MediaTooLarge, "timeout=120 s"),
+        (_frame({"error": "invalid", "message": "bad"}), b"", 0, mp.InvalidMedia, "bad"),
+        (_frame({"error": "memory", "message": "big"}), b"", 0, mp.MediaTooLarge, "big"),
+    ],
+    ids=[
+        "abort",
+        "memory-error",
+        "cut-frame",
+        "bad-json",
+        "done-early",
+        "timeout",
+        "invalid",
+        "memory",
+    ],
+)
+def test_render_child_failures_become_our_errors(
+    out: bytes, err: bytes, returncode: int, error: type[Exception], words: str
+) -> None:
+    """A child that aborts, dies, writes a cut or broken frame, stops early or reports an
+    error gives InvalidMedia or MediaTooLarge naming the page, never a foreign exception."""
+    with pytest.raises(error, match=words):
+        _read_frames(out, err, returncode, JOBS, 1 << 30, POLICY)
+
+
+def test_render_child_frames_read_back() -> None:
+    """Whole frames and a done frame give the images in order."""
+    out = (
+        PAGE
+        + _frame({"page": 1, "type": "image/jpeg", "length": 2}, b"jp")
+        + _frame({"done": True})
+    )
+    images = _read_frames(out, b"", 0, JOBS, 1 << 30, POLICY)
+    assert [(i.media_type, i.data) for i in images] == [
+        ("image/png", b"png"),
+        ("image/jpeg", b"jp"),
+    ]

@@ -65,6 +65,8 @@ def _document(data: bytes, policy: TransformPolicy, doing: str) -> Iterator[tupl
         MediaTooLarge: More pages than `policy.max_pages`.
     """
     pdfium = _pdfium(doing)
+    if not isinstance(data, bytes):  # pypdfium2 reads bytes, not a bytearray or memoryview
+        data = bytes(data)
     with _LOCK:
         try:
             document = pdfium.PdfDocument(data)

@@ -22,8 +22,10 @@ import json
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mediaparts._errors import CodecUnavailable, InvalidMedia, MediaTooLarge
 from mediaparts.converting._policy import TransformPolicy
@@ -77,20 +79,30 @@ def render_in_child(
         raise _timeout(policy)
     cap = memory_cap(data, jobs)
     header = {
-        "path": sys.path,
+        "path": [entry for entry in sys.path if isinstance(entry, str)],
         "pages": [[job.index, job.width, job.height] for job in jobs],
         "seconds": seconds,
         "memory": cap,
     }
     message = json.dumps(header).encode("utf-8") + b"\n" + data
     flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # no console window on Windows
-    with subprocess.Popen(
-        [sys.executable, "-I", str(_CHILD)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        creationflags=flags,
-    ) as child:
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-I", str(_CHILD)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            creationflags=flags,
+        )
+    except OSError as exc:  # an embedded interpreter without a usable sys.executable
+        raise CodecUnavailable(
+            f"to render a PDF's pages, mediaparts runs {sys.executable!r} as a child process, "
+            f"which could not start: {exc}",
+            media_type=PDF,
+            package="pypdfium2",
+            extra="pdf",
+        ) from exc
+    with child:
         try:
             out, err = child.communicate(message, timeout=seconds + 1.0)
         except subprocess.TimeoutExpired:
@@ -110,20 +122,14 @@ def _read_frames(
 ) -> list[PageImage]:
     """Turn the child's frames into images, or its error or death into ours."""
     images: list[PageImage] = []
-    at = 0
-    while at + 4 <= len(out):
-        size = int.from_bytes(out[at : at + 4], "big")
-        head = json.loads(out[at + 4 : at + 4 + size])
-        at += 4 + size
+    for head, body in _frames(out):
         if "error" in head:
-            raise _child_error(head, jobs, policy)
+            raise _child_error(head, policy)
         if head.get("done"):
             if len(images) == len(jobs):
                 return images
             break
-        length = int(head["length"])
-        images.append(PageImage(str(head["type"]), out[at : at + length]))
-        at += length
+        images.append(PageImage(str(head["type"]), body))
     page = jobs[min(len(images), len(jobs) - 1)].index + 1 if jobs else 0
     if returncode == -getattr(signal, "SIGABRT", 6) or b"MemoryError" in err:
         raise MediaTooLarge(
@@ -139,9 +145,24 @@ def _read_frames(
     )
 
 
-def _child_error(
-    head: dict[str, object], jobs: list[PageJob], policy: TransformPolicy
-) -> Exception:
+def _frames(out: bytes) -> Iterator[tuple[dict[str, Any], bytes]]:
+    """The whole frames in the child's output; a frame cut short (the child died) ends it."""
+    at = 0
+    while at + 4 <= len(out):
+        size = int.from_bytes(out[at : at + 4], "big")
+        try:
+            head = json.loads(out[at + 4 : at + 4 + size])
+            length = int(head.get("length", 0)) if isinstance(head, dict) else -1
+        except (ValueError, TypeError):
+            return
+        at += 4 + size
+        if length < 0 or at + length > len(out):
+            return
+        yield head, out[at : at + length]
+        at += length
+
+
+def _child_error(head: dict[str, Any], policy: TransformPolicy) -> Exception:
     kind, text = head.get("error"), str(head.get("message", ""))[:200]
     if kind == "timeout":
         return _timeout(policy)
