@@ -158,6 +158,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_fetch
     import bench_import
     import bench_normalize
+    import bench_pdf
     import bench_peers
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
@@ -175,6 +176,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         ),
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
+        "pdf": rows_only(bench_pdf.run),
     }
 
 
@@ -188,6 +190,7 @@ SECTION_NAMES = (
     "many",
     "import",
     "count",
+    "pdf",
 )
 
 _TITLES = {
