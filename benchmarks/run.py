@@ -159,6 +159,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_import
     import bench_normalize
     import bench_office
+    import bench_pdf
     import bench_peers
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
@@ -177,6 +178,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
         "office": rows_only(bench_office.run),
+        "pdf": rows_only(bench_pdf.run),
     }
 
 
@@ -191,6 +193,7 @@ SECTION_NAMES = (
     "import",
     "count",
     "office",
+    "pdf",
 )
 
 _TITLES = {

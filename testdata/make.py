@@ -693,6 +693,102 @@ def memo_rtf() -> bytes:
     return MEMO_RTF.encode("ascii")
 
 
+# --- PDF transforms (issue 15) ---
+# PDFs written object by object (no library), with a real text layer in Helvetica, one of the
+# 14 standard fonts every PDF reader has built in, and uncompressed content streams, so the
+# bytes depend on nothing but this script.
+
+A4 = (595, 842)  # points (1/72 inch)
+
+
+def pdf_file(objects: Sequence[bytes]) -> bytes:
+    """A PDF 1.7 file of `objects` (object 1 is the catalog), with a cross-reference table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def pdf_stream(content: bytes) -> bytes:
+    return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+
+
+def pdf_text(lines: Sequence[tuple[int, str]], *, top: int = 760) -> bytes:
+    """A content stream writing each (size, text) line in Helvetica, 36 pt from the left."""
+    ops = [b"BT", b"36 %d Td" % top]
+    for size, text in lines:
+        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        ops += [
+            b"/F1 %d Tf" % size,
+            b"(%s) Tj" % escaped.encode("latin-1"),
+            b"0 -%d Td" % (size + 8),
+        ]
+    ops.append(b"ET")
+    return b"\n".join(ops)
+
+
+HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+TEXT_PDF_LINES = [
+    (20, "mediaparts text layer"),
+    (12, ""),
+    (12, "This page is text, not a picture of text:"),
+    (12, "a PDF reader can select and extract every word of it."),
+    (12, "The quick brown fox jumps over the lazy dog."),
+]
+
+
+def text_pdf() -> bytes:
+    """A 1-page A4 PDF whose text is real text (Helvetica), not an image."""
+    return pdf_file(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 5 0 R"
+            b" >> >> /Contents 4 0 R >>" % A4,
+            pdf_stream(pdf_text(TEXT_PDF_LINES)),
+            HELVETICA,
+        ]
+    )
+
+
+LONG_PDF_PAGES = 300
+LONG_PDF_BRANCH = 100  # pages under each of the root's three /Pages nodes
+
+
+def pages300_pdf() -> bytes:
+    """A 300-page A4 PDF, each page saying "Page N of 300" in text; a two-level page tree."""
+    nodes = LONG_PDF_PAGES // LONG_PDF_BRANCH
+    first_page = 4 + nodes  # objects: 1 catalog, 2 root, 3 font, 4.. nodes, then page+content
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>"
+        % (b" ".join(b"%d 0 R" % (4 + n) for n in range(nodes)), LONG_PDF_PAGES),
+        HELVETICA,
+    ]
+    for node in range(nodes):
+        kids = range(node * LONG_PDF_BRANCH, (node + 1) * LONG_PDF_BRANCH)
+        refs = b" ".join(b"%d 0 R" % (first_page + 2 * page) for page in kids)
+        objects.append(b"<< /Type /Pages /Parent 2 0 R /Kids [%s] /Count %d >>" % (refs, len(kids)))
+    for page in range(LONG_PDF_PAGES):
+        number = first_page + 2 * page
+        objects.append(
+            b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 3 0 R"
+            b" >> >> /Contents %d 0 R >>" % (4 + page // LONG_PDF_BRANCH, *A4, number + 1)
+        )
+        text = [(36, f"Page {page + 1} of {LONG_PDF_PAGES}"), (12, "mediaparts long document")]
+        objects.append(pdf_stream(pdf_text(text)))
+    return pdf_file(objects)
+
+
 # ---------------------------------------------------------------------------------------------
 # The Pillow / stdlib fixtures, in the order they are written
 # ---------------------------------------------------------------------------------------------
@@ -737,6 +833,8 @@ BUILDERS: dict[str, Callable[[], bytes | None]] = {
     "sheet.xlsx": sheet_xlsx,
     "slides.pptx": slides_pptx,
     "memo.rtf": memo_rtf,
+    "text.pdf": text_pdf,
+    "300-pages.pdf": pages300_pdf,
 }
 
 
