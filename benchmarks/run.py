@@ -158,6 +158,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_fetch
     import bench_import
     import bench_normalize
+    import bench_office
     import bench_pdf
     import bench_peers
 
@@ -176,6 +177,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         ),
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
+        "office": rows_only(bench_office.run),
         "pdf": rows_only(bench_pdf.run),
     }
 
@@ -190,6 +192,7 @@ SECTION_NAMES = (
     "many",
     "import",
     "count",
+    "office",
     "pdf",
 )
 
