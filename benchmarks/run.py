@@ -158,6 +158,8 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_fetch
     import bench_import
     import bench_normalize
+    import bench_office
+    import bench_pdf
     import bench_peers
     import bench_video
 
@@ -176,6 +178,8 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         ),
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
+        "office": rows_only(bench_office.run),
+        "pdf": rows_only(bench_pdf.run),
         "video": rows_only(bench_video.run),
     }
 
@@ -190,6 +194,8 @@ SECTION_NAMES = (
     "many",
     "import",
     "count",
+    "office",
+    "pdf",
     "video",
 )
 
