@@ -27,6 +27,7 @@ from mediaparts.converting._video import (
     displayed,
     first_audio,
     first_video,
+    length_of,
     short_name,
     stored_display,
 )
@@ -230,16 +231,19 @@ def _shrink(
     """
     stream = first_video(container, media_type)
     audio = first_audio(container)
-    seconds = seconds_of(container) or 0.0
     size = stored_display(stream)  # written with square pixels
-    budget = None if limit is None else limit * 8 * _MARGIN / max(seconds, 0.1) / 1000
     deadline = Deadline(policy.timeout, doing, media_type)  # one budget for every try
-    # The display matrix goes into the header, written before the first frame is decoded
-    # when an audio packet comes first: so the rotation is read from the first frame now.
     reader = Packets(container, stream, media_type, policy, doing, deadline)
     if not fresh:
         _rewind(container, reader)
+    # The display matrix goes into the header, written before the first frame is decoded
+    # when an audio packet comes first: so the rotation is read from the first frame now.
     rotation = next((frame.rotation % 360 for frame in reader.frames()), 0)
+    seconds = seconds_of(container) or 0.0
+    if not seconds:  # no duration in the headers: the last timestamp, read from the packets
+        _rewind(container, reader)
+        seconds = length_of(container, reader)
+    budget = None if limit is None else limit * 8 * _MARGIN / max(seconds, 0.1) / 1000
     for _ in range(_TRIES):
         plan = _plan(size, budget, audio is not None, media_type, seconds, max_bytes)
         reader = Packets(container, stream, media_type, policy, doing, deadline)

@@ -15,14 +15,13 @@ import itertools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from mediaparts.converting._av import open_media, seconds_of
+from mediaparts.converting._av import open_media
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
-from mediaparts.converting._video import Packets, clock, first_video, stored_display
+from mediaparts.converting._video import Packets, clock, first_video, length_of, stored_display
 from mediaparts.imaging import encode_pil
 
 if TYPE_CHECKING:
-    from av.container import InputContainer
     from av.video.frame import VideoFrame
 
 __all__ = ["sample_frames", "uniform_times"]
@@ -64,7 +63,7 @@ def sample_frames(
     try:
         stream = first_video(container, media_type)
         reader = Packets(container, stream, media_type, policy, doing)
-        length = _length(container, reader)
+        length = length_of(container, reader)
         if policy.sampling == "scenes":
             times = _scene_times(reader, length, policy.frames)
         else:
@@ -156,24 +155,6 @@ class _Seeker:
                 return
         self.frames = reader.frames()
         self.current = self.upcoming = None
-
-
-def _length(container: InputContainer, reader: Packets) -> float:
-    """Return the video track's length in seconds, from the headers, else from its packets."""
-    stream = reader.stream
-    if stream.duration and stream.time_base:
-        return float(stream.duration * stream.time_base)
-    seconds = seconds_of(container)
-    if seconds:
-        start = (container.start_time or 0) / 1_000_000
-        return max(0.0, start + seconds - reader.origin)
-    # No duration in the headers: the last timestamp, reading packets without decoding them.
-    last = 0.0
-    for packet in reader.read():
-        stamp = packet.pts if packet.pts is not None else packet.dts
-        if stamp is not None and packet.time_base is not None:
-            last = max(last, float(stamp * packet.time_base) - reader.origin)
-    return last
 
 
 def _scene_times(reader: Packets, length: float, count: int) -> list[float]:

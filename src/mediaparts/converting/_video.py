@@ -33,6 +33,7 @@ __all__ = [
     "clock",
     "first_audio",
     "first_video",
+    "length_of",
     "short_name",
     "video_info",
 ]
@@ -168,6 +169,24 @@ def stored_display(stream: VideoStream) -> tuple[int, int]:
     if aspect and aspect != 1 and Fraction(1, 4) <= aspect <= 4:
         width = max(1, round(width * aspect))
     return width, height
+
+
+def length_of(container: InputContainer, reader: Packets) -> float:
+    """Return the video track's length in seconds, from the headers, else from its packets."""
+    stream = reader.stream
+    if stream.duration and stream.time_base:
+        return float(stream.duration * stream.time_base)
+    seconds = seconds_of(container)
+    if seconds:
+        start = (container.start_time or 0) / 1_000_000
+        return max(0.0, start + seconds - reader.origin)
+    # No duration in the headers: the last timestamp, reading packets without decoding them.
+    last = 0.0
+    for packet in reader.read():
+        stamp = packet.pts if packet.pts is not None else packet.dts
+        if stamp is not None and packet.time_base is not None:
+            last = max(last, float(stamp * packet.time_base) - reader.origin)
+    return last
 
 
 def origin_of(stream: VideoStream) -> float:
