@@ -161,6 +161,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_office
     import bench_pdf
     import bench_peers
+    import bench_video
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
         return lambda: (fn(), "")
@@ -179,6 +180,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "count": rows_only(bench_count.run),
         "office": rows_only(bench_office.run),
         "pdf": rows_only(bench_pdf.run),
+        "video": rows_only(bench_video.run),
     }
 
 
@@ -194,6 +196,7 @@ SECTION_NAMES = (
     "count",
     "office",
     "pdf",
+    "video",
 )
 
 _TITLES = {

@@ -966,7 +966,36 @@ def ffmpeg_jobs(encoders: set[str]) -> tuple[list[FfmpegJob], list[str]]:
         skipped.append("clip.webm")
     avi_audio = ("-c:a", mp3, "-b:a", "32k") if mp3 else ("-c:a", "pcm_s16le")
     video("clip.avi", "-c:v", "mpeg4", "-q:v", "12", *avi_audio)
+    jobs += video_transform_jobs(h264)
     return jobs, skipped
+
+
+# --- video transforms (issue 15) ---
+
+# Four scenes of unequal length (1.2, 0.6, 1.4 and 0.8 s) at 160x120, 10 fps: the cuts fall at
+# 1.2, 1.8 and 3.2 s, where evenly spaced frames would not find them all.
+SCENES = (
+    "testsrc2=size=160x120:rate=10:duration=1.2[a];"
+    "smptebars=size=160x120:rate=10:duration=0.6[b];"
+    "mandelbrot=size=160x120:rate=10,trim=duration=1.4[c];"
+    "testsrc=size=160x120:rate=10:duration=0.8[d];"
+    "[a][b][c][d]concat=n=4:v=1:a=0,format=yuv420p[v]"
+)
+
+
+def video_transform_jobs(h264: bool) -> list[FfmpegJob]:
+    """`clip.3gp` (a sixth video container, with a codec MP4 fitting must transcode) and
+    `scenes.mp4` (key frames at the scene cuts, and one a second inside the scenes)."""
+    phone = ("-f", "lavfi", "-i", "testsrc2=size=176x144:rate=10:duration=1", *sine(16_000))
+    h263 = ("-c:v", "h263", "-q:v", "10", "-c:a", "aac", "-b:a", "32k")
+    bitexact = (*BITEXACT, *VIDEO_BITEXACT)
+    # x264 starts a key frame at each cut (its scenecut) and at least every second (-g 10).
+    codec = ("-c:v", "libx264", "-preset", "medium", "-crf", "30") if h264 else ("-c:v", "mpeg4")
+    scenes = ("-filter_complex", SCENES, "-map", "[v]", *codec, "-g", "10", "-pix_fmt", "yuv420p")
+    return [
+        FfmpegJob("clip.3gp", (*phone, *h263, *bitexact, *AUDIO_BITEXACT)),
+        FfmpegJob("scenes.mp4", (*scenes, *bitexact)),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
