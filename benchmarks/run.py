@@ -160,7 +160,10 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_fetch
     import bench_import
     import bench_normalize
+    import bench_office
+    import bench_pdf
     import bench_peers
+    import bench_video
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
         return lambda: (fn(), "")
@@ -177,6 +180,9 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         ),
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
+        "office": rows_only(bench_office.run),
+        "pdf": rows_only(bench_pdf.run),
+        "video": rows_only(bench_video.run),
         "convert": rows_only(bench_convert.run),
     }
 
@@ -191,6 +197,9 @@ SECTION_NAMES = (
     "many",
     "import",
     "count",
+    "office",
+    "pdf",
+    "video",
     "convert",
 )
 

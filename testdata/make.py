@@ -545,6 +545,250 @@ def document_docx() -> bytes:
     return buf.getvalue()
 
 
+# --- office: Word, Excel and PowerPoint files made by their Python libraries, and an RTF ---
+
+OFFICE_TIME = "2024-01-01T00:00:00Z"  # every date in docProps/core.xml
+OFFICE_STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?")
+
+
+def office_library(module: str) -> object | None:
+    """Import python-docx, openpyxl or python-pptx (the [office] extra), or None."""
+    try:
+        return __import__(module)
+    except ImportError:
+        print(f"  ({module} is not installed: pip install -e '.[office]')")
+        return None
+
+
+def repack(data: bytes) -> bytes:
+    """Rewrite a package with fixed entry dates and creation times, so reruns are equal."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            if entry.filename == "docProps/core.xml":
+                member = OFFICE_STAMP.sub(OFFICE_TIME.encode(), member)
+            info = zipfile.ZipInfo(entry.filename, date_time=ZIP_DATE_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 0
+            info.external_attr = 0
+            target.writestr(info, member, compresslevel=9)
+    return out.getvalue()
+
+
+def report_docx() -> bytes | None:
+    """A Word report: a title heading, paragraphs with bold and italic, lists, a table."""
+    if office_library("docx") is None:
+        return None
+    import docx
+
+    document = docx.Document()
+    document.core_properties.author = "mediaparts testdata"
+    document.core_properties.last_modified_by = "mediaparts testdata"
+    document.core_properties.revision = 1
+    document.add_heading("Quarterly report", level=1)
+    intro = document.add_paragraph("Sales grew in every region. ")
+    intro.add_run("Revenue").bold = True
+    intro.add_run(" rose by ")
+    intro.add_run("12 %").italic = True
+    intro.add_run(" over the quarter.")
+    document.add_heading("Highlights", level=2)
+    for item in ("New office in Zürich", "Two products launched"):
+        document.add_paragraph(item, style="List Bullet")
+    for item in ("Hire a team", "Open a second office"):
+        document.add_paragraph(item, style="List Number")
+    document.add_heading("Figures", level=2)
+    grid = document.add_table(rows=3, cols=3)
+    for row, values in zip(
+        grid.rows,
+        [("Region", "Q1", "Q2"), ("North", "120", "135"), ("South", "98", "110")],
+        strict=True,
+    ):
+        for cell, value in zip(row.cells, values, strict=True):
+            cell.text = value
+    document.add_paragraph("Prepared by the finance team.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return repack(buffer.getvalue())
+
+
+def sheet_xlsx() -> bytes | None:
+    """An Excel workbook: two sheets of numbers, text and dates (one formula, no cached value)."""
+    if office_library("openpyxl") is None:
+        return None
+    import datetime
+
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    workbook.properties.creator = "mediaparts testdata"
+    sales = workbook.active
+    sales.title = "Sales"
+    sales.append(["Date", "Region", "Units", "Price"])
+    sales.append([datetime.date(2024, 1, 15), "North", 120, 9.5])
+    sales.append([datetime.date(2024, 2, 15), "South", 98, 10.25])
+    sales.append([datetime.datetime(2024, 3, 15, 9, 30), "East | West", 75, 11])
+    people = workbook.create_sheet("People")
+    people.append(["Name", "Joined", "Active"])
+    people.append(["Ada Lovelace", datetime.date(2023, 12, 1), True])
+    people.append(["Alan Turing", None, False])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return repack(buffer.getvalue())
+
+
+def slides_pptx() -> bytes | None:
+    """A PowerPoint deck: a title slide with notes, and a slide of bullets and a table."""
+    if office_library("pptx") is None:
+        return None
+    import pptx
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    deck.core_properties.author = "mediaparts testdata"
+    deck.core_properties.last_modified_by = "mediaparts testdata"
+    deck.core_properties.revision = 1
+    first = deck.slides.add_slide(deck.slide_layouts[0])
+    first.shapes.title.text = "Project kickoff"
+    first.placeholders[1].text = "Spring 2024"
+    first.notes_slide.notes_text_frame.text = "Welcome everyone; introduce the team."
+    second = deck.slides.add_slide(deck.slide_layouts[5])  # title only
+    second.shapes.title.text = "Plan"
+    box = second.shapes.add_textbox(Inches(0.5), Inches(1.5), Inches(4), Inches(2))
+    frame = box.text_frame
+    frame.text = "Goals for the quarter:"
+    for text, level in (("Ship the beta", 0), ("Fix the top ten bugs", 1), ("Hire", 0)):
+        paragraph = frame.add_paragraph()
+        paragraph.text = text
+        paragraph.level = level
+        properties = paragraph._p.get_or_add_pPr()
+        bullet = properties.makeelement(
+            "{http://schemas.openxmlformats.org/drawingml/2006/main}buChar", {"char": "•"}
+        )
+        properties.append(bullet)
+    shape = second.shapes.add_table(3, 2, Inches(5), Inches(1.5), Inches(4), Inches(1.5))
+    milestones = [("Milestone", "Date"), ("Beta", "May"), ("GA", "July")]
+    for row, values in zip(shape.table.rows, milestones, strict=True):
+        for cell, value in zip(row.cells, values, strict=True):
+            cell.text = value
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    return repack(buffer.getvalue())
+
+
+MEMO_RTF = (
+    r"{\rtf1\ansi\ansicpg1252\deff0"
+    r"{\fonttbl{\f0\fswiss\fcharset0 Arial;}}"
+    r"{\info{\title Memo}{\author mediaparts testdata}}"
+    "\r\n"
+    r"\f0\fs24 {\b Memo:} the meeting moves to Z\u252?rich.\par"
+    "\r\n"
+    r"Bring the caf\'e9 order and {\i the slides}.\par"
+    "\r\n}"
+)
+
+
+def memo_rtf() -> bytes:
+    """A hand-written RTF: a bold phrase, a \\u escape, a \\' escape, two paragraphs."""
+    return MEMO_RTF.encode("ascii")
+
+
+# --- PDF transforms (issue 15) ---
+# PDFs written object by object (no library), with a real text layer in Helvetica, one of the
+# 14 standard fonts every PDF reader has built in, and uncompressed content streams, so the
+# bytes depend on nothing but this script.
+
+A4 = (595, 842)  # points (1/72 inch)
+
+
+def pdf_file(objects: Sequence[bytes]) -> bytes:
+    """A PDF 1.7 file of `objects` (object 1 is the catalog), with a cross-reference table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def pdf_stream(content: bytes) -> bytes:
+    return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+
+
+def pdf_text(lines: Sequence[tuple[int, str]], *, top: int = 760) -> bytes:
+    """A content stream writing each (size, text) line in Helvetica, 36 pt from the left."""
+    ops = [b"BT", b"36 %d Td" % top]
+    for size, text in lines:
+        escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        ops += [
+            b"/F1 %d Tf" % size,
+            b"(%s) Tj" % escaped.encode("latin-1"),
+            b"0 -%d Td" % (size + 8),
+        ]
+    ops.append(b"ET")
+    return b"\n".join(ops)
+
+
+HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+TEXT_PDF_LINES = [
+    (20, "mediaparts text layer"),
+    (12, ""),
+    (12, "This page is text, not a picture of text:"),
+    (12, "a PDF reader can select and extract every word of it."),
+    (12, "The quick brown fox jumps over the lazy dog."),
+]
+
+
+def text_pdf() -> bytes:
+    """A 1-page A4 PDF whose text is real text (Helvetica), not an image."""
+    return pdf_file(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 5 0 R"
+            b" >> >> /Contents 4 0 R >>" % A4,
+            pdf_stream(pdf_text(TEXT_PDF_LINES)),
+            HELVETICA,
+        ]
+    )
+
+
+LONG_PDF_PAGES = 300
+LONG_PDF_BRANCH = 100  # pages under each of the root's three /Pages nodes
+
+
+def pages300_pdf() -> bytes:
+    """A 300-page A4 PDF, each page saying "Page N of 300" in text; a two-level page tree."""
+    nodes = LONG_PDF_PAGES // LONG_PDF_BRANCH
+    first_page = 4 + nodes  # objects: 1 catalog, 2 root, 3 font, 4.. nodes, then page+content
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>"
+        % (b" ".join(b"%d 0 R" % (4 + n) for n in range(nodes)), LONG_PDF_PAGES),
+        HELVETICA,
+    ]
+    for node in range(nodes):
+        kids = range(node * LONG_PDF_BRANCH, (node + 1) * LONG_PDF_BRANCH)
+        refs = b" ".join(b"%d 0 R" % (first_page + 2 * page) for page in kids)
+        objects.append(b"<< /Type /Pages /Parent 2 0 R /Kids [%s] /Count %d >>" % (refs, len(kids)))
+    for page in range(LONG_PDF_PAGES):
+        number = first_page + 2 * page
+        objects.append(
+            b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 3 0 R"
+            b" >> >> /Contents %d 0 R >>" % (4 + page // LONG_PDF_BRANCH, *A4, number + 1)
+        )
+        text = [(36, f"Page {page + 1} of {LONG_PDF_PAGES}"), (12, "mediaparts long document")]
+        objects.append(pdf_stream(pdf_text(text)))
+    return pdf_file(objects)
+
+
 # ---------------------------------------------------------------------------------------------
 # The Pillow / stdlib fixtures, in the order they are written
 # ---------------------------------------------------------------------------------------------
@@ -585,6 +829,12 @@ BUILDERS: dict[str, Callable[[], bytes | None]] = {
     "feed.xml": utf8(FEED_XML),
     "readme.md": utf8(README_MD),
     "document.docx": document_docx,
+    "report.docx": report_docx,
+    "sheet.xlsx": sheet_xlsx,
+    "slides.pptx": slides_pptx,
+    "memo.rtf": memo_rtf,
+    "text.pdf": text_pdf,
+    "300-pages.pdf": pages300_pdf,
 }
 
 
@@ -716,8 +966,37 @@ def ffmpeg_jobs(encoders: set[str]) -> tuple[list[FfmpegJob], list[str]]:
         skipped.append("clip.webm")
     avi_audio = ("-c:a", mp3, "-b:a", "32k") if mp3 else ("-c:a", "pcm_s16le")
     video("clip.avi", "-c:v", "mpeg4", "-q:v", "12", *avi_audio)
+    jobs += video_transform_jobs(h264)
     jobs += audio_conversion_jobs()
     return jobs, skipped
+
+
+# --- video transforms (issue 15) ---
+
+# Four scenes of unequal length (1.2, 0.6, 1.4 and 0.8 s) at 160x120, 10 fps: the cuts fall at
+# 1.2, 1.8 and 3.2 s, where evenly spaced frames would not find them all.
+SCENES = (
+    "testsrc2=size=160x120:rate=10:duration=1.2[a];"
+    "smptebars=size=160x120:rate=10:duration=0.6[b];"
+    "mandelbrot=size=160x120:rate=10,trim=duration=1.4[c];"
+    "testsrc=size=160x120:rate=10:duration=0.8[d];"
+    "[a][b][c][d]concat=n=4:v=1:a=0,format=yuv420p[v]"
+)
+
+
+def video_transform_jobs(h264: bool) -> list[FfmpegJob]:
+    """`clip.3gp` (a sixth video container, with a codec MP4 fitting must transcode) and
+    `scenes.mp4` (key frames at the scene cuts, and one a second inside the scenes)."""
+    phone = ("-f", "lavfi", "-i", "testsrc2=size=176x144:rate=10:duration=1", *sine(16_000))
+    h263 = ("-c:v", "h263", "-q:v", "10", "-c:a", "aac", "-b:a", "32k")
+    bitexact = (*BITEXACT, *VIDEO_BITEXACT)
+    # x264 starts a key frame at each cut (its scenecut) and at least every second (-g 10).
+    codec = ("-c:v", "libx264", "-preset", "medium", "-crf", "30") if h264 else ("-c:v", "mpeg4")
+    scenes = ("-filter_complex", SCENES, "-map", "[v]", *codec, "-g", "10", "-pix_fmt", "yuv420p")
+    return [
+        FfmpegJob("clip.3gp", (*phone, *h263, *bitexact, *AUDIO_BITEXACT)),
+        FfmpegJob("scenes.mp4", (*scenes, *bitexact)),
+    ]
 
 
 # --- audio transforms (converting/_audio) ---
@@ -820,6 +1099,25 @@ def same_pdf(old: bytes, new: bytes) -> bool:
     return all(a == b or same_picture(a, b) for a, b in zip(old_streams, new_streams, strict=True))
 
 
+# What a library's version changes in an Office package besides the document: the
+# application's name and version in docProps/app.xml.
+OFFICE_SUFFIXES = (".docx", ".xlsx", ".pptx")
+
+
+def same_package(old: bytes, new: bytes) -> bool:
+    """Whether two Office packages hold the same entries, in the same order, with the same
+    bytes in each but docProps/app.xml."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(old)) as a, zipfile.ZipFile(io.BytesIO(new)) as b:
+            if a.namelist() != b.namelist():
+                return False
+            return all(
+                name == "docProps/app.xml" or a.read(name) == b.read(name) for name in a.namelist()
+            )
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return False
+
+
 def ffmpeg_read(data: bytes, suffix: str, *output: str) -> subprocess.CompletedProcess[bytes]:
     """Run ffmpeg on `data` (as a file named with `suffix`) with the given output arguments."""
     with tempfile.TemporaryDirectory() as folder:
@@ -887,6 +1185,8 @@ def same_media(name: str, old: bytes, new: bytes, *, ffmpeg: bool) -> bool:
     """Whether `new` holds the same picture, document or sound as the committed `old`."""
     suffix = Path(name).suffix
     if not ffmpeg:
+        if suffix in OFFICE_SUFFIXES:
+            return same_package(old, new)
         return same_pdf(old, new) if suffix == ".pdf" else same_picture(old, new)
     described = describe_with_ffmpeg(old, suffix)
     if not any(fact.startswith(("Audio", "Video")) for fact in described):

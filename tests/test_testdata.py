@@ -11,6 +11,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -269,3 +270,25 @@ def test_make_out_must_be_a_directory(capsys: pytest.CaptureFixture[str]) -> Non
         make.main(["--no-ffmpeg", "--out", str(TESTDATA / "photo.jpg")])
     assert exited.value.code == 2
     assert "is a file, not a directory" in capsys.readouterr().err
+
+
+def _repacked(name: str, part: str, change: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(TESTDATA / name) as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            target.writestr(entry, member + change if entry.filename == part else member)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("part", "same"),
+    [("docProps/app.xml", True), ("word/document.xml", False), ("word/styles.xml", False)],
+)
+def test_same_package_ignores_only_the_app_version(part: str, same: bool) -> None:
+    """An Office package written by another library version (another docProps/app.xml) is the
+    same media; with any other entry changed it is not."""
+    old = (TESTDATA / "report.docx").read_bytes()
+    new = _repacked("report.docx", part, b"<!-- other -->")
+    assert old != new
+    assert make.same_media("report.docx", old, new, ffmpeg=False) is same

@@ -9,14 +9,24 @@ Public: `TransformPolicy` (also `mp.TransformPolicy`), `using_transforms`.
 
 Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
 promise): `Converted` (one output of a transform), `default_transforms` and
-`set_default_transforms` (the policy in force; `mp.configure(transforms=...)`); audio:
-`audio_info` and its `AudioInfo`, `convert_audio`.
+`set_default_transforms` (the policy in force; `mp.configure(transforms=...)`); PDFs:
+`pdf_pages`, `split_pdf` and `render_pages` (the `[pdf]` extra); Office documents and RTF:
+`office_to_text` and `OFFICE_TYPES` (the `[office]` extra); video: `video_info` and its
+`VideoInfo`, `sample_frames`, `fit_video` (the `[av]` extra); audio: `audio_info` and its
+`AudioInfo`, `convert_audio` (the `[av]` extra).
 """
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.converting._audio import AudioInfo as AudioInfo
 from mediaparts.converting._audio import audio_info as audio_info
 from mediaparts.converting._audio import convert_audio as convert_audio
+from mediaparts.converting._fit_video import fit_video as fit_video
+from mediaparts.converting._frames import sample_frames as sample_frames
+from mediaparts.converting._office import OFFICE_TYPES as OFFICE_TYPES
+from mediaparts.converting._office import office_to_text as office_to_text
+from mediaparts.converting._pdf import pdf_pages as pdf_pages
+from mediaparts.converting._pdf import render_pages as render_pages
+from mediaparts.converting._pdf import split_pdf as split_pdf
 from mediaparts.converting._policy import (
     PdfMode,
     Sampling,
@@ -27,5 +37,7 @@ from mediaparts.converting._policy import (
 from mediaparts.converting._policy import default_transforms as default_transforms
 from mediaparts.converting._policy import set_default_transforms as set_default_transforms
 from mediaparts.converting._result import Converted as Converted
+from mediaparts.converting._video import VideoInfo as VideoInfo
+from mediaparts.converting._video import video_info as video_info
 
 __all__ = ["PdfMode", "Sampling", "TransformPolicy", "VideoMode", "using_transforms"]

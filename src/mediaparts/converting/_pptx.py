@@ -1,0 +1,110 @@
+"""PowerPoint decks (pptx) to Markdown, with python-pptx: a section per slide.
+
+Each slide is `## Slide N: title`, then its shapes in their order on the slide (groups
+opened): text as paragraphs or bullets, tables as Markdown tables, then the speaker notes.
+A paragraph is a bullet when it says so (`a:buChar`, `a:buAutoNum`) or when it sits in a
+body or content placeholder, whose bullets come from the slide master, and not when it says
+`a:buNone`.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from mediaparts.converting._extras import Deadline
+from mediaparts.converting._markdown import emphasis, table
+
+__all__ = ["pptx_markdown"]
+
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_TITLES = frozenset({"TITLE", "CENTER_TITLE", "VERTICAL_TITLE"})
+_BULLETED = frozenset({"BODY", "OBJECT", "VERTICAL_BODY", "VERTICAL_OBJECT"})
+_MAX_GROUP_DEPTH = 32  # groups in groups: PowerPoint itself stops far sooner
+
+
+def pptx_markdown(pptx: Any, package: bytes, deadline: Deadline) -> str:
+    """Return the Markdown of a checked deck.
+
+    Args:
+        pptx: The python-pptx module.
+        package: The package, as `verified_package` returned it.
+        deadline: Checked between slides and shapes.
+    """
+    presentation = pptx.Presentation(io.BytesIO(package))
+    slides: list[str] = []
+    for number, slide in enumerate(presentation.slides, start=1):
+        deadline.check()
+        title_shape = slide.shapes.title
+        title = " ".join(str(title_shape.text).split()) if title_shape is not None else ""
+        blocks = [f"## Slide {number}: {title}" if title else f"## Slide {number}"]
+        for shape in slide.shapes:
+            if title_shape is not None and shape.shape_id == title_shape.shape_id:
+                continue
+            blocks.extend(_shape(shape, deadline, 0))
+        if slide.has_notes_slide:
+            frame = slide.notes_slide.notes_text_frame
+            notes = str(frame.text).strip() if frame is not None else ""
+            if notes:
+                blocks.append(f"### Notes\n\n{notes}")
+        slides.append("\n\n".join(block for block in blocks if block))
+    return "\n\n".join(slides) + "\n"
+
+
+def _shape(shape: Any, deadline: Deadline, depth: int) -> list[str]:
+    """Return the Markdown blocks of one shape (a group's shapes, in order)."""
+    deadline.check()
+    if hasattr(shape, "shapes"):  # a group
+        if depth >= _MAX_GROUP_DEPTH:
+            return []
+        return [block for inner in shape.shapes for block in _shape(inner, deadline, depth + 1)]
+    if getattr(shape, "has_table", False):
+        rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+        return [table(rows)]
+    if not getattr(shape, "has_text_frame", False):
+        return []
+    kind = shape.placeholder_format.type.name if shape.is_placeholder else ""
+    if kind in _TITLES:
+        return [f"### {' '.join(str(shape.text).split())}"] if shape.text.strip() else []
+    lines: list[str] = []
+    paragraphs: list[str] = []
+    for paragraph in shape.text_frame.paragraphs:
+        text = _inline(paragraph)
+        if not text:
+            continue
+        if _bullet(paragraph, kind in _BULLETED):
+            indent = "  " * min(int(paragraph.level), 8)
+            lines.append(f"{indent}- " + text.replace("\n", f"\n{indent}  "))
+        else:
+            if lines:
+                paragraphs.append("\n".join(lines))
+                lines = []
+            paragraphs.append(text)
+    if lines:
+        paragraphs.append("\n".join(lines))
+    return paragraphs
+
+
+def _inline(paragraph: Any) -> str:
+    """Return a paragraph's runs and fields with bold and italic marked, line breaks kept."""
+    pieces: list[str] = []
+    for child in paragraph._p.content_children:  # a:r, a:br and a:fld, in order
+        if child.tag == f"{_A}br":
+            pieces.append("\n")
+            continue
+        properties = child.find(f"{_A}rPr")
+        flags = properties.attrib if properties is not None else {}
+        bold, italic = (flags.get(flag) in ("1", "true") for flag in ("b", "i"))
+        pieces.append(emphasis(str(child.text), bold=bold, italic=italic))
+    return "\n".join(line.strip() for line in "".join(pieces).split("\n")).strip()
+
+
+def _bullet(paragraph: Any, default: bool) -> bool:
+    properties = paragraph._p.pPr
+    if properties is None:
+        return default
+    if properties.find(f"{_A}buNone") is not None:
+        return False
+    if properties.find(f"{_A}buChar") is not None or properties.find(f"{_A}buAutoNum") is not None:
+        return True
+    return default

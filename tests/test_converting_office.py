@@ -1,0 +1,439 @@
+"""converting._office: Word, Excel and PowerPoint files to Markdown, RTF to text.
+
+The Markdown of each testdata file is pinned whole; a sheet is cut to its first 1,000 rows
+and says so; without a library the error names the `[office]` extra; legacy and encrypted
+Office files are refused. Hostile packages and RTF are in tests/robustness/test_office.py.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import sys
+import zipfile
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from mediaparts.converting import OFFICE_TYPES, TransformPolicy, office_to_text
+from mediaparts.converting._extras import Deadline
+from mediaparts.converting._markdown import cell_text, emphasis, table, value_text
+from mediaparts.converting._rtf import clean_rtf
+from tests._builders import TESTDATA
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+RTF = "application/rtf"
+POLICY = TransformPolicy()
+
+REPORT = """\
+# Quarterly report
+
+Sales grew in every region. **Revenue** rose by *12 %* over the quarter.
+
+## Highlights
+
+- New office in Zürich
+- Two products launched
+
+1. Hire a team
+1. Open a second office
+
+## Figures
+
+| Region | Q1 | Q2 |
+| --- | --- | --- |
+| North | 120 | 135 |
+| South | 98 | 110 |
+
+Prepared by the finance team.
+"""
+
+SHEET = """\
+## Sales
+
+| Date | Region | Units | Price |
+| --- | --- | --- | --- |
+| 2024-01-15 | North | 120 | 9.5 |
+| 2024-02-15 | South | 98 | 10.25 |
+| 2024-03-15 09:30:00 | East \\| West | 75 | 11 |
+
+## People
+
+| Name | Joined | Active |
+| --- | --- | --- |
+| Ada Lovelace | 2023-12-01 | TRUE |
+| Alan Turing |  | FALSE |
+"""
+
+SLIDES = """\
+## Slide 1: Project kickoff
+
+Spring 2024
+
+### Notes
+
+Welcome everyone; introduce the team.
+
+## Slide 2: Plan
+
+Goals for the quarter:
+
+- Ship the beta
+  - Fix the top ten bugs
+- Hire
+
+| Milestone | Date |
+| --- | --- |
+| Beta | May |
+| GA | July |
+"""
+
+MEMO = "Memo: the meeting moves to Zürich.\nBring the café order and the slides.\n"
+DOCUMENT = "**mediaparts test document**\n\nHello, Word. Some non-ASCII text: café, Zürich.\n"
+
+
+def _needs(module: str) -> None:
+    pytest.importorskip(module, reason=f"{module} is in the [office] extra")
+
+
+@pytest.mark.parametrize(
+    ("name", "module", "media_type", "out_type", "text", "step"),
+    [
+        ("report.docx", "docx", DOCX, "text/markdown", REPORT, "docx→markdown"),
+        ("document.docx", "docx", DOCX, "text/markdown", DOCUMENT, "docx→markdown"),
+        ("sheet.xlsx", "openpyxl", XLSX, "text/markdown", SHEET, "xlsx→markdown"),
+        ("slides.pptx", "pptx", PPTX, "text/markdown", SLIDES, "pptx→markdown"),
+        ("memo.rtf", "striprtf", RTF, "text/plain", MEMO, "rtf→text"),
+    ],
+)
+def test_office_to_text_testdata_golden(
+    name: str, module: str, media_type: str, out_type: str, text: str, step: str
+) -> None:
+    """Each testdata document, as detection types it, becomes exactly this text."""
+    _needs(module)
+    data = (TESTDATA / name).read_bytes()
+    assert mp.detect(data).media_type == media_type
+    converted = office_to_text(data, media_type, POLICY)
+    assert (converted.media_type, converted.steps) == (out_type, (step,))
+    assert converted.text == text
+    assert converted.data is None
+
+
+def test_office_types_are_what_detection_names() -> None:
+    """OFFICE_TYPES holds the canonical types detection gives docx, xlsx, pptx and RTF."""
+    assert {DOCX, XLSX, PPTX, RTF} <= OFFICE_TYPES
+    for name in ("report.docx", "sheet.xlsx", "slides.pptx", "memo.rtf"):
+        assert mp.detect((TESTDATA / name).read_bytes()).media_type in OFFICE_TYPES
+
+
+def _workbook(rows: int, *, trailing_rows: int = 0, trailing_columns: int = 0) -> bytes:
+    openpyxl = pytest.importorskip("openpyxl")
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = "Data"
+    sheet.append(["n", "square"])
+    for n in range(1, rows):
+        sheet.append([n, n * n])
+    # Formatting alone makes cells exist in the XML without values.
+    for row in range(rows + 1, rows + 1 + trailing_rows):
+        sheet.cell(row=row, column=1).number_format = "0.00"
+    for column in range(3, 3 + trailing_columns):
+        sheet.cell(row=1, column=column).value = ""
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def test_xlsx_rows_cut_at_1000_and_said() -> None:
+    """A sheet of 5,000 rows keeps its first 1,000 and says so in the steps."""
+    converted = office_to_text(_workbook(5000), XLSX, POLICY)
+    assert converted.steps == ("xlsx→markdown", "Data: first 1,000 of 5,000 rows")
+    lines = (converted.text or "").splitlines()
+    assert lines[:4] == ["## Data", "", "| n | square |", "| --- | --- |"]
+    assert lines[-1] == "| 999 | 998001 |"
+    assert len(lines) == 4 + 999
+
+
+def test_xlsx_trailing_empty_rows_and_columns_dropped() -> None:
+    """Formatted but empty rows and columns after the data are not in the table."""
+    converted = office_to_text(_workbook(3, trailing_rows=50, trailing_columns=5), XLSX, POLICY)
+    assert converted.text == "## Data\n\n| n | square |\n| --- | --- |\n| 1 | 1 |\n| 2 | 4 |\n"
+    assert converted.steps == ("xlsx→markdown",)
+
+
+def test_xlsx_at_the_cap_is_not_cut() -> None:
+    """A sheet of exactly 1,000 rows is whole, with no step about cutting."""
+    converted = office_to_text(_workbook(1000), XLSX, POLICY)
+    assert converted.steps == ("xlsx→markdown",)
+    assert (converted.text or "").splitlines()[-1] == "| 999 | 998001 |"
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "media_type", "package"),
+    [
+        ("docx", "report.docx", DOCX, "python-docx"),
+        ("openpyxl", "sheet.xlsx", XLSX, "openpyxl"),
+        ("pptx", "slides.pptx", PPTX, "python-pptx"),
+        ("striprtf.striprtf", "memo.rtf", RTF, "striprtf"),
+    ],
+)
+def test_office_without_library_names_extra(
+    monkeypatch: pytest.MonkeyPatch, module: str, name: str, media_type: str, package: str
+) -> None:
+    """Without its library, a format raises CodecUnavailable naming the package and [office]."""
+    monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(mp.CodecUnavailable, match=r"\[office\]") as caught:
+        office_to_text((TESTDATA / name).read_bytes(), media_type, POLICY)
+    assert (caught.value.extra, caught.value.package) == ("office", package)
+    assert package in str(caught.value)
+
+
+OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504)
+
+
+@pytest.mark.parametrize(
+    ("media_type", "data", "said"),
+    [
+        ("application/msword", OLE2, "legacy binary Word"),
+        ("application/vnd.ms-excel", OLE2, "legacy binary Excel"),
+        ("application/vnd.ms-powerpoint", OLE2, "legacy binary PowerPoint"),
+        ("application/x-ole-storage", OLE2, "OLE2 compound file"),
+        (DOCX, OLE2, "encrypted Office package"),  # a .docx with a password is OLE2
+        (XLSX, OLE2, "encrypted Office package"),
+    ],
+)
+def test_office_legacy_and_encrypted_refused(media_type: str, data: bytes, said: str) -> None:
+    """Binary and encrypted Office files are UnsupportedMediaType saying they cannot be read."""
+    with pytest.raises(mp.UnsupportedMediaType, match="cannot read") as caught:
+        office_to_text(data, media_type, POLICY)
+    assert said in str(caught.value)
+    assert not isinstance(caught.value, mp.CodecUnavailable)
+
+
+def test_office_other_type_refused() -> None:
+    """A type that is no Office document is UnsupportedMediaType listing the types read."""
+    with pytest.raises(mp.UnsupportedMediaType) as caught:
+        office_to_text(b"%PDF-1.7", "application/pdf", POLICY)
+    assert DOCX in caught.value.accepted
+
+
+def test_office_deadline_spent_is_media_too_large() -> None:
+    """A transform over TransformPolicy.timeout raises MediaTooLarge naming the cap."""
+    policy = TransformPolicy(timeout=1e-9)
+    for name, media_type in (("report.docx", DOCX), ("memo.rtf", RTF)):
+        _needs("docx" if name.endswith("docx") else "striprtf")
+        with pytest.raises(mp.MediaTooLarge, match="timeout"):
+            office_to_text((TESTDATA / name).read_bytes(), media_type, policy)
+
+
+def _docx_with(document_xml: bytes) -> bytes:
+    source = zipfile.ZipFile(io.BytesIO((TESTDATA / "report.docx").read_bytes()))
+    out = io.BytesIO()
+    with source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            target.writestr(
+                entry.filename, document_xml if entry.filename == "word/document.xml" else member
+            )
+    return out.getvalue()
+
+
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def test_docx_direct_numbering_and_hyperlink_text() -> None:
+    """A paragraph numbered directly (w:numPr) is an item at its level; link text is kept."""
+    _needs("docx")
+    body = (
+        f'<w:document {W} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/'
+        'relationships"><w:body>'
+        '<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="1"/></w:numPr></w:pPr>'
+        "<w:r><w:t>nested item</w:t></w:r></w:p>"
+        '<w:p><w:r><w:t xml:space="preserve">see </w:t></w:r><w:hyperlink r:id="rIdX">'
+        "<w:r><w:t>the site</w:t></w:r></w:hyperlink></w:p>"
+        "</w:body></w:document>"
+    ).encode()
+    converted = office_to_text(_docx_with(body), DOCX, POLICY)
+    assert converted.text == "  - nested item\n\nsee the site\n"
+
+
+@pytest.mark.parametrize(
+    ("rows", "markdown"),
+    [
+        ([["a", "b"], ["1"]], "| a | b |\n| --- | --- |\n| 1 |  |"),
+        ([["x|y", "two\nlines"]], "| x\\|y | two<br>lines |\n| --- | --- |"),
+        ([], ""),
+    ],
+)
+def test_table_pads_and_escapes(rows: list[list[str]], markdown: str) -> None:
+    """Tables are padded to their widest row; pipes are escaped, line breaks become <br>."""
+    assert table(rows) == markdown
+
+
+@pytest.mark.parametrize(
+    ("text", "bold", "italic", "marked"),
+    [
+        ("word", True, False, "**word**"),
+        (" word ", False, True, " *word* "),
+        ("word", True, True, "***word***"),
+        ("   ", True, True, "   "),
+        ("word", False, False, "word"),
+    ],
+)
+def test_emphasis_keeps_spaces_outside(text: str, bold: bool, italic: bool, marked: str) -> None:
+    """Emphasis wraps the words, never the spaces around them (`** a**` is no emphasis)."""
+    assert emphasis(text, bold=bold, italic=italic) == marked
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (None, ""),
+        (True, "TRUE"),
+        (3.0, "3"),
+        (2.5, "2.5"),
+        (datetime.datetime(2024, 1, 2), "2024-01-02"),
+        (datetime.datetime(2024, 1, 2, 3, 4, 5), "2024-01-02 03:04:05"),
+        (datetime.time(3, 4), "03:04:00"),
+        ("text", "text"),
+    ],
+)
+def test_value_text_reads_like_a_sheet(value: Any, text: str) -> None:
+    """Cell values read as a spreadsheet shows them; midnight date-times are dates."""
+    assert value_text(value) == text
+
+
+def test_cell_text_flattens_lines() -> None:
+    """A cell's CR, LF and CRLF all become one <br>."""
+    assert cell_text("a\r\nb\rc\nd") == "a<br>b<br>c<br>d"
+
+
+def test_clean_rtf_keeps_lines_short_and_one_field_a_line() -> None:
+    """The cleaned RTF has no line much over 256 characters and at most one field a line,
+    which keeps striprtf's two line-scanning expressions linear."""
+    source = "{\\rtf1 " + "{\\field{\\*\\fldinst{HYPERLINK x}}" * 2000 + "x" * 5000 + "}"
+    cleaned = clean_rtf(source, Deadline(60, "test"))
+    lines = cleaned.split("\n")
+    assert max(len(line) for line in lines) <= 256 + 45
+    assert max(line.count("{\\field") for line in lines) == 1
+
+
+@pytest.mark.parametrize(
+    ("source", "text"),
+    [
+        ("{\\rtf1 a{\\bin5 }}}{{b}c}", "abc\n"),  # \bin data holds braces
+        ("{\\rtf1 a{\\*\\shppict{\\pict\\pngblip 89504e47}}b}", "ab\n"),
+        ("{\\rtf1 \\u99999 x}", "\ufffd\n"),  # out of 16 bits: U+FFFD, its fallback skipped
+        ("{\\rtf1 {\\pict\\bin99999999999 abc}} lost}", "\n"),
+        ("{\\rtf1 see {\\field{\\*\\fldinst{HYPERLINK \"https://a.example/\"}}"
+         "{\\fldrslt{the site}}} now}", 'see the site("https://a.example/") now\n'),
+    ],
+)  # fmt: skip
+def test_rtf_binary_and_odd_values(source: str, text: str) -> None:
+    """Binary data is skipped by its length, odd \\u values are U+FFFD, links keep their URL."""
+    _needs("striprtf")
+    assert office_to_text(source.encode("latin-1"), RTF, POLICY).text == text
+
+
+def _relabelled(name: str, main: str, other: str) -> bytes:
+    """The testdata package with its main part's content type changed (xlsx to xlsm, ...)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(TESTDATA / name) as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            if entry.filename == "[Content_Types].xml":
+                assert main.encode() in member
+                member = member.replace(main.encode(), other.encode())
+            target.writestr(entry, member)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "main", "other", "media_type", "short"),
+    [
+        ("sheet.xlsx", f"{XLSX}.main+xml", "application/vnd.ms-excel.sheet.macroEnabled.main+xml", "application/vnd.ms-excel.sheet.macroenabled.12", "xlsm"),
+        ("sheet.xlsx", f"{XLSX}.main+xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.template", "xltx"),
+        ("slides.pptx", f"{PPTX}.main+xml", "application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml", "application/vnd.ms-powerpoint.presentation.macroenabled.12", "pptm"),
+    ],
+)  # fmt: skip
+def test_office_macro_enabled_and_template_read_like_their_kin(
+    name: str, main: str, other: str, media_type: str, short: str
+) -> None:
+    """A macro-enabled workbook or deck, or a workbook template, as detection types it,
+    reads to the same Markdown as the plain package (its macros are never run)."""
+    _needs("openpyxl" if short.startswith("x") else "pptx")
+    data = _relabelled(name, main, other)
+    assert mp.detect(data).media_type == media_type
+    converted = office_to_text(data, media_type, POLICY)
+    assert converted.steps == (f"{short}→markdown",)
+    assert converted.text == (SHEET if short.startswith("x") else SLIDES)
+    assert media_type in OFFICE_TYPES
+
+
+def test_docx_template_and_macro_document_refused() -> None:
+    """python-docx opens only documents: a .dotx or .docm is UnsupportedMediaType."""
+    for media_type in (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.template",
+        "application/vnd.ms-word.document.macroenabled.12",
+    ):
+        with pytest.raises(mp.UnsupportedMediaType, match="cannot be turned into text"):
+            office_to_text((TESTDATA / "report.docx").read_bytes(), media_type, POLICY)
+
+
+def test_xlsx_library_warnings_do_not_fail_the_file() -> None:
+    """A sheet with the data validation extension Excel writes (openpyxl warns that it drops
+    it) reads to its Markdown, under pytest's warnings-as-errors too."""
+    _needs("openpyxl")
+    extension = (
+        b'<extLst><ext uri="{CCE6A557-97BC-4b89-ADB6-D9C93CAAB3DF}" xmlns:x14="http://schemas.'
+        b'microsoft.com/office/spreadsheetml/2009/9/main"><x14:dataValidations count="0"/></ext>'
+        b"</extLst></worksheet>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(TESTDATA / "sheet.xlsx") as source, zipfile.ZipFile(out, "w") as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            if entry.filename == "xl/worksheets/sheet1.xml":
+                member = member.replace(b"</worksheet>", extension)
+            target.writestr(entry, member)
+    assert office_to_text(out.getvalue(), XLSX, POLICY).text == SHEET
+
+
+def test_rtf_over_expanded_cap_refused_unread() -> None:
+    """An RTF larger than max_expanded_bytes is MediaTooLarge naming the cap, unread."""
+    data = (TESTDATA / "memo.rtf").read_bytes()
+    policy = TransformPolicy(max_expanded_bytes=len(data) - 1)
+    with pytest.raises(mp.MediaTooLarge, match="max_expanded_bytes") as caught:
+        office_to_text(data, RTF, policy)
+    assert (caught.value.size, caught.value.limit) == (len(data), len(data) - 1)
+    _needs("striprtf")
+    assert office_to_text(data, RTF, TransformPolicy(max_expanded_bytes=len(data))).text == MEMO
+
+
+def test_pptx_line_breaks_fields_and_emphasis() -> None:
+    """A slide paragraph keeps its line breaks (indented under a bullet), its fields' text
+    and its bold and italic runs."""
+    pptx = pytest.importorskip("pptx")
+    from pptx.util import Inches
+
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])  # title and content
+    slide.shapes.title.text = "Breaks"
+    frame = slide.placeholders[1].text_frame
+    frame.text = "first line\vsecond line"  # \v is a:br to python-pptx
+    run = frame.paragraphs[0].add_run()
+    run.text = " bold"
+    run.font.bold = True
+    box = slide.shapes.add_textbox(Inches(1), Inches(5), Inches(4), Inches(1)).text_frame
+    box.text = "plain\vtext"
+    italic = box.paragraphs[0].runs[-1]
+    italic.font.italic = True
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    converted = office_to_text(buffer.getvalue(), PPTX, POLICY)
+    assert converted.text == (
+        "## Slide 1: Breaks\n\n- first line\n  second line **bold**\n\nplain\n*text*\n"
+    )
