@@ -18,6 +18,7 @@ Environment: MEDIAPARTS_PEER_PYTHON (default .venv-peers/bin/python in the repos
 MEDIAPARTS_CORPUS (default ../shared/corpus from the repository root; detection is skipped
 without it),
 MEDIAPARTS_BENCH_CACHE (where generated images are kept between runs; default the temp dir).
+The convert section needs the [av] extra and the `ffmpeg` command on PATH (skipped without).
 
 Every row is a ratio against a baseline measured in the same run, on the same data, so the
 numbers travel between machines better than absolute times do. Timings are medians of
@@ -153,6 +154,7 @@ def machine() -> str:
 
 
 def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row], str]]]:
+    import bench_convert
     import bench_count
     import bench_detection
     import bench_fetch
@@ -181,6 +183,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "office": rows_only(bench_office.run),
         "pdf": rows_only(bench_pdf.run),
         "video": rows_only(bench_video.run),
+        "convert": rows_only(bench_convert.run),
     }
 
 
@@ -197,6 +200,7 @@ SECTION_NAMES = (
     "office",
     "pdf",
     "video",
+    "convert",
 )
 
 _TITLES = {

@@ -967,6 +967,7 @@ def ffmpeg_jobs(encoders: set[str]) -> tuple[list[FfmpegJob], list[str]]:
     avi_audio = ("-c:a", mp3, "-b:a", "32k") if mp3 else ("-c:a", "pcm_s16le")
     video("clip.avi", "-c:v", "mpeg4", "-q:v", "12", *avi_audio)
     jobs += video_transform_jobs(h264)
+    jobs += audio_conversion_jobs()
     return jobs, skipped
 
 
@@ -996,6 +997,25 @@ def video_transform_jobs(h264: bool) -> list[FfmpegJob]:
         FfmpegJob("clip.3gp", (*phone, *h263, *bitexact, *AUDIO_BITEXACT)),
         FfmpegJob("scenes.mp4", (*scenes, *bitexact)),
     ]
+
+
+# --- audio transforms (converting/_audio) ---
+
+# Two chirps, one per channel (200 Hz rising to 2 kHz on the left, falling on the right), each
+# swelling at a syllable's pace (3-4 Hz): a stereo, 44.1 kHz input with a speech-like band for
+# the downmix and resample steps of the audio ladder.
+VOICE = (
+    "aevalsrc=exprs="
+    "0.4*sin(2*PI*(200*t+300*t*t))*(0.6+0.4*sin(2*PI*4*t))|"
+    "0.4*sin(2*PI*(2000*t-300*t*t))*(0.6+0.4*sin(2*PI*3*t))"
+    ":s=44100:d=3"
+)
+
+
+def audio_conversion_jobs() -> list[FfmpegJob]:
+    """voice.m4a: 3 s of stereo 44.1 kHz AAC-LC at 96 kb/s in an M4A (ipod muxer)."""
+    args = ("-f", "lavfi", "-i", VOICE, "-c:a", "aac", "-b:a", "96k", *BITEXACT, *AUDIO_BITEXACT)
+    return [FfmpegJob("voice.m4a", args)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,10 +12,14 @@ promise): `Converted` (one output of a transform), `default_transforms` and
 `set_default_transforms` (the policy in force; `mp.configure(transforms=...)`); PDFs:
 `pdf_pages`, `split_pdf` and `render_pages` (the `[pdf]` extra); Office documents and RTF:
 `office_to_text` and `OFFICE_TYPES` (the `[office]` extra); video: `video_info` and its
-`VideoInfo`, `sample_frames`, `fit_video` (the `[av]` extra).
+`VideoInfo`, `sample_frames`, `fit_video` (the `[av]` extra); audio: `audio_info` and its
+`AudioInfo`, `convert_audio` (the `[av]` extra).
 """
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
+from mediaparts.converting._audio import AudioInfo as AudioInfo
+from mediaparts.converting._audio import audio_info as audio_info
+from mediaparts.converting._audio import convert_audio as convert_audio
 from mediaparts.converting._fit_video import fit_video as fit_video
 from mediaparts.converting._frames import sample_frames as sample_frames
 from mediaparts.converting._office import OFFICE_TYPES as OFFICE_TYPES

@@ -1,9 +1,10 @@
 """Opening audio and video with PyAV (FFmpeg in process), under the policy's caps.
 
 Every audio and video transform opens its input here: the `[av]` extra is required, the
-container is read from memory (never a path or URL, so FFmpeg opens nothing else), the
-probing work is bounded, and an input longer than `TransformPolicy.max_seconds` or with frames
-over `max_pixels` is refused before anything is decoded.
+container is read from memory (never a path or URL) and every further file or URL a demuxer
+asks for is refused, so FFmpeg opens nothing else; the probing work is bounded, and an input
+longer than `TransformPolicy.max_seconds` or with frames over `max_pixels` is refused before
+anything is decoded.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def open_media(data: bytes, media_type: str, policy: TransformPolicy, doing: str
             mode="r",
             options={**_PROBE, "format_whitelist": _SAFE_FORMATS},
             metadata_errors="ignore",
+            io_open=_no_other_file,
         )
     except (av.FFmpegError, *AV_ERRORS) as exc:
         raise InvalidMedia(
@@ -66,6 +68,16 @@ def open_media(data: bytes, media_type: str, policy: TransformPolicy, doing: str
         container.close()
         raise
     return container
+
+
+def _no_other_file(url: str, flags: int, options: dict[str, str]) -> Any:
+    """Refuse every further file or URL a demuxer asks to open: only `data` is read.
+
+    FFmpeg calls this, instead of its own opener, for what the input names (a playlist's
+    segments, a QuickTime reference); the allowed formats should never ask, but if one does,
+    nothing is fetched or read.
+    """
+    raise PermissionError(f"mediaparts reads only the bytes given, not {url[:80]!r}")
 
 
 def seconds_of(container: InputContainer) -> float | None:
@@ -90,6 +102,8 @@ def _check_caps(container: InputContainer, media_type: str, policy: TransformPol
         )
     for stream in container.streams.video:
         context: Any = stream.codec_context
+        if context is None:  # no decoder for its codec: no frame of it is ever made
+            continue
         pixels = (context.width or 0) * (context.height or 0)
         if pixels > policy.max_pixels:
             raise MediaTooLarge(

@@ -1,0 +1,250 @@
+"""Hostile audio fails with our errors, within the policy's caps, reading nothing but its bytes.
+
+Truncated and garbled files, headers that claim a billion seconds or one second for a minute,
+a transform slower than its timeout, playlists and concat scripts that name a URL or a local
+file, and mutated testdata (Hypothesis): `convert_audio` and `audio_info` give a result or an
+`InvalidMedia` / `MediaTooLarge` / `UnsupportedMediaType`, each call under the SIGALRM limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import random
+import struct
+import threading
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import mediaparts as mp
+from mediaparts.converting._audio import audio_info, convert_audio
+from mediaparts.converting._av import _no_other_file
+from mediaparts.converting._policy import TransformPolicy
+from tests.conftest import LocalServer
+from tests.robustness._entry_points import TESTDATA, deadline
+from tests.robustness.test_fuzz import mutate
+
+av = pytest.importorskip("av")
+
+POLICY = TransformPolicy(timeout=20)
+OURS = (mp.InvalidMedia, mp.MediaTooLarge, mp.UnsupportedMediaType)
+SOURCES = {
+    "tone.wav": "audio/wav",
+    "tone.mp3": "audio/mpeg",
+    "tone.m4a": "audio/mp4",
+    "tone.ogg": "audio/ogg",
+    "tone.opus": "audio/ogg",
+    "tone.flac": "audio/flac",
+    "tone.webm": "audio/webm",
+    "tone.aac": "audio/aac",
+    "tone.aiff": "audio/aiff",
+    "clip.mp4": "video/mp4",
+    "clip.mkv": "video/x-matroska",
+    "clip.avi": "video/x-msvideo",
+}
+TARGETS = ("audio/mpeg", "audio/wav", "audio/aac", "audio/ogg", "audio/flac")
+
+
+def attempt(data: bytes, media_type: str, target: str, policy: TransformPolicy = POLICY) -> None:
+    """Convert and read `data`; a result or one of our errors, never a hang or another error."""
+    with deadline(f"{media_type}→{target}"):
+        try:
+            made = convert_audio(data, media_type, target, policy, max_bytes=200_000)
+        except OURS:
+            pass
+        else:
+            assert made.data is not None and len(made.data) <= 200_000
+    with deadline(f"audio_info of {media_type}"), contextlib.suppress(*OURS):
+        audio_info(data, media_type, policy)
+
+
+def matroska(seconds: int, duration: float | None = None) -> bytes:
+    """Matroska audio of `seconds` of silence (FLAC, 8 kHz), its header's Duration set to
+    `duration` seconds when given (a lie)."""
+    out = io.BytesIO()
+    rate, block = 8_000, 4_096
+    with av.open(out, "w", format="matroska", container_options={"write_crc32": "0"}) as made:
+        stream = made.add_stream("flac", rate=rate, layout="mono")
+        for start in range(0, seconds * rate, block):
+            frame = av.AudioFrame(format="s16", layout="mono", samples=block)
+            frame.planes[0].update(bytes(frame.planes[0].buffer_size))
+            frame.sample_rate, frame.pts, frame.time_base = rate, start, Fraction(1, rate)
+            made.mux(stream.encode(frame))
+        made.mux(stream.encode(None))
+    data = bytearray(out.getvalue())
+    if duration is not None:
+        at = data.find(b"\x44\x89\x88")  # Info/Duration, an 8-byte float in milliseconds
+        assert at > 0
+        struct.pack_into(">d", data, at + 3, duration * 1000)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("name", list(SOURCES))
+@pytest.mark.parametrize("keep", [0.0, 0.02, 0.5, 0.97])
+def test_truncated_audio_gives_a_result_or_our_error(name: str, keep: float) -> None:
+    """A file cut anywhere converts what is left or raises our error, for every target."""
+    data = (TESTDATA / name).read_bytes()
+    for target in TARGETS:
+        attempt(data[: int(len(data) * keep)], SOURCES[name], target)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_garbage_is_invalid_media(seed: int) -> None:
+    """Random bytes under an audio type: InvalidMedia."""
+    garbage = random.Random(seed).randbytes(4096)
+    with pytest.raises(mp.InvalidMedia):
+        convert_audio(garbage, "audio/mpeg", "audio/wav", POLICY)
+
+
+def test_header_claiming_a_billion_seconds_is_refused_before_decoding() -> None:
+    """A Matroska header claiming 10^9 seconds: MediaTooLarge from the header, nothing decoded."""
+    lying = matroska(1, duration=1e9)
+    for call in (
+        lambda: convert_audio(lying, "audio/x-matroska", "audio/mpeg", POLICY),
+        lambda: audio_info(lying, "audio/x-matroska", POLICY),
+    ):
+        with deadline("billion seconds"), pytest.raises(mp.MediaTooLarge, match="before decoding"):
+            call()
+
+
+@pytest.mark.parametrize(
+    ("target", "way"),
+    [("audio/mpeg", "transcode"), ("audio/flac", "remux")],
+)
+def test_header_claiming_less_is_stopped_while_decoding(target: str, way: str) -> None:
+    """A header saying 1 s over 60 s of audio passes the header check; counting while reading
+    stops at max_seconds, whether packets are copied or decoded."""
+    lying = matroska(60, duration=1.0)
+    policy = POLICY.replace(max_seconds=5.0)
+    assert audio_info(lying, "audio/x-matroska", policy).seconds == pytest.approx(1.0)
+    with pytest.raises(mp.MediaTooLarge, match="counted while reading") as caught:
+        convert_audio(lying, "audio/x-matroska", target, policy)
+    assert caught.value.limit == 5 and caught.value.size is not None
+    assert caught.value.size <= 6  # stopped just past the cap, not at the end
+
+
+def wav_claiming(channels: int, rate: int) -> bytes:
+    """tone.wav (16-bit PCM) with its fmt chunk's channels and rate set (and the byte rate and
+    block size that follow from them)."""
+    data = bytearray((TESTDATA / "tone.wav").read_bytes())
+    struct.pack_into("<HHIIH", data, 20, 1, channels, rate, rate * 2 * channels, 2 * channels)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("rate", [3, 999, 768_001, 2**31 - 1])
+@pytest.mark.parametrize("target", ["audio/mpeg", "audio/aac"])
+def test_absurd_sample_rate_is_refused_before_decoding(rate: int, target: str) -> None:
+    """A header claiming a rate no sound has (3 Hz: 5,333 s of samples; 2 GHz: a resampler
+    that takes minutes to build) is InvalidMedia at once, not a timeout."""
+    with deadline(f"{rate} Hz"), pytest.raises(mp.InvalidMedia, match="samples a second"):
+        convert_audio(wav_claiming(1, rate), "audio/wav", target, POLICY.replace(timeout=5))
+
+
+@pytest.mark.parametrize("channels", [64, 255])
+def test_too_many_channels_is_invalid_media(channels: int) -> None:
+    """A header claiming channels FFmpeg cannot downmix is InvalidMedia."""
+    with pytest.raises(mp.InvalidMedia):
+        convert_audio(wav_claiming(channels, 16_000), "audio/wav", "audio/mpeg", POLICY)
+
+
+def test_eight_channels_are_downmixed_to_two() -> None:
+    """Eight channels (a 7.1 layout) are downmixed to stereo, the step says so."""
+    made = convert_audio(wav_claiming(8, 16_000), "audio/wav", "audio/mpeg", POLICY)
+    assert made.steps == ("wav→mp3 128k", "downmix 8→2")
+
+
+def test_long_audio_within_the_cap_converts() -> None:
+    """The honest minute converts when the cap allows it: the cap, not the input, stopped it."""
+    made = convert_audio(matroska(60), "audio/x-matroska", "audio/mpeg", POLICY)
+    assert made.seconds is not None and 60 <= made.seconds < 61
+
+
+def test_slow_transform_stops_at_the_timeout() -> None:
+    """A transform past TransformPolicy.timeout stops between packets with MediaTooLarge."""
+    policy = POLICY.replace(timeout=1e-6)
+    with pytest.raises(mp.MediaTooLarge, match=r"TransformPolicy\.timeout"):
+        convert_audio((TESTDATA / "voice.m4a").read_bytes(), "audio/mp4", "audio/mpeg", policy)
+
+
+def playlists(target: str) -> list[bytes]:
+    """Inputs whose only content names `target`: an HLS playlist, an ffconcat script, an SDP."""
+    return [
+        f"#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n{target}\n#EXT-X-ENDLIST\n".encode(),
+        f"ffconcat version 1.0\nfile '{target}'\n".encode(),
+        f"v=0\no=- 0 0 IN IP4 127.0.0.1\ns=x\nc=IN IP4 127.0.0.1\nm=audio 9 RTP/AVP 0\n"
+        f"a=control:{target}\n".encode(),
+    ]
+
+
+def test_names_of_urls_are_never_fetched(local_server: LocalServer) -> None:
+    """Playlists naming a URL on a local server: our error, and the server gets no request."""
+    url = local_server.add("/tone.aac", (TESTDATA / "tone.aac").read_bytes())
+    for data in playlists(url):
+        for target in TARGETS:
+            attempt(data, "audio/aac", target)
+            attempt(data, "application/vnd.apple.mpegurl", target)
+    assert local_server.hits == {}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_names_of_files_are_never_opened(tmp_path: Path) -> None:
+    """Playlists naming a local file: our error, and the file is never opened. The file is a
+    FIFO with no writer, so an open for reading would block the call, and a reader would show."""
+    fifo = tmp_path / "tone.aac"
+    os.mkfifo(fifo)
+    calls = [(data, target) for data in playlists(str(fifo)) for target in TARGETS]
+    done = threading.Event()
+
+    def run() -> None:
+        for data, target in calls:
+            for media_type in ("audio/aac", "application/vnd.apple.mpegurl"):
+                with contextlib.suppress(*OURS):
+                    convert_audio(data, media_type, target, POLICY)
+        done.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    assert done.wait(30), "a conversion blocked: it opened the FIFO"
+    with pytest.raises(OSError, match="No such device") as caught:  # nobody reads it
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert caught.value.errno == errno.ENXIO
+
+
+def test_further_opens_are_refused_even_by_a_format_that_asks(local_server: LocalServer) -> None:
+    """The opener open_media gives FFmpeg refuses what a demuxer asks for: an HLS playlist,
+    opened with the hls demuxer forced (which the allowed formats exclude), fetches nothing."""
+    control = local_server.add("/control.aac", (TESTDATA / "tone.aac").read_bytes())
+    with contextlib.suppress(av.FFmpegError, OSError):
+        av.open(
+            io.BytesIO(playlists(control)[0]),
+            format="hls",
+            options={"protocol_whitelist": "http,tcp"},
+        ).close()
+    if local_server.hits != {"/control.aac": 1}:
+        pytest.skip("this FFmpeg does not fetch an HLS segment over HTTP: nothing to refuse")
+    url = local_server.add("/tone.aac", (TESTDATA / "tone.aac").read_bytes())
+    with contextlib.suppress(av.FFmpegError, OSError):
+        av.open(io.BytesIO(playlists(url)[0]), format="hls", io_open=_no_other_file).close()
+    assert local_server.hits == {"/control.aac": 1}
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    name=st.sampled_from(sorted(SOURCES)),
+    seed=st.integers(min_value=0, max_value=2**32),
+    target=st.sampled_from(TARGETS),
+)
+def test_fuzz_mutated_audio_gives_a_result_or_our_error(name: str, seed: int, target: str) -> None:
+    """Mutated real audio (bit flips, overwrites, cuts, repeats, extreme header fields) converts
+    or raises our error, in bounded time."""
+    data = mutate((TESTDATA / name).read_bytes(), seed)
+    attempt(data, SOURCES[name], target)
