@@ -1,0 +1,196 @@
+"""SVG for providers that take no SVG: rasterised to PNG, or passed on as its text.
+
+`rasterize_svg` draws with resvg (resvg-py, the `[svg]` extra), which has no script engine and
+no network code but does read local files an `<image>` names; so the renderer only ever reads
+the copy `_svg_scan` wrote, with every external reference gone, and runs in a thread of its
+own with a stack sized for `MAX_DEPTH` levels, whatever thread the caller is on.
+
+The picture's size comes from the root's `width` and `height` (px, pt, pc, mm, cm, in at 96
+dpi; `%`, `em` and `ex` fall back to the `viewBox`), else the `viewBox`, else 512 x 512; it is
+scaled down to `max_side` and `TransformPolicy.max_pixels`, never up. The background stays
+transparent.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from types import ModuleType
+
+from mediaparts._errors import InvalidConfig, InvalidMedia, MediaTooLarge, excerpt
+from mediaparts.converting._extras import Deadline, require
+from mediaparts.converting._policy import TransformPolicy, default_transforms
+from mediaparts.converting._result import Converted
+from mediaparts.converting._svg_scan import SVG, ScannedSvg, decode_svg, scan_svg
+from mediaparts.formats import header_size
+
+__all__ = ["DEFAULT_SIDE", "rasterize_svg", "svg_size", "svg_text"]
+
+DEFAULT_SIDE = 512
+"""The side of an SVG that says neither its size nor its viewBox."""
+
+# Pixels per unit at 96 dpi (CSS Values 3, "absolute lengths"): the ratios every renderer uses.
+_UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 4 / 3, "pc": 16}
+_LENGTH = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([a-zA-Z%]*)\s*")
+_NUMBERS = re.compile(r"[\s,]+")
+# Measured: 128 nested groups need about 4.4 MB of resvg's stack; 64 MB leaves room for
+# costlier elements. Only touched pages are committed, so the reservation costs nothing.
+_STACK = 64 * 2**20
+_stack_size = threading.Lock()  # threading.stack_size is process-wide: set, start, restore
+
+
+def rasterize_svg(
+    data: bytes, policy: TransformPolicy | None = None, *, max_side: int = 2048
+) -> Converted:
+    """Draw an SVG (or svgz) as a PNG with a transparent background.
+
+    Args:
+        data: The whole file.
+        policy: The caps (`max_expanded_bytes`, `max_pixels`, `timeout`); the policy in force
+            when None.
+        max_side: The longest side of the PNG, in pixels.
+
+    Returns:
+        `image/png` with its `width` and `height`; steps `"svg→png 800x600"`, preceded by
+        `"svgz→svg"` and `"external references removed"` when they apply.
+
+    Raises:
+        CodecUnavailable: resvg-py is not installed (the `[svg]` extra).
+        InvalidMedia: Not well-formed XML, not an SVG, a DTD entity other than plain text,
+            a reference loop, or a document the renderer cannot draw.
+        MediaTooLarge: Over the policy's bytes, pixels or timeout, or nested too deep, or
+            drawing far more elements than it has (a `<use>` bomb).
+    """
+    resvg = require(
+        "resvg_py", package="resvg-py", extra="svg", media_type=SVG, doing="rasterise an SVG"
+    )
+    if isinstance(max_side, bool) or not isinstance(max_side, int) or max_side < 1:
+        raise InvalidConfig(f"max_side must be a positive whole number, got {excerpt(max_side)}")
+    policy = policy or default_transforms()
+    started = time.monotonic()
+    deadline = Deadline(policy.timeout, "rasterising this SVG", SVG)
+    text, gzipped = decode_svg(data, policy)
+    scanned = scan_svg(text, policy, deadline)
+    width, height, view_box = svg_size(scanned)
+    pixels_wide, pixels_high = _fit(width, height, max_side, policy.max_pixels)
+    document = scanned.document(width=str(pixels_wide), height=str(pixels_high), viewBox=view_box)
+    png = _render(resvg, document, policy.timeout - (time.monotonic() - started))
+    size = header_size(png, "image/png") or (pixels_wide, pixels_high)
+    steps: tuple[str, ...] = ("svgz→svg",) if gzipped else ()
+    if scanned.removed:
+        steps += ("external references removed",)
+    steps += (f"svg→png {size[0]}x{size[1]}",)
+    return Converted("image/png", data=png, steps=steps, width=size[0], height=size[1])
+
+
+def svg_text(data: bytes, policy: TransformPolicy | None = None) -> Converted:
+    """Return an SVG's text, for a provider that takes text where no rasteriser is installed.
+
+    Args:
+        data: The whole file (svgz is gunzipped).
+        policy: Its `max_expanded_bytes` bounds the text; the policy in force when None.
+
+    Returns:
+        `image/svg+xml` with `text` set; steps `("svg as text",)`, after `"svgz→svg"` when
+        it was gzipped.
+
+    Raises:
+        InvalidMedia: Bad gzip, or bytes that are not text.
+        MediaTooLarge: The text is over `policy.max_expanded_bytes`.
+    """
+    text, gzipped = decode_svg(data, policy or default_transforms())
+    steps = ("svgz→svg", "svg as text") if gzipped else ("svg as text",)
+    return Converted(SVG, text=text, steps=steps)
+
+
+def svg_size(scanned: ScannedSvg) -> tuple[float, float, str]:
+    """Return the drawing's size in CSS pixels and the viewBox that maps its content to it.
+
+    Without a viewBox the content's units are pixels of the size found, so the viewBox is
+    that size, from the origin.
+    """
+    written = scanned.attribute("viewBox")
+    box = _view_box(written)
+    given = (_length(scanned.attribute("width")), _length(scanned.attribute("height")))
+    ratio = box[1] / box[0] if box else 1.0
+    match given:
+        case (float() as width, float() as height):
+            pass
+        case (float() as width, None):
+            height = width * ratio
+        case (None, float() as height):
+            width = height / ratio
+        case _:
+            width, height = box or (float(DEFAULT_SIDE), float(DEFAULT_SIDE))
+    view_box = written if box and written else f"0 0 {width:g} {height:g}"
+    return width, height, view_box
+
+
+def _length(value: str | None) -> float | None:
+    """Return a length in CSS pixels, or None when it is relative (%, em, ex) or not one."""
+    match = _LENGTH.fullmatch(value or "")
+    if match is None or match.group(2).lower() not in _UNITS:
+        return None
+    pixels = float(match.group(1)) * _UNITS[match.group(2).lower()]
+    return pixels if math.isfinite(pixels) and pixels > 0 else None
+
+
+def _view_box(value: str | None) -> tuple[float, float] | None:
+    fields = _NUMBERS.split((value or "").strip())
+    try:
+        numbers = [float(f) for f in fields]
+    except ValueError:
+        return None
+    if len(numbers) != 4 or not all(math.isfinite(n) for n in numbers):
+        return None
+    width, height = numbers[2], numbers[3]
+    return (width, height) if width > 0 and height > 0 else None
+
+
+def _fit(width: float, height: float, max_side: int, max_pixels: int) -> tuple[int, int]:
+    """Scale down (never up) to `max_side` and `max_pixels`; at least one pixel a side."""
+    scale = min(1.0, max_side / max(width, height))
+    width, height = width * scale, height * scale
+    scale = min(1.0, math.sqrt(max_pixels / (width * height)))
+    if scale < 1.0:
+        width, height = width * scale, height * scale
+        return max(1, math.floor(width)), max(1, math.floor(height))
+    return max(1, round(width)), max(1, round(height))
+
+
+def _render(resvg: ModuleType, document: str, seconds: float) -> bytes:
+    """Run resvg on its own thread with a large stack; give up waiting after `seconds`."""
+    outcome: list[object] = []
+
+    def draw() -> None:
+        try:
+            # dpi: resvg-py's default 0 would make every mm, cm, in, pt and pc length zero.
+            outcome.append(resvg.svg_to_bytes(svg_string=document, dpi=96.0))
+        except BaseException as exc:
+            outcome.append(exc)  # PyO3's PanicException is a BaseException
+
+    with _stack_size:
+        previous = threading.stack_size(_STACK)
+        try:
+            thread = threading.Thread(target=draw, name="mediaparts-resvg", daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    thread.join(max(seconds, 0.0))
+    if not outcome:
+        # The thread cannot be stopped; it ends when resvg does, and its result is dropped.
+        raise MediaTooLarge(
+            f"rasterising this SVG took longer than the {seconds:.3g} s left of "
+            "TransformPolicy.timeout; refused",
+            media_type=SVG,
+        )
+    result = outcome[0]
+    if isinstance(result, bytes):
+        return result
+    assert isinstance(result, BaseException)
+    reason = str(result) or type(result).__name__
+    raise InvalidMedia(
+        f"the renderer could not draw this SVG: {excerpt(reason)}", media_type=SVG
+    ) from result

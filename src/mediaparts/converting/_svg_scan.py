@@ -1,0 +1,493 @@
+"""Reading an SVG without trusting it: the bounded scan that comes before any renderer.
+
+resvg (through resvg-py) reads the files an `<image href>` names, absolute or relative to the
+working directory (checked with resvg-py 0.5.0 / resvg 0.48), so it cannot be handed a
+document as it came. This scan parses the document with expat (in C, with its own stack: deep
+nesting cannot overflow the interpreter's) and writes a new one, which is all the renderer
+ever reads:
+
+- no DTD, comments or processing instructions (so no `<?xml-stylesheet?>`), no `<script>`
+  and no `on*` handlers;
+- every `href` that is not a `#fragment` or a checked `data:` URI removed (a `data:` SVG is
+  scanned the same way, a `data:` raster kept only when its header's pixels fit the policy);
+- every CSS `url()` that is not a `#fragment` replaced by `none`, every `@import` removed.
+
+Entities: only internal ones whose value is plain text are expanded (Adobe Illustrator
+declares namespace URIs that way); external, parameter and unparsed entities (XXE), and an
+entity whose value refers to another (the billion laughs) are refused before any expansion,
+and the text the rest may expand to is bounded before parsing starts.
+
+The work a renderer would do is bounded too: nesting through children and references
+(`<use>`, `url(#...)`, `href="#..."`) deeper than `MAX_DEPTH` is refused, since resvg recurses
+on its stack for each level; so is a document that would draw far more elements than it has,
+counting each reference as a copy of what it names (a `<use>` bomb); so is a reference loop.
+"""
+
+from __future__ import annotations
+
+import codecs
+import pyexpat
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mediaparts._errors import InvalidMedia, MediaTooLarge, excerpt
+from mediaparts._inline import b64encode, parse_data_uri
+from mediaparts.converting._extras import Deadline
+from mediaparts.converting._policy import TransformPolicy
+from mediaparts.detection import detect_media_type, utf16_order
+from mediaparts.formats import header_size
+
+__all__ = ["MAX_DEPTH", "ScannedSvg", "decode_svg", "scan_svg"]
+
+SVG = "image/svg+xml"
+
+MAX_DEPTH = 128
+"""The deepest nesting drawn, through children and references. resvg uses about 34 KB of
+stack per level (measured: 8 MB overflows near 240 `<g>`); the renderer's thread gets far
+more than this needs, and real drawings stay well under 40 levels."""
+
+# A document may draw this many elements, counting each reference as a copy of what it names,
+# or ten times the elements it has, whichever is more: a big map is linear, a bomb exponential.
+_WORK_FLOOR = 250_000
+_WORK_FACTOR = 10
+_MAX_NESTED = 2  # a data: SVG inside a data: SVG inside the document, and no deeper
+_CHUNK = 2**20  # bytes fed to expat between deadline checks
+_RASTERS = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})  # what resvg decodes
+_GZIP = b"\x1f\x8b"
+
+_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)""", re.IGNORECASE)
+_IMPORT = re.compile(r"@import\b[^;]*;?", re.IGNORECASE)
+_DECLARED = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]{1,40})["']""")
+_ATTRIBUTE_ESCAPES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\t": "&#9;", "\n": "&#10;"}
+)
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedSvg:
+    """A document rewritten by the scan: what the renderer may read.
+
+    Attributes:
+        root: The root element's name as written (`"svg"`, or `"svg:svg"` with a prefix).
+        attributes: The root element's attributes, cleaned like every other element's.
+        body: Everything after the root's start tag, up to and including its end tag.
+        removed: How many external references were removed or replaced.
+    """
+
+    root: str
+    attributes: tuple[tuple[str, str], ...]
+    body: str
+    removed: int
+
+    def attribute(self, name: str) -> str | None:
+        """Return the root's attribute `name`, or None."""
+        return next((value for key, value in self.attributes if key == name), None)
+
+    def document(self, **changes: str) -> str:
+        """Return the document, with some of the root's attributes set (`viewBox="..."`)."""
+        attributes = dict(self.attributes) | changes
+        written = "".join(
+            f' {k}="{v.translate(_ATTRIBUTE_ESCAPES)}"' for k, v in attributes.items()
+        )
+        return f"<{self.root}{written}>{self.body}"
+
+
+def decode_svg(data: bytes, policy: TransformPolicy) -> tuple[str, bool]:
+    """Return an SVG's text (gunzipped when it is svgz) and whether it was gzipped.
+
+    UTF-8 and UTF-16 with or without a byte order mark; another encoding its XML declaration
+    names; UTF-8 otherwise.
+
+    Raises:
+        MediaTooLarge: The text is longer than `policy.max_expanded_bytes`.
+        InvalidMedia: Bad gzip, or bytes that are not text in the encoding.
+    """
+    limit = policy.max_expanded_bytes
+    gzipped = data[:2] == _GZIP
+    if gzipped:
+        data = _gunzip(data, limit)
+    if len(data) > limit:
+        raise _too_large(f"{len(data):,} bytes", limit, len(data))
+    encoding = _encoding(data)
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise InvalidMedia(
+            f"this SVG is not text in {encoding}: {exc}; save it as UTF-8", media_type=SVG
+        ) from exc
+    return text.removeprefix("\ufeff"), gzipped
+
+
+def scan_svg(text: str, policy: TransformPolicy, deadline: Deadline) -> ScannedSvg:
+    """Check and rewrite an SVG's text for the renderer (see the module's docstring).
+
+    Raises:
+        InvalidMedia: Not well-formed XML, not an SVG, an entity other than plain text, or a
+            reference loop.
+        MediaTooLarge: Over the policy's bytes or pixels, nested deeper than `MAX_DEPTH`,
+            too much to draw, or over the policy's timeout.
+    """
+    return _Scan(policy, deadline, _Budget(policy.max_expanded_bytes), 0).run(text)
+
+
+@dataclass(slots=True)
+class _Budget:
+    """Characters the rewritten documents (the outer one and the data: SVGs) may still use."""
+
+    chars: int
+    pixels: int = 0
+
+
+@dataclass(slots=True)
+class _Element:
+    parent: int
+    refs: list[str] = field(default_factory=list)
+    work: int = 0  # what a data: SVG in its href draws
+    depth: int = 0  # and how deep it nests
+
+
+class _Scan:
+    """One pass of expat over one document, writing the cleaned copy as it goes."""
+
+    def __init__(self, policy: TransformPolicy, deadline: Deadline, budget: _Budget, nested: int):
+        self.policy, self.deadline, self.budget, self.nested = policy, deadline, budget, nested
+        self.out: list[str] = []
+        self.nodes: list[_Element] = []
+        self.open: list[int] = []  # the elements open, as indexes into nodes
+        self.ids: dict[str, int] = {}
+        self.sheet_refs: list[str] = []  # url(#...) in <style>: may apply to every element
+        self.entities: dict[str, str] = {}
+        self.depth = 0
+        self.skipping = 0  # inside a <script>
+        self.style: list[str] | None = None  # the text of the <style> being read
+        self.root: tuple[str, tuple[tuple[str, str], ...]] | None = None
+        self.removed = 0
+        self.text = ""
+        self.total_work = 0  # elements drawn, counting references (known after run)
+        self.max_depth = 0
+
+    def run(self, text: str) -> ScannedSvg:
+        self.text = text
+        parser = pyexpat.ParserCreate(
+            encoding="utf-8"
+        )  # decoded already: the declaration's is moot
+        parser.ordered_attributes = True
+        parser.buffer_text = True
+        parser.SetParamEntityParsing(pyexpat.XML_PARAM_ENTITY_PARSING_NEVER)
+        parser.StartElementHandler = self._start
+        parser.EndElementHandler = self._end
+        parser.CharacterDataHandler = self._characters
+        parser.EntityDeclHandler = self._entity
+        parser.AttlistDeclHandler = self._attlist
+        parser.EndDoctypeDeclHandler = self._doctype_end
+        parser.ExternalEntityRefHandler = self._external
+        encoded = text.encode("utf-8", "surrogatepass")
+        try:
+            for start in range(0, len(encoded), _CHUNK):
+                parser.Parse(encoded[start : start + _CHUNK], False)
+                self.deadline.check()
+            parser.Parse(b"", True)
+        except pyexpat.ExpatError as exc:
+            raise InvalidMedia(
+                f"this SVG is not well-formed XML: {pyexpat.ErrorString(exc.code)} at line "
+                f"{exc.lineno}, column {exc.offset}",
+                media_type=SVG,
+            ) from exc
+        if self.root is None:  # expat refuses a document without an element first
+            raise InvalidMedia("this SVG has no root element", media_type=SVG)
+        self._check_work()
+        name, attributes = self.root
+        return ScannedSvg(name, attributes, "".join(self.out), self.removed)
+
+    # --- the DTD: plain-text internal entities only, their expansion bounded ---
+
+    def _entity(self, name: str, parameter: int, value: str | None, *rest: object) -> None:
+        if parameter or value is None:
+            raise InvalidMedia(
+                f"this SVG declares an external or parameter entity {excerpt(name)} (a way to "
+                "read files or URLs: XXE); refused",
+                media_type=SVG,
+            )
+        if "&" in value or "%" in value:
+            raise InvalidMedia(
+                f"this SVG declares entity {excerpt(name)} in terms of another (nested "
+                "expansion, the 'billion laughs'); refused",
+                media_type=SVG,
+            )
+        self.entities[name] = value
+
+    def _attlist(
+        self, element: str, name: str, kind: str, default: str | None, *rest: object
+    ) -> None:
+        if default is not None and "&" in default:
+            raise InvalidMedia(
+                f"this SVG gives attribute {excerpt(name)} a default made of entities; refused",
+                media_type=SVG,
+            )
+
+    def _doctype_end(self) -> None:
+        # Every expansion is plain text now, so the expanded size is at most the text plus
+        # each reference's value: checked before expat expands any of them.
+        expanded = len(self.text) + sum(
+            self.text.count(f"&{name};") * len(value) for name, value in self.entities.items()
+        )
+        if expanded > self.budget.chars:
+            raise _too_large(f"entities expanding to {expanded:,} characters", self.budget.chars)
+
+    def _external(self, *args: object) -> int:
+        raise InvalidMedia("this SVG refers to an external entity; refused", media_type=SVG)
+
+    # --- elements and text ---
+
+    def _start(self, name: str, flat: list[str]) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _too_deep()
+        local = _local(name)
+        if self.skipping or local == "script":
+            self.skipping += 1
+            return
+        if self.root is None and local != "svg":
+            raise InvalidMedia(f"this is XML with root {excerpt(name)}, not an SVG", media_type=SVG)
+        index = len(self.nodes)
+        self.nodes.append(_Element(self.open[-1] if self.open else -1))
+        self.open.append(index)
+        attributes = tuple(self._clean(flat, index, local))
+        if self.root is None:
+            self.root = (name, attributes)
+        else:
+            self._emit(f"<{name}")
+            for key, value in attributes:
+                self._emit(f' {key}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
+            self._emit(">")
+        if local == "style":
+            self.style = []
+
+    def _end(self, name: str) -> None:
+        self.depth -= 1
+        if self.skipping:
+            self.skipping -= 1
+            return
+        if self.style is not None and _local(name) == "style":
+            sheet = self._css("".join(self.style), None)
+            self.style = None
+            self._emit(sheet.translate(_TEXT_ESCAPES))
+        self._emit(f"</{name}>")
+        self.open.pop()
+
+    def _characters(self, data: str) -> None:
+        if self.skipping:
+            return
+        if self.style is not None:
+            self.style.append(data)
+            self._spend(len(data))
+        else:
+            self._emit(data.translate(_TEXT_ESCAPES))
+
+    def _emit(self, piece: str) -> None:
+        self._spend(len(piece))
+        self.out.append(piece)
+
+    def _spend(self, chars: int) -> None:
+        self.budget.chars -= chars
+        if self.budget.chars < 0:
+            raise _too_large("its rewritten text", self.policy.max_expanded_bytes)
+
+    # --- attributes: handlers dropped, references checked ---
+
+    def _clean(self, flat: list[str], index: int, element: str) -> list[tuple[str, str]]:
+        kept: list[tuple[str, str]] = []
+        for key, value in zip(flat[0::2], flat[1::2], strict=True):
+            local = _local(key)
+            if key.lower().startswith("on"):
+                continue  # resvg runs no script; the handler is dropped all the same
+            if local == "href":
+                cleaned = self._href(value, index, element)
+                if cleaned is None:
+                    continue
+                value = cleaned
+            elif local == "id":
+                self.ids.setdefault(value.strip(), index)
+            elif "url(" in value.lower():
+                value = self._css(value, index)
+            kept.append((key, value))
+        return kept
+
+    def _href(self, value: str, index: int, element: str) -> str | None:
+        target = value.strip()
+        if target.startswith("#"):
+            self.nodes[index].refs.append(target[1:])
+            return value
+        if element == "a":
+            return None  # a link is followed by nobody here: nothing is lost
+        if target[:5].lower() == "data:":
+            return self._data(target, index)
+        self.removed += 1
+        return None
+
+    def _css(self, text: str, index: int | None) -> str:
+        """Replace each `url()` that is not `#fragment` by `none`, and drop `@import`."""
+
+        def url(match: re.Match[str]) -> str:
+            target = next(g for g in match.groups() if g is not None).strip()
+            if target.startswith("#"):
+                refs = self.sheet_refs if index is None else self.nodes[index].refs
+                refs.append(target[1:])
+                return match.group(0)
+            self.removed += 1
+            return "none"
+
+        text, imports = _IMPORT.subn("", text)
+        self.removed += imports
+        return _URL.sub(url, text)
+
+    def _data(self, uri: str, index: int) -> str | None:
+        """Return a `data:` URI the renderer may read, or None to drop it."""
+        try:
+            data = parse_data_uri(uri).data
+        except InvalidMedia:
+            return None  # the renderer could not read it either
+        kind = SVG if data[:2] == _GZIP else detect_media_type(data)
+        if kind == SVG:
+            if self.nested >= _MAX_NESTED:
+                self.removed += 1
+                return None
+            text, _ = decode_svg(data, self.policy)
+            inner = _Scan(self.policy, self.deadline, self.budget, self.nested + 1)
+            scanned = inner.run(text)
+            node = self.nodes[index]
+            node.work, node.depth = inner.total_work, inner.max_depth
+            self.removed += scanned.removed
+            return "data:image/svg+xml;base64," + b64encode(scanned.document().encode())
+        if kind not in _RASTERS:
+            return None
+        size = header_size(data, kind)
+        if size is None:
+            return None
+        self.budget.pixels += size[0] * size[1]
+        if self.budget.pixels > self.policy.max_pixels:
+            raise MediaTooLarge(
+                f"this SVG embeds images of {self.budget.pixels:,} pixels in all, over "
+                f"TransformPolicy.max_pixels={self.policy.max_pixels:,}; refused",
+                size=self.budget.pixels,
+                limit=self.policy.max_pixels,
+                media_type=SVG,
+            )
+        # Named by the type found, not the one claimed: the renderer picks its decoder by it.
+        return f"data:{kind};base64,{b64encode(data)}"
+
+    # --- what drawing it would cost ---
+
+    def _check_work(self) -> None:
+        count = len(self.nodes)
+        cap = max(_WORK_FLOOR, _WORK_FACTOR * count)
+        work, depth = _costs(self.nodes, self.ids, cap, self.deadline.check)
+        sheet = sum(work[self.ids[r]] for r in self.sheet_refs if r in self.ids)
+        self.total_work = min(cap + 1, work[0] + sheet * count)
+        self.max_depth = depth[0]
+        if self.max_depth > MAX_DEPTH:
+            raise _too_deep()
+        if self.total_work > cap:
+            raise MediaTooLarge(
+                f"this SVG of {count:,} elements would draw over {cap:,}, counting each "
+                "<use> and reference as a copy of what it names; refused",
+                size=self.total_work,
+                limit=cap,
+                media_type=SVG,
+            )
+
+
+def _costs(
+    nodes: list[_Element], ids: dict[str, int], cap: int, check: Callable[[], None]
+) -> tuple[list[int], list[int]]:
+    """Return each element's work (elements drawn) and depth, through children and references.
+
+    An iterative depth-first walk: a hostile document cannot exhaust the interpreter's stack.
+    """
+    count = len(nodes)
+    children: list[list[int]] = [[] for _ in range(count)]
+    for index, node in enumerate(nodes[1:], start=1):
+        children[node.parent].append(index)
+
+    def successors(index: int) -> list[int]:
+        return children[index] + [ids[r] for r in nodes[index].refs if r in ids]
+
+    work, depth = [0] * count, [0] * count
+    state = bytearray(count)  # 0 unseen, 1 open (on the current path), 2 done
+    stack = [0] if count else []
+    steps = 0
+    while stack:
+        index = stack[-1]
+        if state[index] == 0:
+            state[index] = 1
+            for next_index in successors(index):
+                if state[next_index] == 1:
+                    raise InvalidMedia(
+                        "this SVG has a reference loop (an element that contains or refers "
+                        "to itself); refused",
+                        media_type=SVG,
+                    )
+                if state[next_index] == 0:
+                    stack.append(next_index)
+            continue
+        stack.pop()
+        if state[index] == 2:
+            continue
+        state[index] = 2
+        after = successors(index)
+        node = nodes[index]
+        work[index] = min(cap + 1, 1 + node.work + sum(work[i] for i in after))
+        depth[index] = 1 + max([node.depth, *(depth[i] for i in after)])
+        steps += 1
+        if steps % 4096 == 0:
+            check()
+    return work, depth
+
+
+def _gunzip(data: bytes, limit: int) -> bytes:
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflater.decompress(data, limit + 1)
+    except zlib.error as exc:
+        raise InvalidMedia(f"this svgz is not valid gzip: {exc}", media_type=SVG) from exc
+    if len(out) > limit:
+        raise _too_large("over", limit)
+    if not inflater.eof:
+        raise InvalidMedia("this svgz is truncated", media_type=SVG)
+    return out
+
+
+def _encoding(data: bytes) -> str:
+    if data[:3] == codecs.BOM_UTF8:
+        return "utf-8-sig"
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return "utf-16"
+    order = utf16_order(data)
+    if order is not None:
+        return order
+    declared = _DECLARED.match(data[:256])
+    return declared.group(1).decode("ascii") if declared else "utf-8"
+
+
+def _local(name: str) -> str:
+    return name.rpartition(":")[2]
+
+
+def _too_large(what: str, limit: int, size: int | None = None) -> MediaTooLarge:
+    return MediaTooLarge(
+        f"this SVG expands to {what}, over TransformPolicy.max_expanded_bytes={limit:,}; refused",
+        size=size,
+        limit=limit,
+        media_type=SVG,
+    )
+
+
+def _too_deep() -> MediaTooLarge:
+    return MediaTooLarge(
+        f"this SVG nests deeper than {MAX_DEPTH} levels (counting <use> and references); "
+        "refused: the renderer recurses once per level",
+        media_type=SVG,
+    )
