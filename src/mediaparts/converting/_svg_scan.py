@@ -181,7 +181,6 @@ class _Scan:
         parser.EndElementHandler = self._end
         parser.CharacterDataHandler = self._characters
         parser.EntityDeclHandler = self._entity
-        parser.AttlistDeclHandler = self._attlist
         parser.EndDoctypeDeclHandler = self._doctype_end
         parser.ExternalEntityRefHandler = self._external
         encoded = text.encode("utf-8", "surrogatepass")
@@ -219,18 +218,10 @@ class _Scan:
             )
         self.entities[name] = value
 
-    def _attlist(
-        self, element: str, name: str, kind: str, default: str | None, *rest: object
-    ) -> None:
-        if default is not None and "&" in default:
-            raise InvalidMedia(
-                f"this SVG gives attribute {excerpt(name)} a default made of entities; refused",
-                media_type=SVG,
-            )
-
     def _doctype_end(self) -> None:
         # Every expansion is plain text now, so the expanded size is at most the text plus
-        # each reference's value: checked before expat expands any of them.
+        # each reference's value: checked before expat expands any of them. (An attribute's
+        # default, given to each element, is bounded by what `_emit` may write.)
         expanded = len(self.text) + sum(
             self.text.count(f"&{name};") * len(value) for name, value in self.entities.items()
         )
