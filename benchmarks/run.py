@@ -159,6 +159,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_import
     import bench_normalize
     import bench_peers
+    import bench_svg
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
         return lambda: (fn(), "")
@@ -175,6 +176,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         ),
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
+        "svg": rows_only(bench_svg.run),
     }
 
 
@@ -188,6 +190,7 @@ SECTION_NAMES = (
     "many",
     "import",
     "count",
+    "svg",
 )
 
 _TITLES = {
