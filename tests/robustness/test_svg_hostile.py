@@ -241,14 +241,37 @@ def test_rasterize_svg_refuses_deep_nesting(document: bytes) -> None:
         rasterize_svg(document)
 
 
-@pytest.mark.parametrize("tag", ["g", "svg", "a", "switch", "mask", "clipPath", "pattern"])
-def test_rasterize_svg_draws_the_deepest_allowed_on_a_small_stack(tag: str) -> None:
-    """MAX_DEPTH - 2 levels draw even when called from a thread with a 256 KiB stack."""
+def clip_chain(length: int) -> bytes:
+    """`length` clip paths, each clipped by the next: deep through references only."""
+    clips = "".join(
+        f'<clipPath id="c{i}"><rect width="9" height="9" clip-path="url(#c{i + 1})"/></clipPath>'
+        for i in range(length)
+    )
+    return svg(
+        f'<defs>{clips}<clipPath id="c{length}"><rect width="9" height="9"/></clipPath></defs>'
+        '<rect width="9" height="9" clip-path="url(#c0)"/>'
+    )
+
+
+ALLOWED_DEEP = {
+    **{
+        tag: nested(MAX_DEPTH - 2, tag)
+        for tag in ("g", "svg", "a", "switch", "mask", "clipPath", "pattern")
+    },
+    "use chain": use_chain((MAX_DEPTH - 3) // 2),
+    "clip chain": clip_chain((MAX_DEPTH - 4) // 2),
+}
+
+
+@pytest.mark.parametrize("case", list(ALLOWED_DEEP))
+def test_rasterize_svg_draws_the_deepest_allowed_on_a_small_stack(case: str) -> None:
+    """Nesting just within MAX_DEPTH draws even when called from a thread with a 256 KiB stack."""
+    document = ALLOWED_DEEP[case]
     outcome: list[object] = []
 
     def run() -> None:
         try:
-            outcome.append(rasterize_svg(nested(MAX_DEPTH - 2, tag)))
+            outcome.append(rasterize_svg(document))
         except MediaError as exc:
             outcome.append(exc)
 

@@ -14,7 +14,6 @@ transparent.
 from __future__ import annotations
 
 import math
-import re
 import threading
 import time
 from types import ModuleType
@@ -32,9 +31,8 @@ DEFAULT_SIDE = 512
 """The side of an SVG that says neither its size nor its viewBox."""
 
 # Pixels per unit at 96 dpi (CSS Values 3, "absolute lengths"): the ratios every renderer uses.
+_NUMBER_CHARS = frozenset("0123456789+-.eE")
 _UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 4 / 3, "pc": 16}
-_LENGTH = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*([a-zA-Z%]*)\s*")
-_NUMBERS = re.compile(r"[\s,]+")
 # Measured: 128 nested groups need about 4.4 MB of resvg's stack; 64 MB leaves room for
 # costlier elements. Only touched pages are committed, so the reservation costs nothing.
 _STACK = 64 * 2**20
@@ -130,23 +128,32 @@ def svg_size(scanned: ScannedSvg) -> tuple[float, float, str]:
 
 def _length(value: str | None) -> float | None:
     """Return a length in CSS pixels, or None when it is relative (%, em, ex) or not one."""
-    match = _LENGTH.fullmatch(value or "")
-    if match is None or match.group(2).lower() not in _UNITS:
+    text = (value or "").strip()
+    number = text.rstrip("%abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    unit = text[len(number) :].lower()
+    if unit not in _UNITS:
         return None
-    pixels = float(match.group(1)) * _UNITS[match.group(2).lower()]
-    return pixels if math.isfinite(pixels) and pixels > 0 else None
+    pixels = _number(number)
+    return pixels * _UNITS[unit] if pixels is not None and pixels > 0 else None
 
 
 def _view_box(value: str | None) -> tuple[float, float] | None:
-    fields = _NUMBERS.split((value or "").strip())
+    numbers = [_number(field) for field in (value or "").replace(",", " ").split()]
+    if len(numbers) != 4 or None in numbers:
+        return None
+    width, height = numbers[2] or 0.0, numbers[3] or 0.0
+    return (width, height) if width > 0 and height > 0 else None
+
+
+def _number(text: str) -> float | None:
+    """Return a finite number written the SVG way (digits, a point, an exponent), or None."""
+    if not text or not set(text) <= _NUMBER_CHARS:  # float() also takes "inf", "1_0", spaces
+        return None
     try:
-        numbers = [float(f) for f in fields]
+        number = float(text)
     except ValueError:
         return None
-    if len(numbers) != 4 or not all(math.isfinite(n) for n in numbers):
-        return None
-    width, height = numbers[2], numbers[3]
-    return (width, height) if width > 0 and height > 0 else None
+    return number if math.isfinite(number) else None
 
 
 def _fit(width: float, height: float, max_side: int, max_pixels: int) -> tuple[int, int]:

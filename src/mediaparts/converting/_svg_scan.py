@@ -29,6 +29,7 @@ import codecs
 import pyexpat
 import re
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -57,9 +58,9 @@ _CHUNK = 2**20  # bytes fed to expat between deadline checks
 _RASTERS = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})  # what resvg decodes
 _GZIP = b"\x1f\x8b"
 
-_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*?))\s*\)""", re.IGNORECASE)
-_IMPORT = re.compile(r"@import\b[^;]*;?", re.IGNORECASE)
-_DECLARED = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]{1,40})["']""")
+_REFERENCE = re.compile(r"&([^\s&;#<>\"']+);")
+# ASCII letters only, so that indexes in the lowered copy are indexes in the text.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _ATTRIBUTE_ESCAPES = str.maketrans(
     {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\t": "&#9;", "\n": "&#10;"}
 )
@@ -222,8 +223,11 @@ class _Scan:
         # Every expansion is plain text now, so the expanded size is at most the text plus
         # each reference's value: checked before expat expands any of them. (An attribute's
         # default, given to each element, is bounded by what `_emit` may write.)
+        if not self.entities:
+            return
+        uses = Counter(_REFERENCE.findall(self.text))  # one pass, however many were declared
         expanded = len(self.text) + sum(
-            self.text.count(f"&{name};") * len(value) for name, value in self.entities.items()
+            uses[name] * len(value) for name, value in self.entities.items()
         )
         if expanded > self.budget.chars:
             raise _too_large(f"entities expanding to {expanded:,} characters", self.budget.chars)
@@ -273,8 +277,7 @@ class _Scan:
         if self.skipping:
             return
         if self.style is not None:
-            self.style.append(data)
-            self._spend(len(data))
+            self.style.append(data)  # spent when written, at the end of the element
         else:
             self._emit(data.translate(_TEXT_ESCAPES))
 
@@ -320,20 +323,34 @@ class _Scan:
         return None
 
     def _css(self, text: str, index: int | None) -> str:
-        """Replace each `url()` that is not `#fragment` by `none`, and drop `@import`."""
-
-        def url(match: re.Match[str]) -> str:
-            target = next(g for g in match.groups() if g is not None).strip()
+        """Replace each `url()` that is not `#fragment` by `none`, and drop `@import` rules."""
+        refs = self.sheet_refs if index is None else self.nodes[index].refs
+        out: list[str] = []
+        lowered = text.translate(_ASCII_LOWER)
+        at = 0
+        while True:
+            url, rule = lowered.find("url(", at), lowered.find("@import", at)
+            if url < 0 and rule < 0:
+                break
+            if rule >= 0 and (url < 0 or rule < url):
+                out.append(text[at:rule])
+                end = text.find(";", rule)
+                at = len(text) if end < 0 else end + 1
+                self.removed += 1
+                continue
+            end = text.find(")", url)
+            if end < 0:
+                break
+            target = text[url + 4 : end].strip().strip("\"'").strip()
             if target.startswith("#"):
-                refs = self.sheet_refs if index is None else self.nodes[index].refs
                 refs.append(target[1:])
-                return match.group(0)
-            self.removed += 1
-            return "none"
-
-        text, imports = _IMPORT.subn("", text)
-        self.removed += imports
-        return _URL.sub(url, text)
+                out.append(text[at : end + 1])
+            else:
+                out.append(text[at:url] + "none")
+                self.removed += 1
+            at = end + 1
+        out.append(text[at:])
+        return "".join(out)
 
     def _data(self, uri: str, index: int) -> str | None:
         """Return a `data:` URI the renderer may read, or None to drop it."""
@@ -459,8 +476,21 @@ def _encoding(data: bytes) -> str:
     order = utf16_order(data)
     if order is not None:
         return order
-    declared = _DECLARED.match(data[:256])
-    return declared.group(1).decode("ascii") if declared else "utf-8"
+    return _declared(data[:256].lstrip()) or "utf-8"
+
+
+def _declared(head: bytes) -> str | None:
+    """Return the encoding an XML declaration (`<?xml ... encoding="..."?>`) names."""
+    if not head.startswith(b"<?xml"):
+        return None
+    declaration = head[: max(head.find(b"?>"), 0)]
+    _, found, rest = declaration.partition(b"encoding")
+    _, equals, value = rest.partition(b"=")
+    value = value.strip()
+    if not found or not equals or value[:1] not in (b'"', b"'"):
+        return None
+    name = value[1:].partition(value[:1])[0]
+    return name.decode("ascii") if name.isascii() and 0 < len(name) <= 40 else None
 
 
 def _local(name: str) -> str:
