@@ -22,7 +22,8 @@ from mediaparts._errors import InvalidConfig, InvalidMedia, MediaTooLarge, excer
 from mediaparts.converting._extras import Deadline, require
 from mediaparts.converting._policy import TransformPolicy, default_transforms
 from mediaparts.converting._result import Converted
-from mediaparts.converting._svg_scan import SVG, ScannedSvg, decode_svg, scan_svg
+from mediaparts.converting._svg_scan import ScannedSvg, scan_svg
+from mediaparts.converting._svg_text import SVG, decode_svg
 from mediaparts.formats import header_size
 
 __all__ = ["DEFAULT_SIDE", "rasterize_svg", "svg_size", "svg_text"]

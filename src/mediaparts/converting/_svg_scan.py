@@ -25,10 +25,8 @@ counting each reference as a copy of what it names (a `<use>` bomb); so is a ref
 
 from __future__ import annotations
 
-import codecs
 import pyexpat
 import re
-import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,12 +35,11 @@ from mediaparts._errors import InvalidMedia, MediaTooLarge, excerpt
 from mediaparts._inline import b64encode, parse_data_uri
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
-from mediaparts.detection import detect_media_type, utf16_order
+from mediaparts.converting._svg_text import GZIP, SVG, decode_svg, too_large
+from mediaparts.detection import detect_media_type
 from mediaparts.formats import header_size
 
-__all__ = ["MAX_DEPTH", "ScannedSvg", "decode_svg", "scan_svg"]
-
-SVG = "image/svg+xml"
+__all__ = ["MAX_DEPTH", "ScannedSvg", "scan_svg"]
 
 MAX_DEPTH = 128
 """The deepest nesting drawn, through children and references. resvg uses about 34 KB of
@@ -56,7 +53,6 @@ _WORK_FACTOR = 10
 _MAX_NESTED = 2  # a data: SVG inside a data: SVG inside the document, and no deeper
 _CHUNK = 2**20  # bytes fed to expat between deadline checks
 _RASTERS = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})  # what resvg decodes
-_GZIP = b"\x1f\x8b"
 
 _REFERENCE = re.compile(r"&([^\s&;#<>\"']+);")
 # ASCII letters only, so that indexes in the lowered copy are indexes in the text.
@@ -94,32 +90,6 @@ class ScannedSvg:
             f' {k}="{v.translate(_ATTRIBUTE_ESCAPES)}"' for k, v in attributes.items()
         )
         return f"<{self.root}{written}>{self.body}"
-
-
-def decode_svg(data: bytes, policy: TransformPolicy) -> tuple[str, bool]:
-    """Return an SVG's text (gunzipped when it is svgz) and whether it was gzipped.
-
-    UTF-8 and UTF-16 with or without a byte order mark; another encoding its XML declaration
-    names; UTF-8 otherwise.
-
-    Raises:
-        MediaTooLarge: The text is longer than `policy.max_expanded_bytes`.
-        InvalidMedia: Bad gzip, or bytes that are not text in the encoding.
-    """
-    limit = policy.max_expanded_bytes
-    gzipped = data[:2] == _GZIP
-    if gzipped:
-        data = _gunzip(data, limit)
-    if len(data) > limit:
-        raise _too_large(f"{len(data):,} bytes", limit, len(data))
-    encoding = _encoding(data)
-    try:
-        text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise InvalidMedia(
-            f"this SVG is not text in {encoding}: {exc}; save it as UTF-8", media_type=SVG
-        ) from exc
-    return text.removeprefix("\ufeff"), gzipped
 
 
 def scan_svg(text: str, policy: TransformPolicy, deadline: Deadline) -> ScannedSvg:
@@ -230,7 +200,7 @@ class _Scan:
             uses[name] * len(value) for name, value in self.entities.items()
         )
         if expanded > self.budget.chars:
-            raise _too_large(f"entities expanding to {expanded:,} characters", self.budget.chars)
+            raise too_large(f"entities expanding to {expanded:,} characters", self.budget.chars)
 
     def _external(self, *args: object) -> int:
         raise InvalidMedia("this SVG refers to an external entity; refused", media_type=SVG)
@@ -288,7 +258,7 @@ class _Scan:
     def _spend(self, chars: int) -> None:
         self.budget.chars -= chars
         if self.budget.chars < 0:
-            raise _too_large("its rewritten text", self.policy.max_expanded_bytes)
+            raise too_large("its rewritten text", self.policy.max_expanded_bytes)
 
     # --- attributes: handlers dropped, references checked ---
 
@@ -358,7 +328,7 @@ class _Scan:
             data = parse_data_uri(uri).data
         except InvalidMedia:
             return None  # the renderer could not read it either
-        kind = SVG if data[:2] == _GZIP else detect_media_type(data)
+        kind = SVG if data[:2] == GZIP else detect_media_type(data)
         if kind == SVG:
             if self.nested >= _MAX_NESTED:
                 self.removed += 1
@@ -455,55 +425,8 @@ def _costs(
     return work, depth
 
 
-def _gunzip(data: bytes, limit: int) -> bytes:
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = inflater.decompress(data, limit + 1)
-    except zlib.error as exc:
-        raise InvalidMedia(f"this svgz is not valid gzip: {exc}", media_type=SVG) from exc
-    if len(out) > limit:
-        raise _too_large("over", limit)
-    if not inflater.eof:
-        raise InvalidMedia("this svgz is truncated", media_type=SVG)
-    return out
-
-
-def _encoding(data: bytes) -> str:
-    if data[:3] == codecs.BOM_UTF8:
-        return "utf-8-sig"
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        return "utf-16"
-    order = utf16_order(data)
-    if order is not None:
-        return order
-    return _declared(data[:256].lstrip()) or "utf-8"
-
-
-def _declared(head: bytes) -> str | None:
-    """Return the encoding an XML declaration (`<?xml ... encoding="..."?>`) names."""
-    if not head.startswith(b"<?xml"):
-        return None
-    declaration = head[: max(head.find(b"?>"), 0)]
-    _, found, rest = declaration.partition(b"encoding")
-    _, equals, value = rest.partition(b"=")
-    value = value.strip()
-    if not found or not equals or value[:1] not in (b'"', b"'"):
-        return None
-    name = value[1:].partition(value[:1])[0]
-    return name.decode("ascii") if name.isascii() and 0 < len(name) <= 40 else None
-
-
 def _local(name: str) -> str:
     return name.rpartition(":")[2]
-
-
-def _too_large(what: str, limit: int, size: int | None = None) -> MediaTooLarge:
-    return MediaTooLarge(
-        f"this SVG expands to {what}, over TransformPolicy.max_expanded_bytes={limit:,}; refused",
-        size=size,
-        limit=limit,
-        media_type=SVG,
-    )
 
 
 def _too_deep() -> MediaTooLarge:
