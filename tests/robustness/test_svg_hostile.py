@@ -1,11 +1,12 @@
-"""Hostile SVGs: no file or URL outside the input is touched, and every bomb is refused.
+"""Hostile SVGs: no file or URL outside the input is touched, no bomb ends or stalls the caller.
 
 Files: Linux inotify records every open and read of a canary file (and of the other files an
 SVG names) by any code in the process, Rust included; a control test shows resvg, handed the
 same documents unscanned, does open them. Network: a real HTTP server on 127.0.0.1 records
 every request. Bombs (entities, nesting, `<use>`, gzip, embedded rasters) are refused with our
-errors before the renderer runs; a hypothesis fuzz over mutated SVG text lets only our errors
-out.
+errors before the renderer runs; what only the renderer can find (a pattern tile it cannot
+allocate, a filter that would run for minutes) ends its child process, not ours. A hypothesis
+fuzz over mutated SVG text lets only our errors out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import gzip
 import io
 import os
 import struct
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -26,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge
+from mediaparts._errors import CodecUnavailable, InvalidMedia, MediaError, MediaTooLarge
 from mediaparts.converting import Converted, TransformPolicy, rasterize_svg
 from tests._builders import read
 from tests.conftest import LocalServer
@@ -339,6 +341,45 @@ def test_rasterize_svg_caps(document: bytes, policy: TransformPolicy, message: s
     """The policy's expanded-bytes and time caps hold, gzipped or not."""
     with pytest.raises(MediaTooLarge, match=message):
         rasterize_svg(document, policy)
+
+
+PATTERN = (
+    '<defs><pattern id="p" width="{side}" height="{side}" patternUnits="userSpaceOnUse">'
+    '<rect width="5" height="5"/></pattern></defs><rect width="20" height="20" fill="url(#p)"/>'
+)
+
+
+@pytest.mark.parametrize("side", ["1e7", "1e5"])
+def test_rasterize_svg_huge_pattern_tile_is_too_large(side: str) -> None:
+    """A pattern tile resvg cannot allocate (it aborts its process) is MediaTooLarge here."""
+    with pytest.raises(MediaTooLarge, match="memory"):
+        rasterize_svg(svg(PATTERN.format(side=side)))
+
+
+def test_resvg_alone_aborts_on_a_huge_pattern_tile() -> None:
+    """The control: the same document aborts a process that runs resvg in itself."""
+    document = svg(PATTERN.format(side="1e7")).decode()
+    code = f"import resvg_py; resvg_py.svg_to_bytes(svg_string={document!r}, dpi=96.0)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, check=False, timeout=60
+    )
+    assert done.returncode != 0 and b"memory allocation" in done.stderr
+
+
+def test_rasterize_svg_costly_filter_is_stopped_at_the_timeout() -> None:
+    """A filter costing minutes (feMorphology, radius squared per pixel) ends at the timeout."""
+    body = '<filter id="f"><feMorphology radius="100"/></filter><rect width="20" height="20" filter="url(#f)"/>'
+    document = svg(body).replace(b'width="20" height="20"', b'width="1000" height="1000"')
+    with pytest.raises(MediaTooLarge, match="timeout"):
+        rasterize_svg(document, TransformPolicy(timeout=2))
+
+
+def test_rasterize_svg_without_an_interpreter_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no child interpreter can be started, the error says why and names the extra."""
+    monkeypatch.setattr(sys, "executable", "")
+    with pytest.raises(CodecUnavailable, match="child Python") as caught:
+        rasterize_svg(read("drawing.svg"))
+    assert caught.value.extra == "svg"
 
 
 def test_rasterize_svg_huge_dimensions_capped() -> None:

@@ -2,8 +2,8 @@
 
 `rasterize_svg` draws with resvg (resvg-py, the `[svg]` extra), which has no script engine and
 no network code but does read local files an `<image>` names; so the renderer only ever reads
-the copy `_svg_scan` wrote, with every external reference gone, and runs in a thread of its
-own with a stack sized for `MAX_DEPTH` levels, whatever thread the caller is on.
+the copy `_svg_scan` wrote, with every external reference gone, and runs in a child process
+(`_svg_render`) that a crash, an allocation failure or a runaway filter ends alone.
 
 The picture's size comes from the root's `width` and `height` (px, pt, pc, mm, cm, in at 96
 dpi; `%`, `em` and `ex` fall back to the `viewBox`), else the `viewBox`, else 512 x 512; it is
@@ -14,14 +14,13 @@ transparent.
 from __future__ import annotations
 
 import math
-import threading
 import time
-from types import ModuleType
 
-from mediaparts._errors import InvalidConfig, InvalidMedia, MediaTooLarge, excerpt
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.converting._extras import Deadline, require
 from mediaparts.converting._policy import TransformPolicy, default_transforms
 from mediaparts.converting._result import Converted
+from mediaparts.converting._svg_render import render_png
 from mediaparts.converting._svg_scan import ScannedSvg, scan_svg
 from mediaparts.converting._svg_text import SVG, decode_svg
 from mediaparts.formats import header_size
@@ -34,10 +33,6 @@ DEFAULT_SIDE = 512
 # Pixels per unit at 96 dpi (CSS Values 3, "absolute lengths"): the ratios every renderer uses.
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
 _UNITS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 4 / 3, "pc": 16}
-# Measured: 128 nested groups need about 4.4 MB of resvg's stack; 64 MB leaves room for
-# costlier elements. Only touched pages are committed, so the reservation costs nothing.
-_STACK = 64 * 2**20
-_stack_size = threading.Lock()  # threading.stack_size is process-wide: set, start, restore
 
 
 def rasterize_svg(
@@ -75,7 +70,8 @@ def rasterize_svg(
     width, height, view_box = svg_size(scanned)
     pixels_wide, pixels_high = _fit(width, height, max_side, policy.max_pixels)
     document = scanned.document(width=str(pixels_wide), height=str(pixels_high), viewBox=view_box)
-    png = _render(resvg, document, policy.timeout - (time.monotonic() - started))
+    seconds = policy.timeout - (time.monotonic() - started)
+    png = render_png(resvg, document, pixels_wide * pixels_high, seconds)
     size = header_size(png, "image/png") or (pixels_wide, pixels_high)
     steps: tuple[str, ...] = ("svgz→svg",) if gzipped else ()
     if scanned.removed:
@@ -166,39 +162,3 @@ def _fit(width: float, height: float, max_side: int, max_pixels: int) -> tuple[i
         width, height = width * scale, height * scale
         return max(1, math.floor(width)), max(1, math.floor(height))
     return max(1, round(width)), max(1, round(height))
-
-
-def _render(resvg: ModuleType, document: str, seconds: float) -> bytes:
-    """Run resvg on its own thread with a large stack; give up waiting after `seconds`."""
-    outcome: list[object] = []
-
-    def draw() -> None:
-        try:
-            # dpi: resvg-py's default 0 would make every mm, cm, in, pt and pc length zero.
-            outcome.append(resvg.svg_to_bytes(svg_string=document, dpi=96.0))
-        except BaseException as exc:
-            outcome.append(exc)  # PyO3's PanicException is a BaseException
-
-    with _stack_size:
-        previous = threading.stack_size(_STACK)
-        try:
-            thread = threading.Thread(target=draw, name="mediaparts-resvg", daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(previous)
-    thread.join(max(seconds, 0.0))
-    if not outcome:
-        # The thread cannot be stopped; it ends when resvg does, and its result is dropped.
-        raise MediaTooLarge(
-            f"rasterising this SVG took longer than the {seconds:.3g} s left of "
-            "TransformPolicy.timeout; refused",
-            media_type=SVG,
-        )
-    result = outcome[0]
-    if isinstance(result, bytes):
-        return result
-    assert isinstance(result, BaseException)
-    reason = str(result) or type(result).__name__
-    raise InvalidMedia(
-        f"the renderer could not draw this SVG: {excerpt(reason)}", media_type=SVG
-    ) from result
