@@ -125,6 +125,47 @@ def test_rasterize_svg_pixels_in_place(
         assert image.getpixel(clear) == CLEAR
 
 
+INKSCAPE = b"""<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!-- Created with Inkscape (http://www.inkscape.org/) -->
+<svg xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+   xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"
+   xmlns:xlink="http://www.w3.org/1999/xlink" xmlns="http://www.w3.org/2000/svg"
+   width="120mm" height="80mm" viewBox="0 0 120 80" version="1.1" id="svg1">
+  <sodipodi:namedview id="namedview1" pagecolor="#ffffff" inkscape:zoom="1.2"/>
+  <style><![CDATA[ .warm > rect { fill: #e94; stroke: #333; stroke-width: .5 } ]]></style>
+  <defs id="defs1">
+    <linearGradient id="stops"><stop offset="0" style="stop-color:#36c"/><stop offset="1" style="stop-color:#9cf"/></linearGradient>
+    <linearGradient xlink:href="#stops" id="sky" x1="0" y1="0" x2="0" y2="80" gradientUnits="userSpaceOnUse"/>
+  </defs>
+  <g inkscape:label="Layer 1" inkscape:groupmode="layer" id="layer1">
+    <rect style="fill:url(#sky)" width="120" height="50" x="0" y="0" id="rect1"/>
+    <g class="warm"><rect x="10" y="55" width="30" height="20" rx="3"/></g>
+    <path style="fill:none;stroke:#060;stroke-width:2" d="m 50,70 c 10,-20 30,-20 40,0" id="path1"/>
+    <text xml:space="preserve" x="60" y="30" style="font-size:8px;font-family:sans-serif;fill:#fff"><tspan x="60" y="30">A &amp; B</tspan></text>
+  </g>
+</svg>
+"""
+
+
+@pytest.mark.parametrize(
+    ("document", "size"),
+    [
+        (read("drawing.svg"), b'width="64" height="48"'),
+        (read("diagram.svg"), b'viewBox="0 0 400 300"'),
+        (INKSCAPE, b'width="120mm" height="80mm"'),
+    ],
+    ids=["drawing", "diagram", "inkscape"],
+)
+def test_rasterize_svg_rewrite_draws_the_same_pixels(document: bytes, size: bytes) -> None:
+    """A clean document draws the very pixels resvg draws from the original at that size."""
+    resvg_py = pytest.importorskip("resvg_py")
+    converted = rasterize_svg(document, max_side=300)
+    sized = f'width="{converted.width}" height="{converted.height}" '.encode()
+    original = document.replace(size, sized + (size if size.startswith(b"viewBox") else b""))
+    alone = resvg_py.svg_to_bytes(svg_string=original.decode(), dpi=96.0)
+    assert pixels(converted).tobytes() == Image.open(io.BytesIO(alone)).tobytes()
+
+
 def test_rasterize_svg_keeps_partial_transparency() -> None:
     """A half-transparent fill stays half transparent (no background is painted)."""
     document = svg(

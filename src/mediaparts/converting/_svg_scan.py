@@ -21,6 +21,8 @@ The work a renderer would do is bounded too: nesting through children and refere
 (`<use>`, `url(#...)`, `href="#..."`) deeper than `MAX_DEPTH` is refused, since resvg recurses
 on its stack for each level; so is a document that would draw far more elements than it has,
 counting each reference as a copy of what it names (a `<use>` bomb); so is a reference loop.
+What only the renderer can find (a pattern tile too large to allocate, a filter that runs for
+minutes) is bounded by running it in a child process (`_svg_render`).
 """
 
 from __future__ import annotations
@@ -43,8 +45,9 @@ __all__ = ["MAX_DEPTH", "ScannedSvg", "scan_svg"]
 
 MAX_DEPTH = 128
 """The deepest nesting drawn, through children and references. resvg uses about 34 KB of
-stack per level (measured: 8 MB overflows near 240 `<g>`); the renderer's thread gets far
-more than this needs, and real drawings stay well under 40 levels."""
+stack per level (measured: 8 MB overflows near 240 `<g>`, and a chain of 200 `<use>`); the
+renderer's thread (in its child process) has 64 MB, far more than this needs, and real
+drawings stay well under 40 levels."""
 
 # A document may draw this many elements, counting each reference as a copy of what it names,
 # or ten times the elements it has, whichever is more: a big map is linear, a bomb exponential.
@@ -106,7 +109,8 @@ def scan_svg(text: str, policy: TransformPolicy, deadline: Deadline) -> ScannedS
 
 @dataclass(slots=True)
 class _Budget:
-    """Characters the rewritten documents (the outer one and the data: SVGs) may still use."""
+    """Characters the rewritten documents (the outer one and the data: SVGs) may still use,
+    and the pixels their embedded rasters have used so far."""
 
     chars: int
     pixels: int = 0
