@@ -218,12 +218,19 @@ def use_chain(length: int) -> bytes:
     return svg(f'<defs>{groups}<rect id="g{length}" width="5" height="5"/></defs><use href="#g0"/>')
 
 
-def use_bomb(levels: int, fan: int) -> bytes:
-    """Each level draws the one below `fan` times: fan ** levels elements from a few hundred."""
+def use_bomb(levels: int, fan: int, *, decoys: bool = False) -> bytes:
+    """Each level draws the one below `fan` times: fan ** levels elements from a few hundred.
+
+    With `decoys`, each level's id is first given to an empty group, so a count that believes
+    only the first of duplicate ids sees nothing to draw; a renderer may pick the last.
+    """
+    first = "".join(f'<g id="b{i}"/>' for i in range(levels)) if decoys else ""
     groups = "".join(
         f'<g id="b{i}">' + f'<use href="#b{i + 1}"/>' * fan + "</g>" for i in range(levels)
     )
-    return svg(f'<defs>{groups}<rect id="b{levels}" width="1" height="1"/></defs><use href="#b0"/>')
+    return svg(
+        f'<defs>{first}{groups}<rect id="b{levels}" width="1" height="1"/></defs><use href="#b0"/>'
+    )
 
 
 @pytest.mark.parametrize(
@@ -292,6 +299,7 @@ def test_rasterize_svg_draws_the_deepest_allowed_on_a_small_stack(case: str) -> 
     [
         (use_bomb(9, 10), MediaTooLarge, "would draw over"),
         (use_bomb(30, 2), MediaTooLarge, "would draw over"),
+        (use_bomb(9, 10, decoys=True), MediaTooLarge, "would draw over"),
         (svg('<g id="a"><use href="#a"/></g>'), InvalidMedia, "reference loop"),
         (
             svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>'),
@@ -300,7 +308,14 @@ def test_rasterize_svg_draws_the_deepest_allowed_on_a_small_stack(case: str) -> 
         ),
         (svg('<pattern id="p"><rect fill="url(#p)"/></pattern>'), InvalidMedia, "reference loop"),
     ],
-    ids=["10^9 uses", "2^30 uses", "self use", "mutual use", "pattern in itself"],
+    ids=[
+        "10^9 uses",
+        "2^30 uses",
+        "behind duplicate ids",
+        "self use",
+        "mutual use",
+        "pattern in itself",
+    ],
 )
 def test_rasterize_svg_refuses_reference_bombs(
     document: bytes, error: type[MediaError], message: str

@@ -132,7 +132,9 @@ class _Scan:
         self.out: list[str] = []
         self.nodes: list[_Element] = []
         self.open: list[int] = []  # the elements open, as indexes into nodes
-        self.ids: dict[str, int] = {}
+        # Every element of each id: which one a renderer picks among duplicates is its own
+        # business, so a reference counts as a reference to all of them.
+        self.ids: dict[str, list[int]] = {}
         self.sheet_refs: list[str] = []  # url(#...) in <style>: may apply to every element
         self.entities: dict[str, str] = {}
         self.depth = 0
@@ -278,7 +280,7 @@ class _Scan:
                     continue
                 value = cleaned
             elif local == "id":
-                self.ids.setdefault(value.strip(), index)
+                self.ids.setdefault(value.strip(), []).append(index)
             elif "url(" in value.lower():
                 value = self._css(value, index)
             kept.append((key, value))
@@ -367,7 +369,7 @@ class _Scan:
         count = len(self.nodes)
         cap = max(_WORK_FLOOR, _WORK_FACTOR * count)
         work, depth = _costs(self.nodes, self.ids, cap, self.deadline.check)
-        sheet = sum(work[self.ids[r]] for r in self.sheet_refs if r in self.ids)
+        sheet = sum(work[i] for r in self.sheet_refs for i in self.ids.get(r, ()))
         self.total_work = min(cap + 1, work[0] + sheet * count)
         self.max_depth = depth[0]
         if self.max_depth > MAX_DEPTH:
@@ -383,7 +385,7 @@ class _Scan:
 
 
 def _costs(
-    nodes: list[_Element], ids: dict[str, int], cap: int, check: Callable[[], None]
+    nodes: list[_Element], ids: dict[str, list[int]], cap: int, check: Callable[[], None]
 ) -> tuple[list[int], list[int]]:
     """Return each element's work (elements drawn) and depth, through children and references.
 
@@ -395,7 +397,7 @@ def _costs(
         children[node.parent].append(index)
 
     def successors(index: int) -> list[int]:
-        return children[index] + [ids[r] for r in nodes[index].refs if r in ids]
+        return children[index] + [i for r in nodes[index].refs for i in ids.get(r, ())]
 
     work, depth = [0] * count, [0] * count
     state = bytearray(count)  # 0 unseen, 1 open (on the current path), 2 done
