@@ -389,9 +389,12 @@ def test_rasterize_svg_costly_filter_is_stopped_at_the_timeout() -> None:
         rasterize_svg(document, TransformPolicy(timeout=2))
 
 
-def test_rasterize_svg_without_an_interpreter_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("executable", ["", "/nonexistent/python"])
+def test_rasterize_svg_without_an_interpreter_to_start(
+    executable: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Where no child interpreter can be started, the error says why and names the extra."""
-    monkeypatch.setattr(sys, "executable", "")
+    monkeypatch.setattr(sys, "executable", executable)
     with pytest.raises(CodecUnavailable, match="child Python") as caught:
         rasterize_svg(read("drawing.svg"))
     assert caught.value.extra == "svg"

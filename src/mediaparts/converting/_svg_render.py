@@ -67,7 +67,8 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
         seconds: How long the child may take before it is killed.
 
     Raises:
-        CodecUnavailable: No interpreter to start (an embedded Python without one).
+        CodecUnavailable: No child interpreter could be started (an embedded Python without
+            an executable, a sandbox that forbids processes).
         InvalidMedia: resvg refused the document, or its process failed.
         MediaTooLarge: It needed more memory than the cap, or more time than `seconds`.
     """
@@ -91,6 +92,14 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
                 cwd=empty,
                 check=False,
             )
+        except OSError as exc:  # no process may be started here (a sandbox), or no such file
+            raise CodecUnavailable(
+                f"to rasterise an SVG, mediaparts runs resvg in a child Python, which could not "
+                f"start: {excerpt(str(exc))}",
+                media_type=SVG,
+                package="resvg-py",
+                extra="svg",
+            ) from exc
         except subprocess.TimeoutExpired as exc:  # run() has killed the child
             raise MediaTooLarge(
                 f"rasterising this SVG took longer than the {seconds:.3g} s left of "
