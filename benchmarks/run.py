@@ -163,6 +163,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_office
     import bench_pdf
     import bench_peers
+    import bench_svg
     import bench_video
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
@@ -184,6 +185,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "pdf": rows_only(bench_pdf.run),
         "video": rows_only(bench_video.run),
         "convert": rows_only(bench_convert.run),
+        "svg": rows_only(bench_svg.run),
     }
 
 
@@ -201,6 +203,7 @@ SECTION_NAMES = (
     "pdf",
     "video",
     "convert",
+    "svg",
 )
 
 _TITLES = {

@@ -267,6 +267,12 @@ REVIEWED: dict[str, Reviewed] = {
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "0" * n + "g",
     ),
+    # --- SVG: the whole document, bounded by TransformPolicy.max_expanded_bytes ------------------
+    "mediaparts.converting._svg_scan:_REFERENCE": Reviewed(
+        r"&([^\s&;#<>\"']+);",
+        f"an SVG's text, once, when its DTD declares entities (findall); {_UNTRUSTED}",
+        lambda n: "&" + "a" * n,
+    ),
 }
 
 

@@ -13,7 +13,8 @@ promise): `Converted` (one output of a transform), `default_transforms` and
 `pdf_pages`, `split_pdf` and `render_pages` (the `[pdf]` extra); Office documents and RTF:
 `office_to_text` and `OFFICE_TYPES` (the `[office]` extra); video: `video_info` and its
 `VideoInfo`, `sample_frames`, `fit_video` (the `[av]` extra); audio: `audio_info` and its
-`AudioInfo`, `convert_audio` (the `[av]` extra).
+`AudioInfo`, `convert_audio` (the `[av]` extra); SVG: `rasterize_svg` (the `[svg]` extra)
+and `svg_text` (its text, without it).
 """
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
@@ -37,6 +38,8 @@ from mediaparts.converting._policy import (
 from mediaparts.converting._policy import default_transforms as default_transforms
 from mediaparts.converting._policy import set_default_transforms as set_default_transforms
 from mediaparts.converting._result import Converted as Converted
+from mediaparts.converting._svg import rasterize_svg as rasterize_svg
+from mediaparts.converting._svg import svg_text as svg_text
 from mediaparts.converting._video import VideoInfo as VideoInfo
 from mediaparts.converting._video import video_info as video_info
 

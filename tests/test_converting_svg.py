@@ -1,0 +1,336 @@
+"""SVG rasterised to PNG (size, pixels, transparency, steps) and passed on as text.
+
+Hostile SVGs (external references, entities, nesting, bombs) are in
+tests/robustness/test_svg_hostile.py.
+"""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import gzip
+import io
+import sys
+
+import pytest
+from PIL import Image
+
+from mediaparts._errors import CodecUnavailable, InvalidConfig, InvalidMedia, MediaTooLarge
+from mediaparts.converting import (
+    Converted,
+    TransformPolicy,
+    rasterize_svg,
+    svg_text,
+    using_transforms,
+)
+from mediaparts.detection import detect_media_type
+from tests._builders import png_header, read
+
+pytest.importorskip("resvg_py")
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+RED = (255, 0, 0, 255)
+BLUE = (0, 0, 255, 255)
+CLEAR = (0, 0, 0, 0)
+
+
+def svg(attributes: str, body: str = '<rect width="100%" height="100%" fill="red"/>') -> bytes:
+    """Return an SVG document whose root has `attributes`."""
+    return f"<svg {NS} {attributes}>{body}</svg>".encode()
+
+
+def pixels(converted: Converted) -> Image.Image:
+    """Return the PNG made, opened, after checking it says its own size."""
+    assert converted.media_type == "image/png" and converted.data is not None
+    image = Image.open(io.BytesIO(converted.data))
+    assert image.format == "PNG"
+    assert image.size == (converted.width, converted.height)
+    return image
+
+
+SIZES = [
+    # (case, document, max_side, max_pixels, expected size)
+    ("drawing.svg", read("drawing.svg"), 2048, None, (64, 48)),
+    ("viewBox only", read("diagram.svg"), 2048, None, (400, 300)),
+    ("px", svg('width="30px" height="20px"'), 2048, None, (30, 20)),
+    ("in", svg('width="2in" height="1in"'), 2048, None, (192, 96)),
+    ("cm", svg('width="2.54cm" height="5.08cm"'), 2048, None, (96, 192)),
+    ("mm", svg('width="25.4mm" height="12.7mm"'), 2048, None, (96, 48)),
+    ("pt", svg('width="72pt" height="36pt"'), 2048, None, (96, 48)),
+    ("pc", svg('width="6pc" height="3pc"'), 2048, None, (96, 48)),
+    (
+        "percent falls back",
+        svg('width="100%" height="100%" viewBox="0 0 300 200"'),
+        2048,
+        None,
+        (300, 200),
+    ),
+    ("em falls back", svg('width="10em" height="5em" viewBox="0 0 120 80"'), 2048, None, (120, 80)),
+    ("width and viewBox", svg('width="200" viewBox="0 0 100 50"'), 2048, None, (200, 100)),
+    ("height and viewBox", svg('height="100" viewBox="0,0,100,50"'), 2048, None, (200, 100)),
+    (
+        "zero width falls back",
+        svg('width="0" height="0" viewBox="0 0 40 30"'),
+        2048,
+        None,
+        (40, 30),
+    ),
+    ("nothing: the default", svg(""), 2048, None, (512, 512)),
+    ("huge width capped", svg('width="100000" height="50000"'), 2048, None, (2048, 1024)),
+    ("absurd width capped", svg('width="1e300" height="1e300"'), 2048, None, (2048, 2048)),
+    ("max_side", read("diagram.svg"), 100, None, (100, 75)),
+    ("max_pixels", read("diagram.svg"), 2048, 10_000, (115, 86)),
+    ("never up", svg('width="16" height="16"'), 2048, None, (16, 16)),
+]
+
+
+@pytest.mark.parametrize(
+    ("document", "max_side", "max_pixels", "size"),
+    [case[1:] for case in SIZES],
+    ids=[case[0] for case in SIZES],
+)
+def test_rasterize_svg_size(
+    document: bytes, max_side: int, max_pixels: int | None, size: tuple[int, int]
+) -> None:
+    """The PNG's size comes from width/height, else the viewBox, scaled down to the caps."""
+    policy = TransformPolicy() if max_pixels is None else TransformPolicy(max_pixels=max_pixels)
+    converted = rasterize_svg(document, policy, max_side=max_side)
+    assert (converted.width, converted.height) == size
+    assert pixels(converted).size == size
+    assert converted.steps == (f"svg→png {size[0]}x{size[1]}",)
+
+
+@pytest.mark.parametrize(
+    ("name", "max_side", "red", "blue", "clear"),
+    [
+        ("drawing.svg", 2048, (3, 3), (60, 3), None),
+        ("drawing.svg", 32, (1, 1), (30, 1), None),
+        ("diagram.svg", 2048, (25, 25), (300, 30), (200, 150)),
+        ("diagram.svg", 200, (12, 12), (150, 15), (100, 75)),
+    ],
+)
+def test_rasterize_svg_pixels_in_place(
+    name: str,
+    max_side: int,
+    red: tuple[int, int],
+    blue: tuple[int, int],
+    clear: tuple[int, int] | None,
+) -> None:
+    """The red and blue shapes are drawn where the SVG puts them; the background stays clear."""
+    image = pixels(rasterize_svg(read(name), TransformPolicy(), max_side=max_side))
+    assert image.mode == "RGBA"
+    assert image.getpixel(red) == RED
+    assert image.getpixel(blue) == BLUE
+    if clear is not None:
+        assert image.getpixel(clear) == CLEAR
+
+
+INKSCAPE = b"""<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!-- Created with Inkscape (http://www.inkscape.org/) -->
+<svg xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+   xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"
+   xmlns:xlink="http://www.w3.org/1999/xlink" xmlns="http://www.w3.org/2000/svg"
+   width="120mm" height="80mm" viewBox="0 0 120 80" version="1.1" id="svg1">
+  <sodipodi:namedview id="namedview1" pagecolor="#ffffff" inkscape:zoom="1.2"/>
+  <style><![CDATA[ .warm > rect { fill: #e94; stroke: #333; stroke-width: .5 } ]]></style>
+  <defs id="defs1">
+    <linearGradient id="stops"><stop offset="0" style="stop-color:#36c"/><stop offset="1" style="stop-color:#9cf"/></linearGradient>
+    <linearGradient xlink:href="#stops" id="sky" x1="0" y1="0" x2="0" y2="80" gradientUnits="userSpaceOnUse"/>
+  </defs>
+  <g inkscape:label="Layer 1" inkscape:groupmode="layer" id="layer1">
+    <rect style="fill:url(#sky)" width="120" height="50" x="0" y="0" id="rect1"/>
+    <g class="warm"><rect x="10" y="55" width="30" height="20" rx="3"/></g>
+    <path style="fill:none;stroke:#060;stroke-width:2" d="m 50,70 c 10,-20 30,-20 40,0" id="path1"/>
+    <text xml:space="preserve" x="60" y="30" style="font-size:8px;font-family:sans-serif;fill:#fff"><tspan x="60" y="30">A &amp; B</tspan></text>
+  </g>
+</svg>
+"""
+
+
+@pytest.mark.parametrize(
+    ("document", "size"),
+    [
+        (read("drawing.svg"), b'width="64" height="48"'),
+        (read("diagram.svg"), b'viewBox="0 0 400 300"'),
+        (INKSCAPE, b'width="120mm" height="80mm"'),
+    ],
+    ids=["drawing", "diagram", "inkscape"],
+)
+def test_rasterize_svg_rewrite_draws_the_same_pixels(document: bytes, size: bytes) -> None:
+    """A clean document draws the very pixels resvg draws from the original at that size."""
+    resvg_py = pytest.importorskip("resvg_py")
+    converted = rasterize_svg(document, max_side=300)
+    sized = f'width="{converted.width}" height="{converted.height}" '.encode()
+    original = document.replace(size, sized + (size if size.startswith(b"viewBox") else b""))
+    alone = resvg_py.svg_to_bytes(svg_string=original.decode(), dpi=96.0)
+    assert pixels(converted).tobytes() == Image.open(io.BytesIO(alone)).tobytes()
+
+
+def test_rasterize_svg_keeps_partial_transparency() -> None:
+    """A half-transparent fill stays half transparent (no background is painted)."""
+    document = svg(
+        'width="10" height="10"', '<rect width="10" height="10" fill="#00f" opacity=".5"/>'
+    )
+    pixel = pixels(rasterize_svg(document)).getpixel((5, 5))
+    assert isinstance(pixel, tuple)
+    assert pixel[:3] == (0, 0, 255) and 120 <= pixel[3] <= 135
+
+
+@pytest.mark.parametrize(
+    ("case", "encode"),
+    [
+        ("utf-8 with BOM", lambda text: codecs.BOM_UTF8 + text.encode()),
+        ("utf-16 with BOM", lambda text: text.encode("utf-16")),
+        ("utf-16-be without BOM", lambda text: text.encode("utf-16-be")),
+        (
+            "latin-1 declared",
+            lambda text: ('<?xml version="1.0" encoding="ISO-8859-1"?>' + text).encode("latin-1"),
+        ),
+    ],
+)
+def test_rasterize_svg_reads_encodings(case: str, encode: object) -> None:
+    """UTF-8 and UTF-16 with or without a mark, and a declared encoding, all draw."""
+    text = f'<svg {NS} width="8" height="8"><title>Crème</title><rect width="8" height="8" fill="red"/></svg>'
+    assert callable(encode)
+    image = pixels(rasterize_svg(encode(text)))
+    assert image.getpixel((4, 4)) == RED
+
+
+def test_rasterize_svg_reads_svgz() -> None:
+    """A gzipped SVG (svgz) is gunzipped first, and says so."""
+    converted = rasterize_svg(gzip.compress(read("drawing.svg")))
+    assert converted.steps == ("svgz→svg", "svg→png 64x48")
+    assert pixels(converted).getpixel((3, 3)) == RED
+
+
+def test_rasterize_svg_draws_embedded_data_images() -> None:
+    """A data: PNG and a data: SVG are kept and drawn; the steps report no removal."""
+    green = io.BytesIO()
+    Image.new("RGB", (4, 4), (0, 255, 0)).save(green, "PNG")
+    inner = svg('width="4" height="4"', '<rect width="4" height="4" fill="blue"/>')
+    body = (
+        f'<image href="data:image/png;base64,{_b64(green.getvalue())}" width="10" height="10"/>'
+        f'<image x="10" href="data:image/svg+xml;base64,{_b64(inner)}" width="10" height="10"/>'
+    )
+    converted = rasterize_svg(svg('width="20" height="10"', body))
+    image = pixels(converted)
+    assert image.getpixel((5, 5)) == (0, 255, 0, 255)
+    assert image.getpixel((15, 5)) == BLUE
+    assert converted.steps == ("svg→png 20x10",)
+
+
+def test_rasterize_svg_reports_removed_references() -> None:
+    """Removing an external reference is a step; the rest of the drawing is kept."""
+    body = '<image href="picture.png" width="5" height="5"/><rect x="5" width="5" height="5" fill="red"/>'
+    converted = rasterize_svg(svg('width="10" height="5"', body))
+    assert converted.steps == ("external references removed", "svg→png 10x5")
+    assert pixels(converted).getpixel((7, 2)) == RED
+
+
+def test_rasterize_svg_uses_the_policy_in_force() -> None:
+    """Without a policy argument, the one `using_transforms` sets applies."""
+    with using_transforms(TransformPolicy(max_pixels=1200)):
+        converted = rasterize_svg(read("diagram.svg"))
+    assert (converted.width, converted.height) == (40, 30)
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (b"", "not well-formed"),
+        (b"<svg", "not well-formed"),
+        (f"<svg {NS}><rect></svg>".encode(), "not well-formed"),
+        (b"<html><body/></html>", "not an SVG"),
+        (b"\xff\xfe\x00", "not text"),
+        (b"\x1f\x8b\x09\x00" + bytes(6) + b"garbage", "not valid gzip"),
+        (gzip.compress(read("drawing.svg"))[:-20], "truncated"),
+    ],
+    ids=["empty", "cut", "unclosed", "html", "bad utf-16", "bad gzip", "cut gzip"],
+)
+def test_rasterize_svg_malformed_is_invalid_media(document: bytes, message: str) -> None:
+    """Malformed XML, another root, bad text or bad gzip is InvalidMedia naming the problem."""
+    with pytest.raises(InvalidMedia, match=message) as caught:
+        rasterize_svg(document)
+    assert caught.value.media_type == "image/svg+xml"
+
+
+def test_rasterize_svg_renderer_refusal_is_invalid_media() -> None:
+    """What resvg itself refuses (an undeclared namespace prefix) is InvalidMedia, not ValueError."""
+    with pytest.raises(InvalidMedia, match="renderer could not draw"):
+        rasterize_svg(svg('width="10" height="10"', "<x:rect/>"))
+
+
+def test_rasterize_svg_without_resvg_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without resvg-py the error is CodecUnavailable naming the [svg] extra."""
+    monkeypatch.setitem(sys.modules, "resvg_py", None)
+    with pytest.raises(CodecUnavailable, match=r"mediaparts\[svg\]") as caught:
+        rasterize_svg(read("drawing.svg"))
+    assert (caught.value.extra, caught.value.package) == ("svg", "resvg-py")
+
+
+@pytest.mark.parametrize("max_side", [0, -1, True, 2.5])
+def test_rasterize_svg_bad_max_side_is_invalid_config(max_side: object) -> None:
+    """max_side must be a positive whole number."""
+    with pytest.raises(InvalidConfig, match="max_side"):
+        rasterize_svg(read("drawing.svg"), max_side=max_side)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("data", "steps"),
+    [
+        (read("drawing.svg"), ("svg as text",)),
+        (read("drawing.svg").decode().encode("utf-16"), ("svg as text",)),
+        (codecs.BOM_UTF8 + read("drawing.svg"), ("svg as text",)),
+        (gzip.compress(read("drawing.svg")), ("svgz→svg", "svg as text")),
+    ],
+    ids=["utf-8", "utf-16", "utf-8 BOM", "svgz"],
+)
+def test_svg_text_is_the_document(data: bytes, steps: tuple[str, ...]) -> None:
+    """The text is the document decoded, without its byte order mark."""
+    converted = svg_text(data)
+    assert converted.media_type == "image/svg+xml" and converted.data is None
+    assert converted.text == read("drawing.svg").decode()
+    assert converted.steps == steps
+
+
+def test_svg_text_without_resvg(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text fallback needs no extra."""
+    monkeypatch.setitem(sys.modules, "resvg_py", None)
+    assert svg_text(read("diagram.svg")).text == read("diagram.svg").decode()
+
+
+@pytest.mark.parametrize(
+    "data", [read("diagram.svg"), gzip.compress(read("diagram.svg") * 4)], ids=["svg", "svgz"]
+)
+def test_svg_text_over_the_cap_is_too_large(data: bytes) -> None:
+    """More text than max_expanded_bytes is MediaTooLarge, also when it is gzipped."""
+    with pytest.raises(MediaTooLarge, match="max_expanded_bytes"):
+        svg_text(data, TransformPolicy(max_expanded_bytes=1000))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        read("drawing.svg"),
+        read("diagram.svg"),
+        svg(""),
+        read("drawing.svg").decode().encode("utf-16"),
+        b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "svg11.dtd">' + svg(""),
+        b'<!-- made by hand -->\n<svg:svg xmlns:svg="http://www.w3.org/2000/svg"/>',
+    ],
+    ids=["drawing", "diagram", "bare", "utf-16", "doctype", "prefixed"],
+)
+def test_detection_types_svg_inputs(data: bytes) -> None:
+    """mediaparts.detection types every SVG these tests feed the rasteriser as image/svg+xml."""
+    assert detect_media_type(data) == "image/svg+xml"
+
+
+def test_rasterize_svg_checks_embedded_raster_headers() -> None:
+    """An embedded PNG whose header is over max_pixels is refused before anything decodes it."""
+    body = f'<image href="data:image/png;base64,{_b64(png_header(100_000, 100_000))}" width="5" height="5"/>'
+    with pytest.raises(MediaTooLarge, match="max_pixels"):
+        rasterize_svg(svg('width="5" height="5"', body))
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
