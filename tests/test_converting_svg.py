@@ -11,6 +11,7 @@ import codecs
 import gzip
 import io
 import sys
+from collections.abc import Callable
 
 import pytest
 from PIL import Image
@@ -176,23 +177,21 @@ def test_rasterize_svg_keeps_partial_transparency() -> None:
     assert pixel[:3] == (0, 0, 255) and 120 <= pixel[3] <= 135
 
 
-@pytest.mark.parametrize(
-    ("case", "encode"),
-    [
-        ("utf-8 with BOM", lambda text: codecs.BOM_UTF8 + text.encode()),
-        ("utf-16 with BOM", lambda text: text.encode("utf-16")),
-        ("utf-16-be without BOM", lambda text: text.encode("utf-16-be")),
-        (
-            "latin-1 declared",
-            lambda text: ('<?xml version="1.0" encoding="ISO-8859-1"?>' + text).encode("latin-1"),
-        ),
-    ],
-)
-def test_rasterize_svg_reads_encodings(case: str, encode: object) -> None:
+ENCODINGS: dict[str, Callable[[str], bytes]] = {
+    "utf-8 with BOM": lambda text: codecs.BOM_UTF8 + text.encode(),
+    "utf-16 with BOM": lambda text: text.encode("utf-16"),
+    "utf-16-be without BOM": lambda text: text.encode("utf-16-be"),
+    "latin-1 declared": lambda text: ('<?xml version="1.0" encoding="ISO-8859-1"?>' + text).encode(
+        "latin-1"
+    ),
+}
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_rasterize_svg_reads_encodings(encoding: str) -> None:
     """UTF-8 and UTF-16 with or without a mark, and a declared encoding, all draw."""
     text = f'<svg {NS} width="8" height="8"><title>Crème</title><rect width="8" height="8" fill="red"/></svg>'
-    assert callable(encode)
-    image = pixels(rasterize_svg(encode(text)))
+    image = pixels(rasterize_svg(ENCODINGS[encoding](text)))
     assert image.getpixel((4, 4)) == RED
 
 

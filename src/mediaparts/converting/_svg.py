@@ -71,7 +71,8 @@ def rasterize_svg(
     pixels_wide, pixels_high = _fit(width, height, max_side, policy.max_pixels)
     document = scanned.document(width=str(pixels_wide), height=str(pixels_high), viewBox=view_box)
     seconds = policy.timeout - (time.monotonic() - started)
-    png = render_png(resvg, document, pixels_wide * pixels_high, seconds)
+    pixels = pixels_wide * pixels_high + scanned.embedded
+    png = render_png(resvg, document, pixels, seconds)
     size = header_size(png, "image/png") or (pixels_wide, pixels_high)
     steps: tuple[str, ...] = ("svgz→svg",) if gzipped else ()
     if scanned.removed:

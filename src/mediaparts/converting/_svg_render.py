@@ -24,7 +24,8 @@ from mediaparts.converting._svg_text import SVG
 __all__ = ["render_png"]
 
 # Room for the interpreter, resvg, the system fonts it maps and its thread's stack, measured
-# well under this; on top of it, a few copies of the canvas (layers, the PNG encoder's rows).
+# well under this; on top of it, a few copies of the canvas and of the embedded rasters
+# (layers, decoded images, the PNG encoder's rows), 4 bytes a pixel.
 _BASE_MEMORY = 2**30
 _CANVAS_COPIES = 6
 
@@ -63,7 +64,8 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
     Args:
         resvg: The imported `resvg_py` (where the child finds it).
         document: The SVG, already rewritten by the scan, with its size in pixels set.
-        pixels: The canvas's pixels, for the child's memory cap.
+        pixels: The canvas's pixels and those of the rasters it embeds, for the child's
+            memory cap.
         seconds: How long the child may take before it is killed.
 
     Raises:

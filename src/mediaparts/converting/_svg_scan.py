@@ -75,12 +75,15 @@ class ScannedSvg:
         attributes: The root element's attributes, cleaned like every other element's.
         body: Everything after the root's start tag, up to and including its end tag.
         removed: How many external references were removed or replaced.
+        embedded: The pixels of the rasters embedded as `data:` URIs, which the renderer
+            decodes whole.
     """
 
     root: str
     attributes: tuple[tuple[str, str], ...]
     body: str
     removed: int
+    embedded: int = 0
 
     def attribute(self, name: str) -> str | None:
         """Return the root's attribute `name`, or None."""
@@ -176,7 +179,7 @@ class _Scan:
             raise InvalidMedia("this SVG has no root element", media_type=SVG)
         self._check_work()
         name, attributes = self.root
-        return ScannedSvg(name, attributes, "".join(self.out), self.removed)
+        return ScannedSvg(name, attributes, "".join(self.out), self.removed, self.budget.pixels)
 
     # --- the DTD: plain-text internal entities only, their expansion bounded ---
 
