@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from mediaparts._fields import bounded
-from mediaparts._parts import MediaPart
+from mediaparts._parts import MediaPart, TextPart
 from mediaparts._sources import b64encode
 from mediaparts.formats import Kind
 
@@ -22,8 +22,13 @@ class NormalizedPart:
     """A part made ready for one provider by `mp.normalize`.
 
     Exactly one of `data` (bytes to send inline), `url` (passed through for the provider to
-    fetch), `text` (a text file the provider reads as text) or `file_id` (a file in the
-    provider's file store) is set.
+    fetch), `text` (a text file the provider reads as text), `file_id` (a file in the
+    provider's file store) or `pieces` is set.
+
+    `pieces` holds what one part became when the provider takes it only as several: a video
+    sent as sampled frames (each an image, after a text part saying where in the video it
+    is), a PDF split to fit a page or byte limit, or its pages as images. `render` sends the
+    pieces in order where the part stood; `tokens` and `byte_size` are their sums.
 
     Attributes:
         kind: `"image"`, `"audio"`, `"video"` or `"file"`.
@@ -39,6 +44,8 @@ class NormalizedPart:
         tokens: The provider's documented token cost, when there is a rule for it.
         steps: What was done, in order (`"exif-transpose"`, `"resize 6000x4000→1568x1045"`).
         part: The part this was made from.
+        pieces: The parts sent in its place, in order, when it is sent as several (frames,
+            split PDFs, page images, with text parts between them); empty otherwise.
     """
 
     kind: Kind
@@ -54,6 +61,7 @@ class NormalizedPart:
     tokens: int | None = None
     steps: tuple[str, ...] = ()
     part: MediaPart | None = field(default=None, repr=False)
+    pieces: tuple[NormalizedPart | TextPart, ...] = ()
 
     def __repr__(self) -> str:
         # Never the bytes (a 32 KB JPEG made a 95,411-character repr): their size and digest,
@@ -67,7 +75,9 @@ class NormalizedPart:
 
     @property
     def byte_size(self) -> int | None:
-        """Bytes sent inline (the UTF-8 size for text), or None for a URL."""
+        """Bytes sent inline (the UTF-8 size for text; the sum for pieces), or None for a URL."""
+        if self.pieces:
+            return sum(_size(piece) for piece in self.pieces)
         if self.data is not None:
             return len(self.data)
         if self.text is not None:
@@ -89,4 +99,17 @@ class NormalizedPart:
     @property
     def unchanged(self) -> bool:
         """True when the original bytes (or URL) are sent as they were."""
-        return not self.steps or self.steps in (("url pass-through",), ("file reference",))
+        return not self.pieces and (
+            not self.steps or self.steps in (("url pass-through",), ("file reference",))
+        )
+
+    @property
+    def sent(self) -> tuple[NormalizedPart | TextPart, ...]:
+        """What is sent in the part's place: its `pieces`, or the part itself."""
+        return self.pieces or (self,)
+
+
+def _size(piece: NormalizedPart | TextPart) -> int:
+    if isinstance(piece, TextPart):
+        return len(piece.text.encode("utf-8"))
+    return piece.byte_size or 0

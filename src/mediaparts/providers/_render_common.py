@@ -124,7 +124,7 @@ def parts(message: Message, prepare: Prepare, *, assistant_media: bool = False) 
                         f"{prepare.provider} reads only {prepare.rules.store}'s",
                     )
                     continue
-                out.append(prepare(part))
+                out.extend(prepare(part).sent)  # several pieces: frames, split PDFs
             case ReasoningPart() | ProviderPart():
                 if part.provider is not None and not own(part, prepare):
                     prepare.lose(part, f"only {part.provider} can read it")

@@ -290,8 +290,12 @@ def _blocks(message: Message, prepare: Prepare) -> list[Block]:
     in_read_message = False  # inside an assistant message item that the reader read
     for part in message.parts:
         if block is not None and _made_from(block, part, prepare):
-            out.append(block)
-            block = next(pending, None)
+            # A media part may be sent as several pieces (a split PDF): all of them are its.
+            made = len(prepare(part).sent) if isinstance(part, MediaPart) else 1
+            for _ in range(made):
+                if block is not None:
+                    out.append(block)
+                    block = next(pending, None)
         elif (
             isinstance(part, TextPart)
             and not part.text
