@@ -151,10 +151,12 @@ RULES = Rules(
     audio=KindRules(source="anthropic-sdk-python types/message_param.py (read 2026-08)"),
     video=KindRules(source="anthropic-sdk-python types/message_param.py (read 2026-08)"),
     # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)", up to 600 pages, or
-    # 100 under a 1M context); text files as `text` documents (PlainTextSourceParam takes
-    # media_type "text/plain" only). URLs: base64 by default, as for images.
+    # 100 under a 1M context: 100 here, which holds for every model); text files as `text`
+    # documents (PlainTextSourceParam takes media_type "text/plain" only). URLs: base64 by
+    # default, as for images.
     file=FileRules(
         media_types=("application/pdf",),
+        max_pages=100,
         text_types=TEXT_TYPES,
         source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "
         "plain_text_source_param.py (read 2026-08)",

@@ -136,6 +136,8 @@ RULES = Rules(
         max_bytes=50_000_000,
         measure="base64",
         text_types=TEXT_TYPES,
+        # Up to 1,000 pages a document (document-processing page).
+        max_pages=1000,
         source="ai.google.dev/gemini-api/docs/file-input-methods, document-processing "
         "(read 2026-08)",
     ),
