@@ -64,6 +64,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts._filter import filter_messages
     from mediaparts._show import show
     from mediaparts._upload import afrom_upload, from_upload
+    from mediaparts.converting import TransformPolicy, using_transforms
     from mediaparts.fetching import offline, safe_async_client, safe_client
     from mediaparts.providers import (
         Cost,
@@ -94,6 +95,8 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
 # facade is the one place a lazy import may close a cycle (tests/test_architecture.py).
 _LAZY = {
     "NormalizedPart": "mediaparts.providers",
+    "TransformPolicy": "mediaparts.converting",
+    "using_transforms": "mediaparts.converting",
     "Provider": "mediaparts.providers",
     "Violation": "mediaparts.providers",
     "afrom_upload": "mediaparts._upload",
@@ -177,6 +180,7 @@ __all__ = [
     "TokenCount",
     "Tool",
     "ToolCall",
+    "TransformPolicy",
     "UnknownProvider",
     "UnsupportedMediaType",
     "Usage",
@@ -211,4 +215,5 @@ __all__ = [
     "show",
     "trim",
     "untrusted",
+    "using_transforms",
 ]

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mediaparts import fetching
+from mediaparts._errors import InvalidConfig
 from mediaparts._stamps import UNSET, IdScheme, Unset, check_stamps, set_stamps
+from mediaparts.converting import TransformPolicy, set_default_transforms
 
 if TYPE_CHECKING:
     import httpx
@@ -25,8 +27,10 @@ def configure(
     async_client: httpx.AsyncClient | None = None,
     message_ids: IdScheme | Unset | None = UNSET,
     message_timestamps: bool | Unset = UNSET,
+    transforms: TransformPolicy | None = None,
 ) -> None:
-    """Set the default fetch policy, the httpx clients URL parts use, and message stamping.
+    """Set the default fetch policy, the httpx clients URL parts use, message stamping, and
+    the default policy for converting audio, video, SVG and documents.
 
     An argument left out changes nothing: `configure()` alone is a no-op.
 
@@ -41,11 +45,19 @@ def configure(
             `"uuid7"` (time-ordered, RFC 9562); `None` turns it off (the default setting).
         message_timestamps: Give every new message made without a `created_at` the current
             time (UTC); `False` turns it off (the default setting).
+        transforms: The `TransformPolicy` every `normalize` and `render` uses unless a call
+            passes its own (`mp.using_transforms` sets one for a block of code).
 
     Raises:
         InvalidConfig: An argument is not of its type (checked before anything is set).
     """
     check_stamps(message_ids=message_ids, message_timestamps=message_timestamps)
+    if transforms is not None and not isinstance(transforms, TransformPolicy):
+        raise InvalidConfig(
+            f"transforms must be a TransformPolicy, got {type(transforms).__name__}"
+        )
     if fetch is not None or client is not None or async_client is not None:
         fetching.configure(fetch=fetch, client=client, async_client=async_client)
     set_stamps(message_ids=message_ids, message_timestamps=message_timestamps)
+    if transforms is not None:
+        set_default_transforms(transforms)

@@ -1094,6 +1094,7 @@ def test_every_message_showing_a_url_redacts_it() -> None:
     allowed = {
         ("_constructors.py", "url"),  # from_url() refusing a value that is not a URL string
         ("_urls.py", "url"),  # testing.media_urls refusing what a test registered
+        ("_audio.py", "target"),  # convert_audio's target media type ("audio/mpeg")
     }
     named = {"url", "current", "target", "location"}
     found = []

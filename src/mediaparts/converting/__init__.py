@@ -10,11 +10,12 @@ Public: `TransformPolicy` (also `mp.TransformPolicy`), `using_transforms`.
 Internal exports, for the other packages of mediaparts (not in `__all__`, no compatibility
 promise): `Converted` (one output of a transform), `default_transforms` and
 `set_default_transforms` (the policy in force; `mp.configure(transforms=...)`); PDFs:
-`pdf_pages`, `split_pdf` and `render_pages` (the `[pdf]` extra); Office documents and RTF:
-`office_to_text` and `OFFICE_TYPES` (the `[office]` extra); video: `video_info` and its
-`VideoInfo`, `sample_frames`, `fit_video` (the `[av]` extra); audio: `audio_info` and its
-`AudioInfo`, `convert_audio` (the `[av]` extra); SVG: `rasterize_svg` (the `[svg]` extra)
-and `svg_text` (its text, without it).
+`pdf_pages`, `split_pdf` and `render_pages` (the `[pdf]` extra), and `page_count` (exact
+with the extra, else read from the page tree); Office documents and RTF: `office_to_text`
+and `OFFICE_TYPES` (the `[office]` extra); video: `video_info` and its `VideoInfo`,
+`sample_frames`, `fit_video` (the `[av]` extra); audio: `audio_info` and its `AudioInfo`,
+`convert_audio` (the `[av]` extra); SVG: `rasterize_svg` (the `[svg]` extra) and `svg_text`
+(its text, without it).
 """
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
@@ -25,6 +26,7 @@ from mediaparts.converting._fit_video import fit_video as fit_video
 from mediaparts.converting._frames import sample_frames as sample_frames
 from mediaparts.converting._office import OFFICE_TYPES as OFFICE_TYPES
 from mediaparts.converting._office import office_to_text as office_to_text
+from mediaparts.converting._pdf import page_count as page_count
 from mediaparts.converting._pdf import pdf_pages as pdf_pages
 from mediaparts.converting._pdf import render_pages as render_pages
 from mediaparts.converting._pdf import split_pdf as split_pdf

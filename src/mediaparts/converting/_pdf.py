@@ -24,14 +24,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from mediaparts._errors import InvalidConfig, InvalidMedia, MediaTooLarge, UnsupportedMediaType
+from mediaparts._errors import (
+    CodecUnavailable,
+    InvalidConfig,
+    InvalidMedia,
+    MediaTooLarge,
+    UnsupportedMediaType,
+)
 from mediaparts.converting._extras import Deadline, require
 from mediaparts.converting._pdf_render import PageJob, render_in_child
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
+from mediaparts.formats import pdf_page_count
 from mediaparts.imaging import measured
 
-__all__ = ["pdf_pages", "render_pages", "split_pdf"]
+__all__ = ["page_count", "pdf_pages", "render_pages", "split_pdf"]
 
 PDF = "application/pdf"
 _LOCK = threading.Lock()
@@ -142,6 +149,21 @@ def pdf_pages(data: bytes, policy: TransformPolicy) -> int:
     """
     with _document(data, policy, "count a PDF's pages") as (_, count):
         return count
+
+
+def page_count(data: bytes, policy: TransformPolicy) -> int | None:
+    """Return a PDF's page count: exact with the `[pdf]` extra (`pdf_pages`), else read from
+    its page tree by `mediaparts.formats` (None when that cannot tell).
+
+    For limits and token estimates, which must work without the extra.
+
+    Raises:
+        What `pdf_pages` raises, but `CodecUnavailable`.
+    """
+    try:
+        return pdf_pages(data, policy)
+    except CodecUnavailable:
+        return pdf_page_count(data)
 
 
 def split_pdf(

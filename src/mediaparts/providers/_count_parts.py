@@ -26,10 +26,12 @@ from mediaparts._parts import (
     TextPart,
     ToolCall,
 )
+from mediaparts.converting import default_transforms
 from mediaparts.providers import _tokenizer
+from mediaparts.providers._convert import converts
 from mediaparts.providers._costs import approximate_pdf_tokens
 from mediaparts.providers._estimate import media_part_tokens, resolved, sent_as_text
-from mediaparts.providers._normalize import decode_text
+from mediaparts.providers._normalize import decode_text, normalize
 from mediaparts.providers._registry import Provider
 from mediaparts.providers._render_common import TEXT_TYPES, error_text
 from mediaparts.providers._text import TextRule
@@ -215,6 +217,8 @@ class Counter:
             return self._not_sent(part.kind, index, why)
         try:
             media = resolved(part, provider, self.model)
+            if converts(media.media_type or "", provider, default_transforms()):
+                return self._converted(media, index)
             text = sent_as_text(media, provider)
             if text is not None:
                 tokens, _, how = self.tokens_of(text)
@@ -241,6 +245,27 @@ class Counter:
                 raise
             return PartTokens(part.kind, 0, "unknown", str(exc), index)
         return PartTokens(part.kind, tokens, "exact", how, index)
+
+    def _converted(self, media: MediaPart, index: int) -> PartTokens:
+        """Count what `normalize` sends in place of media the provider does not take as it is
+        (frames and their times, page images, a transcoded track, a document's text)."""
+        made = normalize(media, self.provider, model=self.model, detail=self.detail)
+        total, hows = 0, []
+        method: Method = "exact"
+        for piece in made.sent:
+            if isinstance(piece, TextPart) or piece.text is not None:
+                tokens, how_exact, how = self.tokens_of(piece.text or "")
+                total += tokens
+                method = "approximate" if how_exact != "exact" else method
+                hows.append(how)
+            elif piece.tokens is None:
+                why = f"sent as {piece.media_type}, which has no documented token rule here"
+                return PartTokens(media.kind, 0, "unknown", why, index)
+            else:
+                total += piece.tokens
+        said = "; ".join(made.steps)
+        how = f"as sent ({said})" + (f"; text: {hows[0]}" if hows else "")
+        return PartTokens(media.kind, total, method, how, index)
 
 
 def _holds_bytes(data: object) -> bool:

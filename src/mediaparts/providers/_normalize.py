@@ -1,8 +1,10 @@
 """`normalize`: make one part what a provider accepts, or say clearly why it cannot be.
 
 Images are fitted (oriented, converted, downscaled, re-encoded) by `mediaparts.imaging` to
-the provider's rules; audio, video and documents pass through where accepted; text files
-become text where the provider reads them as text; everything else is refused by name.
+the provider's rules; audio, video, SVG and documents pass through where accepted, and are
+converted by `mediaparts.converting` where not (`_convert` chooses how, under the caller's
+`TransformPolicy`); text files become text where the provider reads them as text; everything
+else is refused by name.
 """
 
 from __future__ import annotations
@@ -27,18 +29,20 @@ from mediaparts._errors import (
     rewrap,
 )
 from mediaparts._parts import MediaPart
-from mediaparts.detection import kind_of, utf16_order
+from mediaparts.converting import TransformPolicy, default_transforms
+from mediaparts.detection import kind_of
 from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
-from mediaparts.providers import _costs
+from mediaparts.providers import _convert, _costs, _documents
 from mediaparts.providers._normalized import PASSED_URL, NormalizedPart
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import ImageRules, KindRules
 from mediaparts.providers._takes import accepted_types, takes
+from mediaparts.providers._textfiles import decode_text, read_text
 from mediaparts.providers._vision import check_model
 
-__all__ = ["UrlMode", "anormalize", "image_spec", "normalize", "normalize_many"]
+__all__ = ["UrlMode", "anormalize", "decode_text", "image_spec", "normalize", "normalize_many"]
 
 UrlMode = Literal["auto", "inline", "pass"]
 _PASSED = ("url pass-through",)
@@ -174,6 +178,7 @@ def normalize(
     model: str | None = None,
     detail: str | None = None,
     urls: UrlMode = "auto",
+    transforms: TransformPolicy | None = None,
 ) -> NormalizedPart:
     """Make a part what `provider` accepts: the bytes it will receive, and what was done.
 
@@ -186,15 +191,20 @@ def normalize(
             which is dropped where this provider or model has no such level.
         urls: `"auto"` passes a URL through where the provider fetches that type itself,
             else loads and inlines it; `"inline"` always inlines; `"pass"` never fetches.
+        transforms: What may be done to audio, video, SVG and documents the provider cannot
+            take as they are, and the caps on that work; None for the default policy
+            (`mp.configure(transforms=...)`, `mp.using_transforms(...)`).
 
     Returns:
-        The normalized part: `media_type`, `data` (or `url`, or `text`), `width`/`height`,
-        `byte_size`, `tokens`, `steps`.
+        The normalized part: `media_type`, `data` (or `url`, or `text`, or `pieces`: video
+        frames, split PDFs, page images), `width`/`height`, `byte_size`, `tokens`, `steps`.
 
     Raises:
         UnsupportedMediaType: The provider cannot take this media (names provider, type and
             what it accepts).
         ProviderLimitError: The media cannot be fitted to the provider's limits.
+        CodecUnavailable: The conversion needs an extra that is not installed (it names it).
+        MediaTooLarge: The conversion would pass a cap of the `TransformPolicy`.
         FetchError: A URL part could not be fetched.
         InvalidConfig: `urls` is not one of the three modes.
         InvalidConfig: `model` is not a string.
@@ -205,8 +215,9 @@ def normalize(
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
+    policy = _policy(transforms)
     media.load()
-    return _prepare(media, chosen, model, detail)
+    return _prepare(media, chosen, model, detail, policy)
 
 
 async def anormalize(
@@ -216,15 +227,28 @@ async def anormalize(
     model: str | None = None,
     detail: str | None = None,
     urls: UrlMode = "auto",
+    transforms: TransformPolicy | None = None,
 ) -> NormalizedPart:
-    """`normalize` for async code: fetches with `aload`, fits images in a worker thread."""
+    """`normalize` for async code: fetches with `aload`, fits and converts in a worker thread."""
     # Async twin of `normalize` (aload, fitting in a thread); the steps are `_start` and
     # `_prepare`, written once.
     media, chosen, passed = _start(part, provider, model, detail, urls)
     if passed is not None:
         return passed
+    policy = _policy(transforms)  # read here: the worker thread has its own context
     await media.aload()
-    return await asyncio.to_thread(_prepare, media, chosen, model, detail)
+    return await asyncio.to_thread(_prepare, media, chosen, model, detail, policy)
+
+
+def _policy(transforms: Any) -> TransformPolicy:
+    """The policy given, else the one in force; anything else is a setting error."""
+    if transforms is None:
+        return default_transforms()
+    if not isinstance(transforms, TransformPolicy):
+        raise InvalidConfig(
+            f"transforms must be a TransformPolicy, got {type(transforms).__name__}"
+        )
+    return transforms
 
 
 def normalize_many(
@@ -235,6 +259,7 @@ def normalize_many(
     detail: str | None = None,
     urls: UrlMode = "auto",
     workers: int | None = None,
+    transforms: TransformPolicy | None = None,
 ) -> list[NormalizedPart]:
     """Normalize many parts, in worker processes (all cores when `workers` is None).
 
@@ -244,6 +269,8 @@ def normalize_many(
     """
     _check_urls(urls, model)
     chosen = get(provider)
+    # Given to each worker: a process does not inherit this one's configured default.
+    policy = _policy(transforms)
     if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
         raise InvalidMedia(f"normalize_many() takes a list of parts, got {type(parts).__name__}")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
@@ -251,28 +278,56 @@ def normalize_many(
     medias = [_media(p) for p in parts]
     count = workers or os.cpu_count() or 1
     if count <= 1 or len(medias) <= 1:
-        return [normalize(m, chosen, model=model, detail=detail, urls=urls) for m in medias]
+        return [
+            normalize(m, chosen, model=model, detail=detail, urls=urls, transforms=policy)
+            for m in medias
+        ]
     with ProcessPoolExecutor(max_workers=min(count, len(medias))) as pool:
         jobs = [
-            pool.submit(normalize, m, chosen, model=model, detail=detail, urls=urls) for m in medias
+            pool.submit(
+                normalize, m, chosen, model=model, detail=detail, urls=urls, transforms=policy
+            )
+            for m in medias
         ]
         return [job.result() for job in jobs]
 
 
 def _prepare(
-    media: MediaPart, provider: Provider, model: str | None, detail: str | None
+    media: MediaPart,
+    provider: Provider,
+    model: str | None,
+    detail: str | None,
+    policy: TransformPolicy,
 ) -> NormalizedPart:
     media_type = media.effective_media_type or "application/octet-stream"
     kind = kind_of(media_type)
+
+    def fit(image: MediaPart) -> NormalizedPart:  # frames, pages and rasters, as any image
+        return _image(image, image.media_type or "", provider, model, detail)
+
+    if media_type == _convert.SVG and not provider.rules.image.accepts(media_type):
+        return _convert.svg(media, provider, policy, fit)  # a picture, though not an image kind
     match kind:
         case "image":
             return _image(media, media_type, provider, model, detail)
         case "file":
-            return _file(media, media_type, provider, model)
-        case "audio" | "video":
-            return _audio_video(media, media_type, kind, provider, model)
+            converted = _documents.document(media, media_type, provider, model, policy, fit)
+            return converted or _file(media, media_type, provider, model)
+        case "audio":
+            if _taken(provider.rules.audio, media_type, media):
+                return _audio_video(media, media_type, kind, provider, model)
+            return _convert.audio(media, media_type, provider, model, policy)
+        case "video":
+            if _taken(provider.rules.video, media_type, media):
+                return _audio_video(media, media_type, kind, provider, model)
+            return _convert.video(media, media_type, provider, model, policy, fit)
         case _:
             assert_never(kind)
+
+
+def _taken(rules: KindRules, media_type: str, media: MediaPart) -> bool:
+    """Whether the provider takes this audio or video as it is (type and size)."""
+    return rules.accepts(media_type) and rules.fits(len(media.data))
 
 
 def _image(
@@ -343,11 +398,7 @@ def _audio_video(
     provider: Provider,
     model: str | None,
 ) -> NormalizedPart:
-    rules = provider.rules.for_kind(kind)
-    if not rules.accepts(media_type):
-        raise _refuse(provider, kind, media_type)
-    data = media.data
-    _within(provider, rules, kind, media_type, len(data))
+    data = media.data  # taken as it is (`_taken`)
     return NormalizedPart(
         kind=kind,
         media_type=media_type,
@@ -384,53 +435,6 @@ def _file(
             part=media,
         )
     raise _refuse(provider, "file", media_type)
-
-
-def decode_text(data: bytes, media_type: str) -> str:
-    """Decode a text file: BOMs first, then UTF-16 without one, then UTF-8, then Windows-1252
-    (a superset of Latin-1)."""
-    return read_text(data, media_type)[0]
-
-
-# Byte order marks, longest first (UTF-32's starts with UTF-16's), with the codec and its name.
-_BOMS = (
-    (b"\xef\xbb\xbf", "utf-8-sig", "UTF-8"),
-    (b"\xff\xfe\x00\x00", "utf-32", "UTF-32"),
-    (b"\x00\x00\xfe\xff", "utf-32", "UTF-32"),
-    (b"\xff\xfe", "utf-16", "UTF-16"),
-    (b"\xfe\xff", "utf-16", "UTF-16"),
-)
-
-
-def read_text(data: bytes, media_type: str) -> tuple[str, tuple[str, ...]]:
-    """Decode a text file as `decode_text` does, and say how, as normalize's steps.
-
-    Returns:
-        The text, and what was done to the bytes: nothing for UTF-8 without a BOM (sent as
-        they are); `UTF-8 byte order mark removed`; `decoded from UTF-16` (or UTF-32);
-        `decoded from UTF-16 (no byte order mark)` for UTF-16 told by its NULs; or
-        `decoded from Windows-1252` for bytes that are not UTF-8.
-    """
-    for bom, codec, name in _BOMS:
-        if data.startswith(bom):
-            try:
-                text = data.decode(codec)
-            except UnicodeDecodeError as exc:
-                raise InvalidMedia(f"this {media_type} file is not valid {name}") from exc
-            said = f"{name} byte order mark removed" if name == "UTF-8" else f"decoded from {name}"
-            return text, (said,)
-    # Checked before UTF-8, which mostly-ASCII UTF-16 also is (NULs and all): detection's own
-    # rule, so what it typed as text by its NULs is read the same way here.
-    order = utf16_order(data)
-    if order is not None:
-        try:
-            return data.decode(order), ("decoded from UTF-16 (no byte order mark)",)
-        except UnicodeDecodeError as exc:
-            raise InvalidMedia(f"this {media_type} file is not valid UTF-16") from exc
-    try:
-        return data.decode("utf-8"), ()
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), ("decoded from Windows-1252",)
 
 
 def image_spec(

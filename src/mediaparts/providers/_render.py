@@ -18,6 +18,7 @@ from mediaparts._errors import (
 )
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, ToolCall
+from mediaparts.converting import TransformPolicy
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._registry import Provider, get
@@ -191,6 +192,7 @@ def render(
     urls: UrlMode = "auto",
     on_loss: OnLoss = "warn",
     foreign_reasoning: ForeignReasoning = "drop",
+    transforms: TransformPolicy | None = None,
 ) -> dict[str, Any]:
     """Render messages into the keyword arguments of the provider's SDK call.
 
@@ -211,6 +213,8 @@ def render(
             provider) cannot be replayed to this one: `"drop"` leaves it out (through
             `on_loss`); `"text"` sends its readable text and summary as a `<reasoning>` text
             part instead (encrypted or redacted reasoning has none, and is still left out).
+        transforms: What may be done to audio, video, SVG and documents the provider cannot
+            take as they are (see `normalize`); None for the default policy.
 
     Returns:
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
@@ -235,7 +239,7 @@ def render(
     def fit(part: MediaPart) -> NormalizedPart:
         key = id(part)
         if key not in done:
-            done[key] = normalize(part, chosen, model=model, urls=urls)
+            done[key] = normalize(part, chosen, model=model, urls=urls, transforms=transforms)
         return done[key]
 
     prepare = Preparer(chosen, messages, fit, on_loss, model)
@@ -254,6 +258,7 @@ async def arender(
     urls: UrlMode = "auto",
     on_loss: OnLoss = "warn",
     foreign_reasoning: ForeignReasoning = "drop",
+    transforms: TransformPolicy | None = None,
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
     # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
@@ -270,7 +275,9 @@ async def arender(
             if p.file_id is None or chosen.rules.reads(p.file_provider)
         }.values()
     )
-    ready = await asyncio.gather(*(anormalize(p, chosen, model=model, urls=urls) for p in media))
+    ready = await asyncio.gather(
+        *(anormalize(p, chosen, model=model, urls=urls, transforms=transforms) for p in media)
+    )
     table = {id(p): n for p, n in zip(media, ready, strict=True)}
     by_media: dict[MediaPart, NormalizedPart] = {}
 
