@@ -96,8 +96,10 @@ def _stem(result: NormalizedPart, source: str) -> str:
     return f"_{stem}" if stem.split(".")[0].lower() in _RESERVED_STEMS else stem
 
 
-def written(result: NormalizedPart, source: str, provider: str, out: Path, used: set[str]) -> Path:
-    """Write a normalized part to `out` as NAME.PROVIDER.EXT (NAME-2... when taken).
+def written(result: NormalizedPart, source: str, provider: str, out: Path, used: set[str]) -> str:
+    """Write a normalized part to `out` as NAME.PROVIDER.EXT (NAME-2... when taken); a part
+    sent as pieces (frames, split PDFs, page images) as one file per piece, NAME-1..., and
+    its text labels not at all. Returns the path written, or the first and how many.
 
     `used` holds the names written so far in this run (case-folded, for file systems that
     ignore case), so two inputs with the same name do not overwrite each other.
@@ -106,6 +108,16 @@ def written(result: NormalizedPart, source: str, provider: str, out: Path, used:
         OSError: The file cannot be written.
     """
     stem = _stem(result, source)
+    pieces = [p for p in result.sent if isinstance(p, NormalizedPart)]
+    paths = [
+        _write(piece, f"{stem}-{n}" if len(pieces) > 1 else stem, provider, out, used)
+        for n, piece in enumerate(pieces, 1)
+    ]
+    more = f" (and {len(paths) - 1} more)" if len(paths) > 1 else ""
+    return f"{paths[0]}{more}"
+
+
+def _write(result: NormalizedPart, stem: str, provider: str, out: Path, used: set[str]) -> Path:
     ext = extension_for(result.media_type) or ".bin"
     name = f"{stem}.{provider}{ext}"
     counter = 1

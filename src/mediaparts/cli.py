@@ -25,6 +25,7 @@ import io
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,10 @@ def _verdict_of(result: NormalizedPart) -> dict[str, Any]:
         out["width"], out["height"] = result.width, result.height
     if result.byte_size is not None:
         out["bytes"] = result.byte_size
+    if result.pieces:  # sent as several parts: frames, split PDFs, page images
+        out["pieces"] = [p.media_type for p in result.pieces if isinstance(p, NormalizedPart)]
+    elif result.text is not None:
+        out["as_text"] = True
     out["tokens"] = result.tokens
     return out
 
@@ -222,6 +227,12 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
     if steps[:1] == ["as text"]:  # a text file: its bytes as they are, or decoded
         how = ", ".join(steps[1:]) or "unchanged (UTF-8)"
         return f"sent as text, {how}{cost}"
+    if "pieces" in verdict:
+        kinds = Counter(verdict["pieces"])
+        made = " + ".join(f"{n} {media_type}" for media_type, n in kinds.items())
+        return f"sent as {made} ({', '.join(steps)}){cost}"
+    if verdict.get("as_text"):
+        return f"sent as text, {verdict['media_type']} ({', '.join(steps)}){cost}"
     size = f" {verdict['width']}x{verdict['height']}" if verdict.get("width") else ""
     return f"normalized to {verdict['media_type']}{size} ({', '.join(steps)}){cost}"
 
@@ -346,7 +357,7 @@ def _normalize_one(source: str, args: argparse.Namespace, used: set[str]) -> dic
     if args.out is None:
         return info
     try:
-        info["written"] = str(written(result, source, args.provider, args.out, used))
+        info["written"] = written(result, source, args.provider, args.out, used)
     except OSError as exc:  # writing: one line for this input, and on to the next
         where = f" {shown(exc.filename)}" if exc.filename else ""
         info["verdict"], info["reason"] = "error", f"cannot write{where}: {exc.strerror or exc}"
