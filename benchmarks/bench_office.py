@@ -141,7 +141,8 @@ def run() -> list[Row]:
         ("docx, 40 sections (ms per document)", report(), DOCX, _docx_alone, 1),
         ("pptx, 30 slides (ms per document)", deck(), PPTX, _pptx_alone, 1),
         ("xlsx, 1,000 rows × 10 (per 1,000 rows)", workbook(1000), XLSX, _xlsx_alone, 1),
-        ("xlsx, 20,000 rows × 10, cut to 1,000 (per 1,000 rows)", workbook(20_000), XLSX, _xlsx_alone, 20),
+        ("xlsx, 20,000 rows × 10, cut to 1,000 (per 1,000 rows)", workbook(20_000), XLSX,
+         _xlsx_alone, 20),
         ("rtf, 2,000 paragraphs (ms per document)", memo(), RTF, _rtf_alone, 1),
     ]  # fmt: skip
     rows = []

@@ -796,14 +796,16 @@ def pages300_pdf() -> bytes:
 # (20, 20)-(120, 80) and a blue one at (280, 20)-(380, 80) in viewBox units; a box reused
 # through <use>, a gradient, an arrow with a marker, and text.
 DIAGRAM_SVG = """\
-<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 400 300">
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+     viewBox="0 0 400 300">
   <title>mediaparts test diagram</title>
   <defs>
     <linearGradient id="fade" x1="0" x2="1" y1="0" y2="0">
       <stop offset="0" stop-color="#33cc66"/>
       <stop offset="1" stop-color="#116633"/>
     </linearGradient>
-    <marker id="head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto">
+    <marker id="head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8"
+            orient="auto">
       <path d="M0,0 L10,5 L0,10 z" fill="#333333"/>
     </marker>
     <g id="box"><rect width="100" height="60" rx="8" stroke="#000000" stroke-width="2"/></g>
@@ -812,9 +814,12 @@ DIAGRAM_SVG = """\
   <use href="#box" x="280" y="20" fill="#0000ff"/>
   <rect x="150" y="200" width="100" height="60" rx="8" fill="url(#fade)"/>
   <path d="M120,50 L278,50" stroke="#333333" stroke-width="3" marker-end="url(#head)"/>
-  <path d="M70,82 L70,230 L148,230" fill="none" stroke="#333333" stroke-width="3" marker-end="url(#head)"/>
-  <text x="70" y="56" font-family="sans-serif" font-size="14" text-anchor="middle" fill="#ffffff">parts</text>
-  <text x="330" y="56" font-family="sans-serif" font-size="14" text-anchor="middle" fill="#ffffff">PNG</text>
+  <path d="M70,82 L70,230 L148,230" fill="none" stroke="#333333" stroke-width="3"
+        marker-end="url(#head)"/>
+  <text x="70" y="56" font-family="sans-serif" font-size="14" text-anchor="middle"
+        fill="#ffffff">parts</text>
+  <text x="330" y="56" font-family="sans-serif" font-size="14" text-anchor="middle"
+        fill="#ffffff">PNG</text>
   <text x="200" y="235" font-family="sans-serif" font-size="14" text-anchor="middle">provider</text>
 </svg>
 """
