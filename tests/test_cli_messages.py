@@ -170,8 +170,8 @@ def test_refusal_is_one_short_line_grouped_by_kind(
     testdata: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A refused input says what the provider takes, grouped by kind, in one short line."""
-    docx = str(testdata / "document.docx")
-    assert main(["inspect", docx, "--provider", "anthropic", "--json"]) == 1
+    audio = str(testdata / "tone.wav")  # Anthropic takes no audio, converted or not
+    assert main(["inspect", audio, "--provider", "anthropic", "--json"]) == 1
     reason = json.loads(capsys.readouterr().out)["providers"]["anthropic"]["reason"]
     assert "it takes images (JPG, PNG, GIF, WEBP), documents (PDF) and text (TXT," in reason
     assert len(reason) <= 240 and "\n" not in reason

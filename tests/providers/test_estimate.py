@@ -108,7 +108,7 @@ def test_estimate_tokens_detail_from_part() -> None:
         ("tone.wav", "anthropic", mp.UnsupportedMediaType),
         ("tone.wav", "openai", mp.NoDocumentedRule),
         ("document.pdf", "openai", mp.NoDocumentedRule),
-        ("clip.mp4", "openai", mp.UnsupportedMediaType),
+        ("tone.m4a", "openai-responses", mp.UnsupportedMediaType),
     ],
 )
 def test_estimate_tokens_no_guess(

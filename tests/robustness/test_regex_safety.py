@@ -267,6 +267,37 @@ REVIEWED: dict[str, Reviewed] = {
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "0" * n + "g",
     ),
+    # --- Office packages and RTF: bounded by TransformPolicy.max_expanded_bytes -----------------
+    "mediaparts.converting._zipguard:_DECLARED": Reviewed(
+        r"""\bencoding\s*=\s*["']([^"']*)""",
+        f"an XML part's declaration, at most 1,024 characters (search); {_UNTRUSTED}",
+        lambda n: "encoding='" * (n // 10),
+    ),
+    "mediaparts.converting._zipguard:_DOCTYPE": Reviewed(
+        r"<!\s*(?:[Dd][Oo][Cc][Tt][Yy][Pp][Ee]|[Ee][Nn][Tt][Ii][Tt][Yy])",
+        f"an Office package's XML part, decoded, whole (search); {_UNTRUSTED}",
+        lambda n: "<!" + " " * n,
+    ),
+    "mediaparts.converting._zipguard:_DOCTYPE_BYTES": Reviewed(
+        rb"<!\s*(?:[Dd][Oo][Cc][Tt][Yy][Pp][Ee]|[Ee][Nn][Tt][Ii][Tt][Yy])",
+        f"an Office package's XML part, its bytes, whole (search); {_UNTRUSTED}",
+        lambda n: b"<!" + b" " * n,
+    ),
+    "mediaparts.converting._docx:_HEADING": Reviewed(
+        r"heading (\d)",
+        f"a Word style's name (match); {_UNTRUSTED}",
+        lambda n: "heading " * (n // 8),
+    ),
+    "mediaparts.converting._docx:_LIST": Reviewed(
+        r"list (bullet|number)(?: (\d))?",
+        f"a Word style's name (match); {_UNTRUSTED}",
+        lambda n: "list " * (n // 5),
+    ),
+    "mediaparts.converting._rtf:_TOKEN": Reviewed(
+        r"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'[0-9a-fA-F]{0,2}|\\.?|[{}]|[^\\{}]+",
+        f"an RTF file, whole, token by token (finditer); {_UNTRUSTED}",
+        lambda n: "\\a1 " * (n // 4),
+    ),
     # --- SVG: the whole document, bounded by TransformPolicy.max_expanded_bytes ------------------
     "mediaparts.converting._svg_scan:_REFERENCE": Reviewed(
         r"&([^\s&;#<>\"']+);",

@@ -11,8 +11,8 @@ from mediaparts.converting._markdown import emphasis, table
 
 __all__ = ["docx_markdown"]
 
-_HEADING = re.compile(r"heading (\d)", re.IGNORECASE)
-_LIST = re.compile(r"list (bullet|number)(?: (\d))?", re.IGNORECASE)
+_HEADING = re.compile(r"heading (\d)")  # matched on the lower-cased style name
+_LIST = re.compile(r"list (bullet|number)(?: (\d))?")
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
@@ -57,10 +57,10 @@ def _paragraph(paragraph: Any, styles: dict[str, str]) -> tuple[str, str]:
     style = styles.get(style_id, style_id or "") if style_id else ""
     if style.lower() == "title":
         return f"# {_plain(paragraph)}", ""
-    heading = _HEADING.fullmatch(style)
+    heading = _HEADING.fullmatch(style.lower())
     if heading:
         return f"{'#' * min(6, int(heading.group(1)))} {_plain(paragraph)}", ""
-    listed = _LIST.fullmatch(style)
+    listed = _LIST.fullmatch(style.lower())
     if listed:
         level = int(listed.group(2) or 1) - 1
         mark = "1." if listed.group(1).lower() == "number" else "-"
