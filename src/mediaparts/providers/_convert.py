@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
+from mediaparts import converting
 from mediaparts._errors import (
     CodecUnavailable,
     MediaError,
@@ -33,18 +34,7 @@ from mediaparts._errors import (
     UnsupportedMediaType,
 )
 from mediaparts._parts import ImagePart, MediaPart, TextPart
-from mediaparts.converting import (
-    OFFICE_TYPES,
-    Converted,
-    TransformPolicy,
-    audio_info,
-    convert_audio,
-    fit_video,
-    rasterize_svg,
-    sample_frames,
-    svg_text,
-    video_info,
-)
+from mediaparts.converting import Converted, TransformPolicy
 from mediaparts.detection import extension_for
 from mediaparts.formats import Kind
 from mediaparts.providers._normalized import NormalizedPart
@@ -122,16 +112,19 @@ def converts(media_type: str, provider: Provider, policy: TransformPolicy) -> bo
     take, an Office file or RTF it does not take, and (with `pdf="pages"`) PDFs, which may
     become page images."""
     rules = provider.rules
-    if media_type == SVG:
-        return not rules.image.accepts(media_type)
-    if media_type in OFFICE_TYPES:
-        return not rules.file.accepts(media_type)
-    if media_type == PDF:
-        return policy.pdf == "pages" and rules.file.max_pages is not None
-    kind = media_type.partition("/")[0]
-    if kind in ("audio", "video"):
-        return not rules.for_kind(kind).accepts(media_type)  # type: ignore[arg-type]
-    return False
+    match media_type.partition("/")[0]:
+        case _ if media_type == SVG:
+            return not rules.image.accepts(media_type)
+        case "audio":
+            return not rules.audio.accepts(media_type)
+        case "video":
+            return not rules.video.accepts(media_type)
+        case "image" | "text":  # fitted, or read as text: what is sent is priced as it is
+            return False
+        case _ if media_type == PDF:
+            return policy.pdf == "pages" and rules.file.max_pages is not None
+        case _:
+            return media_type in converting.OFFICE_TYPES and not rules.file.accepts(media_type)
 
 
 # -- audio ----------------------------------------------------------------------------------
@@ -168,11 +161,13 @@ def audio(
     if rules.accepts(media_type):
         target: str | None = media_type  # taken, but over the byte limit
     else:
-        target = audio_target(audio_info(data, media_type, policy).codec, rules.media_types)
+        target = audio_target(
+            converting.audio_info(data, media_type, policy).codec, rules.media_types
+        )
     if target is None:  # pragma: no cover - _TARGETS covers every audio type a provider lists
         raise refusal(provider, "audio", media_type)
     made: Converted = to_limit(
-        lambda: convert_audio(
+        lambda: converting.convert_audio(
             data, media_type, target, policy, max_bytes=rules.max_bytes, measure=rules.measure
         ),
         provider,
@@ -244,7 +239,7 @@ def video(
     data = media.data
     if rules.media_types:
         made: Converted = to_limit(
-            lambda: fit_video(
+            lambda: converting.fit_video(
                 data,
                 media_type,
                 rules.media_types,
@@ -257,7 +252,7 @@ def video(
             media_type,
         )
         assert made.data is not None  # video is bytes
-        track = video_info(made.data, made.media_type, policy).audio_codec is not None
+        track = converting.video_info(made.data, made.media_type, policy).audio_codec is not None
         return NormalizedPart(
             kind="video",
             media_type=made.media_type,
@@ -290,7 +285,7 @@ def _frames(
     """Sampled frames as images, each after a text part saying when it was taken; with the
     audio track after them for "frames+audio" where the provider takes audio."""
     data = media.data
-    frames = sample_frames(data, media_type, policy)
+    frames = converting.sample_frames(data, media_type, policy)
     name, stem = name_of(media, "the video"), stem_of(media, "frame")
     pieces: list[NormalizedPart | TextPart] = []
     quiet = media.model_copy(update={"cache": None})  # the breakpoint goes on the last piece
@@ -305,7 +300,7 @@ def _frames(
     if policy.video == "frames+audio":
         if not provider.rules.audio.media_types:
             steps.append(f"audio track not sent: {provider.name} takes no audio")
-        elif video_info(data, media_type, policy).audio_codec is None:
+        elif converting.video_info(data, media_type, policy).audio_codec is None:
             steps.append("no audio track")
         else:
             track = audio(quiet, media_type, provider, model, policy)
@@ -354,11 +349,11 @@ def svg(media: MediaPart, provider: Provider, policy: TransformPolicy, fit: Fit)
     """An SVG for a provider that takes no SVG: a PNG fitted like any image, or, without the
     `[svg]` extra, its text (every provider reads text)."""
     try:
-        made = rasterize_svg(media.data, policy)
+        made = converting.rasterize_svg(media.data, policy)
     except CodecUnavailable as exc:
         if not provider.rules.file.text_types:
             raise
-        text = svg_text(media.data, policy)
+        text = converting.svg_text(media.data, policy)
         return NormalizedPart(
             kind="file",
             media_type=SVG,

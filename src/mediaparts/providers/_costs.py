@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 from typing_extensions import assert_never
 
+from mediaparts import converting
 from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule, excerpt
-from mediaparts.converting import default_transforms, page_count
+from mediaparts.converting import default_transforms
 from mediaparts.detection import canonical_media_type
 from mediaparts.formats import (
     Kind,
@@ -113,7 +114,7 @@ def media_tokens(
                     model=model,
                 )
             costs.pdf_tokens(0)
-            pages = page_count(data, default_transforms())  # exact with [pdf]
+            pages = converting.page_count(data, default_transforms())  # exact with [pdf]
             if pages is None:
                 raise InvalidMedia(
                     "cannot count the pages of this PDF, so its tokens are unknown",
@@ -166,7 +167,7 @@ def approximate_pdf_tokens(
     costs = provider.rules.costs_for(model)
     if costs.pdf_per_page_approx is None:
         return None
-    pages = page_count(data, default_transforms())  # exact with [pdf]
+    pages = converting.page_count(data, default_transforms())  # exact with [pdf]
     if pages is None:
         raise InvalidMedia(
             "cannot count the pages of this PDF, so its tokens are unknown",

@@ -8,17 +8,10 @@
 
 from __future__ import annotations
 
+from mediaparts import converting
 from mediaparts._errors import MediaError, ProviderLimitError
 from mediaparts._parts import ImagePart, MediaPart, TextPart
-from mediaparts.converting import (
-    OFFICE_TYPES,
-    Converted,
-    TransformPolicy,
-    office_to_text,
-    page_count,
-    render_pages,
-    split_pdf,
-)
+from mediaparts.converting import Converted, TransformPolicy
 from mediaparts.providers._convert import (
     PDF,
     Fit,
@@ -48,8 +41,8 @@ def document(
     rules = provider.rules.file
     if media_type == PDF and rules.accepts(PDF):
         return _pdf(media, provider, model, policy, fit)
-    if media_type in OFFICE_TYPES and not rules.accepts(media_type):
-        made = office_to_text(media.data, media_type, policy)
+    if media_type in converting.OFFICE_TYPES and not rules.accepts(media_type):
+        made = converting.office_to_text(media.data, media_type, policy)
         return NormalizedPart(
             kind="file",
             media_type=made.media_type,
@@ -71,7 +64,7 @@ def _pdf(
     rules = provider.rules.file
     data = media.data
     over_bytes = not rules.fits(len(data))
-    pages = page_count(data, policy) if rules.max_pages is not None else None
+    pages = converting.page_count(data, policy) if rules.max_pages is not None else None
     over_pages = pages is not None and rules.max_pages is not None and pages > rules.max_pages
     if not over_bytes and not over_pages:
         return None
@@ -91,7 +84,7 @@ def _pdf(
             )
         case "split":
             made: list[Converted] = to_limit(
-                lambda: split_pdf(
+                lambda: converting.split_pdf(
                     data,
                     policy,
                     max_pages=rules.max_pages,
@@ -141,7 +134,7 @@ def _pdf_tokens(provider: Provider, model: str | None, pages: int | None) -> int
 
 
 def _pages(media: MediaPart, policy: TransformPolicy, fit: Fit, why: str) -> NormalizedPart:
-    made = render_pages(media.data, policy)
+    made = converting.render_pages(media.data, policy)
     name, stem = name_of(media, "the document"), stem_of(media, "page")
     quiet = media.model_copy(update={"cache": None})
     pieces: list[NormalizedPart | TextPart] = []
