@@ -279,3 +279,60 @@ def test_transforms_must_be_a_policy(testdata: Path) -> None:
     """A transforms argument that is not a TransformPolicy is an InvalidConfig."""
     with pytest.raises(mp.InvalidConfig, match="TransformPolicy"):
         mp.normalize(testdata / "tone.wav", "openai", transforms={"video": "audio"})  # type: ignore[arg-type]
+
+
+def test_pdf_over_a_request_page_limit_is_refused_not_split(testdata: Path) -> None:
+    """Anthropic's 100 PDF pages hold for the whole request: a 300-page PDF is refused with
+    the limit and what to do, since splitting it within one request would not help."""
+    with pytest.raises(mp.ProviderLimitError, match=r"300 pages.*100 PDF pages in one request"):
+        mp.normalize(testdata / "300-pages.pdf", "anthropic")
+
+
+def test_pdf_pages_over_the_image_count_are_refused_before_drawing(testdata: Path) -> None:
+    """pdf='pages' for 300 pages would be 300 images, over Anthropic's 100 a request: refused
+    before a page is drawn."""
+    policy = mp.TransformPolicy(pdf="pages")
+    with pytest.raises(mp.ProviderLimitError, match="300 images, over anthropic's 100"):
+        mp.normalize(testdata / "300-pages.pdf", "anthropic", transforms=policy)
+
+
+def test_pdf_over_a_document_page_limit_is_split_in_order(testdata: Path) -> None:
+    """Gemini's limit is per document: a PDF over it is split into documents within it, in
+    page order, each priced by its pages."""
+    pytest.importorskip("pypdfium2")
+    gemini = mp.providers.get("gemini").with_rules(file_max_pages=100)
+    result = mp.normalize(testdata / "300-pages.pdf", gemini)
+    names = [p.filename for p in _media(result)]
+    assert names == [
+        "300-pages (pages 1-100).pdf",
+        "300-pages (pages 101-200).pdf",
+        "300-pages (pages 201-300).pdf",
+    ]
+    assert result.tokens == 300 * 560  # Gemini 3's 560 a page, whole
+
+
+def test_check_counts_the_pdf_pages_of_the_whole_request(testdata: Path) -> None:
+    """check() adds up the pages of every PDF in a request against Anthropic's 100."""
+    pytest.importorskip("pypdfium2")
+    from mediaparts.converting import TransformPolicy, split_pdf
+
+    pieces = split_pdf((testdata / "300-pages.pdf").read_bytes(), TransformPolicy(), max_pages=60)
+    parts = [
+        mp.FilePart.from_bytes(p.data or b"", filename=f"{i}.pdf") for i, p in enumerate(pieces)
+    ]
+    payload = mp.render([mp.User("Read these", files=parts[:2])], "anthropic")
+    rules = [v.rule for v in mp.check(payload, "anthropic")]
+    assert rules == ["file.max_request_pages"]
+    assert mp.check(mp.render([mp.User("Read", files=parts[:1])], "anthropic"), "anthropic") == []
+
+
+def test_count_tokens_takes_a_policy(testdata: Path) -> None:
+    """count_tokens(transforms=...) counts what that policy would send: 2 frames cost less
+    than the default 8."""
+    _av()
+    part = mp.part(testdata / "clip.mp4")
+    two = mp.count_tokens(part, "anthropic", transforms=mp.TransformPolicy(frames=2)).total
+    eight = mp.count_tokens(part, "anthropic").total
+    assert 0 < two < eight
+    with pytest.raises(mp.InvalidConfig, match="TransformPolicy"):
+        mp.count_tokens(part, "anthropic", transforms="frames")  # type: ignore[arg-type]

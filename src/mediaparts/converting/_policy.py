@@ -33,6 +33,10 @@ VideoMode = Literal["frames", "audio", "frames+audio", "refuse"]
 Sampling = Literal["uniform", "scenes"]
 PdfMode = Literal["split", "pages", "refuse"]
 
+# Bounds on the choices: more frames than any provider takes images in one request (Anthropic
+# 100, Bedrock 20 a message), and a timeout past what a subprocess wait can hold (~24 days).
+_MOST_FRAMES = 256
+_MOST_SECONDS = 86_400
 # The same cap as images' (`imaging.DecodeBudget.max_frame_pixels`, Pillow's bomb threshold):
 # no frame, page or raster made here has more pixels than an image would be allowed to.
 _PIXEL_CAP = 178_956_970
@@ -51,7 +55,7 @@ class TransformPolicy:
         video: What a provider that takes no video gets: `"frames"` (sampled frames as
             images, each with its timestamp as text), `"audio"` (the audio track, where the
             provider takes audio), `"frames+audio"` (both), or `"refuse"`.
-        frames: How many frames to sample.
+        frames: How many frames to sample (at most 256).
         sampling: `"uniform"` (evenly spaced) or `"scenes"` (at scene changes, judged on key
             frames; evenly spaced where the video has too few changes).
         pdf: What a PDF over a provider's page or byte limit becomes: `"split"` (several
@@ -63,8 +67,10 @@ class TransformPolicy:
         max_pages: The most pages of a document read, split or rendered.
         max_expanded_bytes: The most bytes an Office package (a zip) or an SVG may expand to
             when read: its entries' sizes, or an XML file's text.
-        timeout: The most seconds one transform may take, checked between units of work
-            (packets, frames, pages); a single unit is bounded by the other caps.
+        timeout: The most seconds one transform may take (at most a day), checked between
+            units of work (packets, frames, pages), or the child process drawing pages and
+            SVGs is stopped; each transform of a part has its own (frames and then the audio
+            track are two), so a request of N converted parts may take N times as long.
     """
 
     video: VideoMode = "frames"
@@ -86,6 +92,16 @@ class TransformPolicy:
                 raise InvalidConfig(
                     f"TransformPolicy.{name} must be one of {choices}, got {excerpt(value)}"
                 )
+        if isinstance(self.frames, int) and self.frames > _MOST_FRAMES:
+            raise InvalidConfig(
+                f"TransformPolicy.frames must be at most {_MOST_FRAMES} (each is an image in "
+                f"the request), got {excerpt(self.frames)}"
+            )
+        if isinstance(self.timeout, int | float) and self.timeout > _MOST_SECONDS:
+            raise InvalidConfig(
+                f"TransformPolicy.timeout must be at most {_MOST_SECONDS:,} seconds (a day), "
+                f"got {excerpt(self.timeout)}"
+            )
         for name in ("frames", "max_pixels", "max_pages", "max_expanded_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from mediaparts._errors import NoDocumentedRule, excerpt
+from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type, detect
+from mediaparts.formats import pdf_page_count
 from mediaparts.imaging import image_size, is_animated
 from mediaparts.providers._protocol import SiteReader
 from mediaparts.providers._registry import Provider, get, registered
@@ -201,6 +202,38 @@ def _site_problems(
         )
     if site.kind == "image":
         yield from _image_problems(site.path, site.data, actual, provider)
+    if actual == "application/pdf":
+        yield from _page_problems(site.path, site.data, provider, counts)
+
+
+def _page_problems(
+    path: str, data: bytes, provider: Provider, counts: dict[tuple[str, str], int]
+) -> Iterator[tuple[str, str, str]]:
+    """Yield a PDF over the provider's pages a document, or the request's PDFs (counted up
+    to this one) over its pages a request. Pages are read from the page tree by the bounded
+    reader of `mediaparts.formats` (check opens no PDF library); a PDF it cannot count adds
+    nothing."""
+    rules = provider.rules.file
+    if rules.max_pages is None and rules.max_request_pages is None:
+        return
+    try:
+        pages = pdf_page_count(data)
+    except MediaError:
+        return  # past the reader's caps: its tokens and pages are unknown, not wrong
+    if pages is None:
+        return
+    if rules.max_pages is not None and pages > rules.max_pages:
+        yield path, "file.max_pages", f"{pages:,} pages, over the limit of {rules.max_pages:,}"
+    before = counts.get(("pages", ""), 0)
+    counts[("pages", "")] = before + pages
+    limit = rules.max_request_pages
+    if limit is not None and before <= limit < before + pages:
+        yield (
+            path,
+            "file.max_request_pages",
+            f"the request's PDFs reach {before + pages:,} pages here, over the limit of "
+            f"{limit:,} in one request",
+        )
 
 
 def _image_problems(

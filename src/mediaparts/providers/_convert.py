@@ -70,6 +70,8 @@ _REMUX = {
     "vorbis": "audio/ogg",
     "flac": "audio/flac",
 }
+# The longest side of a sampled frame (see `_frame_side`).
+_FRAME_SIDE = 2048
 # Otherwise the first of these the provider takes: MP3 is small and every audio API reads it;
 # WAV last, as it is the largest.
 _TARGETS = ("audio/mpeg", "audio/ogg", "audio/aac", "audio/flac", "audio/wav")
@@ -122,7 +124,8 @@ def converts(media_type: str, provider: Provider, policy: TransformPolicy) -> bo
         case "image" | "text":  # fitted, or read as text: what is sent is priced as it is
             return False
         case _ if media_type == PDF:
-            return policy.pdf == "pages" and rules.file.max_pages is not None
+            limited = rules.file.max_pages or rules.file.max_request_pages
+            return policy.pdf == "pages" and limited is not None
         case _:
             return media_type in converting.OFFICE_TYPES and not rules.file.accepts(media_type)
 
@@ -285,7 +288,7 @@ def _frames(
     """Sampled frames as images, each after a text part saying when it was taken; with the
     audio track after them for "frames+audio" where the provider takes audio."""
     data = media.data
-    frames = converting.sample_frames(data, media_type, policy)
+    frames = converting.sample_frames(data, media_type, policy, max_side=_frame_side(provider))
     name, stem = name_of(media, "the video"), stem_of(media, "frame")
     pieces: list[NormalizedPart | TextPart] = []
     quiet = media.model_copy(update={"cache": None})  # the breakpoint goes on the last piece
@@ -308,6 +311,14 @@ def _frames(
             pieces.append(track)
             steps.append("audio track")
     return whole(media, "video", media_type, pieces, steps)
+
+
+def _frame_side(provider: Provider) -> int:
+    """The longest side a frame is decoded at: the provider's image limit, and no more than
+    2048 px, the most any default detail level keeps (OpenAI's high fits 2048, Anthropic's
+    1568): a 4K frame is never held, encoded and decoded again at full size."""
+    rules = provider.rules.image
+    return min(side for side in (rules.max_width, rules.max_height, _FRAME_SIDE) if side)
 
 
 def piece(made: NormalizedPart, source: MediaPart, steps: tuple[str, ...]) -> NormalizedPart:

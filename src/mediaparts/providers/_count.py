@@ -8,12 +8,15 @@ tokenizer), `"approximate"` (a documented approximation, named with its source) 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
 from mediaparts._build import is_single_source, part
+from mediaparts._errors import InvalidConfig
 from mediaparts._messages import Assistant, Message, User
 from mediaparts._parts import MediaPart, TextPart
+from mediaparts.converting import TransformPolicy, using_transforms
 from mediaparts.providers import _costs
 from mediaparts.providers._count_parts import Counter
 from mediaparts.providers._registry import Provider, get
@@ -38,6 +41,7 @@ def count_tokens(
     *,
     model: str | None = None,
     detail: str | None = None,
+    transforms: TransformPolicy | None = None,
 ) -> TokenCount:
     """Count a conversation's tokens on a provider, part by part, saying how each was counted.
 
@@ -51,6 +55,8 @@ def count_tokens(
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
         detail: The image detail level; defaults to each image's own `detail`.
+        transforms: How media the provider cannot take as it is would be converted (what
+            is counted is what would be sent); None for the policy in force.
 
     Returns:
         The breakdown; `.total` is what `estimate_tokens` returns.
@@ -61,7 +67,8 @@ def count_tokens(
         InvalidMedia: `detail` is a level the provider does not take.
     """
     chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
-    return count_parts(messages, chosen, model, detail, framed=not single)
+    with _using(transforms):
+        return count_parts(messages, chosen, model, detail, framed=not single)
 
 
 def estimate_tokens(
@@ -70,6 +77,7 @@ def estimate_tokens(
     *,
     model: str | None = None,
     detail: str | None = None,
+    transforms: TransformPolicy | None = None,
 ) -> int:
     """Return the estimated input tokens of a part or a conversation on a provider.
 
@@ -83,6 +91,8 @@ def estimate_tokens(
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
         detail: The image detail level; defaults to each image's own `detail`.
+        transforms: How media the provider cannot take as it is would be converted; None
+            for the policy in force.
 
     Returns:
         The estimated tokens.
@@ -95,7 +105,19 @@ def estimate_tokens(
         InvalidMedia: One part alone, whose size, duration or page count cannot be read.
     """
     chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
-    return count_parts(messages, chosen, model, detail, strict=single, framed=not single).total
+    with _using(transforms):
+        return count_parts(messages, chosen, model, detail, strict=single, framed=not single).total
+
+
+def _using(transforms: Any) -> contextlib.AbstractContextManager[Any]:
+    """The policy given, in force for the count (normalize reads it); else the one in force."""
+    if transforms is None:
+        return contextlib.nullcontext()
+    if not isinstance(transforms, TransformPolicy):
+        raise InvalidConfig(
+            f"transforms must be a TransformPolicy, got {type(transforms).__name__}"
+        )
+    return using_transforms(transforms)
 
 
 def _prepare(

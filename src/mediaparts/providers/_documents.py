@@ -63,24 +63,36 @@ def _pdf(
 ) -> NormalizedPart | None:
     rules = provider.rules.file
     data = media.data
-    over_bytes = not rules.fits(len(data))
-    pages = converting.page_count(data, policy) if rules.max_pages is not None else None
-    over_pages = pages is not None and rules.max_pages is not None and pages > rules.max_pages
-    if not over_bytes and not over_pages:
+    counted = rules.max_pages is not None or rules.max_request_pages is not None
+    pages = converting.page_count(data, policy) if counted else None
+    over_request = _over(pages, rules.max_request_pages)
+    over_document = _over(pages, rules.max_pages)
+    if not over_request and not over_document and rules.fits(len(data)):
         return None
-    why = (
-        f"{pages:,} pages; {provider.name} takes at most {rules.max_pages:,} a document"
-        if over_pages
-        else f"{rules.measured(len(data)):,} bytes; {provider.name} takes at most "
-        f"{rules.max_bytes:,}"
-    )
+    name = provider.name
+    if over_request:
+        why = (
+            f"{pages:,} pages; {name} takes at most {rules.max_request_pages:,} PDF pages "
+            "in one request, across its documents"
+        )
+    elif over_document:
+        why = f"{pages:,} pages; {name} takes at most {rules.max_pages:,} a document"
+    else:
+        why = f"{rules.measured(len(data)):,} bytes; {name} takes at most {rules.max_bytes:,}"
     match policy.pdf:
         case "refuse":
             raise ProviderLimitError(
                 f"this PDF has {why}; TransformPolicy(pdf='split') splits it, pdf='pages' "
                 "sends its pages as images",
                 media_type=PDF,
-                provider=provider.name,
+                provider=name,
+            )
+        case "split" if over_request:
+            raise ProviderLimitError(
+                f"this PDF has {why}: split or not, it does not fit one request; send its "
+                "pages in several requests",
+                media_type=PDF,
+                provider=name,
             )
         case "split":
             made: list[Converted] = to_limit(
@@ -97,7 +109,11 @@ def _pdf(
             )
             return _split(media, provider, model, made, why)
         case "pages":
-            return _pages(media, policy, fit, why)
+            return _pages(media, provider, policy, fit, why, pages)
+
+
+def _over(pages: int | None, limit: int | None) -> bool:
+    return pages is not None and limit is not None and pages > limit
 
 
 def _split(
@@ -133,7 +149,24 @@ def _pdf_tokens(provider: Provider, model: str | None, pages: int | None) -> int
         return None
 
 
-def _pages(media: MediaPart, policy: TransformPolicy, fit: Fit, why: str) -> NormalizedPart:
+def _pages(
+    media: MediaPart,
+    provider: Provider,
+    policy: TransformPolicy,
+    fit: Fit,
+    why: str,
+    pages: int | None,
+) -> NormalizedPart:
+    images = provider.rules.image
+    if pages is not None and images.max_count is not None and pages > images.max_count:
+        scope = "message" if images.count_scope == "message" else "request"
+        raise ProviderLimitError(
+            f"this PDF has {why}, and as page images it would be {pages:,} images, over "
+            f"{provider.name}'s {images.max_count:,} in one {scope}; send its pages in "
+            "several requests",
+            media_type=PDF,
+            provider=provider.name,
+        )
     made = converting.render_pages(media.data, policy)
     name, stem = name_of(media, "the document"), stem_of(media, "page")
     quiet = media.model_copy(update={"cache": None})

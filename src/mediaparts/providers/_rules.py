@@ -111,12 +111,17 @@ class FileRules(KindRules):
 
     Attributes:
         text_types: Text formats the provider reads as text (sent as text, not as a file).
-        max_pages: Most pages one PDF may have; a longer one is split or sent as page images
-            (`TransformPolicy.pdf`). None: no documented limit.
+        max_pages: Most pages one PDF may have; a longer one is split into several
+            documents, or sent as page images (`TransformPolicy.pdf`). None: no documented
+            limit.
+        max_request_pages: Most PDF pages one request may hold, across all its documents; a
+            PDF longer than that alone cannot be sent in one request, split or not (`check`
+            counts the whole request). None: no documented limit.
     """
 
     text_types: tuple[str, ...] = ()
     max_pages: int | None = None
+    max_request_pages: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +381,15 @@ Rules.__init__ = _init  # type: ignore[method-assign]
 _KINDS: tuple[str, ...] = get_args(Kind)
 _TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
 _SIZES = frozenset(
-    {"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes", "max_pages"}
+    {
+        "max_bytes",
+        "max_count",
+        "max_width",
+        "max_height",
+        "max_request_bytes",
+        "max_pages",
+        "max_request_pages",
+    }
 )
 _CHOICES: dict[str, tuple[str, ...]] = {
     "measure": ("raw", "base64"),

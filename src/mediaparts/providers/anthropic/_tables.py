@@ -150,13 +150,14 @@ RULES = Rules(
     # The Messages API has no audio or video blocks (SDK content block params, read 2026-08).
     audio=KindRules(source="anthropic-sdk-python types/message_param.py (read 2026-08)"),
     video=KindRules(source="anthropic-sdk-python types/message_param.py (read 2026-08)"),
-    # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)", up to 600 pages, or
-    # 100 under a 1M context: 100 here, which holds for every model); text files as `text`
-    # documents (PlainTextSourceParam takes media_type "text/plain" only). URLs: base64 by
-    # default, as for images.
+    # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)"; "Maximum pages per
+    # request 600 (100 when the request's context window is under 1M tokens)", pdf-support
+    # page, read 2026-11: 100 here, which holds for every model); text files as `text` documents
+    # (PlainTextSourceParam takes media_type "text/plain" only). URLs: base64 by default, as
+    # for images.
     file=FileRules(
         media_types=("application/pdf",),
-        max_pages=100,
+        max_request_pages=100,
         text_types=TEXT_TYPES,
         source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "
         "plain_text_source_param.py (read 2026-08)",
