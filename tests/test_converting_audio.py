@@ -352,7 +352,7 @@ def test_without_pyav_codec_unavailable_names_the_extra(
 ) -> None:
     """Without PyAV, CodecUnavailable names the package and the [av] extra to install."""
     monkeypatch.setitem(sys.modules, "av", None)
-    with pytest.raises(mp.CodecUnavailable, match=r"mediaparts\[av\]") as caught:
+    with pytest.raises(mp.CodecUnavailable, match=r"mediaparts' \[av\] extra") as caught:
         call()
     assert (caught.value.package, caught.value.extra) == ("av", "av")
 

@@ -262,7 +262,7 @@ def test_rasterize_svg_renderer_refusal_is_invalid_media() -> None:
 def test_rasterize_svg_without_resvg_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without resvg-py the error is CodecUnavailable naming the [svg] extra."""
     monkeypatch.setitem(sys.modules, "resvg_py", None)
-    with pytest.raises(CodecUnavailable, match=r"mediaparts\[svg\]") as caught:
+    with pytest.raises(CodecUnavailable, match=r"mediaparts' \[svg\] extra") as caught:
         rasterize_svg(read("drawing.svg"))
     assert (caught.value.extra, caught.value.package) == ("svg", "resvg-py")
 

@@ -107,7 +107,7 @@ def test_count_without_the_extra_approximates(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(_tokenizer, "PACKAGE", "mediaparts_no_such_package")
     text = mp.count_tokens(mp.User("Hello, world!"), "openai").messages[0].parts[0]
     assert (text.tokens, text.method) == (4, "approximate")  # 13 characters, 4 a token
-    assert "pip install 'mediaparts[tokens]'" in text.how
+    assert "mediaparts' [tokens] extra" in text.how
 
 
 # Published examples: a request and the token count its page gives, our count of that exact
@@ -421,14 +421,14 @@ def test_count_encoding_the_package_lacks() -> None:
     if _tokenizer.encoder("o200k_base") is not None:
         assert part.how == "4 a token; bpe-openai has no encoding 'no_such_encoding'"
     else:
-        assert "pip install 'mediaparts[tokens]'" in part.how
+        assert "mediaparts' [tokens] extra" in part.how
 
 
 def test_count_tokenizer_absent_loads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the package, the loader answers None (and the count approximates)."""
     monkeypatch.setattr(_tokenizer, "PACKAGE", "mediaparts_no_such_package")
     assert _tokenizer.encoder.__wrapped__("o200k_base") is None
-    assert "install mediaparts[tokens]" in _tokenizer.missing("o200k_base")
+    assert "mediaparts' [tokens] extra" in _tokenizer.missing("o200k_base")
 
 
 def test_count_refusal_and_redacted_reasoning() -> None:

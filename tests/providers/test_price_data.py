@@ -17,7 +17,7 @@ import mediaparts as mp
 
 pytestmark = pytest.mark.skipif(
     find_spec("genai_prices") is None,
-    reason="genai-prices is not installed (pip install 'mediaparts[prices]')",
+    reason="genai-prices is not installed (mediaparts' [prices] extra)",
 )
 
 AT = datetime(2026, 11, 1, tzinfo=timezone.utc)  # prices are dated: fix the day asked about
@@ -283,7 +283,7 @@ def test_cost_never_reaches_the_network(monkeypatch: pytest.MonkeyPatch) -> None
 def test_cost_without_the_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without genai-prices and without a price, the error says which extra to install."""
     monkeypatch.setitem(sys.modules, "genai_prices", None)  # `import genai_prices` now fails
-    with pytest.raises(mp.NoDocumentedRule, match=r"pip install 'mediaparts\[prices\]'"):
+    with pytest.raises(mp.NoDocumentedRule, match=r"mediaparts' \[prices\] extra"):
         mp.cost(mp.Usage(input_tokens=10), "openai", model="gpt-4o")
 
 

@@ -15,7 +15,7 @@ import mediaparts as mp
 
 needs_data = pytest.mark.skipif(
     find_spec("genai_prices") is None,
-    reason="genai-prices is not installed (pip install 'mediaparts[prices]')",
+    reason="genai-prices is not installed (mediaparts' [prices] extra)",
 )
 
 SONNET = mp.Price(3, 15, cache_read="0.3", cache_write=3.75, source="a price page, 2026-11")
@@ -77,7 +77,7 @@ def test_cost_prices_by_pattern(model: str, priced_as: str, no_price_data: None)
 def test_cost_user_prices_work_without_the_package(no_price_data: None) -> None:
     """The caller's prices need no price data; a model they do not cover names the extra."""
     assert mp.cost(USAGE, "anthropic", model="claude-x", prices={"claude-*": SONNET}).total > 0
-    with pytest.raises(mp.NoDocumentedRule, match=r"pip install 'mediaparts\[prices\]'"):
+    with pytest.raises(mp.NoDocumentedRule, match=r"mediaparts' \[prices\] extra"):
         mp.cost(USAGE, "anthropic", model="gpt-x", prices={"claude-*": SONNET})
 
 

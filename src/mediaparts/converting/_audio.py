@@ -314,7 +314,7 @@ def _require_encoder(spec: _Target, media_type: str, doing: str) -> None:
     if spec.encoder not in av.codecs_available:
         raise CodecUnavailable(
             f"to {doing}, this machine's PyAV needs FFmpeg's {spec.encoder} encoder, which its "
-            "build lacks (the av wheels from PyPI have it: pip install 'mediaparts[av]')",
+            "build lacks (the av wheels from PyPI have it: mediaparts' [av] extra)",
             media_type=media_type,
             package="av",
             extra="av",

@@ -25,8 +25,8 @@ def require(module: str, *, package: str, extra: str, media_type: str, doing: st
         return importlib.import_module(module)
     except ImportError as exc:
         raise CodecUnavailable(
-            f"to {doing}, this machine needs {package} (pip install {package}, or the "
-            f"[{extra}] extra: pip install 'mediaparts[{extra}]')",
+            f"to {doing}, this machine needs {package}: pip install {package} "
+            f"(mediaparts' [{extra}] extra)",
             media_type=media_type,
             package=package,
             extra=extra,

@@ -389,7 +389,7 @@ def _heif_plugin(record: Format) -> str | None:
     except ImportError:
         return (
             f"this machine cannot decode {media_type}: it needs pillow-heif "
-            "(pip install pillow-heif, or the [heif] extra: pip install 'mediaparts[heif]')"
+            "(pip install pillow-heif, or mediaparts' [heif] extra)"
         )
     with _heif_lock:
         if not _heif_registered:

@@ -370,7 +370,10 @@ def svg(media: MediaPart, provider: Provider, policy: TransformPolicy, fit: Fit)
             media_type=SVG,
             text=text.text,
             filename=media.filename,
-            steps=(*text.steps, f"no rasteriser: {exc.package} is not installed"),
+            steps=(
+                *text.steps,
+                f"no rasteriser: {exc.package} ([{exc.extra}] extra) is not installed",
+            ),
             part=media,
         )
     assert made.data is not None  # a raster is bytes

@@ -260,6 +260,13 @@ class Counter:
                 hows.append(how)
             elif piece.tokens is None:
                 why = f"sent as {piece.media_type}, which has no documented token rule here"
+                if self.strict:  # one part alone: 0 would be a wrong answer, given silently
+                    raise NoDocumentedRule(
+                        f"{self.provider.name}: {why}",
+                        provider=self.provider.name,
+                        media_type=piece.media_type,
+                        model=self.model,
+                    )
                 return PartTokens(media.kind, 0, "unknown", why, index)
             else:
                 total += piece.tokens

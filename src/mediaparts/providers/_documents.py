@@ -80,6 +80,12 @@ def _pdf(
     else:
         why = f"{rules.measured(len(data)):,} bytes; {name} takes at most {rules.max_bytes:,}"
     match policy.pdf:
+        case "refuse" if over_request:
+            raise ProviderLimitError(
+                f"this PDF has {why}; send its pages in several requests",
+                media_type=PDF,
+                provider=name,
+            )
         case "refuse":
             raise ProviderLimitError(
                 f"this PDF has {why}; TransformPolicy(pdf='split') splits it, pdf='pages' "

@@ -25,7 +25,7 @@ from mediaparts.providers._registry import Provider
 __all__ = ["PACKAGE", "Priced", "price_with_data"]
 
 PACKAGE = "genai-prices"
-_INSTALL = "pip install 'mediaparts[prices]', or pip install genai-prices"
+_INSTALL = "pip install genai-prices, or mediaparts' [prices] extra"
 _PER = 1_000_000  # the data's token prices are per million tokens
 
 

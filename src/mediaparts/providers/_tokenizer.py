@@ -18,7 +18,7 @@ from mediaparts._errors import excerpt
 __all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "described", "encoder", "missing"]
 
 PACKAGE = "bpe_openai"
-INSTALL = "pip install 'mediaparts[tokens]', or pip install bpe-openai"
+INSTALL = "pip install bpe-openai, or mediaparts' [tokens] extra"
 
 # bpe-openai's `encode` refuses more than 200,000 tokens (and 1,000,000 characters) at once; a
 # character is at most 4 UTF-8 bytes, so at most 4 tokens, and 50,000 characters stay within.
@@ -49,7 +49,7 @@ def missing(name: str) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         if _package() is None:
-            return f"install mediaparts[tokens] for the {name} tokenizer ({INSTALL})"
+            return f"the {name} tokenizer needs bpe-openai ({INSTALL})"
     return f"bpe-openai has no encoding {excerpt(name)}"
 
 
