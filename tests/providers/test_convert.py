@@ -336,3 +336,55 @@ def test_count_tokens_takes_a_policy(testdata: Path) -> None:
     assert 0 < two < eight
     with pytest.raises(mp.InvalidConfig, match="TransformPolicy"):
         mp.count_tokens(part, "anthropic", transforms="frames")  # type: ignore[arg-type]
+
+
+def test_responses_message_read_back_keeps_every_piece_and_what_follows(testdata: Path) -> None:
+    """A message read from a Responses payload (its list hint) with a video added renders the
+    frames and the text after them, as a message built in code does."""
+    _av()
+    payload = {"input": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}]}
+    read = mp.messages_from(payload, "openai-responses")[0]
+    parts = [*read.parts, mp.part(testdata / "clip.mp4"), "what happens in the clip?"]
+    listed = mp.User(parts, native=read.native)
+    content = mp.render([listed], "openai-responses")["input"][0]["content"]
+    assert content == mp.render([mp.User(parts)], "openai-responses")["input"][0]["content"]
+    assert [b["type"] for b in content].count("input_image") == 8
+    assert content[-1] == {"type": "input_text", "text": "what happens in the clip?"}
+
+
+def test_video_audio_without_a_track_is_refused_by_name(testdata: Path) -> None:
+    """video='audio' for a silent video says there is no track, names the provider and what
+    to do; the file is not called broken."""
+    _av()
+    policy = mp.TransformPolicy(video="audio")
+    with pytest.raises(mp.UnsupportedMediaType, match=r"openai: .*no audio track.*frames"):
+        mp.normalize(testdata / "scenes.mp4", "openai", transforms=policy)
+
+
+def test_more_frames_than_the_provider_takes_images_is_refused_up_front(testdata: Path) -> None:
+    """150 frames for Anthropic (100 images a request) is refused before a frame is decoded."""
+    policy = mp.TransformPolicy(frames=150)
+    with pytest.raises(mp.ProviderLimitError, match=r"frames=150 .* anthropic .*\(100\)"):
+        mp.normalize(testdata / "clip.mp4", "anthropic", transforms=policy)
+
+
+def test_wav_over_the_byte_limit_becomes_a_compressed_type(testdata: Path) -> None:
+    """A WAV over the provider's audio limit goes as MP3 when the provider takes MP3, rather
+    than being refused for what PCM cannot shrink to."""
+    _av()
+    small = mp.providers.get("openai").with_rules(audio_max_bytes=20_000)
+    result = mp.normalize(testdata / "tone.wav", small)
+    assert result.media_type == "audio/mpeg" and (result.byte_size or 0) <= 20_000
+
+
+def test_count_tokens_keeps_what_is_known_of_a_part_in_pieces(testdata: Path) -> None:
+    """Frames and their audio track for OpenAI: the frames are priced, the track has no rule;
+    the count is the frames' as a floor (approximate), not 0."""
+    _av()
+    policy = mp.TransformPolicy(video="frames+audio", frames=2)
+    count = mp.count_tokens(
+        [mp.User([mp.part(testdata / "clip.mp4")])], "openai", transforms=policy
+    )
+    video = next(p for p in count.messages[0].parts if p.kind == "video")
+    assert video.tokens > 0 and video.method == "approximate"
+    assert video.how.startswith("at least")

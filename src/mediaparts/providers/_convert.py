@@ -70,6 +70,8 @@ _REMUX = {
     "vorbis": "audio/ogg",
     "flac": "audio/flac",
 }
+# Types that keep every sample: over a byte limit, a lossy type the provider takes goes first.
+_LOSSLESS = frozenset({"audio/wav", "audio/aiff", "audio/flac"})
 # The longest side of a sampled frame (see `_frame_side`).
 _FRAME_SIDE = 2048
 # Otherwise the first of these the provider takes: MP3 is small and every audio API reads it;
@@ -162,7 +164,10 @@ def audio(
         raise refusal(provider, "audio", media_type)
     data = media.data
     if rules.accepts(media_type):
-        target: str | None = media_type  # taken, but over the byte limit
+        # Taken, but over the byte limit: a compressed type it takes shrinks it most (WAV to
+        # MP3), else the same type down the ladder.
+        lossy = [t for t in _TARGETS if t in rules.media_types and t not in _LOSSLESS]
+        target: str | None = media_type if media_type not in _LOSSLESS or not lossy else lossy[0]
     else:
         target = audio_target(
             converting.audio_info(data, media_type, policy).codec, rules.media_types
@@ -272,6 +277,12 @@ def video(
         case "audio":
             if not provider.rules.audio.media_types:
                 raise refusal(provider, "video", media_type, f", and no audio{hint}")
+            if converting.video_info(data, media_type, policy).audio_codec is None:
+                raise UnsupportedMediaType(
+                    f"{provider.name}: this {media_type} has no audio track to send as audio{hint}",
+                    media_type=media_type,
+                    provider=provider.name,
+                )
             return audio(media, media_type, provider, model, policy)
         case "frames" | "frames+audio":
             return _frames(media, media_type, provider, model, policy, fit)
@@ -288,6 +299,15 @@ def _frames(
     """Sampled frames as images, each after a text part saying when it was taken; with the
     audio track after them for "frames+audio" where the provider takes audio."""
     data = media.data
+    most = provider.rules.image.max_count
+    if most is not None and policy.frames > most:
+        scope = "message" if provider.rules.image.count_scope == "message" else "request"
+        raise ProviderLimitError(
+            f"TransformPolicy.frames={policy.frames} is more images than {provider.name} takes "
+            f"in one {scope} ({most}); ask for fewer frames",
+            media_type=media_type,
+            provider=provider.name,
+        )
     frames = converting.sample_frames(data, media_type, policy, max_side=_frame_side(provider))
     name, stem = name_of(media, "the video"), stem_of(media, "frame")
     pieces: list[NormalizedPart | TextPart] = []

@@ -250,7 +250,7 @@ class Counter:
         """Count what `normalize` sends in place of media the provider does not take as it is
         (frames and their times, page images, a transcoded track, a document's text)."""
         made = normalize(media, self.provider, model=self.model, detail=self.detail)
-        total, hows = 0, []
+        total, hows, missing = 0, [], ""
         method: Method = "exact"
         for piece in made.sent:
             if isinstance(piece, TextPart) or piece.text is not None:
@@ -267,11 +267,17 @@ class Counter:
                         media_type=piece.media_type,
                         model=self.model,
                     )
-                return PartTokens(media.kind, 0, "unknown", why, index)
+                missing = missing or why
             else:
                 total += piece.tokens
         said = "; ".join(made.steps)
         how = f"as sent ({said})" + (f"; text: {hows[0]}" if hows else "")
+        if missing:  # what is known, as a floor: a budget must not take the part as free
+            if not total:
+                return PartTokens(media.kind, 0, "unknown", missing, index)
+            return PartTokens(
+                media.kind, total, "approximate", f"at least: {how}; {missing}", index
+            )
         return PartTokens(media.kind, total, method, how, index)
 
 

@@ -28,7 +28,8 @@ class NormalizedPart:
     `pieces` holds what one part became when the provider takes it only as several: a video
     sent as sampled frames (each an image, after a text part saying where in the video it
     is), a PDF split to fit a page or byte limit, or its pages as images. `render` sends the
-    pieces in order where the part stood; `tokens` and `byte_size` are their sums.
+    pieces in order where the part stood; `tokens` is the sum of the media pieces' (the text
+    parts are counted by `count_tokens`), `byte_size` the sum of all.
 
     Attributes:
         kind: `"image"`, `"audio"`, `"video"` or `"file"`.

@@ -312,12 +312,26 @@ def _blocks(message: Message, prepare: Prepare) -> list[Block]:
 def _made_from(block: Block, part: Part, prepare: Prepare) -> bool:
     """Tell whether `parts` made `block` from `part` (it keeps their order)."""
     if not isinstance(block, NormalizedPart):
-        return block is part
+        if block is part:
+            return True
+        # A part sent as pieces (a video's frames, a PDF's pages) starts with a text part,
+        # its first piece: the same object `prepare` gives again (it fits each part once).
+        sent = _sent(part, prepare)
+        return bool(sent) and block is sent[0]
     # `normalize` may return a loaded copy of the part; `parts` leaves media out only when it
     # is a file of another store.
     if not isinstance(part, MediaPart):
         return False
     return block.part is part or part.file_id is None or part.file_provider == prepare.rules.store
+
+
+def _sent(part: Part, prepare: Prepare) -> tuple[Block, ...]:
+    """What `parts` sent for a media part it kept; () for anything else."""
+    if not isinstance(part, MediaPart):
+        return ()
+    if part.file_id is not None and not prepare.rules.reads(part.file_provider):
+        return ()  # `parts` left it out
+    return prepare(part).sent
 
 
 def _message_item(run: list[Block], prepare: Prepare) -> Json:
