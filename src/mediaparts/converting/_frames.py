@@ -82,7 +82,7 @@ def sample_frames(
             seconds = reader.seconds(frame) if frame is not None else None
             if frame is None or seconds is None or (pictures and frame.pts == shown):
                 continue
-            # Each frame becomes its JPEG at once: the decoder holds at most two frames.
+            # Each frame becomes its JPEG at once: only the seeker's two frames stay decoded.
             pictures.append(_picture(frame, seconds, max_side, reader))
             shown = frame.pts
         if not pictures:
