@@ -260,6 +260,27 @@ def test_docx_direct_numbering_and_hyperlink_text() -> None:
     assert converted.text == "  - nested item\n\nsee the site\n"
 
 
+def _cell(props: str, text: str) -> str:
+    return f"<w:tc><w:tcPr>{props}</w:tcPr><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc>"
+
+
+def test_docx_merged_cells_are_one_cell_each() -> None:
+    """A cell spanning columns is its text then empty cells; a vertical merge's continuation
+    is an empty cell (python-docx repeats the text in both)."""
+    _needs("docx")
+    span, restart, more = '<w:gridSpan w:val="2"/>', '<w:vMerge w:val="restart"/>', "<w:vMerge/>"
+    rows = [
+        _cell(span, "A") + _cell("", "B"),
+        _cell(restart, "C") + _cell("", "D") + _cell("", "E"),
+        _cell(more, "C again") + _cell("", "F") + _cell("", "G"),
+    ]
+    body = "".join(f"<w:tr>{row}</w:tr>" for row in rows)
+    document = f"<w:document {W}><w:body><w:tbl>{body}</w:tbl></w:body></w:document>"
+    converted = office_to_text(_docx_with(document.encode()), DOCX, POLICY)
+    assert converted.text == "| A |  | B |\n| --- | --- | --- |\n| C | D | E |\n|  | F | G |\n"
+    assert converted.steps == ("docx→markdown",)
+
+
 @pytest.mark.parametrize(
     ("rows", "markdown"),
     [

@@ -244,6 +244,74 @@ def test_sample_frames_scenes_spreads_a_capped_number_of_key_frames(
     assert reader.decoded <= 8 + 4 * 10 + 4
 
 
+def test_sample_frames_encodes_each_frame_as_it_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each frame becomes its JPEG before the next is sought: decoded frames are never
+    gathered (8 of 12000x12000 took 3 GB)."""
+    events: list[str] = []
+    seek, picture = frames_module._Seeker.at, frames_module._picture
+
+    def at(self: Any, seconds: float) -> Any:
+        events.append("seek")
+        return seek(self, seconds)
+
+    def encode(*args: Any) -> Any:
+        events.append("jpeg")
+        return picture(*args)
+
+    monkeypatch.setattr(frames_module._Seeker, "at", at)
+    monkeypatch.setattr(frames_module, "_picture", encode)
+    assert len(sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=4))) == 4
+    assert events == ["seek", "jpeg"] * 4
+
+
+def test_sample_frames_scales_before_the_rgb_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With max_side, FFmpeg scales as it converts to RGB: the RGB picture PIL reads is
+    already small."""
+    from PIL import Image as pil
+
+    sizes: list[tuple[int, int]] = []
+    frombuffer = pil.frombuffer
+
+    def spy(mode: str, size: tuple[int, int], *args: Any) -> Any:
+        sizes.append(size)
+        return frombuffer(mode, size, *args)
+
+    monkeypatch.setattr(pil, "frombuffer", spy)
+    sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=2), max_side=40)
+    assert sizes == [(40, 30), (40, 30)]
+
+
+def test_sample_frames_out_of_memory_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame too large for the memory left is MediaTooLarge, not a bare MemoryError."""
+
+    def exhausted(*args: Any) -> bytes:
+        raise MemoryError
+
+    monkeypatch.setattr(frames_module, "encode_pil", exhausted)
+    with pytest.raises(mp.MediaTooLarge, match="ran out of memory"):
+        sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=2))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("sampling", ["uniform", "scenes"])
+def test_sample_frames_asks_no_more_times_than_the_video_has_frames(
+    monkeypatch: pytest.MonkeyPatch, name: str, sampling: str
+) -> None:
+    """256 frames asked of a 1 s clip: the times sought are about its frame count, from its
+    headers or its length and rate."""
+    counts: list[int] = []
+    times = frames_module.uniform_times
+
+    def spy(length: float, count: int) -> list[float]:
+        counts.append(count)
+        return times(length, count)
+
+    monkeypatch.setattr(frames_module, "uniform_times", spy)
+    policy = POLICY.replace(frames=256, sampling=sampling)
+    taken = sample_frames(_read(name), TYPES[name], policy)
+    assert 10 <= len(taken) <= max(counts) <= 12
+
+
 # ------------------------------------------------------------------------------ scenes
 
 

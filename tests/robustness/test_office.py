@@ -2,8 +2,9 @@
 
 ZIP bombs (1 GiB of zeros in 1 MB, with honest and with lying headers), too many entries,
 entity expansion and external entities (a canary file and a local server that must see
-nothing), malformed packages, deep nesting, and RTF built to make striprtf slow or raise;
-then a bounded hypothesis fuzz over mutated testdata documents.
+nothing), malformed packages, deep nesting, docx tables whose spans and merges would make
+python-docx's cells endless, and RTF built to make striprtf slow or raise; then a bounded
+hypothesis fuzz over mutated testdata documents.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
-from mediaparts.converting import TransformPolicy, office_to_text
+from mediaparts.converting import TransformPolicy, _docx, office_to_text
+from mediaparts.converting._extras import Deadline
+from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
 from mediaparts.converting._zipguard import MAX_ENTRIES
 from tests._builders import TESTDATA
 from tests.conftest import LocalServer
@@ -397,6 +400,101 @@ def test_hostile_rtf_reads_or_fails_ours(source: str, text: str) -> None:
 
 # ---------------------------------------------------------------------------- fuzz
 
+# ---------------------------------------------------------------------------- docx tables
+
+WORD = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+WIDEST = 2**31 - 1  # python-docx 1.2 made a cell per spanned column: minutes, then memory
+
+
+def _tc(props: str = "", text: str = "x") -> str:
+    return f"<w:tc><w:tcPr>{props}</w:tcPr><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc>"
+
+
+def _docx_tables(*tables: list[str]) -> bytes:
+    """Return report.docx with a body of these tables, each given as its rows' cells."""
+    body = "".join(
+        "<w:tbl>" + "".join(f"<w:tr>{row}</w:tr>" for row in rows) + "</w:tbl>" for rows in tables
+    )
+    document = f"<w:document {WORD}><w:body>{body}</w:body></w:document>"
+    return _replaced("report.docx", "word/document.xml", document.encode())
+
+
+class _Counted(Deadline):
+    """A deadline that counts its checks (every few hundred cells a table visits)."""
+
+    def __init__(self) -> None:
+        super().__init__(600.0, "reading a docx", DOCX)
+        self.checks = 0
+
+    def check(self) -> None:
+        self.checks += 1
+        super().check()
+
+
+def _markdown(package: bytes) -> tuple[list[list[str]], list[str], int]:
+    """Return a one-table docx's rows (cells split), its cuts, and the deadline checks made."""
+    import docx
+
+    deadline = _Counted()
+    text, cuts = _docx.docx_markdown(docx, package, deadline)
+    rows = [line.split(" | ") for line in text.splitlines()]
+    return rows, cuts, deadline.checks
+
+
+def test_docx_huge_grid_spans_make_at_most_max_columns() -> None:
+    """A row of 1,000 cells each spanning 2**31-1 columns becomes 256 cells, visiting about
+    as many (a deadline check per 256), and says it was cut."""
+    package = _docx_tables([_tc(f'<w:gridSpan w:val="{WIDEST}"/>') * 1000])
+    rows, cuts, checks = _markdown(package)
+    assert len(rows[0]) == MAX_COLUMNS
+    assert rows[0][0] == "| x" and set(rows[0][1:-1]) == {""}
+    assert cuts == [f"table 1: first 256 of {1000 * WIDEST:,} columns"]
+    assert checks <= 2 + (256 + 999) // 256
+
+
+@pytest.mark.parametrize("value", ["-3", "0", "abc", "1e9", "9" * 40, "\u0661\u0662"])
+def test_docx_odd_grid_spans_are_one_column(value: str) -> None:
+    """A gridSpan that is no whole number of at least 1 spans one column."""
+    rows, cuts, _ = _markdown(_docx_tables([_tc(f'<w:gridSpan w:val="{value}"/>') + _tc()]))
+    assert (len(rows[0]), cuts) == (2, [])
+
+
+def test_docx_long_vertical_merge_is_empty_cells_and_cut_rows() -> None:
+    """3,000 rows continuing one vertical merge are empty cells (no walk up the rows: it
+    recursed past 1,000 rows), kept to the first 1,000 rows, with a deadline check per 256."""
+    merged = [_tc('<w:vMerge w:val="restart"/>', "top")] + [_tc("<w:vMerge/>", "")] * 3000
+    rows, cuts, checks = _markdown(_docx_tables(merged))
+    assert len(rows) == MAX_ROWS + 1  # and the header's rule
+    assert rows[0] == ["| top |"] and set(map(tuple, rows[2:])) == {("|  |",)}
+    assert cuts == ["table 1: first 1,000 of 3,001 rows"]
+    assert 3001 // 256 <= checks <= 2 + 3001 // 256
+
+
+def test_docx_tables_over_max_cells_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that together make more than MAX_CELLS cells are MediaTooLarge."""
+    monkeypatch.setattr(_docx, "MAX_CELLS", 1000)
+    wide = [_tc('<w:gridSpan w:val="40"/>')] + [_tc()] * 19  # 20 rows of 40: 800 cells
+    office_to_text(_docx_tables(wide), DOCX, POLICY)
+    with pytest.raises(mp.MediaTooLarge, match="over 1,000 cells"):
+        office_to_text(_docx_tables(wide, wide), DOCX, POLICY)
+
+
+@pytest.mark.parametrize(
+    ("rows", "step"),
+    [
+        ([_tc('<w:gridSpan w:val="30000000"/>')], "table 1: first 256 of 30,000,000 columns"),
+        ([_tc('<w:vMerge w:val="restart"/>')] + [_tc("<w:vMerge/>")] * 5000, "of 5,001 rows"),
+    ],
+)
+def test_docx_hostile_tables_normalize_to_capped_text(rows: list[str], step: str) -> None:
+    """The review's hostile docx files (a 30-million column span, a 5,000-row merge) become
+    capped Markdown for a provider that reads no docx."""
+    part = mp.part(_docx_tables(rows), filename="hostile.docx")
+    normalized = mp.normalize(part, "anthropic")
+    assert normalized.text is not None and len(normalized.text) < 20_000
+    assert any(step in done for done in normalized.steps)
+
+
 SOURCES = ["report.docx", "document.docx", "sheet.xlsx", "slides.pptx", "memo.rtf"]
 TYPES = {".docx": DOCX, ".xlsx": XLSX, ".pptx": PPTX, ".rtf": RTF}
 
@@ -422,7 +520,7 @@ def _mutated_member(data: bytes, index: int, cut: int, insert: bytes) -> bytes:
     index=st.integers(0, 50),
     cut=st.integers(0, 1 << 20),
     insert=st.binary(max_size=24)
-    | st.sampled_from([b"<", b"</w:p>", b"<!DOCTYPE x>", b"\\bin9", b"{"]),
+    | st.sampled_from([b"<", b"</w:p>", b"<!DOCTYPE x>", b"\\bin9", b"{", b"<w:vMerge/>"]),
     raw=st.booleans(),
 )
 def test_fuzz_mutated_documents_raise_only_media_error(

@@ -17,6 +17,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -140,6 +141,38 @@ def test_frames_larger_than_the_header_are_refused() -> None:
         fit_video(data, "video/mp2t", ("video/mp4",), policy, max_bytes=len(data) // 2)
     with pytest.raises(mp.MediaTooLarge, match="320x240 frame"):
         sample_frames(data, "video/mp2t", policy.replace(frames=8))
+
+
+def _flat_video(side: int) -> bytes:
+    """Two uniform grey side x side frames, as Motion JPEG in Matroska (they compress to
+    almost nothing: a JPEG of one is far under a byte per 32 pixels)."""
+    import io
+    from fractions import Fraction
+
+    import av
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="matroska") as out:
+        stream = out.add_stream("mjpeg", rate=Fraction(2))
+        stream.width = stream.height = side
+        stream.pix_fmt = "yuvj420p"
+        frames: Any = av.VideoFrame  # its from_image is untyped
+        flat = frames.from_image(Image.new("RGB", (side, side), (90, 90, 90)))
+        for _ in range(2):
+            out.mux(stream.encode(flat))
+        out.mux(stream.encode(None))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("side", [4000, 8000])
+def test_uniform_frames_normalize_for_a_provider_without_video(side: int) -> None:
+    """A large uniform frame is scaled down as it is taken, so its own JPEG is not refused by
+    the image decode budget (64 megapixels from 1 MB was): two pictures for anthropic."""
+    normalized = mp.normalize(mp.part(_flat_video(side), filename="flat.mkv"), "anthropic")
+    pictures = [p for p in normalized.pieces if isinstance(p, mp.NormalizedPart)]
+    assert len(pictures) == 2
+    assert all(f"resize {side}x{side}→2048x2048" in p.steps for p in pictures)
 
 
 def test_timeout_is_a_media_too_large() -> None:

@@ -1,4 +1,12 @@
-"""Word documents (docx) to Markdown, with python-docx, in document order."""
+"""Word documents (docx) to Markdown, with python-docx, in document order.
+
+Tables are read from their XML (`w:tr`, `w:tc`), not through python-docx's rows and cells:
+its `_Row.cells` yields a cell per grid column a cell spans (`w:gridSpan` may say 2**31 in a
+few bytes of XML) and follows a vertical merge up to the row above, again for each row below
+it. Here a cell spanning columns is its text then empty cells, up to `MAX_COLUMNS` a row; a
+merge's continuation is an empty cell; a table keeps its first `MAX_ROWS` rows, as a sheet of
+a workbook does, and a step says what was cut.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +14,34 @@ import io
 import re
 from typing import Any
 
+from mediaparts._errors import MediaTooLarge
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._markdown import emphasis, table
+from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
 
-__all__ = ["docx_markdown"]
+__all__ = ["MAX_CELLS", "docx_markdown"]
 
 _HEADING = re.compile(r"heading (\d)")  # matched on the lower-cased style name
 _LIST = re.compile(r"list (bullet|number)(?: (\d))?")
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# The most table cells one document becomes (each table counted as its rows times its
+# widest row): a table is at most MAX_ROWS x MAX_COLUMNS, and a few bytes of XML make a row
+# that wide.
+MAX_CELLS = 1_000_000
+_CHECK_EVERY = 256  # cells between deadline checks
 
 
-def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> str:
-    """Return the Markdown of a checked package: headings, lists, tables, bold and italic.
+def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
+    """Return the Markdown of a checked package (headings, lists, tables, bold and italic),
+    and a step for each table cut short.
 
     Args:
         docx: The python-docx module.
         package: The package, as `verified_package` returned it.
-        deadline: Checked between paragraphs and tables.
+        deadline: Checked between paragraphs and tables, and every few hundred cells.
+
+    Raises:
+        MediaTooLarge: The tables make over `MAX_CELLS` cells, or the deadline passed.
     """
     document = docx.Document(io.BytesIO(package))
     # python-docx's `paragraph.style` searches the styles part on every call (the default
@@ -30,11 +49,11 @@ def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> str:
     styles = {style.style_id: str(style.name or "") for style in document.styles}
     blocks: list[str] = []
     listed = ""  # the previous block's list marker: items of one list join without a gap
+    tables = _Tables(deadline)
     for block in document.iter_inner_content():
         deadline.check()
         if hasattr(block, "rows"):
-            rows = [[cell.text for cell in row.cells] for row in block.rows]
-            blocks.append(table(rows))
+            blocks.append(tables.markdown(block._tbl))
             listed = ""
             continue
         text, marker = _paragraph(block, styles)
@@ -45,7 +64,89 @@ def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> str:
         else:
             blocks.append(text)
         listed = marker
-    return "\n\n".join(block for block in blocks if block) + "\n"
+    return "\n\n".join(block for block in blocks if block) + "\n", tables.cuts
+
+
+class _Tables:
+    """Reads a document's tables from their XML, counting the cells they make."""
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.cuts: list[str] = []  # a step for each table cut short
+        self.number = 0  # of the table being read, from 1
+        self.cells = 0  # made so far, in every table
+        self.visited = 0  # cells made or skipped, for the deadline checks
+
+    def markdown(self, tbl: Any) -> str:
+        """Return one `w:tbl` as a Markdown table."""
+        self.number += 1
+        rows: list[list[str]] = []
+        total = columns = 0
+        for tr in tbl.iterchildren(f"{_W}tr"):
+            total += 1
+            if total > MAX_ROWS:
+                self._visit(1)  # counted for the step, never read
+                continue
+            row, width = self._row(tr)
+            rows.append(row)
+            columns = max(columns, width)
+        if total > MAX_ROWS:
+            self.cuts.append(f"table {self.number}: first {MAX_ROWS:,} of {total:,} rows")
+        if columns > MAX_COLUMNS:
+            self.cuts.append(f"table {self.number}: first {MAX_COLUMNS:,} of {columns:,} columns")
+        self.cells += len(rows) * max((len(row) for row in rows), default=0)
+        if self.cells > MAX_CELLS:
+            raise MediaTooLarge(
+                f"this document's tables make over {MAX_CELLS:,} cells; refused",
+                size=self.cells,
+                limit=MAX_CELLS,
+            )
+        return table(rows)
+
+    def _row(self, tr: Any) -> tuple[list[str], int]:
+        """Return a `w:tr`'s cells (at most MAX_COLUMNS), and how many grid columns it spans."""
+        cells: list[str] = []
+        width = 0
+        for tc in tr.iterchildren(f"{_W}tc"):
+            span = _span(tc)
+            width += span
+            room = MAX_COLUMNS - len(cells)
+            if room <= 0:
+                self._visit(1)
+                continue
+            span = min(span, room)
+            self._visit(span)
+            cells.append("" if _continues(tc) else _cell_text(tc))
+            cells.extend([""] * (span - 1))
+        return cells, width
+
+    def _visit(self, count: int) -> None:
+        before = self.visited
+        self.visited += count
+        if self.visited // _CHECK_EVERY != before // _CHECK_EVERY:
+            self.deadline.check()
+
+
+def _span(tc: Any) -> int:
+    """Return the grid columns a `w:tc` spans (`w:tcPr/w:gridSpan/@w:val`), at least 1."""
+    element = tc.find(f"{_W}tcPr/{_W}gridSpan")
+    value = element.get(f"{_W}val") if element is not None else None
+    if value is None or not value.isascii() or not value.isdigit() or len(value) > 12:
+        return 1
+    return max(1, int(value))
+
+
+def _continues(tc: Any) -> bool:
+    """Whether a `w:tc` continues a vertical merge: a `w:vMerge` whose value is not
+    `restart` (left out, it means `continue`)."""
+    merge = tc.find(f"{_W}tcPr/{_W}vMerge")
+    return merge is not None and merge.get(f"{_W}val", "continue") != "restart"
+
+
+def _cell_text(tc: Any) -> str:
+    """Return a cell's text as python-docx's `_Cell.text` does: its paragraphs, a line each
+    (a table nested in it is left out)."""
+    return "\n".join(str(p.text) for p in tc.iterchildren(f"{_W}p"))
 
 
 def _paragraph(paragraph: Any, styles: dict[str, str]) -> tuple[str, str]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
+import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from mediaparts._errors import MediaTooLarge
 from mediaparts.converting._av import open_media
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
@@ -24,7 +26,7 @@ from mediaparts.imaging import encode_pil
 if TYPE_CHECKING:
     from av.video.frame import VideoFrame
 
-__all__ = ["sample_frames", "uniform_times"]
+__all__ = ["most_frames", "sample_frames", "uniform_times"]
 
 # A frame within this many seconds after a wanted time is taken for it (timestamps are
 # rounded to the track's time base).
@@ -51,12 +53,15 @@ def sample_frames(
         data: The whole file.
         media_type: Its detected type (`"video/mp4"`).
         policy: `frames`, `sampling` and the caps.
-        max_side: The longest side of a picture; frames are scaled down to it, never up.
+        max_side: The longest side of a picture; frames are scaled down to it, never up,
+            by FFmpeg as it converts them to RGB (no full-size RGB copy is made). Give the
+            provider's largest useful side: pictures then fit without another resize.
 
     Raises:
         CodecUnavailable: PyAV is not installed (the `[av]` extra).
         InvalidMedia: FFmpeg cannot read it, it has no video track, or no frame decodes.
-        MediaTooLarge: Over a cap of `policy` (seconds, pixels, packets, timeout).
+        MediaTooLarge: Over a cap of `policy` (seconds, pixels, packets, timeout), or a frame
+            too large for the memory left.
     """
     doing = f"take frames from {media_type}"
     container = open_media(data, media_type, policy, doing)
@@ -64,23 +69,44 @@ def sample_frames(
         stream = first_video(container, media_type)
         reader = Packets(container, stream, media_type, policy, doing)
         length = length_of(container, reader)
+        count = min(policy.frames, most_frames(reader, length))
         if policy.sampling == "scenes":
-            times = _scene_times(reader, length, policy.frames)
+            times = _scene_times(reader, length, count)
         else:
-            times = uniform_times(length, policy.frames)
+            times = uniform_times(length, count)
         seeker = _Seeker(reader)
-        taken: list[tuple[float, VideoFrame]] = []
+        pictures: list[Converted] = []
+        shown: int | None = None  # the timestamp of the last frame taken
         for wanted in times:
             frame = seeker.at(wanted)
             seconds = reader.seconds(frame) if frame is not None else None
-            fresh = not taken or (frame is not None and frame.pts != taken[-1][1].pts)
-            if frame is not None and seconds is not None and fresh:
-                taken.append((seconds, frame))
-        if not taken:
+            if frame is None or seconds is None or (pictures and frame.pts == shown):
+                continue
+            # Each frame becomes its JPEG at once: only the seeker's two frames stay decoded.
+            pictures.append(_picture(frame, seconds, max_side, reader))
+            shown = frame.pts
+        if not pictures:
             raise reader.unreadable()
-        return [_picture(frame, seconds, max_side, reader) for seconds, frame in taken]
+        return pictures
+    except MemoryError as exc:  # a frame, or its copy, larger than the memory left
+        raise MediaTooLarge(
+            f"taking frames from this {media_type} ran out of memory; refused",
+            media_type=media_type,
+        ) from exc
     finally:
         container.close()
+
+
+def most_frames(reader: Packets, length: float) -> int:
+    """Return how many frames the video track can give, at most: its frame count in the
+    headers, else its length times its frame rate, and never more packets than may be read."""
+    stream = reader.stream
+    if stream.frames and stream.frames > 0:
+        return min(int(stream.frames), reader.limit)
+    rate = stream.average_rate or stream.guessed_rate
+    if rate and rate > 0 and length > 0:
+        return min(math.ceil(length * rate) + 1, reader.limit)
+    return reader.limit
 
 
 def uniform_times(length: float, count: int) -> list[float]:
@@ -203,14 +229,15 @@ def _scene_times(reader: Packets, length: float, count: int) -> list[float]:
 
 def _fill(chosen: list[float], candidates: list[float], wanted: int) -> list[float]:
     """Return `wanted` of `candidates`, each the farthest from every time taken before it."""
-    taken = list(chosen)
-    left = list(candidates)
+    # Each candidate's distance to the nearest time taken, lowered as times are picked.
+    nearest = [min((abs(t - c) for c in chosen), default=math.inf) for t in candidates]
     picked: list[float] = []
-    while left and len(picked) < wanted:
-        far = max(left, key=lambda t: min((abs(t - c) for c in taken), default=float("inf")))
-        left.remove(far)
-        taken.append(far)
-        picked.append(far)
+    while len(picked) < min(wanted, len(candidates)):
+        far = max(range(len(candidates)), key=nearest.__getitem__)
+        time = candidates[far]
+        picked.append(time)
+        nearest = [min(d, abs(t - time)) for t, d in zip(candidates, nearest, strict=True)]
+        nearest[far] = -math.inf
     return picked
 
 
@@ -243,7 +270,10 @@ def _picture(frame: VideoFrame, seconds: float, max_side: int | None, reader: Pa
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     rgb = frame.reformat(width=size[0], height=size[1], format="rgb24", interpolation="AREA")
     plane = rgb.planes[0]
-    picture = Image.frombuffer("RGB", size, bytes(plane), "raw", "RGB", plane.line_size, 1)
+    # Read from the plane itself: a bytes() copy would be one more picture of its size (Pillow
+    # reads any buffer; its stubs name only bytes and arrays).
+    pixels: Any = memoryview(plane)
+    picture = Image.frombuffer("RGB", size, pixels, "raw", "RGB", plane.line_size, 1)
     turn = _TURNS.get(frame.rotation % 360)
     if turn is not None:
         picture = picture.transpose(Image.Transpose[turn])

@@ -39,7 +39,7 @@ Reader = Callable[[Any, bytes, Deadline], tuple[str, list[str]]]
 
 
 def _docx(module: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
-    return docx_markdown(module, package, deadline), []
+    return docx_markdown(module, package, deadline)
 
 
 def _pptx(module: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
