@@ -458,3 +458,26 @@ def test_pptx_line_breaks_fields_and_emphasis() -> None:
     assert converted.text == (
         "## Slide 1: Breaks\n\n- first line\n  second line **bold**\n\nplain\n*text*\n"
     )
+
+
+def test_pptx_table_is_cut_to_the_sheet_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slide's table keeps at most MAX_ROWS rows of MAX_COLUMNS cells, and says it was cut
+    (a 30 KB deck of 3,000 x 3,000 cells made 27 MB of text)."""
+    pptx = pytest.importorskip("pptx")
+    from pptx.util import Inches
+
+    from mediaparts.converting import _pptx
+
+    monkeypatch.setattr(_pptx, "MAX_ROWS", 2)
+    monkeypatch.setattr(_pptx, "MAX_COLUMNS", 3)
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])  # blank
+    grid = slide.shapes.add_table(4, 5, Inches(1), Inches(1), Inches(6), Inches(2)).table
+    for r in range(4):
+        for c in range(5):
+            grid.cell(r, c).text = f"{r}{c}"
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    text = office_to_text(buffer.getvalue(), PPTX, POLICY).text or ""
+    assert "| 00 | 01 | 02 |" in text and "03" not in text and "20" not in text
+    assert "cut to its first 2 rows and 3 columns" in text
