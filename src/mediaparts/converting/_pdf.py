@@ -22,7 +22,7 @@ from collections import OrderedDict
 from typing import Literal
 
 from mediaparts._errors import CodecUnavailable, InvalidConfig, InvalidMedia
-from mediaparts.converting._pdf_render import run_in_child
+from mediaparts.converting._pdf_render import require_pdfium, run_in_child
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
 from mediaparts.formats import pdf_page_count
@@ -79,6 +79,7 @@ def pdf_pages(data: bytes, policy: TransformPolicy) -> int:
             or its page tree counts a page that is not there.
         MediaTooLarge: More pages than `policy.max_pages`.
     """
+    require_pdfium("count a PDF's pages")  # whether or not the count is remembered
     data = _checked(data)
     known = _remember(data, policy)
     if known is not None:

@@ -1,6 +1,6 @@
 """Every PDFium call of mediaparts, in a child process started by `_pdf_render.run_in_child`.
 
-Run as a script (`python -I _pdf_child.py`, in an empty working directory), so it imports
+Run as a script (`python -I -S _pdf_child.py`, in an empty working directory), so it imports
 nothing of mediaparts: only the standard library, pypdfium2 and (to draw) Pillow, from the
 directories the parent names. It reads one JSON line and then the PDF on stdin, and writes
 frames on stdout (see `_pdf_render`). Before touching the PDF it caps its own address space
@@ -127,7 +127,7 @@ def _split(pdfium: Any, document: Any, count: int, size: int, job: dict[str, Any
         if limit is None or length <= limit:
             _frame({"start": start, "stop": stop}, piece)
         elif stop - start == 1:
-            raise _Stop("page_size", page=start + 1, size=length, limit=limit)
+            raise _Stop("page_size", measure, page=start + 1, size=length, limit=limit)
         else:
             middle = (start + stop) // 2
             pending[:0] = [(start, middle), (middle, stop)]
@@ -228,7 +228,7 @@ def _encode(image: Any) -> tuple[str, bytes]:
 
 
 def _run(job: dict[str, Any], data: bytes) -> None:
-    sys.path[:0] = [str(entry) for entry in job["path"]]  # before its own site-packages
+    sys.path[:0] = [str(entry) for entry in job["path"]]  # absolute, from the parent
     try:
         pdfium = importlib.import_module("pypdfium2")
         if job["job"] == "render":

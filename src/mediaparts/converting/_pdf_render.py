@@ -6,9 +6,9 @@ cross-reference streams it finds (a 900 KB file with an object stream whose name
 see), and loading a page parses all of its content at once (form XObjects that draw each other
 many times over make a 3 KB file take gigabytes and minutes). A call into PDFium cannot be
 interrupted, and running out of memory aborts the whole process. So counting, splitting and
-drawing all run in `_pdf_child.py`, a child Python (the same interpreter, `-I`, in an empty
-working directory, importing only pypdfium2 and Pillow from the directories they were found
-in here), which:
+drawing all run in `_pdf_child.py`, a child Python (the same interpreter, `-I -S`, in an empty
+working directory: it imports the standard library, and pypdfium2 and Pillow only from the
+absolute directories they are found in here, never from a working directory), which:
 
 - caps its own address space (`RLIMIT_AS`, where the OS enforces one: Linux and the BSDs) and
   its CPU time (`RLIMIT_CPU`, so it ends by itself should it outlive this process),
@@ -48,7 +48,7 @@ from mediaparts._errors import (
 from mediaparts.converting._extras import require
 from mediaparts.converting._policy import TransformPolicy
 
-__all__ = ["Frame", "memory_cap", "run_in_child"]
+__all__ = ["Frame", "memory_cap", "require_pdfium", "run_in_child"]
 
 PDF = "application/pdf"
 _CHILD = Path(__file__).resolve().with_name("_pdf_child.py")
@@ -107,6 +107,11 @@ def _import_roots(doing: str, modules: list[str]) -> list[str]:
     return roots
 
 
+def require_pdfium(doing: str) -> None:
+    """Raise `CodecUnavailable` naming the `[pdf]` extra when pypdfium2 is not installed."""
+    _import_roots(doing, ["pypdfium2"])
+
+
 def run_in_child(
     job: str,
     data: bytes,
@@ -163,7 +168,7 @@ def _communicate(
     with tempfile.TemporaryDirectory(prefix="mediaparts-pdf-") as empty:
         try:
             child = subprocess.Popen(
-                [sys.executable, "-I", str(_CHILD)],
+                [sys.executable, "-I", "-S", str(_CHILD)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -298,9 +303,9 @@ def _child_error(head: dict[str, Any], policy: TransformPolicy, doing: str) -> E
         )
     if kind == "page_size":
         return MediaTooLarge(
-            f"page {number['page']} of this PDF alone is {number['size']:,} bytes, over the "
-            f"limit of {number['limit']:,}; it cannot be split small enough (try rendering "
-            "its pages to images instead)",
+            f"page {number['page']} of this PDF alone is {number['size']:,} bytes ({text}), "
+            f"over the limit of {number['limit']:,}; it cannot be split small enough (try "
+            "rendering its pages to images instead)",
             size=number["size"],
             limit=number["limit"],
             media_type=PDF,
