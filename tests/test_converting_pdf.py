@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 import mediaparts as mp
-from mediaparts.converting import TransformPolicy, _pdf_render
+from mediaparts.converting import TransformPolicy, _pdf, _pdf_render
 from mediaparts.converting._pdf import pdf_pages, render_pages, split_pdf
 from mediaparts.converting._pdf_render import _read_frames
 from mediaparts.formats._pdf import pdf_page_count
@@ -395,3 +395,44 @@ def test_child_frames_read_back() -> None:
         ("image/png", b"png"),
         ("image/jpeg", b"jp"),
     ]
+
+
+# ---------------------------------------------------------------------------- counts kept
+
+
+def test_count_of_the_same_bytes_starts_no_second_child(
+    monkeypatch: pytest.MonkeyPatch, testdata: Path
+) -> None:
+    """Counting the same bytes under the same caps again (page_count after pdf_pages, as
+    token counts and renders after inspect do) starts no child; other caps or bytes do."""
+    runs: list[str] = []
+    run = _pdf_render.run_in_child
+
+    def counting(job: str, *args: Any, **kwargs: Any) -> Any:
+        runs.append(job)
+        return run(job, *args, **kwargs)
+
+    monkeypatch.setattr(_pdf, "run_in_child", counting)
+    data = (testdata / "300-pages.pdf").read_bytes() + b"% kept\n"
+    assert pdf_pages(data, POLICY) == 300
+    assert _pdf.page_count(data, POLICY) == 300
+    assert runs == ["count"]
+    assert pdf_pages(data, POLICY.replace(max_pages=500)) == 300
+    assert pdf_pages(data + b" ", POLICY) == 300
+    assert runs == ["count"] * 3
+
+
+def test_split_remembers_the_count(monkeypatch: pytest.MonkeyPatch, testdata: Path) -> None:
+    """A split counts the pages in its own child, and a count afterwards starts none."""
+    runs: list[str] = []
+    run = _pdf_render.run_in_child
+
+    def counting(job: str, *args: Any, **kwargs: Any) -> Any:
+        runs.append(job)
+        return run(job, *args, **kwargs)
+
+    monkeypatch.setattr(_pdf, "run_in_child", counting)
+    data = (testdata / "300-pages.pdf").read_bytes() + b"% split\n"
+    assert len(split_pdf(data, POLICY, max_pages=100)) == 3
+    assert pdf_pages(data, POLICY) == 300
+    assert runs == ["split"]

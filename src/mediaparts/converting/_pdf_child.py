@@ -57,9 +57,13 @@ def _cap(memory: int, cpu: int) -> None:
         import resource
     except ImportError:  # Windows: bounded by the parent's deadline only
         return
-    for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu)):
+    # At the CPU cap the OS sends SIGXCPU, which ends the process; a second later, SIGKILL.
+    for limit, soft, hard in (
+        (resource.RLIMIT_AS, memory, memory),
+        (resource.RLIMIT_CPU, cpu, cpu + 1),
+    ):
         with contextlib.suppress(ValueError, OSError):  # a lower hard limit stays
-            resource.setrlimit(limit, (value, value))
+            resource.setrlimit(limit, (soft, hard))
 
 
 def _no_system_fonts(raw: Any) -> object:

@@ -25,8 +25,7 @@ a `count` frame, the job's frames, and a last `done` frame or an `error` frame.
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
+import importlib.machinery
 import json
 import math
 import os
@@ -45,7 +44,6 @@ from mediaparts._errors import (
     MediaTooLarge,
     UnsupportedMediaType,
 )
-from mediaparts.converting._extras import require
 from mediaparts.converting._policy import TransformPolicy
 
 __all__ = ["Frame", "memory_cap", "require_pdfium", "run_in_child"]
@@ -83,25 +81,37 @@ def memory_cap(data: bytes, pixels: int = 0) -> int:
     return _BASE_MEMORY + _COPIES * len(data) + _BYTES_PER_PIXEL * pixels
 
 
-def _import_roots(doing: str, modules: list[str]) -> list[str]:
-    """The absolute directories `modules` are imported from here, found without importing
-    them (so PDFium is never loaded into this process); CodecUnavailable when one is missing.
+def _origin(module: str) -> str | None:
+    """The file `module` is (or would be) imported from here, looked up only in the absolute
+    entries of sys.path (never '' or a relative one: the working directory is no source of
+    code for the child) and without importing it, so PDFium is never loaded into this process.
     """
+    if module in sys.modules:
+        loaded = sys.modules[module]
+        return None if loaded is None else getattr(loaded, "__file__", None)
+    absolute = [entry for entry in sys.path if isinstance(entry, str) and os.path.isabs(entry)]
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(module, absolute)
+    except (ImportError, ValueError):
+        return None
+    return None if spec is None else spec.origin
+
+
+def _import_roots(doing: str, modules: list[str]) -> list[str]:
+    """The absolute directories the child imports `modules` from; CodecUnavailable naming the
+    `[pdf]` extra when one is not installed."""
     roots: list[str] = []
     for module in modules:
-        try:
-            spec = importlib.util.find_spec(module)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None or not spec.origin:
-            require(module, package="pypdfium2", extra="pdf", media_type=PDF, doing=doing)
-            raise CodecUnavailable(  # found by import but not by its spec: a frozen module
-                f"to {doing}, mediaparts needs {module} installed as files",
+        origin = _origin(module)
+        if not origin or not os.path.isabs(origin):
+            raise CodecUnavailable(
+                f"to {doing}, this machine needs {module} (pip install pypdfium2, or the "
+                "[pdf] extra: pip install 'mediaparts[pdf]')",
                 media_type=PDF,
                 package="pypdfium2",
                 extra="pdf",
             )
-        root = os.path.dirname(os.path.dirname(os.path.abspath(spec.origin)))
+        root = os.path.dirname(os.path.dirname(origin))
         if root not in roots:
             roots.append(root)
     return roots
@@ -140,10 +150,7 @@ def run_in_child(
     if not seconds > 0:
         raise _timeout(policy, doing)
     modules = ["pypdfium2", "PIL"] if job == "render" else ["pypdfium2"]
-    for part in ("pypdfium2_raw", "pypdfium2_cfg"):  # pypdfium2's own, where it has them
-        with contextlib.suppress(ImportError, ValueError):
-            if importlib.util.find_spec(part) is not None:
-                modules.append(part)
+    modules += [part for part in ("pypdfium2_raw", "pypdfium2_cfg") if _origin(part)]
     cap = memory_cap(data, pixels)
     header = {
         "job": job,
