@@ -1,9 +1,10 @@
 """Hostile PDFs fail with our errors within the caps, and PDFium reaches nothing outside them.
 
-PDFium parses a page's content without limits, so `render_pages` draws in a child process with
-a memory cap and the policy's deadline; these tests prove both stop a page built to exhaust
-them, that counting and splitting (which never parse content) stay fast on the same files, that
-page-tree tricks are read or refused, and that no file or URL a PDF names is ever opened.
+PDFium inflates streams and parses a page's content without limits, so every call into it
+(count, split, render) runs in a child process with a memory and CPU cap and the policy's
+deadline; these tests prove the caps stop files built to exhaust them while this process stays
+small, that the child cannot be made to import code or outlive its call, that page-tree tricks
+are read or refused, and that no file or URL a PDF names is ever opened.
 """
 
 from __future__ import annotations

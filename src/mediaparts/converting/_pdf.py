@@ -8,7 +8,7 @@ PDFium is never called in this process. It works without limits: opening a docum
 every compressed object and cross-reference stream it finds (900 KB that inflate to 1.85 GB
 abort the interpreter under a memory limit), and loading a page parses all its content. So
 every call, a count included, runs in a child process (`_pdf_render`, `_pdf_child.py`) with a
-memory and CPU cap, killed at the policy's deadline: about 70 ms to start it (measured), paid
+memory and CPU cap, killed at the policy's deadline: about 60 ms to start it (measured), paid
 once per call. The page-tree reader of `mediaparts.formats` goes first, cheaply refusing what
 it can see, and a count is remembered for the same bytes and caps (a small LRU keyed by their
 SHA-256), so counting again (token counts, rendering after inspect) starts no child.
@@ -77,7 +77,9 @@ def pdf_pages(data: bytes, policy: TransformPolicy) -> int:
         UnsupportedMediaType: The PDF is encrypted, with or without a password.
         InvalidMedia: PDFium cannot open it (its reason is in the message), it has no pages,
             or its page tree counts a page that is not there.
-        MediaTooLarge: More pages than `policy.max_pages`.
+        MediaTooLarge: More pages than `policy.max_pages`; streams inflating past the caps
+            of `mediaparts.formats`' page-tree reader; PDFium needed more memory (about 1 GB)
+            or time (`policy.timeout`) than its child process may use.
     """
     require_pdfium("count a PDF's pages")  # whether or not the count is remembered
     data = _checked(data)
@@ -101,8 +103,9 @@ def page_count(data: bytes, policy: TransformPolicy) -> int | None:
 
     Raises:
         UnsupportedMediaType: The PDF is encrypted (providers take only standard PDFs).
-        MediaTooLarge: More pages than `policy.max_pages`, or streams inflating past the
-            page-tree reader's caps.
+        MediaTooLarge: More pages than `policy.max_pages`, streams inflating past the
+            page-tree reader's caps, or PDFium needed more memory or time than its child
+            process may use.
     """
     try:
         return pdf_pages(data, policy)
@@ -140,7 +143,8 @@ def split_pdf(
         UnsupportedMediaType: The PDF is encrypted.
         InvalidMedia: PDFium cannot open it, or cannot copy or write a page.
         MediaTooLarge: More pages than `policy.max_pages`; one page alone is over
-            `max_bytes`; or the split took longer than `policy.timeout`.
+            `max_bytes`; the split took longer than `policy.timeout`, or PDFium needed more
+            memory than its child process may use.
         InvalidConfig: `max_pages` or `max_bytes` is not a positive whole number.
     """
     _check_limit("max_pages", max_pages)
