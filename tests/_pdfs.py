@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import zlib
 from collections.abc import Sequence
 
 CATALOG = b"<< /Type /Catalog /Pages 2 0 R >>"
@@ -131,3 +133,113 @@ def encrypted(user_password: bytes, owner_password: bytes = b"owner") -> bytes:
         trailer=b"/Encrypt 6 0 R /ID [<%s> <%s>] "
         % (_FILE_ID.hex().encode(), _FILE_ID.hex().encode()),
     )
+
+
+# Flate streams that inflate to 900 MiB of zeros, built once: a raw deflate block of the zeros
+# is shared by every bomb, between the pieces around it (each piece its own deflate block, so
+# they join without back-references), inside a zlib header and the Adler-32 of the whole.
+_BOMB_ZEROS = 900 * 2**20
+_MIB = bytes(2**20)
+
+
+@functools.cache
+def _zeros_deflated() -> bytes:
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return b"".join(squeeze.compress(_MIB) for _ in range(_BOMB_ZEROS // len(_MIB))) + (
+        squeeze.flush(zlib.Z_SYNC_FLUSH)
+    )
+
+
+def _flate_around_zeros(before: bytes, after: bytes) -> bytes:
+    """The zlib stream of `before`, 900 MiB of zeros, then `after`."""
+    first = zlib.compressobj(9, zlib.DEFLATED, -15)
+    last = zlib.compressobj(9, zlib.DEFLATED, -15)
+    checksum = zlib.adler32(before)
+    for _ in range(_BOMB_ZEROS // len(_MIB)):
+        checksum = zlib.adler32(_MIB, checksum)
+    checksum = zlib.adler32(after, checksum)
+    return (
+        b"\x78\xda"
+        + first.compress(before)
+        + first.flush(zlib.Z_SYNC_FLUSH)
+        + _zeros_deflated()
+        + last.compress(after)
+        + last.flush()
+        + checksum.to_bytes(4, "big")
+    )
+
+
+def _xref_stream_pdf(objects: Sequence[bytes], packed: dict[int, tuple[int, int]]) -> bytes:
+    """A PDF of `objects` (numbered from 1) and an uncompressed XRef stream after them;
+    `packed` maps the numbers of objects kept in an object stream to (stream, index)."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets: dict[int, int] = {}
+    for number, body in enumerate(objects, start=1):
+        if body:
+            offsets[number] = len(out)
+            out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(objects) + 1
+    offsets[xref] = len(out)
+    rows = bytearray(b"\0\0\0\0\0\xff\xff")
+    for number in range(1, xref + 1):
+        kind, first, second = (2, *packed[number]) if number in packed else (1, offsets[number], 0)
+        rows += bytes([kind]) + first.to_bytes(4, "big") + second.to_bytes(2, "big")
+    out += b"%d 0 obj\n%s\nendobj\n" % (
+        xref,
+        stream(bytes(rows), b"/Type /XRef /Size %d /W [1 4 2] /Root 1 0 R" % (xref + 1)),
+    )
+    out += b"startxref\n%d\n%%%%EOF\n" % offsets[xref]
+    return bytes(out)
+
+
+def object_stream_bomb(
+    *, type_name: bytes = b"/ObjStm", filter_name: bytes = b"/FlateDecode"
+) -> bytes:
+    """About 900 KB: three pages kept in an object stream that inflates to 900 MiB of zeros
+    before them (PDFium holds 1.85 GB). `type_name` or `filter_name` spelled with `#`
+    escapes (`/Obj#53tm`, `/Fl#61teDecode`) hide the stream from a reader matching the names."""
+    pages = [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>"] * 3
+    index = b"".join(b"%d %d " % (4 + i, i * (len(pages[0]) + 1)) for i in range(3)) + b"\n"
+    body = b" ".join(pages) + b" "
+    packed = _flate_around_zeros(index, body)
+    entries = b"/Type %s /N 3 /First %d /Filter %s" % (
+        type_name,
+        len(index) + _BOMB_ZEROS,
+        filter_name,
+    )
+    return _xref_stream_pdf(
+        [
+            CATALOG,
+            b"<< /Type /Pages /Kids [4 0 R 5 0 R 6 0 R] /Count 3 >>",
+            stream(packed, entries),
+            b"",
+            b"",
+            b"",
+        ],
+        {4: (3, 0), 5: (3, 1), 6: (3, 2)},
+    )
+
+
+def xref_stream_bomb() -> bytes:
+    """About 900 KB: a 1-page PDF whose Flate cross-reference stream is its 5 rows and then
+    900 MiB of zeros."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = [0]
+    for number, body in enumerate(
+        [
+            CATALOG,
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+        ],
+        start=1,
+    ):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    offsets.append(len(out))
+    rows = b"\0\0\0\0\0\xff\xff" + b"".join(
+        b"\1" + offset.to_bytes(4, "big") + b"\0\0" for offset in offsets[1:]
+    )
+    entries = b"/Type /XRef /Size 5 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode"
+    out += b"4 0 obj\n%s\nendobj\n" % stream(_flate_around_zeros(rows, b""), entries)
+    out += b"startxref\n%d\n%%%%EOF\n" % offsets[4]
+    return bytes(out)

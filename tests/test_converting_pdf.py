@@ -15,9 +15,9 @@ import pytest
 from PIL import Image
 
 import mediaparts as mp
-from mediaparts.converting import TransformPolicy
+from mediaparts.converting import TransformPolicy, _pdf, _pdf_render
 from mediaparts.converting._pdf import pdf_pages, render_pages, split_pdf
-from mediaparts.converting._pdf_render import PageJob, _read_frames
+from mediaparts.converting._pdf_render import _read_frames
 from mediaparts.formats._pdf import pdf_page_count
 from tests._pdfs import encrypted, many_pages, one_page
 
@@ -309,11 +309,11 @@ def test_render_pages_bad_max_side_is_invalid_config(testdata: Path) -> None:
 
 
 def test_render_child_without_pypdfium2_names_the_extra(
-    monkeypatch: pytest.MonkeyPatch, testdata: Path
+    monkeypatch: pytest.MonkeyPatch, testdata: Path, tmp_path: Path
 ) -> None:
-    """The child imports from this process's sys.path: without site-packages there, it cannot
-    import pypdfium2, and the error is CodecUnavailable naming [pdf]."""
-    monkeypatch.setattr(sys, "path", [p for p in sys.path if "-packages" not in p])
+    """The child imports pypdfium2 from the directories named here: when it cannot import it
+    there, the error is CodecUnavailable naming [pdf]."""
+    monkeypatch.setattr(_pdf_render, "_import_roots", lambda doing, modules: [str(tmp_path)])
     with pytest.raises(mp.CodecUnavailable, match="child process needs pypdfium2") as caught:
         render_pages((testdata / "text.pdf").read_bytes(), POLICY)
     assert caught.value.extra == "pdf"
@@ -329,55 +329,110 @@ def test_render_child_that_cannot_start_is_codec_unavailable(
 
 
 def _frame(head: dict[str, Any], body: bytes = b"") -> bytes:
-    encoded = json.dumps(head).encode()
+    encoded = json.dumps({**head, "length": len(body)}).encode()
     return len(encoded).to_bytes(4, "big") + encoded + body
 
 
-JOBS = [PageJob(0, 10, 10), PageJob(1, 10, 10)]
-PAGE = _frame({"page": 0, "type": "image/png", "length": 3}, b"png")
+COUNT = _frame({"count": 2})
+PAGE = COUNT + _frame({"page": 0, "type": "image/png", "width": 9, "height": 9}, b"png")
+DOING = "render a PDF's pages"
 
 
 @pytest.mark.parametrize(
     ("out", "err", "returncode", "error", "words"),
     [
-        (PAGE, b"", -signal.SIGABRT, mp.MediaTooLarge, "page 2 of this PDF needed more memory"),
+        (PAGE, b"", -signal.SIGABRT, mp.MediaTooLarge, "more memory .* pages at page 2"),
+        (COUNT, b"", -signal.SIGABRT, mp.MediaTooLarge, "more memory .* to render"),
         (PAGE, b"MemoryError\n", 1, mp.MediaTooLarge, "more memory"),
-        (PAGE[:-1], b"", -signal.SIGSEGV, mp.InvalidMedia, "stopped while drawing page 1"),
-        (PAGE + b"\0\0\0\x09{not json", b"", 1, mp.InvalidMedia, "page 2"),
-        (PAGE + _frame({"done": True}), b"", 0, mp.InvalidMedia, "page 2"),
+        (PAGE, b"", -signal.SIGXCPU, mp.MediaTooLarge, "timeout=120 s"),
+        (PAGE[:-1], b"", -signal.SIGSEGV, mp.InvalidMedia, "stopped on this PDF"),
+        (PAGE + b"\0\0\0\x09{not json", b"", 1, mp.InvalidMedia, "at page 2"),
+        (_frame({"done": True}), b"", 0, mp.InvalidMedia, "stopped"),
         (_frame({"error": "timeout"}), b"", 0, mp.MediaTooLarge, "timeout=120 s"),
         (_frame({"error": "invalid", "message": "bad"}), b"", 0, mp.InvalidMedia, "bad"),
         (_frame({"error": "memory", "message": "big"}), b"", 0, mp.MediaTooLarge, "big"),
+        (_frame({"error": "config", "message": "pages 5-4"}), b"", 0, mp.InvalidConfig, "5-4"),
+        (_frame({"error": "open", "code": 3}), b"", 0, mp.InvalidMedia, "damaged"),
+        (_frame({"error": "open", "code": 4}), b"", 0, mp.UnsupportedMediaType, "password"),
+        (_frame({"error": "open", "code": 0}), b"", 0, mp.InvalidMedia, "no pages"),
+        (_frame({"error": "pages", "count": 9}), b"", 0, mp.MediaTooLarge, "9 pages"),
+        (_frame({"error": "missing", "count": 3, "page": 2}), b"", 0, mp.InvalidMedia, "page 2"),
     ],
     ids=[
         "abort",
+        "abort-before-pages",
         "memory-error",
+        "cpu-limit",
         "cut-frame",
         "bad-json",
-        "done-early",
+        "done-without-count",
         "timeout",
         "invalid",
         "memory",
+        "config",
+        "damaged",
+        "password",
+        "no-pages",
+        "too-many-pages",
+        "missing-page",
     ],
 )
-def test_render_child_failures_become_our_errors(
+def test_child_failures_become_our_errors(
     out: bytes, err: bytes, returncode: int, error: type[Exception], words: str
 ) -> None:
     """A child that aborts, dies, writes a cut or broken frame, stops early or reports an
-    error gives InvalidMedia or MediaTooLarge naming the page, never a foreign exception."""
+    error gives our error naming what it was doing, never a foreign exception."""
     with pytest.raises(error, match=words):
-        _read_frames(out, err, returncode, JOBS, 1 << 30, POLICY)
+        _read_frames(out, err, returncode, 1 << 30, POLICY, DOING)
 
 
-def test_render_child_frames_read_back() -> None:
-    """Whole frames and a done frame give the images in order."""
-    out = (
-        PAGE
-        + _frame({"page": 1, "type": "image/jpeg", "length": 2}, b"jp")
-        + _frame({"done": True})
-    )
-    images = _read_frames(out, b"", 0, JOBS, 1 << 30, POLICY)
-    assert [(i.media_type, i.data) for i in images] == [
+def test_child_frames_read_back() -> None:
+    """The count frame, the job's frames in order and a done frame give the count and frames."""
+    page_2 = _frame({"page": 1, "type": "image/jpeg", "width": 9, "height": 9}, b"jp")
+    count, frames = _read_frames(PAGE + page_2 + _frame({"done": True}), b"", 0, 1, POLICY, DOING)
+    assert count == 2
+    assert [(head["type"], body) for head, body in frames] == [
         ("image/png", b"png"),
         ("image/jpeg", b"jp"),
     ]
+
+
+# ---------------------------------------------------------------------------- counts kept
+
+
+def test_count_of_the_same_bytes_starts_no_second_child(
+    monkeypatch: pytest.MonkeyPatch, testdata: Path
+) -> None:
+    """Counting the same bytes under the same caps again (page_count after pdf_pages, as
+    token counts and renders after inspect do) starts no child; other caps or bytes do."""
+    runs: list[str] = []
+    run = _pdf_render.run_in_child
+
+    def counting(job: str, *args: Any, **kwargs: Any) -> Any:
+        runs.append(job)
+        return run(job, *args, **kwargs)
+
+    monkeypatch.setattr(_pdf, "run_in_child", counting)
+    data = (testdata / "300-pages.pdf").read_bytes() + b"% kept\n"
+    assert pdf_pages(data, POLICY) == 300
+    assert _pdf.page_count(data, POLICY) == 300
+    assert runs == ["count"]
+    assert pdf_pages(data, POLICY.replace(max_pages=500)) == 300
+    assert pdf_pages(data + b" ", POLICY) == 300
+    assert runs == ["count"] * 3
+
+
+def test_split_remembers_the_count(monkeypatch: pytest.MonkeyPatch, testdata: Path) -> None:
+    """A split counts the pages in its own child, and a count afterwards starts none."""
+    runs: list[str] = []
+    run = _pdf_render.run_in_child
+
+    def counting(job: str, *args: Any, **kwargs: Any) -> Any:
+        runs.append(job)
+        return run(job, *args, **kwargs)
+
+    monkeypatch.setattr(_pdf, "run_in_child", counting)
+    data = (testdata / "300-pages.pdf").read_bytes() + b"% split\n"
+    assert len(split_pdf(data, POLICY, max_pages=100)) == 3
+    assert pdf_pages(data, POLICY) == 300
+    assert runs == ["split"]

@@ -1,18 +1,22 @@
 """Hostile PDFs fail with our errors within the caps, and PDFium reaches nothing outside them.
 
-PDFium parses a page's content without limits, so `render_pages` draws in a child process with
-a memory cap and the policy's deadline; these tests prove both stop a page built to exhaust
-them, that counting and splitting (which never parse content) stay fast on the same files, that
-page-tree tricks are read or refused, and that no file or URL a PDF names is ever opened.
+PDFium inflates streams and parses a page's content without limits, so every call into it
+(count, split, render) runs in a child process with a memory and CPU cap and the policy's
+deadline; these tests prove the caps stop files built to exhaust them while this process stays
+small, that the child cannot be made to import code or outlive its call, that page-tree tricks
+are read or refused, and that no file or URL a PDF names is ever opened.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import random
+import signal
 import socket
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -24,9 +28,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
-from mediaparts.converting import TransformPolicy
+from mediaparts.converting import TransformPolicy, _pdf_render
 from mediaparts.converting._pdf import pdf_pages, render_pages, split_pdf
-from tests._pdfs import CATALOG, form_fanout, many_pages, one_page, pdf, stream
+from tests._pdfs import (
+    CATALOG,
+    form_fanout,
+    many_pages,
+    object_stream_bomb,
+    one_page,
+    pdf,
+    stream,
+    xref_stream_bomb,
+)
 from tests.robustness._entry_points import TESTDATA, within
 
 pytest.importorskip("pypdfium2")
@@ -51,7 +64,10 @@ def test_form_fanout_render_stops_at_the_memory_cap() -> None:
     gigabytes: rendering it is MediaTooLarge at the child's memory cap, and this process lives."""
     data = form_fanout()
     assert len(data) < 4000
-    with within(60), pytest.raises(mp.MediaTooLarge, match="more memory than rendering"):
+    with (
+        within(60),
+        pytest.raises(mp.MediaTooLarge, match=r"more memory than it may use .* to render"),
+    ):
         render_pages(data, POLICY)
 
 
@@ -95,6 +111,160 @@ def test_huge_image_is_drawn_at_max_side() -> None:
     with within(30):
         [page] = render_pages(data, POLICY)
     assert (page.width, page.height) == (1176, 1568)
+
+
+# ---------------------------------------------------------------------------- PDFium out of process
+
+_UNDER_A_LIMIT = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
+from mediaparts.converting import TransformPolicy
+from mediaparts.converting._pdf import page_count, pdf_pages, render_pages, split_pdf
+calls = {
+    "pdf_pages": pdf_pages,
+    "page_count": page_count,
+    "split_pdf": lambda data, policy: split_pdf(data, policy, max_pages=1),
+    "render_pages": lambda data, policy: render_pages(data, policy, max_side=100),
+}
+said = {}
+for path in sys.argv[1:]:
+    data = open(path, "rb").read()
+    for name, call in calls.items():
+        try:
+            said[path + " " + name] = repr(call(data, TransformPolicy()))[:80]
+        except Exception as exc:
+            said[path + " " + name] = type(exc).__name__ + ": " + str(exc)[:80]
+print(json.dumps({"said": said, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+@pytest.mark.skipif(not LINUX, reason="RLIMIT_AS is enforced on Linux")
+def test_inflating_streams_are_refused_and_this_process_stays_small(tmp_path: Path) -> None:
+    """900 KB PDFs whose object stream (its name or filter written with # escapes, unseen by
+    the page-tree reader) or cross-reference stream inflate to 900 MiB: every PDF call in a
+    process limited to 1.5 GB of address space is MediaTooLarge or InvalidMedia, the process
+    exits normally (PDFium in it would abort), and its peak memory stays under 200 MB."""
+    bombs = {
+        "type.pdf": object_stream_bomb(type_name=b"/Obj#53tm"),
+        "filter.pdf": object_stream_bomb(filter_name=b"/Fl#61teDecode"),
+        "xref.pdf": xref_stream_bomb(),
+    }
+    for name, data in bombs.items():
+        assert len(data) < 1_000_000
+        (tmp_path / name).write_bytes(data)
+    source = str(Path(mp.__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", _UNDER_A_LIMIT, *(str(tmp_path / name) for name in bombs)],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": source},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    report = json.loads(done.stdout)
+    assert len(report["said"]) == 12
+    for call, said in report["said"].items():
+        assert said.startswith(("MediaTooLarge: ", "InvalidMedia: ")), (call, said)
+    assert report["peak"] < 200 * 1024, report["peak"]  # KB
+
+
+@pytest.fixture
+def fake_pdfium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory holding pypdfium2 and PIL packages that leave a marker when
+    imported, with '' first on sys.path; returns the marker's path."""
+    marker = tmp_path / "imported"
+    folder = tmp_path / "cwd"
+    for package in ("pypdfium2", "pypdfium2_raw", "PIL"):
+        (folder / package).mkdir(parents=True)
+        (folder / package / "__init__.py").write_text(
+            f"open({str(marker)!r}, 'a').write({package!r})\nraise ImportError('fake')\n"
+        )
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr(sys, "path", ["", *sys.path])
+    return marker
+
+
+@pytest.mark.parametrize("call", ALL_THREE, ids=ALL_THREE_IDS)
+@pytest.mark.parametrize("loaded", [True, False], ids=["loaded", "not-loaded"])
+def test_child_never_imports_from_the_working_directory(
+    fake_pdfium: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    call: Callable[[bytes, TransformPolicy], object],
+    loaded: bool,
+) -> None:
+    """Fake pypdfium2 and PIL packages in the working directory, with '' on sys.path, are
+    never imported, whether or not this process has loaded the real ones: the child runs in
+    an empty directory and imports them from the absolute directories found here."""
+    if not loaded:
+        for name in [n for n in sys.modules if n.split(".")[0] in ("pypdfium2", "PIL")]:
+            monkeypatch.delitem(sys.modules, name)
+    data = one_page(b"0 0 m 100 100 l S % " + str(loaded).encode())  # no count kept for it
+    call(data, POLICY)
+    assert not fake_pdfium.exists()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+def test_interrupted_call_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KeyboardInterrupt while the child draws a costly page kills and reaps the child."""
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def recording(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        child = popen(*args, **kwargs)
+        started.append(child)
+        return child
+
+    monkeypatch.setattr(subprocess, "Popen", recording)
+    main = threading.main_thread().ident
+    assert main is not None
+    timer = threading.Timer(0.5, signal.pthread_kill, (main, signal.SIGINT))  # Ctrl-C
+    timer.start()
+    try:
+        with within(10), pytest.raises(KeyboardInterrupt):
+            render_pages(one_page(b"0 0 m 600 800 l S\n" * 200_000), POLICY)
+    finally:
+        timer.cancel()
+    [child] = started
+    assert child.returncode is not None  # reaped
+    with pytest.raises(ProcessLookupError):
+        os.kill(child.pid, 0)
+
+
+@pytest.mark.skipif(not LINUX, reason="RLIMIT_CPU ends the child on Linux")
+def test_child_left_alone_ends_at_its_cpu_limit() -> None:
+    """The child caps its own CPU time (ceil(timeout) + 1 s), so one whose parent is gone
+    ends by itself: run directly with a 1 s cap on a page of seconds of drawing, the OS ends
+    it (SIGXCPU) though its own deadline is far away."""
+    job = {
+        "job": "render",
+        "path": _pdf_render._import_roots("render", ["pypdfium2", "pypdfium2_raw", "PIL"]),
+        "seconds": 600,
+        "memory": 2**31,
+        "cpu": 1,
+        "max_pages": 10,
+        "max_side": 1568,
+        "max_pixels": 2**22,
+        "first": None,
+        "last": None,
+    }
+    data = one_page(b"0 0 m 600 800 l S\n" * 2_000_000)
+    with within(30):
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", str(_pdf_render._CHILD)],
+            input=json.dumps(job).encode() + b"\n" + data,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == -signal.SIGXCPU
+
+
+def test_timeout_past_what_subprocess_takes_is_clamped() -> None:
+    """A timeout of 10**12 s (over subprocess's ~24.8 day bound) runs, no OverflowError."""
+    count, _ = _pdf_render.run_in_child(
+        "count", one_page(), POLICY, seconds=1e12, doing="count a PDF's pages"
+    )
+    assert count == 1
 
 
 # ---------------------------------------------------------------------------- page trees

@@ -1,151 +1,254 @@
-"""Rendering PDF pages in a child process, bounded in time and memory.
+"""Running PDFium in a child process, bounded in time and memory, for every call.
 
-PDFium loads a page by parsing all of its content at once, with no limit on the work: form
-XObjects that draw each other many times over make a 3 KB file take gigabytes and minutes. A
-call into PDFium cannot be interrupted, and running out of memory aborts the whole process,
-so pages are drawn by `_pdf_child.py` in a child Python (the same interpreter, `-I`), which:
+PDFium works without limits: opening a document inflates whatever compressed object or
+cross-reference streams it finds (a 900 KB file with an object stream whose name is written
+`/Obj#53tm` inflates to 1.85 GB, which the page-tree reader of `mediaparts.formats` does not
+see), and loading a page parses all of its content at once (form XObjects that draw each other
+many times over make a 3 KB file take gigabytes and minutes). A call into PDFium cannot be
+interrupted, and running out of memory aborts the whole process. So counting, splitting and
+drawing all run in `_pdf_child.py`, a child Python (the same interpreter, `-I -S`, in an empty
+working directory: it imports the standard library, and pypdfium2 and Pillow only from the
+absolute directories they are found in here, never from a working directory), which:
 
-- caps its own address space (`RLIMIT_AS`, where the OS enforces one: Linux and the BSDs),
+- caps its own address space (`RLIMIT_AS`, where the OS enforces one: Linux and the BSDs) and
+  its CPU time (`RLIMIT_CPU`, so it ends by itself should it outlive this process),
 - installs an empty system-font list, so PDFium opens no font file of this machine (it
   falls back to its built-in fonts) and opens no other file at all,
-- checks the deadline between pages, and is killed here when it passes mid-page.
+- checks the deadline between pages, and is killed here when it passes, or when this process
+  is interrupted (KeyboardInterrupt or any other exception while waiting).
 
-The protocol: one JSON line (the parent's `sys.path`, the pages and sizes, the seconds left,
-the memory cap), then the PDF's bytes, on the child's stdin; on its stdout, one frame per page
-(a 4-byte big-endian length, a JSON header, the image's bytes), an error frame, or a last
-`done` frame.
+The protocol: one JSON line (the job, its parameters, the import directories, the seconds
+left, the caps), then the PDF's bytes, on the child's stdin; on its stdout, frames (a 4-byte
+big-endian length, a JSON header with the `length` of the bytes that follow, those bytes):
+a `count` frame, the job's frames, and a last `done` frame or an `error` frame.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
+import math
+import os
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mediaparts._errors import CodecUnavailable, InvalidMedia, MediaTooLarge
+from mediaparts._errors import (
+    CodecUnavailable,
+    InvalidConfig,
+    InvalidMedia,
+    MediaTooLarge,
+    UnsupportedMediaType,
+)
 from mediaparts.converting._policy import TransformPolicy
 
-__all__ = ["PageImage", "PageJob", "render_in_child"]
+__all__ = ["Frame", "memory_cap", "require_pdfium", "run_in_child"]
 
 PDF = "application/pdf"
-_CHILD = Path(__file__).with_name("_pdf_child.py")
+_CHILD = Path(__file__).resolve().with_name("_pdf_child.py")
+Frame = tuple[dict[str, Any], bytes]
 
 # The child's address space: room for Python, PDFium, Pillow and a page's decoded images
-# (a 600 dpi A4 scan is about 100 MB decoded), plus the bitmap, its copy and the encoders'
-# buffers for the largest page.
+# (a 600 dpi A4 scan is about 100 MB decoded), plus copies of the PDF (its bytes, PDFium's
+# parse, the pieces of a split) and, to draw, the bitmap, its copy and the encoders' buffers.
 _BASE_MEMORY = 1 << 30
 _BYTES_PER_PIXEL = 16
+_COPIES = 4
+# subprocess's timeouts overflow past about 24.8 days; no transform is given more than a day.
+_MOST_SECONDS = 86_400.0
+
+# FPDF_GetLastError's codes (fpdfview.h): what went wrong when a document does not open.
+_REASONS = {
+    1: "unknown error",
+    2: "file not found or could not be opened",
+    3: "not a PDF, or damaged beyond repair",
+    4: "password required or incorrect",
+    5: "unsupported security scheme",
+    6: "page not found or content error",
+}
+_ENCRYPTED = (
+    "; providers take only standard PDFs, without passwords or encryption: save it again "
+    "without security"
+)
 
 
-@dataclass(frozen=True, slots=True)
-class PageJob:
-    """One page to draw: its index (from 0) and the size in pixels to draw it at."""
-
-    index: int
-    width: int
-    height: int
+def memory_cap(data: bytes, pixels: int = 0) -> int:
+    """The child's address-space cap for a PDF of `len(data)` bytes and pages of `pixels`."""
+    return _BASE_MEMORY + _COPIES * len(data) + _BYTES_PER_PIXEL * pixels
 
 
-@dataclass(frozen=True, slots=True)
-class PageImage:
-    """One drawn page: `image/png` or `image/jpeg` bytes."""
+def _origin(module: str) -> str | None:
+    """The file `module` is (or would be) imported from here, looked up only in the absolute
+    entries of sys.path (never '' or a relative one: the working directory is no source of
+    code for the child) and without importing it, so PDFium is never loaded into this process.
+    """
+    if module in sys.modules:
+        loaded = sys.modules[module]
+        return None if loaded is None else getattr(loaded, "__file__", None)
+    absolute = [entry for entry in sys.path if isinstance(entry, str) and os.path.isabs(entry)]
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(module, absolute)
+    except (ImportError, ValueError):
+        return None
+    return None if spec is None else spec.origin
 
-    media_type: str
-    data: bytes
+
+def _import_roots(doing: str, modules: list[str]) -> list[str]:
+    """The absolute directories the child imports `modules` from; CodecUnavailable naming the
+    `[pdf]` extra when one is not installed."""
+    roots: list[str] = []
+    for module in modules:
+        origin = _origin(module)
+        if not origin or not os.path.isabs(origin):
+            raise CodecUnavailable(
+                f"to {doing}, this machine needs {module} (pip install pypdfium2, or the "
+                "[pdf] extra: pip install 'mediaparts[pdf]')",
+                media_type=PDF,
+                package="pypdfium2",
+                extra="pdf",
+            )
+        root = os.path.dirname(os.path.dirname(origin))
+        if root not in roots:
+            roots.append(root)
+    return roots
 
 
-def memory_cap(data: bytes, jobs: list[PageJob]) -> int:
-    """The child's address-space cap for drawing `jobs` of a PDF of `len(data)` bytes."""
-    largest = max((job.width * job.height for job in jobs), default=0)
-    return _BASE_MEMORY + 2 * len(data) + _BYTES_PER_PIXEL * largest
+def require_pdfium(doing: str) -> None:
+    """Raise `CodecUnavailable` naming the `[pdf]` extra when pypdfium2 is not installed."""
+    _import_roots(doing, ["pypdfium2"])
 
 
-def render_in_child(
-    data: bytes, jobs: list[PageJob], *, seconds: float, policy: TransformPolicy
-) -> list[PageImage]:
-    """Draw `jobs` of the PDF `data` in a child process, within `seconds`.
+def run_in_child(
+    job: str,
+    data: bytes,
+    policy: TransformPolicy,
+    *,
+    seconds: float,
+    doing: str,
+    pixels: int = 0,
+    **params: Any,
+) -> tuple[int, list[Frame]]:
+    """Run `job` ("count", "split" or "render") on the PDF `data` in a child, within `seconds`.
+
+    Returns:
+        The page count and the job's frames (header, bytes), in order.
 
     Raises:
-        MediaTooLarge: The time ran out, or the child ran out of memory.
-        InvalidMedia: PDFium could not load or draw a page, or stopped on it.
-        CodecUnavailable: The child could not import pypdfium2 or Pillow.
+        CodecUnavailable: pypdfium2 (or, to render, Pillow) is missing, or no child could start.
+        UnsupportedMediaType: The PDF is encrypted.
+        InvalidMedia: PDFium cannot open it, it has no pages, a page is missing, or PDFium
+            could not copy or draw a page, or stopped.
+        MediaTooLarge: More pages than `policy.max_pages`; the time ran out; the child ran
+            out of memory; a single page of a split is over its byte limit.
+        InvalidConfig: The child found the page range empty.
     """
-    if seconds <= 0:
-        raise _timeout(policy)
-    cap = memory_cap(data, jobs)
+    seconds = min(seconds, _MOST_SECONDS)
+    if not seconds > 0:
+        raise _timeout(policy, doing)
+    modules = ["pypdfium2", "PIL"] if job == "render" else ["pypdfium2"]
+    modules += [part for part in ("pypdfium2_raw", "pypdfium2_cfg") if _origin(part)]
+    cap = memory_cap(data, pixels)
     header = {
-        "path": [entry for entry in sys.path if isinstance(entry, str)],
-        "pages": [[job.index, job.width, job.height] for job in jobs],
+        "job": job,
+        "path": _import_roots(doing, modules),
         "seconds": seconds,
         "memory": cap,
+        "cpu": math.ceil(seconds) + 1,
+        "max_pages": policy.max_pages,
+        **params,
     }
     message = json.dumps(header).encode("utf-8") + b"\n" + data
+    out, err, returncode = _communicate(message, seconds, policy, doing)
+    return _read_frames(out, err, returncode, cap, policy, doing)
+
+
+def _communicate(
+    message: bytes, seconds: float, policy: TransformPolicy, doing: str
+) -> tuple[bytes, bytes, int]:
+    """Start the child, send `message`, wait for its output; kill and reap it on a timeout
+    or on any exception (KeyboardInterrupt included), so it never outlives the call."""
     flags = getattr(subprocess, "CREATE_NO_WINDOW", 0)  # no console window on Windows
-    try:
-        child = subprocess.Popen(
-            [sys.executable, "-I", str(_CHILD)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            creationflags=flags,
-        )
-    except OSError as exc:  # an embedded interpreter without a usable sys.executable
-        raise CodecUnavailable(
-            f"to render a PDF's pages, mediaparts runs {sys.executable!r} as a child process, "
-            f"which could not start: {exc}",
-            media_type=PDF,
-            package="pypdfium2",
-            extra="pdf",
-        ) from exc
-    with child:
+    with tempfile.TemporaryDirectory(prefix="mediaparts-pdf-") as empty:
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(_CHILD)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=empty,
+                creationflags=flags,
+            )
+        except OSError as exc:  # an embedded interpreter without a usable sys.executable
+            raise CodecUnavailable(
+                f"to {doing}, mediaparts runs {sys.executable!r} as a child process, "
+                f"which could not start: {exc}",
+                media_type=PDF,
+                package="pypdfium2",
+                extra="pdf",
+            ) from exc
         try:
             out, err = child.communicate(message, timeout=seconds + 1.0)
         except subprocess.TimeoutExpired:
-            child.kill()
-            child.communicate()
-            raise _timeout(policy) from None
-    return _read_frames(out, err, child.returncode, jobs, cap, policy)
+            _end(child)
+            raise _timeout(policy, doing) from None
+        except BaseException:
+            _end(child)
+            raise
+    return out, err, child.returncode
+
+
+def _end(child: subprocess.Popen[bytes]) -> None:
+    """Kill the child and reap it, closing its pipes."""
+    child.kill()
+    child.wait()
+    for pipe in (child.stdin, child.stdout, child.stderr):
+        if pipe is not None:
+            pipe.close()
 
 
 def _read_frames(
-    out: bytes,
-    err: bytes,
-    returncode: int,
-    jobs: list[PageJob],
-    cap: int,
-    policy: TransformPolicy,
-) -> list[PageImage]:
-    """Turn the child's frames into images, or its error or death into ours."""
-    images: list[PageImage] = []
+    out: bytes, err: bytes, returncode: int, cap: int, policy: TransformPolicy, doing: str
+) -> tuple[int, list[Frame]]:
+    """Turn the child's frames into the count and the job's frames, or its error or death
+    into ours."""
+    count, frames = -1, list[Frame]()
     for head, body in _frames(out):
         if "error" in head:
-            raise _child_error(head, policy)
+            raise _child_error(head, policy, doing)
         if head.get("done"):
-            if len(images) == len(jobs):
-                return images
+            if count >= 0:
+                return count, frames
             break
-        images.append(PageImage(str(head["type"]), body))
-    page = jobs[min(len(images), len(jobs) - 1)].index + 1 if jobs else 0
+        if "count" in head:
+            count = int(head["count"])
+        else:
+            frames.append((head, body))
+    where = _where(frames)
+    if returncode == -getattr(signal, "SIGXCPU", -1):
+        raise _timeout(policy, doing)
     if returncode == -getattr(signal, "SIGABRT", 6) or b"MemoryError" in err:
         raise MediaTooLarge(
-            f"page {page} of this PDF needed more memory than rendering may use "
-            f"({cap // 2**20:,} MB); refused",
+            f"PDFium needed more memory than it may use ({cap // 2**20:,} MB) to {doing}"
+            f"{where}; refused",
             limit=cap,
             media_type=PDF,
         )
     why = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit {returncode}"]
-    raise InvalidMedia(
-        f"PDFium stopped while drawing page {page} of this PDF ({why[0][:120]})",
-        media_type=PDF,
-    )
+    raise InvalidMedia(f"PDFium stopped {where[1:]or 'on this PDF'} ({why[0][:120]})",
+                       media_type=PDF)  # fmt: skip
 
 
-def _frames(out: bytes) -> Iterator[tuple[dict[str, Any], bytes]]:
+def _where(frames: list[Frame]) -> str:
+    """` at page 3` after the pages drawn so far, or `` for other jobs."""
+    drawn = [head["page"] for head, _ in frames if "page" in head]
+    return f" at page {drawn[-1] + 2}" if drawn else ""
+
+
+def _frames(out: bytes) -> Iterator[Frame]:
     """The whole frames in the child's output; a frame cut short (the child died) ends it."""
     at = 0
     while at + 4 <= len(out):
@@ -162,25 +265,67 @@ def _frames(out: bytes) -> Iterator[tuple[dict[str, Any], bytes]]:
         at += length
 
 
-def _child_error(head: dict[str, Any], policy: TransformPolicy) -> Exception:
+def _child_error(head: dict[str, Any], policy: TransformPolicy, doing: str) -> Exception:
+    """Our error for the child's error frame."""
     kind, text = head.get("error"), str(head.get("message", ""))[:200]
+    number = {k: int(v) for k, v in head.items() if k in ("count", "page", "size", "limit", "code")}
     if kind == "timeout":
-        return _timeout(policy)
-    if kind == "memory":
-        return MediaTooLarge(f"{text}; refused", media_type=PDF)
+        return _timeout(policy, doing)
     if kind == "codec":
         return CodecUnavailable(
-            f"to render a PDF's pages, the child process needs pypdfium2 and Pillow ({text})",
+            f"to {doing}, the child process needs pypdfium2 and Pillow ({text})",
             media_type=PDF,
             package="pypdfium2",
             extra="pdf",
         )
-    return InvalidMedia(f"this PDF could not be drawn: {text}", media_type=PDF)
+    if kind == "encrypted":
+        return UnsupportedMediaType(
+            "this PDF is encrypted (it opens without a password, but its content is "
+            "encrypted)" + _ENCRYPTED,
+            media_type=PDF,
+        )
+    if kind == "open":
+        code = number.get("code", 1)
+        if code in (4, 5):
+            return UnsupportedMediaType(
+                f"this PDF is encrypted ({_REASONS[code]})" + _ENCRYPTED, media_type=PDF
+            )
+        if code == 0:  # PDFium opened it but found no page
+            return InvalidMedia("this PDF has no pages", media_type=PDF)
+        reason = _REASONS.get(code, text[:120])
+        return InvalidMedia(f"this PDF could not be read: {reason} (PDFium)", media_type=PDF)
+    if kind == "pages":
+        return MediaTooLarge(
+            f"this PDF has {number['count']:,} pages, over TransformPolicy.max_pages="
+            f"{policy.max_pages:,}; refused before reading them",
+            size=number["count"],
+            limit=policy.max_pages,
+            media_type=PDF,
+        )
+    if kind == "missing":
+        return InvalidMedia(
+            f"this PDF's page tree counts {number['count']:,} pages, but page "
+            f"{number['page']} is missing",
+            media_type=PDF,
+        )
+    if kind == "page_size":
+        return MediaTooLarge(
+            f"page {number['page']} of this PDF alone is {number['size']:,} bytes ({text}), "
+            f"over the limit of {number['limit']:,}; it cannot be split small enough (try "
+            "rendering its pages to images instead)",
+            size=number["size"],
+            limit=number["limit"],
+            media_type=PDF,
+        )
+    if kind == "memory":
+        return MediaTooLarge(f"{text}; refused", media_type=PDF)
+    if kind == "config":
+        return InvalidConfig(text)
+    return InvalidMedia(f"this PDF could not be read: {text}", media_type=PDF)
 
 
-def _timeout(policy: TransformPolicy) -> MediaTooLarge:
+def _timeout(policy: TransformPolicy, doing: str) -> MediaTooLarge:
     return MediaTooLarge(
-        f"rendering this PDF's pages took longer than TransformPolicy.timeout="
-        f"{policy.timeout:g} s; refused",
+        f"PDFium took longer than TransformPolicy.timeout={policy.timeout:g} s to {doing}; refused",
         media_type=PDF,
     )
