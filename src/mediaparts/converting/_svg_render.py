@@ -12,7 +12,9 @@ Starting it costs about 45 ms per raster (measured on the benchmark machine).
 
 from __future__ import annotations
 
+import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -35,6 +37,9 @@ import sys, threading
 try:
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+    # A backstop: an orphan (its parent killed outright) ends at its own CPU cap.
+    cpu = int(sys.argv[3])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 except (ImportError, ValueError, OSError):
     pass
 sys.path.insert(0, sys.argv[2])
@@ -84,13 +89,16 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
         )
     where = os.path.dirname(os.path.dirname(os.path.abspath(resvg.__file__ or "")))
     memory = _BASE_MEMORY + _CANVAS_COPIES * 4 * pixels
+    # A subprocess wait holds at most ~24 days: the policy allows a day, clamp all the same.
+    wait = min(max(seconds, 0.001), 86_400.0)
+    cpu = math.ceil(wait) + 1
     with tempfile.TemporaryDirectory(prefix="mediaparts-svg-") as empty:
         try:
             done = subprocess.run(
-                [sys.executable, "-I", "-c", _CHILD, str(memory), where],
+                [sys.executable, "-I", "-c", _CHILD, str(memory), where, str(cpu)],
                 input=document.encode("utf-8"),
                 capture_output=True,
-                timeout=max(seconds, 0.001),
+                timeout=wait,
                 cwd=empty,
                 check=False,
             )
@@ -110,6 +118,12 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
             ) from exc
     if done.returncode == 0:
         return done.stdout
+    if done.returncode == -getattr(signal, "SIGXCPU", 24):  # its own CPU cap: the timeout
+        raise MediaTooLarge(
+            f"rasterising this SVG took longer than the {seconds:.3g} s left of "
+            "TransformPolicy.timeout; refused",
+            media_type=SVG,
+        )
     said = done.stderr.decode("utf-8", "replace").strip()
     if "memory allocation" in said or "MemoryError" in said:
         raise MediaTooLarge(
