@@ -204,7 +204,7 @@ def _override_keys(provider: str) -> list[str]:
 # Fields where None is a value: a size's "no limit", the provider's own file store or name.
 NONE_TAKEN = {"max_request_bytes", "file_store", "prices_id"}
 NONE_TAKEN |= {f"{k}_{f}" for k in typing.get_args(Kind) for f in ("max_bytes", "max_count")}
-NONE_TAKEN |= {"image_max_width", "image_max_height", "file_max_pages"}
+NONE_TAKEN |= {"image_max_width", "image_max_height", "file_max_pages", "file_max_request_pages"}
 WRONG = [None, 1.5, "x", [object()], {"a": 1}, object()]
 
 
