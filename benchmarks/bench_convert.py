@@ -78,8 +78,10 @@ def run(repeat: int = 3) -> list[Row]:
             mp3.wall[0],
             mp3.wall[1],
             "the ffmpeg command, same codec, bit rate and channels",
-            target="≤ 1×",
-            goal=("≤", 1.0),
+            # "No slower than the ffmpeg command" (issue 15), with the 5% noise every
+            # never-slower row here allows.
+            target="≤ 1.05× (no slower, 5% noise)",
+            goal=("≤", 1.05),
             note=f"PyAV {av_version()}; MP3 by {mp3_encoder()}",
         ),
         Row(f"{job}, CPU time", mp3.cpu[0], mp3.cpu[1], "the ffmpeg command's CPU time"),
