@@ -237,7 +237,24 @@ def test_pdf_refused_by_policy_says_how_to_split(testdata: Path) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize("name", ["clip.mp4", "tone.m4a", "drawing.svg", "document.docx"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *AUDIO,
+        "voice.m4a",
+        *VIDEO,
+        "scenes.mp4",
+        "drawing.svg",
+        "diagram.svg",
+        "document.pdf",
+        "text.pdf",
+        "document.docx",
+        "report.docx",
+        "sheet.xlsx",
+        "slides.pptx",
+        "memo.rtf",
+    ],
+)
 def test_converted_media_renders_and_validates(testdata: Path, name: str, provider: str) -> None:
     """Whatever a part became, `render` sends it in a request the SDK's own types accept, and
     `check` finds nothing wrong."""
@@ -246,7 +263,8 @@ def test_converted_media_renders_and_validates(testdata: Path, name: str, provid
     pytest.importorskip("docx")
     pytest.importorskip(SDK_MODULES[provider])
     message = mp.User("What is in this?", files=[{"path": str(testdata / name)}])
-    if name == "tone.m4a" and not mp.providers.get(provider).rules.audio.media_types:
+    audio = name.startswith(("tone.", "voice."))
+    if audio and not mp.providers.get(provider).rules.audio.media_types:
         with pytest.raises(mp.UnsupportedMediaType, match=provider):
             mp.render([message], provider)
         return
