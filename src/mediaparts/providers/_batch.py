@@ -250,9 +250,9 @@ class BatchWriter:
     def _next(self) -> None:
         """Finish the current file (if any) and open the next one."""
         self._finish()
-        self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"{self.prefix}-{len(self._files) + 1:05d}.jsonl"
         try:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
             self._file = open(path, "xb", buffering=_BUFFER)  # noqa: SIM115 - closed in _finish
         except FileExistsError as exc:
             raise InvalidConfig(
