@@ -154,6 +154,7 @@ def machine() -> str:
 
 
 def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row], str]]]:
+    import bench_batch
     import bench_convert
     import bench_count
     import bench_detection
@@ -186,6 +187,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "video": rows_only(bench_video.run),
         "convert": rows_only(bench_convert.run),
         "svg": rows_only(bench_svg.run),
+        "batch": bench_batch.run,
     }
 
 
@@ -204,11 +206,13 @@ SECTION_NAMES = (
     "video",
     "convert",
     "svg",
+    "batch",
 )
 
 _TITLES = {
     "detection": "Detection accuracy",
     "peers": "Photo to a content block: what each library sends",
+    "batch": "Batch files",
 }
 
 

@@ -335,3 +335,16 @@ def test_batch_writer_unwritable_folder(tmp_path: Path) -> None:
         pytest.raises(mp.InvalidConfig, match="cannot create"),
     ):
         writer.add("a", line("gemini", "a"))
+
+
+def test_batch_writer_remembers_many_ids(tmp_path: Path) -> None:
+    """Thousands of ids are told apart (the table grows), and each repeat is still refused."""
+    text = line("gemini", "x")
+    with mp.BatchWriter("gemini", tmp_path) as writer:
+        for i in range(5000):
+            writer.add(f"id-{i}", text)
+        for i in (0, 1234, 4999):
+            with pytest.raises(mp.ProviderLimitError, match="twice"):
+                writer.add(f"id-{i}", text)
+    (written,) = writer.close()
+    assert written.requests == 5000
