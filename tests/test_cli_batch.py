@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +177,41 @@ def test_cli_batch_read_missing_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     """A missing result file is one error line, exit 1."""
     assert main(["batch", "read", str(tmp_path / "none"), "--provider", "openai"]) == 1
     assert "No such file" in capsys.readouterr().err
+
+
+def test_cli_batch_write_takes_number_ids_and_text_params(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A number id is its decimal text; a --param value that is not JSON is text."""
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"id": 7, "messages": [{"role": "user", "parts": "hi"}]}\n')
+    out = tmp_path / "o"
+    args = ["batch", "write", str(source), "--provider", "openai", "--model", "gpt-4o"]
+    assert main([*args, "--param", "user=someone", "--out", str(out), "--workers", "1"]) == 0
+    record = json.loads((out / "batch-00001.jsonl").read_bytes())
+    assert record["custom_id"] == "7" and record["body"]["user"] == "someone"
+
+
+def test_cli_batch_write_refuses_an_overlong_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An input line over the bound is an error naming it, not read whole."""
+    from mediaparts import _cli_batch
+
+    monkeypatch.setattr(_cli_batch, "MAX_INPUT_LINE", 50)
+    source = conversations(tmp_path, 1)
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main(args) == 1
+    assert "line 1: over 50 bytes" in capsys.readouterr().err
+
+
+def test_cli_batch_write_draws_a_progress_bar_on_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a terminal, stderr gets a bar that ends at the total, then is cleared."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    source = conversations(tmp_path, 3)
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main([*args, "--workers", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "[########################] 3/3 requests" in err and err.count("\r\x1b[K") >= 2

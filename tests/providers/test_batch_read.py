@@ -288,3 +288,25 @@ def test_read_batch_results_refuses_a_wrong_source(
     """A source that is neither a path nor an iterable of lines is refused at once."""
     with pytest.raises(error):
         mp.read_batch_results(source, "openai", **kwargs)
+
+
+def test_read_batch_results_needs_a_response_reader() -> None:
+    """A provider with a batch format but no response reader is refused at once."""
+    import dataclasses
+    import types
+
+    from mediaparts.providers import openai
+
+    module = types.SimpleNamespace(
+        RULES=dataclasses.replace(openai.RULES, provider="noreader"),
+        render=openai.render,
+        media_site=openai.media_site,
+        batch_request=openai.batch_request,
+        batch_result=openai.batch_result,
+    )
+    mp.providers.register("noreader", module)
+    try:
+        with pytest.raises(mp.InvalidConfig, match="cannot read responses"):
+            mp.read_batch_results([], "noreader")
+    finally:
+        mp.providers.unregister("noreader")

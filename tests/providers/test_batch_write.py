@@ -129,3 +129,23 @@ def test_write_batch_leaves_the_conversations_unchanged(tmp_path: Path) -> None:
     before = [m.to_dict() for m in conversation]
     mp.write_batch([("a", conversation)], "openai", tmp_path, model="m", workers=1)
     assert [m.to_dict() for m in conversation] == before
+
+
+def test_write_batch_names_the_request_that_fails_in_process(tmp_path: Path) -> None:
+    """In this process too, an error making one line names its id."""
+    bad = [("ok", "hi"), ("broken", [mp.User([mp.part(PNG[:60])])])]
+    with pytest.raises(mp.MediaError, match="'broken'"):
+        mp.write_batch(bad, "gemini", tmp_path, workers=1)
+
+
+def test_write_batch_chunk_returns_lines_and_warnings() -> None:
+    """A worker's chunk gives back each id's line, and the warnings raised making them."""
+    job = _batch_write._Job(
+        mp.providers.get("openai"), "m", {}, "auto", mp.TransformPolicy(), "warn", "drop"
+    )
+    lost = [mp.User(["hi"]), mp.Assistant([mp.ReasoningPart(text="t", provider="gemini")])]
+    lines, caught = _batch_write._chunk(job, [("a", "hi"), ("b", lost)])
+    assert [custom_id for custom_id, _ in lines] == ["a", "b"]
+    assert lines[0][1] == mp.batch_line("a", "hi", "openai", model="m")
+    ((message, category),) = caught
+    assert category is mp.ConversionWarning and "ReasoningPart" in message
