@@ -152,7 +152,9 @@ def write_batch(
     ):
         raise InvalidConfig(f"workers must be a positive whole number, got {excerpt(workers)}")
     if progress is not None and not callable(progress):
-        raise InvalidConfig(f"progress must be a function of the count done, got {progress!r}")
+        raise InvalidConfig(
+            f"progress must be a function of the count done, got {type(progress).__name__}"
+        )
     job = _Job(
         chosen, model, check_params(params), urls, _policy(transforms), on_loss, foreign_reasoning
     )

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.providers._batch_types import (
     BatchRecord,
     need_id,
@@ -50,7 +50,8 @@ def _request(
     """
     if model is None and "model" not in params:
         raise InvalidConfig(
-            f"an OpenAI batch request names its model: pass model= ({provider}, {custom_id!r})"
+            f"an OpenAI batch request names its model: pass model= ({provider}, "
+            f"{excerpt(custom_id)})"
         )
     body = request_fields(payload, params, provider)
     if model is not None:
