@@ -348,3 +348,17 @@ def test_batch_writer_remembers_many_ids(tmp_path: Path) -> None:
                 writer.add(f"id-{i}", text)
     (written,) = writer.close()
     assert written.requests == 5000
+
+
+@pytest.mark.parametrize(
+    "provider", [p for p in mp.providers.names() if DOCUMENTED[p][0] is not None]
+)
+def test_batch_writer_splits_at_the_documented_request_limit(tmp_path: Path, provider: str) -> None:
+    """With the default limits, a file holds exactly the documented number of requests."""
+    limit = DOCUMENTED[provider][0]
+    assert limit is not None
+    text = b'{"x":1}\n'  # the writer counts lines; it does not read them
+    with mp.BatchWriter(provider, tmp_path) as writer:
+        for i in range(limit + 1):
+            writer.add(f"r{i}", text)
+    assert [f.requests for f in writer.close()] == [limit, 1]
