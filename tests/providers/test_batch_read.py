@@ -230,7 +230,7 @@ def test_read_batch_results_streams_a_file_and_counts_lines(tmp_path: Path) -> N
         ({"custom_id": "a", "result": "x"}, "line.result: expected an object"),
         ({"custom_id": "a"}, "line.result: expected an object"),
         ({"custom_id": "a", "result": {"type": 5}}, "line.result.type"),
-        (3.5, "a line is bytes, str or a dict"),
+        (3.5, "a line is bytes, str, a dict or an SDK's result object"),
     ],
 )
 def test_read_batch_results_names_an_unreadable_line(line: Any, words: str) -> None:
@@ -310,3 +310,16 @@ def test_read_batch_results_needs_a_response_reader() -> None:
             mp.read_batch_results([], "noreader")
     finally:
         mp.providers.unregister("noreader")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="the SDKs need 3.11+")
+def test_read_batch_results_takes_the_sdk_result_objects() -> None:
+    """What anthropic's batches.results() yields is read as its JSON lines are."""
+    pytest.importorskip("anthropic")
+    from anthropic.types.messages import MessageBatchIndividualResponse
+
+    lines = [SUCCESS["anthropic"][0], *(line for p, line, _, _ in ERRORS if p == "anthropic")]
+    objects = [MessageBatchIndividualResponse.model_validate(line) for line in lines]
+    assert list(mp.read_batch_results(objects, "anthropic")) == list(
+        mp.read_batch_results(lines, "anthropic")
+    )

@@ -17,6 +17,7 @@ from typing import IO, Any
 from mediaparts._errors import InvalidConfig, InvalidMedia, MediaError, excerpt, rewrap
 from mediaparts.providers._batch import batch_provider
 from mediaparts.providers._batch_types import BatchResult
+from mediaparts.providers._read_common import plain
 from mediaparts.providers._registry import Provider
 
 __all__ = ["MAX_LINE_BYTES", "read_batch_results"]
@@ -35,8 +36,9 @@ def read_batch_results(
     """Read a provider's batch result file, one `BatchResult` per line, as they come.
 
     Args:
-        source: A path to a JSONL result file, or an iterable of its lines (bytes or str)
-            or of the records already parsed (dicts). Blank lines are skipped.
+        source: A path to a JSONL result file, or an iterable of its lines (bytes or str),
+            of the records already parsed (dicts), or of the SDK's result objects (what
+            anthropic's `messages.batches.results(id)` yields). Blank lines are skipped.
         provider: A provider name or `Provider` with a batch format.
         max_line_bytes: The longest line read; a longer one is a result with an error.
 
@@ -49,7 +51,7 @@ def read_batch_results(
         InvalidConfig: The provider has no batch format or no response reader, or
             `max_line_bytes` is not a positive whole number.
         InvalidMedia: `source` is neither a path nor an iterable of lines.
-        OSError: The file cannot be opened.
+        OSError: The file cannot be opened (raised when the first result is asked for).
     """
     chosen = batch_provider(provider)
     if chosen.response_reader is None:
@@ -128,13 +130,17 @@ def _record(line: Any) -> dict[str, Any]:
     """Return one line as a JSON object with string keys."""
     if isinstance(line, Mapping):
         record: Any = line
+    elif callable(getattr(line, "model_dump", None)):  # an SDK's result object
+        record = plain(line, mode="json", sent=True)
     elif isinstance(line, str | bytes | bytearray):
         try:
             record = json.loads(line)
         except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
             raise InvalidMedia(f"not JSON ({type(exc).__name__})") from exc
     else:
-        raise InvalidMedia(f"a line is bytes, str or a dict, got {type(line).__name__}")
+        raise InvalidMedia(
+            f"a line is bytes, str, a dict or an SDK's result object, got {type(line).__name__}"
+        )
     if not isinstance(record, Mapping) or not all(isinstance(k, str) for k in record):
         raise InvalidMedia(f"expected a JSON object, got {type(record).__name__}")
     return dict(record)
