@@ -135,7 +135,8 @@ def write_batch(
             reported as warnings in this process.
 
     Returns:
-        The files written, in order.
+        The files written, in order. On an error, the files written until then are closed
+        and left in place.
 
     Raises:
         InvalidConfig: A setting is wrong (checked before any work), or the provider has no
