@@ -28,7 +28,7 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 
 
 def read_batch_results(
-    source: str | os.PathLike[str] | Iterable[bytes | str | Mapping[str, Any]],
+    source: str | os.PathLike[str] | Iterable[Any],
     provider: str | Provider,
     *,
     max_line_bytes: int = MAX_LINE_BYTES,
