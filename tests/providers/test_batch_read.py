@@ -155,6 +155,8 @@ ERRORS = [
         400,
     ),
     ("gemini", {"key": "img-2", "status": {"code": 13, "message": "internal"}}, "13", 13),
+    ("gemini", {"key": "img-2", "error": {"message": "no code"}}, "error", None),
+    ("bedrock", {"recordId": "img-2", "error": {"errorMessage": "no code"}}, "error", None),
     (
         "bedrock",
         {"recordId": "img-2", "modelInput": {}, "error": {"errorCode": 400, "errorMessage": "bad"}},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import filecmp
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,8 @@ def test_write_batch_reads_its_input_lazily(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only a bounded window of requests is taken ahead of what is written."""
-    monkeypatch.setattr(_batch_write, "CHUNK", 4)
+    monkeypatch.setattr(_batch_write, "FIRST_CHUNK", 4)
+    monkeypatch.setattr(_batch_write, "MAX_CHUNK", 4)
     seen: list[int] = []
     ahead: list[int] = []
 
@@ -69,7 +71,7 @@ def test_write_batch_reads_its_input_lazily(
         ahead.append(len(seen) - done)
 
     mp.write_batch(requests(400, seen), "gemini", tmp_path, workers=2, progress=progress)
-    window = 2 * _batch_write.AHEAD * 4  # workers x chunks ahead x chunk size
+    window = 2 * _batch_write.AHEAD * 4  # workers x chunks ahead x largest chunk
     assert len(seen) == 400
     assert max(ahead) <= window
 
@@ -149,3 +151,21 @@ def test_write_batch_chunk_returns_lines_and_warnings() -> None:
     assert lines[0][1] == mp.batch_line("a", "hi", "openai", model="m")
     ((message, category),) = caught
     assert category is mp.ConversionWarning and "ReasoningPart" in message
+
+
+def test_write_batch_sizes_chunks_by_the_bytes_of_their_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Large lines make small chunks: the requests in flight hold about CHUNK_BYTES each."""
+    monkeypatch.setattr(_batch_write, "CHUNK_BYTES", 1)  # every line is "large"
+    sizes: list[int] = []
+    submit = ProcessPoolExecutor.submit
+
+    def spy(self: Any, fn: Any, job: Any, chunk: list[Any]) -> Any:
+        sizes.append(len(chunk))
+        return submit(self, fn, job, chunk)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", spy)
+    files = mp.write_batch(requests(100), "gemini", tmp_path, workers=2)
+    assert sum(f.requests for f in files) == 100
+    assert sizes[0] == _batch_write.FIRST_CHUNK and set(sizes[-10:]) == {1}

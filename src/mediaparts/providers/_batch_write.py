@@ -34,9 +34,14 @@ from mediaparts.providers._render import ForeignReasoning, OnLoss, _check_option
 __all__ = ["write_batch"]
 
 # Requests per task sent to a worker: large enough that a task's overhead (pickling, a
-# round trip) is small beside its work, small enough that a few in flight stay small.
-CHUNK = 32
-# Chunks in flight per worker: one being worked on, one waiting, one coming back.
+# round trip) is small beside its work, and about CHUNK_BYTES of lines, so that the chunks in
+# flight stay small whether the images are thumbnails or photos. The first chunks, before a
+# line's size is known, are FIRST_CHUNK requests.
+FIRST_CHUNK = 8
+MAX_CHUNK = 64
+CHUNK_BYTES = 8 * 1024 * 1024
+# Progress is reported this often when the work is done in this process.
+PROGRESS_EVERY = 32
 AHEAD = 3
 
 
@@ -182,9 +187,9 @@ def _in_process(
     for custom_id, conversation in pairs:
         writer.add(custom_id, job.line(custom_id, conversation))
         done += 1
-        if progress is not None and done % CHUNK == 0:
+        if progress is not None and done % PROGRESS_EVERY == 0:
             progress(done)
-    if progress is not None and done % CHUNK:
+    if progress is not None and done % PROGRESS_EVERY:
         progress(done)
 
 
@@ -197,12 +202,13 @@ def _in_workers(
 ) -> None:
     pending: deque[Future[tuple[list[tuple[str, bytes]], list[tuple[str, type[Warning]]]]]]
     pending = deque()
-    done = 0
+    done = written = 0
+    size = FIRST_CHUNK
     pool = ProcessPoolExecutor(max_workers=count)
     try:
         while True:
             while len(pending) < count * AHEAD:
-                chunk = list(islice(pairs, CHUNK))
+                chunk = list(islice(pairs, size))
                 if not chunk:
                     break
                 pending.append(pool.submit(_chunk, job, chunk))
@@ -213,7 +219,9 @@ def _in_workers(
                 warnings.warn(message, category, stacklevel=4)
             for custom_id, line in lines:
                 writer.add(custom_id, line)
+                written += len(line)
             done += len(lines)
+            size = max(1, min(MAX_CHUNK, CHUNK_BYTES * done // max(written, 1)))
             if progress is not None:
                 progress(done)
     finally:
