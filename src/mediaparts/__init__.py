@@ -89,6 +89,16 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         render,
         trim,
     )
+    from mediaparts.uploading import (
+        MemoryUploadCache,
+        SqliteUploadCache,
+        UploadCache,
+        UploadCacheEntry,
+        UploadCacheKey,
+        Uploader,
+        aupload,
+        upload,
+    )
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
 # when first used, so `import mediaparts` stays cheap for code that only makes parts. This
@@ -125,6 +135,14 @@ _LAZY = {
     "normalize_many": "mediaparts.providers",
     "render": "mediaparts.providers",
     "trim": "mediaparts.providers",
+    "MemoryUploadCache": "mediaparts.uploading",
+    "SqliteUploadCache": "mediaparts.uploading",
+    "UploadCache": "mediaparts.uploading",
+    "UploadCacheEntry": "mediaparts.uploading",
+    "UploadCacheKey": "mediaparts.uploading",
+    "Uploader": "mediaparts.uploading",
+    "aupload": "mediaparts.uploading",
+    "upload": "mediaparts.uploading",
 }
 
 
@@ -160,6 +178,7 @@ __all__ = [
     "MediaError",
     "MediaPart",
     "MediaTooLarge",
+    "MemoryUploadCache",
     "Message",
     "MessageTokens",
     "NoDocumentedRule",
@@ -174,6 +193,7 @@ __all__ = [
     "ProviderPart",
     "ReasoningPart",
     "RefusalPart",
+    "SqliteUploadCache",
     "StopReason",
     "System",
     "TextPart",
@@ -183,6 +203,10 @@ __all__ = [
     "TransformPolicy",
     "UnknownProvider",
     "UnsupportedMediaType",
+    "UploadCache",
+    "UploadCacheEntry",
+    "UploadCacheKey",
+    "Uploader",
     "Usage",
     "User",
     "VideoPart",
@@ -190,6 +214,7 @@ __all__ = [
     "afrom_upload",
     "anormalize",
     "arender",
+    "aupload",
     "canonical_media_type",
     "check",
     "configure",
@@ -215,5 +240,6 @@ __all__ = [
     "show",
     "trim",
     "untrusted",
+    "upload",
     "using_transforms",
 ]

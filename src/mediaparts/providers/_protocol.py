@@ -20,6 +20,11 @@ provider with `InvalidConfig`):
 - `replays(part)`: why `render` leaves out a reasoning part of its own provider (a missing
   signature or id), or None when it sends it; `count_tokens` asks it so that what is not sent
   costs 0. Without it, a provider's own reasoning counts as sent.
+- `FILES`: its file API, a `FileApi` (`_files`): the store's facts (`FileStoreRules`: size,
+  lifetime, the kinds its API takes by reference) and the calls that store a file with the
+  caller's SDK client (`upload`, `aupload`) and fingerprint the account (`account`). Without
+  it, `mp.upload` and `render(..., urls="upload")` refuse the provider (or, for `render`,
+  send its media inline).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any, Protocol
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._parts import ReasoningPart
+from mediaparts.providers._files import FileApi
 from mediaparts.providers._render_common import Prepare
 from mediaparts.providers._rules import Rules
 from mediaparts.providers._sites import Problems, Site, Where
@@ -79,7 +85,10 @@ OPTIONAL = {
     "read": "a function (payload) -> list[Message]",
     "read_response": "a function (response) -> Assistant",
     "replays": "a function (part) -> str | None",
+    "FILES": "a mediaparts.providers.FileApi",
 }
+# The optional members that are data, not functions: the type each must be.
+_DATA = {"FILES": FileApi}
 
 
 def validated(name: Any, module: Any) -> ProviderModule:
@@ -103,7 +112,12 @@ def validated(name: Any, module: Any) -> ProviderModule:
     wrong += [
         f"{member} ({what}, or absent)"
         for member, what in OPTIONAL.items()
-        if getattr(module, member, None) is not None and not callable(getattr(module, member))
+        if getattr(module, member, None) is not None
+        and not (
+            isinstance(getattr(module, member), _DATA[member])
+            if member in _DATA
+            else callable(getattr(module, member))
+        )
     ]
     if wrong:
         raise InvalidConfig(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
+from mediaparts.providers._files import FileApi
 from mediaparts.providers._protocol import (
     ProviderModule,
     Reader,
@@ -50,6 +51,7 @@ class Provider:
         response_reader: Reads one of its responses into an `Assistant`, if it can.
         replays: Says why it leaves out one of its own reasoning parts (None: sent), if it
             has such a rule.
+        files: Its file API (`FileApi`: the store's rules and upload calls), if it has one.
     """
 
     name: str
@@ -59,6 +61,7 @@ class Provider:
     reader: Reader | None = field(default=None, repr=False, compare=False)
     response_reader: ResponseReader | None = field(default=None, repr=False, compare=False)
     replays: Replays | None = field(default=None, repr=False, compare=False)
+    files: FileApi | None = field(default=None, repr=False, compare=False)
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.
@@ -145,6 +148,7 @@ def get(name: str | Provider) -> Provider:
         getattr(module, "read", None),
         getattr(module, "read_response", None),
         getattr(module, "replays", None),
+        getattr(module, "FILES", None),
     )
     _loaded[name] = provider
     return provider

@@ -36,11 +36,13 @@ server-tool results, `search_result`, `content` documents, `container_upload`, .
 as `ProviderPart`s and sent back verbatim, to Anthropic only.
 """
 
+from mediaparts.providers.anthropic._files import FILES
 from mediaparts.providers.anthropic._read import read, read_response
 from mediaparts.providers.anthropic._render import media_site, render, replays
 from mediaparts.providers.anthropic._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
     RULES,
     TEXT,
     TEXT_SOURCE,
@@ -51,6 +53,8 @@ from mediaparts.providers.anthropic._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",

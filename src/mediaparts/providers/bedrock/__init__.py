@@ -27,11 +27,13 @@ On a message:
 - `status`: `"success"` when a `toolResult` wrote it; `type`: a `toolResult`'s `type`.
 """
 
+from mediaparts.providers.bedrock._files import FILES
 from mediaparts.providers.bedrock._read import read, read_response
 from mediaparts.providers.bedrock._render import media_site, render
 from mediaparts.providers.bedrock._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
     RULES,
     TEXT,
     TEXT_SOURCE,
@@ -43,6 +45,8 @@ from mediaparts.providers.bedrock._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",

@@ -37,12 +37,14 @@ Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on
 function call part stays a hint of that part (Gemini 3 requires it back on the same part).
 """
 
+from mediaparts.providers.gemini._files import FILES
 from mediaparts.providers.gemini._read import read
 from mediaparts.providers.gemini._render import media_site, render
 from mediaparts.providers.gemini._response import read_response
 from mediaparts.providers.gemini._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
     RULES,
     TEXT,
     TEXT_SOURCE,
@@ -53,6 +55,8 @@ from mediaparts.providers.gemini._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",

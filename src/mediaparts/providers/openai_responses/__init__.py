@@ -41,8 +41,20 @@ back exactly (other providers ignore it):
   (its content was `[]`).
 """
 
+from mediaparts.providers.openai_responses._files import FILES
 from mediaparts.providers.openai_responses._read import read, read_response
 from mediaparts.providers.openai_responses._render import media_site, render, replays
-from mediaparts.providers.openai_responses._tables import COSTS, RULES, TEXT
+from mediaparts.providers.openai_responses._tables import COSTS, FILE_STORE, RULES, TEXT
 
-__all__ = ["COSTS", "RULES", "TEXT", "media_site", "read", "read_response", "render", "replays"]
+__all__ = [
+    "COSTS",
+    "FILES",
+    "FILE_STORE",
+    "RULES",
+    "TEXT",
+    "media_site",
+    "read",
+    "read_response",
+    "render",
+    "replays",
+]
