@@ -13,7 +13,7 @@ from mediaparts.providers._files import (
     fingerprint,
     member,
 )
-from mediaparts.providers.anthropic._tables import FILE_STORE
+from mediaparts.providers.anthropic._tables import FILE_STORE, FILES_BETA
 
 __all__ = ["FILES"]
 
@@ -21,22 +21,25 @@ _CLIENT = "an anthropic.Anthropic client (anthropic.AsyncAnthropic for aupload)"
 
 
 def _file(request: UploadRequest) -> tuple[str, bytes, str]:
-    # The SDK sends a (name, bytes, type) tuple as the multipart `file` field, and adds the
-    # `anthropic-beta: files-api-2025-04-14` header itself (anthropic-sdk-python
-    # resources/beta/files.py, read 2026-12).
+    # The SDK sends a (name, bytes, type) tuple as the multipart `file` field
+    # (anthropic-sdk-python resources/beta/files.py, read 2026-12).
     return (request.filename, request.data, request.media_type)
 
 
 def upload(client: Any, request: UploadRequest) -> Stored:
     """Store one file in Anthropic's Files API with a blocking client."""
     send = member(client, "beta.files.upload", "anthropic", _CLIENT)
-    return Stored(file_id=str(answer(send(file=_file(request)), "anthropic").id))
+    return Stored(
+        file_id=str(answer(send(file=_file(request), betas=[FILES_BETA]), "anthropic").id)
+    )
 
 
 async def aupload(client: Any, request: UploadRequest) -> Stored:
     """Store one file in Anthropic's Files API with an async client."""
     send = member(client, "beta.files.upload", "anthropic", _CLIENT)
-    return Stored(file_id=str((await awaited(send(file=_file(request)), "anthropic")).id))
+    return Stored(
+        file_id=str((await awaited(send(file=_file(request), betas=[FILES_BETA]), "anthropic")).id)
+    )
 
 
 def account(client: Any, location: str | None) -> str:

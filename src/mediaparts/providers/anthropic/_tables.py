@@ -191,6 +191,9 @@ STOP_REASONS: dict[str, StopReason] = {
 # and plain text (`document` block) by `file_id`; other types only serve the code execution
 # tool (docs.claude.com/en/docs/build-with-claude/files, read 2026-12). Not on Bedrock or
 # Vertex AI.
+# The beta the Files API needs on every request that uploads or references a file (the same
+# page); anthropic-sdk-python 2.15 sends it only when asked (`betas=`).
+FILES_BETA = "files-api-2025-04-14"
 FILE_STORE = FileStoreRules(
     store="anthropic",
     max_bytes=500 * 2**20,
