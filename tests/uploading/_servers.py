@@ -27,17 +27,17 @@ pytest.importorskip("botocore")
 pytest.importorskip("httpx2")
 
 import anthropic
-import boto3
+import botocore.session
 import httpx
 import httpx2
 import openai
-from botocore.stub import Stubber
+from botocore.stub import Stubber as Stubber
 from google import genai
 from google.genai import types as genai_types
 
 # The one expiration time the fake Gemini store answers (2026-12-04T00:00:00Z).
 GEMINI_EXPIRY = "2026-12-04T00:00:00Z"
-GEMINI_EXPIRY_SECONDS = datetime.datetime(2026, 12, 4, tzinfo=datetime.UTC).timestamp()
+GEMINI_EXPIRY_SECONDS: float = datetime.datetime(2026, 12, 4, tzinfo=datetime.UTC).timestamp()
 
 
 @dataclass(frozen=True)
@@ -159,9 +159,10 @@ class GeminiFiles(Store):
     `get`), the last one repeated: `["PROCESSING", "ACTIVE"]` makes the SDK poll once.
     """
 
-    def __init__(self, states: tuple[str, ...] = ("ACTIVE",)) -> None:
+    def __init__(self, states: tuple[str, ...] = ("ACTIVE",), drop: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.states = list(states)
+        self.drop = drop  # keys left out of every file it answers
         self.answered = 0
 
     def _file(self, name: str, mime_type: str) -> dict[str, Any]:
@@ -176,7 +177,7 @@ class GeminiFiles(Store):
         }
         if state == "FAILED":
             body["error"] = {"code": 3, "message": "the video could not be decoded"}
-        return body
+        return {key: value for key, value in body.items() if key not in self.drop}
 
     def handle(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
@@ -221,8 +222,9 @@ def start_json(request: httpx.Request) -> Any:
 
 
 def s3_client() -> Any:
-    """A boto3 S3 client with made-up credentials (a Stubber answers it)."""
-    return boto3.client(
+    """An S3 client with made-up credentials (a Stubber answers it): botocore's, which is
+    what `boto3.client("s3")` returns too."""
+    return botocore.session.get_session().create_client(
         "s3",
         region_name="us-east-1",
         aws_access_key_id="AKIDTEST",

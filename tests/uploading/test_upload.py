@@ -104,7 +104,7 @@ def test_upload_gemini_waits_until_active(monkeypatch: pytest.MonkeyPatch) -> No
     made = mp.upload(mp.part(MP4), "gemini", client=store.client(), cache=None)
     gets = [r for r in store.requests if r.method == "GET"]
     assert len(gets) == 2 and gets[0].url.path.endswith("/files/f1")
-    assert made.file_id.endswith("/files/f1")
+    assert str(made.file_id).endswith("/files/f1")
 
 
 @pytest.mark.parametrize("states", [("FAILED",), ("PROCESSING", "FAILED")])
@@ -210,7 +210,7 @@ def test_aupload_gemini_polls_with_async_client(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(gemini._files, "POLL_SECONDS", 0.0)
     store = GeminiFiles(states=("PROCESSING", "ACTIVE"))
     made = asyncio.run(mp.aupload(mp.part(MP4), "gemini", client=store.client().aio, cache=None))
-    assert made.file_id.endswith("/files/f1")
+    assert str(made.file_id).endswith("/files/f1")
     assert [r.method for r in store.requests] == ["POST", "POST", "GET"]
 
 
@@ -250,3 +250,86 @@ def test_upload_over_store_limit_is_provider_limit_error() -> None:
     with pytest.raises(mp.ProviderLimitError, match="limit of 100"):
         mp.upload(_pdf(), provider, client=store.client(), cache=None)
     assert store.requests == []
+
+
+def _no_files() -> mp.providers.Provider:
+    return dataclasses.replace(mp.providers.get("openai"), files=None)
+
+
+@pytest.mark.parametrize(
+    ("provider", "kwargs", "match"),
+    [
+        ("openai", {"client": None}, "needs client="),
+        ("bedrock", {"client": object()}, "needs location="),
+        ("openai", {"client": object(), "location": "s3://b/"}, "location= is only"),
+        ("bedrock", {"client": object(), "location": "https://b/"}, "s3://bucket/prefix/"),
+        ("bedrock", {"client": object(), "location": "s3:///nobucket"}, "a bucket"),
+        ("openai", {"client": object()}, "no files.create"),
+        ("anthropic", {"client": object()}, "no beta"),
+        ("gemini", {"client": object()}, "no files"),
+        ("bedrock", {"client": object(), "location": "s3://b/"}, "no put_object"),
+        ("openai", {"client": object(), "cache": "yes"}, "cache must be"),
+        ("openai", {"client": object(), "clock": 5}, "clock must be"),
+    ],
+)
+def test_upload_refuses_bad_settings(provider: str, kwargs: dict[str, Any], match: str) -> None:
+    """A wrong setting is InvalidConfig naming what to pass, never an AttributeError."""
+    with pytest.raises(mp.InvalidConfig, match=match):
+        mp.upload(_pdf(), provider, **{"cache": None, **kwargs})
+
+
+def test_upload_refuses_provider_without_file_store() -> None:
+    """A provider without FILES is refused by name."""
+    with pytest.raises(mp.InvalidConfig, match="no file store"):
+        mp.upload(_pdf(), _no_files(), client=object(), cache=None)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini"])
+def test_upload_refuses_async_client(provider: str) -> None:
+    """The async client given to `upload` (or the blocking one to `aupload`) says so."""
+    store, client, _ = _clients()[provider]
+    with pytest.raises(mp.InvalidConfig, match="async one"):
+        mp.upload(_pdf(), provider, client=client, cache=None)
+    blocking = store.client()
+    with pytest.raises(mp.InvalidConfig, match="blocking one"):
+        asyncio.run(mp.aupload(_pdf(), provider, client=blocking, cache=None))
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        (mp.TextPart("hello"), "not text"),
+        ({"file_id": "file-9", "provider": "openai", "media_type": "application/pdf"}, "already"),
+    ],
+)
+def test_upload_refuses_text_and_references(value: Any, match: str) -> None:
+    """Text and existing references are InvalidMedia: there are no bytes to upload."""
+    with pytest.raises(mp.InvalidMedia, match=match):
+        mp.upload(value, "openai", client=OpenAIFiles().client(), cache=None)
+
+
+def test_upload_gemini_answer_without_uri_is_fetch_error() -> None:
+    """An answer without a file uri is FetchError, not a reference to nothing."""
+    store = GeminiFiles(drop=("uri",))
+    with pytest.raises(mp.FetchError, match="without a file uri"):
+        mp.upload(_pdf(), "gemini", client=store.client(), cache=None)
+
+
+def test_uploader_repr_names_client() -> None:
+    """An Uploader's repr names its client's type and settings, not the client's secrets."""
+    text = repr(mp.Uploader(OpenAIFiles().client("sk-SECRET"), min_bytes=0))
+    assert text == "Uploader(OpenAI, location=None, min_bytes=0)"
+
+
+@pytest.mark.parametrize(
+    ("states", "match"), [(("FAILED",), "could not be decoded"), (("PROCESSING",), "still")]
+)
+def test_aupload_gemini_failure_and_wait_are_fetch_errors(
+    states: tuple[str, ...], match: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`aupload` reports a failed or too-long processing as FetchError too."""
+    monkeypatch.setattr(gemini._files, "POLL_SECONDS", 0.0)
+    monkeypatch.setattr(gemini._files, "WAIT_SECONDS", 0.0)
+    client = GeminiFiles(states).client().aio
+    with pytest.raises(mp.FetchError, match=match):
+        asyncio.run(mp.aupload(mp.part(MP4), "gemini", client=client, cache=None))
