@@ -68,3 +68,24 @@ ahead: mp.Cost = mp.cost(messages, "openai", model="gpt-4o", output_tokens=500, 
 policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
 with mp.offline():
     pass
+
+# Provider file uploads: the client is any SDK client (typed Any), the answer a reference.
+sdk_client: object = object()
+reference: mp.MediaPart = mp.upload(photo, "gemini", client=sdk_client, cache=None)
+in_bucket: mp.MediaPart = mp.upload(
+    Path("report.pdf"), "bedrock", client=sdk_client, location="s3://bucket/llm/"
+)
+kept: mp.UploadCache = mp.SqliteUploadCache("uploads.sqlite3", timeout=2.0)
+in_memory: mp.UploadCache = mp.MemoryUploadCache()
+entry: mp.UploadCacheEntry | None = kept.get(mp.UploadCacheKey("gemini", "acct", "0" * 64))
+uploader = mp.Uploader(sdk_client, cache=in_memory, min_bytes=10 * 2**20)
+by_reference: dict[str, object] = mp.render(messages, "gemini", urls="upload", uploader=uploader)
+store_rules: mp.providers.FileStoreRules | None = (
+    files.rules if (files := mp.providers.get("gemini").files) is not None else None
+)
+
+
+async def upload_later() -> mp.MediaPart:
+    """`aupload` and `arender` with an uploader, as async code writes them."""
+    await mp.arender(messages, "anthropic", urls="upload", uploader=uploader)
+    return await mp.aupload(photo, "anthropic", client=sdk_client, cache=in_memory)

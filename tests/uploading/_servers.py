@@ -239,3 +239,23 @@ def expect_put(stubber: Stubber, bucket: str, key: str, body: bytes, content_typ
         {"ETag": '"etag"'},
         {"Bucket": bucket, "Key": key, "Body": body, "ContentType": content_type},
     )
+
+
+def docs_client(name: str) -> Any:
+    """A client for the docs' examples, answered by a fake store (`s3`: a Stubber's)."""
+    match name:
+        case "openai":
+            return OpenAIFiles().client()
+        case "async-openai":
+            return OpenAIFiles().async_client()
+        case "anthropic":
+            return AnthropicFiles().client()
+        case "gemini":
+            return GeminiFiles().client()
+        case _:
+            client = s3_client()
+            stubber = Stubber(client)
+            for _ in range(8):
+                stubber.add_response("put_object", {"ETag": '"etag"'})
+            stubber.activate()
+            return client
