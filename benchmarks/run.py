@@ -164,6 +164,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_pdf
     import bench_peers
     import bench_svg
+    import bench_uploads
     import bench_video
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
@@ -186,6 +187,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "video": rows_only(bench_video.run),
         "convert": rows_only(bench_convert.run),
         "svg": rows_only(bench_svg.run),
+        "uploads": rows_only(bench_uploads.run),
     }
 
 
@@ -204,6 +206,7 @@ SECTION_NAMES = (
     "video",
     "convert",
     "svg",
+    "uploads",
 )
 
 _TITLES = {
