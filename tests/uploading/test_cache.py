@@ -300,3 +300,17 @@ def test_sqlite_cache_refuses_bad_settings(kwargs: dict[str, Any], match: str) -
     """A wrong path or timeout is InvalidConfig, when the cache is made."""
     with pytest.raises(mp.InvalidConfig, match=match):
         mp.SqliteUploadCache(**kwargs)
+
+
+def test_cache_tasks_racing_upload_once() -> None:
+    """Tasks of one event loop uploading the same bytes at once upload them once."""
+    store, cache = OpenAIFiles(), mp.MemoryUploadCache()
+    client = store.async_client()
+
+    async def race() -> list[mp.MediaPart]:
+        return await asyncio.gather(
+            *(mp.aupload(_pdf(), "openai", client=client, cache=cache) for _ in range(4))
+        )
+
+    assert {made.file_id for made in asyncio.run(race())} == {"file-1"}
+    assert len(store.requests) == 1

@@ -218,3 +218,23 @@ def test_uploader_refuses_bad_settings(kwargs: dict[str, Any], match: str) -> No
     client = None if not kwargs else object()
     with pytest.raises(mp.InvalidConfig, match=match):
         mp.Uploader(client, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("provider", "expected"),
+    [
+        (
+            "openai-responses",
+            {"type": "input_image", "file_id": "file-1", "detail": "auto"},
+        ),
+        ("anthropic", {"type": "image", "source": {"type": "file", "file_id": "file_0001"}}),
+    ],
+)
+def test_render_upload_sends_image_reference(provider: str, expected: dict[str, Any]) -> None:
+    """Images go by reference where the API takes an image file id (SDK types checked)."""
+    store, client, _ = _store(provider)
+    uploader = mp.Uploader(client, cache=None, min_bytes=0)
+    messages = [mp.User(["Describe", mp.part(PNG)])]
+    payload = mp.render(messages, provider, urls="upload", uploader=uploader)
+    assert _content(provider, payload)[-1] == expected
+    validate_request(provider, payload)

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -56,15 +57,32 @@ Clock = Callable[[], float]
 # (or the batch) that sends it. Gemini's files live 48 hours; the last hour is not used.
 EXPIRY_MARGIN = 3600.0
 
-# One lock per cache key in this process, so that threads uploading the same bytes at once
-# upload them once (processes may both upload: both entries are valid, the last one stays).
-_LOCKS: dict[UploadCacheKey, threading.Lock] = {}
+# One lock per cache key in this process, so that threads (or tasks of one event loop)
+# uploading the same bytes at once upload them once; processes may both upload (both entries
+# are valid, the last one stays). Weak values: a lock lives while someone waits on it.
+_LOCKS: weakref.WeakValueDictionary[UploadCacheKey, threading.Lock] = weakref.WeakValueDictionary()
+_ALOCKS: weakref.WeakValueDictionary[tuple[int, UploadCacheKey], asyncio.Lock] = (
+    weakref.WeakValueDictionary()
+)
 _LOCKS_GUARD = threading.Lock()
 
 
 def _lock(key: UploadCacheKey) -> threading.Lock:
     with _LOCKS_GUARD:
-        return _LOCKS.setdefault(key, threading.Lock())
+        found = _LOCKS.get(key)
+        if found is None:
+            found = _LOCKS[key] = threading.Lock()
+        return found
+
+
+def _alock(key: UploadCacheKey) -> asyncio.Lock:
+    """The lock of `key` for this event loop (an asyncio lock serves one loop)."""
+    loop = id(asyncio.get_running_loop())
+    with _LOCKS_GUARD:
+        found = _ALOCKS.get((loop, key))
+        if found is None:
+            found = _ALOCKS[(loop, key)] = asyncio.Lock()
+        return found
 
 
 @dataclass(frozen=True)
@@ -220,15 +238,17 @@ def store(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
 
 
 async def astore(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
-    """`store` for async code: the SDK's async call, the cache's file access in a thread."""
-    plan = _plan(job, media, sent)
+    """`store` for async code: the SDK's async call; hashing and the cache's file access in a
+    worker thread."""
+    plan = await asyncio.to_thread(_plan, job, media, sent)
     cache = job.cache
-    entry = await asyncio.to_thread(cache.get, plan.key) if cache is not None else None
-    if not _fresh(entry, plan, job.clock()):
-        stored = await job.api.aupload(job.client, plan.request)
-        entry = _entry(job, plan, stored, job.clock())
-        if cache is not None:
-            await asyncio.to_thread(cache.put, plan.key, entry)
+    async with _alock(plan.key):
+        entry = await asyncio.to_thread(cache.get, plan.key) if cache is not None else None
+        if not _fresh(entry, plan, job.clock()):
+            stored = await job.api.aupload(job.client, plan.request)
+            entry = _entry(job, plan, stored, job.clock())
+            if cache is not None:
+                await asyncio.to_thread(cache.put, plan.key, entry)
     assert entry is not None
     return _reference(job, media, sent, entry.file_id)
 
