@@ -237,4 +237,5 @@ def test_render_upload_sends_image_reference(provider: str, expected: dict[str, 
     messages = [mp.User(["Describe", mp.part(PNG)])]
     payload = mp.render(messages, provider, urls="upload", uploader=uploader)
     assert _content(provider, payload)[-1] == expected
+    assert len(store.requests) == 1
     validate_request(provider, payload)

@@ -14,6 +14,7 @@ from mediaparts._errors import InvalidConfig, UnsupportedMediaType, excerpt
 from mediaparts._parts import MediaPart
 from mediaparts.converting import TransformPolicy
 from mediaparts.detection import kind_of
+from mediaparts.fetching import redact
 from mediaparts.providers import NormalizedPart, Provider, normalize
 from mediaparts.uploading._prepare import fitted, over_inline, store_rules, why_not
 from mediaparts.uploading._send import CacheOption, Clock, Job, astore, start, store
@@ -70,10 +71,9 @@ class Uploader:
         self._jobs: dict[str, Job] = {}
 
     def __repr__(self) -> str:
-        return (
-            f"Uploader({type(self.client).__name__}, location={self.location!r}, "
-            f"min_bytes={self.min_bytes!r})"
-        )
+        where = None if self.location is None else redact(self.location)
+        name = type(self.client).__name__
+        return f"Uploader({name}, location={where!r}, min_bytes={self.min_bytes!r})"
 
     def _job(self, provider: Provider) -> Job:
         job = self._jobs.get(provider.name)
