@@ -12,6 +12,7 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.providers import gemini
+from mediaparts.testing import MediaURLs
 from tests._builders import TESTDATA
 from tests.uploading._servers import (
     GEMINI_EXPIRY_SECONDS,
@@ -333,3 +334,15 @@ def test_aupload_gemini_failure_and_wait_are_fetch_errors(
     client = GeminiFiles(states).client().aio
     with pytest.raises(mp.FetchError, match=match):
         asyncio.run(mp.aupload(mp.part(MP4), "gemini", client=client, cache=None))
+
+
+@pytest.mark.mediaparts(assert_all_requested=True)
+def test_upload_url_part_is_fetched_then_uploaded(media_urls: MediaURLs) -> None:
+    """A URL part is fetched once (under the fetch policy), then its bytes are uploaded."""
+    url = "https://example.com/report.pdf"
+    media_urls.add(url, PDF.read_bytes())
+    store = AnthropicFiles()
+    made = mp.upload(mp.FilePart.from_url(url), "anthropic", client=store.client(), cache=None)
+    (fields,) = store.uploads()
+    assert fields["file"].data == PDF.read_bytes() and made.url is None
+    assert made.file_id == "file_0001"
