@@ -165,6 +165,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_pdf
     import bench_peers
     import bench_svg
+    import bench_uploads
     import bench_video
 
     def rows_only(fn: Callable[[], list[Row]]) -> Callable[[], tuple[list[Row], str]]:
@@ -188,6 +189,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "convert": rows_only(bench_convert.run),
         "svg": rows_only(bench_svg.run),
         "batch": bench_batch.run,
+        "uploads": rows_only(bench_uploads.run),
     }
 
 
@@ -207,6 +209,7 @@ SECTION_NAMES = (
     "convert",
     "svg",
     "batch",
+    "uploads",
 )
 
 _TITLES = {

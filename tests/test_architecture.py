@@ -86,6 +86,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         ),
     ),
     ("providers", frozenset({"mediaparts.providers"})),
+    ("uploading", frozenset({"mediaparts.uploading"})),
     (
         "tools",
         frozenset(

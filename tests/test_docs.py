@@ -144,6 +144,12 @@ def _upload() -> Any:
     return starlette.UploadFile(io.BytesIO(data), filename="photo.jpg")
 
 
+def _files_client(name: str) -> Any:
+    """A provider SDK client answered by a fake file store (docs/provider-files.md)."""
+    servers = pytest.importorskip("tests.uploading._servers")  # skips without the SDKs
+    return servers.docs_client(name)
+
+
 def _pil(data: bytes) -> Any:
     from PIL import Image
 
@@ -180,6 +186,11 @@ GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
     ),
     "phone_photo": lambda media, urls: media.image(4032, 3024, format="jpeg", orientation=6).data,
     "long_edge_1568": lambda media, urls: _long_edge(1568),
+    "openai_client": lambda media, urls: _files_client("openai"),
+    "async_openai_client": lambda media, urls: _files_client("async-openai"),
+    "anthropic_client": lambda media, urls: _files_client("anthropic"),
+    "gemini_client": lambda media, urls: _files_client("gemini"),
+    "s3": lambda media, urls: _files_client("s3"),
 }
 
 
@@ -225,6 +236,7 @@ def test_docs_python_blocks_run(
     for url, source in URLS.items():
         media_urls.add(url, (TESTDATA / source).read_bytes())
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEDIAPARTS_CACHE_DIR", str(tmp_path / ".cache"))  # the upload cache
     namespace: dict[str, Any] = {"__name__": "docs_example"}
     try:
         for block in _runnable(page):

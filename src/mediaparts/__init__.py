@@ -96,6 +96,16 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         trim,
         write_batch,
     )
+    from mediaparts.uploading import (
+        MemoryUploadCache,
+        SqliteUploadCache,
+        UploadCache,
+        UploadCacheEntry,
+        UploadCacheKey,
+        Uploader,
+        aupload,
+        upload,
+    )
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
 # when first used, so `import mediaparts` stays cheap for code that only makes parts. This
@@ -139,6 +149,14 @@ _LAZY = {
     "batch_line": "mediaparts.providers",
     "read_batch_results": "mediaparts.providers",
     "write_batch": "mediaparts.providers",
+    "MemoryUploadCache": "mediaparts.uploading",
+    "SqliteUploadCache": "mediaparts.uploading",
+    "UploadCache": "mediaparts.uploading",
+    "UploadCacheEntry": "mediaparts.uploading",
+    "UploadCacheKey": "mediaparts.uploading",
+    "Uploader": "mediaparts.uploading",
+    "aupload": "mediaparts.uploading",
+    "upload": "mediaparts.uploading",
 }
 
 
@@ -178,6 +196,7 @@ __all__ = [
     "MediaError",
     "MediaPart",
     "MediaTooLarge",
+    "MemoryUploadCache",
     "Message",
     "MessageTokens",
     "NoDocumentedRule",
@@ -192,6 +211,7 @@ __all__ = [
     "ProviderPart",
     "ReasoningPart",
     "RefusalPart",
+    "SqliteUploadCache",
     "StopReason",
     "System",
     "TextPart",
@@ -201,6 +221,10 @@ __all__ = [
     "TransformPolicy",
     "UnknownProvider",
     "UnsupportedMediaType",
+    "UploadCache",
+    "UploadCacheEntry",
+    "UploadCacheKey",
+    "Uploader",
     "Usage",
     "User",
     "VideoPart",
@@ -208,6 +232,7 @@ __all__ = [
     "afrom_upload",
     "anormalize",
     "arender",
+    "aupload",
     "batch_line",
     "canonical_media_type",
     "check",
@@ -235,6 +260,7 @@ __all__ = [
     "show",
     "trim",
     "untrusted",
+    "upload",
     "using_transforms",
     "write_batch",
 ]

@@ -81,3 +81,23 @@ for batch_result in mp.read_batch_results(Path("results.jsonl"), "openai"):
     answer: mp.Assistant | None = batch_result.message
     failure: mp.BatchError | mp.MediaError | None = batch_result.error
     result_id: str | None = batch_result.custom_id
+# Provider file uploads: the client is any SDK client (typed Any), the answer a reference.
+sdk_client: object = object()
+reference: mp.MediaPart = mp.upload(photo, "gemini", client=sdk_client, cache=None)
+in_bucket: mp.MediaPart = mp.upload(
+    Path("report.pdf"), "bedrock", client=sdk_client, location="s3://bucket/llm/"
+)
+kept: mp.UploadCache = mp.SqliteUploadCache("uploads.sqlite3", timeout=2.0)
+in_memory: mp.UploadCache = mp.MemoryUploadCache()
+entry: mp.UploadCacheEntry | None = kept.get(mp.UploadCacheKey("gemini", "acct", "0" * 64))
+uploader = mp.Uploader(sdk_client, cache=in_memory, min_bytes=10 * 2**20)
+by_reference: dict[str, object] = mp.render(messages, "gemini", urls="upload", uploader=uploader)
+store_rules: mp.providers.FileStoreRules | None = (
+    files.rules if (files := mp.providers.get("gemini").files) is not None else None
+)
+
+
+async def upload_later() -> mp.MediaPart:
+    """`aupload` and `arender` with an uploader, as async code writes them."""
+    await mp.arender(messages, "anthropic", urls="upload", uploader=uploader)
+    return await mp.aupload(photo, "anthropic", client=sdk_client, cache=in_memory)

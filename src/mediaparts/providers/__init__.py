@@ -16,7 +16,9 @@ For a provider written outside this package: `ProviderModule` and the types of i
 arguments (`Prepare` for `render`, `Where` and `Problems` for `media_site`), `Site` and the
 two site helpers `payload_bytes` and `url_text_site`, and the rule and table types. Its
 `render` is its own: the helpers the built-in renderers share (`_render_common`) are not
-exported, as they change with the built-in providers' needs.
+exported, as they change with the built-in providers' needs. A provider with a file store
+adds `FILES`, a `FileApi` (its `FileStoreRules` and the calls that store an `UploadRequest`
+and answer `Stored`); `render(..., urls="upload")` takes any `PartUploader`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import typing as _typing
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts.providers._files import FileApi, FileStoreRules, Stored, UploadRequest
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._protocol import Prepare, ProviderModule
@@ -69,6 +72,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
     from mediaparts.providers._trim import trim
+    from mediaparts.providers._uploads import PartUploader, RenderUrls
 
 # The operations over providers, by the module that defines it: they load on first use, so
 # looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
@@ -101,6 +105,8 @@ _LAZY = {
     "BatchResult": "mediaparts.providers._batch_types",
     "read_batch_results": "mediaparts.providers._batch_read",
     "write_batch": "mediaparts.providers._batch_write",
+    "PartUploader": "mediaparts.providers._uploads",
+    "RenderUrls": "mediaparts.providers._uploads",
 }
 
 
@@ -117,7 +123,9 @@ __all__ = [
     "BatchWriter",
     "Cost",
     "CostsTable",
+    "FileApi",
     "FileRules",
+    "FileStoreRules",
     "ForeignReasoning",
     "GeminiMediaResolution",
     "GeminiTiles",
@@ -131,6 +139,7 @@ __all__ = [
     "OpenAIPatches",
     "OpenAITiles",
     "PartTokens",
+    "PartUploader",
     "PatchBudget",
     "Prepare",
     "Price",
@@ -138,12 +147,15 @@ __all__ = [
     "Problems",
     "Provider",
     "ProviderModule",
+    "RenderUrls",
     "Rules",
     "Site",
+    "Stored",
     "TextRule",
     "TextTable",
     "TokenCount",
     "Undocumented",
+    "UploadRequest",
     "Violation",
     "VisionGeometry",
     "VisionTable",

@@ -25,6 +25,11 @@ provider with `InvalidConfig`):
   its batch result file read as a `BatchRecord` (id, response body or error). Without them,
   `mp.batch_line` and `mp.read_batch_results` refuse the provider. The per-file limits are
   `RULES.batch_max_requests` and `RULES.batch_max_bytes`.
+- `FILES`: its file API, a `FileApi` (`_files`): the store's facts (`FileStoreRules`: size,
+  lifetime, the kinds its API takes by reference) and the calls that store a file with the
+  caller's SDK client (`upload`, `aupload`) and fingerprint the account (`account`). Without
+  it, `mp.upload` and `render(..., urls="upload")` refuse the provider (or, for `render`,
+  send its media inline).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._parts import ReasoningPart
 from mediaparts.providers._batch_types import BatchRecord
+from mediaparts.providers._files import FileApi
 from mediaparts.providers._render_common import Prepare
 from mediaparts.providers._rules import Rules
 from mediaparts.providers._sites import Problems, Site, Where
@@ -91,7 +97,10 @@ OPTIONAL = {
     "replays": "a function (part) -> str | None",
     "batch_request": "a function (custom_id, payload, model, params) -> dict",
     "batch_result": "a function (record) -> BatchRecord",
+    "FILES": "a mediaparts.providers.FileApi",
 }
+# The optional members that are data, not functions: the type each must be.
+_DATA = {"FILES": FileApi}
 
 
 def validated(name: Any, module: Any) -> ProviderModule:
@@ -115,7 +124,12 @@ def validated(name: Any, module: Any) -> ProviderModule:
     wrong += [
         f"{member} ({what}, or absent)"
         for member, what in OPTIONAL.items()
-        if getattr(module, member, None) is not None and not callable(getattr(module, member))
+        if getattr(module, member, None) is not None
+        and not (
+            isinstance(getattr(module, member), _DATA[member])
+            if member in _DATA
+            else callable(getattr(module, member))
+        )
     ]
     if wrong:
         raise InvalidConfig(

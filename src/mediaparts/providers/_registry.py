@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
+from mediaparts.providers._files import FileApi
 from mediaparts.providers._protocol import (
     BatchReader,
     BatchRequest,
@@ -55,6 +56,7 @@ class Provider:
         batch_request: Wraps one rendered request as a line of its batch input file, if it
             has a batch API.
         batch_result: Reads one line of its batch result file, if it has a batch API.
+        files: Its file API (`FileApi`: the store's rules and upload calls), if it has one.
     """
 
     name: str
@@ -66,6 +68,7 @@ class Provider:
     replays: Replays | None = field(default=None, repr=False, compare=False)
     batch_request: BatchRequest | None = field(default=None, repr=False, compare=False)
     batch_result: BatchReader | None = field(default=None, repr=False, compare=False)
+    files: FileApi | None = field(default=None, repr=False, compare=False)
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.
@@ -154,6 +157,7 @@ def get(name: str | Provider) -> Provider:
         getattr(module, "replays", None),
         getattr(module, "batch_request", None),
         getattr(module, "batch_result", None),
+        getattr(module, "FILES", None),
     )
     _loaded[name] = provider
     return provider

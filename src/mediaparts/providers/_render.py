@@ -22,6 +22,7 @@ from mediaparts.converting import TransformPolicy
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._registry import Provider, get
+from mediaparts.providers._uploads import PartUploader, RenderUrls
 
 __all__ = ["ForeignReasoning", "OnLoss", "Preparer", "arender", "as_messages", "render"]
 
@@ -153,6 +154,30 @@ def _excerpt(text: str | None, size: int = 80) -> str:
     return repr(text if len(text) <= size else text[: size - 1] + "…")
 
 
+def _check_uploads(urls: Any, uploader: Any, model: Any) -> UrlMode:
+    """Check `urls` and `uploader` together; return the mode parts are normalized in."""
+    if urls != "upload":
+        _check_urls(urls, model)
+        if uploader is not None:
+            raise InvalidConfig(
+                f"an uploader is used only with urls='upload', got urls={excerpt(urls)}"
+            )
+        mode: UrlMode = urls  # checked by _check_urls
+        return mode
+    _check_urls("auto", model)
+    if uploader is None:
+        raise InvalidConfig(
+            "urls='upload' needs uploader=: an mp.Uploader(client, ...) with the provider's "
+            "SDK client, to send media to its file store"
+        )
+    if not isinstance(uploader, PartUploader):
+        raise InvalidConfig(
+            f"uploader must be an mp.Uploader (or meet mediaparts.providers.PartUploader), got "
+            f"{type(uploader).__name__}"
+        )
+    return "auto"
+
+
 def _check_options(on_loss: Any, foreign_reasoning: Any) -> None:
     if on_loss not in _ON_LOSS:
         raise InvalidConfig(f"on_loss must be 'warn', 'drop' or 'error', got {excerpt(on_loss)}")
@@ -189,10 +214,11 @@ def render(
     provider: str | Provider,
     *,
     model: str | None = None,
-    urls: UrlMode = "auto",
+    urls: RenderUrls = "auto",
     on_loss: OnLoss = "warn",
     foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
+    uploader: PartUploader | None = None,
 ) -> dict[str, Any]:
     """Render messages into the keyword arguments of the provider's SDK call.
 
@@ -206,7 +232,10 @@ def render(
         messages_or_parts: Messages; or a prompt (`str`) or parts, made into one user message.
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules.
-        urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`).
+        urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`), or `"upload"`: as
+            `"auto"`, but media over the provider's inline limits (or that the uploader is
+            told to send anyway) go to the provider's file store through `uploader` and are
+            sent by reference (docs/provider-files.md).
         on_loss: `"warn"` (a `ConversionWarning` naming each part left out and why),
             `"drop"` (leave it out quietly) or `"error"` (raise `ConversionError`).
         foreign_reasoning: Reasoning that another provider produced (or that names no
@@ -215,6 +244,7 @@ def render(
             part instead (encrypted or redacted reasoning has none, and is still left out).
         transforms: What may be done to audio, video, SVG and documents the provider cannot
             take as they are (see `normalize`); None for the default policy.
+        uploader: With `urls="upload"`, what uploads parts (`mp.Uploader(client, ...)`).
 
     Returns:
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
@@ -224,13 +254,15 @@ def render(
 
     Raises:
         ConversionError: `on_loss="error"` and a part cannot be carried.
-        InvalidConfig: `urls` or `on_loss` is not one of its modes.
+        InvalidConfig: `urls` or `on_loss` is not one of its modes; `urls="upload"` without
+            an uploader, or an uploader without it.
         UnknownProvider: No provider has that name.
-        MediaError: Whatever `normalize` raises for a part (a subclass of it).
+        MediaError: Whatever `normalize` raises for a part (a subclass of it), or the
+            uploader for an upload.
     """
     # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
     # renderer does the rest, once.
-    _check_urls(urls, model)
+    mode = _check_uploads(urls, uploader, model)
     _check_options(on_loss, foreign_reasoning)
     chosen = get(provider)
     messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
@@ -239,7 +271,10 @@ def render(
     def fit(part: MediaPart) -> NormalizedPart:
         key = id(part)
         if key not in done:
-            done[key] = normalize(part, chosen, model=model, urls=urls, transforms=transforms)
+            sent = part
+            if uploader is not None and part.file_id is None:
+                sent = uploader.upload_part(part, chosen, model) or part
+            done[key] = normalize(sent, chosen, model=model, urls=mode, transforms=transforms)
         return done[key]
 
     prepare = Preparer(chosen, messages, fit, on_loss, model)
@@ -255,18 +290,26 @@ async def arender(
     provider: str | Provider,
     *,
     model: str | None = None,
-    urls: UrlMode = "auto",
+    urls: RenderUrls = "auto",
     on_loss: OnLoss = "warn",
     foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
+    uploader: PartUploader | None = None,
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
     # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
     # renderer does the rest, once.
-    _check_urls(urls, model)
+    mode = _check_uploads(urls, uploader, model)
     _check_options(on_loss, foreign_reasoning)
     chosen = get(provider)
     messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
+
+    async def prepared(part: MediaPart) -> NormalizedPart:
+        sent = part
+        if uploader is not None and part.file_id is None:
+            sent = await uploader.aupload_part(part, chosen, model) or part
+        return await anormalize(sent, chosen, model=model, urls=mode, transforms=transforms)
+
     media = list(
         {
             id(p): p
@@ -275,9 +318,7 @@ async def arender(
             if p.file_id is None or chosen.rules.reads(p.file_provider)
         }.values()
     )
-    ready = await asyncio.gather(
-        *(anormalize(p, chosen, model=model, urls=urls, transforms=transforms) for p in media)
-    )
+    ready = await asyncio.gather(*(prepared(p) for p in media))
     table = {id(p): n for p, n in zip(media, ready, strict=True)}
     by_media: dict[MediaPart, NormalizedPart] = {}
 

@@ -37,11 +37,14 @@ as `ProviderPart`s and sent back verbatim, to Anthropic only.
 """
 
 from mediaparts.providers.anthropic._batch import batch_request, batch_result
+from mediaparts.providers.anthropic._files import FILES
 from mediaparts.providers.anthropic._read import read, read_response
 from mediaparts.providers.anthropic._render import media_site, render, replays
 from mediaparts.providers.anthropic._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
+    FILES_BETA,
     RULES,
     TEXT,
     TEXT_SOURCE,
@@ -52,6 +55,9 @@ from mediaparts.providers.anthropic._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILES_BETA",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",

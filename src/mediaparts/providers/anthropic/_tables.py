@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mediaparts._messages import StopReason
+from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
@@ -12,6 +13,7 @@ from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionGeom
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILE_STORE",
     "PROVIDER",
     "RULES",
     "STOP_REASONS",
@@ -191,3 +193,19 @@ STOP_REASONS: dict[str, StopReason] = {
     "refusal": "refusal",
     "model_context_window_exceeded": "max_tokens",
 }
+
+# Anthropic's Files API (beta `files-api-2025-04-14`): "Maximum file size: 500 MB per file";
+# files are kept until deleted; a Messages request references images (`image` block) and PDFs
+# and plain text (`document` block) by `file_id`; other types only serve the code execution
+# tool (docs.claude.com/en/docs/build-with-claude/files, read 2026-12). Not on Bedrock or
+# Vertex AI.
+# The beta the Files API needs on every request that uploads or references a file (the same
+# page); anthropic-sdk-python 2.15 sends it only when asked (`betas=`).
+FILES_BETA = "files-api-2025-04-14"
+FILE_STORE = FileStoreRules(
+    store="anthropic",
+    max_bytes=500 * 2**20,
+    kinds=("image", "file"),
+    media_types={"file": ("application/pdf", "text/plain")},
+    source="docs.claude.com/en/docs/build-with-claude/files (read 2026-12)",
+)

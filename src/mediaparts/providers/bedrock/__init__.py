@@ -28,11 +28,13 @@ On a message:
 """
 
 from mediaparts.providers.bedrock._batch import batch_request, batch_result
+from mediaparts.providers.bedrock._files import FILES
 from mediaparts.providers.bedrock._read import read, read_response
 from mediaparts.providers.bedrock._render import media_site, render
 from mediaparts.providers.bedrock._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
     RULES,
     TEXT,
     TEXT_SOURCE,
@@ -44,6 +46,8 @@ from mediaparts.providers.bedrock._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",

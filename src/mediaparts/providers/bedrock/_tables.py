@@ -16,6 +16,7 @@ from typing_extensions import assert_never
 from mediaparts._messages import StopReason
 from mediaparts.formats import Kind
 from mediaparts.providers import anthropic
+from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
@@ -25,6 +26,7 @@ from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILE_STORE",
     "FORMAT_NAMES",
     "NAME_BAD",
     "NAME_MAX",
@@ -267,3 +269,18 @@ STOP_REASONS: dict[str, StopReason] = {
     "malformed_model_output": "other",
     "malformed_tool_use": "other",
 }
+
+# Converse reads media from the caller's S3 bucket: ImageSource, AudioSource, VideoSource and
+# DocumentSource each take an `s3Location` (`uri`, optional `bucketOwner`); "You can also
+# transfer videos up to 1GB in size from an S3 bucket", the one size documented for S3
+# sources (botocore bedrock-runtime service-2.json, read 2026-12). Which models read S3 is
+# per model (docs.aws.amazon.com/bedrock/latest/userguide/
+# conversation-inference-supported-models-features.html). Objects stay until deleted.
+FILE_STORE = FileStoreRules(
+    store="bedrock",
+    max_bytes=2**30,
+    kinds=("image", "audio", "video", "file"),
+    needs_location=True,
+    source="botocore bedrock-runtime service-2.json ImageSource, VideoSource, S3Location "
+    "(read 2026-12)",
+)

@@ -38,12 +38,14 @@ function call part stays a hint of that part (Gemini 3 requires it back on the s
 """
 
 from mediaparts.providers.gemini._batch import batch_request, batch_result
+from mediaparts.providers.gemini._files import FILES
 from mediaparts.providers.gemini._read import read
 from mediaparts.providers.gemini._render import media_site, render
 from mediaparts.providers.gemini._response import read_response
 from mediaparts.providers.gemini._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
     RULES,
     TEXT,
     TEXT_SOURCE,
@@ -54,6 +56,8 @@ from mediaparts.providers.gemini._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",

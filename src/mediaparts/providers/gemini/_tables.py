@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mediaparts._messages import StopReason
+from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
@@ -17,6 +18,7 @@ from mediaparts.providers._vision import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILE_STORE",
     "PROVIDER",
     "RULES",
     "STOP_REASONS",
@@ -170,3 +172,15 @@ STOP_REASONS: dict[str, StopReason] = {
     "IMAGE_RECITATION": "content_filter",
     "MODEL_ARMOR": "content_filter",
 }
+
+# The Gemini File API: "up to 20 GB of files per project, with a per-file maximum size of
+# 2 GB. Files are stored for 48 hours"; every kind is referenced as `fileData.fileUri`
+# (ai.google.dev/gemini-api/docs/files and document-processing, read 2026-12). The upload's
+# answer carries the file's own `expirationTime`, which wins over `ttl`.
+FILE_STORE = FileStoreRules(
+    store="gemini",
+    max_bytes=2 * 2**30,
+    kinds=("image", "audio", "video", "file"),
+    ttl=48 * 3600,
+    source="ai.google.dev/gemini-api/docs/files (read 2026-12)",
+)

@@ -50,11 +50,13 @@ from mediaparts.providers.openai._common import read_breakpoint as read_breakpoi
 from mediaparts.providers.openai._common import takes_breakpoints as takes_breakpoints
 from mediaparts.providers.openai._common import tool_error as tool_error
 from mediaparts.providers.openai._common import write_breakpoint as write_breakpoint
+from mediaparts.providers.openai._files import FILES
 from mediaparts.providers.openai._read import read, read_response
 from mediaparts.providers.openai._render import file_data_site, media_site, render
 from mediaparts.providers.openai._tables import (
     COSTS,
     COSTS_SOURCE,
+    FILE_STORE,
     OFFICE_TYPES,
     RULES,
     TEXT,
@@ -66,6 +68,8 @@ from mediaparts.providers.openai._tables import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILES",
+    "FILE_STORE",
     "OFFICE_TYPES",
     "RULES",
     "TEXT",

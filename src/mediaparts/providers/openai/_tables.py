@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mediaparts._messages import StopReason
+from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
@@ -20,6 +21,7 @@ from mediaparts.providers._vision import (
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
+    "FILE_STORE",
     "OFFICE_TYPES",
     "PROVIDER",
     "RULES",
@@ -246,3 +248,18 @@ STOP_REASONS: Mapping[str, StopReason] = {
     "function_call": "tool_call",
     "content_filter": "content_filter",
 }
+
+# OpenAI's file store, shared by Chat Completions and Responses (file_provider "openai"):
+# "Individual files can be up to 512 MB"; files are kept until deleted unless `expires_after`
+# is set; purpose `vision` for images, `user_data` for other input files (API reference,
+# Files: create, platform.openai.com/docs/api-reference/files/create, read 2026-12). Chat
+# Completions takes a file id only in a `file` part (openai-python
+# chat_completion_content_part_param.py, read 2026-12): images and audio stay inline.
+FILE_STORE = FileStoreRules(
+    store="openai",
+    max_bytes=512 * 2**20,
+    kinds=("file",),
+    purposes={"image": "vision", "file": "user_data"},
+    source="platform.openai.com/docs/api-reference/files/create; openai-python "
+    "chat_completion_content_part_param.py (read 2026-12)",
+)

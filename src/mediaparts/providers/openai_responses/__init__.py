@@ -42,12 +42,15 @@ back exactly (other providers ignore it):
 """
 
 from mediaparts.providers.openai_responses._batch import batch_request, batch_result
+from mediaparts.providers.openai_responses._files import FILES
 from mediaparts.providers.openai_responses._read import read, read_response
 from mediaparts.providers.openai_responses._render import media_site, render, replays
-from mediaparts.providers.openai_responses._tables import COSTS, RULES, TEXT
+from mediaparts.providers.openai_responses._tables import COSTS, FILE_STORE, RULES, TEXT
 
 __all__ = [
     "COSTS",
+    "FILES",
+    "FILE_STORE",
     "RULES",
     "TEXT",
     "batch_request",

@@ -1,0 +1,13 @@
+"""Uploads for the Responses API: OpenAI's file store, as Chat Completions uploads to it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mediaparts.providers.openai import FILES as CHAT_FILES
+from mediaparts.providers.openai_responses._tables import FILE_STORE
+
+__all__ = ["FILES"]
+
+# The same calls and store; only which kinds the API takes by reference differ.
+FILES = dataclasses.replace(CHAT_FILES, rules=FILE_STORE)

@@ -1,0 +1,108 @@
+"""Provider file stores as data: `FileStoreRules`, `FileApi` and each provider's `FILES`."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import types
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from mediaparts.providers import FileApi, FileStoreRules, Stored
+from mediaparts.providers import openai as chat
+from mediaparts.providers._files import answer, awaited, fingerprint
+
+
+@pytest.mark.parametrize("name", mp.providers.names())
+def test_files_each_builtin_provider_has_a_store(name: str) -> None:
+    """Every built-in provider has FILES whose rules name its store and cite a source."""
+    provider = mp.providers.get(name)
+    assert provider.files is not None
+    rules = provider.files.rules
+    assert provider.rules.reads(rules.store)
+    assert rules.max_bytes > 0 and rules.kinds and "(read 2026-12)" in rules.source
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "media_type", "takes"),
+    [
+        ("openai", "file", "application/pdf", True),
+        ("openai", "image", "image/png", False),
+        ("openai-responses", "image", "image/png", True),
+        ("anthropic", "file", "application/pdf", True),
+        ("anthropic", "file", "text/csv", False),
+        ("anthropic", "audio", "audio/wav", False),
+        ("gemini", "video", "video/mp4", True),
+        ("bedrock", "audio", "audio/mpeg", True),
+    ],
+)
+def test_files_takes_by_reference(name: str, kind: str, media_type: str, takes: bool) -> None:
+    """`takes` says which kinds and types an API reads by file id."""
+    files = mp.providers.get(name).files
+    assert files is not None
+    assert files.rules.takes(kind, media_type) is takes
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"max_bytes": 0}, "max_bytes"), ({"max_bytes": 1, "ttl": -1}, "ttl")],
+)
+def test_files_rules_refuse_bad_values(kwargs: dict[str, Any], match: str) -> None:
+    """A store's rules are checked when made."""
+    with pytest.raises(mp.InvalidConfig, match=match):
+        FileStoreRules(store="x", kinds=("file",), **kwargs)
+
+
+def test_files_fingerprint_hides_secret() -> None:
+    """A fingerprint is a fixed-length hash that differs with any fact."""
+    one, two = fingerprint("openai", "sk-secret"), fingerprint("openai", "sk-other")
+    assert len(one) == 32 and one != two and "sk-secret" not in one
+    assert fingerprint("a", None) == fingerprint("a", "")
+
+
+def test_files_answer_and_awaited_check_client_kind() -> None:
+    """A blocking call's awaitable, or an async call's plain answer, is InvalidConfig."""
+    loop = asyncio.new_event_loop()
+    try:
+        future = loop.create_future()
+        with pytest.raises(mp.InvalidConfig, match="async one"):
+            answer(future, "p")
+    finally:
+        loop.close()
+    assert answer(3, "p") == 3
+    with pytest.raises(mp.InvalidConfig, match="blocking one"):
+        asyncio.run(awaited(3, "p"))
+
+
+def test_files_registry_refuses_wrong_files_member() -> None:
+    """A provider module whose FILES is not a FileApi is refused when registered."""
+    module = types.SimpleNamespace(
+        RULES=dataclasses.replace(chat.RULES, provider="files-test"),
+        render=chat.render,
+        media_site=chat.media_site,
+        FILES="not a file api",
+    )
+    with pytest.raises(mp.InvalidConfig, match="FILES"):
+        mp.providers.register("files-test", module)
+
+
+def test_files_registry_keeps_files_member() -> None:
+    """A registered provider's FILES is its Provider's `files`."""
+    api = FileApi(
+        rules=FileStoreRules(store="files-test2", max_bytes=10, kinds=("file",)),
+        upload=lambda client, request: Stored("x"),
+        aupload=chat.FILES.aupload,
+        account=lambda client, location: "a",
+    )
+    module = types.SimpleNamespace(
+        RULES=dataclasses.replace(chat.RULES, provider="files-test2"),
+        render=chat.render,
+        media_site=chat.media_site,
+        FILES=api,
+    )
+    try:
+        assert mp.providers.register("files-test2", module).files is api
+    finally:
+        mp.providers.unregister("files-test2")
