@@ -314,3 +314,47 @@ def test_cache_tasks_racing_upload_once() -> None:
 
     assert {made.file_id for made in asyncio.run(race())} == {"file-1"}
     assert len(store.requests) == 1
+
+
+posix_only = pytest.mark.skipif(not hasattr(os, "geteuid"), reason="owners are POSIX")
+
+
+@posix_only
+def test_cache_file_is_private(tmp_path: Path) -> None:
+    """The cache's directory and file are made readable by their owner only."""
+    path = tmp_path / "made" / "c.db"
+    mp.SqliteUploadCache(path).put(KEY, ENTRY)
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+@posix_only
+def test_cache_readable_file_made_private(tmp_path: Path) -> None:
+    """An existing cache file others could read is made private when it is used."""
+    path = tmp_path / "c.db"
+    mp.SqliteUploadCache(path).put(KEY, ENTRY)
+    path.chmod(0o644)
+    assert mp.SqliteUploadCache(path).get(KEY) == ENTRY
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+@posix_only
+@pytest.mark.parametrize("shared", ["other owner", "writable directory"])
+def test_cache_not_users_own_is_not_used(
+    shared: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cache file another user owns, or in a directory others may write, is neither read
+    nor written: its rows could send someone else's file."""
+    path = tmp_path / "shared" / "c.db"
+    cache = mp.SqliteUploadCache(path)
+    cache.put(KEY, ENTRY)
+    if shared == "other owner":
+        monkeypatch.setattr(os, "geteuid", lambda: os.stat(path).st_uid + 4242)
+    else:
+        path.parent.chmod(0o777)
+    assert cache.get(KEY) is None
+    cache.put(KEY, mp.UploadCacheEntry("file-planted", "application/pdf", 1, 1.0))
+    cache.delete(KEY)
+    monkeypatch.undo()
+    path.parent.chmod(0o700)
+    assert cache.get(KEY) == ENTRY

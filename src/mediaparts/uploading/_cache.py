@@ -8,7 +8,8 @@ process of the user) and `MemoryUploadCache` (one process) implement it.
 
 A cache is an optimisation: a cache file that cannot be read (corrupt, locked for longer
 than the timeout, rows of the wrong shape) is a miss, and a write that fails is skipped; the
-upload itself never fails because of its cache.
+upload itself never fails because of its cache. The SQLite cache is the user's alone: made
+private, and not used when another user owns it or may write to its directory.
 """
 
 from __future__ import annotations
@@ -180,10 +181,17 @@ class SqliteUploadCache:
 
     @contextlib.contextmanager
     def _connect(self, *, create: bool) -> Iterator[sqlite3.Connection | None]:
-        if not create and not self.path.exists():
+        if not self.path.exists():
+            if not create:
+                yield None
+                return
+            # Only the user reads or writes the cache: which files they uploaded (the bytes'
+            # hashes) is theirs to know, and its references are what their requests send.
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        if not _private(self.path):
             yield None
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
         try:
             connection.execute("PRAGMA journal_mode=WAL")
@@ -211,7 +219,8 @@ class SqliteUploadCache:
         """Remember `entry` under `key` (a write that fails is skipped)."""
         try:
             with self._connect(create=True) as db:
-                assert db is not None
+                if db is None:
+                    return
                 db.execute(
                     "INSERT OR REPLACE INTO uploads VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
@@ -241,6 +250,26 @@ class SqliteUploadCache:
                     )
         except (sqlite3.Error, OSError):
             return
+
+
+def _private(path: Path) -> bool:
+    """Tell whether a cache file is the user's own, in a directory only its owner (or root)
+    may change; a file another user could have written (or may swap) is not read.
+
+    The file is made private (`0o600`) when others could read it. Windows has no owners to
+    compare here: its cache lives in the user's own profile.
+    """
+    if not hasattr(os, "geteuid"):  # pragma: no cover - Windows
+        return True
+    me = os.geteuid()
+    folder, file = path.parent.stat(), path.stat()
+    if folder.st_uid not in (me, 0) or folder.st_mode & 0o022:
+        return False
+    if file.st_uid != me:
+        return False
+    if file.st_mode & 0o077:
+        path.chmod(0o600)
+    return True
 
 
 def _entry(row: Any) -> UploadCacheEntry | None:
