@@ -183,6 +183,23 @@ def test_render_upload_reuses_cache() -> None:
     assert first == second and len(store.requests) == 1
 
 
+def test_render_upload_refresh_uploads_again() -> None:
+    """`Uploader(refresh=True)` uploads what the cache has and replaces its entry: the way
+    back when the stored file was deleted behind the cache's back."""
+    store, cache = AnthropicFiles(), mp.MemoryUploadCache()
+    mp.render(
+        _messages(),
+        "anthropic",
+        urls="upload",
+        uploader=mp.Uploader(store.client(), cache=cache, min_bytes=0),
+    )
+    again = mp.Uploader(store.client(), cache=cache, min_bytes=0, refresh=True)
+    payload = mp.render(_messages(), "anthropic", urls="upload", uploader=again)
+    assert len(store.requests) == 2
+    ((_, entry),) = cache._entries.items()
+    assert _content("anthropic", payload)[-1]["source"]["file_id"] == entry.file_id
+
+
 def test_render_upload_provider_without_file_store_inlines() -> None:
     """A provider without a file API (no FILES) renders inline, as with urls='auto'."""
     provider = dataclasses.replace(mp.providers.get("openai"), files=None)
@@ -211,7 +228,12 @@ def test_render_upload_refuses_bad_settings(kwargs: dict[str, Any], match: str) 
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
-    [({"min_bytes": -1}, "min_bytes"), ({"min_bytes": True}, "min_bytes"), ({}, "SDK client")],
+    [
+        ({"min_bytes": -1}, "min_bytes"),
+        ({"min_bytes": True}, "min_bytes"),
+        ({"refresh": "yes"}, "refresh must be"),
+        ({}, "SDK client"),
+    ],
 )
 def test_uploader_refuses_bad_settings(kwargs: dict[str, Any], match: str) -> None:
     """An Uploader without a client or with a negative threshold is InvalidConfig."""

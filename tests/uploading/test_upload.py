@@ -271,6 +271,7 @@ def _no_files() -> mp.providers.Provider:
         ("bedrock", {"client": object(), "location": "s3://b/"}, "no put_object"),
         ("openai", {"client": object(), "cache": "yes"}, "cache must be"),
         ("openai", {"client": object(), "clock": 5}, "clock must be"),
+        ("openai", {"client": object(), "refresh": 1}, "refresh must be"),
     ],
 )
 def test_upload_refuses_bad_settings(provider: str, kwargs: dict[str, Any], match: str) -> None:
@@ -346,3 +347,20 @@ def test_upload_url_part_is_fetched_then_uploaded(media_urls: MediaURLs) -> None
     (fields,) = store.uploads()
     assert fields["file"].data == PDF.read_bytes() and made.url is None
     assert made.file_id == "file_0001"
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+def test_upload_refresh_replaces_cached_entry(run: str) -> None:
+    """`refresh=True` uploads bytes the cache has (its file was deleted at the provider)
+    and the new reference replaces the entry, so later uploads find the live file."""
+    store, cache = OpenAIFiles(), mp.MemoryUploadCache()
+    first = mp.upload(_pdf(), "openai", client=store.client(), cache=cache)
+    if run == "sync":
+        again = mp.upload(_pdf(), "openai", client=store.client(), cache=cache, refresh=True)
+    else:
+        again = asyncio.run(
+            mp.aupload(_pdf(), "openai", client=store.async_client(), cache=cache, refresh=True)
+        )
+    later = mp.upload(_pdf(), "openai", client=store.client(), cache=cache)
+    assert (first.file_id, again.file_id, later.file_id) == ("file-1", "file-2", "file-2")
+    assert len(store.requests) == 2

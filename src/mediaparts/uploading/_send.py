@@ -95,6 +95,7 @@ class Job:
     cache: UploadCache | None
     location: str | None
     clock: Clock
+    refresh: bool = False
 
 
 def _cache(cache: Any) -> UploadCache | None:
@@ -108,13 +109,21 @@ def _cache(cache: Any) -> UploadCache | None:
     )
 
 
-def start(provider: str | Provider, client: Any, cache: Any, location: Any, clock: Any) -> Job:
+def start(
+    provider: str | Provider,
+    client: Any,
+    cache: Any,
+    location: Any,
+    clock: Any,
+    refresh: Any = False,
+) -> Job:
     """Check an upload's settings (before any work) and return them as a `Job`.
 
     Raises:
         UnknownProvider: No provider has that name.
         InvalidConfig: The provider has no file API, no client is given, a location is
-            missing (Bedrock) or given where none is used, or the cache or clock is wrong.
+            missing (Bedrock) or given where none is used, or the cache, clock or refresh
+            is wrong.
     """
     chosen = get(provider)
     api = chosen.files
@@ -136,7 +145,9 @@ def start(provider: str | Provider, client: Any, cache: Any, location: Any, cloc
         )
     if not callable(clock):
         raise InvalidConfig(f"clock must be a function returning seconds, got {excerpt(clock)}")
-    return Job(chosen, api, client, _cache(cache), location, clock)
+    if not isinstance(refresh, bool):
+        raise InvalidConfig(f"refresh must be True or False, got {excerpt(refresh)}")
+    return Job(chosen, api, client, _cache(cache), location, clock, refresh)
 
 
 def _media(part: Any) -> MediaPart:
@@ -228,7 +239,7 @@ def store(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     plan = _plan(job, media, sent)
     with _lock(plan.key):
         entry = job.cache.get(plan.key) if job.cache is not None else None
-        if not _fresh(entry, plan, job.clock()):
+        if job.refresh or not _fresh(entry, plan, job.clock()):
             stored = job.api.upload(job.client, plan.request)
             entry = _entry(job, plan, stored, job.clock())
             if job.cache is not None:
@@ -244,7 +255,7 @@ async def astore(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     cache = job.cache
     async with _alock(plan.key):
         entry = await asyncio.to_thread(cache.get, plan.key) if cache is not None else None
-        if not _fresh(entry, plan, job.clock()):
+        if job.refresh or not _fresh(entry, plan, job.clock()):
             stored = await job.api.aupload(job.client, plan.request)
             entry = _entry(job, plan, stored, job.clock())
             if cache is not None:
@@ -263,6 +274,7 @@ def upload(
     location: str | None = None,
     transforms: TransformPolicy | None = None,
     clock: Clock = time.time,
+    refresh: bool = False,
 ) -> MediaPart:
     """Send a part to the provider's file store; return the part as a file reference.
 
@@ -287,6 +299,9 @@ def upload(
         transforms: What may be done to media the provider cannot take as it is (see
             `normalize`).
         clock: The time now, in seconds since the epoch (tests pass their own).
+        refresh: Upload even when the cache has the bytes, and replace its entry: for a
+            file deleted from the store behind the cache's back (the provider answers that
+            the file or object is not found).
 
     Returns:
         A part of the same kind (of the kind sent, after a conversion) with `file_id` and
@@ -302,7 +317,7 @@ def upload(
         Exception: What the SDK raises for a failed request (its own errors, unchanged).
     """
     # Sync twin of `aupload` (load vs aload, the SDK's blocking vs async call).
-    job = start(provider, client, cache, location, clock)
+    job = start(provider, client, cache, location, clock, refresh)
     media = _media(part)
     media.load()
     return store(job, media, fitted(media, job.provider, model, transforms))
@@ -318,11 +333,12 @@ async def aupload(
     location: str | None = None,
     transforms: TransformPolicy | None = None,
     clock: Clock = time.time,
+    refresh: bool = False,
 ) -> MediaPart:
     """`upload` for async code, with the async SDK client (`AsyncOpenAI`, `AsyncAnthropic`,
     genai's `client.aio`; boto3 has none: its S3 client is called in a worker thread)."""
     # Async twin of `upload` (aload, fitting in a thread, the SDK's async call).
-    job = start(provider, client, cache, location, clock)
+    job = start(provider, client, cache, location, clock, refresh)
     media = _media(part)
     await media.aload()
     sent = await asyncio.to_thread(fitted, media, job.provider, model, transforms)

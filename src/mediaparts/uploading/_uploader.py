@@ -42,6 +42,7 @@ class Uploader:
             is over the inline limits.
         transforms: What may be done to media the provider cannot take as it is.
         clock: The time now, in seconds since the epoch (tests pass their own).
+        refresh: Upload even what the cache has, replacing its entries (see `mp.upload`).
     """
 
     def __init__(
@@ -53,6 +54,7 @@ class Uploader:
         min_bytes: int | None = None,
         transforms: TransformPolicy | None = None,
         clock: Clock = time.time,
+        refresh: bool = False,
     ) -> None:
         if min_bytes is not None and (
             not isinstance(min_bytes, int) or isinstance(min_bytes, bool) or min_bytes < 0
@@ -62,12 +64,15 @@ class Uploader:
             )
         if client is None:
             raise InvalidConfig("Uploader needs the provider's SDK client")
+        if not isinstance(refresh, bool):
+            raise InvalidConfig(f"refresh must be True or False, got {excerpt(refresh)}")
         self.client = client
         self.cache = cache
         self.location = location
         self.min_bytes = min_bytes
         self.transforms = transforms
         self.clock = clock
+        self.refresh = refresh
         self._jobs: dict[str, Job] = {}
 
     def __repr__(self) -> str:
@@ -78,7 +83,7 @@ class Uploader:
     def _job(self, provider: Provider) -> Job:
         job = self._jobs.get(provider.name)
         if job is None or job.provider is not provider:
-            job = start(provider, self.client, self.cache, self.location, self.clock)
+            job = start(provider, self.client, self.cache, self.location, self.clock, self.refresh)
             self._jobs[provider.name] = job
         return job
 
