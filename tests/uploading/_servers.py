@@ -13,6 +13,7 @@ import email.parser
 import email.policy
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,13 +105,13 @@ class OpenAIFiles(Store):
     def uploads(self) -> list[dict[str, Field]]:
         return [multipart(r.headers["content-type"], r.content) for r in self.requests]
 
-    def client(self, api_key: str = "sk-test") -> openai.OpenAI:
+    def client(self, api_key: str | Callable[[], str] = "sk-test") -> openai.OpenAI:
         transport = httpx.MockTransport(self.handle)
         return openai.OpenAI(
             api_key=api_key, http_client=httpx.Client(transport=transport), max_retries=0
         )
 
-    def async_client(self, api_key: str = "sk-test") -> openai.AsyncOpenAI:
+    def async_client(self, api_key: str | Callable[[], str] = "sk-test") -> openai.AsyncOpenAI:
         transport = httpx.MockTransport(self.handle)
         return openai.AsyncOpenAI(
             api_key=api_key, http_client=httpx.AsyncClient(transport=transport), max_retries=0
@@ -207,9 +208,10 @@ class GeminiFiles(Store):
             r for r in self.requests if r.headers.get("x-goog-upload-command") == "upload, finalize"
         ]
 
-    def client(self, api_key: str = "gemini-test-key") -> genai.Client:
+    def client(self, api_key: str = "gemini-test-key", base_url: str | None = None) -> genai.Client:
         transport = httpx.MockTransport(self.handle)
         options = genai_types.HttpOptions(
+            base_url=base_url,
             httpx_client=httpx.Client(transport=transport),
             httpx_async_client=httpx.AsyncClient(transport=transport),
         )

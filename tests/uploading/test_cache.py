@@ -12,12 +12,20 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import anthropic
+import httpx2
 import pytest
+from anthropic.lib.credentials import AccessToken
 
 import mediaparts as mp
 from mediaparts.uploading import EXPIRY_MARGIN, default_cache_dir
 from tests._builders import TESTDATA
-from tests.uploading._servers import GEMINI_EXPIRY_SECONDS, GeminiFiles, OpenAIFiles
+from tests.uploading._servers import (
+    GEMINI_EXPIRY_SECONDS,
+    AnthropicFiles,
+    GeminiFiles,
+    OpenAIFiles,
+)
 
 PDF = TESTDATA / "document.pdf"
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -70,6 +78,43 @@ def test_cache_other_account_uploads_again(tmp_path: Path) -> None:
     mp.upload(_pdf(), "openai", client=store.client("sk-one"), cache=cache)
     mp.upload(_pdf(), "openai", client=store.client("sk-two"), cache=cache)
     assert len(store.requests) == 2
+
+
+def test_cache_other_gemini_endpoint_uploads_again() -> None:
+    """The same Gemini key at another base URL (a proxy, another environment) is another
+    store: its own upload."""
+    store, cache = GeminiFiles(), mp.MemoryUploadCache()
+    for base_url in (None, "https://gemini-proxy.example/"):
+        mp.upload(_pdf(), "gemini", client=store.client(base_url=base_url), cache=cache)
+    assert len(store.bodies()) == 2 and len(cache) == 2
+
+
+def _key_function_client(who: str) -> Any:
+    return OpenAIFiles().client(lambda: f"sk-{who}")
+
+
+def _anthropic_credentials_client(who: str) -> Any:
+    def token(*, force_refresh: bool = False) -> AccessToken:
+        return AccessToken(token=f"token-{who}")
+
+    return anthropic.Anthropic(
+        credentials=token,
+        http_client=httpx2.Client(transport=httpx2.MockTransport(AnthropicFiles().handle)),
+        max_retries=0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("provider", "make"),
+    [("openai", _key_function_client), ("anthropic", _anthropic_credentials_client)],
+)
+def test_cache_unknown_account_is_not_cached(provider: str, make: Any) -> None:
+    """A client whose settings hold no fixed key (a key function, a credentials provider:
+    any account) is never given another's cached file; its uploads are not cached."""
+    cache = mp.MemoryUploadCache()
+    first = mp.upload(_pdf(), provider, client=make("one"), cache=cache)
+    second = mp.upload(_pdf(), provider, client=make("two"), cache=cache)
+    assert len(cache) == 0 and first.file_id and second.file_id
 
 
 def test_cache_stores_no_secret(tmp_path: Path) -> None:

@@ -172,10 +172,11 @@ class FileApi:
         upload: Store one file with the caller's (blocking) SDK client.
         aupload: The same with the async SDK client.
         account: A fingerprint of the account and place a client stores into (a hash: no
-            secret), so that a cache never hands one account's file to another.
+            secret), so that a cache never hands one account's file to another; None when
+            the client's settings do not show its account (then nothing is cached).
     """
 
     rules: FileStoreRules
     upload: Callable[[Any, UploadRequest], Stored] = field(repr=False)
     aupload: Callable[[Any, UploadRequest], Awaitable[Stored]] = field(repr=False)
-    account: Callable[[Any, str | None], str] = field(repr=False)
+    account: Callable[[Any, str | None], str | None] = field(repr=False)

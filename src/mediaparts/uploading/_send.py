@@ -175,6 +175,7 @@ def _name(media: MediaPart, sent: NormalizedPart) -> str:
 class _Upload:
     key: UploadCacheKey
     request: UploadRequest
+    cache: UploadCache | None  # None when the client's account is unknown: nothing cached
 
 
 def _plan(job: Job, media: MediaPart, sent: NormalizedPart) -> _Upload:
@@ -186,7 +187,7 @@ def _plan(job: Job, media: MediaPart, sent: NormalizedPart) -> _Upload:
     purpose = job.api.rules.purposes.get(sent.kind, "")
     account = job.api.account(job.client, job.location)
     return _Upload(
-        key=UploadCacheKey(job.api.rules.store, account, digest, purpose),
+        key=UploadCacheKey(job.api.rules.store, account or "", digest, purpose),
         request=UploadRequest(
             data=sent.data,
             media_type=sent.media_type,
@@ -195,6 +196,7 @@ def _plan(job: Job, media: MediaPart, sent: NormalizedPart) -> _Upload:
             purpose=purpose or None,
             location=job.location,
         ),
+        cache=job.cache if account is not None else None,
     )
 
 
@@ -237,13 +239,14 @@ def _reference(job: Job, media: MediaPart, sent: NormalizedPart, file_id: str) -
 def store(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     """Store a normalized part (or find it in the cache); return the reference."""
     plan = _plan(job, media, sent)
+    cache = plan.cache
     with _lock(plan.key):
-        entry = job.cache.get(plan.key) if job.cache is not None else None
+        entry = cache.get(plan.key) if cache is not None else None
         if job.refresh or not _fresh(entry, plan, job.clock()):
             stored = job.api.upload(job.client, plan.request)
             entry = _entry(job, plan, stored, job.clock())
-            if job.cache is not None:
-                job.cache.put(plan.key, entry)
+            if cache is not None:
+                cache.put(plan.key, entry)
     assert entry is not None
     return _reference(job, media, sent, entry.file_id)
 
@@ -252,7 +255,7 @@ async def astore(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     """`store` for async code: the SDK's async call; hashing and the cache's file access in a
     worker thread."""
     plan = await asyncio.to_thread(_plan, job, media, sent)
-    cache = job.cache
+    cache = plan.cache
     async with _alock(plan.key):
         entry = await asyncio.to_thread(cache.get, plan.key) if cache is not None else None
         if job.refresh or not _fresh(entry, plan, job.clock()):
@@ -286,7 +289,8 @@ def upload(
     waiting until the file is ACTIVE), or for Bedrock an object in the caller's bucket
     (`client.put_object` on a boto3 S3 client, the key content-addressed under `location`).
     The same bytes are uploaded once per store and account while the cache remembers them
-    and the stored file has more than an hour to live.
+    and the stored file has more than an hour to live; a client whose account its settings
+    do not show (a key from a function, a profile, workload identity) uploads every time.
 
     Args:
         part: A media part, or anything `mp.part()` takes.

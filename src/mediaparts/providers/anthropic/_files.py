@@ -42,8 +42,12 @@ async def aupload(client: Any, request: UploadRequest) -> Stored:
     )
 
 
-def account(client: Any, location: str | None) -> str:
-    """Fingerprint the endpoint and key (or token) a client stores into."""
+def account(client: Any, location: str | None) -> str | None:
+    """Fingerprint the endpoint and key (or token) a client stores into; None when it has
+    neither (its credentials come from a provider, a profile or workload identity, which
+    name no fixed account here)."""
+    if getattr(client, "api_key", None) is None and getattr(client, "auth_token", None) is None:
+        return None
     return fingerprint(
         "anthropic",
         getattr(client, "base_url", None),

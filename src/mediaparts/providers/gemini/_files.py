@@ -100,11 +100,13 @@ async def aupload(client: Any, request: UploadRequest) -> Stored:
 
 
 def account(client: Any, location: str | None) -> str:
-    """Fingerprint the key or project a client stores into (`Client` and `client.aio` alike)."""
+    """Fingerprint the endpoint and the key or project a client stores into (`Client` and
+    `client.aio` alike)."""
     # google-genai keeps them on its `_api_client` only (google-genai 3.6, read 2026-12).
     api = getattr(client, "_api_client", None)
     return fingerprint(
         "gemini",
+        getattr(getattr(api, "_http_options", None), "base_url", None),
         getattr(api, "api_key", None),
         getattr(api, "project", None),
         getattr(api, "location", None),

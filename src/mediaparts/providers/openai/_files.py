@@ -46,8 +46,23 @@ async def aupload(client: Any, request: UploadRequest) -> Stored:
     return _stored(await awaited(create(**_arguments(request)), "openai"))
 
 
-def account(client: Any, location: str | None) -> str:
-    """Fingerprint the endpoint, key, organization and project a client stores into."""
+# What openai-python keeps as `api_key` when the key is not one: a key function's client
+# (`api_key=""` until a request, then the last key it gave) or workload identity's
+# placeholder (openai-python 3.57 `lib/_client_auth.py`, read 2026-12).
+_NO_KEY = ("", "workload-identity-auth")
+
+
+def account(client: Any, location: str | None) -> str | None:
+    """Fingerprint the endpoint, key, organization and project a client stores into; None
+    when no fixed key names the account (a key function, workload identity)."""
+    key = getattr(client, "api_key", None)
+    if (
+        not isinstance(key, str)
+        or key in _NO_KEY
+        or getattr(client, "_api_key_provider", None) is not None
+        or getattr(client, "workload_identity", None) is not None
+    ):
+        return None
     return fingerprint(
         "openai",
         getattr(client, "base_url", None),
