@@ -403,3 +403,13 @@ def test_cache_not_users_own_is_not_used(
     monkeypatch.undo()
     path.parent.chmod(0o700)
     assert cache.get(KEY) == ENTRY
+
+
+def test_cache_put_forgets_deleted_files(tmp_path: Path) -> None:
+    """Writing an entry drops the entries whose files the store has deleted (their expiry
+    passed), so the file does not grow for ever; entries without expiry stay."""
+    cache = mp.SqliteUploadCache(tmp_path / "c.db")
+    gone = mp.UploadCacheKey("gemini", "acct", "1" * 64)
+    cache.put(gone, mp.UploadCacheEntry("https://g/files/old", "video/mp4", 1, 0.0, 1.0))
+    cache.put(KEY, ENTRY)
+    assert cache.get(gone) is None and cache.get(KEY) == ENTRY

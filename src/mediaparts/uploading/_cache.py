@@ -20,6 +20,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -216,11 +217,17 @@ class SqliteUploadCache:
         return _entry(row)
 
     def put(self, key: UploadCacheKey, entry: UploadCacheEntry, /) -> None:
-        """Remember `entry` under `key` (a write that fails is skipped)."""
+        """Remember `entry` under `key`, and forget entries whose files the store has
+        deleted, so the file does not grow for ever (a write that fails is skipped)."""
         try:
             with self._connect(create=True) as db:
                 if db is None:
                     return
+                db.execute("BEGIN IMMEDIATE")
+                db.execute(
+                    "DELETE FROM uploads WHERE expires_at IS NOT NULL AND expires_at < ?",
+                    (time.time(),),
+                )
                 db.execute(
                     "INSERT OR REPLACE INTO uploads VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
@@ -235,6 +242,7 @@ class SqliteUploadCache:
                         entry.expires_at,
                     ),
                 )
+                db.execute("COMMIT")
         except (sqlite3.Error, OSError):
             return
 
