@@ -123,8 +123,11 @@ def test_upload_gemini_gives_up_after_wait(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(gemini._files, "POLL_SECONDS", 0.0)
     monkeypatch.setattr(gemini._files, "WAIT_SECONDS", 0.0)
     store = GeminiFiles(states=("PROCESSING",))
-    with pytest.raises(mp.FetchError, match="still processing"):
+    with pytest.raises(mp.FetchError, match="still processing") as caught:
         mp.upload(mp.part(MP4), "gemini", client=store.client(), cache=None)
+    assert "file_id='https://generativelanguage.googleapis.com/v1beta/files/f1'" in str(
+        caught.value
+    )
 
 
 @pytest.mark.parametrize(
@@ -222,6 +225,16 @@ def test_upload_gemini_expiry_comes_from_answer() -> None:
     (entry,) = cache._entries.values()
     assert entry.expires_at == GEMINI_EXPIRY_SECONDS
     assert entry.size == PDF.stat().st_size and entry.media_type == "application/pdf"
+
+
+def test_upload_gemini_expiry_without_answer_follows_clock() -> None:
+    """Without the File API's `expirationTime`, the entry expires 48 h after the upload's
+    clock, not the machine's."""
+    cache = mp.MemoryUploadCache()
+    client = GeminiFiles(drop=("expirationTime",)).client()
+    mp.upload(_pdf(), "gemini", client=client, cache=cache, clock=lambda: 1000.0)
+    (entry,) = cache._entries.values()
+    assert entry.expires_at == 1000.0 + 48 * 3600
 
 
 @pytest.mark.parametrize(

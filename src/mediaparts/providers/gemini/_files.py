@@ -45,11 +45,9 @@ def _stored(file: Any) -> Stored:
     uri = getattr(file, "uri", None)
     if not isinstance(uri, str) or not uri:
         raise FetchError(f"the Gemini File API answered without a file uri ({file.name!r})")
+    # Without an expiration time, the upload's clock and the store's `ttl` give one.
     expiry = getattr(file, "expiration_time", None)
-    expires_at = expiry.timestamp() if expiry is not None else None
-    if expires_at is None and FILE_STORE.ttl is not None:
-        expires_at = time.time() + FILE_STORE.ttl
-    return Stored(file_id=uri, expires_at=expires_at)
+    return Stored(file_id=uri, expires_at=expiry.timestamp() if expiry is not None else None)
 
 
 def _failed(file: Any) -> FetchError:
@@ -63,7 +61,9 @@ def _failed(file: Any) -> FetchError:
 def _late(file: Any) -> FetchError:
     return FetchError(
         f"the Gemini File API was still processing {file.name!r} after {WAIT_SECONDS:.0f} s; "
-        "use the file later, or raise mediaparts.providers.gemini WAIT_SECONDS"
+        f"it is stored: wait until client.files.get(name={file.name!r}) says ACTIVE, then "
+        f"send a part with file_id={getattr(file, 'uri', None)!r}, file_provider='gemini' "
+        "and its media_type; or raise mediaparts.providers.gemini._files.WAIT_SECONDS"
     )
 
 
