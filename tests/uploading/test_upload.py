@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -377,3 +378,18 @@ def test_upload_refresh_replaces_cached_entry(run: str) -> None:
     later = mp.upload(_pdf(), "openai", client=store.client(), cache=cache)
     assert (first.file_id, again.file_id, later.file_id) == ("file-1", "file-2", "file-2")
     assert len(store.requests) == 2
+
+
+def test_aupload_reads_path_off_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`aupload` of a path reads the file in a worker thread, not on the event loop."""
+    readers: list[bool] = []
+    make = mp.part
+
+    def spy(value: Any) -> Any:
+        readers.append(threading.current_thread() is threading.main_thread())
+        return make(value)
+
+    monkeypatch.setattr(mp.uploading._send, "make_part", spy)
+    store = OpenAIFiles()
+    asyncio.run(mp.aupload(PDF, "openai", client=store.async_client(), cache=None))
+    assert readers == [False] and len(store.requests) == 1

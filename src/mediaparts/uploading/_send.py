@@ -343,7 +343,9 @@ async def aupload(
     genai's `client.aio`; boto3 has none: its S3 client is called in a worker thread)."""
     # Async twin of `upload` (aload, fitting in a thread, the SDK's async call).
     job = start(provider, client, cache, location, clock, refresh)
-    media = _media(part)
+    # A path or file object is read whole when it becomes a part: not on the event loop.
+    media = part if isinstance(part, MediaPart) else await asyncio.to_thread(_media, part)
+    media = _media(media)
     await media.aload()
     sent = await asyncio.to_thread(fitted, media, job.provider, model, transforms)
     return await astore(job, media, sent)
