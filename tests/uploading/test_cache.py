@@ -384,6 +384,16 @@ def test_cache_readable_file_made_private(tmp_path: Path) -> None:
 
 
 @posix_only
+def test_cache_in_group_directory_is_used(tmp_path: Path) -> None:
+    """A directory the owner shares with their group (umask 002) still holds a working cache."""
+    path = tmp_path / "c.db"
+    tmp_path.chmod(0o775)
+    cache = mp.SqliteUploadCache(path)
+    cache.put(KEY, ENTRY)
+    assert cache.get(KEY) == ENTRY
+
+
+@posix_only
 @pytest.mark.parametrize("shared", ["other owner", "writable directory"])
 def test_cache_not_users_own_is_not_used(
     shared: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

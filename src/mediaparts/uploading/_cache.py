@@ -9,7 +9,7 @@ process of the user) and `MemoryUploadCache` (one process) implement it.
 A cache is an optimisation: a cache file that cannot be read (corrupt, locked for longer
 than the timeout, rows of the wrong shape) is a miss, and a write that fails is skipped; the
 upload itself never fails because of its cache. The SQLite cache is the user's alone: made
-private, and not used when another user owns it or may write to its directory.
+private, and not used when another user owns it or every user may write to its directory.
 """
 
 from __future__ import annotations
@@ -261,8 +261,10 @@ class SqliteUploadCache:
 
 
 def _private(path: Path) -> bool:
-    """Tell whether a cache file is the user's own, in a directory only its owner (or root)
-    may change; a file another user could have written (or may swap) is not read.
+    """Tell whether a cache file is the user's own, in a directory of theirs (or root's) that
+    not every user may write to (where anyone could plant a `-wal` file SQLite would
+    replay); a file another user could have written is not read. A group-writable directory
+    is the owner's choice of whom to trust (and with a private group, no one else).
 
     The file is made private (`0o600`) when others could read it. Windows has no owners to
     compare here: its cache lives in the user's own profile.
@@ -271,7 +273,7 @@ def _private(path: Path) -> bool:
         return True
     me = os.geteuid()
     folder, file = path.parent.stat(), path.stat()
-    if folder.st_uid not in (me, 0) or folder.st_mode & 0o022:
+    if folder.st_uid not in (me, 0) or folder.st_mode & 0o002:
         return False
     if file.st_uid != me:
         return False
