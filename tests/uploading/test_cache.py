@@ -312,6 +312,15 @@ def test_default_cache_dir_from_env(cache_dir: Path) -> None:
     assert mp.SqliteUploadCache().path == cache_dir / "uploads.sqlite3"
 
 
+def test_cache_paths_expand_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`~` in `$MEDIAPARTS_CACHE_DIR` (from a .env file, unexpanded) or a cache path is the
+    home directory, not a directory named `~`."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("MEDIAPARTS_CACHE_DIR", "~/cache")
+    assert default_cache_dir() == tmp_path / "cache"
+    assert mp.SqliteUploadCache("~/c.db").path == tmp_path / "c.db"
+
+
 @pytest.mark.parametrize(
     ("platform", "env", "expected"),
     [

@@ -130,7 +130,8 @@ def default_cache_dir() -> Path:
     `~/.cache`) under `mediaparts`."""
     chosen = os.environ.get("MEDIAPARTS_CACHE_DIR")
     if chosen:
-        return Path(chosen)
+        # `~` too: a value from a .env file or a service's settings is not shell-expanded.
+        return Path(chosen).expanduser()
     if sys.platform == "win32":
         base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
         return base / _APP / "Cache"
@@ -174,7 +175,9 @@ class SqliteUploadCache:
             raise InvalidConfig(f"path must be a path or None, got {excerpt(path)}")
         if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout < 0:
             raise InvalidConfig(f"timeout must be seconds (0 or more), got {excerpt(timeout)}")
-        self.path = Path(path) if path is not None else default_cache_dir() / "uploads.sqlite3"
+        self.path = (
+            Path(path).expanduser() if path is not None else default_cache_dir() / "uploads.sqlite3"
+        )
         self.timeout = float(timeout)
 
     def __repr__(self) -> str:
