@@ -432,3 +432,30 @@ def test_cache_put_forgets_deleted_files(tmp_path: Path) -> None:
     cache.put(gone, mp.UploadCacheEntry("https://g/files/old", "video/mp4", 1, 0.0, 1.0))
     cache.put(KEY, ENTRY)
     assert cache.get(gone) is None and cache.get(KEY) == ENTRY
+
+
+@pytest.mark.parametrize(("min_ttl", "uploads"), [(EXPIRY_MARGIN, 1), (24 * 3600.0, 2)])
+def test_cache_min_ttl_decides_reuse(min_ttl: float, uploads: int) -> None:
+    """A Gemini file with 20 hours left serves a request, but not a batch that asks for a
+    day (`min_ttl`): that uploads again."""
+    store, cache = GeminiFiles(drop=("expirationTime",)), mp.MemoryUploadCache()
+    mp.upload(_pdf(), "gemini", client=store.client(), cache=cache, clock=lambda: 0.0)
+    uploader = mp.Uploader(
+        store.client(), cache=cache, min_bytes=0, min_ttl=min_ttl, clock=lambda: 28 * 3600.0
+    )
+    mp.render([mp.User(["Read", _pdf()])], "gemini", urls="upload", uploader=uploader)
+    assert len(store.bodies()) == uploads
+
+
+@pytest.mark.parametrize(
+    ("provider", "min_ttl", "match"),
+    [
+        ("gemini", 48 * 3600, "keeps files 48 hours"),
+        ("gemini", -1, "min_ttl must be"),
+        ("openai", "long", "min_ttl must be"),
+    ],
+)
+def test_upload_refuses_impossible_min_ttl(provider: str, min_ttl: Any, match: str) -> None:
+    """A min_ttl no stored file could meet, or not seconds, is InvalidConfig before upload."""
+    with pytest.raises(mp.InvalidConfig, match=match):
+        mp.upload(_pdf(), provider, client=object(), cache=None, min_ttl=min_ttl)

@@ -53,8 +53,8 @@ __all__ = [
 CacheOption = UploadCache | Literal["default"] | None
 Clock = Callable[[], float]
 
-# A cached reference is used only while it has this long left: it must outlive the request
-# (or the batch) that sends it. Gemini's files live 48 hours; the last hour is not used.
+# By default a cached reference is used only while it has this long left: it must outlive
+# the request that sends it (a batch needs `min_ttl=` longer). Gemini's files live 48 hours.
 EXPIRY_MARGIN = 3600.0
 
 # One lock per cache key in this process, so that threads (or tasks of one event loop)
@@ -96,6 +96,7 @@ class Job:
     location: str | None
     clock: Clock
     refresh: bool = False
+    min_ttl: float = EXPIRY_MARGIN
 
 
 def _cache(cache: Any) -> UploadCache | None:
@@ -116,14 +117,15 @@ def start(
     location: Any,
     clock: Any,
     refresh: Any = False,
+    min_ttl: Any = EXPIRY_MARGIN,
 ) -> Job:
     """Check an upload's settings (before any work) and return them as a `Job`.
 
     Raises:
         UnknownProvider: No provider has that name.
         InvalidConfig: The provider has no file API, no client is given, a location is
-            missing (Bedrock) or given where none is used, or the cache, clock or refresh
-            is wrong.
+            missing (Bedrock) or given where none is used, or the cache, clock, refresh or
+            min_ttl is wrong (longer than the store keeps files).
     """
     chosen = get(provider)
     api = chosen.files
@@ -147,7 +149,14 @@ def start(
         raise InvalidConfig(f"clock must be a function returning seconds, got {excerpt(clock)}")
     if not isinstance(refresh, bool):
         raise InvalidConfig(f"refresh must be True or False, got {excerpt(refresh)}")
-    return Job(chosen, api, client, _cache(cache), location, clock, refresh)
+    if not isinstance(min_ttl, int | float) or isinstance(min_ttl, bool) or not min_ttl >= 0:
+        raise InvalidConfig(f"min_ttl must be seconds (0 or more), got {excerpt(min_ttl)}")
+    if api.rules.ttl is not None and min_ttl >= api.rules.ttl:
+        raise InvalidConfig(
+            f"{chosen.name}'s file store keeps files {api.rules.ttl / 3600:g} hours; a reference "
+            f"cannot have min_ttl={min_ttl:g} seconds left: give less, or send the media inline"
+        )
+    return Job(chosen, api, client, _cache(cache), location, clock, refresh, float(min_ttl))
 
 
 def _media(part: Any) -> MediaPart:
@@ -200,11 +209,11 @@ def _plan(job: Job, media: MediaPart, sent: NormalizedPart) -> _Upload:
     )
 
 
-def _fresh(entry: UploadCacheEntry | None, plan: _Upload, now: float) -> bool:
+def _fresh(entry: UploadCacheEntry | None, plan: _Upload, now: float, min_ttl: float) -> bool:
     """Whether a cached entry may be used: the same type, with time to live left."""
     if entry is None or entry.media_type != plan.request.media_type:
         return False
-    return entry.expires_at is None or entry.expires_at - EXPIRY_MARGIN > now
+    return entry.expires_at is None or entry.expires_at - min_ttl > now
 
 
 def _entry(job: Job, plan: _Upload, stored: Stored, now: float) -> UploadCacheEntry:
@@ -242,7 +251,7 @@ def store(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     cache = plan.cache
     with _lock(plan.key):
         entry = cache.get(plan.key) if cache is not None else None
-        if job.refresh or not _fresh(entry, plan, job.clock()):
+        if job.refresh or not _fresh(entry, plan, job.clock(), job.min_ttl):
             stored = job.api.upload(job.client, plan.request)
             entry = _entry(job, plan, stored, job.clock())
             if cache is not None:
@@ -258,7 +267,7 @@ async def astore(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     cache = plan.cache
     async with _alock(plan.key):
         entry = await asyncio.to_thread(cache.get, plan.key) if cache is not None else None
-        if job.refresh or not _fresh(entry, plan, job.clock()):
+        if job.refresh or not _fresh(entry, plan, job.clock(), job.min_ttl):
             stored = await job.api.aupload(job.client, plan.request)
             entry = _entry(job, plan, stored, job.clock())
             if cache is not None:
@@ -278,6 +287,7 @@ def upload(
     transforms: TransformPolicy | None = None,
     clock: Clock = time.time,
     refresh: bool = False,
+    min_ttl: float = EXPIRY_MARGIN,
 ) -> MediaPart:
     """Send a part to the provider's file store; return the part as a file reference.
 
@@ -306,6 +316,9 @@ def upload(
         refresh: Upload even when the cache has the bytes, and replace its entry: for a
             file deleted from the store behind the cache's back (the provider answers that
             the file or object is not found).
+        min_ttl: Seconds a cached reference must still have to live to be used (an hour:
+            it outlives one request); a batch job, which may run for a day, needs more
+            (`min_ttl=24 * 3600`). Files that live until deleted always qualify.
 
     Returns:
         A part of the same kind (of the kind sent, after a conversion) with `file_id` and
@@ -321,7 +334,7 @@ def upload(
         Exception: What the SDK raises for a failed request (its own errors, unchanged).
     """
     # Sync twin of `aupload` (load vs aload, the SDK's blocking vs async call).
-    job = start(provider, client, cache, location, clock, refresh)
+    job = start(provider, client, cache, location, clock, refresh, min_ttl)
     media = _media(part)
     media.load()
     return store(job, media, fitted(media, job.provider, model, transforms))
@@ -338,11 +351,12 @@ async def aupload(
     transforms: TransformPolicy | None = None,
     clock: Clock = time.time,
     refresh: bool = False,
+    min_ttl: float = EXPIRY_MARGIN,
 ) -> MediaPart:
     """`upload` for async code, with the async SDK client (`AsyncOpenAI`, `AsyncAnthropic`,
     genai's `client.aio`; boto3 has none: its S3 client is called in a worker thread)."""
     # Async twin of `upload` (aload, fitting in a thread, the SDK's async call).
-    job = start(provider, client, cache, location, clock, refresh)
+    job = start(provider, client, cache, location, clock, refresh, min_ttl)
     # A path or file object is read whole when it becomes a part: not on the event loop.
     media = part if isinstance(part, MediaPart) else await asyncio.to_thread(_media, part)
     media = _media(media)

@@ -17,7 +17,15 @@ from mediaparts.detection import kind_of
 from mediaparts.fetching import redact
 from mediaparts.providers import NormalizedPart, Provider, normalize
 from mediaparts.uploading._prepare import fitted, over_inline, store_rules, why_not
-from mediaparts.uploading._send import CacheOption, Clock, Job, astore, start, store
+from mediaparts.uploading._send import (
+    EXPIRY_MARGIN,
+    CacheOption,
+    Clock,
+    Job,
+    astore,
+    start,
+    store,
+)
 
 __all__ = ["Uploader"]
 
@@ -43,6 +51,7 @@ class Uploader:
         transforms: What may be done to media the provider cannot take as it is.
         clock: The time now, in seconds since the epoch (tests pass their own).
         refresh: Upload even what the cache has, replacing its entries (see `mp.upload`).
+        min_ttl: Seconds a cached reference must still have to live (see `mp.upload`).
     """
 
     def __init__(
@@ -55,6 +64,7 @@ class Uploader:
         transforms: TransformPolicy | None = None,
         clock: Clock = time.time,
         refresh: bool = False,
+        min_ttl: float = EXPIRY_MARGIN,
     ) -> None:
         if min_bytes is not None and (
             not isinstance(min_bytes, int) or isinstance(min_bytes, bool) or min_bytes < 0
@@ -73,6 +83,7 @@ class Uploader:
         self.transforms = transforms
         self.clock = clock
         self.refresh = refresh
+        self.min_ttl = min_ttl
         self._jobs: dict[str, Job] = {}
 
     def __repr__(self) -> str:
@@ -83,7 +94,15 @@ class Uploader:
     def _job(self, provider: Provider) -> Job:
         job = self._jobs.get(provider.name)
         if job is None or job.provider is not provider:
-            job = start(provider, self.client, self.cache, self.location, self.clock, self.refresh)
+            job = start(
+                provider,
+                self.client,
+                self.cache,
+                self.location,
+                self.clock,
+                self.refresh,
+                self.min_ttl,
+            )
             self._jobs[provider.name] = job
         return job
 
