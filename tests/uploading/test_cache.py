@@ -459,3 +459,16 @@ def test_upload_refuses_impossible_min_ttl(provider: str, min_ttl: Any, match: s
     """A min_ttl no stored file could meet, or not seconds, is InvalidConfig before upload."""
     with pytest.raises(mp.InvalidConfig, match=match):
         mp.upload(_pdf(), provider, client=object(), cache=None, min_ttl=min_ttl)
+
+
+@posix_only
+def test_cache_not_created_in_directory_anyone_writes(tmp_path: Path) -> None:
+    """No cache file is created in a directory every user may write to (a symlink planted
+    there would be followed)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    target = tmp_path / "victim"
+    (shared / "c.db").symlink_to(target)
+    mp.SqliteUploadCache(shared / "c.db").put(KEY, ENTRY)
+    assert not target.exists()

@@ -192,7 +192,11 @@ class SqliteUploadCache:
             # Only the user reads or writes the cache: which files they uploaded (the bytes'
             # hashes) is theirs to know, and its references are what their requests send.
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+            if not _own_folder(self.path.parent):
+                yield None  # not even created there: a planted symlink would be followed
+                return
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+            os.close(os.open(self.path, flags, 0o600))
         if not _private(self.path):
             yield None
             return
@@ -263,6 +267,14 @@ class SqliteUploadCache:
             return
 
 
+def _own_folder(folder: Path) -> bool:
+    """Tell whether a directory is the user's (or root's) and not every user may write to it."""
+    if not hasattr(os, "geteuid"):  # pragma: no cover - Windows
+        return True
+    found = folder.stat()
+    return found.st_uid in (os.geteuid(), 0) and not found.st_mode & 0o002
+
+
 def _private(path: Path) -> bool:
     """Tell whether a cache file is the user's own, in a directory of theirs (or root's) that
     not every user may write to (where anyone could plant a `-wal` file SQLite would
@@ -274,12 +286,9 @@ def _private(path: Path) -> bool:
     """
     if not hasattr(os, "geteuid"):  # pragma: no cover - Windows
         return True
-    me = os.geteuid()
-    folder, file = path.parent.stat(), path.stat()
-    if folder.st_uid not in (me, 0) or folder.st_mode & 0o002:
+    if not _own_folder(path.parent) or path.stat().st_uid != os.geteuid():
         return False
-    if file.st_uid != me:
-        return False
+    file = path.stat()
     if file.st_mode & 0o077:
         path.chmod(0o600)
     return True
