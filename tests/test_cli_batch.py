@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +217,35 @@ def test_cli_batch_write_draws_a_progress_bar_on_a_terminal(
     assert main([*args, "--workers", "1"]) == 0
     err = capsys.readouterr().err
     assert "[########################] 3/3 requests" in err and err.count("\r\x1b[K") >= 2
+
+
+def test_cli_batch_write_reads_a_pipe_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipe (not a regular file) is not counted for the bar first: every request is written."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    source = conversations(tmp_path, 3)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    feeder = threading.Thread(target=lambda: pipe.write_bytes(source.read_bytes()))
+    feeder.start()
+    args = ["batch", "write", str(pipe), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    args += ["--base-dir", str(tmp_path), "--workers", "1"]
+    try:
+        assert main(args) == 0
+    finally:
+        feeder.join()
+    err = capsys.readouterr().err
+    assert "3 requests in 1 file(s)" in err and "\r\x1b[K3 requests" in err
+
+
+def test_cli_batch_write_bar_counts_a_last_line_without_newline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar's total counts a last line that has no newline."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    source = conversations(tmp_path, 2)
+    source.write_bytes(source.read_bytes().rstrip(b"\n"))
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main([*args, "--workers", "1"]) == 0
+    assert "] 2/2 requests" in capsys.readouterr().err
