@@ -100,6 +100,8 @@ _MESSAGE_CHARS = 1000
 def result_error(code: Any, message: Any, status: Any = None) -> BatchError:
     """Return a `BatchError` from hostile values: strings kept short, a status only if whole."""
     text = message if isinstance(message, str) else shown(message)
+    if type(code) is int:  # Bedrock's errorCode, Gemini's code: numbers
+        code = str(code)
     return BatchError(
         code=code[:200] if isinstance(code, str) and code else "error",
         message=text[:_MESSAGE_CHARS],
