@@ -397,3 +397,13 @@ def test_batch_writer_tells_a_repeat_from_a_collision_whatever_the_lines(
             with pytest.raises(mp.ProviderLimitError, match="was given twice"):
                 writer.add(custom_id, text)
     assert [f.requests for f in writer.files] == [4]
+
+
+def test_batch_line_bedrock_refuses_tools(tmp_path: Path) -> None:
+    """A Converse batch record may not carry toolConfig (the job fails it with a 400)."""
+    tools = {"toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {}}}}]}}
+    with pytest.raises(mp.InvalidConfig, match="may not set toolConfig"):
+        mp.batch_line("a", "hi", "bedrock", params=tools)
+    with pytest.raises(mp.InvalidConfig, match="toolConfig"):
+        mp.write_batch([("a", "hi")], "bedrock", tmp_path, params=tools, workers=1)
+    assert list(tmp_path.iterdir()) == []
