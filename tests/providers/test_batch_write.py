@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -209,3 +210,25 @@ def test_write_batch_bounds_the_media_in_flight(
 def test_write_batch_weighs_the_loaded_media(conversation: Any, weight: int) -> None:
     """A conversation's weight is the bytes of its loaded media, what it holds in memory."""
     assert _batch_write._weight(conversation) == weight
+
+
+def _die() -> None:
+    os._exit(3)
+
+
+class _KillsTheWorker:
+    """A conversation whose unpickling ends the worker process, as the OOM killer would."""
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _die, ()
+
+
+def test_write_batch_names_the_requests_of_a_dead_worker(tmp_path: Path) -> None:
+    """A worker that dies is a MediaError saying so, not a bare BrokenProcessPool."""
+
+    def requests() -> Iterator[tuple[str, Any]]:
+        yield "first", "hello"
+        yield "bomb", _KillsTheWorker()
+
+    with pytest.raises(mp.MediaError, match=r"a worker process died .* from 'first' on"):
+        mp.write_batch(requests(), "gemini", tmp_path, workers=2)

@@ -13,6 +13,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,9 +80,11 @@ class _Job:
             raise rewrap(exc, f"batch request {excerpt(custom_id)}: {exc}") from exc
 
 
-def _chunk(
-    job: _Job, items: list[tuple[str, Any]]
-) -> tuple[list[tuple[str, bytes]], list[tuple[str, type[Warning]]]]:
+# What a worker sends back for a chunk: its `(id, line)` pairs and the warnings raised.
+_Made = tuple[list[tuple[str, bytes]], list[tuple[str, type[Warning]]]]
+
+
+def _chunk(job: _Job, items: list[tuple[str, Any]]) -> _Made:
     """Make the lines of one chunk (in a worker); the warnings go back to be raised there."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -180,7 +183,8 @@ def write_batch(
             batch format.
         InvalidMedia: An item is not an `(id, conversation)` pair.
         ProviderLimitError: An id is repeated, or one request alone is over the byte limit.
-        MediaError: What `mp.batch_line` raises for a request, its message naming the id.
+        MediaError: What `mp.batch_line` raises for a request, its message naming the id;
+            or a worker process died (killed for memory, most likely), naming where.
     """
     _check_urls(urls, model)
     _check_options(on_loss, foreign_reasoning)
@@ -232,10 +236,8 @@ def _in_workers(
     progress: Callable[[int], object] | None,
     count: int,
 ) -> None:
-    pending: deque[
-        tuple[Future[tuple[list[tuple[str, bytes]], list[tuple[str, type[Warning]]]]], int]
-    ]
-    pending = deque()
+    # Each chunk in flight: its lines to come, its media bytes, its first id.
+    pending: deque[tuple[Future[_Made], int, str]] = deque()
     done = written = flying = 0
     size = FIRST_CHUNK
     budget = max(1, INPUT_BYTES // (count * AHEAD))
@@ -246,13 +248,20 @@ def _in_workers(
                 chunk, weight = _take(pairs, size, budget)
                 if not chunk:
                     break
-                pending.append((pool.submit(_chunk, job, chunk), weight))
+                pending.append((pool.submit(_chunk, job, chunk), weight, chunk[0][0]))
                 flying += weight
             if not pending:
                 break
-            future, weight = pending.popleft()
+            future, weight, first = pending.popleft()
             flying -= weight
-            lines, caught = future.result()
+            try:
+                lines, caught = future.result()
+            except BrokenProcessPool as exc:
+                raise MediaError(
+                    f"a worker process died while making batch requests from {excerpt(first)} "
+                    "on (killed, most likely for memory: try fewer workers or smaller media); "
+                    "the files written until then are left in place"
+                ) from exc
             for message, category in caught:
                 warnings.warn(message, category, stacklevel=4)
             for custom_id, line in lines:
