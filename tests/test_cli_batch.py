@@ -79,6 +79,25 @@ def test_cli_batch_write_reads_files_only_under_base_dir(
     assert "line 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", ["../alpha.png", "link.png"])
+def test_cli_batch_write_refuses_a_way_out_of_base_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """'..' or a symbolic link out of the folder is refused, the message naming --base-dir."""
+    shutil.copy(TESTDATA / "alpha.png", tmp_path / "alpha.png")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "link.png").symlink_to(tmp_path / "alpha.png")
+    parts = [{"kind": "image", "path": name}]
+    source = inner / "c.jsonl"
+    source.write_text(json.dumps({"id": "a", "messages": [{"role": "user", "parts": parts}]}))
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "line 1: refusing to read" in err and "files are read only under --base-dir" in err
+    assert not (tmp_path / "o").exists()
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [

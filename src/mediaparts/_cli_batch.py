@@ -20,7 +20,7 @@ from typing import Any
 
 from mediaparts._cli_files import out_problem, shown
 from mediaparts._cli_urls import said
-from mediaparts._errors import InvalidMedia, MediaError
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaError
 from mediaparts._messages import Message, message_from_dict
 from mediaparts.providers import BatchError, BatchResult, names, read_batch_results, write_batch
 
@@ -134,6 +134,10 @@ def _conversations(path: Path, base: Path) -> Iterator[tuple[str, list[Message]]
                 raise InvalidMedia(f'{where}: "id" must be a non-empty string or a number')
             try:
                 messages = [message_from_dict(m, base_dir=base) for m in record["messages"]]
+            except BlockedPath as exc:  # its words name the Python call; say the option
+                raise InvalidMedia(
+                    f"{where}: {said(exc)}; files are read only under --base-dir {shown(str(base))}"
+                ) from exc
             except MediaError as exc:
                 raise InvalidMedia(f"{where}: {said(exc)}") from exc
             yield custom_id, messages
