@@ -268,3 +268,11 @@ def test_cli_batch_write_bar_counts_a_last_line_without_newline(
     args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
     assert main([*args, "--workers", "1"]) == 0
     assert "] 2/2 requests" in capsys.readouterr().err
+
+
+def test_cli_batch_write_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A FILE that is not there is one error line, not a traceback, and writes nothing."""
+    args = ["batch", "write", str(tmp_path / "none.jsonl"), "--provider", "gemini"]
+    assert main([*args, "--out", str(tmp_path / "o")]) != 0
+    assert "none.jsonl" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
