@@ -112,6 +112,23 @@ def test_batch_line_model_may_come_from_params() -> None:
     assert record["body"]["model"] == "gpt-x"
 
 
+@pytest.mark.parametrize(
+    ("provider", "kwargs"),
+    [
+        ("openai", {}),
+        ("openai-responses", {}),
+        ("anthropic", {"max_tokens": 5}),
+    ],
+)
+def test_batch_line_refuses_two_different_models(provider: str, kwargs: dict[str, Any]) -> None:
+    """model= and params['model'] may agree, but two different models are refused."""
+    model = "claude-x" if provider == "anthropic" else "gpt-4o"
+    same = mp.batch_line("a", "hi", provider, model=model, params={**kwargs, "model": model})
+    assert model in same.decode()
+    with pytest.raises(mp.InvalidConfig, match="differ; give the model once"):
+        mp.batch_line("a", "hi", provider, model=model, params={**kwargs, "model": "other"})
+
+
 def test_batch_line_does_not_change_the_caller_params() -> None:
     """The caller's params dict is read, never changed."""
     params = {"max_tokens": 5}
