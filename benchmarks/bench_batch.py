@@ -154,9 +154,10 @@ def rate_rows(count: int = RATE_N) -> list[Row]:
 
 
 EXTRA = """\
-`mp.write_batch` reads its input lazily and keeps at most a few chunks per worker in flight,
-so the writing process holds those chunks, the buffered file and a 64-bit digest of each id
-(to refuse a repeated one), never the lines or conversations. The rows above are one run of
+`mp.write_batch` reads its input lazily and keeps at most a few chunks per worker in flight
+(and at most 256 MiB of their media), so the writing process holds those chunks, the buffered
+file and a 64-bit digest of each id (the ids themselves go to a temporary file, read back only
+when a digest repeats), never the lines or conversations. The rows above are one run of
 `python benchmarks/run.py --only batch`: the peak resident memory of the writing process and of
 its largest worker, each run in a fresh child process, and the writing rate against
 `mp.normalize_many` of the same images (which does less: no rendering, no JSON, no file).

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +77,25 @@ def test_cli_batch_write_reads_files_only_under_base_dir(
     args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
     assert main([*args, "--base-dir", str(elsewhere)]) == 1
     assert "line 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["../alpha.png", "link.png"])
+def test_cli_batch_write_refuses_a_way_out_of_base_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """'..' or a symbolic link out of the folder is refused, the message naming --base-dir."""
+    shutil.copy(TESTDATA / "alpha.png", tmp_path / "alpha.png")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "link.png").symlink_to(tmp_path / "alpha.png")
+    parts = [{"kind": "image", "path": name}]
+    source = inner / "c.jsonl"
+    source.write_text(json.dumps({"id": "a", "messages": [{"role": "user", "parts": parts}]}))
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "line 1: refusing to read" in err and "files are read only under --base-dir" in err
+    assert not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize(
@@ -215,3 +236,43 @@ def test_cli_batch_write_draws_a_progress_bar_on_a_terminal(
     assert main([*args, "--workers", "1"]) == 0
     err = capsys.readouterr().err
     assert "[########################] 3/3 requests" in err and err.count("\r\x1b[K") >= 2
+
+
+def test_cli_batch_write_reads_a_pipe_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pipe (not a regular file) is not counted for the bar first: every request is written."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    source = conversations(tmp_path, 3)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    feeder = threading.Thread(target=lambda: pipe.write_bytes(source.read_bytes()))
+    feeder.start()
+    args = ["batch", "write", str(pipe), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    args += ["--base-dir", str(tmp_path), "--workers", "1"]
+    try:
+        assert main(args) == 0
+    finally:
+        feeder.join()
+    err = capsys.readouterr().err
+    assert "3 requests in 1 file(s)" in err and "\r\x1b[K3 requests" in err
+
+
+def test_cli_batch_write_bar_counts_a_last_line_without_newline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar's total counts a last line that has no newline."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    source = conversations(tmp_path, 2)
+    source.write_bytes(source.read_bytes().rstrip(b"\n"))
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main([*args, "--workers", "1"]) == 0
+    assert "] 2/2 requests" in capsys.readouterr().err
+
+
+def test_cli_batch_write_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A FILE that is not there is one error line, not a traceback, and writes nothing."""
+    args = ["batch", "write", str(tmp_path / "none.jsonl"), "--provider", "gemini"]
+    assert main([*args, "--out", str(tmp_path / "o")]) != 0
+    assert "none.jsonl" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 
 from mediaparts._cli_files import out_problem, shown
 from mediaparts._cli_urls import said
-from mediaparts._errors import InvalidMedia, MediaError
+from mediaparts._errors import BlockedPath, InvalidMedia, MediaError
 from mediaparts._messages import Message, message_from_dict
 from mediaparts.providers import BatchError, BatchResult, names, read_batch_results, write_batch
 
@@ -133,18 +134,31 @@ def _conversations(path: Path, base: Path) -> Iterator[tuple[str, list[Message]]
                 raise InvalidMedia(f'{where}: "id" must be a non-empty string or a number')
             try:
                 messages = [message_from_dict(m, base_dir=base) for m in record["messages"]]
+            except BlockedPath as exc:  # its words name the Python call; say the option
+                raise InvalidMedia(
+                    f"{where}: {said(exc)}; files are read only under --base-dir {shown(str(base))}"
+                ) from exc
             except MediaError as exc:
                 raise InvalidMedia(f"{where}: {said(exc)}") from exc
             yield custom_id, messages
 
 
-def _count(path: Path) -> int:
-    """Count the file's non-blank lines (for the bar), a megabyte at a time."""
+def _count(path: Path) -> int | None:
+    """Count the file's lines (for the bar), a megabyte at a time; None when it is not a
+    regular file: a pipe or `/dev/stdin` can be read only once, and that read is the work's."""
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return None  # the open in _conversations reports it
+    if not regular:
+        return None
     lines = 0
+    last = b"\n"
     with path.open("rb") as file:
         for chunk in iter(lambda: file.read(1 << 20), b""):
             lines += chunk.count(b"\n")
-    return lines
+            last = chunk[-1:]
+    return lines + (last != b"\n")  # a last line without its newline counts too
 
 
 class _Bar:
@@ -152,16 +166,20 @@ class _Bar:
 
     _WIDTH = 24
 
-    def __init__(self, total: int) -> None:
-        self.total = max(total, 1)
+    def __init__(self, total: int | None) -> None:
+        self.total = None if total is None else max(total, 1)
         self.shown = sys.stderr.isatty()
 
     def __call__(self, done: int) -> None:
-        if self.shown:
+        if not self.shown:
+            return
+        if self.total is None:  # no total known: the count alone
+            sys.stderr.write(f"\r\x1b[K{done:,} requests")
+        else:
             filled = self._WIDTH * min(done, self.total) // self.total
             bar = "#" * filled + "-" * (self._WIDTH - filled)
             sys.stderr.write(f"\r\x1b[K[{bar}] {done:,}/{self.total:,} requests")
-            sys.stderr.flush()
+        sys.stderr.flush()
 
     def done(self) -> None:
         if self.shown:

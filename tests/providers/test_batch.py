@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from mediaparts.providers import _batch as batch_module
 from mediaparts.providers import openai
 from tests._builders import TESTDATA
 
@@ -109,6 +110,23 @@ def test_batch_line_model_may_come_from_params() -> None:
     """A model given in `params` stands when `model=` is not given."""
     record = json.loads(mp.batch_line("a", "hi", "openai", params={"model": "gpt-x"}))
     assert record["body"]["model"] == "gpt-x"
+
+
+@pytest.mark.parametrize(
+    ("provider", "kwargs"),
+    [
+        ("openai", {}),
+        ("openai-responses", {}),
+        ("anthropic", {"max_tokens": 5}),
+    ],
+)
+def test_batch_line_refuses_two_different_models(provider: str, kwargs: dict[str, Any]) -> None:
+    """model= and params['model'] may agree, but two different models are refused."""
+    model = "claude-x" if provider == "anthropic" else "gpt-4o"
+    same = mp.batch_line("a", "hi", provider, model=model, params={**kwargs, "model": model})
+    assert model in same.decode()
+    with pytest.raises(mp.InvalidConfig, match="differ; give the model once"):
+        mp.batch_line("a", "hi", provider, model=model, params={**kwargs, "model": "other"})
 
 
 def test_batch_line_does_not_change_the_caller_params() -> None:
@@ -362,3 +380,47 @@ def test_batch_writer_splits_at_the_documented_request_limit(tmp_path: Path, pro
         for i in range(limit + 1):
             writer.add(f"r{i}", text)
     assert [f.requests for f in writer.close()] == [limit, 1]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("a", "b"), ("é-1", "é-2"), ('q"1', 'q"2'), ("x/1", "x/2"), ("POST", "POST2")],
+)
+def test_batch_writer_keeps_two_ids_that_share_a_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str, second: str
+) -> None:
+    """Two different ids whose 64-bit digests collide are both written; a real repeat is not."""
+    monkeypatch.setattr(batch_module, "_digest", lambda custom_id: 12345)
+    with mp.BatchWriter("openai", tmp_path, max_requests=1) as writer:
+        writer.add(first, line("openai", first))
+        writer.add(second, line("openai", second))
+        with pytest.raises(mp.ProviderLimitError, match="was given twice"):
+            writer.add(second, line("openai", second))
+        with pytest.raises(mp.ProviderLimitError, match="was given twice"):
+            writer.add(first, line("openai", first))
+    assert [f.requests for f in writer.files] == [1, 1]
+
+
+def test_batch_writer_tells_a_repeat_from_a_collision_whatever_the_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exact check reads the ids kept aside, not the lines, which need not name them."""
+    monkeypatch.setattr(batch_module, "_digest", lambda custom_id: 7)
+    text = line("gemini", "x")
+    with mp.BatchWriter("gemini", tmp_path) as writer:
+        for custom_id in ("a", "b", "a\nb", "c"):
+            writer.add(custom_id, text)
+        for custom_id in ("b", "a\nb"):
+            with pytest.raises(mp.ProviderLimitError, match="was given twice"):
+                writer.add(custom_id, text)
+    assert [f.requests for f in writer.files] == [4]
+
+
+def test_batch_line_bedrock_refuses_tools(tmp_path: Path) -> None:
+    """A Converse batch record may not carry toolConfig (the job fails it with a 400)."""
+    tools = {"toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {}}}}]}}
+    with pytest.raises(mp.InvalidConfig, match="may not set toolConfig"):
+        mp.batch_line("a", "hi", "bedrock", params=tools)
+    with pytest.raises(mp.InvalidConfig, match="toolConfig"):
+        mp.write_batch([("a", "hi")], "bedrock", tmp_path, params=tools, workers=1)
+    assert list(tmp_path.iterdir()) == []

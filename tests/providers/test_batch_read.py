@@ -157,6 +157,9 @@ ERRORS = [
     ("gemini", {"key": "img-2", "status": {"code": 13, "message": "internal"}}, "13", 13),
     ("gemini", {"key": "img-2", "error": {"message": "no code"}}, "error", None),
     ("bedrock", {"recordId": "img-2", "error": {"errorMessage": "no code"}}, "error", None),
+    ("gemini", {"key": "img-2", "error": {"code": [[1]], "status": {}}}, "error", None),
+    ("gemini", {"key": "img-2", "error": {"code": 4.5, "status": ""}}, "error", None),
+    ("bedrock", {"recordId": "img-2", "error": {"errorCode": {"a": [1]}}}, "error", None),
     (
         "bedrock",
         {"recordId": "img-2", "modelInput": {}, "error": {"errorCode": 400, "errorMessage": "bad"}},
@@ -244,6 +247,31 @@ def test_read_batch_results_names_an_unreadable_line(line: Any, words: str) -> N
     assert words in str(first.error) and "anthropic batch result line 1" in str(first.error)
     assert first.message is None
     assert second.ok and second.line == 2
+
+
+def deep(depth: int) -> list[Any]:
+    """A list nested `depth` levels, built without recursion."""
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("provider", "line"),
+    [
+        ("gemini", {"key": "k", "error": {"code": deep(100_000), "message": "m"}}),
+        ("bedrock", {"recordId": "k", "error": {"errorCode": deep(100_000)}}),
+    ],
+)
+def test_read_batch_results_survives_a_code_nested_past_the_stack(
+    provider: str, line: dict[str, Any]
+) -> None:
+    """An error code that is no number or text is 'error', never turned into text (which
+    overflowed the stack for a deep one)."""
+    first, second = mp.read_batch_results([line, SUCCESS[provider][0]], provider)
+    assert isinstance(first.error, mp.BatchError) and first.error.code == "error"
+    assert first.custom_id == "k" and second.ok
 
 
 def test_read_batch_results_keeps_the_id_of_an_unreadable_response() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -169,3 +170,65 @@ def test_write_batch_sizes_chunks_by_the_bytes_of_their_lines(
     files = mp.write_batch(requests(100), "gemini", tmp_path, workers=2)
     assert sum(f.requests for f in files) == 100
     assert sizes[0] == _batch_write.FIRST_CHUNK and set(sizes[-10:]) == {1}
+
+
+def test_write_batch_bounds_the_media_in_flight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Requests are read ahead only until their media reach INPUT_BYTES (one at least)."""
+    photo = mp.ImagePart.from_path(TESTDATA / "alpha.png")
+    assert photo.size is not None
+    monkeypatch.setattr(_batch_write, "INPUT_BYTES", 3 * photo.size)
+    pulled = 0
+    ahead: list[int] = []
+
+    def requests() -> Iterator[tuple[str, Any]]:
+        nonlocal pulled
+        for i in range(20):
+            pulled += 1
+            yield f"r{i}", [mp.User(["What is it?", photo])]
+
+    files = mp.write_batch(
+        requests(), "gemini", tmp_path, workers=2, progress=lambda done: ahead.append(pulled - done)
+    )
+    assert sum(f.requests for f in files) == 20
+    assert max(ahead) <= 3
+
+
+@pytest.mark.parametrize(
+    ("conversation", "weight"),
+    [
+        ("text", 0),
+        (b"1234", 4),
+        (mp.ImagePart.from_url("https://example.com/a.png"), 0),
+        ([mp.User(["a", mp.part(PNG)]), mp.System("b")], len(PNG)),
+        ([[b"12"]], 0),
+        ({"role": "user"}, 0),
+    ],
+    ids=["text", "bytes", "url", "messages", "nested", "dict"],
+)
+def test_write_batch_weighs_the_loaded_media(conversation: Any, weight: int) -> None:
+    """A conversation's weight is the bytes of its loaded media, what it holds in memory."""
+    assert _batch_write._weight(conversation) == weight
+
+
+def _die() -> None:
+    os._exit(3)
+
+
+class _KillsTheWorker:
+    """A conversation whose unpickling ends the worker process, as the OOM killer would."""
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _die, ()
+
+
+def test_write_batch_names_the_requests_of_a_dead_worker(tmp_path: Path) -> None:
+    """A worker that dies is a MediaError saying so, not a bare BrokenProcessPool."""
+
+    def requests() -> Iterator[tuple[str, Any]]:
+        yield "first", "hello"
+        yield "bomb", _KillsTheWorker()
+
+    with pytest.raises(mp.MediaError, match=r"a worker process died .* from 'first' on"):
+        mp.write_batch(requests(), "gemini", tmp_path, workers=2)

@@ -8,12 +8,14 @@ The shape of a line is the provider's (`batch_request`); the limits are its rule
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import tempfile
 from array import array
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, ProviderLimitError, excerpt
 from mediaparts.converting import TransformPolicy
@@ -126,22 +128,34 @@ def batch_line(
     return json_line(chosen.batch_request(custom_id, payload, model, fields))
 
 
+def _digest(custom_id: str) -> int:
+    """The id's 64-bit digest, never 0 (0 marks an empty slot)."""
+    digest = hashlib.blake2b(custom_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") | 1
+
+
 class _Ids:
     """The ids seen, each remembered as a 64-bit digest in one flat open-addressing table: 16
     bytes per id rather than a string and a set slot (about 100), so a writer's memory barely
     grows with the requests. Two different ids share a digest with odds of about n²/2⁶⁵ (1 in
-    3·10⁹ for 100,000 ids); such a pair would be refused as a repeat."""
+    3·10⁹ for 100,000 ids), so a digest seen before is only a suspect: the ids themselves go,
+    one JSON string a line, to an anonymous temporary file, read back to tell a repeat from a
+    collision (a repeat ends the writing, so that read happens about once)."""
 
     def __init__(self) -> None:
         self._table = array("Q", bytes(8 * 1024))
         self._count = 0
+        self._spill: IO[bytes] | None = None
 
     def add(self, custom_id: str) -> bool:
         """Remember the id; False when it was there already."""
-        digest = hashlib.blake2b(custom_id.encode(), digest_size=8).digest()
-        key = int.from_bytes(digest, "little") | 1  # 0 marks an empty slot
-        if not self._put(self._table, key):
+        entry = json.dumps(custom_id).encode() + b"\n"
+        if self._spill is None:
+            self._spill = tempfile.TemporaryFile(buffering=_BUFFER)  # noqa: SIM115 - close()
+        key = _digest(custom_id)
+        if not self._put(self._table, key) and self._seen(entry):
             return False
+        self._spill.write(entry)
         self._count += 1
         if self._count * 2 > len(self._table):  # at most half full: probes stay short
             bigger = array("Q", bytes(16 * len(self._table)))
@@ -150,6 +164,21 @@ class _Ids:
                     self._put(bigger, old)
             self._table = bigger
         return True
+
+    def _seen(self, entry: bytes) -> bool:
+        """Whether the id (its line in the spill) was added before: the exact check."""
+        assert self._spill is not None
+        self._spill.flush()
+        self._spill.seek(0)
+        try:
+            return any(line == entry for line in self._spill)
+        finally:
+            self._spill.seek(0, os.SEEK_END)
+
+    def close(self) -> None:
+        """Delete the spilled ids."""
+        if self._spill is not None:
+            self._spill.close()
 
     @staticmethod
     def _put(table: array[int], key: int) -> bool:
@@ -184,7 +213,8 @@ class BatchWriter:
     A context manager: `with mp.BatchWriter("openai", "out") as writer: writer.add(id, line)`;
     leaving the block closes it. Files are `<out_dir>/<prefix>-00001.jsonl`, `-00002`, ...,
     created new (an existing file is never overwritten). Each line is written through a
-    buffered file and not kept; only a 64-bit digest of each id is kept, to refuse a repeat.
+    buffered file and not kept; of each id, a 64-bit digest is kept in memory and the id in a
+    temporary file, to refuse a repeat (and only a repeat: not an id whose digest collides).
 
     Args:
         provider: A provider name or `Provider` with a batch format; its rules give the
@@ -318,5 +348,6 @@ class BatchWriter:
         """Finish the last file and return every file written, in order (again if closed)."""
         if not self._closed:
             self._closed = True
+            self._ids.close()
             self._finish()
         return list(self._files)

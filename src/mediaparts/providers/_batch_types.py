@@ -25,6 +25,7 @@ __all__ = [
     "BatchResult",
     "json_line",
     "need_id",
+    "one_model",
     "request_fields",
     "result_error",
 ]
@@ -100,6 +101,8 @@ _MESSAGE_CHARS = 1000
 def result_error(code: Any, message: Any, status: Any = None) -> BatchError:
     """Return a `BatchError` from hostile values: strings kept short, a status only if whole."""
     text = message if isinstance(message, str) else shown(message)
+    if type(code) is int:  # Bedrock's errorCode, Gemini's code: numbers
+        code = str(code)
     return BatchError(
         code=code[:200] if isinstance(code, str) and code else "error",
         message=text[:_MESSAGE_CHARS],
@@ -135,6 +138,19 @@ def request_fields(
             f"for {provider} writes it"
         )
     return {**payload, **params}
+
+
+def one_model(model: str | None, params: Mapping[str, Any], provider: str) -> None:
+    """Refuse a model given twice, as `model=` and as `params["model"]`, differently.
+
+    Raises:
+        InvalidConfig: The two differ (which would win is nobody's guess).
+    """
+    if model is not None and "model" in params and params["model"] != model:
+        raise InvalidConfig(
+            f"{provider} batch request: model={excerpt(model)} and params['model']="
+            f"{excerpt(params['model'])} differ; give the model once"
+        )
 
 
 def need_id(value: Any, key: str, line: str) -> str:

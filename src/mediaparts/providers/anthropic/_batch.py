@@ -16,6 +16,7 @@ from mediaparts._errors import InvalidConfig, ProviderLimitError, excerpt
 from mediaparts.providers._batch_types import (
     BatchRecord,
     need_id,
+    one_model,
     request_fields,
     result_error,
 )
@@ -52,6 +53,7 @@ def batch_request(
             f"an Anthropic batch request needs max_tokens: pass params={{'max_tokens': ...}} "
             f"({custom_id})"
         )
+    one_model(model, params, "anthropic")
     head = {"model": model} if model is not None else {}
     body = request_fields(payload, params, "anthropic")
     return {"custom_id": custom_id, "params": {**head, **body}}

@@ -6,6 +6,7 @@ Output lines (`<input>.jsonl.out`) are `{"recordId", "modelInput", "modelOutput"
 a Converse response, or `{"recordId", "modelInput", "error": {"errorCode", "errorMessage"}}`
 (docs.aws.amazon.com/bedrock/latest/userguide/batch-inference-data.html and
 batch-inference-results.html, read 2026-12-02). The model is named when the job is created.
+Converse-type jobs take no tools (`BATCH_REFUSED` in `_tables`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import base64
 from collections.abc import Mapping
 from typing import Any
 
+from mediaparts._errors import InvalidConfig
 from mediaparts.providers._batch_types import (
     BatchRecord,
     need_id,
@@ -21,6 +23,7 @@ from mediaparts.providers._batch_types import (
     result_error,
 )
 from mediaparts.providers._read_common import as_dict
+from mediaparts.providers.bedrock._tables import BATCH_REFUSED
 
 __all__ = ["batch_request", "batch_result"]
 
@@ -31,8 +34,12 @@ def batch_request(
     """Wrap one rendered request as a Bedrock batch inference record (Converse type).
 
     Raises:
-        InvalidConfig: `params` sets a field the conversation wrote.
+        InvalidConfig: `params` sets a field the conversation wrote, or one a Converse batch
+            record may not carry (`toolConfig`).
     """
+    for name, why in BATCH_REFUSED.items():
+        if name in params:
+            raise InvalidConfig(f"a Bedrock batch record may not set {name}: {why}")
     body = request_fields(_wire(payload), params, "bedrock")
     return {"recordId": custom_id, "modelInput": body}
 
@@ -62,6 +69,6 @@ def batch_result(record: dict[str, Any]) -> BatchRecord:
         return BatchRecord(
             record_id,
             None,
-            result_error(None if code is None else str(code), error.get("errorMessage"), code),
+            result_error(code, error.get("errorMessage"), code),
         )
     return BatchRecord(record_id, as_dict(record.get("modelOutput"), "line.modelOutput"), None)

@@ -24,6 +24,7 @@ from mediaparts.providers._text import GENERIC_TEXT, TextTable
 from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
 
 __all__ = [
+    "BATCH_REFUSED",
     "COSTS",
     "COSTS_SOURCE",
     "FILE_STORE",
@@ -152,6 +153,15 @@ TEXT: TextTable = (
 TEXT_SOURCE = (
     "Anthropic's rules for Claude model ids; none documented for other models (read 2026-11)"
 )
+
+# Request fields a batch inference record of the Converse invocation type may not carry, and
+# why: "Batch inference doesn't support tool calling (function calling) for jobs that use the
+# Converse invocation type. Records that include toolConfig fail with a 400 error"
+# (docs.aws.amazon.com/bedrock/latest/userguide/batch-inference.html, read 2026-12-02).
+BATCH_REFUSED: dict[str, str] = {
+    "toolConfig": "Converse batch jobs fail records that carry tools (400); use tools in "
+    "real-time Converse calls, or an InvokeModel-type job with the model's native body",
+}
 
 RULES = Rules(
     vision=VISION,

@@ -42,8 +42,8 @@ def batch_result(record: dict[str, Any]) -> BatchRecord:
     for field in ("error", "status"):
         error = record.get(field)
         if isinstance(error, dict):
-            code = error.get("status") or error.get("code")
-            code = None if code is None else str(code)
+            status = error.get("status")
+            code = status if isinstance(status, str) and status else error.get("code")
             return BatchRecord(
                 key, None, result_error(code, error.get("message"), error.get("code"))
             )

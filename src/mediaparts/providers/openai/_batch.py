@@ -18,6 +18,7 @@ from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.providers._batch_types import (
     BatchRecord,
     need_id,
+    one_model,
     request_fields,
     result_error,
 )
@@ -53,6 +54,7 @@ def _request(
             f"an OpenAI batch request names its model: pass model= ({provider}, "
             f"{excerpt(custom_id)})"
         )
+    one_model(model, params, provider)
     body = request_fields(payload, params, provider)
     if model is not None:
         body = {"model": model, **{k: v for k, v in body.items() if k != "model"}}
