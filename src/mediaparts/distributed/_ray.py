@@ -1,0 +1,311 @@
+"""The Ray side: the three dataset functions, each a `map_batches` of a `_tables` function.
+
+Ray is imported when one of them is called, never when `mediaparts.distributed` is imported;
+without it the call raises `CodecUnavailable` naming the `[ray]` extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pickle
+from collections.abc import Callable, Mapping
+from functools import partial
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from mediaparts._errors import CodecUnavailable, InvalidConfig, excerpt
+from mediaparts.distributed._rows import Options, options
+from mediaparts.distributed._tables import (
+    Columns,
+    line_table,
+    normalized_table,
+    rendered_table,
+)
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from ray.data import Dataset
+
+__all__ = ["normalize_dataset", "render_dataset", "write_batch_dataset"]
+
+# Rows per task batch: images take tens of milliseconds each to fit, so 8 of them keep Ray's
+# per-task cost (about a millisecond) small without leaving a core idle at the end of a job.
+BATCH_SIZE = 8
+
+
+def ray_module() -> ModuleType:
+    """Import Ray Data, or raise `CodecUnavailable` naming the extra that installs it."""
+    try:
+        importlib.import_module("ray.data")
+        return importlib.import_module("ray")
+    except ImportError as exc:
+        raise CodecUnavailable(
+            "mediaparts.distributed runs on Ray Data, which is not installed: "
+            "pip install 'ray[data]' (mediaparts' [ray] extra)",
+            package="ray[data]",
+            extra="ray",
+        ) from exc
+
+
+def _dataset(ds: Any, columns: Columns) -> None:
+    """Check `ds` is a Ray Dataset holding the columns read, where Ray already knows them."""
+    ray = ray_module()
+    if not isinstance(ds, ray.data.Dataset):
+        raise InvalidConfig(f"takes a ray.data.Dataset, got {type(ds).__name__}")
+    known = ds.columns(fetch_if_missing=False)  # no work is started to learn them
+    for name in columns.read():
+        if known is not None and name not in known:
+            raise InvalidConfig(
+                f"the dataset has no column {excerpt(name)}; its columns are "
+                f"{excerpt(', '.join(known))}"
+            )
+
+
+def _batch_size(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidConfig(f"batch_size must be a positive whole number, got {excerpt(value)}")
+    return value
+
+
+def _mapped(
+    ds: Dataset, work: Callable[[pa.Table], pa.Table], batch_size: int
+) -> Dataset:
+    """`map_batches` on Arrow batches, in a copy of `ds`'s context that keeps row order.
+
+    The copy leaves the caller's dataset as it was: a Ray Dataset shares its context with
+    those made from it.
+    """
+    ray = ray_module()
+    out: Dataset = ds.map_batches(work, batch_format="pyarrow", batch_size=batch_size)
+    out = ray.data.Dataset.copy(out, _deep_copy=True)
+    out.context.execution_options.preserve_order = True
+    return out
+
+
+def normalize_dataset(
+    ds: Dataset,
+    provider: Any,
+    *,
+    column: str = "source",
+    model: str | None = None,
+    detail: str | None = None,
+    urls: str = "auto",
+    transforms: Any = None,
+    fetch: Any = None,
+    base_dir: str | os.PathLike[str] | None = None,
+    errors: str = "raise",
+    batch_size: int = BATCH_SIZE,
+) -> Dataset:
+    """Normalize the media in one column of a Ray Dataset, as `mp.normalize` does each.
+
+    Each row's `column` holds a path, a URL, a data URI or bytes. The output keeps every
+    input column and adds `media_type`, `data` (the bytes to send), `url` (a URL passed
+    through), `text` (a text file read as text), `filename`, `width`, `height`, `detail`,
+    `tokens`, `steps`, `error_type` and `error`, in the input's order. The work runs when the
+    dataset is consumed (`write_parquet`, `iter_rows`, ...), in Ray tasks.
+
+    Rows are untrusted: a path is read only inside `base_dir` (none without it), a URL is
+    fetched under `fetch`. A part that becomes several pieces for the provider (video
+    frames, a split PDF) cannot be one row: it is an error; `render_dataset` sends it.
+
+    Args:
+        ds: The dataset.
+        provider: A provider name (or a built-in `Provider`).
+        column: The column holding each row's media.
+        model: The model, for model-dependent rules.
+        detail: The image detail level (see `mp.normalize`).
+        urls: `"auto"`, `"inline"` or `"pass"` (see `mp.normalize`).
+        transforms: A `TransformPolicy`; None for the one in force here (`mp.configure`).
+        fetch: A `FetchPolicy`; None for the one in force here.
+        base_dir: The one directory whose files rows may name.
+        errors: `"raise"` stops the job at the first row that fails (Ray raises its own
+            error, with ours in its message); `"keep"` writes the error's class name and
+            message into the row's `error_type` and `error` and goes on.
+        batch_size: Rows per Ray task batch.
+
+    Raises:
+        CodecUnavailable: Ray Data is not installed (the `[ray]` extra).
+        InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks `column`.
+        UnknownProvider: No provider has that name.
+    """
+    opts = _options("mediaparts.distributed.normalize_dataset()", provider, locals())
+    columns = Columns(column)
+    _dataset(ds, columns)
+    work = partial(normalized_table, opts=opts, columns=columns)
+    return _mapped(ds, work, _batch_size(batch_size))
+
+
+def render_dataset(
+    ds: Dataset,
+    provider: Any,
+    *,
+    column: str = "conversation",
+    prompt: str | None = None,
+    media: str | None = None,
+    model: str | None = None,
+    urls: str = "auto",
+    on_loss: str = "warn",
+    transforms: Any = None,
+    fetch: Any = None,
+    base_dir: str | os.PathLike[str] | None = None,
+    errors: str = "raise",
+    batch_size: int = BATCH_SIZE,
+) -> Dataset:
+    """Render each row's conversation into the provider's SDK call, as `mp.render` does.
+
+    A row's conversation is `column`: a list of message dicts (`to_dict()` output or
+    `{"role", "content"}` dicts), or their JSON text. Or name `prompt` and/or `media`
+    columns: each row is then one user message, its prompt text followed by its media (a
+    path, URL, data URI or bytes). The output keeps every input column and adds `payload`
+    (the keyword arguments as compact JSON text, bytes as base64), `warnings` (what
+    `on_loss="warn"` reported: parts the provider cannot carry), `error_type` and `error`.
+
+    Args:
+        ds: The dataset.
+        provider: A provider name (or a built-in `Provider`).
+        column: The conversation column (unused when `prompt` or `media` is given).
+        prompt: A column of prompt text.
+        media: A column of media.
+        model: The model, for model-dependent rules.
+        urls: `"auto"`, `"inline"` or `"pass"` (see `mp.render`).
+        on_loss: `"warn"`, `"drop"` or `"error"` (see `mp.render`).
+        transforms: A `TransformPolicy`; None for the one in force here.
+        fetch: A `FetchPolicy`; None for the one in force here.
+        base_dir: The one directory whose files rows may name.
+        errors: `"raise"` or `"keep"` (see `normalize_dataset`).
+        batch_size: Rows per Ray task batch.
+
+    Raises:
+        CodecUnavailable: Ray Data is not installed (the `[ray]` extra).
+        InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
+        UnknownProvider: No provider has that name.
+    """
+    opts = _options("mediaparts.distributed.render_dataset()", provider, locals())
+    columns = Columns(column, prompt=prompt, media=media)
+    _dataset(ds, columns)
+    work = partial(rendered_table, opts=opts, columns=columns)
+    return _mapped(ds, work, _batch_size(batch_size))
+
+
+def _options(reader: str, provider: Any, given: Mapping[str, Any]) -> Options:
+    """The settings of a dataset function, checked (on the driver) and fixed."""
+    chosen = {
+        name: given[name]
+        for name in ("model", "detail", "urls", "on_loss", "transforms", "fetch", "base_dir")
+        if name in given
+    }
+    return options(reader, provider, errors=given["errors"], **chosen)
+
+
+def write_batch_dataset(
+    ds: Dataset,
+    provider: Any,
+    out_dir: str | os.PathLike[str],
+    *,
+    id_column: str = "custom_id",
+    column: str = "conversation",
+    prompt: str | None = None,
+    media: str | None = None,
+    model: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    urls: str = "auto",
+    on_loss: str = "warn",
+    transforms: Any = None,
+    fetch: Any = None,
+    base_dir: str | os.PathLike[str] | None = None,
+    prefix: str = "batch",
+    max_requests: int | None = None,
+    max_bytes: int | None = None,
+    errors: str = "raise",
+    batch_size: int = BATCH_SIZE,
+) -> list[Any]:
+    """Write a dataset's requests as the provider's batch files, as `mp.write_batch` does.
+
+    Each line is made by `mp.batch_line` in a Ray task; the driver reads the lines back in
+    the dataset's order and writes them with one `mp.BatchWriter`, so the files are the
+    bytes `mp.write_batch` writes for the same requests, split at the same limits.
+
+    Args:
+        ds: The dataset: one request per row.
+        provider: A provider name (or a built-in `Provider`).
+        out_dir: The folder the files are written to.
+        id_column: The column of each request's custom id (unique, non-empty text).
+        column, prompt, media: Where each row's conversation is (see `render_dataset`).
+        model: The model every request names.
+        params: Further request parameters every request carries (`max_tokens`, ...).
+        urls, on_loss, transforms, fetch, base_dir: As in `render_dataset`.
+        prefix, max_requests, max_bytes: As in `mp.write_batch`.
+        errors: `"raise"` stops at the first row (in order) that fails, raising the error
+            `mp.write_batch` would raise; `"keep"` leaves the row out and writes its custom
+            id, `error_type` and `error` as one JSON line of `<prefix>-errors.jsonl`.
+        batch_size: Rows per Ray task batch.
+
+    Returns:
+        The files written (`mp.BatchFile`), in order.
+
+    Raises:
+        CodecUnavailable: Ray Data is not installed (the `[ray]` extra).
+        InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
+        MediaError: With `errors="raise"`, what the first failing row raised.
+    """
+    batching = _batching()
+    opts = _options("mediaparts.distributed.write_batch_dataset()", provider, locals())
+    columns = Columns(column, prompt=prompt, media=media, custom_id=id_column)
+    _dataset(ds, columns)
+    line = partial(
+        _line,
+        batch_line=batching.batch_line,
+        provider=opts.provider,
+        model=model,
+        params=None if params is None else dict(params),
+        opts=opts,
+    )
+    work = partial(line_table, opts=opts, columns=columns, line=line)
+    lines = _mapped(ds.select_columns(list(columns.read())), work, _batch_size(batch_size))
+    failed: list[dict[str, Any]] = []
+    with batching.BatchWriter(
+        opts.provider, out_dir, prefix=prefix, max_requests=max_requests, max_bytes=max_bytes
+    ) as writer:
+        for batch in lines.iter_batches(batch_format="pyarrow", batch_size=256):
+            for row in batch.to_pylist():
+                if row["error_type"] is None:
+                    writer.add(row["custom_id"], row["line"])
+                elif row["error_pickle"] is not None:
+                    raise pickle.loads(row["error_pickle"])  # our own task's, never a row's
+                else:
+                    failed.append({k: row[k] for k in ("custom_id", "error_type", "error")})
+        files: list[Any] = writer.close()
+    if failed:
+        with (Path(out_dir) / f"{prefix}-errors.jsonl").open("w", encoding="utf-8") as out:
+            out.writelines(json.dumps(item, ensure_ascii=False) + "\n" for item in failed)
+    return files
+
+
+def _line(
+    custom_id: str,
+    messages: Any,
+    *,
+    batch_line: Callable[..., bytes],
+    provider: str,
+    model: str | None,
+    params: dict[str, Any] | None,
+    opts: Options,
+) -> bytes:
+    return batch_line(
+        custom_id,
+        messages,
+        provider,
+        model=model,
+        params=params,
+        urls=opts.urls,
+        transforms=opts.transforms,
+        on_loss=opts.on_loss,
+    )
+
+
+def _batching() -> Any:
+    """The batch-file API of mediaparts (`batch_line`, `BatchWriter`)."""
+    return importlib.import_module("mediaparts")
