@@ -67,6 +67,10 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts.converting import TransformPolicy, using_transforms
     from mediaparts.fetching import offline, safe_async_client, safe_client
     from mediaparts.providers import (
+        BatchError,
+        BatchFile,
+        BatchResult,
+        BatchWriter,
         Cost,
         MessageTokens,
         NormalizedPart,
@@ -78,6 +82,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         Violation,
         anormalize,
         arender,
+        batch_line,
         check,
         cost,
         count_tokens,
@@ -125,6 +130,11 @@ _LAZY = {
     "normalize_many": "mediaparts.providers",
     "render": "mediaparts.providers",
     "trim": "mediaparts.providers",
+    "BatchError": "mediaparts.providers",
+    "BatchFile": "mediaparts.providers",
+    "BatchResult": "mediaparts.providers",
+    "BatchWriter": "mediaparts.providers",
+    "batch_line": "mediaparts.providers",
 }
 
 
@@ -142,6 +152,10 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "Assistant",
     "AudioPart",
+    "BatchError",
+    "BatchFile",
+    "BatchResult",
+    "BatchWriter",
     "BlockedPath",
     "BlockedURL",
     "BudgetExceeded",
@@ -190,6 +204,7 @@ __all__ = [
     "afrom_upload",
     "anormalize",
     "arender",
+    "batch_line",
     "canonical_media_type",
     "check",
     "configure",

@@ -205,6 +205,7 @@ def _override_keys(provider: str) -> list[str]:
 NONE_TAKEN = {"max_request_bytes", "file_store", "prices_id"}
 NONE_TAKEN |= {f"{k}_{f}" for k in typing.get_args(Kind) for f in ("max_bytes", "max_count")}
 NONE_TAKEN |= {"image_max_width", "image_max_height", "file_max_pages", "file_max_request_pages"}
+NONE_TAKEN |= {"batch_max_requests", "batch_max_bytes"}  # None: no per-file limit
 WRONG = [None, 1.5, "x", [object()], {"a": 1}, object()]
 
 

@@ -52,6 +52,8 @@ from mediaparts.providers._vision import (
 )
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
+    from mediaparts.providers._batch import BatchWriter, batch_line
+    from mediaparts.providers._batch_types import BatchError, BatchFile, BatchResult
     from mediaparts.providers._check import Violation, check
     from mediaparts.providers._count import (
         MessageTokens,
@@ -90,6 +92,11 @@ _LAZY = {
     "normalize_many": "mediaparts.providers._normalize",
     "render": "mediaparts.providers._render",
     "trim": "mediaparts.providers._trim",
+    "BatchWriter": "mediaparts.providers._batch",
+    "batch_line": "mediaparts.providers._batch",
+    "BatchError": "mediaparts.providers._batch_types",
+    "BatchFile": "mediaparts.providers._batch_types",
+    "BatchResult": "mediaparts.providers._batch_types",
 }
 
 
@@ -100,6 +107,10 @@ __getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals(), _RENAMED)
 
 __all__ = [
     "AnthropicPatches",
+    "BatchError",
+    "BatchFile",
+    "BatchResult",
+    "BatchWriter",
     "Cost",
     "CostsTable",
     "FileRules",
@@ -135,6 +146,7 @@ __all__ = [
     "Where",
     "anormalize",
     "arender",
+    "batch_line",
     "check",
     "cost",
     "count_tokens",

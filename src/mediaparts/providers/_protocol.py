@@ -20,16 +20,22 @@ provider with `InvalidConfig`):
 - `replays(part)`: why `render` leaves out a reasoning part of its own provider (a missing
   signature or id), or None when it sends it; `count_tokens` asks it so that what is not sent
   costs 0. Without it, a provider's own reasoning counts as sent.
+- `batch_request(custom_id, payload, model, params)`: one request of its batch API's input
+  file (a JSON object), wrapping what `render` returned; `batch_result(record)`: one line of
+  its batch result file read as a `BatchRecord` (id, response body or error). Without them,
+  `mp.batch_line` and `mp.read_batch_results` refuse the provider. The per-file limits are
+  `RULES.batch_max_requests` and `RULES.batch_max_bytes`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._parts import ReasoningPart
+from mediaparts.providers._batch_types import BatchRecord
 from mediaparts.providers._render_common import Prepare
 from mediaparts.providers._rules import Rules
 from mediaparts.providers._sites import Problems, Site, Where
@@ -37,6 +43,8 @@ from mediaparts.providers._sites import Problems, Site, Where
 __all__ = [
     "MEMBERS",
     "OPTIONAL",
+    "BatchReader",
+    "BatchRequest",
     "Prepare",
     "ProviderModule",
     "Reader",
@@ -52,6 +60,8 @@ SiteReader = Callable[[dict[str, Any], Where, Problems], Site | None]
 Reader = Callable[[Any], list[Message]]
 ResponseReader = Callable[[Any], Assistant]
 Replays = Callable[[ReasoningPart], str | None]
+BatchRequest = Callable[[str, dict[str, Any], str | None, Mapping[str, Any]], dict[str, Any]]
+BatchReader = Callable[[dict[str, Any]], BatchRecord]
 
 
 class ProviderModule(Protocol):
@@ -79,6 +89,8 @@ OPTIONAL = {
     "read": "a function (payload) -> list[Message]",
     "read_response": "a function (response) -> Assistant",
     "replays": "a function (part) -> str | None",
+    "batch_request": "a function (custom_id, payload, model, params) -> dict",
+    "batch_result": "a function (record) -> BatchRecord",
 }
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
 from mediaparts.providers._protocol import (
+    BatchReader,
+    BatchRequest,
     ProviderModule,
     Reader,
     Renderer,
@@ -50,6 +52,9 @@ class Provider:
         response_reader: Reads one of its responses into an `Assistant`, if it can.
         replays: Says why it leaves out one of its own reasoning parts (None: sent), if it
             has such a rule.
+        batch_request: Wraps one rendered request as a line of its batch input file, if it
+            has a batch API.
+        batch_result: Reads one line of its batch result file, if it has a batch API.
     """
 
     name: str
@@ -59,6 +64,8 @@ class Provider:
     reader: Reader | None = field(default=None, repr=False, compare=False)
     response_reader: ResponseReader | None = field(default=None, repr=False, compare=False)
     replays: Replays | None = field(default=None, repr=False, compare=False)
+    batch_request: BatchRequest | None = field(default=None, repr=False, compare=False)
+    batch_result: BatchReader | None = field(default=None, repr=False, compare=False)
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.
@@ -145,6 +152,8 @@ def get(name: str | Provider) -> Provider:
         getattr(module, "read", None),
         getattr(module, "read_response", None),
         getattr(module, "replays", None),
+        getattr(module, "batch_request", None),
+        getattr(module, "batch_result", None),
     )
     _loaded[name] = provider
     return provider

@@ -150,6 +150,8 @@ class Rules:
             OpenAI's files); None means the provider's own. See `store`.
         prices_id: The provider's id in the price data `mp.cost` reads (genai-prices:
             `openai`, `anthropic`, `google`, `aws`, ...); None means the provider's name.
+        batch_max_requests, batch_max_bytes: Most requests and bytes one batch input file may
+            hold (None: no documented limit); `batch_source` says where they come from.
     """
 
     provider: str
@@ -167,6 +169,9 @@ class Rules:
     text: tuple[ModelRule[TextRule], ...] = ()
     text_source: str = ""
     prices_id: str | None = None
+    batch_max_requests: int | None = None
+    batch_max_bytes: int | None = None
+    batch_source: str = ""
 
     @property
     def store(self) -> str:
@@ -381,15 +386,8 @@ Rules.__init__ = _init  # type: ignore[method-assign]
 _KINDS: tuple[str, ...] = get_args(Kind)
 _TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
 _SIZES = frozenset(
-    {
-        "max_bytes",
-        "max_count",
-        "max_width",
-        "max_height",
-        "max_request_bytes",
-        "max_pages",
-        "max_request_pages",
-    }
+    {"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes", "max_pages"}
+    | {"max_request_pages", "batch_max_requests", "batch_max_bytes"}
 )
 _CHOICES: dict[str, tuple[str, ...]] = {
     "measure": ("raw", "base64"),

@@ -36,6 +36,7 @@ server-tool results, `search_result`, `content` documents, `container_upload`, .
 as `ProviderPart`s and sent back verbatim, to Anthropic only.
 """
 
+from mediaparts.providers.anthropic._batch import batch_request, batch_result
 from mediaparts.providers.anthropic._read import read, read_response
 from mediaparts.providers.anthropic._render import media_site, render, replays
 from mediaparts.providers.anthropic._tables import (
@@ -56,6 +57,8 @@ __all__ = [
     "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
+    "batch_request",
+    "batch_result",
     "media_site",
     "read",
     "read_response",

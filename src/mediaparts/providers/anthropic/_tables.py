@@ -128,6 +128,14 @@ RULES = Rules(
     # Its provider id in genai-prices' data, for mp.cost (genai_prices/data.py 0.2.3, read
     # 2026-11).
     prices_id="anthropic",
+    # One Message Batch: "up to 100,000 Message requests or 256 MB in size, whichever is
+    # reached first" (platform.claude.com/docs/en/build-with-claude/batch-processing, read
+    # 2026-12-02). The 256 MB is the whole create body, which wraps the lines in
+    # {"requests":[...]} with a comma between them: 100 kB of the 256 MB (10^6-byte MB) is
+    # kept for that framing.
+    batch_max_requests=100_000,
+    batch_max_bytes=255_900_000,
+    batch_source="platform.claude.com/docs/en/build-with-claude/batch-processing (read 2026-12-02)",
     # platform.claude.com/docs/en/build-with-claude/vision and the SDK's Base64ImageSourceParam
     # Literal (read 2026-08). Per image: 10 MB of base64 on the direct API but 5 MB on Bedrock and
     # Google Cloud; we default to 5 MB, which works on every route (5,242,880: the API's own error

@@ -27,6 +27,7 @@ On a message:
 - `status`: `"success"` when a `toolResult` wrote it; `type`: a `toolResult`'s `type`.
 """
 
+from mediaparts.providers.bedrock._batch import batch_request, batch_result
 from mediaparts.providers.bedrock._read import read, read_response
 from mediaparts.providers.bedrock._render import media_site, render
 from mediaparts.providers.bedrock._tables import (
@@ -49,6 +50,8 @@ __all__ = [
     "VALID_NAME",
     "VISION",
     "VISION_SOURCE",
+    "batch_request",
+    "batch_result",
     "media_site",
     "read",
     "read_response",

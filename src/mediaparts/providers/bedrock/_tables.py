@@ -163,6 +163,15 @@ RULES = Rules(
     # (`anthropic.claude-...`, `us.anthropic.claude-...`, `amazon.nova-...`) are priced
     # (genai_prices/data.py 0.2.3, read 2026-11).
     prices_id="aws",
+    # Batch inference quotas, defaults per model and account, raised on request: "Records per
+    # input file per batch inference job" 50,000 and "Batch inference input file size" 1 GB
+    # (10^9 bytes, the smaller reading); a job also needs a minimum number of records (100 for
+    # most models), which a file split cannot give (docs.aws.amazon.com/bedrock/latest/
+    # userguide/quotas.html, batch-inference-data.html, read 2026-12-02). A raised quota is
+    # `with_rules(batch_max_requests=..., batch_max_bytes=...)`.
+    batch_max_requests=50_000,
+    batch_max_bytes=1_000_000_000,
+    batch_source="docs.aws.amazon.com/bedrock/latest/userguide/quotas.html (read 2026-12-02)",
     # Message.content (read 2026-08): "up to 20 images. Each image's size, height, and width must
     # be no more than 3.75 MB, 8000 px, and 8000 px" (raw bytes; 3.75 MB is Anthropic's 5 MB of
     # base64 × 3/4; an inference, as the docs do not say). The 20 is per message. Only `s3://`

@@ -37,6 +37,7 @@ Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on
 function call part stays a hint of that part (Gemini 3 requires it back on the same part).
 """
 
+from mediaparts.providers.gemini._batch import batch_request, batch_result
 from mediaparts.providers.gemini._read import read
 from mediaparts.providers.gemini._render import media_site, render
 from mediaparts.providers.gemini._response import read_response
@@ -58,6 +59,8 @@ __all__ = [
     "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
+    "batch_request",
+    "batch_result",
     "media_site",
     "read",
     "read_response",

@@ -101,6 +101,10 @@ RULES = Rules(
     # Its provider id in genai-prices' data, for mp.cost: the Gemini API is `google`
     # (genai_prices/data.py 0.2.3, read 2026-11).
     prices_id="google",
+    # A batch input file: "The maximum size for an input file is 2GB"; no request count is
+    # documented (ai.google.dev/gemini-api/docs/batch-mode, read 2026-12-02).
+    batch_max_bytes=2_000_000_000,
+    batch_source="ai.google.dev/gemini-api/docs/batch-mode (read 2026-12-02)",
     # ai.google.dev/gemini-api/docs/image-understanding (read 2026-08). No per-image byte limit:
     # the request limit below applies. Gemini fetches external URLs ("External or signed URLs:
     # 100 MB", file-input-methods), so URLs pass through as `fileData`.

@@ -40,9 +40,12 @@ first line (`Error (type): message`), and `is_error` without error text is repor
 Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
 `read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
 `takes_breakpoints` (whether a model takes them: gpt-5.6 and later, or an unknown model), and
-`tool_error` (a tool result's error line, the lost flag reported).
+`tool_error` (a tool result's error line, the lost flag reported), and `batch_writer` (the
+Batch API envelope of one endpoint).
 """
 
+from mediaparts.providers.openai._batch import batch_request, batch_result
+from mediaparts.providers.openai._batch import batch_writer as batch_writer
 from mediaparts.providers.openai._common import read_breakpoint as read_breakpoint
 from mediaparts.providers.openai._common import takes_breakpoints as takes_breakpoints
 from mediaparts.providers.openai._common import tool_error as tool_error
@@ -69,6 +72,8 @@ __all__ = [
     "TEXT_SOURCE",
     "VISION",
     "VISION_SOURCE",
+    "batch_request",
+    "batch_result",
     "file_data_site",
     "media_site",
     "read",

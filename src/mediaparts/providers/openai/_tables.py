@@ -190,6 +190,12 @@ RULES = Rules(
     # Its provider id in genai-prices' data, for mp.cost; Responses shares it and its prices
     # (genai_prices/data.py 0.2.3, read 2026-11).
     prices_id="openai",
+    # One Batch API input file: "up to 50,000 requests, and can be up to 200 MB in size"
+    # (platform.openai.com/docs/api-reference/batch/create, read 2026-12-02); MB read as 10^6
+    # bytes, the smaller reading. Responses batches (`/v1/responses`) share both.
+    batch_max_requests=50_000,
+    batch_max_bytes=200_000_000,
+    batch_source="platform.openai.com/docs/api-reference/batch/create (read 2026-12-02)",
     # developers.openai.com/api/docs/guides/images-vision (read 2026-08): PNG, JPEG, WEBP and
     # non-animated GIF; "Up to 1,500 images per request"; no per-image byte limit on the current
     # page (older pages said 20 MB, then 50 MB in total). URLs are fetched by OpenAI. `original`

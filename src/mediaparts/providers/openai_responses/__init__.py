@@ -41,8 +41,20 @@ back exactly (other providers ignore it):
   (its content was `[]`).
 """
 
+from mediaparts.providers.openai_responses._batch import batch_request, batch_result
 from mediaparts.providers.openai_responses._read import read, read_response
 from mediaparts.providers.openai_responses._render import media_site, render, replays
 from mediaparts.providers.openai_responses._tables import COSTS, RULES, TEXT
 
-__all__ = ["COSTS", "RULES", "TEXT", "media_site", "read", "read_response", "render", "replays"]
+__all__ = [
+    "COSTS",
+    "RULES",
+    "TEXT",
+    "batch_request",
+    "batch_result",
+    "media_site",
+    "read",
+    "read_response",
+    "render",
+    "replays",
+]

@@ -1,0 +1,13 @@
+"""OpenAI Batch API lines for the Responses API: the Chat Completions envelope
+(`openai._batch`) at `url: "/v1/responses"`; results are read the same way, their bodies
+being `Response` objects (platform.openai.com/docs/guides/batch, read 2026-12-02).
+"""
+
+from __future__ import annotations
+
+from mediaparts.providers.openai import batch_result as batch_result
+from mediaparts.providers.openai import batch_writer
+
+__all__ = ["batch_request", "batch_result"]
+
+batch_request = batch_writer("/v1/responses", "openai-responses")
