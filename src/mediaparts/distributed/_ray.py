@@ -24,6 +24,7 @@ from mediaparts.distributed._tables import (
     normalized_table,
     rendered_table,
 )
+from mediaparts.providers import BatchFile, BatchWriter, batch_line
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -70,9 +71,7 @@ def _batch_size(value: Any) -> int:
     return value
 
 
-def _mapped(
-    ds: Dataset, work: Callable[[pa.Table], pa.Table], batch_size: int
-) -> Dataset:
+def _mapped(ds: Dataset, work: Callable[[pa.Table], pa.Table], batch_size: int) -> Dataset:
     """`map_batches` on Arrow batches, in a copy of `ds`'s context that keeps row order.
 
     The copy leaves the caller's dataset as it was: a Ray Dataset shares its context with
@@ -221,7 +220,7 @@ def write_batch_dataset(
     max_bytes: int | None = None,
     errors: str = "raise",
     batch_size: int = BATCH_SIZE,
-) -> list[Any]:
+) -> list[BatchFile]:
     """Write a dataset's requests as the provider's batch files, as `mp.write_batch` does.
 
     Each line is made by `mp.batch_line` in a Ray task; the driver reads the lines back in
@@ -251,13 +250,20 @@ def write_batch_dataset(
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
         MediaError: With `errors="raise"`, what the first failing row raised.
     """
-    batching = _batching()
     opts = _options("mediaparts.distributed.write_batch_dataset()", provider, locals())
     columns = Columns(column, prompt=prompt, media=media, custom_id=id_column)
     _dataset(ds, columns)
+    writer = BatchWriter(
+        opts.provider, out_dir, prefix=prefix, max_requests=max_requests, max_bytes=max_bytes
+    )  # its settings are checked here, before any task starts
+    errors_file = Path(out_dir) / f"{prefix}-errors.jsonl"
+    if opts.errors == "keep" and errors_file.exists():
+        raise InvalidConfig(
+            f"{errors_file.name} already exists in {excerpt(os.fspath(out_dir))}; choose an "
+            "empty folder or another prefix"
+        )
     line = partial(
         _line,
-        batch_line=batching.batch_line,
         provider=opts.provider,
         model=model,
         params=None if params is None else dict(params),
@@ -266,20 +272,19 @@ def write_batch_dataset(
     work = partial(line_table, opts=opts, columns=columns, line=line)
     lines = _mapped(ds.select_columns(list(columns.read())), work, _batch_size(batch_size))
     failed: list[dict[str, Any]] = []
-    with batching.BatchWriter(
-        opts.provider, out_dir, prefix=prefix, max_requests=max_requests, max_bytes=max_bytes
-    ) as writer:
+    with writer:
         for batch in lines.iter_batches(batch_format="pyarrow", batch_size=256):
-            for row in batch.to_pylist():
+            table: pa.Table = batch  # batch_format="pyarrow"
+            for row in table.to_pylist():
                 if row["error_type"] is None:
                     writer.add(row["custom_id"], row["line"])
                 elif row["error_pickle"] is not None:
                     raise pickle.loads(row["error_pickle"])  # our own task's, never a row's
                 else:
                     failed.append({k: row[k] for k in ("custom_id", "error_type", "error")})
-        files: list[Any] = writer.close()
+        files = writer.close()
     if failed:
-        with (Path(out_dir) / f"{prefix}-errors.jsonl").open("w", encoding="utf-8") as out:
+        with errors_file.open("x", encoding="utf-8") as out:
             out.writelines(json.dumps(item, ensure_ascii=False) + "\n" for item in failed)
     return files
 
@@ -288,7 +293,6 @@ def _line(
     custom_id: str,
     messages: Any,
     *,
-    batch_line: Callable[..., bytes],
     provider: str,
     model: str | None,
     params: dict[str, Any] | None,
@@ -304,8 +308,3 @@ def _line(
         transforms=opts.transforms,
         on_loss=opts.on_loss,
     )
-
-
-def _batching() -> Any:
-    """The batch-file API of mediaparts (`batch_line`, `BatchWriter`)."""
-    return importlib.import_module("mediaparts")

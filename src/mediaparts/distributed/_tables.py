@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from mediaparts._errors import InvalidConfig, InvalidMedia, MediaError, excerpt
+from mediaparts._errors import InvalidConfig, MediaError, excerpt
 from mediaparts.distributed._rows import (
     ERROR_COLUMNS,
     NORMALIZED_COLUMNS,
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
-    "Columns",
     "LINE_COLUMNS",
+    "Columns",
     "line_table",
     "normalized_table",
     "rendered_table",
@@ -99,7 +100,8 @@ def _values(table: pa.Table, name: str | None) -> list[Any]:
             f"the dataset has no column {excerpt(name)}; its columns are "
             f"{excerpt(', '.join(table.column_names))}"
         )
-    return table.column(name).to_pylist()
+    values: list[Any] = table.column(name).to_pylist()
+    return values
 
 
 def _join(table: pa.Table, rows: list[dict[str, Any]], columns: tuple[str, ...]) -> pa.Table:
@@ -123,14 +125,14 @@ def _join(table: pa.Table, rows: list[dict[str, Any]], columns: tuple[str, ...])
 def normalized_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
     """Normalize the value column of one batch: the columns of `NORMALIZED_COLUMNS` added."""
     values = _values(table, columns.value)
-    rows = [guarded(opts, lambda v=v: normalized_row(v, opts)) for v in values]
+    rows = [guarded(opts, partial(normalized_row, v, opts)) for v in values]
     return _join(table, rows, NORMALIZED_COLUMNS + ERROR_COLUMNS)
 
 
 def rendered_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
     """Render each row's conversation: `payload` (JSON text) and `warnings` added."""
     rows = [
-        guarded(opts, lambda m=messages: rendered_row(m, opts))
+        guarded(opts, partial(rendered_row, messages, opts))
         for messages in _conversations(table, opts, columns)
     ]
     return _join(table, rows, RENDERED_COLUMNS + ERROR_COLUMNS)
@@ -141,9 +143,9 @@ def _conversations(
 ) -> list[Callable[[], list[Any]]]:
     """Each row's conversation, read when its own work runs (so its errors are its own)."""
     if columns.value is not None:
-        return [lambda v=v: conversation_of(v, opts) for v in _values(table, columns.value)]
+        return [partial(conversation_of, v, opts) for v in _values(table, columns.value)]
     prompts, medias = _values(table, columns.prompt), _values(table, columns.media)
-    return [lambda p=p, m=m: prompt_conversation(p, m) for p, m in zip(prompts, medias)]
+    return [partial(prompt_conversation, p, m) for p, m in zip(prompts, medias, strict=True)]
 
 
 def line_table(
@@ -154,9 +156,9 @@ def line_table(
 
     ids = _values(table, columns.custom_id)
     rows = []
-    for custom_id, messages in zip(ids, _conversations(table, opts, columns)):
+    for custom_id, messages in zip(ids, _conversations(table, opts, columns), strict=True):
         try:
-            made = guarded(opts, lambda c=custom_id, m=messages: {"line": line(_id(c), m())})
+            made = guarded(opts, partial(_line, line, custom_id, messages))
         except MediaError as exc:  # opts.errors == "raise": the driver raises it, in order
             made = {"error_type": type(exc).__name__, "error": str(exc)}
             made["error_pickle"] = pickle.dumps(exc)
@@ -164,7 +166,7 @@ def line_table(
     return pa.Table.from_pylist(rows, schema=_schema(LINE_COLUMNS))
 
 
-def _id(value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise InvalidMedia(f"a row's custom id must be a non-empty string, got {excerpt(value)}")
-    return value
+def _line(
+    line: Callable[[str, Any], bytes], custom_id: Any, messages: Callable[[], list[Any]]
+) -> dict[str, Any]:
+    return {"line": line(custom_id, messages())}
