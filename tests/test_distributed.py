@@ -26,6 +26,7 @@ pytest.importorskip("ray.data")
 # (`use_push_based_shuffle`, `use_polars`): Ray's own business, not this test's.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 
+NOT_A_DATASET: Any = [{"source": b"x"}]
 IMAGES = ("photo.jpg", "alpha.png", "image.bmp", "cmyk.jpg", "progressive.jpg", "lossy.webp")
 
 
@@ -111,7 +112,11 @@ def test_normalize_dataset_leaves_the_callers_dataset_alone() -> None:
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
-        (lambda ds: normalize_dataset([1, 2], "openai")  # type: ignore[arg-type], mp.InvalidConfig, "ray.data.Dataset"),
+        (
+            lambda ds: normalize_dataset(NOT_A_DATASET, "openai"),
+            mp.InvalidConfig,
+            "ray.data.Dataset",
+        ),
         (lambda ds: normalize_dataset(ds, "openai", column="image"), mp.InvalidConfig, "image"),
         (lambda ds: normalize_dataset(ds, "openai", batch_size=0), mp.InvalidConfig, "batch"),
         (lambda ds: normalize_dataset(ds, "nobody"), mp.UnknownProvider, "nobody"),
