@@ -18,7 +18,8 @@ Environment: MEDIAPARTS_PEER_PYTHON (default .venv-peers/bin/python in the repos
 MEDIAPARTS_CORPUS (default ../shared/corpus from the repository root; detection is skipped
 without it),
 MEDIAPARTS_BENCH_CACHE (where generated images are kept between runs; default the temp dir).
-The convert section needs the [av] extra and the `ffmpeg` command on PATH (skipped without).
+The convert section needs the [av] extra and the `ffmpeg` command on PATH (skipped without);
+the ray section needs the [ray] extra (skipped without).
 
 Every row is a ratio against a baseline measured in the same run, on the same data, so the
 numbers travel between machines better than absolute times do. Timings are medians of
@@ -163,6 +164,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_office
     import bench_pdf
     import bench_peers
+    import bench_ray
     import bench_svg
     import bench_video
 
@@ -186,6 +188,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "video": rows_only(bench_video.run),
         "convert": rows_only(bench_convert.run),
         "svg": rows_only(bench_svg.run),
+        "ray": rows_only(lambda: bench_ray.run(args.ray_images)),
     }
 
 
@@ -204,6 +207,7 @@ SECTION_NAMES = (
     "video",
     "convert",
     "svg",
+    "ray",
 )
 
 _TITLES = {
@@ -225,6 +229,7 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=500, help="images for normalize_many")
     parser.add_argument("--repeat-many", type=int, default=3)
     parser.add_argument("--repeat-detection", type=int, default=15)
+    parser.add_argument("--ray-images", type=int, default=240, help="images for the Ray rows")
     args = parser.parse_args()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTION_NAMES))

@@ -78,7 +78,10 @@ def _mapped(ds: Dataset, work: Callable[[pa.Table], pa.Table], batch_size: int) 
     those made from it.
     """
     ray = ray_module()
-    out: Dataset = ds.map_batches(work, batch_format="pyarrow", batch_size=batch_size)
+    # Blocks of `batch_size` rows, streamed (no shuffle): one task works on one block, and a
+    # table of 100,000 paths is one block as read, which would be one task on one CPU.
+    blocks = ds.repartition(target_num_rows_per_block=batch_size)
+    out: Dataset = blocks.map_batches(work, batch_format="pyarrow", batch_size=batch_size)
     out = ray.data.Dataset.copy(out, _deep_copy=True)
     out.context.execution_options.preserve_order = True
     return out

@@ -1,0 +1,161 @@
+"""`mediaparts.distributed` on a local Ray: the rate on 2 CPUs against 1 CPU, same inputs.
+
+Each CPU count gets its own Ray start (`ray.init(num_cpus=n)`), a warm-up job (Ray starts its
+worker processes, which import mediaparts, on the first task), then timed jobs: normalizing
+a folder of 1600x1200 JPEGs for Anthropic (each downscaled and re-encoded: CPU-bound work, so
+Ray's per-task cost stays small), and writing the same images as Anthropic batch files with
+`write_batch_dataset`. Every output is compared with the local path (`mp.normalize`,
+`mp.batch_line` into one `mp.BatchWriter`) byte for byte; a difference fails the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import inputs
+from harness import Row, median_time
+
+import mediaparts as mp
+
+PROVIDER = "anthropic"
+PARAMS = {"max_tokens": 256}
+
+
+def _start(cpus: int) -> Any:
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    import ray
+
+    ray.init(
+        num_cpus=cpus,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+        logging_level=logging.ERROR,
+    )
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    logging.getLogger("ray").setLevel(logging.ERROR)
+    return ray
+
+
+def _normalize_job(ray: Any, folder: Path, names: list[str]) -> Callable[[], list[bytes]]:
+    from mediaparts.distributed import normalize_dataset
+
+    def job() -> list[bytes]:
+        ds = ray.data.from_items([{"source": name} for name in names])
+        out = normalize_dataset(ds, PROVIDER, base_dir=folder, batch_size=4)
+        return [row["data"] for row in out.iter_rows()]
+
+    return job
+
+
+def _batch_job(ray: Any, folder: Path, names: list[str], out: Path) -> Callable[[], list[bytes]]:
+    from mediaparts.distributed import write_batch_dataset
+
+    runs = iter(range(1_000))
+
+    def job() -> list[bytes]:
+        rows = [{"custom_id": f"r{i}", "p": "Describe.", "m": n} for i, n in enumerate(names)]
+        files = write_batch_dataset(
+            ray.data.from_items(rows),
+            PROVIDER,
+            out / f"run-{next(runs)}",
+            prompt="p",
+            media="m",
+            model="claude-sonnet-4-6",
+            params=PARAMS,
+            base_dir=folder,
+            batch_size=4,
+        )
+        return [f.path.read_bytes() for f in files]
+
+    return job
+
+
+def _measure(cpus: int, folder: Path, names: list[str], out: Path, repeat: int) -> dict[str, Any]:
+    """Rates and outputs on a fresh local Ray of `cpus` CPUs."""
+    ray = _start(cpus)
+    try:
+        normalize = _normalize_job(ray, folder, names)
+        batch = _batch_job(ray, folder, names, out / f"cpus-{cpus}")
+        _normalize_job(ray, folder, names[: 4 * cpus])()  # warm-up: workers start, import
+        return {
+            "normalize": median_time(normalize, repeat=repeat, warmup=0),
+            "normalized": normalize(),
+            "batch": median_time(batch, repeat=repeat, warmup=0),
+            "batched": batch(),
+        }
+    finally:
+        ray.shutdown()
+
+
+def _local(folder: Path, names: list[str], out: Path) -> tuple[list[bytes], list[bytes], float]:
+    """The one-machine path: normalize each image, and write the batch files, in turn."""
+    started = time.perf_counter()
+    normalized = [mp.normalize(folder / name, PROVIDER).data or b"" for name in names]
+    elapsed = time.perf_counter() - started
+    with mp.BatchWriter(PROVIDER, out / "local") as writer:
+        for i, name in enumerate(names):
+            user = mp.User("Describe.", files=[mp.part(folder / name)])
+            line = mp.batch_line(
+                f"r{i}", [user], PROVIDER, model="claude-sonnet-4-6", params=PARAMS
+            )
+            writer.add(f"r{i}", line)
+    batched = [f.path.read_bytes() for f in writer.close()]
+    return normalized, batched, elapsed
+
+
+def run(count: int = 240, repeat: int = 3) -> list[Row]:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return [Row("Ray rows (the [ray] extra is not installed)", 0.0, 0.0, "", note="skipped")]
+    paths = inputs.folder(count)
+    folder, names = paths[0].parent, [p.name for p in paths]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        normalized, batched, local_time = _local(folder, names, out)
+        one = _measure(1, folder, names, out, repeat)
+        two = _measure(2, folder, names, out, repeat)
+    same = all(
+        run["normalized"] == normalized and run["batched"] == batched for run in (one, two)
+    )
+    if not same:
+        raise AssertionError("the Ray path's output differs from the local path's")
+    identical = f"output byte-identical to the local path ({len(batched)} batch file(s) too)"
+    label = f"{count} 1600x1200 JPEGs for {PROVIDER}"
+    return [
+        Row(
+            f"normalize_dataset, {label}, Ray on 2 CPUs vs 1 CPU",
+            two["normalize"],
+            one["normalize"],
+            "Ray on 1 CPU",
+            target="≥ 1.6× the 1-CPU rate (ratio ≤ 0.625×; issue 16)",
+            goal=("≤", 1 / 1.6),
+            note=f"speed-up {one['normalize'] / two['normalize']:.2f}×; "
+            f"{count / two['normalize']:.0f} vs {count / one['normalize']:.0f} images/s; "
+            f"{identical}",
+        ),
+        Row(
+            f"write_batch_dataset, {label}, Ray on 2 CPUs vs 1 CPU",
+            two["batch"],
+            one["batch"],
+            "Ray on 1 CPU",
+            target="≥ 1.6× the 1-CPU rate (ratio ≤ 0.625×; issue 16)",
+            goal=("≤", 1 / 1.6),
+            note=f"speed-up {one['batch'] / two['batch']:.2f}×; "
+            f"{count / two['batch']:.0f} vs {count / one['batch']:.0f} requests/s; {identical}",
+        ),
+        Row(
+            f"normalize_dataset, {label}, Ray on 1 CPU vs the local loop",
+            one["normalize"],
+            local_time,
+            "mp.normalize in turn, one process",
+            note="Ray's own cost on one CPU: tasks, object store, Arrow rows",
+        ),
+    ]
