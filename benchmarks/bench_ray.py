@@ -122,9 +122,7 @@ def run(count: int = 240, repeat: int = 3) -> list[Row]:
         normalized, batched, local_time = _local(folder, names, out)
         one = _measure(1, folder, names, out, repeat)
         two = _measure(2, folder, names, out, repeat)
-    same = all(
-        run["normalized"] == normalized and run["batched"] == batched for run in (one, two)
-    )
+    same = all(run["normalized"] == normalized and run["batched"] == batched for run in (one, two))
     if not same:
         raise AssertionError("the Ray path's output differs from the local path's")
     identical = f"output byte-identical to the local path ({len(batched)} batch file(s) too)"

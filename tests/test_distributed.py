@@ -17,14 +17,11 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.distributed import normalize_dataset, render_dataset, write_batch_dataset
+from mediaparts.distributed._ray import ray_module
 from tests._builders import TESTDATA
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
-
-# Ray Data's DataContext sets its deprecated fields in its own __init__, warning about each
-# (`use_push_based_shuffle`, `use_polars`): Ray's own business, not this test's.
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 
 NOT_A_DATASET: Any = [{"source": b"x"}]
 IMAGES = ("photo.jpg", "alpha.png", "image.bmp", "cmyk.jpg", "progressive.jpg", "lossy.webp")
@@ -42,7 +39,7 @@ def _ray(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         logging_level=logging.ERROR,
         _temp_dir=str(tmp_path_factory.mktemp("ray")),
     )
-    ray.data.DataContext.get_current().enable_progress_bars = False
+    ray_module().data.DataContext.get_current().enable_progress_bars = False
     try:
         yield
     finally:

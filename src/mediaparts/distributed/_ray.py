@@ -10,6 +10,7 @@ import importlib
 import json
 import os
 import pickle
+import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
@@ -40,8 +41,8 @@ BATCH_SIZE = 8
 def ray_module() -> ModuleType:
     """Import Ray Data, or raise `CodecUnavailable` naming the extra that installs it."""
     try:
-        importlib.import_module("ray.data")
-        return importlib.import_module("ray")
+        data = importlib.import_module("ray.data")
+        ray = importlib.import_module("ray")
     except ImportError as exc:
         raise CodecUnavailable(
             "mediaparts.distributed runs on Ray Data, which is not installed: "
@@ -49,6 +50,13 @@ def ray_module() -> ModuleType:
             package="ray[data]",
             extra="ray",
         ) from exc
+    # Ray Data's default context sets its own deprecated fields when it is first made, with a
+    # DeprecationWarning for each (`use_push_based_shuffle`, `use_polars`, Ray 2.60): Ray's
+    # business, not the caller's, so it is made here with those warnings silenced.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="ray.data.context")
+        data.DataContext.get_current()
+    return ray
 
 
 def _dataset(ds: Any, columns: Columns) -> None:
