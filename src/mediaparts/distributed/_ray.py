@@ -243,11 +243,20 @@ def write_batch_dataset(
         provider: A provider name (or a built-in `Provider`).
         out_dir: The folder the files are written to.
         id_column: The column of each request's custom id (unique, non-empty text).
-        column, prompt, media: Where each row's conversation is (see `render_dataset`).
+        column: The conversation column (unused when `prompt` or `media` is given).
+        prompt: A column of prompt text (see `render_dataset`).
+        media: A column of media (see `render_dataset`).
         model: The model every request names.
-        params: Further request parameters every request carries (`max_tokens`, ...).
-        urls, on_loss, transforms, fetch, base_dir: As in `render_dataset`.
-        prefix, max_requests, max_bytes: As in `mp.write_batch`.
+        params: Further request fields every request carries (`max_tokens`, ...).
+        urls: `"auto"`, `"inline"` or `"pass"` (see `mp.render`).
+        on_loss: `"warn"`, `"drop"` or `"error"` (see `mp.render`); a warning is said in
+            the Ray worker that made the line.
+        transforms: A `TransformPolicy`; None for the one in force here.
+        fetch: A `FetchPolicy`; None for the one in force here.
+        base_dir: The one directory whose files rows may name.
+        prefix: The files' name prefix (`mp.BatchWriter`).
+        max_requests: Fewer requests per file than the provider's documented limit.
+        max_bytes: Fewer bytes per file than the provider's documented limit.
         errors: `"raise"` stops at the first row (in order) that fails, raising the error
             `mp.write_batch` would raise; `"keep"` leaves the row out and writes its custom
             id, `error_type` and `error` as one JSON line of `<prefix>-errors.jsonl`.
