@@ -24,6 +24,7 @@ ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
 
 NOT_A_DATASET: Any = [{"source": b"x"}]
+NOT_A_MODE: Any = "skip"
 IMAGES = ("photo.jpg", "alpha.png", "image.bmp", "cmyk.jpg", "progressive.jpg", "lossy.webp")
 
 
@@ -117,7 +118,7 @@ def test_normalize_dataset_leaves_the_callers_dataset_alone() -> None:
         (lambda ds: normalize_dataset(ds, "openai", column="image"), mp.InvalidConfig, "image"),
         (lambda ds: normalize_dataset(ds, "openai", batch_size=0), mp.InvalidConfig, "batch"),
         (lambda ds: normalize_dataset(ds, "nobody"), mp.UnknownProvider, "nobody"),
-        (lambda ds: render_dataset(ds, "openai", errors="skip"), mp.InvalidConfig, "errors"),
+        (lambda ds: render_dataset(ds, "openai", errors=NOT_A_MODE), mp.InvalidConfig, "errors"),
     ],
 )
 def test_dataset_functions_refuse_wrong_calls(

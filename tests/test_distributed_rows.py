@@ -233,9 +233,8 @@ def test_line_table_matches_batch_line(pa: Any, provider: str) -> None:
     photo = (TESTDATA / "photo.jpg").read_bytes()
     table = pa.table({"custom_id": ["r1", "r2"], "prompt": ["one", "two"], "media": [photo, None]})
     columns = _tables.Columns("c", prompt="prompt", media="media", custom_id="custom_id")
-    out = _tables.line_table(
-        table, _opts(provider), columns, lambda c, m: _line(provider, c, m)
-    ).to_pylist()
+    opts = _opts(provider, model="test-model", params={"max_tokens": 64})
+    out = _tables.line_table(table, opts, columns).to_pylist()
     expected = [
         _line(provider, "r1", [mp.User("one", files=[photo])]),
         _line(provider, "r2", [mp.User("two")]),
@@ -248,15 +247,13 @@ def test_line_table_carries_the_error_itself(pa: Any) -> None:
     """With errors="raise", a failing row carries its exception for the driver to raise."""
     table = pa.table({"custom_id": ["r1", None], "prompt": ["a", "b"]})
     columns = _tables.Columns("c", prompt="prompt", custom_id="custom_id")
-    rows = _tables.line_table(
-        table, _opts(), columns, lambda c, m: _line("openai", c, m)
-    ).to_pylist()
+    opts = _opts(model="test-model", params={"max_tokens": 64})
+    rows = _tables.line_table(table, opts, columns).to_pylist()
     assert rows[0]["error_type"] is None
     error = pickle.loads(rows[1]["error_pickle"])
     assert isinstance(error, mp.InvalidMedia) and rows[1]["custom_id"] is None
-    kept = _tables.line_table(
-        table, _opts(errors="keep"), columns, lambda c, m: _line("openai", c, m)
-    ).to_pylist()
+    keep = _opts(model="test-model", params={"max_tokens": 64}, errors="keep")
+    kept = _tables.line_table(table, keep, columns).to_pylist()
     assert kept[1]["error_type"] == "InvalidMedia" and kept[1]["error_pickle"] is None
 
 
@@ -316,3 +313,16 @@ def test_import_does_not_load_ray() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_rendered_row_says_other_warnings_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warning that is not a ConversionWarning is not swallowed into the row: it is said again."""
+
+    def render(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        warnings.warn("something else", UserWarning, stacklevel=1)
+        return {"messages": []}
+
+    monkeypatch.setattr(_rows, "render", render)
+    with pytest.warns(UserWarning, match="something else"):
+        row = _rows.rendered_row(list, _opts())
+    assert row == {"payload": '{"messages":[]}', "warnings": []}

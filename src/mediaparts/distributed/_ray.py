@@ -18,14 +18,16 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from mediaparts._errors import CodecUnavailable, InvalidConfig, excerpt
-from mediaparts.distributed._rows import Options, options
+from mediaparts.converting import TransformPolicy
+from mediaparts.distributed._rows import Errors, Urls, options
 from mediaparts.distributed._tables import (
     Columns,
     line_table,
     normalized_table,
     rendered_table,
 )
-from mediaparts.providers import BatchFile, BatchWriter, batch_line
+from mediaparts.fetching import FetchPolicy
+from mediaparts.providers import BatchFile, BatchWriter, OnLoss, Provider
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -97,16 +99,16 @@ def _mapped(ds: Dataset, work: Callable[[pa.Table], pa.Table], batch_size: int) 
 
 def normalize_dataset(
     ds: Dataset,
-    provider: Any,
+    provider: str | Provider,
     *,
     column: str = "source",
     model: str | None = None,
     detail: str | None = None,
-    urls: str = "auto",
-    transforms: Any = None,
-    fetch: Any = None,
+    urls: Urls = "auto",
+    transforms: TransformPolicy | None = None,
+    fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
-    errors: str = "raise",
+    errors: Errors = "raise",
     batch_size: int = BATCH_SIZE,
 ) -> Dataset:
     """Normalize the media in one column of a Ray Dataset, as `mp.normalize` does each.
@@ -141,7 +143,17 @@ def normalize_dataset(
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks `column`.
         UnknownProvider: No provider has that name.
     """
-    opts = _options("mediaparts.distributed.normalize_dataset()", provider, locals())
+    opts = options(
+        "mediaparts.distributed.normalize_dataset()",
+        provider,
+        model=model,
+        detail=detail,
+        urls=urls,
+        transforms=transforms,
+        fetch=fetch,
+        base_dir=base_dir,
+        errors=errors,
+    )
     columns = Columns(column)
     _dataset(ds, columns)
     work = partial(normalized_table, opts=opts, columns=columns)
@@ -150,18 +162,18 @@ def normalize_dataset(
 
 def render_dataset(
     ds: Dataset,
-    provider: Any,
+    provider: str | Provider,
     *,
     column: str = "conversation",
     prompt: str | None = None,
     media: str | None = None,
     model: str | None = None,
-    urls: str = "auto",
-    on_loss: str = "warn",
-    transforms: Any = None,
-    fetch: Any = None,
+    urls: Urls = "auto",
+    on_loss: OnLoss = "warn",
+    transforms: TransformPolicy | None = None,
+    fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
-    errors: str = "raise",
+    errors: Errors = "raise",
     batch_size: int = BATCH_SIZE,
 ) -> Dataset:
     """Render each row's conversation into the provider's SDK call, as `mp.render` does.
@@ -193,26 +205,26 @@ def render_dataset(
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
         UnknownProvider: No provider has that name.
     """
-    opts = _options("mediaparts.distributed.render_dataset()", provider, locals())
+    opts = options(
+        "mediaparts.distributed.render_dataset()",
+        provider,
+        model=model,
+        urls=urls,
+        on_loss=on_loss,
+        transforms=transforms,
+        fetch=fetch,
+        base_dir=base_dir,
+        errors=errors,
+    )
     columns = Columns(column, prompt=prompt, media=media)
     _dataset(ds, columns)
     work = partial(rendered_table, opts=opts, columns=columns)
     return _mapped(ds, work, _batch_size(batch_size))
 
 
-def _options(reader: str, provider: Any, given: Mapping[str, Any]) -> Options:
-    """The settings of a dataset function, checked (on the driver) and fixed."""
-    chosen = {
-        name: given[name]
-        for name in ("model", "detail", "urls", "on_loss", "transforms", "fetch", "base_dir")
-        if name in given
-    }
-    return options(reader, provider, errors=given["errors"], **chosen)
-
-
 def write_batch_dataset(
     ds: Dataset,
-    provider: Any,
+    provider: str | Provider,
     out_dir: str | os.PathLike[str],
     *,
     id_column: str = "custom_id",
@@ -221,15 +233,15 @@ def write_batch_dataset(
     media: str | None = None,
     model: str | None = None,
     params: Mapping[str, Any] | None = None,
-    urls: str = "auto",
-    on_loss: str = "warn",
-    transforms: Any = None,
-    fetch: Any = None,
+    urls: Urls = "auto",
+    on_loss: OnLoss = "warn",
+    transforms: TransformPolicy | None = None,
+    fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
     prefix: str = "batch",
     max_requests: int | None = None,
     max_bytes: int | None = None,
-    errors: str = "raise",
+    errors: Errors = "raise",
     batch_size: int = BATCH_SIZE,
 ) -> list[BatchFile]:
     """Write a dataset's requests as the provider's batch files, as `mp.write_batch` does.
@@ -270,7 +282,18 @@ def write_batch_dataset(
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
         MediaError: With `errors="raise"`, what the first failing row raised.
     """
-    opts = _options("mediaparts.distributed.write_batch_dataset()", provider, locals())
+    opts = options(
+        "mediaparts.distributed.write_batch_dataset()",
+        provider,
+        model=model,
+        urls=urls,
+        on_loss=on_loss,
+        transforms=transforms,
+        fetch=fetch,
+        base_dir=base_dir,
+        errors=errors,
+        params=params,
+    )
     columns = Columns(column, prompt=prompt, media=media, custom_id=id_column)
     _dataset(ds, columns)
     writer = BatchWriter(
@@ -282,14 +305,7 @@ def write_batch_dataset(
             f"{errors_file.name} already exists in {excerpt(os.fspath(out_dir))}; choose an "
             "empty folder or another prefix"
         )
-    line = partial(
-        _line,
-        provider=opts.provider,
-        model=model,
-        params=None if params is None else dict(params),
-        opts=opts,
-    )
-    work = partial(line_table, opts=opts, columns=columns, line=line)
+    work = partial(line_table, opts=opts, columns=columns)
     lines = _mapped(ds.select_columns(list(columns.read())), work, _batch_size(batch_size))
     failed: list[dict[str, Any]] = []
     with writer:
@@ -307,24 +323,3 @@ def write_batch_dataset(
         with errors_file.open("x", encoding="utf-8") as out:
             out.writelines(json.dumps(item, ensure_ascii=False) + "\n" for item in failed)
     return files
-
-
-def _line(
-    custom_id: str,
-    messages: Any,
-    *,
-    provider: str,
-    model: str | None,
-    params: dict[str, Any] | None,
-    opts: Options,
-) -> bytes:
-    return batch_line(
-        custom_id,
-        messages,
-        provider,
-        model=model,
-        params=params,
-        urls=opts.urls,
-        transforms=opts.transforms,
-        on_loss=opts.on_loss,
-    )

@@ -24,13 +24,14 @@ from mediaparts._messages import Message, User, message_from_dict
 from mediaparts._paths import untrusted_paths
 from mediaparts.converting import TransformPolicy, default_transforms
 from mediaparts.fetching import FetchPolicy, default_policy, using_policy
-from mediaparts.providers import NormalizedPart, OnLoss, get, normalize, render
+from mediaparts.providers import NormalizedPart, OnLoss, batch_line, get, normalize, render
 
 __all__ = [
     "ERROR_COLUMNS",
     "NORMALIZED_COLUMNS",
     "Errors",
     "Options",
+    "batch_row",
     "conversation_of",
     "guarded",
     "normalized_row",
@@ -82,6 +83,7 @@ class Options:
     fetch: FetchPolicy | None = None
     base_dir: str | None = None
     errors: Errors = "raise"
+    params: dict[str, Any] | None = None  # a batch request's further fields
 
 
 def options(
@@ -96,6 +98,7 @@ def options(
     fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
     errors: str = "raise",
+    params: Mapping[str, Any] | None = None,
 ) -> Options:
     """Check the settings on the driver, before any task starts, and fix the defaults."""
     chosen = get(provider)  # UnknownProvider here, not in the first task
@@ -124,6 +127,7 @@ def options(
         # Absolute: a Ray worker need not run in this process's working directory.
         base_dir=None if base_dir is None else os.path.abspath(base_dir),
         errors="keep" if errors == "keep" else "raise",
+        params=None if params is None else dict(params),
     )
 
 
@@ -252,6 +256,20 @@ def rendered_row(messages: Callable[[], list[Message]], opts: Options) -> dict[s
         if not issubclass(other.category, ConversionWarning):
             warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
     return {"payload": payload_json(payload), "warnings": lost}
+
+
+def batch_row(custom_id: Any, messages: Callable[[], list[Message]], opts: Options) -> bytes:
+    """Make one row's batch line, as `mp.write_batch` makes each."""
+    return batch_line(
+        custom_id,
+        messages(),
+        opts.provider,
+        model=opts.model,
+        params=opts.params,
+        urls=opts.urls,
+        transforms=opts.transforms,
+        on_loss=opts.on_loss,
+    )
 
 
 def payload_json(payload: Any) -> str:

@@ -17,6 +17,7 @@ from mediaparts.distributed._rows import (
     ERROR_COLUMNS,
     NORMALIZED_COLUMNS,
     Options,
+    batch_row,
     conversation_of,
     guarded,
     normalized_row,
@@ -148,17 +149,15 @@ def _conversations(
     return [partial(prompt_conversation, p, m) for p, m in zip(prompts, medias, strict=True)]
 
 
-def line_table(
-    table: pa.Table, opts: Options, columns: Columns, line: Callable[[str, Any], bytes]
-) -> pa.Table:
-    """Make each row's batch line with `line(custom_id, messages)`; errors always as data."""
+def line_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
+    """Make each row's batch line (`mp.batch_line`); errors always as data."""
     import pyarrow as pa
 
     ids = _values(table, columns.custom_id)
     rows = []
     for custom_id, messages in zip(ids, _conversations(table, opts, columns), strict=True):
         try:
-            made = guarded(opts, partial(_line, line, custom_id, messages))
+            made = guarded(opts, partial(_line, custom_id, messages, opts))
         except MediaError as exc:  # opts.errors == "raise": the driver raises it, in order
             made = {"error_type": type(exc).__name__, "error": str(exc)}
             made["error_pickle"] = pickle.dumps(exc)
@@ -166,7 +165,5 @@ def line_table(
     return pa.Table.from_pylist(rows, schema=_schema(LINE_COLUMNS))
 
 
-def _line(
-    line: Callable[[str, Any], bytes], custom_id: Any, messages: Callable[[], list[Any]]
-) -> dict[str, Any]:
-    return {"line": line(custom_id, messages())}
+def _line(custom_id: Any, messages: Callable[[], list[Any]], opts: Options) -> dict[str, Any]:
+    return {"line": batch_row(custom_id, messages, opts)}
