@@ -9,7 +9,10 @@ from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
+import ray.data
+
 import mediaparts as mp
+from mediaparts.distributed import normalize_dataset, render_dataset, write_batch_dataset
 
 image = mp.ImagePart(data=b"\x89PNG...", media_type="image/png")
 photo: mp.ImagePart = mp.ImagePart.from_path("photo.jpg", detail="high")
@@ -68,3 +71,11 @@ ahead: mp.Cost = mp.cost(messages, "openai", model="gpt-4o", output_tokens=500, 
 policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
 with mp.offline():
     pass
+
+
+def prepare(rows: ray.data.Dataset) -> list[mp.BatchFile]:
+    """The Ray path (the [ray] extra): rows in, datasets and batch files out."""
+    fitted: ray.data.Dataset = normalize_dataset(rows, "anthropic", base_dir="photos")
+    payloads = render_dataset(fitted, "openai", prompt="prompt", media="data", errors="keep")
+    del payloads
+    return write_batch_dataset(rows, "openai", "out", model="gpt-4o", max_requests=1000)
