@@ -326,3 +326,15 @@ def test_rendered_row_says_other_warnings_again(monkeypatch: pytest.MonkeyPatch)
     with pytest.warns(UserWarning, match="something else"):
         row = _rows.rendered_row(list, _opts())
     assert row == {"payload": '{"messages":[]}', "warnings": []}
+
+
+def test_failures_file_that_cannot_be_made_is_invalid_config(tmp_path: Path) -> None:
+    """The failed rows' file, when it cannot be created, is an InvalidConfig naming it."""
+    from mediaparts.distributed._ray import _Failures
+
+    (tmp_path / "batch-errors.jsonl").write_text("")
+    with (
+        pytest.raises(mp.InvalidConfig, match=r"batch-errors\.jsonl"),
+        _Failures(tmp_path / "batch-errors.jsonl") as failures,
+    ):
+        failures.add({"custom_id": "a"})

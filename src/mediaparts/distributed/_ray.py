@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mediaparts._errors import CodecUnavailable, InvalidConfig, excerpt
 from mediaparts.converting import TransformPolicy
@@ -307,8 +307,7 @@ def write_batch_dataset(
         )
     work = partial(line_table, opts=opts, columns=columns)
     lines = _mapped(ds.select_columns(list(columns.read())), work, _batch_size(batch_size))
-    failed: list[dict[str, Any]] = []
-    with writer:
+    with writer, _Failures(errors_file) as failures:
         for batch in lines.iter_batches(batch_format="pyarrow", batch_size=256):
             table: pa.Table = batch  # batch_format="pyarrow"
             for row in table.to_pylist():
@@ -317,9 +316,32 @@ def write_batch_dataset(
                 elif row["error_pickle"] is not None:
                     raise pickle.loads(row["error_pickle"])  # our own task's, never a row's
                 else:
-                    failed.append({k: row[k] for k in ("custom_id", "error_type", "error")})
+                    failures.add({k: row[k] for k in ("custom_id", "error_type", "error")})
         files = writer.close()
-    if failed:
-        with errors_file.open("x", encoding="utf-8") as out:
-            out.writelines(json.dumps(item, ensure_ascii=False) + "\n" for item in failed)
     return files
+
+
+class _Failures:
+    """The `<prefix>-errors.jsonl` of `errors="keep"`: made at the first failure, written as
+    the rows come (never held), closed at the end."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: TextIO | None = None
+
+    def __enter__(self) -> _Failures:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def add(self, failure: dict[str, Any]) -> None:
+        if self._file is None:
+            try:
+                self._file = self.path.open("x", encoding="utf-8")
+            except OSError as exc:
+                raise InvalidConfig(
+                    f"cannot create {self.path.name} for the failed rows: {exc.strerror}"
+                ) from exc
+        self._file.write(json.dumps(failure, ensure_ascii=False) + "\n")
