@@ -155,6 +155,7 @@ def machine() -> str:
 
 
 def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row], str]]]:
+    import bench_batch
     import bench_convert
     import bench_count
     import bench_detection
@@ -188,6 +189,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "video": rows_only(bench_video.run),
         "convert": rows_only(bench_convert.run),
         "svg": rows_only(bench_svg.run),
+        "batch": bench_batch.run,
         "ray": rows_only(lambda: bench_ray.run(args.ray_images)),
     }
 
@@ -207,12 +209,14 @@ SECTION_NAMES = (
     "video",
     "convert",
     "svg",
+    "batch",
     "ray",
 )
 
 _TITLES = {
     "detection": "Detection accuracy",
     "peers": "Photo to a content block: what each library sends",
+    "batch": "Batch files",
 }
 
 

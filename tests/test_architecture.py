@@ -97,6 +97,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._cli_files",
                 "mediaparts._cli_urls",
                 "mediaparts.__main__",
+                "mediaparts._cli_batch",
                 "mediaparts.distributed",
             }
         ),

@@ -276,7 +276,17 @@ def test_docs_providers_table_is_generated() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", [[], ["inspect"], ["normalize"], ["render"], ["convert"], ["show"]]
+    "command",
+    [
+        [],
+        ["inspect"],
+        ["normalize"],
+        ["render"],
+        ["convert"],
+        ["show"],
+        ["batch", "write"],
+        ["batch", "read"],
+    ],
 )
 def test_docs_cli_help_is_current(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/cli.md shows each command's --help as the code prints it."""

@@ -91,8 +91,10 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         messages_from,
         normalize,
         normalize_many,
+        read_batch_results,
         render,
         trim,
+        write_batch,
     )
 
 # The provider stack (rules, renderers, imaging glue), uploads and the fetcher (httpx) load
@@ -135,6 +137,8 @@ _LAZY = {
     "BatchResult": "mediaparts.providers",
     "BatchWriter": "mediaparts.providers",
     "batch_line": "mediaparts.providers",
+    "read_batch_results": "mediaparts.providers",
+    "write_batch": "mediaparts.providers",
 }
 
 
@@ -224,6 +228,7 @@ __all__ = [
     "offline",
     "part",
     "providers",
+    "read_batch_results",
     "render",
     "safe_async_client",
     "safe_client",
@@ -231,4 +236,5 @@ __all__ = [
     "trim",
     "untrusted",
     "using_transforms",
+    "write_batch",
 ]

@@ -6,6 +6,8 @@
     mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
                        [--summary]
     mediaparts show FILE [--from X] [--max-text N]
+    mediaparts batch write FILE --provider P --out DIR [--model M] [--param KEY=VALUE]...
+    mediaparts batch read FILE --provider P [--json]
     mediaparts --version
 
 Exit status: 0 when every input was read and accepted, 1 when some could not be read or
@@ -33,6 +35,7 @@ from typing import Any
 import mediaparts
 from mediaparts import normalize, render
 from mediaparts._build import part
+from mediaparts._cli_batch import add_batch_commands, run_batch
 from mediaparts._cli_conversations import (
     add_conversation_commands,
     print_payload,
@@ -122,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     add_conversation_commands(commands)
+    add_batch_commands(commands)
     return parser
 
 
@@ -419,6 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "render": _run_render,
         "convert": run_convert,
         "show": run_show,
+        "batch": run_batch,
     }
     try:
         with allowing_private(getattr(args, "allow_private", False)):

@@ -134,6 +134,15 @@ ENTRY_POINTS: list[tuple[str, Callable[[str], Any]]] = [
     ("FetchPolicy timeout", lambda s: mp.FetchPolicy(timeout=-1, schemes=(s,))),
     ("filter_messages roles", lambda s: mp.filter_messages([_message()], roles=s)),
     ("filter_messages kinds", lambda s: mp.filter_messages([_message()], kinds=s)),
+    ("batch_line anthropic id", lambda s: mp.batch_line(s, "hi", "anthropic", model="m")),
+    ("batch_line without model", lambda s: mp.batch_line(s, "hi", "openai")),
+    ("BatchWriter prefix", lambda s: mp.BatchWriter("gemini", "unused", prefix="a/" + s)),
+    ("BatchWriter max_requests", lambda s: mp.BatchWriter("gemini", "o", max_requests=s)),  # type: ignore[arg-type]
+    (
+        "BatchWriter long line",
+        lambda s: mp.BatchWriter("gemini", "o", max_bytes=9).add(s, b"x" * 9 + b"\n"),
+    ),
+    ("write_batch id", lambda s: mp.write_batch([(s, "hi")], "openai", "unused", workers=1)),
 ]
 
 

@@ -304,6 +304,12 @@ REVIEWED: dict[str, Reviewed] = {
         f"an SVG's text, once, when its DTD declares entities (findall); {_UNTRUSTED}",
         lambda n: "&" + "a" * n,
     ),
+    # --- batch files: a caller's request id --------------------------------------------------------
+    "mediaparts.providers.anthropic._batch:CUSTOM_ID": Reviewed(
+        r"[a-zA-Z0-9_-]{1,64}",
+        f"a batch request's id, any length (fullmatch: one bounded class run); {_UNTRUSTED}",
+        lambda n: "a" * n + "!",
+    ),
 }
 
 

@@ -72,6 +72,19 @@ policy = mp.FetchPolicy(timeout=5.0, max_bytes=2**20)
 with mp.offline():
     pass
 
+# Batch files: lines, the writer, the whole run, and the results read back.
+line: bytes = mp.batch_line("img-1", messages, "anthropic", model="m", params={"max_tokens": 9})
+with mp.BatchWriter("anthropic", "out", max_requests=1000) as batch_writer:
+    batch_writer.add("img-1", line)
+batch_files: list[mp.BatchFile] = batch_writer.close()
+written_files: list[mp.BatchFile] = mp.write_batch(
+    [("img-1", messages)], "openai", "out", model="m", workers=2, progress=print
+)
+for batch_result in mp.read_batch_results(Path("results.jsonl"), "openai"):
+    answer: mp.Assistant | None = batch_result.message
+    failure: mp.BatchError | mp.MediaError | None = batch_result.error
+    result_id: str | None = batch_result.custom_id
+
 
 def prepare(rows: ray.data.Dataset) -> list[mp.BatchFile]:
     """The Ray path (the [ray] extra): rows in, datasets and batch files out."""

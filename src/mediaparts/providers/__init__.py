@@ -53,7 +53,9 @@ from mediaparts.providers._vision import (
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
     from mediaparts.providers._batch import BatchWriter, batch_line
+    from mediaparts.providers._batch_read import read_batch_results
     from mediaparts.providers._batch_types import BatchError, BatchFile, BatchResult
+    from mediaparts.providers._batch_write import write_batch
     from mediaparts.providers._check import Violation, check
     from mediaparts.providers._count import (
         MessageTokens,
@@ -97,6 +99,8 @@ _LAZY = {
     "BatchError": "mediaparts.providers._batch_types",
     "BatchFile": "mediaparts.providers._batch_types",
     "BatchResult": "mediaparts.providers._batch_types",
+    "read_batch_results": "mediaparts.providers._batch_read",
+    "write_batch": "mediaparts.providers._batch_write",
 }
 
 
@@ -158,10 +162,12 @@ __all__ = [
     "normalize",
     "normalize_many",
     "payload_bytes",
+    "read_batch_results",
     "register",
     "registered",
     "render",
     "trim",
     "unregister",
     "url_text_site",
+    "write_batch",
 ]

@@ -7,7 +7,9 @@ The shape of a line is the provider's (`batch_request`); the limits are its rule
 
 from __future__ import annotations
 
+import hashlib
 import os
+from array import array
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -124,6 +126,43 @@ def batch_line(
     return json_line(chosen.batch_request(custom_id, payload, model, fields))
 
 
+class _Ids:
+    """The ids seen, each remembered as a 64-bit digest in one flat open-addressing table: 16
+    bytes per id rather than a string and a set slot (about 100), so a writer's memory barely
+    grows with the requests. Two different ids share a digest with odds of about n²/2⁶⁵ (1 in
+    3·10⁹ for 100,000 ids); such a pair would be refused as a repeat."""
+
+    def __init__(self) -> None:
+        self._table = array("Q", bytes(8 * 1024))
+        self._count = 0
+
+    def add(self, custom_id: str) -> bool:
+        """Remember the id; False when it was there already."""
+        digest = hashlib.blake2b(custom_id.encode(), digest_size=8).digest()
+        key = int.from_bytes(digest, "little") | 1  # 0 marks an empty slot
+        if not self._put(self._table, key):
+            return False
+        self._count += 1
+        if self._count * 2 > len(self._table):  # at most half full: probes stay short
+            bigger = array("Q", bytes(16 * len(self._table)))
+            for old in self._table:
+                if old:
+                    self._put(bigger, old)
+            self._table = bigger
+        return True
+
+    @staticmethod
+    def _put(table: array[int], key: int) -> bool:
+        mask = len(table) - 1
+        slot = key & mask
+        while table[slot]:
+            if table[slot] == key:
+                return False
+            slot = (slot + 1) & mask
+        table[slot] = key
+        return True
+
+
 def _limit(given: Any, documented: int | None, name: str, provider: str) -> int | None:
     """The limit in force: the one given (no larger than the documented one), else that."""
     if given is None:
@@ -145,7 +184,7 @@ class BatchWriter:
     A context manager: `with mp.BatchWriter("openai", "out") as writer: writer.add(id, line)`;
     leaving the block closes it. Files are `<out_dir>/<prefix>-00001.jsonl`, `-00002`, ...,
     created new (an existing file is never overwritten). Each line is written through a
-    buffered file and not kept; only the ids are kept, to refuse a duplicate.
+    buffered file and not kept; only a 64-bit digest of each id is kept, to refuse a repeat.
 
     Args:
         provider: A provider name or `Provider` with a batch format; its rules give the
@@ -182,7 +221,7 @@ class BatchWriter:
         self.out_dir = Path(out_dir)
         self.prefix = prefix
         self._files: list[BatchFile] = []
-        self._ids: set[str] = set()
+        self._ids = _Ids()
         self._file: BinaryIO | None = None
         self._path: Path | None = None
         self._requests = 0
@@ -231,7 +270,7 @@ class BatchWriter:
                 "media smaller or send it on its own",
                 provider=self.provider,
             )
-        if custom_id in self._ids:
+        if not self._ids.add(custom_id):
             raise ProviderLimitError(
                 f"batch request id {excerpt(custom_id)} was given twice; each request of a "
                 f"{self.provider} batch needs its own id",
@@ -243,16 +282,15 @@ class BatchWriter:
             self._next()
         assert self._file is not None
         self._file.write(line)
-        self._ids.add(custom_id)
         self._requests += 1
         self._bytes += size
 
     def _next(self) -> None:
         """Finish the current file (if any) and open the next one."""
         self._finish()
-        self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"{self.prefix}-{len(self._files) + 1:05d}.jsonl"
         try:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
             self._file = open(path, "xb", buffering=_BUFFER)  # noqa: SIM115 - closed in _finish
         except FileExistsError as exc:
             raise InvalidConfig(

@@ -62,6 +62,6 @@ def batch_result(record: dict[str, Any]) -> BatchRecord:
         return BatchRecord(
             record_id,
             None,
-            result_error(str(code), error.get("errorMessage"), code),
+            result_error(None if code is None else str(code), error.get("errorMessage"), code),
         )
     return BatchRecord(record_id, as_dict(record.get("modelOutput"), "line.modelOutput"), None)

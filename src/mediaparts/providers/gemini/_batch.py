@@ -43,7 +43,8 @@ def batch_result(record: dict[str, Any]) -> BatchRecord:
         error = record.get(field)
         if isinstance(error, dict):
             code = error.get("status") or error.get("code")
+            code = None if code is None else str(code)
             return BatchRecord(
-                key, None, result_error(str(code), error.get("message"), error.get("code"))
+                key, None, result_error(code, error.get("message"), error.get("code"))
             )
     return BatchRecord(key, as_dict(record.get("response"), "line.response"), None)

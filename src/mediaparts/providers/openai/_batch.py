@@ -10,10 +10,11 @@ JSON with `model`; an output line is `{"id", "custom_id", "response": {"status_c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.providers._batch_types import (
     BatchRecord,
     need_id,
@@ -28,27 +29,34 @@ BatchRequest = Callable[[str, dict[str, Any], str | None, Mapping[str, Any]], di
 
 
 def batch_writer(url: str, provider: str) -> BatchRequest:
-    """Return the `batch_request` of one OpenAI endpoint (`/v1/chat/completions`, ...)."""
+    """Return the `batch_request` of one OpenAI endpoint (`/v1/chat/completions`, ...); a
+    partial of a module function, so it pickles (worker processes receive it)."""
+    return functools.partial(_request, url, provider)
 
-    def batch_request(
-        custom_id: str, payload: dict[str, Any], model: str | None, params: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """Wrap one rendered request as a line of an OpenAI Batch input file.
 
-        Raises:
-            InvalidConfig: No model (the body must name one), or `params` sets a field the
-                conversation wrote.
-        """
-        if model is None and "model" not in params:
-            raise InvalidConfig(
-                f"an OpenAI batch request names its model: pass model= ({provider}, {custom_id!r})"
-            )
-        body = request_fields(payload, params, provider)
-        if model is not None:
-            body = {"model": model, **{k: v for k, v in body.items() if k != "model"}}
-        return {"custom_id": custom_id, "method": "POST", "url": url, "body": body}
+def _request(
+    url: str,
+    provider: str,
+    custom_id: str,
+    payload: dict[str, Any],
+    model: str | None,
+    params: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Wrap one rendered request as a line of an OpenAI Batch input file.
 
-    return batch_request
+    Raises:
+        InvalidConfig: No model (the body must name one), or `params` sets a field the
+            conversation wrote.
+    """
+    if model is None and "model" not in params:
+        raise InvalidConfig(
+            f"an OpenAI batch request names its model: pass model= ({provider}, "
+            f"{excerpt(custom_id)})"
+        )
+    body = request_fields(payload, params, provider)
+    if model is not None:
+        body = {"model": model, **{k: v for k, v in body.items() if k != "model"}}
+    return {"custom_id": custom_id, "method": "POST", "url": url, "body": body}
 
 
 batch_request = batch_writer("/v1/chat/completions", "openai")
