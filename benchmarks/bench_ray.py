@@ -5,7 +5,7 @@ worker processes, which import mediaparts, on the first task), then timed jobs: 
 a folder of 1600x1200 JPEGs for Anthropic (each downscaled and re-encoded: CPU-bound work, so
 Ray's per-task cost stays small), and writing the same images as Anthropic batch files with
 `write_batch_dataset`. Every output is compared with the local path (`mp.normalize`,
-`mp.batch_line` into one `mp.BatchWriter`) byte for byte; a difference fails the run.
+`mp.write_batch`) byte for byte; a difference fails the run.
 """
 
 from __future__ import annotations
@@ -110,14 +110,14 @@ def _local(folder: Path, names: list[str], out: Path) -> tuple[list[bytes], list
     """The one-machine path: normalize each image, and write the batch files, in turn."""
     normalized = [mp.normalize(folder / name, PROVIDER).data or b"" for name in names]
     elapsed = best_time(lambda: [mp.normalize(folder / name, PROVIDER) for name in names], 3)
-    with mp.BatchWriter(PROVIDER, out / "local") as writer:
-        for i, name in enumerate(names):
-            user = mp.User("Describe.", files=[mp.part(folder / name)])
-            line = mp.batch_line(
-                f"r{i}", [user], PROVIDER, model="claude-sonnet-4-6", params=PARAMS
-            )
-            writer.add(f"r{i}", line)
-    batched = [f.path.read_bytes() for f in writer.close()]
+    requests = [
+        (f"r{i}", [mp.User("Describe.", files=[mp.part(folder / name)])])
+        for i, name in enumerate(names)
+    ]
+    written = mp.write_batch(
+        requests, PROVIDER, out / "local", model="claude-sonnet-4-6", params=PARAMS
+    )
+    batched = [f.path.read_bytes() for f in written]
     return normalized, batched, elapsed
 
 

@@ -207,16 +207,16 @@ def test_write_batch_dataset_matches_the_local_files(provider: str, tmp_path: Pa
     local = _local_batch(provider, requests, tmp_path / "local", max_requests=5)
     assert [f.path.read_bytes() for f in files] == local
     assert [f.requests for f in files] == [5, 5, 2]
-    if hasattr(mp, "write_batch"):  # the batch branch's own function, once merged
-        written = mp.write_batch(
-            requests,
-            provider,
-            tmp_path / "wb",
-            model="test-model",
-            params={"max_tokens": 64},
-            max_requests=5,
-        )
-        assert [f.path.read_bytes() for f in written] == local
+    written = mp.write_batch(
+        requests,
+        provider,
+        tmp_path / "wb",
+        model="test-model",
+        params={"max_tokens": 64},
+        max_requests=5,
+        workers=1,
+    )
+    assert [f.path.read_bytes() for f in written] == local
 
 
 def test_write_batch_dataset_raises_the_local_error(tmp_path: Path) -> None:
