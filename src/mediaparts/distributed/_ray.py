@@ -94,6 +94,9 @@ def _mapped(ds: Dataset, work: Callable[[pa.Table], pa.Table], batch_size: int) 
     out: Dataset = blocks.map_batches(work, batch_format="pyarrow", batch_size=batch_size)
     out = ray.data.Dataset.copy(out, _deep_copy=True)
     out.context.execution_options.preserve_order = True
+    # A row's error of ours reaches the caller as our class (Ray's task error subclasses
+    # it), not as Ray's `UserCodeException` around its text.
+    out.context.raise_original_map_exception = True
     return out
 
 
@@ -133,9 +136,9 @@ def normalize_dataset(
         transforms: A `TransformPolicy`; None for the one in force here (`mp.configure`).
         fetch: A `FetchPolicy`; None for the one in force here.
         base_dir: The one directory whose files rows may name.
-        errors: `"raise"` stops the job at the first row that fails (Ray raises its own
-            error, with ours in its message); `"keep"` writes the error's class name and
-            message into the row's `error_type` and `error` and goes on.
+        errors: `"raise"` stops the job at the first row that fails, with our error (Ray's
+            task error, which is also an instance of our class); `"keep"` writes the error's
+            class name and message into the row's `error_type` and `error` and goes on.
         batch_size: Rows per Ray task batch.
 
     Raises:
