@@ -96,7 +96,9 @@ def _measure(cpus: int, folder: Path, names: list[str], out: Path, repeat: int) 
         normalize = _normalize_job(ray, folder, names)
         batch = _batch_job(ray, folder, names, out / f"cpus-{cpus}")
         _normalize_job(ray, folder, names[: BATCH * cpus])()  # warm-up: workers start, import
+        ceiling = _plain_tasks(ray, [folder / name for name in names], cpus, repeat)
         return {
+            "ceiling": ceiling,
             "normalize": best_time(normalize, repeat),
             "normalized": normalize(),
             "batch": best_time(batch, repeat),
@@ -104,6 +106,17 @@ def _measure(cpus: int, folder: Path, names: list[str], out: Path, repeat: int) 
         }
     finally:
         ray.shutdown()
+
+
+def _plain_tasks(ray: Any, paths: list[Path], cpus: int, repeat: int) -> float:
+    """The same images normalized by `cpus` plain Ray tasks (no Ray Data, no rows): what this
+    machine gives Ray at the time of the run, the ceiling of any speed-up measured here."""
+
+    @ray.remote
+    def work(chunk: list[Path]) -> int:
+        return len([mp.normalize(path, PROVIDER) for path in chunk])
+
+    return best_time(lambda: ray.get([work.remote(paths[i::cpus]) for i in range(cpus)]), repeat)
 
 
 def _local(folder: Path, names: list[str], out: Path) -> tuple[list[bytes], list[bytes], float]:
@@ -160,6 +173,14 @@ def run(count: int = 160, repeat: int = 5) -> list[Row]:
             goal=("≤", 1 / 1.6),
             note=f"speed-up {one['batch'] / two['batch']:.2f}×; "
             f"{count / two['batch']:.0f} vs {count / one['batch']:.0f} requests/s; {identical}",
+        ),
+        Row(
+            f"plain Ray tasks (no Ray Data), {label}, 2 tasks on 2 CPUs vs 1 on 1 CPU",
+            two["ceiling"],
+            one["ceiling"],
+            "1 task on 1 CPU",
+            note=f"speed-up {one['ceiling'] / two['ceiling']:.2f}×: the machine's own ceiling "
+            f"in this run (load average {os.getloadavg()[0]:.1f} at its end, 2 cores)",
         ),
         Row(
             f"normalize_dataset, {label}, Ray on 1 CPU vs the local loop",
