@@ -98,12 +98,16 @@ def test_normalize_dataset_raises_by_default() -> None:
 
 
 def test_normalize_dataset_leaves_the_callers_dataset_alone() -> None:
-    """The output keeps order through its own context; the caller's dataset is unchanged."""
+    """The output keeps order and lets its map use every CPU, through its own context; the
+    caller's dataset and its context are unchanged."""
     ds = ray.data.from_items([{"source": b"x"}])
     before = ds.context.execution_options.preserve_order
+    reserved = ds.context.op_resource_reservation_enabled
     out = normalize_dataset(ds, "openai")
     assert out.context.execution_options.preserve_order is True
+    assert out.context.op_resource_reservation_enabled is False
     assert ds.context.execution_options.preserve_order is before
+    assert ds.context.op_resource_reservation_enabled is reserved
     assert ds.columns() == ["source"]
 
 
