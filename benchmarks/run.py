@@ -18,7 +18,8 @@ Environment: MEDIAPARTS_PEER_PYTHON (default .venv-peers/bin/python in the repos
 MEDIAPARTS_CORPUS (default ../shared/corpus from the repository root; detection is skipped
 without it),
 MEDIAPARTS_BENCH_CACHE (where generated images are kept between runs; default the temp dir).
-The convert section needs the [av] extra and the `ffmpeg` command on PATH (skipped without).
+The convert section needs the [av] extra and the `ffmpeg` command on PATH (skipped without);
+the ray section needs the [ray] extra (skipped without).
 
 Every row is a ratio against a baseline measured in the same run, on the same data, so the
 numbers travel between machines better than absolute times do. Timings are medians of
@@ -164,6 +165,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_office
     import bench_pdf
     import bench_peers
+    import bench_ray
     import bench_svg
     import bench_uploads
     import bench_video
@@ -190,6 +192,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "svg": rows_only(bench_svg.run),
         "batch": bench_batch.run,
         "uploads": rows_only(bench_uploads.run),
+        "ray": rows_only(lambda: bench_ray.run(args.ray_images)),
     }
 
 
@@ -210,6 +213,7 @@ SECTION_NAMES = (
     "svg",
     "batch",
     "uploads",
+    "ray",
 )
 
 _TITLES = {
@@ -232,6 +236,7 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=500, help="images for normalize_many")
     parser.add_argument("--repeat-many", type=int, default=3)
     parser.add_argument("--repeat-detection", type=int, default=15)
+    parser.add_argument("--ray-images", type=int, default=160, help="images for the Ray rows")
     args = parser.parse_args()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTION_NAMES))

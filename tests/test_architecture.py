@@ -99,6 +99,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._cli_urls",
                 "mediaparts.__main__",
                 "mediaparts._cli_batch",
+                "mediaparts.distributed",
             }
         ),
     ),

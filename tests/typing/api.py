@@ -9,7 +9,10 @@ from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
+import ray.data
+
 import mediaparts as mp
+from mediaparts.distributed import normalize_dataset, render_dataset, write_batch_dataset
 
 image = mp.ImagePart(data=b"\x89PNG...", media_type="image/png")
 photo: mp.ImagePart = mp.ImagePart.from_path("photo.jpg", detail="high")
@@ -101,3 +104,11 @@ async def upload_later() -> mp.MediaPart:
     """`aupload` and `arender` with an uploader, as async code writes them."""
     await mp.arender(messages, "anthropic", urls="upload", uploader=uploader)
     return await mp.aupload(photo, "anthropic", client=sdk_client, cache=in_memory)
+
+
+def prepare(rows: ray.data.Dataset) -> list[mp.BatchFile]:
+    """The Ray path (the [ray] extra): rows in, datasets and batch files out."""
+    fitted: ray.data.Dataset = normalize_dataset(rows, "anthropic", base_dir="photos")
+    payloads = render_dataset(fitted, "openai", prompt="prompt", media="data", errors="keep")
+    del payloads
+    return write_batch_dataset(rows, "openai", "out", model="gpt-4o", max_requests=1000)
