@@ -120,6 +120,27 @@ def test_cli_batch_write_names_a_bad_input_line(
 
 
 @pytest.mark.parametrize(
+    ("text", "extra", "words"),
+    [
+        ('{"id": "a\\ud800", "messages": []}\n', [], r"id 'a\ud800' holds a lone surrogate"),
+        ('{"id": "a", "messages": []}\n', ["--model", "m\udcff"], "holds a lone surrogate"),
+        ('{"id": "a", "messages": []}\n', ["--param", "k\udcff=1"], "holds a lone surrogate"),
+        ('{"id": "a", "messages": []}\n', ["--prefix", "p\ud800"], "cannot be encoded"),
+    ],
+)
+def test_cli_batch_write_names_text_that_cannot_be_encoded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, extra: list[str], words: str
+) -> None:
+    """An id, model, param or prefix holding a lone surrogate is one error line, exit 1."""
+    source = tmp_path / "in.jsonl"
+    source.write_text(text)
+    args = ["batch", "write", str(source), "--provider", "gemini", "--out", str(tmp_path / "o")]
+    assert main([*args, "--workers", "1", *extra]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
     "extra",
     [["--param", "novalue"], ["--param", "=1"], ["--provider", "nope"], ["--out", ""]],
 )

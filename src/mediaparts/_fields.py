@@ -185,6 +185,11 @@ _TEXT_FIELDS = ("media_type", "filename", "url", "detail")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def lone_surrogate(text: str) -> bool:
+    """Whether `text` holds a lone surrogate: text that no UTF-8 encoder takes."""
+    return _SURROGATE.search(text) is not None
+
+
 def check_fields(values: Mapping[str, Any]) -> None:
     """Refuse field values of the wrong type before they reach detection.
 

@@ -413,10 +413,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 for --help
         return int(exc.code or 0)
-    unknown = _unknown_model(args.command, _providers_asked(args), getattr(args, "model", None))
-    if unknown:  # a usage error, as argparse's own
-        print(unknown, file=sys.stderr)
-        return 2
     run = {
         "inspect": _run_inspect,
         "normalize": _run_normalize,
@@ -426,6 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "batch": run_batch,
     }
     try:
+        unknown = _unknown_model(args.command, _providers_asked(args), getattr(args, "model", None))
+        if unknown:  # a usage error, as argparse's own
+            print(unknown, file=sys.stderr)
+            return 2
         with allowing_private(getattr(args, "allow_private", False)):
             return run[args.command](args)
     except BrokenPipeError:

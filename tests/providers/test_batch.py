@@ -165,6 +165,56 @@ def test_batch_line_refuses_an_id_that_is_not_a_string(custom_id: Any) -> None:
         mp.batch_line(custom_id, "hello", "gemini")
 
 
+# Text no UTF-8 encoder takes, where each string of a batch request comes from.
+SURROGATES: list[tuple[dict[str, Any], type[Exception], str]] = [
+    ({"custom_id": "req-\ud800"}, mp.InvalidMedia, r"id 'req-\\ud800' holds a lone surrogate"),
+    ({"custom_id": "\udcff"}, mp.InvalidMedia, r"id '\\udcff' holds a lone surrogate"),
+    ({"model": "gpt-\ud800"}, mp.InvalidConfig, r"model 'gpt-\\ud800' holds a lone"),
+    ({"params": {"k\ud800": 1}}, mp.InvalidConfig, r"params key 'k\\ud800' holds a lone"),
+    ({"params": {"k": ["v\udfff"]}}, mp.InvalidConfig, r"near .*v\\udfff.*a params value"),
+]
+
+
+@pytest.mark.parametrize(("change", "error", "words"), SURROGATES)
+def test_batch_line_refuses_a_lone_surrogate(
+    change: dict[str, Any], error: type[Exception], words: str
+) -> None:
+    """A string no UTF-8 line can carry is our error naming it, not UnicodeEncodeError."""
+    kwargs: dict[str, Any] = {"custom_id": "req-1", "model": "gpt-4o", **change}
+    with pytest.raises(error, match=words) as caught:
+        mp.batch_line(kwargs.pop("custom_id"), "hello", "openai", **kwargs)
+    assert not isinstance(caught.value, UnicodeError)
+
+
+def test_batch_line_cleans_a_lone_surrogate_in_the_text() -> None:
+    """Message text is cleaned (U+FFFD), as every part's text is; the line encodes."""
+    record = json.loads(mp.batch_line("req-1", "h\ud800i", "gemini"))
+    assert "h\ufffdi" in json.dumps(record, ensure_ascii=False)
+
+
+def test_batch_writer_refuses_a_lone_surrogate_id(tmp_path: Path) -> None:
+    """The writer refuses an id that cannot be encoded, naming it, and writes nothing."""
+    writer = mp.BatchWriter("gemini", tmp_path)
+    with pytest.raises(mp.InvalidMedia, match=r"'a\\ud800' holds a lone surrogate"):
+        writer.add("a\ud800", b"{}\n")
+    assert writer.close() == []
+
+
+@pytest.mark.parametrize(("folder", "prefix"), [("d\ud800", "batch"), ("d", "p\ud800")])
+def test_batch_writer_refuses_a_name_the_os_cannot_take(
+    tmp_path: Path, folder: str, prefix: str
+) -> None:
+    """A folder or prefix that cannot be encoded as a file name is refused when made."""
+    with pytest.raises(mp.InvalidConfig, match="cannot be encoded as a file name"):
+        mp.BatchWriter("gemini", tmp_path / folder, prefix=prefix)
+
+
+def test_write_batch_refuses_a_lone_surrogate_id(tmp_path: Path) -> None:
+    """write_batch refuses the id with our error, the files so far closed."""
+    with pytest.raises(mp.InvalidMedia, match=r"'b\\ud800' holds a lone surrogate"):
+        mp.write_batch([("a", "hi"), ("b\ud800", "hi")], "gemini", tmp_path, workers=1)
+
+
 @pytest.mark.parametrize("custom_id", ["has space", "x" * 65, "dot.id", "é"])
 def test_batch_line_anthropic_refuses_ids_outside_its_pattern(custom_id: str) -> None:
     """Anthropic's custom_id is 1-64 of [a-zA-Z0-9_-]; another is refused before sending."""

@@ -18,11 +18,13 @@ from types import TracebackType
 from typing import IO, Any, BinaryIO
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, ProviderLimitError, excerpt
+from mediaparts._fields import lone_surrogate
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._batch_types import BatchFile, json_line
 from mediaparts.providers._normalize import UrlMode
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import ForeignReasoning, OnLoss, render
+from mediaparts.providers._vision import check_model
 
 __all__ = ["BatchWriter", "batch_line", "batch_provider", "check_id", "check_params"]
 
@@ -50,10 +52,15 @@ def check_id(custom_id: Any) -> str:
     """Return the caller's id of a request, a non-empty string.
 
     Raises:
-        InvalidMedia: It is not one.
+        InvalidMedia: It is not one, or it holds a lone surrogate (no UTF-8 line can carry it).
     """
     if not isinstance(custom_id, str) or not custom_id:
         raise InvalidMedia(f"a batch request's id is a non-empty string, got {excerpt(custom_id)}")
+    if lone_surrogate(custom_id):  # cleaning it would file the results under another id
+        raise InvalidMedia(
+            f"batch request id {excerpt(custom_id)} holds a lone surrogate, which cannot be "
+            "encoded as UTF-8; decode the text it came from correctly"
+        )
     return custom_id
 
 
@@ -61,7 +68,7 @@ def check_params(params: Any) -> dict[str, Any]:
     """Return the extra request fields as a new dict (None: none).
 
     Raises:
-        InvalidConfig: Not a mapping with string keys.
+        InvalidConfig: Not a mapping with string keys, or a key holds a lone surrogate.
     """
     if params is None:
         return {}
@@ -70,6 +77,12 @@ def check_params(params: Any) -> dict[str, Any]:
             f"params must be a dict of request fields (name -> JSON value), got "
             f"{type(params).__name__}"
         )
+    for key in params:
+        if lone_surrogate(key):
+            raise InvalidConfig(
+                f"params key {excerpt(key)} holds a lone surrogate, which cannot be encoded as "
+                "UTF-8; decode the text it came from correctly"
+            )
     return dict(params)
 
 
@@ -106,14 +119,16 @@ def batch_line(
         One compact JSON line ending in `b"\\n"`; the same inputs give the same bytes.
 
     Raises:
-        InvalidMedia: The id is not a non-empty string.
+        InvalidMedia: The id is not a non-empty string, or holds a lone surrogate.
         ProviderLimitError: The provider refuses the id (Anthropic: 1-64 of `[a-zA-Z0-9_-]`).
         InvalidConfig: The provider has no batch format, a required field is missing (the
-            model; Anthropic's `max_tokens`), or `params` is not a dict of JSON values.
+            model; Anthropic's `max_tokens`), or `params` is not a dict of JSON values, or
+            the model or a params key or value holds a lone surrogate.
         MediaError: Whatever `mp.render` raises for the conversation.
     """
     chosen = batch_provider(provider)
     check_id(custom_id)
+    check_model(model)
     fields = check_params(params)
     assert chosen.batch_request is not None
     payload = render(
@@ -227,7 +242,8 @@ class BatchWriter:
     Raises:
         InvalidConfig: A limit is not a positive whole number, or is over the documented one
             (raise that with `with_rules(batch_max_requests=...)` for a raised quota), or the
-            prefix is not a plain file name.
+            prefix is not a plain file name, or the folder or prefix cannot be encoded as a
+            file name.
     """
 
     def __init__(
@@ -249,6 +265,13 @@ class BatchWriter:
         if not isinstance(prefix, str) or not prefix or Path(prefix).name != prefix:
             raise InvalidConfig(f"prefix must be a plain file name, got {excerpt(prefix)}")
         self.out_dir = Path(out_dir)
+        try:  # checked now, not at the first line: the OS takes only what encodes
+            os.fsencode(self.out_dir / prefix)
+        except UnicodeEncodeError as exc:
+            raise InvalidConfig(
+                f"out_dir {excerpt(str(self.out_dir), ends=True)} or prefix {excerpt(prefix)} "
+                "cannot be encoded as a file name on this system (a lone surrogate?)"
+            ) from exc
         self.prefix = prefix
         self._files: list[BatchFile] = []
         self._ids = _Ids()

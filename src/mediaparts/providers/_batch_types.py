@@ -114,13 +114,22 @@ def json_line(value: Any) -> bytes:
     """Return `value` as one compact JSON line ending in a newline (deterministic bytes).
 
     Raises:
-        InvalidConfig: Something in it is not JSON (a `params` value, most likely).
+        InvalidConfig: Something in it is not JSON, or holds a lone surrogate (a `params`
+            value, most likely: ids, model names, keys and message text are checked or
+            cleaned before).
     """
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidConfig(f"a batch request must be JSON: {exc}") from exc
-    return text.encode() + b"\n"
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError as exc:
+        near = text[max(exc.start - 30, 0) : exc.end + 30]
+        raise InvalidConfig(
+            f"a batch request holds a lone surrogate, which cannot be encoded as UTF-8, near "
+            f"{excerpt(near)} (a params value?); decode the text it came from correctly"
+        ) from exc
 
 
 def request_fields(

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule, excerpt
+from mediaparts._fields import lone_surrogate
 from mediaparts.formats import Size
 
 __all__ = [
@@ -434,6 +435,11 @@ def check_model(model: object) -> None:
     """
     if model is not None and not isinstance(model, str):
         raise InvalidConfig(f"model must be a model name string, got {type(model).__name__}")
+    if model is not None and lone_surrogate(model):  # no payload could carry it
+        raise InvalidConfig(
+            f"model {excerpt(model)} holds a lone surrogate, which cannot be encoded as UTF-8; "
+            "decode the text it came from correctly"
+        )
 
 
 def lookup(table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = False) -> T:
