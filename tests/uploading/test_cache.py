@@ -472,3 +472,54 @@ def test_cache_not_created_in_directory_anyone_writes(tmp_path: Path) -> None:
     (shared / "c.db").symlink_to(target)
     mp.SqliteUploadCache(shared / "c.db").put(KEY, ENTRY)
     assert not target.exists()
+
+
+@posix_only
+@pytest.mark.parametrize("name", ["c.db", "c.db-wal", "c.db-shm", "c.db-journal"])
+def test_cache_never_follows_a_link(tmp_path: Path, name: str) -> None:
+    """A cache file (or a SQLite companion of it) that is already a symlink is not followed:
+    its target is neither made private nor written, and the cache is a miss."""
+    path = tmp_path / "c.db"
+    if name != "c.db":
+        mp.SqliteUploadCache(path).put(KEY, ENTRY)
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    victim.chmod(0o644)
+    (tmp_path / name).symlink_to(victim)
+    cache = mp.SqliteUploadCache(path)
+    cache.put(KEY, mp.UploadCacheEntry("file-2", "application/pdf", 1, 1.0))
+    assert cache.get(KEY) is None
+    cache.delete(KEY)
+    assert victim.read_bytes() == b"precious"
+    assert victim.stat().st_mode & 0o777 == 0o644
+
+
+@posix_only
+def test_cache_not_a_regular_file_is_not_used(tmp_path: Path) -> None:
+    """A FIFO where the cache file should be is a miss at once, never waited on."""
+    path = tmp_path / "c.db"
+    os.mkfifo(path)
+    cache = mp.SqliteUploadCache(path)
+    cache.put(KEY, ENTRY)
+    assert cache.get(KEY) is None
+
+
+@posix_only
+def test_cache_link_swapped_in_after_the_check_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link swapped in between the check and SQLite's own open is seen (SQLite reports
+    the file it opened) and that connection is not used."""
+    path = tmp_path / "c.db"
+    other = tmp_path / "other.db"
+    mp.SqliteUploadCache(other).put(KEY, ENTRY)
+    mp.SqliteUploadCache(path).put(KEY, mp.UploadCacheEntry("file-mine", "application/pdf", 1, 1.0))
+    connect = sqlite3.connect
+
+    def swapping(name: Any, **kwargs: Any) -> sqlite3.Connection:
+        os.replace(path, tmp_path / "moved.db")
+        path.symlink_to(other)
+        return connect(name, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", swapping)
+    assert mp.SqliteUploadCache(path).get(KEY) is None

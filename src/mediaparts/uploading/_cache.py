@@ -18,6 +18,7 @@ import contextlib
 import math
 import os
 import sqlite3
+import stat
 import sys
 import threading
 import time
@@ -185,28 +186,37 @@ class SqliteUploadCache:
 
     @contextlib.contextmanager
     def _connect(self, *, create: bool) -> Iterator[sqlite3.Connection | None]:
-        if not self.path.exists():
-            if not create:
-                yield None
-                return
-            # Only the user reads or writes the cache: which files they uploaded (the bytes'
-            # hashes) is theirs to know, and its references are what their requests send.
+        # Only the user reads or writes the cache: which files they uploaded (the bytes'
+        # hashes) is theirs to know, and its references are what their requests send.
+        if create:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            if not _own_folder(self.path.parent):
-                yield None  # not even created there: a planted symlink would be followed
-                return
-            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-            os.close(os.open(self.path, flags, 0o600))
-        if not _private(self.path):
+        elif not self.path.parent.is_dir():
             yield None
             return
-        connection = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        if not _own_folder(self.path.parent):
+            yield None  # not even opened there: a planted symlink would be followed
+            return
+        handle = _open_file(self.path, create=create)
+        if handle is None:
+            yield None
+            return
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute(_SCHEMA)
-            yield connection
+            found = os.fstat(handle)
+            if not _private(handle, found) or not _companions_private(self.path):
+                yield None
+                return
+            connection = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+            try:
+                if not _same_file(connection, self.path, found):
+                    yield None
+                    return
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute(_SCHEMA)
+                yield connection
+            finally:
+                connection.close()
         finally:
-            connection.close()
+            os.close(handle)
 
     def get(self, key: UploadCacheKey, /) -> UploadCacheEntry | None:
         """Return the entry of `key`, or None (also when the file cannot be read)."""
@@ -275,23 +285,77 @@ def _own_folder(folder: Path) -> bool:
     return found.st_uid in (os.geteuid(), 0) and not found.st_mode & 0o002
 
 
-def _private(path: Path) -> bool:
-    """Tell whether a cache file is the user's own, in a directory of theirs (or root's) that
-    not every user may write to (where anyone could plant a `-wal` file SQLite would
-    replay); a file another user could have written is not read. A group-writable directory
-    is the owner's choice of whom to trust (and with a private group, no one else).
+# Opened without following a link, every time, not only when made: a cache path that is a
+# symlink (planted by whoever shares the directory) would have its target made 0600 and
+# overwritten. Without blocking: a FIFO planted there is refused, not waited on.
+_OPEN_FLAGS = (
+    os.O_RDWR
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+# SQLite's companions of a database file, which it opens by name next to the file.
+_COMPANIONS = ("-wal", "-shm", "-journal")
 
-    The file is made private (`0o600`) when others could read it. Windows has no owners to
-    compare here: its cache lives in the user's own profile.
+
+def _open_file(path: Path, *, create: bool) -> int | None:
+    """Open the cache file, never through a link; None when it is missing (and not to be
+    made), is a link (`ELOOP`) or cannot be opened, which leaves the cache unused (a miss)."""
+    try:
+        return os.open(path, _OPEN_FLAGS | (os.O_CREAT if create else 0), 0o600)
+    except OSError:  # ENOENT; ELOOP: a symlink; EISDIR, EACCES, ...: not a cache to use
+        return None
+
+
+def _private(handle: int, found: os.stat_result) -> bool:
+    """Tell whether the opened cache file is a regular file of the user's own; a file another
+    user could have written is not read. Its directory was checked before it was opened
+    (`_own_folder`): one that every user may write to could hold a planted `-wal` file SQLite
+    would replay. A group-writable directory is the owner's choice of whom to trust (and with
+    a private group, no one else).
+
+    The file is made private (`0o600`) when others could read it, through the descriptor
+    opened without following links, never by its path. Windows has no owners to compare
+    here: its cache lives in the user's own profile.
     """
+    if not stat.S_ISREG(found.st_mode):
+        return False
     if not hasattr(os, "geteuid"):  # pragma: no cover - Windows
         return True
-    if not _own_folder(path.parent) or path.stat().st_uid != os.geteuid():
+    if found.st_uid != os.geteuid():
         return False
-    file = path.stat()
-    if file.st_mode & 0o077:
-        path.chmod(0o600)
+    if found.st_mode & 0o077:
+        os.fchmod(handle, 0o600)
     return True
+
+
+def _companions_private(path: Path) -> bool:
+    """Tell whether SQLite's `-wal`, `-shm` and `-journal` files, where they exist, are
+    regular files of the user's own: SQLite opens them by name, following links, so a link
+    planted under one of those names would have it write elsewhere."""
+    for suffix in _COMPANIONS:
+        try:
+            found = os.lstat(f"{path}{suffix}")
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(found.st_mode):
+            return False
+        if hasattr(os, "geteuid") and found.st_uid != os.geteuid():
+            return False
+    return True
+
+
+def _same_file(connection: sqlite3.Connection, path: Path, found: os.stat_result) -> bool:
+    """Tell whether SQLite opened the very file checked. It resolves links itself and reports
+    the name it opened (`PRAGMA database_list`), so a link swapped in after the check shows
+    as another name, and another file moved in as another inode."""
+    row = connection.execute("PRAGMA database_list").fetchone()
+    opened = row[2] if isinstance(row, tuple) and len(row) == 3 else None
+    if opened != os.path.join(os.path.realpath(path.parent), path.name):
+        return False
+    now = os.lstat(path)
+    return (now.st_dev, now.st_ino) == (found.st_dev, found.st_ino)
 
 
 def _entry(row: Any) -> UploadCacheEntry | None:
