@@ -218,7 +218,7 @@ def test_cli_batch_read_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_cli_batch_read_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A missing result file is one error line, exit 1."""
     assert main(["batch", "read", str(tmp_path / "none"), "--provider", "openai"]) == 1
-    assert "No such file" in capsys.readouterr().err
+    assert "no file at" in capsys.readouterr().err
 
 
 def test_cli_batch_write_takes_number_ids_and_text_params(

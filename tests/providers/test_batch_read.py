@@ -4,6 +4,7 @@ lines bounded and named."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -293,6 +294,38 @@ def test_read_batch_results_bounds_the_line_length(tmp_path: Path) -> None:
     assert second.ok and second.line == 2
     (long,) = mp.read_batch_results(["x" * 100], "bedrock", max_line_bytes=10)
     assert "over 10 bytes" in str(long.error)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX")
+@pytest.mark.parametrize(("special", "words"), [("fifo", "is a FIFO"), ("/dev/zero", "device")])
+def test_read_batch_results_reads_regular_files_only(
+    tmp_path: Path, special: str, words: str
+) -> None:
+    """A FIFO (which would block for ever) or /dev/zero (which never ends) is InvalidMedia
+    when the first result is asked for, as every path the library reads."""
+    path = Path(special)
+    if special == "fifo":
+        path = tmp_path / "results.jsonl"
+        os.mkfifo(path)
+    results = mp.read_batch_results(path, "openai")
+    with pytest.raises(mp.InvalidMedia, match=f"{words}.*only regular files are read"):
+        next(iter(results))
+
+
+def test_read_batch_results_missing_file() -> None:
+    """A missing file is InvalidMedia naming it, not a bare OSError."""
+    with pytest.raises(mp.InvalidMedia, match=r"no file at 'no-such-results\.jsonl'"):
+        list(mp.read_batch_results("no-such-results.jsonl", "openai"))
+
+
+def test_read_batch_results_reads_a_given_file_object_as_it_is(tmp_path: Path) -> None:
+    """A file object the caller opened is read as an iterable of lines, not as a path."""
+    ok, _ = SUCCESS["bedrock"]
+    path = tmp_path / "out.jsonl.out"
+    path.write_text(json.dumps(ok) + "\n")
+    with path.open("rb") as file:
+        (result,) = mp.read_batch_results(file, "bedrock")
+    assert result.ok
 
 
 def test_read_batch_results_error_messages_are_bounded() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, MediaError, excerpt, rewrap
+from mediaparts._paths import open_path
 from mediaparts.providers._batch import batch_provider
 from mediaparts.providers._batch_types import BatchResult
 from mediaparts.providers._read_common import plain
@@ -50,8 +51,10 @@ def read_batch_results(
     Raises:
         InvalidConfig: The provider has no batch format or no response reader, or
             `max_line_bytes` is not a positive whole number.
-        InvalidMedia: `source` is neither a path nor an iterable of lines.
-        OSError: The file cannot be opened (raised when the first result is asked for).
+        InvalidMedia: `source` is neither a path nor an iterable of lines; or the path is
+            missing, cannot be read, or is not a regular file (a FIFO, a device, a directory:
+            raised when the first result is asked for). A file object or iterable given is
+            read as it is.
     """
     chosen = batch_provider(provider)
     if chosen.response_reader is None:
@@ -75,7 +78,9 @@ def read_batch_results(
 
 
 def _from_file(path: Path, provider: Provider, limit: int) -> Iterator[BatchResult]:
-    with path.open("rb") as file:
+    # As every path the library reads: a regular file only, opened without blocking, so a
+    # FIFO cannot hang the reading and /dev/zero cannot make it endless.
+    with open_path(path) as file:
         yield from _read(_bounded_lines(file, limit), provider, limit)
 
 
