@@ -856,6 +856,9 @@ IPV6_METADATA = [
     "http://169.254.42.42/",  # Scaleway
     "http://169.254.0.23/",  # Tencent Cloud
     "http://192.0.0.192/",  # Oracle Cloud Classic
+    "http://[fd00:100::100:200]/latest/meta-data/",  # Alibaba Cloud ECS over IPv6
+    "http://[fd00:100:0:0:0:0:100:200]/",  # the same, written out
+    "http://api.metadata.cloud.ibm.com/metadata/v1/instance",  # IBM Cloud VPC's name
 ]
 
 

@@ -61,37 +61,63 @@ _NAT64 = _net("64:ff9b::/96")  # well-known prefix, RFC 6052 §2.1
 _NAT64_LOCAL = _net("64:ff9b:1::/48")  # local-use prefix, RFC 8215; the length in use varies
 
 # Cloud instance-metadata endpoints hand out credentials; they stay refused even with
-# allow_private=True. Each is the provider's documented address (sources read 2026-11):
+# allow_private=True. Each row is the provider's documented address, its source beside it
+# (read 2026-12-04 unless said; rows first read 2026-11 checked again then).
 _METADATA: tuple[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str], ...] = (
-    # AWS EC2 IMDS, also GCP, Azure IMDS, OpenStack, Oracle OCI, DigitalOcean, Hetzner
-    # (each provider's "instance metadata" page; AWS SDK metadata_service/endpoint.js).
-    (_net("169.254.169.254/32"), "AWS, GCP, Azure, OCI, OpenStack, DigitalOcean"),
+    # AWS EC2 IMDS (docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval
+    # .html), also GCP (cloud.google.com/compute/docs/metadata/overview), Azure IMDS
+    # (learn.microsoft.com/azure/virtual-machines/instance-metadata-service), OpenStack
+    # (docs.openstack.org/nova/latest/admin/metadata-service.html), Oracle OCI
+    # (docs.oracle.com/iaas/Content/Compute/Tasks/gettingmetadata.htm), DigitalOcean
+    # (docs.digitalocean.com/reference/api/metadata/droplet-properties/), Hetzner
+    # (docs.hetzner.cloud/#server-metadata), IBM Cloud VPC (cloud.ibm.com/apidocs/vpc-identity),
+    # Akamai/Linode, and Huawei Cloud ECS (OpenStack-compatible).
+    (_net("169.254.169.254/32"), "AWS, GCP, Azure, OCI, OpenStack, DigitalOcean, Hetzner, IBM"),
+    # ECS task metadata and credentials (docs.aws.amazon.com/AmazonECS/latest/developerguide/
+    # task-iam-roles.html).
     (_net("169.254.170.2/32"), "AWS ECS task metadata and credentials"),
+    # EKS Pod Identity Agent (docs.aws.amazon.com/eks/latest/userguide/pod-id-agent-setup.html).
     (_net("169.254.170.23/32"), "AWS EKS Pod Identity Agent"),
+    # Tencent Cloud CVM (tencentcloud.com/document/product/213/4934).
     (_net("169.254.0.23/32"), "Tencent Cloud CVM metadata"),
+    # Scaleway (cloudinit.readthedocs.io/en/latest/reference/datasources/scaleway.html).
     (_net("169.254.42.42/32"), "Scaleway instance metadata"),
+    # Alibaba Cloud ECS (alibabacloud.com/help/ecs/user-guide/overview-of-ecs-instance-metadata;
+    # cloudinit.readthedocs.io/en/stable/reference/datasources/aliyun.html).
     (_net("100.100.100.200/32"), "Alibaba Cloud ECS metadata"),
+    # Its IPv6 twin: "Alibaba Cloud ECS now exposes the metadata service over both IPv4
+    # (100.100.100.200) and IPv6 (fd00:100::100:200)" (github.com/canonical/cloud-init/pull/6893,
+    # May 2026, adding it to cloud-init's AliYun datasource).
+    (_net("fd00:100::100:200/128"), "Alibaba Cloud ECS IPv6 metadata"),
+    # Azure WireServer (learn.microsoft.com/azure/virtual-network/what-is-ip-address-168-63-129-16).
     (_net("168.63.129.16/32"), "Azure WireServer"),
+    # Oracle Cloud Classic / Cloud@Customer (docs.oracle.com/en/cloud/cloud-at-customer/
+    # occ-get-started/retrieve-predefined-instance-metadata.html).
     (_net("192.0.0.192/32"), "Oracle Cloud Classic metadata"),
-    # AWS's Nitro services live in fd00:ec2::/32: IMDS at fd00:ec2::254, EKS Pod Identity at
-    # fd00:ec2::23, DNS and NTP beside them (EC2 user guide, "IPv6 instance metadata
-    # endpoint"; AWS SDK endpoint.js: IPv6 'http://[fd00:ec2::254]'). No HTTP service there is
-    # a legitimate fetch target, so the whole /32 is refused.
+    # AWS's Nitro services live in fd00:ec2::/32: IMDS at fd00:ec2::254 (the IMDS page above:
+    # "IPv6 http://[fd00:ec2::254]/latest/meta-data/"), EKS Pod Identity at fd00:ec2::23, the
+    # DNS resolver, NTP and time sync beside them (EC2 user guide, "Amazon DNS server" and
+    # "Set the time"). No HTTP service there is a legitimate fetch target: the whole /32.
     (_net("fd00:ec2::/32"), "AWS IPv6 instance services"),
-    # GCP metadata server for IPv6-only instances (Compute Engine "IPv6-only instances" docs;
-    # listed the same in many SSRF deny lists).
+    # GCP metadata server for IPv6-only instances (cloud.google.com/compute/docs/
+    # ip-addresses/configure-ipv6-address; dual-stack VMs reach it over IPv4 only).
     (_net("fd20:ce::254/128"), "GCP IPv6 metadata"),
-    # Oracle OCI IMDS over IPv6 (used by Oracle's own OCI SDK instance-principals signer).
+    # Oracle OCI IMDS over IPv6 (the OCI page above; Oracle's OCI SDK instance-principals
+    # signer uses it).
     (_net("fd00:c1::a9fe:a9fe/128"), "Oracle OCI IPv6 metadata"),
     # OpenStack Nova: "Starting with the Victoria release the metadata service is accessible
-    # over IPv6 at the link-local address fe80::a9fe:a9fe" (nova admin guide, metadata service).
+    # over IPv6 at the link-local address fe80::a9fe:a9fe" (the OpenStack page above).
     (_net("fe80::a9fe:a9fe/128"), "OpenStack IPv6 metadata"),
     # Scaleway (169.254.42.42 above) and Akamai/Linode (169.254.169.254) serve metadata on
-    # these IPv6 twins too (cloud-init datasource docs, "Scaleway" and "Akamai", read 2026-11).
+    # these IPv6 twins too (cloud-init datasource docs, "Scaleway" and "Akamai").
     (_net("fd00:42::42/128"), "Scaleway IPv6 metadata"),
     (_net("fd00:a9fe:a9fe::1/128"), "Akamai/Linode IPv6 metadata"),
 )
-_METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog"})
+# GCP's names (the GCP page above) and IBM Cloud VPC's (cloud.ibm.com/apidocs/vpc-identity:
+# "the service's hostname http://api.metadata.cloud.ibm.com"), refused from the URL alone.
+_METADATA_NAMES = frozenset(
+    {"metadata.google.internal", "metadata.goog", "api.metadata.cloud.ibm.com"}
+)
 
 # Names that never leave the machine or the local network.
 _LOCAL_SUFFIXES = (
