@@ -55,7 +55,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         "base",
         frozenset({"mediaparts._errors", "mediaparts._fields", "mediaparts._inline"})
         | frozenset({"mediaparts._lazy"})
-        | frozenset({"mediaparts._paths"}),
+        | frozenset({"mediaparts._paths"})
+        | frozenset({"mediaparts._boundary"}),
     ),
     ("formats", frozenset({"mediaparts.formats"})),
     ("detection", frozenset({"mediaparts.detection"})),
@@ -74,6 +75,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._build",
                 "mediaparts._content",
                 "mediaparts._messages",
+                "mediaparts._merge",
                 "mediaparts._upload",
                 "mediaparts._clienthints",
                 "mediaparts._summary",

@@ -109,6 +109,7 @@ def test_error_tree_shape() -> None:
         mp.MediaTooLarge,
         mp.ProviderLimitError,
         mp.FetchError,
+        mp.InternalError,
     ):
         assert issubclass(cls, mp.MediaError)
     assert issubclass(mp.InvalidMedia, ValueError)
@@ -125,6 +126,7 @@ ERROR_NAMES = (
     "BlockedURL",
     "CodecUnavailable",
     "FetchError",
+    "InternalError",
     "InvalidMedia",
     "MediaError",
     "MediaTooLarge",

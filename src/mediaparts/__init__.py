@@ -18,6 +18,7 @@ from mediaparts._errors import (
     ConversionError,
     ConversionWarning,
     FetchError,
+    InternalError,
     InvalidConfig,
     InvalidMedia,
     MediaError,
@@ -29,6 +30,7 @@ from mediaparts._errors import (
     UnsupportedMediaType,
 )
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._merge import merge_runs
 from mediaparts._messages import (
     Assistant,
     Message,
@@ -37,7 +39,6 @@ from mediaparts._messages import (
     Tool,
     Usage,
     User,
-    merge_runs,
     message_from_dict,
 )
 from mediaparts._parts import (
@@ -191,6 +192,7 @@ __all__ = [
     "FetchPolicy",
     "FilePart",
     "ImagePart",
+    "InternalError",
     "InvalidConfig",
     "InvalidMedia",
     "MediaError",

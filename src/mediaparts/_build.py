@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, get_args, overload
 
 from mediaparts._blocks import PartFields
+from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import check_fields, reading_dicts
 from mediaparts._mediapart import register_dict_reader
@@ -38,6 +39,9 @@ from mediaparts.detection import canonical_media_type, detect, kind_of, media_ty
 from mediaparts.formats import Kind
 
 __all__ = ["is_single_source", "is_url", "part", "part_from_mapping"]
+
+# Only MediaError leaves part (see Boundary).
+_MAKING_A_PART = Boundary("making a part")
 
 _SOURCES = ("path", "url", "data", "file_id")
 _FIELDS = ("media_type", "filename", "detail", "metadata", "cache", "native")
@@ -88,41 +92,44 @@ def part(value: Any, **fields: Any) -> MediaPart | PartFields:
             missing file, bad base64 or data URI).
         UnsupportedMediaType: A field contradicts the bytes (e.g. `detail` on a PDF).
     """
-    _check_fields(fields)
-    if isinstance(value, MediaPart):
-        return _replace(value, fields) if fields else value
-    if isinstance(value, PartFields):
-        if fields:
-            raise InvalidMedia(f"a {type(value).__name__} takes no media fields")
-        return value
-    if isinstance(value, Mapping):
-        if not all(isinstance(key, str) for key in value):
-            raise InvalidMedia("a part dict's keys must be strings")
-        return part_from_mapping({**value, **fields})
-    if isinstance(value, str):
-        # As URL parsers do, spaces and control characters around a URL are not part of it;
-        # " https://u:pw@host/" must not be taken for a path (and shown, password and all).
-        stripped = value.strip(C0_AND_SPACE)
-        if is_data_uri(stripped):
-            return _from_data_uri(stripped, fields)
-        if _URL.match(stripped):  # any scheme: the fetch policy refuses file:, ftp:, s3: ...
-            return _from_url(stripped, fields)
-        return _from_path(value, fields)
-    if isinstance(value, os.PathLike):
-        return _from_path(value, fields)
-    if isinstance(value, bytes | bytearray | memoryview):
-        return _from_bytes(bytes(value), fields)
-    if _is_pil_image(value):
-        return ImagePart.from_pil(value, **fields)
-    if callable(getattr(value, "read", None)):
-        name = getattr(value, "name", None)
-        if isinstance(name, str) and name and "filename" not in fields:
-            fields = {**fields, "filename": filename_of(name)}
-        return _from_bytes(read_file_object(value), fields)
-    raise InvalidMedia(
-        f"cannot make a part from {type(value).__name__}: pass a path, URL, data URI, bytes, "
-        "PIL image, binary file object, part, or a dict with one of path, url or data"
-    )
+    try:
+        _check_fields(fields)
+        if isinstance(value, MediaPart):
+            return _replace(value, fields) if fields else value
+        if isinstance(value, PartFields):
+            if fields:
+                raise InvalidMedia(f"a {type(value).__name__} takes no media fields")
+            return value
+        if isinstance(value, Mapping):
+            if not all(isinstance(key, str) for key in value):
+                raise InvalidMedia("a part dict's keys must be strings")
+            return part_from_mapping({**value, **fields})
+        if isinstance(value, str):
+            # As URL parsers do, spaces and control characters around a URL are not part of it;
+            # " https://u:pw@host/" must not be taken for a path (and shown, password and all).
+            stripped = value.strip(C0_AND_SPACE)
+            if is_data_uri(stripped):
+                return _from_data_uri(stripped, fields)
+            if _URL.match(stripped):  # any scheme: the fetch policy refuses file:, ftp:, s3: ...
+                return _from_url(stripped, fields)
+            return _from_path(value, fields)
+        if isinstance(value, os.PathLike):
+            return _from_path(value, fields)
+        if isinstance(value, bytes | bytearray | memoryview):
+            return _from_bytes(bytes(value), fields)
+        if _is_pil_image(value):
+            return ImagePart.from_pil(value, **fields)
+        if callable(getattr(value, "read", None)):
+            name = getattr(value, "name", None)
+            if isinstance(name, str) and name and "filename" not in fields:
+                fields = {**fields, "filename": filename_of(name)}
+            return _from_bytes(read_file_object(value), fields)
+        raise InvalidMedia(
+            f"cannot make a part from {type(value).__name__}: pass a path, URL, data URI, bytes, "
+            "PIL image, binary file object, part, or a dict with one of path, url or data"
+        )
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _MAKING_A_PART.reraise(exc)
 
 
 def part_from_mapping(value: Mapping[str, Any]) -> MediaPart | PartFields:

@@ -15,9 +15,10 @@ malformed are also a `ValueError`, so code that already catches `ValueError` kee
     ├── ProviderLimitError        cannot be fitted to a provider's limits
     │   └── BudgetExceeded        no trim of the conversation fits the token budget
     ├── ConversionError           a part the target provider cannot carry (render on_loss="error")
-    └── FetchError                a URL could not be fetched (carries `url`, `status_code`)
-        ├── BlockedURL            the fetch policy refuses the URL before any request
-        └── OfflineError          fetching is switched off (`mp.offline()`, MEDIAPARTS_OFFLINE=1)
+    ├── FetchError                a URL could not be fetched (carries `url`, `status_code`)
+    │   ├── BlockedURL            the fetch policy refuses the URL before any request
+    │   └── OfflineError          fetching is switched off (`mp.offline()`, MEDIAPARTS_OFFLINE=1)
+    └── InternalError             a foreign exception at a public entry point: a bug to report
 
 Messages say what was wrong, with which input, and what to do about it.
 
@@ -35,7 +36,12 @@ The policy every module follows:
 - When an error is caught and raised again with more context, keep its class and attributes
   (`rewrap` does it) and chain the cause with `raise ... from exc`.
 - Library code that calls Pillow, zlib or the OS catches their errors at that call and raises
-  one of these; a foreign exception escaping a public call is a bug.
+  one of these; a foreign exception escaping a public call is a bug. The public entry points
+  run inside a `Boundary` (`_boundary.py`), which turns one that slipped through into a
+  `MediaError` with the cause kept: `MemoryError` into `MediaTooLarge`, a `RecursionError` or
+  an encode error into `InvalidMedia`, anything else into `InternalError`. What the caller's
+  own code raises (a callback, a generator of requests, a file object) passes unchanged, and
+  so do `KeyboardInterrupt`, `SystemExit`, `GeneratorExit` and `asyncio.CancelledError`.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ __all__ = [
     "ConversionError",
     "ConversionWarning",
     "FetchError",
+    "InternalError",
     "InvalidConfig",
     "InvalidMedia",
     "MediaError",
@@ -318,6 +325,20 @@ class OfflineError(FetchError):
     """Fetching is switched off, by `mp.offline()`, `MEDIAPARTS_OFFLINE=1` or a test fixture."""
 
 
+class InternalError(MediaError):
+    """A foreign exception reached a public entry point: a bug in mediaparts or in a library
+    it calls, not a fault of the input. The original is the `__cause__`; please report it,
+    with the traceback.
+
+    Attributes:
+        doing: What the call was doing (`"normalizing"`, `"counting tokens"`).
+    """
+
+    def __init__(self, message: str, *, doing: str = "") -> None:
+        super().__init__(message)
+        self.doing = doing
+
+
 def excerpt(value: object, limit: int = SHOWN_CHARS, *, ends: bool = False) -> str:
     """Return `value`'s repr for a message, showing at most `limit` characters of it.
 
@@ -384,6 +405,6 @@ def rewrap(error: MediaError, message: str) -> MediaError:
 # Tracebacks and pytest's reports name the public path (`mediaparts.OfflineError`, where users
 # catch it), not this private module; pickling resolves the same path. httpx does the same.
 for _name in __all__:
-    if isinstance(globals()[_name], type):
+    if isinstance(globals()[_name], type) and issubclass(globals()[_name], BaseException | Warning):
         globals()[_name].__module__ = "mediaparts"  # not an import
 del _name

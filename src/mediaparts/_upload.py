@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mediaparts._boundary import Boundary
 from mediaparts._clienthints import declared_type, given_name, safe_filename
 from mediaparts._errors import (
     InvalidMedia,
@@ -41,6 +42,12 @@ from mediaparts.formats import readable
 from mediaparts.imaging import DecodeBudget, image_size, strip_metadata
 
 __all__ = ["afrom_upload", "from_upload"]
+
+# Only MediaError leaves afrom_upload (see Boundary).
+_AREADING_AN_UPLOAD = Boundary("reading an upload")
+
+# Only MediaError leaves from_upload (see Boundary).
+_READING_AN_UPLOAD = Boundary("reading an upload")
 
 DEFAULT_ACCEPT = ("image/*", "application/pdf")
 _CHUNK = 1 << 20
@@ -108,18 +115,21 @@ def from_upload(
             (HEIC without pillow-heif): an `UnsupportedMediaType` that is the server's fault.
         InvalidMedia: The upload is empty, unreadable or a corrupt image, or an argument is bad.
     """
-    # Sync twin of `afrom_upload` (same keywords; `_read` is the twin of its read loop): the
-    # checks after reading are `_finish`'s, written once.
-    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
-    read = getattr(upload, "read", None)
-    stream = upload
-    if inspect.iscoroutinefunction(read):
-        stream = getattr(upload, "file", None)  # Starlette's UploadFile: its sync file
-        if not callable(getattr(stream, "read", None)):
-            raise InvalidMedia("this upload has only an async read(): use await afrom_upload()")
-    elif callable(getattr(getattr(upload, "stream", None), "read", None)):
-        stream = upload.stream  # Werkzeug's FileStorage
-    return _finish(_read(stream, request), request)
+    try:
+        # Sync twin of `afrom_upload` (same keywords; `_read` is the twin of its read loop): the
+        # checks after reading are `_finish`'s, written once.
+        request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
+        read = getattr(upload, "read", None)
+        stream = upload
+        if inspect.iscoroutinefunction(read):
+            stream = getattr(upload, "file", None)  # Starlette's UploadFile: its sync file
+            if not callable(getattr(stream, "read", None)):
+                raise InvalidMedia("this upload has only an async read(): use await afrom_upload()")
+        elif callable(getattr(getattr(upload, "stream", None), "read", None)):
+            stream = upload.stream  # Werkzeug's FileStorage
+        return _finish(_read(stream, request), request)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _READING_AN_UPLOAD.reraise(exc)
 
 
 async def afrom_upload(
@@ -137,31 +147,34 @@ async def afrom_upload(
     re-encoded in one, so the event loop is never blocked. Arguments, result and errors are
     those of `from_upload`.
     """
-    # Async twin of `from_upload` (its read loop is the twin of `_read`, awaiting read()); the
-    # checks after reading are `_finish`'s, written once.
-    if not inspect.iscoroutinefunction(getattr(upload, "read", None)):
-        return await asyncio.to_thread(
-            from_upload,
-            upload,
-            max_bytes=max_bytes,
-            accept=accept,
-            strip_metadata=strip_metadata,
-            max_pixels=max_pixels,
-            decode_budget=decode_budget,
-        )
-    request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
-    inner: Any = getattr(upload, "file", None)  # a sync file beside the async API
-    start, buffer = _tell(inner), _Buffer(request)
     try:
-        while size := buffer.wanted():
-            try:
-                buffer.add(await upload.read(size))
-            except (OSError, ValueError) as exc:
-                raise InvalidMedia(f"cannot read {_label(request)}: {exc}") from exc
-    finally:
-        if start is not None:
-            inner.seek(start)
-    return await asyncio.to_thread(_finish, buffer.data(), request)
+        # Async twin of `from_upload` (its read loop is the twin of `_read`, awaiting read()); the
+        # checks after reading are `_finish`'s, written once.
+        if not inspect.iscoroutinefunction(getattr(upload, "read", None)):
+            return await asyncio.to_thread(
+                from_upload,
+                upload,
+                max_bytes=max_bytes,
+                accept=accept,
+                strip_metadata=strip_metadata,
+                max_pixels=max_pixels,
+                decode_budget=decode_budget,
+            )
+        request = _request(upload, max_bytes, accept, strip_metadata, max_pixels, decode_budget)
+        inner: Any = getattr(upload, "file", None)  # a sync file beside the async API
+        start, buffer = _tell(inner), _Buffer(request)
+        try:
+            while size := buffer.wanted():
+                try:
+                    buffer.add(await upload.read(size))
+                except (OSError, ValueError) as exc:
+                    raise InvalidMedia(f"cannot read {_label(request)}: {exc}") from exc
+        finally:
+            if start is not None:
+                inner.seek(start)
+        return await asyncio.to_thread(_finish, buffer.data(), request)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _AREADING_AN_UPLOAD.reraise(exc)
 
 
 def _request(

@@ -34,6 +34,7 @@ from typing import Any
 
 import mediaparts
 from mediaparts import normalize, render
+from mediaparts._boundary import translated
 from mediaparts._build import part
 from mediaparts._cli_batch import add_batch_commands, run_batch
 from mediaparts._cli_conversations import (
@@ -445,6 +446,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # the OS's words, without Python's "[Errno 2]"
         where = f"{shown(exc.filename)}: " if exc.filename else ""
         print(f"mediaparts: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: still one line (the library maps it the same way)
+        error = translated(exc, f"running 'mediaparts {args.command}'")
+        print(f"mediaparts: error: {said(error)}", file=sys.stderr)
         return 1
 
 

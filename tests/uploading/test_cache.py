@@ -516,10 +516,10 @@ def test_cache_link_swapped_in_after_the_check_is_not_used(
     mp.SqliteUploadCache(path).put(KEY, mp.UploadCacheEntry("file-mine", "application/pdf", 1, 1.0))
     connect = sqlite3.connect
 
-    def swapping(name: Any, **kwargs: Any) -> sqlite3.Connection:
+    def swapping(name: Any, timeout: float, isolation_level: None) -> sqlite3.Connection:
         os.replace(path, tmp_path / "moved.db")
         path.symlink_to(other)
-        return connect(name, **kwargs)
+        return connect(name, timeout=timeout, isolation_level=isolation_level)
 
     monkeypatch.setattr(sqlite3, "connect", swapping)
     assert mp.SqliteUploadCache(path).get(KEY) is None

@@ -15,6 +15,7 @@ from typing import IO, Literal, Protocol, Union, cast
 
 import filetype
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidMedia
 from mediaparts._paths import is_str_path, open_path, register_media_test
 from mediaparts.detection._hit import Hit
@@ -33,6 +34,9 @@ from mediaparts.detection._types import (
 from mediaparts.formats import PREFIX_SIZE, ByteWindow, Kind, ReadAt
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]
+
+# Only MediaError leaves detect (see Boundary).
+_DETECTING = Boundary("detecting the media type")
 
 DetectionSource = Literal["magic", "content", "extension", "declared", "unknown"]
 
@@ -260,29 +264,32 @@ def detect(
         InvalidMedia: A path that is missing, a directory or unreadable; a source of none of
             the accepted kinds; a file object in text mode.
     """
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _decide(_probe_buffer(source), _hints(filename, declared))
-    if isinstance(source, (str, os.PathLike)):
-        hints = _hints(source if filename is None else filename, declared)
-        with open_path(source) as file:
-            size = os.fstat(file.fileno()).st_size
-            head = _read_fully(file, PREFIX_SIZE)
+    try:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            return _decide(_probe_buffer(source), _hints(filename, declared))
+        if isinstance(source, (str, os.PathLike)):
+            hints = _hints(source if filename is None else filename, declared)
+            with open_path(source) as file:
+                size = os.fstat(file.fileno()).st_size
+                head = _read_fully(file, PREFIX_SIZE)
 
-            def read_at(offset: int, length: int) -> bytes:
-                file.seek(offset)
-                return _read_fully(file, length)
+                def read_at(offset: int, length: int) -> bytes:
+                    file.seek(offset)
+                    return _read_fully(file, length)
 
-            reader: ReadAt = read_at
-            return _decide(ByteWindow(head, max(size, len(head)), reader), hints)
-    if callable(getattr(source, "read", None)):
-        hints = _hints(filename, declared)
-        try:
-            return _detect_stream(source, hints)
-        except (OSError, ValueError) as exc:  # a closed file, a failing device
-            raise InvalidMedia(f"cannot read the file object: {exc}") from exc
-    raise InvalidMedia(
-        f"detect() takes bytes, a path or a binary file object, not {type(source).__name__}"
-    )
+                reader: ReadAt = read_at
+                return _decide(ByteWindow(head, max(size, len(head)), reader), hints)
+        if callable(getattr(source, "read", None)):
+            hints = _hints(filename, declared)
+            try:
+                return _detect_stream(source, hints)
+            except (OSError, ValueError) as exc:  # a closed file, a failing device
+                raise InvalidMedia(f"cannot read the file object: {exc}") from exc
+        raise InvalidMedia(
+            f"detect() takes bytes, a path or a binary file object, not {type(source).__name__}"
+        )
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _DETECTING.reraise(exc)
 
 
 def detect_media_type(source: Source, *, filename: str | os.PathLike[str] | None = None) -> str:

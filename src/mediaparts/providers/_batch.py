@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, BinaryIO
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidConfig, InvalidMedia, ProviderLimitError, excerpt
 from mediaparts._fields import lone_surrogate
 from mediaparts.converting import TransformPolicy
@@ -27,6 +28,12 @@ from mediaparts.providers._render import ForeignReasoning, OnLoss, render
 from mediaparts.providers._vision import check_model
 
 __all__ = ["BatchWriter", "batch_line", "batch_provider", "check_id", "check_params"]
+
+# Only MediaError leaves add (see Boundary).
+_BATCH_ADD = Boundary("adding a batch line")
+
+# Only MediaError leaves batch_line (see Boundary).
+_BATCH_LINE = Boundary("making a batch line")
 
 # A buffered file: lines are written in large writes, never held beyond this.
 _BUFFER = 1 << 20
@@ -126,21 +133,24 @@ def batch_line(
             the model or a params key or value holds a lone surrogate.
         MediaError: Whatever `mp.render` raises for the conversation.
     """
-    chosen = batch_provider(provider)
-    check_id(custom_id)
-    check_model(model)
-    fields = check_params(params)
-    assert chosen.batch_request is not None
-    payload = render(
-        conversation,
-        chosen,
-        model=model,
-        urls=urls,
-        on_loss=on_loss,
-        foreign_reasoning=foreign_reasoning,
-        transforms=transforms,
-    )
-    return json_line(chosen.batch_request(custom_id, payload, model, fields))
+    try:
+        chosen = batch_provider(provider)
+        check_id(custom_id)
+        check_model(model)
+        fields = check_params(params)
+        assert chosen.batch_request is not None
+        payload = render(
+            conversation,
+            chosen,
+            model=model,
+            urls=urls,
+            on_loss=on_loss,
+            foreign_reasoning=foreign_reasoning,
+            transforms=transforms,
+        )
+        return json_line(chosen.batch_request(custom_id, payload, model, fields))
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _BATCH_LINE.reraise(exc)
 
 
 def _digest(custom_id: str) -> int:
@@ -307,36 +317,39 @@ class BatchWriter:
                 per-file byte limit.
             InvalidConfig: The writer is closed.
         """
-        if self._closed:
-            raise InvalidConfig("this BatchWriter is closed; make a new one")
-        check_id(custom_id)
-        if not isinstance(line, bytes) or not line.endswith(b"\n") or b"\n" in line[:-1]:
-            raise InvalidMedia(
-                f"a batch line is bytes ending in one newline (what mp.batch_line returns); "
-                f"got {type(line).__name__} for {excerpt(custom_id)}"
-            )
-        size = len(line)
-        if self.max_bytes is not None and size > self.max_bytes:
-            raise ProviderLimitError(
-                f"batch request {excerpt(custom_id)} is {size:,} bytes, over the "
-                f"{self.max_bytes:,} bytes one {self.provider} batch file may hold; make its "
-                "media smaller or send it on its own",
-                provider=self.provider,
-            )
-        if not self._ids.add(custom_id):
-            raise ProviderLimitError(
-                f"batch request id {excerpt(custom_id)} was given twice; each request of a "
-                f"{self.provider} batch needs its own id",
-                provider=self.provider,
-            )
-        full = self.max_requests is not None and self._requests >= self.max_requests
-        over = self.max_bytes is not None and self._bytes + size > self.max_bytes
-        if self._file is None or full or over:
-            self._next()
-        assert self._file is not None
-        self._file.write(line)
-        self._requests += 1
-        self._bytes += size
+        try:
+            if self._closed:
+                raise InvalidConfig("this BatchWriter is closed; make a new one")
+            check_id(custom_id)
+            if not isinstance(line, bytes) or not line.endswith(b"\n") or b"\n" in line[:-1]:
+                raise InvalidMedia(
+                    f"a batch line is bytes ending in one newline (what mp.batch_line returns); "
+                    f"got {type(line).__name__} for {excerpt(custom_id)}"
+                )
+            size = len(line)
+            if self.max_bytes is not None and size > self.max_bytes:
+                raise ProviderLimitError(
+                    f"batch request {excerpt(custom_id)} is {size:,} bytes, over the "
+                    f"{self.max_bytes:,} bytes one {self.provider} batch file may hold; make its "
+                    "media smaller or send it on its own",
+                    provider=self.provider,
+                )
+            if not self._ids.add(custom_id):
+                raise ProviderLimitError(
+                    f"batch request id {excerpt(custom_id)} was given twice; each request of a "
+                    f"{self.provider} batch needs its own id",
+                    provider=self.provider,
+                )
+            full = self.max_requests is not None and self._requests >= self.max_requests
+            over = self.max_bytes is not None and self._bytes + size > self.max_bytes
+            if self._file is None or full or over:
+                self._next()
+            assert self._file is not None
+            self._file.write(line)
+            self._requests += 1
+            self._bytes += size
+        except Exception as exc:  # only MediaError leaves (see Boundary)
+            _BATCH_ADD.reraise(exc)
 
     def _next(self) -> None:
         """Finish the current file (if any) and open the next one."""

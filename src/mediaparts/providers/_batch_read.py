@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidConfig, InvalidMedia, MediaError, excerpt, rewrap
 from mediaparts._paths import open_path
 from mediaparts.providers._batch import batch_provider
@@ -26,6 +27,9 @@ __all__ = ["MAX_LINE_BYTES", "read_batch_results"]
 # The longest result line read: a response is text, but Bedrock's output lines repeat the
 # request (`modelInput`, its images in base64 too).
 MAX_LINE_BYTES = 64 * 1024 * 1024
+
+# Only MediaError leaves the reading of batch results (see Boundary).
+_READING_RESULTS = Boundary("reading batch results")
 
 
 def read_batch_results(
@@ -80,8 +84,11 @@ def read_batch_results(
 def _from_file(path: Path, provider: Provider, limit: int) -> Iterator[BatchResult]:
     # As every path the library reads: a regular file only, opened without blocking, so a
     # FIFO cannot hang the reading and /dev/zero cannot make it endless.
-    with open_path(path) as file:
-        yield from _read(_bounded_lines(file, limit), provider, limit)
+    try:
+        with open_path(path) as file:
+            yield from _read(_bounded_lines(file, limit), provider, limit)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _READING_RESULTS.reraise(exc)
 
 
 def _bounded_lines(file: IO[bytes], limit: int) -> Iterator[tuple[int, bytes | None]]:
@@ -103,10 +110,14 @@ def _bounded_lines(file: IO[bytes], limit: int) -> Iterator[tuple[int, bytes | N
 def _read(
     lines: Iterable[tuple[int, Any]], provider: Provider, limit: int
 ) -> Iterator[BatchResult]:
-    for number, line in lines:
-        if isinstance(line, str | bytes | bytearray) and not line.strip():
-            continue
-        yield _result(number, line, provider, limit)
+    # Read lazily, after read_batch_results returned: the boundary is here, in the generator.
+    try:
+        for number, line in lines:
+            if isinstance(line, str | bytes | bytearray) and not line.strip():
+                continue
+            yield _result(number, line, provider, limit)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _READING_RESULTS.reraise(exc)
 
 
 def _result(number: int, line: Any, provider: Provider, limit: int) -> BatchResult:

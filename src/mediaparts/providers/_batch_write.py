@@ -17,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidConfig, InvalidMedia, MediaError, excerpt, rewrap
 from mediaparts._mediapart import MediaPart
 from mediaparts._messages import Assistant, System, Tool, User
@@ -34,6 +35,9 @@ from mediaparts.providers._registry import Provider
 from mediaparts.providers._render import ForeignReasoning, OnLoss, _check_options
 
 __all__ = ["write_batch"]
+
+# Only MediaError leaves write_batch (see Boundary).
+_WRITING_BATCH = Boundary("writing batch files")
 
 # Requests per task sent to a worker: large enough that a task's overhead (pickling, a
 # round trip) is small beside its work, and about CHUNK_BYTES of lines, so that the chunks in
@@ -186,31 +190,40 @@ def write_batch(
         MediaError: What `mp.batch_line` raises for a request, its message naming the id;
             or a worker process died (killed for memory, most likely), naming where.
     """
-    _check_urls(urls, model)
-    _check_options(on_loss, foreign_reasoning)
-    chosen = batch_provider(provider)
-    if workers is not None and (
-        not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
-    ):
-        raise InvalidConfig(f"workers must be a positive whole number, got {excerpt(workers)}")
-    if progress is not None and not callable(progress):
-        raise InvalidConfig(
-            f"progress must be a function of the count done, got {type(progress).__name__}"
+    try:
+        _check_urls(urls, model)
+        _check_options(on_loss, foreign_reasoning)
+        chosen = batch_provider(provider)
+        if workers is not None and (
+            not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
+        ):
+            raise InvalidConfig(f"workers must be a positive whole number, got {excerpt(workers)}")
+        if progress is not None and not callable(progress):
+            raise InvalidConfig(
+                f"progress must be a function of the count done, got {type(progress).__name__}"
+            )
+        job = _Job(
+            chosen,
+            model,
+            check_params(params),
+            urls,
+            _policy(transforms),
+            on_loss,
+            foreign_reasoning,
         )
-    job = _Job(
-        chosen, model, check_params(params), urls, _policy(transforms), on_loss, foreign_reasoning
-    )
-    writer = BatchWriter(
-        chosen, out_dir, prefix=prefix, max_requests=max_requests, max_bytes=max_bytes
-    )
-    pairs = _pairs(requests)
-    count = workers or os.cpu_count() or 1
-    with writer:
-        if count == 1:
-            _in_process(job, pairs, writer, progress)
-        else:
-            _in_workers(job, pairs, writer, progress, count)
-    return writer.close()
+        writer = BatchWriter(
+            chosen, out_dir, prefix=prefix, max_requests=max_requests, max_bytes=max_bytes
+        )
+        pairs = _pairs(requests)
+        count = workers or os.cpu_count() or 1
+        with writer:
+            if count == 1:
+                _in_process(job, pairs, writer, progress)
+            else:
+                _in_workers(job, pairs, writer, progress, count)
+        return writer.close()
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _WRITING_BATCH.reraise(exc)
 
 
 def _in_process(

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.formats import pdf_page_count
@@ -26,6 +27,9 @@ from mediaparts.providers._sites import Problems, Site, Where
 from mediaparts.providers._vision import check_model
 
 __all__ = ["Violation", "check"]
+
+# Only MediaError leaves check (see Boundary).
+_CHECKING = Boundary("checking a payload")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,32 +105,35 @@ def check(
         UnknownProvider: No provider has that name.
         InvalidConfig: `model` is not a string.
     """
-    chosen = get(provider)
-    check_model(model)
-    if not isinstance(payload, dict):
-        got = type(payload).__name__
-        return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
-    if model is None and isinstance(payload.get("model"), str):
-        model = payload["model"]
-    problems: Problems = []
-    counts: dict[tuple[str, str], int] = {}
-    levels = _detail_levels(chosen, model)
-    for site in _sites(payload, _readers(chosen), problems):
-        problems.extend(_site_problems(site, chosen, counts, levels))
-    limit = chosen.rules.max_request_bytes
     try:
-        total = _request_size(payload)
-    except RecursionError:
-        # No SDK can encode it either (their JSON encoders recurse too): say so, not crash.
-        message = "the payload is nested too deeply to be encoded as JSON"
-        problems.append(("$", "payload.shape", message))
-    except (TypeError, ValueError):
-        total = 0  # values JSON cannot hold are the SDK's to refuse; the size is unknown
-    else:
-        if limit is not None and total > limit:
-            message = f"the request is about {total:,} bytes, over the limit of {limit:,}"
-            problems.append(("$", "request.max_bytes", message))
-    return [Violation(path, rule, message) for path, rule, message in problems]
+        chosen = get(provider)
+        check_model(model)
+        if not isinstance(payload, dict):
+            got = type(payload).__name__
+            return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
+        if model is None and isinstance(payload.get("model"), str):
+            model = payload["model"]
+        problems: Problems = []
+        counts: dict[tuple[str, str], int] = {}
+        levels = _detail_levels(chosen, model)
+        for site in _sites(payload, _readers(chosen), problems):
+            problems.extend(_site_problems(site, chosen, counts, levels))
+        limit = chosen.rules.max_request_bytes
+        try:
+            total = _request_size(payload)
+        except RecursionError:
+            # No SDK can encode it either (their JSON encoders recurse too): say so, not crash.
+            message = "the payload is nested too deeply to be encoded as JSON"
+            problems.append(("$", "payload.shape", message))
+        except (TypeError, ValueError):
+            total = 0  # values JSON cannot hold are the SDK's to refuse; the size is unknown
+        else:
+            if limit is not None and total > limit:
+                message = f"the request is about {total:,} bytes, over the limit of {limit:,}"
+                problems.append(("$", "request.max_bytes", message))
+        return [Violation(path, rule, message) for path, rule, message in problems]
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _CHECKING.reraise(exc)
 
 
 # The message a block belongs to, for limits that hold per message (Bedrock's 20 images).

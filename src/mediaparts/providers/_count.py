@@ -12,6 +12,7 @@ import contextlib
 import os
 from typing import Any
 
+from mediaparts._boundary import Boundary
 from mediaparts._build import is_single_source, part
 from mediaparts._errors import InvalidConfig
 from mediaparts._messages import Assistant, Message, User
@@ -33,6 +34,12 @@ __all__ = [
     "count_tokens",
     "estimate_tokens",
 ]
+
+# Only MediaError leaves estimate_tokens (see Boundary).
+_ESTIMATING = Boundary("estimating tokens")
+
+# Only MediaError leaves count_tokens (see Boundary).
+_COUNTING = Boundary("counting tokens")
 
 
 def count_tokens(
@@ -66,9 +73,12 @@ def count_tokens(
         InvalidConfig: `model` is not a string.
         InvalidMedia: `detail` is a level the provider does not take.
     """
-    chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
-    with _using(transforms):
-        return count_parts(messages, chosen, model, detail, framed=not single)
+    try:
+        chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
+        with _using(transforms):
+            return count_parts(messages, chosen, model, detail, framed=not single)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _COUNTING.reraise(exc)
 
 
 def estimate_tokens(
@@ -104,9 +114,14 @@ def estimate_tokens(
         NoDocumentedRule: One part alone, of media with no documented token rule.
         InvalidMedia: One part alone, whose size, duration or page count cannot be read.
     """
-    chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
-    with _using(transforms):
-        return count_parts(messages, chosen, model, detail, strict=single, framed=not single).total
+    try:
+        chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
+        with _using(transforms):
+            return count_parts(
+                messages, chosen, model, detail, strict=single, framed=not single
+            ).total
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _ESTIMATING.reraise(exc)
 
 
 def _using(transforms: Any) -> contextlib.AbstractContextManager[Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
+from mediaparts._boundary import translated
 from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts._messages import Message, Tool
 from mediaparts._parts import (
@@ -244,6 +245,13 @@ class Counter:
             if self.strict:
                 raise
             return PartTokens(part.kind, 0, "unknown", str(exc), index)
+        except Exception as exc:
+            # A reader or decoder that failed in a way nobody foresaw: this part is unknown,
+            # saying why, and the rest is counted. One part alone: the entry point maps it.
+            if self.strict:
+                raise
+            why = str(translated(exc, f"counting this {part.kind} part"))
+            return PartTokens(part.kind, 0, "unknown", why, index)
         return PartTokens(part.kind, tokens, "exact", how, index)
 
     def _converted(self, media: MediaPart, index: int) -> PartTokens:

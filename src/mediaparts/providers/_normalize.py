@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from typing_extensions import assert_never
 
+from mediaparts._boundary import Boundary
 from mediaparts._build import part as make_part
 from mediaparts._errors import (
     BlockedURL,
@@ -43,6 +44,15 @@ from mediaparts.providers._textfiles import decode_text, read_text
 from mediaparts.providers._vision import check_model
 
 __all__ = ["UrlMode", "anormalize", "decode_text", "image_spec", "normalize", "normalize_many"]
+
+# Only MediaError leaves normalize_many (see Boundary).
+_NORMALIZING_MANY = Boundary("normalizing many parts")
+
+# Only MediaError leaves anormalize (see Boundary).
+_ANORMALIZING = Boundary("normalizing")
+
+# Only MediaError leaves normalize (see Boundary).
+_NORMALIZING = Boundary("normalizing")
 
 UrlMode = Literal["auto", "inline", "pass"]
 _PASSED = ("url pass-through",)
@@ -210,14 +220,17 @@ def normalize(
         InvalidConfig: `model` is not a string.
         UnknownProvider: No provider has that name.
     """
-    # Sync twin of `anormalize` (load vs aload, fitting here vs in a thread); the steps are
-    # `_start` and `_prepare`, written once.
-    media, chosen, passed = _start(part, provider, model, detail, urls)
-    if passed is not None:
-        return passed
-    policy = _policy(transforms)
-    media.load()
-    return _prepare(media, chosen, model, detail, policy)
+    try:
+        # Sync twin of `anormalize` (load vs aload, fitting here vs in a thread); the steps are
+        # `_start` and `_prepare`, written once.
+        media, chosen, passed = _start(part, provider, model, detail, urls)
+        if passed is not None:
+            return passed
+        policy = _policy(transforms)
+        media.load()
+        return _prepare(media, chosen, model, detail, policy)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _NORMALIZING.reraise(exc)
 
 
 async def anormalize(
@@ -230,14 +243,17 @@ async def anormalize(
     transforms: TransformPolicy | None = None,
 ) -> NormalizedPart:
     """`normalize` for async code: fetches with `aload`, fits and converts in a worker thread."""
-    # Async twin of `normalize` (aload, fitting in a thread); the steps are `_start` and
-    # `_prepare`, written once.
-    media, chosen, passed = _start(part, provider, model, detail, urls)
-    if passed is not None:
-        return passed
-    policy = _policy(transforms)  # read here: the worker thread has its own context
-    await media.aload()
-    return await asyncio.to_thread(_prepare, media, chosen, model, detail, policy)
+    try:
+        # Async twin of `normalize` (aload, fitting in a thread); the steps are `_start` and
+        # `_prepare`, written once.
+        media, chosen, passed = _start(part, provider, model, detail, urls)
+        if passed is not None:
+            return passed
+        policy = _policy(transforms)  # read here: the worker thread has its own context
+        await media.aload()
+        return await asyncio.to_thread(_prepare, media, chosen, model, detail, policy)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _ANORMALIZING.reraise(exc)
 
 
 def _policy(transforms: Any) -> TransformPolicy:
@@ -267,29 +283,34 @@ def normalize_many(
     is done in this process. Raises what `normalize` raises, and `InvalidConfig` for a
     `workers` that is not a positive whole number.
     """
-    _check_urls(urls, model)
-    chosen = get(provider)
-    # Given to each worker: a process does not inherit this one's configured default.
-    policy = _policy(transforms)
-    if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
-        raise InvalidMedia(f"normalize_many() takes a list of parts, got {type(parts).__name__}")
-    if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise InvalidConfig(f"workers must be a positive whole number, got {excerpt(workers)}")
-    medias = [_media(p) for p in parts]
-    count = workers or os.cpu_count() or 1
-    if count <= 1 or len(medias) <= 1:
-        return [
-            normalize(m, chosen, model=model, detail=detail, urls=urls, transforms=policy)
-            for m in medias
-        ]
-    with ProcessPoolExecutor(max_workers=min(count, len(medias))) as pool:
-        jobs = [
-            pool.submit(
-                normalize, m, chosen, model=model, detail=detail, urls=urls, transforms=policy
+    try:
+        _check_urls(urls, model)
+        chosen = get(provider)
+        # Given to each worker: a process does not inherit this one's configured default.
+        policy = _policy(transforms)
+        if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
+            raise InvalidMedia(
+                f"normalize_many() takes a list of parts, got {type(parts).__name__}"
             )
-            for m in medias
-        ]
-        return [job.result() for job in jobs]
+        if workers is not None and (not isinstance(workers, int) or workers < 1):
+            raise InvalidConfig(f"workers must be a positive whole number, got {excerpt(workers)}")
+        medias = [_media(p) for p in parts]
+        count = workers or os.cpu_count() or 1
+        if count <= 1 or len(medias) <= 1:
+            return [
+                normalize(m, chosen, model=model, detail=detail, urls=urls, transforms=policy)
+                for m in medias
+            ]
+        with ProcessPoolExecutor(max_workers=min(count, len(medias))) as pool:
+            jobs = [
+                pool.submit(
+                    normalize, m, chosen, model=model, detail=detail, urls=urls, transforms=policy
+                )
+                for m in medias
+            ]
+            return [job.result() for job in jobs]
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _NORMALIZING_MANY.reraise(exc)
 
 
 def _prepare(

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._sources import untrusted_paths
 from mediaparts.providers._registry import Provider, get
 
 __all__ = ["message_from_response", "messages_from"]
+
+# Only MediaError leaves message_from_response (see Boundary).
+_READING_A_RESPONSE = Boundary("reading a provider response")
+
+# Only MediaError leaves messages_from (see Boundary).
+_READING_A_PAYLOAD = Boundary("reading a provider payload")
 
 
 def messages_from(payload: Any, provider: str | Provider) -> list[Message]:
@@ -37,13 +44,16 @@ def messages_from(payload: Any, provider: str | Provider) -> list[Message]:
         InvalidConfig: The provider has no reader.
         UnknownProvider: No provider has that name.
     """
-    chosen = get(provider)
-    if chosen.reader is None:
-        raise InvalidConfig(
-            f"provider {excerpt(chosen.name)} cannot read payloads (it has no read())"
-        )
-    with untrusted_paths("mp.messages_from()", None):  # a second guard: readers name no path
-        return list(chosen.reader(payload))
+    try:
+        chosen = get(provider)
+        if chosen.reader is None:
+            raise InvalidConfig(
+                f"provider {excerpt(chosen.name)} cannot read payloads (it has no read())"
+            )
+        with untrusted_paths("mp.messages_from()", None):  # a second guard: readers name no path
+            return list(chosen.reader(payload))
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _READING_A_PAYLOAD.reraise(exc)
 
 
 def message_from_response(response: Any, provider: str | Provider) -> Assistant:
@@ -66,15 +76,18 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
         InvalidConfig: The provider has no response reader.
         UnknownProvider: No provider has that name.
     """
-    chosen = get(provider)
-    if chosen.response_reader is None:
-        raise InvalidConfig(
-            f"provider {excerpt(chosen.name)} cannot read responses (it has no read_response())"
-        )
-    with untrusted_paths("mp.message_from_response()", None):
-        reply = chosen.response_reader(response)
-    if reply.stop_reason == "end" and reply.tool_calls:
-        # One meaning for every API: a reply that asks for tools stopped for them, even where
-        # the API said "stop" (OpenAI does, for a forced tool choice; the raw value is kept).
-        reply = reply.model_copy(update={"stop_reason": "tool_call"})
-    return reply
+    try:
+        chosen = get(provider)
+        if chosen.response_reader is None:
+            raise InvalidConfig(
+                f"provider {excerpt(chosen.name)} cannot read responses (it has no read_response())"
+            )
+        with untrusted_paths("mp.message_from_response()", None):
+            reply = chosen.response_reader(response)
+        if reply.stop_reason == "end" and reply.tool_calls:
+            # One meaning for every API: a reply that asks for tools stopped for them, even where
+            # the API said "stop" (OpenAI does, for a forced tool choice; the raw value is kept).
+            reply = reply.model_copy(update={"stop_reason": "tool_call"})
+        return reply
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _READING_A_RESPONSE.reraise(exc)

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
+from mediaparts._boundary import Boundary
 from mediaparts._build import is_single_source, part
 from mediaparts._errors import (
     ConversionError,
@@ -25,6 +26,12 @@ from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._uploads import PartUploader, RenderUrls
 
 __all__ = ["ForeignReasoning", "OnLoss", "Preparer", "arender", "as_messages", "render"]
+
+# Only MediaError leaves arender (see Boundary).
+_ARENDERING = Boundary("rendering")
+
+# Only MediaError leaves render (see Boundary).
+_RENDERING = Boundary("rendering")
 
 _MESSAGE_TYPES = (System, User, Assistant, Tool)
 
@@ -260,29 +267,32 @@ def render(
         MediaError: Whatever `normalize` raises for a part (a subclass of it), or the
             uploader for an upload.
     """
-    # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
-    # renderer does the rest, once.
-    mode = _check_uploads(urls, uploader, model)
-    _check_options(on_loss, foreign_reasoning)
-    chosen = get(provider)
-    messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
-    done: dict[int, NormalizedPart] = {}
+    try:
+        # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
+        # renderer does the rest, once.
+        mode = _check_uploads(urls, uploader, model)
+        _check_options(on_loss, foreign_reasoning)
+        chosen = get(provider)
+        messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
+        done: dict[int, NormalizedPart] = {}
 
-    def fit(part: MediaPart) -> NormalizedPart:
-        key = id(part)
-        if key not in done:
-            sent = part
-            if uploader is not None and part.file_id is None:
-                sent = uploader.upload_part(part, chosen, model) or part
-            done[key] = normalize(sent, chosen, model=model, urls=mode, transforms=transforms)
-        return done[key]
+        def fit(part: MediaPart) -> NormalizedPart:
+            key = id(part)
+            if key not in done:
+                sent = part
+                if uploader is not None and part.file_id is None:
+                    sent = uploader.upload_part(part, chosen, model) or part
+                done[key] = normalize(sent, chosen, model=model, urls=mode, transforms=transforms)
+            return done[key]
 
-    prepare = Preparer(chosen, messages, fit, on_loss, model)
-    # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
-    # payload, and a caller who edits the payload must not edit the frozen parts.
-    payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))
-    prepare.warn()
-    return payload
+        prepare = Preparer(chosen, messages, fit, on_loss, model)
+        # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
+        # payload, and a caller who edits the payload must not edit the frozen parts.
+        payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))
+        prepare.warn()
+        return payload
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _RENDERING.reraise(exc)
 
 
 async def arender(
@@ -297,45 +307,49 @@ async def arender(
     uploader: PartUploader | None = None,
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
-    # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
-    # renderer does the rest, once.
-    mode = _check_uploads(urls, uploader, model)
-    _check_options(on_loss, foreign_reasoning)
-    chosen = get(provider)
-    messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
+    try:
+        # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
+        # renderer does the rest, once.
+        mode = _check_uploads(urls, uploader, model)
+        _check_options(on_loss, foreign_reasoning)
+        chosen = get(provider)
+        messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
 
-    async def prepared(part: MediaPart) -> NormalizedPart:
-        sent = part
-        if uploader is not None and part.file_id is None:
-            sent = await uploader.aupload_part(part, chosen, model) or part
-        return await anormalize(sent, chosen, model=model, urls=mode, transforms=transforms)
+        async def prepared(part: MediaPart) -> NormalizedPart:
+            sent = part
+            if uploader is not None and part.file_id is None:
+                sent = await uploader.aupload_part(part, chosen, model) or part
+            return await anormalize(sent, chosen, model=model, urls=mode, transforms=transforms)
 
-    media = list(
-        {
-            id(p): p
-            for m in messages
-            for p in m.files
-            if p.file_id is None or chosen.rules.reads(p.file_provider)
-        }.values()
-    )
-    ready = await asyncio.gather(*(prepared(p) for p in media))
-    table = {id(p): n for p, n in zip(media, ready, strict=True)}
-    by_media: dict[MediaPart, NormalizedPart] = {}
+        media = list(
+            {
+                id(p): p
+                for m in messages
+                for p in m.files
+                if p.file_id is None or chosen.rules.reads(p.file_provider)
+            }.values()
+        )
+        ready = await asyncio.gather(*(prepared(p) for p in media))
+        table = {id(p): n for p, n in zip(media, ready, strict=True)}
+        by_media: dict[MediaPart, NormalizedPart] = {}
 
-    def fitted(part: MediaPart) -> NormalizedPart:
-        found = table.get(id(part))
-        if found is not None:
-            return found
-        # A renderer's copy with another cache breakpoint (`cache_plan`, `without_cache`): the
-        # same media, fitted once; the copy is its part, as `render` would make it.
-        if not by_media:
-            by_media.update(
-                (p.model_copy(update={"cache": None}), n) for p, n in zip(media, ready, strict=True)
-            )
-        same = by_media[part.model_copy(update={"cache": None})]
-        return dataclasses.replace(same, part=part)
+        def fitted(part: MediaPart) -> NormalizedPart:
+            found = table.get(id(part))
+            if found is not None:
+                return found
+            # A renderer's copy with another cache breakpoint (`cache_plan`, `without_cache`): the
+            # same media, fitted once; the copy is its part, as `render` would make it.
+            if not by_media:
+                by_media.update(
+                    (p.model_copy(update={"cache": None}), n)
+                    for p, n in zip(media, ready, strict=True)
+                )
+            same = by_media[part.model_copy(update={"cache": None})]
+            return dataclasses.replace(same, part=part)
 
-    prepare = Preparer(chosen, messages, fitted, on_loss, model)
-    payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))  # see render
-    prepare.warn()
-    return payload
+        prepare = Preparer(chosen, messages, fitted, on_loss, model)
+        payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))  # see render
+        prepare.warn()
+        return payload
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _ARENDERING.reraise(exc)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
+from mediaparts._boundary import Boundary
 from mediaparts._errors import (
     BudgetExceeded,
     InvalidConfig,
@@ -38,6 +39,9 @@ from mediaparts.providers._render import as_messages
 from mediaparts.providers._vision import check_model
 
 __all__ = ["Unknown", "trim"]
+
+# Only MediaError leaves trim (see Boundary).
+_TRIMMING = Boundary("trimming a conversation")
 
 Unknown: TypeAlias = Literal["error", "ignore"]
 """What `trim` does when a message it keeps holds a part whose tokens nobody can count."""
@@ -97,29 +101,35 @@ def trim(
         UnknownProvider: No provider has that name.
         MediaTooLarge, InvalidMedia: An image to shrink cannot be decoded.
     """
-    chosen = get(provider)
-    check_model(model)
-    _check_options(max_tokens, shrink_images, shrink_to, unknown)
-    conversation = as_messages(messages)
-    counted = count_tokens(conversation, chosen, model=model)
-    plan = _Plan.of(conversation, counted)
-    cut = plan.cut(max_tokens)
-    replaced: dict[tuple[int, int], ImagePart] = {}
-    if shrink_images and plan.size(0) > max_tokens:
-        shrinker = _Shrinker(conversation, counted, chosen, model, shrink_to)
-        cut = plan.cut_shrunk(max_tokens, shrinker)
-        replaced = plan.shrink(cut, max_tokens, shrinker)
-    if cut is None:
-        newest = [conversation[i] for i in plan.rest[plan.cuts[-1] :]]
-        hint = not shrink_images and any(isinstance(p, ImagePart) for m in newest for p in m.parts)
-        raise _over_budget(plan, max_tokens, chosen, model, shrink_images, hint=hint)
-    kept = plan.kept(cut)
-    if unknown == "error":
-        _refuse_unknown(counted, kept, replaced, chosen, model)
-    touched = {index for index, _ in replaced}
-    return [
-        _with_parts(conversation[i], i, replaced) if i in touched else conversation[i] for i in kept
-    ]
+    try:
+        chosen = get(provider)
+        check_model(model)
+        _check_options(max_tokens, shrink_images, shrink_to, unknown)
+        conversation = as_messages(messages)
+        counted = count_tokens(conversation, chosen, model=model)
+        plan = _Plan.of(conversation, counted)
+        cut = plan.cut(max_tokens)
+        replaced: dict[tuple[int, int], ImagePart] = {}
+        if shrink_images and plan.size(0) > max_tokens:
+            shrinker = _Shrinker(conversation, counted, chosen, model, shrink_to)
+            cut = plan.cut_shrunk(max_tokens, shrinker)
+            replaced = plan.shrink(cut, max_tokens, shrinker)
+        if cut is None:
+            newest = [conversation[i] for i in plan.rest[plan.cuts[-1] :]]
+            hint = not shrink_images and any(
+                isinstance(p, ImagePart) for m in newest for p in m.parts
+            )
+            raise _over_budget(plan, max_tokens, chosen, model, shrink_images, hint=hint)
+        kept = plan.kept(cut)
+        if unknown == "error":
+            _refuse_unknown(counted, kept, replaced, chosen, model)
+        touched = {index for index, _ in replaced}
+        return [
+            _with_parts(conversation[i], i, replaced) if i in touched else conversation[i]
+            for i in kept
+        ]
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _TRIMMING.reraise(exc)
 
 
 def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:

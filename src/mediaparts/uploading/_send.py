@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mediaparts._boundary import Boundary, theirs
 from mediaparts._build import part as make_part
 from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts._mediapart import part_class
@@ -49,6 +50,12 @@ __all__ = [
     "store",
     "upload",
 ]
+
+# Only MediaError leaves aupload (see Boundary).
+_AUPLOADING = Boundary("uploading")
+
+# Only MediaError leaves upload (see Boundary).
+_UPLOADING = Boundary("uploading")
 
 CacheOption = UploadCache | Literal["default"] | None
 Clock = Callable[[], float]
@@ -252,7 +259,11 @@ def store(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     with _lock(plan.key):
         entry = cache.get(plan.key) if cache is not None else None
         if job.refresh or not _fresh(entry, plan, job.clock(), job.min_ttl):
-            stored = job.api.upload(job.client, plan.request)
+            try:
+                stored = job.api.upload(job.client, plan.request)
+            except Exception as exc:  # the SDK's own errors pass unchanged (see upload)
+                theirs(exc)
+                raise
             entry = _entry(job, plan, stored, job.clock())
             if cache is not None:
                 cache.put(plan.key, entry)
@@ -268,7 +279,11 @@ async def astore(job: Job, media: MediaPart, sent: NormalizedPart) -> MediaPart:
     async with _alock(plan.key):
         entry = await asyncio.to_thread(cache.get, plan.key) if cache is not None else None
         if job.refresh or not _fresh(entry, plan, job.clock(), job.min_ttl):
-            stored = await job.api.aupload(job.client, plan.request)
+            try:
+                stored = await job.api.aupload(job.client, plan.request)
+            except Exception as exc:  # the SDK's own errors pass unchanged (see upload)
+                theirs(exc)
+                raise
             entry = _entry(job, plan, stored, job.clock())
             if cache is not None:
                 await asyncio.to_thread(cache.put, plan.key, entry)
@@ -333,11 +348,14 @@ def upload(
         MediaError: What `normalize` raises for the part.
         Exception: What the SDK raises for a failed request (its own errors, unchanged).
     """
-    # Sync twin of `aupload` (load vs aload, the SDK's blocking vs async call).
-    job = start(provider, client, cache, location, clock, refresh, min_ttl)
-    media = _media(part)
-    media.load()
-    return store(job, media, fitted(media, job.provider, model, transforms))
+    try:
+        # Sync twin of `aupload` (load vs aload, the SDK's blocking vs async call).
+        job = start(provider, client, cache, location, clock, refresh, min_ttl)
+        media = _media(part)
+        media.load()
+        return store(job, media, fitted(media, job.provider, model, transforms))
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _UPLOADING.reraise(exc)
 
 
 async def aupload(
@@ -355,11 +373,14 @@ async def aupload(
 ) -> MediaPart:
     """`upload` for async code, with the async SDK client (`AsyncOpenAI`, `AsyncAnthropic`,
     genai's `client.aio`; boto3 has none: its S3 client is called in a worker thread)."""
-    # Async twin of `upload` (aload, fitting in a thread, the SDK's async call).
-    job = start(provider, client, cache, location, clock, refresh, min_ttl)
-    # A path or file object is read whole when it becomes a part: not on the event loop.
-    media = part if isinstance(part, MediaPart) else await asyncio.to_thread(_media, part)
-    media = _media(media)
-    await media.aload()
-    sent = await asyncio.to_thread(fitted, media, job.provider, model, transforms)
-    return await astore(job, media, sent)
+    try:
+        # Async twin of `upload` (aload, fitting in a thread, the SDK's async call).
+        job = start(provider, client, cache, location, clock, refresh, min_ttl)
+        # A path or file object is read whole when it becomes a part: not on the event loop.
+        media = part if isinstance(part, MediaPart) else await asyncio.to_thread(_media, part)
+        media = _media(media)
+        await media.aload()
+        sent = await asyncio.to_thread(fitted, media, job.provider, model, transforms)
+        return await astore(job, media, sent)
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _AUPLOADING.reraise(exc)

@@ -10,7 +10,8 @@ from typing import Any
 from typing_extensions import assert_never
 
 from mediaparts._errors import excerpt
-from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
+from mediaparts._merge import merge_runs
+from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import (
     ProviderPart,
     ReasoningPart,

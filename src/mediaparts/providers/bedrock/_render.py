@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mediaparts._errors import excerpt
-from mediaparts._messages import Assistant, Message, System, Tool, User, merge_runs
+from mediaparts._merge import merge_runs
+from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import ReasoningPart
 from mediaparts.formats import Kind
 from mediaparts.providers._render_common import (

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mediaparts._messages import Assistant, Message, System, Tool, merge_runs
+from mediaparts._merge import merge_runs
+from mediaparts._messages import Assistant, Message, System, Tool
 from mediaparts._parts import TextPart, ToolCall
 from mediaparts.detection import canonical_media_type, kind_of
 from mediaparts.providers._render_common import Prepare, tool_names
