@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tests._builders import TESTDATA, png_chunk, read
+from tests.robustness import limits_misc
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
@@ -470,14 +471,20 @@ def damaged(large: bool) -> Iterator[Case]:
             )
 
 
+CHILD_BUILDERS.update(limits_misc.CHILD_BUILDERS)
+
+
 def large_set() -> list[Case]:
     """Every case, full size: hundreds of runs, for `python fuzz/limits.py --large`."""
-    return _unique([*findings(True), *bombs(True), *structures(True), *texts(True), *damaged(True)])
+    cases = [*findings(True), *bombs(True), *structures(True), *texts(True), *damaged(True)]
+    cases += limits_misc.misc(True)
+    return _unique(cases)
 
 
 def small_set() -> list[Case]:
     """The few dozen cases CI runs: each finding once, and a sample of every family."""
     cases = [*findings(False), *bombs(False), *structures(False), *texts(False), *damaged(False)]
+    cases += limits_misc.misc(False)
     return _unique([case for case in cases if case.ci])
 
 

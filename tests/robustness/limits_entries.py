@@ -222,6 +222,24 @@ def _misbehave(value: Any, options: Mapping[str, Any]) -> Calls:
     yield f"misbehave {how}", calls[how]
 
 
+def _read_batch_results(value: Any, options: Mapping[str, Any]) -> Calls:
+    import mediaparts as mp
+
+    yield "read_batch_results", lambda: sum(1 for _ in mp.read_batch_results(value, "openai"))
+
+
+def _write_batch(value: Any, options: Mapping[str, Any]) -> Calls:
+    import tempfile
+
+    import mediaparts as mp
+
+    def write() -> Any:
+        with tempfile.TemporaryDirectory() as out:
+            return mp.write_batch(value, "gemini", out, workers=1)
+
+    yield "write_batch", write
+
+
 ENTRIES: dict[str, Callable[[Any, Mapping[str, Any]], Calls]]
 ENTRIES = {
     "detect": _detect,
@@ -236,4 +254,6 @@ ENTRIES = {
     "fit_image": _fit_animated,
     "cli": _cli,
     "misbehave": _misbehave,
+    "read_batch_results": _read_batch_results,
+    "write_batch": _write_batch,
 }
