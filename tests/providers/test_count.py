@@ -502,3 +502,51 @@ def test_count_encrypted_reasoning_from_its_reported_usage() -> None:
     assert (part.tokens, part.method) == (0, "unknown")
     trimmed = mp.trim(with_usage, 10_000, "openai-responses", model="gpt-5")
     assert trimmed == with_usage  # nothing unknown left: the default unknown="error" is met
+
+
+_SVG = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">'
+    b'<rect width="64" height="64" fill="red"/></svg>'
+)
+_SVG_B64 = __import__("base64").b64encode(_SVG).decode()
+
+# An SVG as each provider's payload carries it: the part count_tokens must price or call unknown.
+SVG_PAYLOADS = [
+    ("gemini", {"contents": [{"role": "user", "parts": [
+        {"text": "Describe this."},
+        {"inlineData": {"mimeType": "image/svg+xml", "data": _SVG_B64}},
+    ]}]}),
+    ("openai", {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Describe this."},
+        {"type": "file", "file": {
+            "filename": "a.svg", "file_data": f"data:image/svg+xml;base64,{_SVG_B64}"}},
+    ]}]}),
+    ("anthropic", {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Describe this."},
+        {"type": "document", "source": {
+            "type": "base64", "media_type": "image/svg+xml", "data": _SVG_B64}},
+    ]}]}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("source", "payload"), SVG_PAYLOADS, ids=[s for s, _ in SVG_PAYLOADS])
+@pytest.mark.parametrize(
+    "error", [MemoryError(), RuntimeError("rasteriser crashed")], ids=["memory", "crash"]
+)
+def test_count_tokens_unpriced_svg_is_unknown_never_zero(
+    monkeypatch: pytest.MonkeyPatch, source: str, payload: dict[str, object], error: Exception
+) -> None:
+    """An SVG from a provider payload whose conversion fails in a way nobody foresaw is
+    unknown with the reason, on every provider, never 0 tokens counted as known."""
+    namespace: dict[str, object] = {"error": error}
+    exec(compile("def boom(*a, **k):\n    raise error\n", mp.__file__, "exec"), namespace)
+    monkeypatch.setattr("mediaparts.providers._normalize._prepare", namespace["boom"])
+    messages = mp.messages_from(payload, source)
+    for provider in PROVIDERS:
+        counted = mp.count_tokens(messages, provider)
+        (media,) = [
+            p for m in counted.messages for p in m.parts if p.kind not in {"text", "framing"}
+        ]
+        assert (media.tokens, media.method) == (0, "unknown"), provider
+        assert ("ran out of memory" if isinstance(error, MemoryError) else "crashed") in media.how
+        assert counted.total > 0 and counted.method == "unknown"
