@@ -112,31 +112,39 @@ ENTRIES: list[tuple[str, str, Callable[[Path], Any]]] = [
     ),
 ]
 
-# What each foreign exception becomes.
-MAPPED: list[tuple[BaseException, type[mp.MediaError], str]] = [
-    (MemoryError(), mp.MediaTooLarge, "ran out of memory while"),
-    (RuntimeError("boom"), mp.InternalError, "internal error while .*RuntimeError: 'boom'"),
-    (KeyError("k"), mp.InternalError, "please report it"),
-    (TypeError("t"), mp.InternalError, "TypeError"),
-    (RecursionError(), mp.InvalidMedia, "nested too deeply"),
-    (UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates"), mp.InvalidMedia, "surrogate"),
-    (OSError(28, "No space left on device"), mp.InternalError, "No space left on device"),
+# What each foreign exception becomes (made afresh for each test: a raised exception keeps
+# its traceback, and the boundary reads its innermost frame).
+MAPPED: list[tuple[Callable[[], BaseException], type[mp.MediaError], str]] = [
+    (MemoryError, mp.MediaTooLarge, "ran out of memory while"),
+    (lambda: RuntimeError("boom"), mp.InternalError, "internal error while .*RuntimeError: 'boom'"),
+    (lambda: KeyError("k"), mp.InternalError, "please report it"),
+    (lambda: TypeError("t"), mp.InternalError, "TypeError"),
+    (RecursionError, mp.InvalidMedia, "nested too deeply"),
+    (
+        lambda: UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates"),
+        mp.InvalidMedia,
+        "surrogate",
+    ),
+    (lambda: OSError(28, "No space left on device"), mp.InternalError, "No space left on device"),
 ]
 
 
 @pytest.mark.parametrize(("name", "target", "call"), ENTRIES, ids=[e[0] for e in ENTRIES])
-@pytest.mark.parametrize(("error", "kind", "words"), MAPPED, ids=lambda v: type(v).__name__)
+@pytest.mark.parametrize(
+    ("make", "kind", "words"), MAPPED, ids=[w.split()[0] for _, _, w in MAPPED]
+)
 def test_boundary_maps_foreign_exceptions(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     name: str,
     target: str,
     call: Callable[[Path], Any],
-    error: BaseException,
+    make: Callable[[], BaseException],
     kind: type[mp.MediaError],
     words: str,
 ) -> None:
     """A foreign exception inside any public entry point is our error, the cause kept."""
+    error = make()
     monkeypatch.setattr(target, raising(error))
     with pytest.raises(kind, match=words) as caught:
         call(tmp_path)
