@@ -505,11 +505,12 @@ def test_cache_not_a_regular_file_is_not_used(tmp_path: Path) -> None:
 
 
 @posix_only
+@pytest.mark.parametrize("swap", ["link", "file"])
 def test_cache_link_swapped_in_after_the_check_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: str
 ) -> None:
-    """A link swapped in between the check and SQLite's own open is seen (SQLite reports
-    the file it opened) and that connection is not used."""
+    """A link (or another file) swapped in between the check and SQLite's own open is seen
+    (SQLite reports the name it opened; the inode differs) and that connection is not used."""
     path = tmp_path / "c.db"
     other = tmp_path / "other.db"
     mp.SqliteUploadCache(other).put(KEY, ENTRY)
@@ -518,7 +519,10 @@ def test_cache_link_swapped_in_after_the_check_is_not_used(
 
     def swapping(name: Any, timeout: float, isolation_level: None) -> sqlite3.Connection:
         os.replace(path, tmp_path / "moved.db")
-        path.symlink_to(other)
+        if swap == "link":
+            path.symlink_to(other)
+        else:
+            os.replace(other, path)
         return connect(name, timeout=timeout, isolation_level=isolation_level)
 
     monkeypatch.setattr(sqlite3, "connect", swapping)
