@@ -27,7 +27,8 @@ import mediaparts as mp
 from mediaparts.converting import TransformPolicy, _docx, office_to_text
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
-from mediaparts.converting._zipguard import MAX_ENTRIES
+from mediaparts.converting._markdown import TextBudget
+from mediaparts.converting._zipguard import MAX_ENTRIES, expansion_budget
 from tests._builders import TESTDATA
 from tests.conftest import LocalServer
 
@@ -109,25 +110,45 @@ def zeros() -> tuple[bytes, int]:
 # ---------------------------------------------------------------------------- bombs
 
 
-def test_zip_bomb_over_expanded_cap_refused_unread(zeros: tuple[bytes, int]) -> None:
-    """A docx with an entry of 1 GiB of zeros is over max_expanded_bytes, refused unread."""
+@pytest.mark.parametrize(
+    ("changes", "budget"),
+    [({}, "inflation_ratio=40"), ({"inflation_ratio": 10_000.0}, "max_expanded_bytes")],
+)
+def test_zip_bomb_over_package_budget_refused_unread(
+    zeros: tuple[bytes, int], changes: dict[str, float], budget: str
+) -> None:
+    """A docx with an entry of 1 GiB of zeros is over its package budget (inflation_ratio
+    times its size, at most max_expanded_bytes), refused unread."""
     data, crc = zeros
     bomb = _zip(
         [*_members("report.docx"), _entry("word/media/z.bin", data, method=8, crc=crc, size=GIB)]
     )
-    with pytest.raises(mp.MediaTooLarge, match="max_expanded_bytes") as caught:
-        office_to_text(bomb, DOCX, POLICY)
-    assert caught.value.limit == POLICY.max_expanded_bytes
+    policy = POLICY.replace(**changes)
+    with pytest.raises(mp.MediaTooLarge, match=budget) as caught:
+        office_to_text(bomb, DOCX, policy)
+    assert caught.value.limit == expansion_budget(len(bomb), policy)
 
 
-def test_zip_bomb_ratio_refused_even_under_a_raised_cap(zeros: tuple[bytes, int]) -> None:
-    """With the cap raised over 1 GiB, the entry's 1,000:1 ratio still refuses it unread."""
+def test_zip_bomb_ratio_refused_even_under_raised_budgets(zeros: tuple[bytes, int]) -> None:
+    """With both package budgets raised over 1 GiB, the entry's 1,000:1 ratio still refuses
+    it unread."""
     data, crc = zeros
     bomb = _zip(
         [*_members("report.docx"), _entry("word/media/z.bin", data, method=8, crc=crc, size=GIB)]
     )
+    policy = POLICY.replace(max_expanded_bytes=2 * GIB, inflation_ratio=10_000.0)
     with pytest.raises(mp.MediaTooLarge, match="ZIP bomb"):
-        office_to_text(bomb, DOCX, POLICY.replace(max_expanded_bytes=2 * GIB))
+        office_to_text(bomb, DOCX, policy)
+
+
+@pytest.mark.parametrize("count", [20, 199])
+def test_zip_bomb_of_many_medium_entries_refused_unread(count: int) -> None:
+    """Header parts of 1,000,000 bytes each (1,000:1, each under the old 1 MiB floor) are
+    refused from the central directory, read or not."""
+    header = _deflated("word/header1.xml", b"<w:p/>" * 166_666)
+    headers = [(f"word/header{i}.xml".encode(), *header[1:]) for i in range(count)]
+    with pytest.raises(mp.MediaTooLarge, match="ZIP bomb|inflation_ratio"):
+        office_to_text(_zip([*_members("report.docx"), *headers]), DOCX, POLICY)
 
 
 @pytest.mark.parametrize("declared", [1000, 1 << 19])
@@ -137,7 +158,7 @@ def test_zip_bomb_lying_header_reads_only_declared(zeros: tuple[bytes, int], dec
     data, crc = zeros
     tracemalloc.start()
     try:
-        for part in ("word/media/z.bin", "word/document.xml"):
+        for part in ("word/styles.xml", "word/document.xml"):
             entries = [e for e in _members("report.docx") if e[0] != part.encode()]
             bomb = _zip([*entries, _entry(part, data, method=8, crc=crc, size=declared)])
             with pytest.raises(mp.InvalidMedia, match="corrupt"):
@@ -289,7 +310,7 @@ def test_binary_parts_that_look_like_utf16_are_kept() -> None:
 
 def test_xml_doctype_found_by_content_not_name(parsed: list[str]) -> None:
     """A DOCTYPE in a part whose name does not say XML is refused all the same."""
-    package = _zip([*_members("report.docx"), _deflated("word/media/x.bin", LAUGHS)])
+    package = _replaced("report.docx", "word/styles.xml", LAUGHS)
     with pytest.raises(mp.InvalidMedia, match="DOCTYPE"):
         office_to_text(package, DOCX, POLICY)
     assert parsed == []
@@ -321,6 +342,11 @@ def _stored(name: str, member: bytes, **changes: int) -> Any:
     return _entry(name, member, **fields)
 
 
+def _replaced_stored(part: str, member: bytes, **changes: int) -> bytes:
+    kept = [e for e in _members("report.docx") if e[0] != part.encode()]
+    return _zip([*kept, _stored(part, member, **changes)])
+
+
 @pytest.mark.parametrize(
     ("data", "error", "said"),
     [
@@ -328,7 +354,7 @@ def _stored(name: str, member: bytes, **changes: int) -> Any:
         (b"PK\x03\x04" + bytes(40), mp.InvalidMedia, "not a readable ZIP"),
         (_zip([_stored("[Content_Types].xml", b"<Types/>")]), mp.InvalidMedia, "could not be read"),
         (_zip([*_members("report.docx"), _stored("WORD/document.XML", b"<a/>")]), mp.InvalidMedia, "two entries"),
-        (_zip([*_members("report.docx"), _stored("x", b"abc", crc=1)]), mp.InvalidMedia, "corrupt"),
+        (_replaced_stored("word/styles.xml", b"<a/>", crc=1), mp.InvalidMedia, "corrupt"),
         (_zip([*_members("report.docx"), _stored("x", b"abc", flags=1)]), mp.UnsupportedMediaType, "encrypted"),
         (_zip([*_members("report.docx"), _stored("x", b"abc", method=12)]), mp.UnsupportedMediaType, "method 12"),
         (_replaced("report.docx", "word/document.xml", b"<w:document><w:body>"), mp.InvalidMedia, "could not be read"),
@@ -436,7 +462,7 @@ def _markdown(package: bytes) -> tuple[list[list[str]], list[str], int]:
     import docx
 
     deadline = _Counted()
-    text, cuts = _docx.docx_markdown(docx, package, deadline)
+    text, cuts = _docx.docx_markdown(docx, package, deadline, TextBudget(1 << 20, 16.0, DOCX))
     rows = [line.split(" | ") for line in text.splitlines()]
     return rows, cuts, deadline.checks
 

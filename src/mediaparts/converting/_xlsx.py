@@ -9,11 +9,13 @@ steps. Empty rows and columns at the end of a sheet are dropped, and columns aft
 
 from __future__ import annotations
 
+import importlib
 import io
 from typing import Any
+from xml.etree.ElementTree import iterparse as _iterparse
 
 from mediaparts.converting._extras import Deadline
-from mediaparts.converting._markdown import table, value_text
+from mediaparts.converting._markdown import TextBudget, table, value_text
 
 __all__ = ["MAX_COLUMNS", "MAX_ROWS", "xlsx_markdown"]
 
@@ -21,16 +23,21 @@ MAX_ROWS = 1000
 # The width of a legacy .xls sheet (column IV): wider tables are rare, and as Markdown no
 # reader (human or model) follows a row across them.
 MAX_COLUMNS = 256
-_CHECK_EVERY = 256  # rows between deadline checks
+_CHECK_EVERY = 256  # cells between deadline checks
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_ROW, _CELL = f"{_MAIN}row", f"{_MAIN}c"
 
 
-def xlsx_markdown(openpyxl: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
+def xlsx_markdown(
+    openpyxl: Any, package: bytes, deadline: Deadline, text: TextBudget
+) -> tuple[str, list[str]]:
     """Return the Markdown of a checked workbook, and a step for each sheet cut short.
 
     Args:
         openpyxl: The openpyxl module.
         package: The package, as `verified_package` returned it.
         deadline: Checked every few hundred rows.
+        text: Counts each cell's text as it is read.
     """
     workbook = openpyxl.load_workbook(
         io.BytesIO(package), read_only=True, data_only=True, keep_links=False
@@ -40,47 +47,97 @@ def xlsx_markdown(openpyxl: Any, package: bytes, deadline: Deadline) -> tuple[st
         cuts: list[str] = []
         for sheet in workbook.worksheets:
             deadline.check()
-            rows, total, columns = _rows(sheet, deadline)
-            if total > MAX_ROWS:
-                cuts.append(f"{sheet.title}: first {MAX_ROWS:,} of {total:,} rows")
+            title = text.take(str(sheet.title))
+            rows, more, columns = _rows(sheet, deadline, text)
+            if more:
+                # The <dimension> element says how many rows (it may lie, or be absent):
+                # rows past the cap are never walked just to count them.
+                declared = sheet.max_row if isinstance(sheet.max_row, int) else 0
+                total = f"{declared:,}" if declared > MAX_ROWS else "more"
+                cuts.append(f"{title}: first {MAX_ROWS:,} of {total} rows")
             if columns > MAX_COLUMNS:
-                cuts.append(f"{sheet.title}: first {MAX_COLUMNS:,} of {columns:,} columns")
+                cuts.append(f"{title}: first {MAX_COLUMNS:,} of {columns:,} columns")
             body = table(rows) or "_(empty)_"
-            sections.append(f"## {sheet.title}\n\n{body}")
+            sections.append(f"## {title}\n\n{body}")
     finally:
         workbook.close()
     return "\n\n".join(sections) + "\n", cuts
 
 
-def _rows(sheet: Any, deadline: Deadline) -> tuple[list[list[str]], int, int]:
-    """Return the sheet's first rows and columns as text, how many rows it has, and how many
-    columns its first rows have.
+def _rows(sheet: Any, deadline: Deadline, text: TextBudget) -> tuple[list[list[str]], bool, int]:
+    """Return the sheet's first rows and columns as text, whether rows follow them, and how
+    many columns its first rows have.
 
-    Rows count to the last row with a value, columns to the last column with a value in the
-    rows kept; the empty ones after those are dropped.
+    The cells are read one by one from the sheet's XML, as openpyxl's read-only worksheet
+    does, but no row is padded to its last column (a cell in column XFD made openpyxl fill
+    16,384 values) and no missing row is filled in; each cell is dropped once read, so a
+    row of a million cells holds one at a time.
     """
-    # The <dimension> element may lie (or be absent): let each row be as wide as its cells.
-    sheet.reset_dimensions()
-    kept: list[list[str]] = []
-    last = 0  # the number of the last row with a value
+    parser = _parser(sheet)
+    rows: dict[int, dict[int, str]] = {}
+    row: dict[int, str] = {}
     columns = 0  # the number of the last column with a value, in the rows kept
-    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-        if number % _CHECK_EVERY == 0:
-            deadline.check()
-        width = _width(values)
-        if width:
-            last = number
-        if number <= MAX_ROWS:
-            columns = max(columns, width)
-            kept.append([value_text(value) for value in values[: min(width, MAX_COLUMNS)]])
-    kept = kept[: min(last, MAX_ROWS)]
-    return kept, last, columns
+    seen = visited = 0  # rows, and elements, read
+    open_elements: list[Any] = []
+    in_cell = 0  # how many cells the element read sits in
+    with sheet._get_source() as source:
+        for event, element in _iterparse(source, events=("start", "end")):
+            if event == "start":
+                open_elements.append(element)
+                in_cell += element.tag == _CELL
+                if element.tag == _ROW:
+                    seen += 1
+                    parser.row_counter = _row_number(element.get("r"), parser.row_counter)
+                    parser.col_counter = 0
+                    if seen > MAX_ROWS or parser.row_counter > MAX_ROWS:
+                        return _kept(rows), True, columns
+                    row = rows.setdefault(parser.row_counter, {})
+                continue
+            open_elements.pop()
+            visited += 1
+            if visited % _CHECK_EVERY == 0:
+                deadline.check()
+            if element.tag == _CELL:
+                in_cell -= 1
+                cell = parser.parse_cell(element)
+                value, column = cell["value"], cell["column"]
+                if value is not None and value != "":
+                    columns = max(columns, column)
+                    if column <= MAX_COLUMNS:
+                        row[column] = text.take(value_text(value), extra=3)
+            if not in_cell and open_elements:
+                # Read: the tree keeps none of it (a cell keeps its children until it ends).
+                open_elements[-1].remove(element)
+    return _kept(rows), False, columns
 
 
-def _width(values: tuple[object, ...]) -> int:
-    """Return the number of the last cell with a value (0 when the row is empty)."""
-    for index in range(len(values), 0, -1):
-        value = values[index - 1]
-        if value is not None and value != "":
-            return index
-    return 0
+def _parser(sheet: Any) -> Any:
+    """Return openpyxl's worksheet parser as its read-only worksheet builds it (shared
+    strings, the 1900 or 1904 epoch, the styles that make numbers dates)."""
+    reader: Any = importlib.import_module("openpyxl.worksheet._reader")
+    workbook = sheet.parent
+    return reader.WorkSheetParser(
+        None,
+        sheet._shared_strings,
+        data_only=True,
+        epoch=workbook.epoch,
+        date_formats=workbook._date_formats,
+        timedelta_formats=workbook._timedelta_formats,
+    )
+
+
+def _row_number(value: str | None, previous: int) -> int:
+    """Return a row's number: its `r`, else the row after the previous one."""
+    if value is not None and value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    return previous + 1
+
+
+def _kept(rows: dict[int, dict[int, str]]) -> list[list[str]]:
+    """Return the rows as lists, up to the last row and column with a value."""
+    last = max((number for number, row in rows.items() if row), default=0)
+    width = max((max(row) for row in rows.values() if row), default=0)
+    return [
+        [rows.get(number, {}).get(column, "") for column in range(1, width + 1)]
+        for number in range(1, min(last, MAX_ROWS) + 1)
+    ]
