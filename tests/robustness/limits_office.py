@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+import random
 import zipfile
 from collections.abc import Callable, Iterator
 
@@ -90,15 +91,22 @@ def docx_headers(count: int, size: int = 1_000_000) -> bytes:
     return _repack("docx", add=add, edit=edit)
 
 
-def docx_unread(count: int, size: int) -> bytes:
-    """Entries no reader opens (named by no relationship), each compressing ~100:1."""
-    member = (b"<x>" + bytes(range(97, 123)) * 4 + b"</x>\n") * (size // 112)
-    return _repack("docx", add={f"customXml/pad{i}.xml": member for i in range(count)})
+def docx_unread(count: int, size: int, ratio: int) -> bytes:
+    """Entries no reader opens (named by no relationship), each `size` bytes compressing
+    about `ratio`:1 (random bytes, then zeros)."""
+    member = random.Random(count).randbytes(size // ratio) + bytes(size - size // ratio)
+    return _repack("docx", add={f"customXml/pad{i}.bin": member for i in range(count)})
 
 
 def docx_one_big(paragraphs: int) -> bytes:
     """One document part of empty paragraphs (`<w:p/>`, the most elements per byte)."""
     return _repack("docx", replace={"word/document.xml": _document(b"<w:p/>" * paragraphs)})
+
+
+def docx_varied(paragraphs: int) -> bytes:
+    """One document part of short numbered paragraphs (no entry ratio catches them)."""
+    body = b"".join(b"<w:p><w:r><w:t>%d</w:t></w:r></w:p>" % n for n in range(paragraphs))
+    return _repack("docx", replace={"word/document.xml": _document(body)})
 
 
 def docx_fan_out(count: int) -> bytes:
@@ -138,8 +146,21 @@ def xlsx_shared(size: int, cells: int) -> bytes:
         + b"</row>"
         for r in range(1, cells // 10 + 1)
     )
-    replace = {"xl/worksheets/sheet1.xml": _sheet(rows), "xl/sharedStrings.xml": strings}
-    return _repack("xlsx", replace=replace)
+    override = (
+        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+        b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>'
+    )
+    link = f'<Relationship Id="rIdSS" Type="{_R}/sharedStrings" Target="sharedStrings.xml"/>'
+
+    def edit(name: str, member: bytes) -> bytes:
+        if name == "[Content_Types].xml":
+            return member.replace(b"</Types>", override)
+        if name == "xl/_rels/workbook.xml.rels":
+            return member.replace(b"</Relationships>", link.encode() + b"</Relationships>")
+        return member
+
+    replace = {"xl/worksheets/sheet1.xml": _sheet(rows)}
+    return _repack("xlsx", replace=replace, add={"xl/sharedStrings.xml": strings}, edit=edit)
 
 
 def xlsx_wide(rows: int) -> bytes:
@@ -240,10 +261,15 @@ def office_cases(large: bool) -> Iterator[Case]:
         "xlsx-shared-fan-out", functools.partial(xlsx_shared, 300_000, 2_560), ci=True, refused=True
     )
     yield from _cases("xlsx-xfd-rows", functools.partial(xlsx_wide, 200_000), ci=True)
-    yield from _cases("docx-unread-entries", functools.partial(docx_unread, 60, 3_000_000))
+    # The issue's padding: 160 MB of entries no reader opens, each at 200:1 (+210-401 MB).
+    yield from _cases("docx-unread-entries", functools.partial(docx_unread, 16, 10_000_000, 200))
     if not large:
         return
     yield from _cases("docx-20-headers", functools.partial(docx_headers, 20))
+    # Within the package budget (35:1 in all): converts, the padding never inflated.
+    yield from _cases("docx-unread-in-budget", functools.partial(docx_unread, 30, 1_000_000, 35))
+    # Varied paragraphs within every byte ratio: the tag budget refuses them unparsed.
+    yield from _cases("docx-varied-paragraphs", functools.partial(docx_varied, 300_000))
     yield from _cases("xlsx-shared-49k", functools.partial(xlsx_shared, 300_000, 500))
     yield from _cases("docx-one-big-part", functools.partial(docx_one_big, 3_000_000))
     yield from _cases("docx-styles-fan-out", functools.partial(docx_fan_out, 2_000))

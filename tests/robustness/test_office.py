@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 import mediaparts as mp
 from mediaparts.converting import TransformPolicy, _docx, office_to_text
 from mediaparts.converting._extras import Deadline
-from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
 from mediaparts.converting._markdown import TextBudget
+from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
 from mediaparts.converting._zipguard import MAX_ENTRIES, expansion_budget
 from tests._builders import TESTDATA
 from tests.conftest import LocalServer
@@ -147,7 +147,7 @@ def test_zip_bomb_of_many_medium_entries_refused_unread(count: int) -> None:
     refused from the central directory, read or not."""
     header = _deflated("word/header1.xml", b"<w:p/>" * 166_666)
     headers = [(f"word/header{i}.xml".encode(), *header[1:]) for i in range(count)]
-    with pytest.raises(mp.MediaTooLarge, match="ZIP bomb|inflation_ratio"):
+    with pytest.raises(mp.MediaTooLarge, match=r"ZIP bomb|inflation_ratio"):
         office_to_text(_zip([*_members("report.docx"), *headers]), DOCX, POLICY)
 
 
@@ -565,3 +565,64 @@ def test_fuzz_mutated_documents_raise_only_media_error(
     except mp.MediaError:
         return
     assert isinstance(converted.text, str)
+
+
+# ---------------------------------------------------------------------------- parts read
+
+
+def _with_rels(name: str, rels: str, links: str, extra: list[Any]) -> bytes:
+    """A testdata package with relationships added to one part and entries added."""
+    with zipfile.ZipFile(TESTDATA / name) as archive:
+        member = archive.read(rels).replace(
+            b"</Relationships>", links.encode() + b"</Relationships>"
+        )
+    kept = [e for e in _members(name) if e[0] != rels.encode()]
+    return _zip([*kept, _deflated(rels, member), *extra])
+
+
+_RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+@pytest.mark.parametrize(
+    "part",
+    [_stored("word/header9.xml", LAUGHS), _stored("word/header9.xml", b"<w:hdr/>", crc=1)],
+    ids=["doctype", "bad-crc"],
+)
+def test_parts_no_reader_opens_are_not_inflated(part: Any) -> None:
+    """A header part (related, but never read for the text) is not inflated or checked: a
+    DOCTYPE or a bad CRC in it changes nothing, and the library never asks for it."""
+    link = f'<Relationship Id="rIdH9" Type="{_RT}/header" Target="header9.xml"/>'
+    package = _with_rels("report.docx", "word/_rels/document.xml.rels", link, [part])
+    plain = office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
+    assert office_to_text(package, DOCX, POLICY) == plain
+
+
+def test_part_related_twice_by_one_source_is_refused() -> None:
+    """Thousands of relationships to one slide (each read again) are refused, unparsed."""
+    links = "".join(
+        f'<Relationship Id="rIdF{i}" Type="{_RT}/slide" Target="slides/slide1.xml"/>'
+        for i in range(3)
+    )
+    package = _with_rels("slides.pptx", "ppt/_rels/presentation.xml.rels", links, [])
+    with pytest.raises(mp.InvalidMedia, match="more than once"):
+        office_to_text(package, PPTX, POLICY)
+
+
+def test_elements_over_budget_refused_before_parsing(parsed: list[str]) -> None:
+    """A document part of more XML tags than ELEMENTS_PER_BYTE allows (varied, so no entry
+    ratio catches it) is refused before python-docx parses it."""
+    paragraphs = b"".join(b"<w:p><w:r><w:t>%d</w:t></w:r></w:p>" % n for n in range(80_000))
+    document = b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+    package = _replaced(
+        "report.docx", "word/document.xml", document + paragraphs + b"</w:body></w:document>"
+    )
+    with pytest.raises(mp.MediaTooLarge, match="XML tags"):
+        office_to_text(package, DOCX, POLICY)
+    assert parsed == []
+
+
+def test_relationships_part_that_is_no_xml_is_invalid() -> None:
+    """A relationships part that is not XML is InvalidMedia naming it."""
+    package = _replaced("report.docx", "_rels/.rels", b"<Relationships")
+    with pytest.raises(mp.InvalidMedia, match=r"'_rels/\.rels'.*not XML"):
+        office_to_text(package, DOCX, POLICY)

@@ -9,7 +9,6 @@ steps. Empty rows and columns at the end of a sheet are dropped, and columns aft
 
 from __future__ import annotations
 
-import importlib
 import io
 from typing import Any
 from xml.etree.ElementTree import iterparse as _iterparse
@@ -25,7 +24,7 @@ MAX_ROWS = 1000
 MAX_COLUMNS = 256
 _CHECK_EVERY = 256  # cells between deadline checks
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_ROW, _CELL = f"{_MAIN}row", f"{_MAIN}c"
+_ROW, _CELL, _DIMENSION = f"{_MAIN}row", f"{_MAIN}c", f"{_MAIN}dimension"
 
 
 def xlsx_markdown(
@@ -36,23 +35,25 @@ def xlsx_markdown(
     Args:
         openpyxl: The openpyxl module.
         package: The package, as `verified_package` returned it.
-        deadline: Checked every few hundred rows.
+        deadline: Checked every few hundred cells.
         text: Counts each cell's text as it is read.
     """
-    workbook = openpyxl.load_workbook(
-        io.BytesIO(package), read_only=True, data_only=True, keep_links=False
-    )
+    reader = _workbook(openpyxl, package)
     try:
         sections: list[str] = []
         cuts: list[str] = []
-        for sheet in workbook.worksheets:
+        for sheet, rel in reader.parser.find_sheets():
+            if rel.target not in reader.valid_files or "chartsheet" in rel.Type:
+                continue  # as openpyxl's own reader skips them (reader/excel.py, 3.1)
             deadline.check()
-            title = text.take(str(sheet.title))
-            rows, more, columns = _rows(sheet, deadline, text)
+            title = text.take(str(sheet.name))
+            with reader.archive.open(rel.target) as source:
+                rows, more, columns, declared = _rows(
+                    source, _parser(openpyxl, reader), deadline, text
+                )
             if more:
                 # The <dimension> element says how many rows (it may lie, or be absent):
                 # rows past the cap are never walked just to count them.
-                declared = sheet.max_row if isinstance(sheet.max_row, int) else 0
                 total = f"{declared:,}" if declared > MAX_ROWS else "more"
                 cuts.append(f"{title}: first {MAX_ROWS:,} of {total} rows")
             if columns > MAX_COLUMNS:
@@ -60,70 +61,94 @@ def xlsx_markdown(
             body = table(rows) or "_(empty)_"
             sections.append(f"## {title}\n\n{body}")
     finally:
-        workbook.close()
+        reader.archive.close()
     return "\n\n".join(sections) + "\n", cuts
 
 
-def _rows(sheet: Any, deadline: Deadline, text: TextBudget) -> tuple[list[list[str]], bool, int]:
-    """Return the sheet's first rows and columns as text, whether rows follow them, and how
-    many columns its first rows have.
-
-    The cells are read one by one from the sheet's XML, as openpyxl's read-only worksheet
-    does, but no row is padded to its last column (a cell in column XFD made openpyxl fill
-    16,384 values) and no missing row is filled in; each cell is dropped once read, so a
-    row of a million cells holds one at a time.
+def _workbook(openpyxl: Any, package: bytes) -> Any:
+    """Read a workbook's parts as openpyxl's `load_workbook(read_only=True)` does, but not
+    its sheets: for each one, openpyxl looks for a `<dimension>` element by parsing the
+    whole sheet when there is none (`ReadOnlyWorksheet._get_size`), 200,000 rows for
+    nothing. The sheets are read here instead (`_rows`).
     """
-    parser = _parser(sheet)
+    excel = openpyxl.reader.excel
+    reader = excel.ExcelReader(
+        io.BytesIO(package), read_only=True, keep_vba=False, data_only=True, keep_links=False
+    )
+    reader.read_manifest()
+    reader.read_strings()
+    reader.read_workbook()
+    excel.apply_stylesheet(reader.archive, reader.wb)  # the styles that make numbers dates
+    return reader
+
+
+def _rows(
+    source: Any, parser: Any, deadline: Deadline, text: TextBudget
+) -> tuple[list[list[str]], bool, int, int]:
+    """Return the sheet's first rows and columns as text, whether rows follow them, how
+    many columns its first rows have, and the last row its `<dimension>` names (0 if none).
+
+    The cells are read one by one from the sheet's XML, with openpyxl's own cell parser,
+    but no row is padded to its last column (a cell in column XFD made openpyxl fill
+    16,384 values) and no missing row is filled in; each element is dropped once read, so
+    a row of a million cells holds one at a time.
+    """
     rows: dict[int, dict[int, str]] = {}
     row: dict[int, str] = {}
-    columns = 0  # the number of the last column with a value, in the rows kept
+    columns = declared = 0  # the last column with a value in the rows kept; the dimension's
     seen = visited = 0  # rows, and elements, read
     open_elements: list[Any] = []
     in_cell = 0  # how many cells the element read sits in
-    with sheet._get_source() as source:
-        for event, element in _iterparse(source, events=("start", "end")):
-            if event == "start":
-                open_elements.append(element)
-                in_cell += element.tag == _CELL
-                if element.tag == _ROW:
-                    seen += 1
-                    parser.row_counter = _row_number(element.get("r"), parser.row_counter)
-                    parser.col_counter = 0
-                    if seen > MAX_ROWS or parser.row_counter > MAX_ROWS:
-                        return _kept(rows), True, columns
-                    row = rows.setdefault(parser.row_counter, {})
-                continue
-            open_elements.pop()
-            visited += 1
-            if visited % _CHECK_EVERY == 0:
-                deadline.check()
-            if element.tag == _CELL:
-                in_cell -= 1
-                cell = parser.parse_cell(element)
-                value, column = cell["value"], cell["column"]
-                if value is not None and value != "":
-                    columns = max(columns, column)
-                    if column <= MAX_COLUMNS:
-                        row[column] = text.take(value_text(value), extra=3)
-            if not in_cell and open_elements:
-                # Read: the tree keeps none of it (a cell keeps its children until it ends).
-                open_elements[-1].remove(element)
-    return _kept(rows), False, columns
+    for event, element in _iterparse(source, events=("start", "end")):
+        if event == "start":
+            open_elements.append(element)
+            in_cell += element.tag == _CELL
+            if element.tag == _ROW:
+                seen += 1
+                parser.row_counter = _row_number(element.get("r"), parser.row_counter)
+                parser.col_counter = 0
+                if seen > MAX_ROWS or parser.row_counter > MAX_ROWS:
+                    return _kept(rows), True, columns, declared
+                row = rows.setdefault(parser.row_counter, {})
+            elif element.tag == _DIMENSION:
+                declared = _last_row(element.get("ref"))
+            continue
+        open_elements.pop()
+        visited += 1
+        if visited % _CHECK_EVERY == 0:
+            deadline.check()
+        if element.tag == _CELL:
+            in_cell -= 1
+            cell = parser.parse_cell(element)
+            value, column = cell["value"], cell["column"]
+            if value is not None and value != "":
+                columns = max(columns, column)
+                if column <= MAX_COLUMNS:
+                    row[column] = text.take(value_text(value), extra=3)
+        if not in_cell and open_elements:
+            # Read: the tree keeps none of it (a cell keeps its children until it ends).
+            open_elements[-1].remove(element)
+    return _kept(rows), False, columns, declared
 
 
-def _parser(sheet: Any) -> Any:
+def _parser(openpyxl: Any, reader: Any) -> Any:
     """Return openpyxl's worksheet parser as its read-only worksheet builds it (shared
     strings, the 1900 or 1904 epoch, the styles that make numbers dates)."""
-    reader: Any = importlib.import_module("openpyxl.worksheet._reader")
-    workbook = sheet.parent
-    return reader.WorkSheetParser(
+    workbook = reader.wb
+    return openpyxl.worksheet._reader.WorkSheetParser(
         None,
-        sheet._shared_strings,
+        reader.shared_strings,
         data_only=True,
         epoch=workbook.epoch,
         date_formats=workbook._date_formats,
         timedelta_formats=workbook._timedelta_formats,
     )
+
+
+def _last_row(ref: str | None) -> int:
+    """Return the last row a `<dimension ref="A1:D5000">` names, or 0."""
+    digits = (ref or "").rpartition(":")[2].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 12 else 0
 
 
 def _row_number(value: str | None, previous: int) -> int:
