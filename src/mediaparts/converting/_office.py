@@ -3,8 +3,9 @@ providers that take text but not the file.
 
 Each format is read by its well-kept library, all in the `[office]` extra: python-docx,
 openpyxl, python-pptx and striprtf. A package reaches its library only after
-`verified_package` checked it (entries, sizes, ratios, no DOCTYPE), as a new ZIP of exactly
-the bytes checked; an RTF only after `clean_rtf` made striprtf's work linear. The whole
+`verified_package` checked it (entries, sizes, ratios per input byte, no DOCTYPE), as a new
+ZIP of exactly the parts the library reads, as checked; an RTF only after `clean_rtf` made
+striprtf's work linear. The Markdown is counted while it is made (`TextBudget`). The whole
 transform runs under `TransformPolicy.timeout`.
 
 Legacy binary Office files (doc, xls, ppt) and encrypted OOXML (both OLE2 compound files) are

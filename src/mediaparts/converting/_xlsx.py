@@ -9,6 +9,7 @@ steps. Empty rows and columns at the end of a sheet are dropped, and columns aft
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Any
 from xml.etree.ElementTree import iterparse as _iterparse
@@ -25,6 +26,9 @@ MAX_COLUMNS = 256
 _CHECK_EVERY = 256  # cells between deadline checks
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _ROW, _CELL, _DIMENSION = f"{_MAIN}row", f"{_MAIN}c", f"{_MAIN}dimension"
+_VALUE = f"{_MAIN}v"
+_DIGITS = "0123456789"
+_FLOAT = frozenset(".Ee")  # as openpyxl's _cast_number tells a float from an int
 
 
 def xlsx_markdown(
@@ -119,8 +123,7 @@ def _rows(
             deadline.check()
         if element.tag == _CELL:
             in_cell -= 1
-            cell = parser.parse_cell(element)
-            value, column = cell["value"], cell["column"]
+            value, column = _cell(parser, element)
             if value is not None and value != "":
                 columns = max(columns, column)
                 if column <= MAX_COLUMNS:
@@ -149,6 +152,29 @@ def _last_row(ref: str | None) -> int:
     """Return the last row a `<dimension ref="A1:D5000">` names, or 0."""
     digits = (ref or "").rpartition(":")[2].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
     return int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 12 else 0
+
+
+def _cell(parser: Any, element: Any) -> tuple[object, int]:
+    """Return a `c` element's value and column: numbers and shared strings here (most cells,
+    at half the cost), the rest by openpyxl's `parse_cell` (dates, booleans, inline strings,
+    errors, and anything odd, which it reads or refuses)."""
+    ref, kind, style = element.get("r"), element.get("t", "n"), element.get("s")
+    letters = (ref or "").rstrip(_DIGITS)
+    plain = kind == "s" or not style or (style.isdigit() and int(style) not in parser.date_formats)
+    if kind in ("n", "s") and plain and 0 < len(letters) <= 3 and letters.isupper():
+        column = 0
+        for letter in letters:
+            column = column * 26 + ord(letter) - 64
+        parser.col_counter = column
+        value = element.findtext(_VALUE) or None
+        if value is None:
+            return None, column
+        with contextlib.suppress(ValueError, IndexError):
+            if kind == "s":
+                return parser.shared_strings[int(value)], column
+            return (float(value) if _FLOAT.intersection(value) else int(value)), column
+    cell = parser.parse_cell(element)
+    return cell["value"], cell["column"]
 
 
 def _row_number(value: str | None, previous: int) -> int:

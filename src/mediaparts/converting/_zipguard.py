@@ -1,14 +1,17 @@
 """Office packages (ZIP files of XML) checked before any library reads them.
 
 A package is refused, with our errors, when it has too many entries, when its entries claim
-to expand to more than `TransformPolicy.max_expanded_bytes` in all, when one entry expands
-more than any Office writer compresses, when an entry is encrypted or compressed in a way
-OOXML never uses, or when an XML part declares a DOCTYPE (entity expansion, external
-entities: Office XML never carries one, ECMA-376 part 2 §8.1.4 and part 1 §M.1.2).
+to expand to more than its budget in all (`TransformPolicy.inflation_ratio` bytes per byte of
+the file, at most `max_expanded_bytes`), when one entry expands more than any Office writer
+compresses, when an entry is encrypted or compressed in a way OOXML never uses, or when an
+XML part it reads declares a DOCTYPE (entity expansion, external entities: Office XML never
+carries one, ECMA-376 part 2 §8.1.4 and part 1 §M.1.2).
 
-What passes is read through `zipfile`, whose reader stops at each entry's declared size and
-checks its CRC, so headers that lie cannot make it expand further. The libraries then get a
-new, uncompressed ZIP of exactly the bytes that were checked (`verified_package`).
+Only the parts the library will open are inflated, found by following the package's
+relationships (`_opc.Reading`); each is read through `zipfile`, whose reader stops at each
+entry's declared size and checks its CRC, so headers that lie cannot make it expand further.
+The libraries then get a new, uncompressed ZIP of exactly those parts, as checked, with the
+relationships to the parts left out dropped (`verified_package`).
 """
 
 from __future__ import annotations
