@@ -578,3 +578,18 @@ def test_office_memory_error_is_media_too_large(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(mp.MediaTooLarge, match="more memory") as caught:
         office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
     assert isinstance(caught.value.__cause__, MemoryError)
+
+
+def test_xlsx_shared_strings_read_like_openpyxl() -> None:
+    """Shared strings are their text then their runs' text, phonetic runs left out and
+    `_x005F_` escapes dropped, as openpyxl's own table reader makes them."""
+    _needs("openpyxl")
+    from tests.robustness.limits_office import xlsx_shared_table
+
+    items = (
+        b"<si><r><t>a</t></r><r><rPr/><t>b</t></r><rPh sb='0' eb='1'><t>x</t></rPh></si>"
+        b"<si><t>c_x005F_d</t></si><si><t/></si>"
+    )
+    row = b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>'
+    converted = office_to_text(xlsx_shared_table(items, row), XLSX, POLICY)
+    assert (converted.text or "").splitlines()[2] == "| ab | c_d |"

@@ -279,3 +279,48 @@ def office_cases(large: bool) -> Iterator[Case]:
     yield from _cases("xlsx-50-sheets", functools.partial(xlsx_sheets, 50, 500))
     yield from _cases("pptx-500-slides", functools.partial(pptx_slides, 500, 40))
     yield from _cases("pptx-slide-fan-out", functools.partial(pptx_fan_out, 2_000, 400_000))
+    yield from _cases("xlsx-200k-shared-strings", functools.partial(xlsx_many_strings, 200_000))
+    yield from _cases("xlsx-2000-sheets", functools.partial(xlsx_many_sheets, 2_000))
+
+
+def xlsx_many_strings(count: int) -> bytes:
+    """A shared-string table of `count` short distinct strings, used by no cell."""
+    items = b"".join(b"<si><t>%d</t></si>" % n for n in range(count))
+    return xlsx_shared_table(items)
+
+
+def xlsx_shared_table(items: bytes, rows: bytes | None = None) -> bytes:
+    """The base workbook with a shared-string table of `items` (and its sheet's `rows`)."""
+    strings = (
+        b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        + items
+        + b"</sst>"
+    )
+    override = (
+        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+        b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>'
+    )
+    link = f'<Relationship Id="rIdSS" Type="{_R}/sharedStrings" Target="sharedStrings.xml"/>'
+
+    def edit(name: str, member: bytes) -> bytes:
+        if name == "[Content_Types].xml":
+            return member.replace(b"</Types>", override)
+        if name == "xl/_rels/workbook.xml.rels":
+            return member.replace(b"</Relationships>", link.encode() + b"</Relationships>")
+        return member
+
+    replace = {"xl/worksheets/sheet1.xml": _sheet(rows)} if rows is not None else {}
+    return _repack("xlsx", replace=replace, add={"xl/sharedStrings.xml": strings}, edit=edit)
+
+
+def xlsx_many_sheets(count: int) -> bytes:
+    """A workbook of `count` sheets of one cell each."""
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for number in range(count):
+        workbook.create_sheet(f"S{number}").append([number])
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
