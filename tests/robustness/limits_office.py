@@ -10,10 +10,12 @@ rows reaching column XFD, many sheets, many slides, and huge or deeply nested ta
 from __future__ import annotations
 
 import functools
+import importlib
 import io
 import random
 import zipfile
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from tests.robustness.limits_harness import Case
 
@@ -36,7 +38,7 @@ def _base(kind: str) -> bytes:
         document.add_paragraph("A report.")
         document.save(out)
     elif kind == "xlsx":
-        import openpyxl
+        openpyxl: Any = importlib.import_module("openpyxl")  # no type information
 
         workbook = openpyxl.Workbook()
         workbook.active.append(["a", "b"])
@@ -180,7 +182,7 @@ def xlsx_one_row(cells: int) -> bytes:
 
 def xlsx_sheets(count: int, rows: int) -> bytes:
     """A workbook of `count` sheets of `rows` rows of ten numbers, as openpyxl writes it."""
-    import openpyxl
+    openpyxl: Any = importlib.import_module("openpyxl")  # no type information
 
     workbook = openpyxl.Workbook()
     workbook.remove(workbook.active)
@@ -315,7 +317,7 @@ def xlsx_shared_table(items: bytes, rows: bytes | None = None) -> bytes:
 
 def xlsx_many_sheets(count: int) -> bytes:
     """A workbook of `count` sheets of one cell each."""
-    import openpyxl
+    openpyxl: Any = importlib.import_module("openpyxl")  # no type information
 
     workbook = openpyxl.Workbook()
     workbook.remove(workbook.active)
