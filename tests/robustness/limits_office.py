@@ -326,3 +326,14 @@ def xlsx_many_sheets(count: int) -> bytes:
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
+
+
+def docx_long_list(items: int, padding: int = 0) -> bytes:
+    """One list of `items` numbered items (each joins the one before it), and `padding`
+    random bytes in an entry no reader opens (a bigger file has bigger budgets)."""
+    item = (
+        b'<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/></w:numPr></w:pPr><w:r><w:t>%d</w:t></w:r></w:p>'
+    )
+    body = b"".join(item % n for n in range(items))
+    add = {"customXml/pad.bin": random.Random(items).randbytes(padding)} if padding else {}
+    return _repack("docx", replace={"word/document.xml": _document(body)}, add=add)

@@ -31,6 +31,9 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MAX_CELLS = 1_000_000
 _CHECK_EVERY = 256  # cells between deadline checks
 _RUN, _LINK = f"{_W}r", f"{_W}hyperlink"
+_PPR, _PSTYLE, _NUMPR = f"{_W}pPr", f"{_W}pStyle", f"{_W}numPr"
+_RPR, _BOLD, _ITALIC = f"{_W}rPr", f"{_W}b", f"{_W}i"
+_TCPR, _GRID_SPAN, _V_MERGE = f"{_W}tcPr", f"{_W}gridSpan", f"{_W}vMerge"
 _TEXTS = tuple(f"{_W}{tag}" for tag in ("br", "cr", "noBreakHyphen", "ptab", "t", "tab"))
 
 
@@ -54,13 +57,15 @@ def docx_markdown(
     # python-docx's `paragraph.style` searches the styles part on every call (the default
     # style too): look each paragraph's style id up in one table instead.
     styles = {style.style_id: str(style.name or "") for style in document.styles}
-    blocks: list[str] = []
+    # Each block's lines: an item joins its list's lines (never `+=` on a growing string,
+    # which copies the whole list for each item).
+    blocks: list[list[str]] = []
     listed = ""  # the previous block's list marker: items of one list join without a gap
     tables = _Tables(deadline, text)
     for block in document.iter_inner_content():
         deadline.check()
         if hasattr(block, "rows"):
-            blocks.append(tables.markdown(block._tbl))
+            blocks.append([tables.markdown(block._tbl)])
             listed = ""
             continue
         line, marker = _paragraph(block._p, styles)
@@ -68,11 +73,12 @@ def docx_markdown(
             continue
         text.take(line, extra=2)
         if marker and marker == listed:
-            blocks[-1] += "\n" + line
+            blocks[-1].append(line)
         else:
-            blocks.append(line)
+            blocks.append([line])
         listed = marker
-    return "\n\n".join(block for block in blocks if block) + "\n", tables.cuts
+    markdown = "\n\n".join("\n".join(lines) for lines in blocks if lines != [""])
+    return markdown + "\n", tables.cuts
 
 
 class _Tables:
@@ -139,7 +145,8 @@ class _Tables:
 
 def _span(tc: Any) -> int:
     """Return the grid columns a `w:tc` spans (`w:tcPr/w:gridSpan/@w:val`), at least 1."""
-    element = tc.find(f"{_W}tcPr/{_W}gridSpan")
+    properties = tc.find(_TCPR)
+    element = properties.find(_GRID_SPAN) if properties is not None else None
     value = element.get(f"{_W}val") if element is not None else None
     if value is None or not value.isascii() or not value.isdigit() or len(value) > 12:
         return 1
@@ -149,7 +156,8 @@ def _span(tc: Any) -> int:
 def _continues(tc: Any) -> bool:
     """Whether a `w:tc` continues a vertical merge: a `w:vMerge` whose value is not
     `restart` (left out, it means `continue`)."""
-    merge = tc.find(f"{_W}tcPr/{_W}vMerge")
+    properties = tc.find(_TCPR)
+    merge = properties.find(_V_MERGE) if properties is not None else None
     return merge is not None and merge.get(f"{_W}val", "continue") != "restart"
 
 
@@ -164,7 +172,9 @@ def _paragraph(p: Any, styles: dict[str, str]) -> tuple[str, str]:
     text = _inline(p).strip()
     if not text:
         return "", ""
-    style_element = p.find(f"{_W}pPr/{_W}pStyle")  # None for the default style
+    # One child lookup at a time: lxml compiles a path (`w:pPr/w:pStyle`) on every call.
+    properties = p.find(_PPR)
+    style_element = properties.find(_PSTYLE) if properties is not None else None
     style_id = style_element.get(f"{_W}val") if style_element is not None else None
     style = styles.get(style_id, style_id or "") if style_id else ""
     if style.lower() == "title":
@@ -177,7 +187,7 @@ def _paragraph(p: Any, styles: dict[str, str]) -> tuple[str, str]:
         level = int(listed.group(2) or 1) - 1
         mark = "1." if listed.group(1).lower() == "number" else "-"
         return f"{'  ' * level}{mark} {text}", mark
-    numbering = p.find(f"{_W}pPr/{_W}numPr")  # a list by direct numbering
+    numbering = properties.find(_NUMPR) if properties is not None else None
     if numbering is not None:
         level_element = numbering.find(f"{_W}ilvl")
         level = _int(level_element.get(f"{_W}val") if level_element is not None else None)
@@ -201,7 +211,8 @@ def _run_text(r: Any) -> str:
 
 def _flag(r: Any, name: str) -> bool:
     """Whether a run sets `w:b` or `w:i` on directly (as python-docx's `run.bold`)."""
-    element = r.find(f"{_W}rPr/{_W}{name}")
+    properties = r.find(_RPR)
+    element = properties.find(name) if properties is not None else None
     if element is None:
         return False
     return str(element.get(f"{_W}val", "1")).lower() not in ("0", "false", "off")
@@ -211,7 +222,7 @@ def _inline(p: Any) -> str:
     """Return a paragraph's runs (and hyperlinks' runs) with bold and italic marked."""
     spans: list[tuple[str, bool, bool]] = []
     for run in _runs(p):
-        style = (_flag(run, "b"), _flag(run, "i"))
+        style = (_flag(run, _BOLD), _flag(run, _ITALIC))
         text = _run_text(run)
         # Adjacent runs of one style are one span: `**ab**`, never `**a****b**`.
         if spans and spans[-1][1:] == style:

@@ -69,8 +69,8 @@ class TransformPolicy:
             when read: its entries' sizes, or an XML file's text.
         inflation_ratio: The most bytes an Office package's entries may hold in all per byte
             of the file, beyond a floor of 4 MiB (real packages hold 2 to 25; a ZIP bomb
-            hundreds). The parts a reader opens are also held to half an XML element per
-            byte of the file, beyond a floor of 262,144 elements.
+            hundreds). The parts a reader opens are also held to a quarter of an XML tag
+            per byte of the file, beyond a floor of 262,144 tags.
         text_ratio: The most characters of text a document may become per byte of the file,
             beyond a floor of 1 MiB (real documents become less than 5), counted while the
             text is made.

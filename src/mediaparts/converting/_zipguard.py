@@ -58,10 +58,11 @@ RATIO_FLOOR = 1 << 18
 # this floor (real packages hold 2-25 times their size; see docs/security.md).
 EXPANSION_FLOOR = 4 << 20
 # The parts a library holds as whole trees (python-docx, python-pptx, openpyxl's workbook and
-# styles): lxml takes about 120 bytes an element and the readers about 5 µs, so half an
-# element per byte of the file keeps a 1 MB package's trees near 100 MB; the parts read of
-# real documents have 0.05-0.45 (a 200-page report 0.41, a deck 0.07).
-ELEMENTS_PER_BYTE = 0.5
+# styles), counted in tags (`<`, about two an element): lxml takes about 120 bytes an element
+# and the readers up to 20 µs a paragraph, so a quarter of a tag per byte of the file keeps a
+# 1 MB package near 2 s and 100 MB; the parts read of real documents have 0.02-0.15 (Word,
+# PowerPoint), python-docx's own reports up to 0.4, within the floor up to 650 KB.
+ELEMENTS_PER_BYTE = 0.25
 ELEMENTS_FLOOR = 1 << 18
 _CONTENT_TYPES = "[Content_Types].xml"
 _ROOT_RELS = "_rels/.rels"
