@@ -626,3 +626,19 @@ def test_relationships_part_that_is_no_xml_is_invalid() -> None:
     package = _replaced("report.docx", "_rels/.rels", b"<Relationships")
     with pytest.raises(mp.InvalidMedia, match=r"'_rels/\.rels'.*not XML"):
         office_to_text(package, DOCX, POLICY)
+
+
+def test_relationships_read_as_a_library_reads_them() -> None:
+    """Elements other than Relationship in a relationships part are passed over, a package
+    without content types is our error, and a sheet whose part is missing is left out (as
+    openpyxl leaves it out)."""
+    other = '<Other Id="x" Type="t" Target="word/document.xml"/>'
+    package = _with_rels("report.docx", "_rels/.rels", other, [])
+    plain = office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
+    assert office_to_text(package, DOCX, POLICY) == plain
+    untyped = _zip([e for e in _members("report.docx") if e[0] != b"[Content_Types].xml"])
+    with pytest.raises(mp.InvalidMedia, match="could not be read"):
+        office_to_text(untyped, DOCX, POLICY)
+    one_sheet = _zip([e for e in _members("sheet.xlsx") if e[0] != b"xl/worksheets/sheet2.xml"])
+    text = office_to_text(one_sheet, XLSX, POLICY).text or ""
+    assert text.count("\n## ") == 0 and text.startswith("## Sales")
