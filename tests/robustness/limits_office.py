@@ -283,6 +283,7 @@ def office_cases(large: bool) -> Iterator[Case]:
     yield from _cases("pptx-slide-fan-out", functools.partial(pptx_fan_out, 2_000, 400_000))
     yield from _cases("xlsx-200k-shared-strings", functools.partial(xlsx_many_strings, 200_000))
     yield from _cases("xlsx-2000-sheets", functools.partial(xlsx_many_sheets, 2_000))
+    yield from _cases("docx-long-list", functools.partial(docx_long_list, 37_000, 780_000))
 
 
 def xlsx_many_strings(count: int) -> bytes:
