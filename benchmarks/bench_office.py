@@ -7,7 +7,7 @@ the same library alone reading the same file's text the plainest way, so the rat
 the guard and the Markdown add. The inputs are made here, with the libraries of the [office]
 extra: a Word report of 40 sections (heading, paragraphs, a list, a table each), a deck of 30
 slides (bullets, a table, notes), a workbook of one sheet of 1,000 rows and one of 20,000 (cut
-to its first 1,000, but every row is read to count them), and a 200 KB RTF.
+to its first 1,000; the rows past them are not read), and a 200 KB RTF.
 """
 
 from __future__ import annotations

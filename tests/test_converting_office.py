@@ -481,3 +481,115 @@ def test_pptx_table_is_cut_to_the_sheet_caps(monkeypatch: pytest.MonkeyPatch) ->
     text = office_to_text(buffer.getvalue(), PPTX, POLICY).text or ""
     assert "| 00 | 01 | 02 |" in text and "03" not in text and "20" not in text
     assert "cut to its first 2 rows and 3 columns" in text
+
+
+def _sheet_package(sheet_xml: bytes) -> bytes:
+    """The testdata workbook with its first sheet's XML replaced."""
+    source = zipfile.ZipFile(io.BytesIO((TESTDATA / "sheet.xlsx").read_bytes()))
+    out = io.BytesIO()
+    with source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for entry in source.infolist():
+            member = source.read(entry)
+            if entry.filename == "xl/worksheets/sheet1.xml":
+                member = sheet_xml
+            target.writestr(entry.filename, member)
+    return out.getvalue()
+
+
+def _sheet_xml(rows: str, dimension: str = "") -> bytes:
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    return (
+        f'<worksheet xmlns="{main}">{dimension}<sheetData>{rows}</sheetData></worksheet>'.encode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "dimension", "table_lines", "cuts"),
+    [
+        # A cell in column XFD: never padded to 16,384 cells, said in the steps.
+        ('<row r="1"><c r="A1"><v>1</v></c><c r="XFD1"><v>2</v></c></row>', "",
+         ["| 1 |", "| --- |"], ("Sales: first 256 of 16,384 columns",)),
+        # Rows past the cap are not walked: without a dimension, "more" rows follow.
+        ("".join(f'<row r="{n}"><c r="A{n}"><v>{n}</v></c></row>' for n in range(1, 1201)), "",
+         None, ("Sales: first 1,000 of more rows",)),
+        ("".join(f'<row r="{n}"><c r="A{n}"><v>{n}</v></c></row>' for n in range(1, 1201)),
+         '<dimension ref="A1:A1200"/>', None, ("Sales: first 1,000 of 1,200 rows",)),
+        # Rows and cells without coordinates count on from the previous ones; a gap of
+        # missing rows is empty rows, not a walk of a million.
+        ('<row><c><v>1</v></c><c><v>2</v></c></row><row r="3"><c r="B3"><v>3</v></c></row>'
+         '<row r="1048576"><c r="A1048576"><v>4</v></c></row>', "",
+         ["| 1 | 2 |", "| --- | --- |", "|  |  |", "|  | 3 |"], ("Sales: first 1,000 of more rows",)),
+    ],
+)  # fmt: skip
+def test_xlsx_cells_read_without_padding_or_walking(
+    rows: str, dimension: str, table_lines: list[str] | None, cuts: tuple[str, ...]
+) -> None:
+    """A sheet is read cell by cell: wide rows are not padded, rows past the cap not read."""
+    _needs("openpyxl")
+    converted = office_to_text(_sheet_package(_sheet_xml(rows, dimension)), XLSX, POLICY)
+    assert converted.steps == ("xlsx→markdown", *cuts)
+    lines = (converted.text or "").split("\n\n## ")[0].splitlines()  # the first sheet
+    if table_lines is not None:
+        assert lines[2:] == table_lines
+    else:
+        assert len(lines) == 2 + 1 + 1000 and lines[-1] == "| 1000 |"
+
+
+def test_docx_run_flags_read_like_python_docx() -> None:
+    """`w:b w:val="0"` and `false` are not bold; tabs and breaks are kept in a run's text."""
+    _needs("docx")
+    body = (
+        f"<w:document {W}><w:body><w:p>"
+        '<w:r><w:rPr><w:b w:val="0"/><w:i w:val="false"/></w:rPr><w:t>plain</w:t></w:r>'
+        '<w:r><w:rPr><w:b w:val="on"/></w:rPr><w:t xml:space="preserve"> bold</w:t><w:tab/>'
+        "<w:t>x</w:t></w:r><w:r><w:rPr><w:i/></w:rPr><w:br/><w:t>it</w:t></w:r>"
+        "</w:p></w:body></w:document>"
+    ).encode()
+    converted = office_to_text(_docx_with(body), DOCX, POLICY)
+    assert converted.text == "plain **bold\tx**\n*it*\n"
+
+
+@pytest.mark.parametrize("ratio", [16.0, 100_000.0])
+def test_office_text_budget_counted_while_made(ratio: float) -> None:
+    """One shared string of 50,000 characters in 400 cells makes more Markdown than
+    text_ratio allows: MediaTooLarge naming the budget, before the text is made; a raised
+    ratio converts it."""
+    _needs("openpyxl")
+    from tests.robustness.limits_office import xlsx_shared
+
+    policy = POLICY.replace(text_ratio=ratio)
+    if ratio < 1000:
+        with pytest.raises(mp.MediaTooLarge, match=r"TransformPolicy\.text_ratio=16"):
+            office_to_text(xlsx_shared(50_000, 400), XLSX, policy)
+    else:
+        assert len(office_to_text(xlsx_shared(50_000, 400), XLSX, policy).text or "") > 20e6
+
+
+def test_office_memory_error_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory running out inside a reader is MediaTooLarge, with the MemoryError as cause."""
+    _needs("docx")
+    from mediaparts.converting import _office
+
+    def exhausted(*args: Any) -> tuple[str, list[str]]:
+        raise MemoryError
+
+    name, package, short, _, reading = _office._LIBRARIES[DOCX]
+    monkeypatch.setitem(_office._LIBRARIES, DOCX, (name, package, short, exhausted, reading))
+    with pytest.raises(mp.MediaTooLarge, match="more memory") as caught:
+        office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
+    assert isinstance(caught.value.__cause__, MemoryError)
+
+
+def test_xlsx_shared_strings_read_like_openpyxl() -> None:
+    """Shared strings are their text then their runs' text, phonetic runs left out and
+    `_x005F_` escapes dropped, as openpyxl's own table reader makes them."""
+    _needs("openpyxl")
+    from tests.robustness.limits_office import xlsx_shared_table
+
+    items = (
+        b"<si><r><t>a</t></r><r><rPr/><t>b</t></r><rPh sb='0' eb='1'><t>x</t></rPh></si>"
+        b"<si><t>c_x005F_d</t></si><si><t/></si>"
+    )
+    row = b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>'
+    converted = office_to_text(xlsx_shared_table(items, row), XLSX, POLICY)
+    assert (converted.text or "").splitlines()[2] == "| ab | c_d |"

@@ -25,6 +25,7 @@ from typing import Any
 from tests._builders import TESTDATA, png_chunk, read
 from tests.robustness import limits_misc
 from tests.robustness.limits_harness import MAX_INPUT, Case
+from tests.robustness.limits_office import office_cases
 from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
 MEDIA = ("detect", "part", "from_upload", "normalize", "estimate_tokens", "render", "cli")
@@ -478,6 +479,7 @@ def large_set() -> list[Case]:
     """Every case, full size: hundreds of runs, for `python fuzz/limits.py --large`."""
     cases = [*findings(True), *bombs(True), *structures(True), *texts(True), *damaged(True)]
     cases += limits_misc.misc(True)
+    cases += office_cases(True)
     return _unique(cases)
 
 
@@ -485,6 +487,7 @@ def small_set() -> list[Case]:
     """The few dozen cases CI runs: each finding once, and a sample of every family."""
     cases = [*findings(False), *bombs(False), *structures(False), *texts(False), *damaged(False)]
     cases += limits_misc.misc(False)
+    cases += office_cases(False)
     return _unique([case for case in cases if case.ci])
 
 

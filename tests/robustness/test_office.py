@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 import mediaparts as mp
 from mediaparts.converting import TransformPolicy, _docx, office_to_text
 from mediaparts.converting._extras import Deadline
+from mediaparts.converting._markdown import TextBudget
 from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
-from mediaparts.converting._zipguard import MAX_ENTRIES
+from mediaparts.converting._zipguard import MAX_ENTRIES, expansion_budget
 from tests._builders import TESTDATA
 from tests.conftest import LocalServer
 
@@ -109,25 +110,45 @@ def zeros() -> tuple[bytes, int]:
 # ---------------------------------------------------------------------------- bombs
 
 
-def test_zip_bomb_over_expanded_cap_refused_unread(zeros: tuple[bytes, int]) -> None:
-    """A docx with an entry of 1 GiB of zeros is over max_expanded_bytes, refused unread."""
+@pytest.mark.parametrize(
+    ("changes", "budget"),
+    [({}, "inflation_ratio=40"), ({"inflation_ratio": 10_000.0}, "max_expanded_bytes")],
+)
+def test_zip_bomb_over_package_budget_refused_unread(
+    zeros: tuple[bytes, int], changes: dict[str, float], budget: str
+) -> None:
+    """A docx with an entry of 1 GiB of zeros is over its package budget (inflation_ratio
+    times its size, at most max_expanded_bytes), refused unread."""
     data, crc = zeros
     bomb = _zip(
         [*_members("report.docx"), _entry("word/media/z.bin", data, method=8, crc=crc, size=GIB)]
     )
-    with pytest.raises(mp.MediaTooLarge, match="max_expanded_bytes") as caught:
-        office_to_text(bomb, DOCX, POLICY)
-    assert caught.value.limit == POLICY.max_expanded_bytes
+    policy = POLICY.replace(**changes)
+    with pytest.raises(mp.MediaTooLarge, match=budget) as caught:
+        office_to_text(bomb, DOCX, policy)
+    assert caught.value.limit == expansion_budget(len(bomb), policy)
 
 
-def test_zip_bomb_ratio_refused_even_under_a_raised_cap(zeros: tuple[bytes, int]) -> None:
-    """With the cap raised over 1 GiB, the entry's 1,000:1 ratio still refuses it unread."""
+def test_zip_bomb_ratio_refused_even_under_raised_budgets(zeros: tuple[bytes, int]) -> None:
+    """With both package budgets raised over 1 GiB, the entry's 1,000:1 ratio still refuses
+    it unread."""
     data, crc = zeros
     bomb = _zip(
         [*_members("report.docx"), _entry("word/media/z.bin", data, method=8, crc=crc, size=GIB)]
     )
+    policy = POLICY.replace(max_expanded_bytes=2 * GIB, inflation_ratio=10_000.0)
     with pytest.raises(mp.MediaTooLarge, match="ZIP bomb"):
-        office_to_text(bomb, DOCX, POLICY.replace(max_expanded_bytes=2 * GIB))
+        office_to_text(bomb, DOCX, policy)
+
+
+@pytest.mark.parametrize("count", [20, 199])
+def test_zip_bomb_of_many_medium_entries_refused_unread(count: int) -> None:
+    """Header parts of 1,000,000 bytes each (1,000:1, each under the old 1 MiB floor) are
+    refused from the central directory, read or not."""
+    header = _deflated("word/header1.xml", b"<w:p/>" * 166_666)
+    headers = [(f"word/header{i}.xml".encode(), *header[1:]) for i in range(count)]
+    with pytest.raises(mp.MediaTooLarge, match=r"ZIP bomb|inflation_ratio"):
+        office_to_text(_zip([*_members("report.docx"), *headers]), DOCX, POLICY)
 
 
 @pytest.mark.parametrize("declared", [1000, 1 << 19])
@@ -137,7 +158,7 @@ def test_zip_bomb_lying_header_reads_only_declared(zeros: tuple[bytes, int], dec
     data, crc = zeros
     tracemalloc.start()
     try:
-        for part in ("word/media/z.bin", "word/document.xml"):
+        for part in ("word/styles.xml", "word/document.xml"):
             entries = [e for e in _members("report.docx") if e[0] != part.encode()]
             bomb = _zip([*entries, _entry(part, data, method=8, crc=crc, size=declared)])
             with pytest.raises(mp.InvalidMedia, match="corrupt"):
@@ -289,7 +310,7 @@ def test_binary_parts_that_look_like_utf16_are_kept() -> None:
 
 def test_xml_doctype_found_by_content_not_name(parsed: list[str]) -> None:
     """A DOCTYPE in a part whose name does not say XML is refused all the same."""
-    package = _zip([*_members("report.docx"), _deflated("word/media/x.bin", LAUGHS)])
+    package = _replaced("report.docx", "word/styles.xml", LAUGHS)
     with pytest.raises(mp.InvalidMedia, match="DOCTYPE"):
         office_to_text(package, DOCX, POLICY)
     assert parsed == []
@@ -321,6 +342,11 @@ def _stored(name: str, member: bytes, **changes: int) -> Any:
     return _entry(name, member, **fields)
 
 
+def _replaced_stored(part: str, member: bytes, **changes: int) -> bytes:
+    kept = [e for e in _members("report.docx") if e[0] != part.encode()]
+    return _zip([*kept, _stored(part, member, **changes)])
+
+
 @pytest.mark.parametrize(
     ("data", "error", "said"),
     [
@@ -328,7 +354,7 @@ def _stored(name: str, member: bytes, **changes: int) -> Any:
         (b"PK\x03\x04" + bytes(40), mp.InvalidMedia, "not a readable ZIP"),
         (_zip([_stored("[Content_Types].xml", b"<Types/>")]), mp.InvalidMedia, "could not be read"),
         (_zip([*_members("report.docx"), _stored("WORD/document.XML", b"<a/>")]), mp.InvalidMedia, "two entries"),
-        (_zip([*_members("report.docx"), _stored("x", b"abc", crc=1)]), mp.InvalidMedia, "corrupt"),
+        (_replaced_stored("word/styles.xml", b"<a/>", crc=1), mp.InvalidMedia, "corrupt"),
         (_zip([*_members("report.docx"), _stored("x", b"abc", flags=1)]), mp.UnsupportedMediaType, "encrypted"),
         (_zip([*_members("report.docx"), _stored("x", b"abc", method=12)]), mp.UnsupportedMediaType, "method 12"),
         (_replaced("report.docx", "word/document.xml", b"<w:document><w:body>"), mp.InvalidMedia, "could not be read"),
@@ -436,7 +462,7 @@ def _markdown(package: bytes) -> tuple[list[list[str]], list[str], int]:
     import docx
 
     deadline = _Counted()
-    text, cuts = _docx.docx_markdown(docx, package, deadline)
+    text, cuts = _docx.docx_markdown(docx, package, deadline, TextBudget(1 << 20, 16.0, DOCX))
     rows = [line.split(" | ") for line in text.splitlines()]
     return rows, cuts, deadline.checks
 
@@ -539,3 +565,80 @@ def test_fuzz_mutated_documents_raise_only_media_error(
     except mp.MediaError:
         return
     assert isinstance(converted.text, str)
+
+
+# ---------------------------------------------------------------------------- parts read
+
+
+def _with_rels(name: str, rels: str, links: str, extra: list[Any]) -> bytes:
+    """A testdata package with relationships added to one part and entries added."""
+    with zipfile.ZipFile(TESTDATA / name) as archive:
+        member = archive.read(rels).replace(
+            b"</Relationships>", links.encode() + b"</Relationships>"
+        )
+    kept = [e for e in _members(name) if e[0] != rels.encode()]
+    return _zip([*kept, _deflated(rels, member), *extra])
+
+
+_RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+@pytest.mark.parametrize(
+    "part",
+    [_stored("word/header9.xml", LAUGHS), _stored("word/header9.xml", b"<w:hdr/>", crc=1)],
+    ids=["doctype", "bad-crc"],
+)
+def test_parts_no_reader_opens_are_not_inflated(part: Any) -> None:
+    """A header part (related, but never read for the text) is not inflated or checked: a
+    DOCTYPE or a bad CRC in it changes nothing, and the library never asks for it."""
+    link = f'<Relationship Id="rIdH9" Type="{_RT}/header" Target="header9.xml"/>'
+    package = _with_rels("report.docx", "word/_rels/document.xml.rels", link, [part])
+    plain = office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
+    assert office_to_text(package, DOCX, POLICY) == plain
+
+
+def test_part_related_twice_by_one_source_is_refused() -> None:
+    """Thousands of relationships to one slide (each read again) are refused, unparsed."""
+    links = "".join(
+        f'<Relationship Id="rIdF{i}" Type="{_RT}/slide" Target="slides/slide1.xml"/>'
+        for i in range(3)
+    )
+    package = _with_rels("slides.pptx", "ppt/_rels/presentation.xml.rels", links, [])
+    with pytest.raises(mp.InvalidMedia, match="more than once"):
+        office_to_text(package, PPTX, POLICY)
+
+
+def test_elements_over_budget_refused_before_parsing(parsed: list[str]) -> None:
+    """A document part of more XML tags than ELEMENTS_PER_BYTE allows (varied, so no entry
+    ratio catches it) is refused before python-docx parses it."""
+    paragraphs = b"".join(b"<w:p><w:r><w:t>%d</w:t></w:r></w:p>" % n for n in range(80_000))
+    document = b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
+    package = _replaced(
+        "report.docx", "word/document.xml", document + paragraphs + b"</w:body></w:document>"
+    )
+    with pytest.raises(mp.MediaTooLarge, match="XML tags"):
+        office_to_text(package, DOCX, POLICY)
+    assert parsed == []
+
+
+def test_relationships_part_that_is_no_xml_is_invalid() -> None:
+    """A relationships part that is not XML is InvalidMedia naming it."""
+    package = _replaced("report.docx", "_rels/.rels", b"<Relationships")
+    with pytest.raises(mp.InvalidMedia, match=r"'_rels/\.rels'.*not XML"):
+        office_to_text(package, DOCX, POLICY)
+
+
+def test_relationships_read_as_a_library_reads_them() -> None:
+    """Elements other than Relationship in a relationships part are passed over, a package
+    without content types is our error, and a sheet whose part is missing is left out (as
+    openpyxl leaves it out)."""
+    other = '<Other Id="x" Type="t" Target="word/document.xml"/>'
+    package = _with_rels("report.docx", "_rels/.rels", other, [])
+    plain = office_to_text((TESTDATA / "report.docx").read_bytes(), DOCX, POLICY)
+    assert office_to_text(package, DOCX, POLICY) == plain
+    untyped = _zip([e for e in _members("report.docx") if e[0] != b"[Content_Types].xml"])
+    with pytest.raises(mp.InvalidMedia, match="could not be read"):
+        office_to_text(untyped, DOCX, POLICY)
+    one_sheet = _zip([e for e in _members("sheet.xlsx") if e[0] != b"xl/worksheets/sheet2.xml"])
+    text = office_to_text(one_sheet, XLSX, POLICY).text or ""
+    assert text.count("\n## ") == 0 and text.startswith("## Sales")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from mediaparts._errors import MediaTooLarge
 from mediaparts.converting._extras import Deadline
-from mediaparts.converting._markdown import emphasis, table
+from mediaparts.converting._markdown import TextBudget, emphasis, table
 from mediaparts.converting._xlsx import MAX_COLUMNS, MAX_ROWS
 
 __all__ = ["MAX_CELLS", "docx_markdown"]
@@ -29,9 +30,16 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 # that wide.
 MAX_CELLS = 1_000_000
 _CHECK_EVERY = 256  # cells between deadline checks
+_RUN, _LINK = f"{_W}r", f"{_W}hyperlink"
+_PPR, _PSTYLE, _NUMPR = f"{_W}pPr", f"{_W}pStyle", f"{_W}numPr"
+_RPR, _BOLD, _ITALIC = f"{_W}rPr", f"{_W}b", f"{_W}i"
+_TCPR, _GRID_SPAN, _V_MERGE = f"{_W}tcPr", f"{_W}gridSpan", f"{_W}vMerge"
+_TEXTS = tuple(f"{_W}{tag}" for tag in ("br", "cr", "noBreakHyphen", "ptab", "t", "tab"))
 
 
-def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
+def docx_markdown(
+    docx: Any, package: bytes, deadline: Deadline, text: TextBudget
+) -> tuple[str, list[str]]:
     """Return the Markdown of a checked package (headings, lists, tables, bold and italic),
     and a step for each table cut short.
 
@@ -39,39 +47,46 @@ def docx_markdown(docx: Any, package: bytes, deadline: Deadline) -> tuple[str, l
         docx: The python-docx module.
         package: The package, as `verified_package` returned it.
         deadline: Checked between paragraphs and tables, and every few hundred cells.
+        text: Counts each paragraph's and cell's text as it is read.
 
     Raises:
-        MediaTooLarge: The tables make over `MAX_CELLS` cells, or the deadline passed.
+        MediaTooLarge: The tables make over `MAX_CELLS` cells, the text is over its
+            budget, or the deadline passed.
     """
     document = docx.Document(io.BytesIO(package))
     # python-docx's `paragraph.style` searches the styles part on every call (the default
     # style too): look each paragraph's style id up in one table instead.
     styles = {style.style_id: str(style.name or "") for style in document.styles}
-    blocks: list[str] = []
+    # Each block's lines: an item joins its list's lines (never `+=` on a growing string,
+    # which copies the whole list for each item).
+    blocks: list[list[str]] = []
     listed = ""  # the previous block's list marker: items of one list join without a gap
-    tables = _Tables(deadline)
+    tables = _Tables(deadline, text)
     for block in document.iter_inner_content():
         deadline.check()
         if hasattr(block, "rows"):
-            blocks.append(tables.markdown(block._tbl))
+            blocks.append([tables.markdown(block._tbl)])
             listed = ""
             continue
-        text, marker = _paragraph(block, styles)
-        if not text:
+        line, marker = _paragraph(block._p, styles)
+        if not line:
             continue
+        text.take(line, extra=2)
         if marker and marker == listed:
-            blocks[-1] += "\n" + text
+            blocks[-1].append(line)
         else:
-            blocks.append(text)
+            blocks.append([line])
         listed = marker
-    return "\n\n".join(block for block in blocks if block) + "\n", tables.cuts
+    markdown = "\n\n".join("\n".join(lines) for lines in blocks if lines != [""])
+    return markdown + "\n", tables.cuts
 
 
 class _Tables:
     """Reads a document's tables from their XML, counting the cells they make."""
 
-    def __init__(self, deadline: Deadline) -> None:
+    def __init__(self, deadline: Deadline, text: TextBudget) -> None:
         self.deadline = deadline
+        self.text = text
         self.cuts: list[str] = []  # a step for each table cut short
         self.number = 0  # of the table being read, from 1
         self.cells = 0  # made so far, in every table
@@ -116,8 +131,9 @@ class _Tables:
                 continue
             span = min(span, room)
             self._visit(span)
-            cells.append("" if _continues(tc) else _cell_text(tc))
+            cells.append("" if _continues(tc) else self.text.take(_cell_text(tc), extra=3))
             cells.extend([""] * (span - 1))
+            self.text.take("", extra=3 * (span - 1))
         return cells, width
 
     def _visit(self, count: int) -> None:
@@ -129,7 +145,8 @@ class _Tables:
 
 def _span(tc: Any) -> int:
     """Return the grid columns a `w:tc` spans (`w:tcPr/w:gridSpan/@w:val`), at least 1."""
-    element = tc.find(f"{_W}tcPr/{_W}gridSpan")
+    properties = tc.find(_TCPR)
+    element = properties.find(_GRID_SPAN) if properties is not None else None
     value = element.get(f"{_W}val") if element is not None else None
     if value is None or not value.isascii() or not value.isdigit() or len(value) > 12:
         return 1
@@ -139,34 +156,38 @@ def _span(tc: Any) -> int:
 def _continues(tc: Any) -> bool:
     """Whether a `w:tc` continues a vertical merge: a `w:vMerge` whose value is not
     `restart` (left out, it means `continue`)."""
-    merge = tc.find(f"{_W}tcPr/{_W}vMerge")
+    properties = tc.find(_TCPR)
+    merge = properties.find(_V_MERGE) if properties is not None else None
     return merge is not None and merge.get(f"{_W}val", "continue") != "restart"
 
 
 def _cell_text(tc: Any) -> str:
     """Return a cell's text as python-docx's `_Cell.text` does: its paragraphs, a line each
     (a table nested in it is left out)."""
-    return "\n".join(str(p.text) for p in tc.iterchildren(f"{_W}p"))
+    return "\n".join(_text(p) for p in tc.iterchildren(f"{_W}p"))
 
 
-def _paragraph(paragraph: Any, styles: dict[str, str]) -> tuple[str, str]:
-    """Return a paragraph's Markdown, and its list marker (`-`, `1.`) when it is an item."""
-    text = _inline(paragraph).strip()
+def _paragraph(p: Any, styles: dict[str, str]) -> tuple[str, str]:
+    """Return a `w:p`'s Markdown, and its list marker (`-`, `1.`) when it is an item."""
+    text = _inline(p).strip()
     if not text:
         return "", ""
-    style_id = paragraph._p.style  # w:pPr/w:pStyle/@w:val, or None for the default style
+    # One child lookup at a time: lxml compiles a path (`w:pPr/w:pStyle`) on every call.
+    properties = p.find(_PPR)
+    style_element = properties.find(_PSTYLE) if properties is not None else None
+    style_id = style_element.get(f"{_W}val") if style_element is not None else None
     style = styles.get(style_id, style_id or "") if style_id else ""
     if style.lower() == "title":
-        return f"# {_plain(paragraph)}", ""
+        return f"# {_plain(p)}", ""
     heading = _HEADING.fullmatch(style.lower())
     if heading:
-        return f"{'#' * min(6, int(heading.group(1)))} {_plain(paragraph)}", ""
+        return f"{'#' * min(6, int(heading.group(1)))} {_plain(p)}", ""
     listed = _LIST.fullmatch(style.lower())
     if listed:
         level = int(listed.group(2) or 1) - 1
         mark = "1." if listed.group(1).lower() == "number" else "-"
         return f"{'  ' * level}{mark} {text}", mark
-    numbering = paragraph._p.find(f"{_W}pPr/{_W}numPr")  # a list by direct numbering
+    numbering = properties.find(_NUMPR) if properties is not None else None
     if numbering is not None:
         level_element = numbering.find(f"{_W}ilvl")
         level = _int(level_element.get(f"{_W}val") if level_element is not None else None)
@@ -174,24 +195,49 @@ def _paragraph(paragraph: Any, styles: dict[str, str]) -> tuple[str, str]:
     return text, ""
 
 
-def _inline(paragraph: Any) -> str:
+# python-docx's `Paragraph` and `Run` ask lxml to compile an XPath on every call (about 50
+# µs, so a document of 100,000 short paragraphs took 7 s): the runs are read here with
+# `iterchildren`, as python-docx reads them (docx/oxml/text/run.py, paragraph.py, 1.2).
+def _runs(p: Any) -> Iterator[Any]:
+    """Yield a `w:p`'s runs, and its hyperlinks' runs, in order."""
+    for child in p.iterchildren(_RUN, _LINK):
+        yield from child.iterchildren(_RUN) if child.tag == _LINK else (child,)
+
+
+def _run_text(r: Any) -> str:
+    """A run's text as python-docx's `CT_R.text` makes it (tabs, breaks, hyphens kept)."""
+    return "".join(str(e) for e in r.iterchildren(*_TEXTS))
+
+
+def _flag(r: Any, name: str) -> bool:
+    """Whether a run sets `w:b` or `w:i` on directly (as python-docx's `run.bold`)."""
+    properties = r.find(_RPR)
+    element = properties.find(name) if properties is not None else None
+    if element is None:
+        return False
+    return str(element.get(f"{_W}val", "1")).lower() not in ("0", "false", "off")
+
+
+def _inline(p: Any) -> str:
     """Return a paragraph's runs (and hyperlinks' runs) with bold and italic marked."""
     spans: list[tuple[str, bool, bool]] = []
-    for item in paragraph.iter_inner_content():
-        # A hyperlink has runs (its `url` is not read: a missing relationship raises).
-        inner = getattr(item, "runs", None)
-        for run in inner if inner is not None else [item]:
-            style = (bool(run.bold), bool(run.italic))
-            # Adjacent runs of one style are one span: `**ab**`, never `**a****b**`.
-            if spans and spans[-1][1:] == style:
-                spans[-1] = (spans[-1][0] + run.text, *style)
-            else:
-                spans.append((run.text, *style))
+    for run in _runs(p):
+        style = (_flag(run, _BOLD), _flag(run, _ITALIC))
+        text = _run_text(run)
+        # Adjacent runs of one style are one span: `**ab**`, never `**a****b**`.
+        if spans and spans[-1][1:] == style:
+            spans[-1] = (spans[-1][0] + text, *style)
+        else:
+            spans.append((text, *style))
     return "".join(emphasis(text, bold=bold, italic=italic) for text, bold, italic in spans)
 
 
-def _plain(paragraph: Any) -> str:
-    return " ".join(str(paragraph.text).split())
+def _text(p: Any) -> str:
+    return "".join(_run_text(run) for run in _runs(p))
+
+
+def _plain(p: Any) -> str:
+    return " ".join(_text(p).split())
 
 
 def _int(value: str | None) -> int:

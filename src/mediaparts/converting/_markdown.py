@@ -5,7 +5,46 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-__all__ = ["cell_text", "emphasis", "table", "value_text"]
+from mediaparts._errors import MediaTooLarge
+
+__all__ = ["TEXT_FLOOR", "TextBudget", "cell_text", "emphasis", "table", "value_text"]
+
+# Beyond `TransformPolicy.text_ratio` characters per byte of the file: a short document's
+# text never needs a budget of its own (see docs/security.md).
+TEXT_FLOOR = 1 << 20
+
+
+class TextBudget:
+    """Counts the characters a document becomes while they are made, and stops at the
+    budget: `TransformPolicy.text_ratio` per byte of the file, beyond `TEXT_FLOOR`.
+
+    A few bytes of XML may make a lot of text (one shared string in thousands of cells, a
+    cell spanning thousands of columns), so the text is counted as each piece is read, not
+    after the whole document was made.
+    """
+
+    def __init__(self, size: int, ratio: float, media_type: str) -> None:
+        self.limit = int(ratio * size) + TEXT_FLOOR
+        self.left = self.limit
+        self.ratio = ratio
+        self.media_type = media_type
+
+    def take(self, text: str, extra: int = 0) -> str:
+        """Count `text` (and `extra` characters of markup around it), and return it.
+
+        Raises:
+            MediaTooLarge: The document's text is over its budget.
+        """
+        self.left -= len(text) + extra
+        if self.left < 0:
+            raise MediaTooLarge(
+                f"this {self.media_type} makes more than {self.limit:,} characters of text "
+                f"(TransformPolicy.text_ratio={self.ratio:g} per byte of the file, beyond "
+                f"{TEXT_FLOOR:,}); refused",
+                limit=self.limit,
+                media_type=self.media_type,
+            )
+        return text
 
 
 def table(rows: Sequence[Sequence[str]]) -> str:

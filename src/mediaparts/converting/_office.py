@@ -3,8 +3,9 @@ providers that take text but not the file.
 
 Each format is read by its well-kept library, all in the `[office]` extra: python-docx,
 openpyxl, python-pptx and striprtf. A package reaches its library only after
-`verified_package` checked it (entries, sizes, ratios, no DOCTYPE), as a new ZIP of exactly
-the bytes checked; an RTF only after `clean_rtf` made striprtf's work linear. The whole
+`verified_package` checked it (entries, sizes, ratios per input byte, no DOCTYPE), as a new
+ZIP of exactly the parts the library reads, as checked; an RTF only after `clean_rtf` made
+striprtf's work linear. The Markdown is counted while it is made (`TextBudget`). The whole
 transform runs under `TransformPolicy.timeout`.
 
 Legacy binary Office files (doc, xls, ppt) and encrypted OOXML (both OLE2 compound files) are
@@ -20,6 +21,8 @@ from typing import Any
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, UnsupportedMediaType
 from mediaparts.converting._docx import docx_markdown
 from mediaparts.converting._extras import Deadline, require
+from mediaparts.converting._markdown import TextBudget
+from mediaparts.converting._opc import Reading
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._pptx import pptx_markdown
 from mediaparts.converting._result import Converted
@@ -35,36 +38,49 @@ XLSX = _OOXML + "spreadsheetml.sheet"
 PPTX = _OOXML + "presentationml.presentation"
 RTF = "application/rtf"
 
-Reader = Callable[[Any, bytes, Deadline], tuple[str, list[str]]]
+Reader = Callable[[Any, bytes, Deadline, TextBudget], tuple[str, list[str]]]
 
 
-def _docx(module: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
-    return docx_markdown(module, package, deadline)
+def _pptx(
+    module: Any, package: bytes, deadline: Deadline, text: TextBudget
+) -> tuple[str, list[str]]:
+    return pptx_markdown(module, package, deadline, text), []
 
 
-def _pptx(module: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
-    return pptx_markdown(module, package, deadline), []
+# The parts each reader opens, by the relationships that reach them; no other part of a
+# package is inflated. python-docx reads the document and its styles (headers, footers,
+# pictures, comments are not read); openpyxl in read-only mode the workbook, its sheets
+# (streamed), shared strings (streamed) and styles (for dates), and opens chartsheets;
+# python-pptx the presentation, its slides and their notes (layouts and masters are not
+# read: placeholders' kinds are on the slide).
+_WORD = Reading(frozenset({"officeDocument", "styles"}))
+_EXCEL = Reading(
+    frozenset({"officeDocument", "worksheet", "chartsheet", "sharedStrings", "styles"}),
+    streamed=frozenset({"worksheet", "sharedStrings"}),
+)
+_POWERPOINT = Reading(frozenset({"officeDocument", "slide", "notesSlide"}))
 
-
-# media type -> (the module to import, its PyPI name, the short name in steps, the reader).
-# Macro-enabled workbooks and decks and workbook templates are the same packages (their
-# macros are never run); python-docx opens only documents (docx/api.py, 1.2).
-_LIBRARIES: dict[str, tuple[str, str, str, Reader]] = {
-    DOCX: ("docx", "python-docx", "docx", _docx),
-    XLSX: ("openpyxl", "openpyxl", "xlsx", xlsx_markdown),
+# media type -> (the module to import, its PyPI name, the short name in steps, the reader,
+# what it opens). Macro-enabled workbooks and decks and workbook templates are the same
+# packages (their macros are never run); python-docx opens only documents (docx/api.py, 1.2).
+_LIBRARIES: dict[str, tuple[str, str, str, Reader, Reading]] = {
+    DOCX: ("docx", "python-docx", "docx", docx_markdown, _WORD),
+    XLSX: ("openpyxl", "openpyxl", "xlsx", xlsx_markdown, _EXCEL),
     "application/vnd.ms-excel.sheet.macroenabled.12": (
         "openpyxl",
         "openpyxl",
         "xlsm",
         xlsx_markdown,
+        _EXCEL,
     ),
-    _OOXML + "spreadsheetml.template": ("openpyxl", "openpyxl", "xltx", xlsx_markdown),
-    PPTX: ("pptx", "python-pptx", "pptx", _pptx),
+    _OOXML + "spreadsheetml.template": ("openpyxl", "openpyxl", "xltx", xlsx_markdown, _EXCEL),
+    PPTX: ("pptx", "python-pptx", "pptx", _pptx, _POWERPOINT),
     "application/vnd.ms-powerpoint.presentation.macroenabled.12": (
         "pptx",
         "python-pptx",
         "pptm",
         _pptx,
+        _POWERPOINT,
     ),
 }
 OFFICE_TYPES: frozenset[str] = frozenset({*_LIBRARIES, RTF, "text/rtf"})
@@ -86,8 +102,9 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
     Args:
         data: The whole file.
         media_type: Its detected type: one of `OFFICE_TYPES`.
-        policy: `max_expanded_bytes` bounds what a package may expand to (and an RTF's
-            size), `timeout` the whole transform.
+        policy: `inflation_ratio` and `max_expanded_bytes` bound what a package may expand
+            to (the latter an RTF's size too), `text_ratio` the Markdown it becomes,
+            `timeout` the whole transform.
 
     Returns:
         One `Converted` with `text`: `"text/markdown"` for Office packages (steps
@@ -99,8 +116,9 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
         UnsupportedMediaType: A legacy binary Office file, an encrypted package, or a type
             that is not an Office document.
         InvalidMedia: A malformed package or document, or an XML part with a DOCTYPE.
-        MediaTooLarge: A package (or an RTF) over `max_expanded_bytes`, a ZIP bomb, too
-            many entries, or longer than `timeout`.
+        MediaTooLarge: A package over its budget (`inflation_ratio`, `max_expanded_bytes`),
+            an RTF over `max_expanded_bytes`, a ZIP bomb, too many entries, more text than
+            `text_ratio` allows, memory running out, or longer than `timeout`.
     """
     deadline = Deadline(policy.timeout, f"reading this {media_type}", media_type)
     if media_type in (RTF, "text/rtf"):
@@ -129,7 +147,7 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
             media_type=media_type,
             accepted=tuple(sorted(OFFICE_TYPES)),
         )
-    module_name, package_name, short, reader = _LIBRARIES[media_type]
+    module_name, package_name, short, reader, reading = _LIBRARIES[media_type]
     module = require(
         module_name,
         package=package_name,
@@ -137,8 +155,18 @@ def office_to_text(data: bytes, media_type: str, policy: TransformPolicy) -> Con
         media_type=media_type,
         doing=f"turn {short} into text",
     )
-    package = verified_package(data, media_type, policy, deadline)
-    text, cuts = _read(lambda: reader(module, package, deadline), media_type)
+    budget = TextBudget(len(data), policy.text_ratio, media_type)
+    try:
+        package = verified_package(data, media_type, policy, deadline, reading)
+        text, cuts = _read(lambda: reader(module, package, deadline, budget), media_type)
+    except MemoryError as exc:
+        # Every budget here is meant to be met first; memory running out is the last line,
+        # and still ours (a bare MemoryError would take a web app's worker down).
+        raise MediaTooLarge(
+            f"this {media_type} took more memory than this process has while being read; "
+            "lower TransformPolicy.inflation_ratio or text_ratio",
+            media_type=media_type,
+        ) from exc
     return Converted("text/markdown", text=text, steps=(f"{short}→markdown", *cuts))
 
 

@@ -67,6 +67,13 @@ class TransformPolicy:
         max_pages: The most pages of a document read, split or rendered.
         max_expanded_bytes: The most bytes an Office package (a zip) or an SVG may expand to
             when read: its entries' sizes, or an XML file's text.
+        inflation_ratio: The most bytes an Office package's entries may hold in all per byte
+            of the file, beyond a floor of 4 MiB (real packages hold 2 to 25; a ZIP bomb
+            hundreds). The parts a reader opens are also held to a quarter of an XML tag
+            per byte of the file, beyond a floor of 262,144 tags.
+        text_ratio: The most characters of text a document may become per byte of the file,
+            beyond a floor of 1 MiB (real documents become less than 5), counted while the
+            text is made.
         timeout: The most seconds one transform may take (at most a day), checked between
             units of work (packets, frames, pages), or the child process drawing pages and
             SVGs is stopped; each transform of a part has its own (frames and then the audio
@@ -81,6 +88,8 @@ class TransformPolicy:
     max_pixels: int = _PIXEL_CAP
     max_pages: int = 1000
     max_expanded_bytes: int = 200 * 2**20
+    inflation_ratio: float = 40.0
+    text_ratio: float = 16.0
     timeout: float = 120.0
 
     def __post_init__(self) -> None:
@@ -108,7 +117,7 @@ class TransformPolicy:
                 raise InvalidConfig(
                     f"TransformPolicy.{name} must be a positive whole number, got {excerpt(value)}"
                 )
-        for name in ("max_seconds", "timeout"):
+        for name in ("max_seconds", "inflation_ratio", "text_ratio", "timeout"):
             value = getattr(self, name)
             if (
                 isinstance(value, bool)
@@ -116,9 +125,9 @@ class TransformPolicy:
                 or not math.isfinite(value)
                 or value <= 0
             ):
+                unit = " of seconds" if name in ("max_seconds", "timeout") else ""
                 raise InvalidConfig(
-                    f"TransformPolicy.{name} must be a positive number of seconds, "
-                    f"got {excerpt(value)}"
+                    f"TransformPolicy.{name} must be a positive number{unit}, got {excerpt(value)}"
                 )
 
     def replace(self, **changes: object) -> TransformPolicy:

@@ -9,11 +9,13 @@ steps. Empty rows and columns at the end of a sheet are dropped, and columns aft
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Any
+from xml.etree.ElementTree import iterparse as _iterparse
 
 from mediaparts.converting._extras import Deadline
-from mediaparts.converting._markdown import table, value_text
+from mediaparts.converting._markdown import TextBudget, table, value_text
 
 __all__ = ["MAX_COLUMNS", "MAX_ROWS", "xlsx_markdown"]
 
@@ -21,66 +23,194 @@ MAX_ROWS = 1000
 # The width of a legacy .xls sheet (column IV): wider tables are rare, and as Markdown no
 # reader (human or model) follows a row across them.
 MAX_COLUMNS = 256
-_CHECK_EVERY = 256  # rows between deadline checks
+_CHECK_EVERY = 256  # cells between deadline checks
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_ROW, _CELL, _DIMENSION = f"{_MAIN}row", f"{_MAIN}c", f"{_MAIN}dimension"
+_VALUE = f"{_MAIN}v"
+_STRING, _TEXT, _RUN = f"{_MAIN}si", f"{_MAIN}t", f"{_MAIN}r"
+_DIGITS = "0123456789"
+_FLOAT = frozenset(".Ee")  # as openpyxl's _cast_number tells a float from an int
 
 
-def xlsx_markdown(openpyxl: Any, package: bytes, deadline: Deadline) -> tuple[str, list[str]]:
+def xlsx_markdown(
+    openpyxl: Any, package: bytes, deadline: Deadline, text: TextBudget
+) -> tuple[str, list[str]]:
     """Return the Markdown of a checked workbook, and a step for each sheet cut short.
 
     Args:
         openpyxl: The openpyxl module.
         package: The package, as `verified_package` returned it.
-        deadline: Checked every few hundred rows.
+        deadline: Checked every few hundred cells.
+        text: Counts each cell's text as it is read.
     """
-    workbook = openpyxl.load_workbook(
-        io.BytesIO(package), read_only=True, data_only=True, keep_links=False
-    )
+    reader = _workbook(openpyxl, package)
     try:
         sections: list[str] = []
         cuts: list[str] = []
-        for sheet in workbook.worksheets:
+        for sheet, rel in reader.parser.find_sheets():
+            if rel.target not in reader.valid_files or "chartsheet" in rel.Type:
+                continue  # as openpyxl's own reader skips them (reader/excel.py, 3.1)
             deadline.check()
-            rows, total, columns = _rows(sheet, deadline)
-            if total > MAX_ROWS:
-                cuts.append(f"{sheet.title}: first {MAX_ROWS:,} of {total:,} rows")
+            title = text.take(str(sheet.name))
+            with reader.archive.open(rel.target) as source:
+                rows, more, columns, declared = _rows(
+                    source, _parser(openpyxl, reader), deadline, text
+                )
+            if more:
+                # The <dimension> element says how many rows (it may lie, or be absent):
+                # rows past the cap are never walked just to count them.
+                total = f"{declared:,}" if declared > MAX_ROWS else "more"
+                cuts.append(f"{title}: first {MAX_ROWS:,} of {total} rows")
             if columns > MAX_COLUMNS:
-                cuts.append(f"{sheet.title}: first {MAX_COLUMNS:,} of {columns:,} columns")
+                cuts.append(f"{title}: first {MAX_COLUMNS:,} of {columns:,} columns")
             body = table(rows) or "_(empty)_"
-            sections.append(f"## {sheet.title}\n\n{body}")
+            sections.append(f"## {title}\n\n{body}")
     finally:
-        workbook.close()
+        reader.archive.close()
     return "\n\n".join(sections) + "\n", cuts
 
 
-def _rows(sheet: Any, deadline: Deadline) -> tuple[list[list[str]], int, int]:
-    """Return the sheet's first rows and columns as text, how many rows it has, and how many
-    columns its first rows have.
-
-    Rows count to the last row with a value, columns to the last column with a value in the
-    rows kept; the empty ones after those are dropped.
+def _workbook(openpyxl: Any, package: bytes) -> Any:
+    """Read a workbook's parts as openpyxl's `load_workbook(read_only=True)` does, but not
+    its sheets: for each one, openpyxl looks for a `<dimension>` element by parsing the
+    whole sheet when there is none (`ReadOnlyWorksheet._get_size`), 200,000 rows for
+    nothing. The sheets are read here instead (`_rows`).
     """
-    # The <dimension> element may lie (or be absent): let each row be as wide as its cells.
-    sheet.reset_dimensions()
-    kept: list[list[str]] = []
-    last = 0  # the number of the last row with a value
-    columns = 0  # the number of the last column with a value, in the rows kept
-    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-        if number % _CHECK_EVERY == 0:
+    excel = openpyxl.reader.excel
+    reader = excel.ExcelReader(
+        io.BytesIO(package), read_only=True, keep_vba=False, data_only=True, keep_links=False
+    )
+    reader.read_manifest()
+    strings = reader.package.find(openpyxl.xml.constants.SHARED_STRINGS)
+    if strings is not None:
+        with reader.archive.open(strings.PartName[1:]) as source:
+            reader.shared_strings = _shared_strings(source)
+    reader.read_workbook()
+    excel.apply_stylesheet(reader.archive, reader.wb)  # the styles that make numbers dates
+    return reader
+
+
+def _rows(
+    source: Any, parser: Any, deadline: Deadline, text: TextBudget
+) -> tuple[list[list[str]], bool, int, int]:
+    """Return the sheet's first rows and columns as text, whether rows follow them, how
+    many columns its first rows have, and the last row its `<dimension>` names (0 if none).
+
+    The cells are read one by one from the sheet's XML, with openpyxl's own cell parser,
+    but no row is padded to its last column (a cell in column XFD made openpyxl fill
+    16,384 values) and no missing row is filled in; each element is dropped once read, so
+    a row of a million cells holds one at a time.
+    """
+    rows: dict[int, dict[int, str]] = {}
+    row: dict[int, str] = {}
+    columns = declared = 0  # the last column with a value in the rows kept; the dimension's
+    seen = visited = 0  # rows, and elements, read
+    open_elements: list[Any] = []
+    in_cell = 0  # how many cells the element read sits in
+    for event, element in _iterparse(source, events=("start", "end")):
+        if event == "start":
+            open_elements.append(element)
+            in_cell += element.tag == _CELL
+            if element.tag == _ROW:
+                seen += 1
+                parser.row_counter = _row_number(element.get("r"), parser.row_counter)
+                parser.col_counter = 0
+                if seen > MAX_ROWS or parser.row_counter > MAX_ROWS:
+                    return _kept(rows), True, columns, declared
+                row = rows.setdefault(parser.row_counter, {})
+            elif element.tag == _DIMENSION:
+                declared = _last_row(element.get("ref"))
+            continue
+        open_elements.pop()
+        visited += 1
+        if visited % _CHECK_EVERY == 0:
             deadline.check()
-        width = _width(values)
-        if width:
-            last = number
-        if number <= MAX_ROWS:
-            columns = max(columns, width)
-            kept.append([value_text(value) for value in values[: min(width, MAX_COLUMNS)]])
-    kept = kept[: min(last, MAX_ROWS)]
-    return kept, last, columns
+        if element.tag == _CELL:
+            in_cell -= 1
+            value, column = _cell(parser, element)
+            if value is not None and value != "":
+                columns = max(columns, column)
+                if column <= MAX_COLUMNS:
+                    row[column] = text.take(value_text(value), extra=3)
+        if not in_cell and open_elements:
+            # Read: the tree keeps none of it (a cell keeps its children until it ends).
+            open_elements[-1].remove(element)
+    return _kept(rows), False, columns, declared
 
 
-def _width(values: tuple[object, ...]) -> int:
-    """Return the number of the last cell with a value (0 when the row is empty)."""
-    for index in range(len(values), 0, -1):
-        value = values[index - 1]
-        if value is not None and value != "":
-            return index
-    return 0
+def _shared_strings(source: Any) -> list[str]:
+    """Read the shared-string table as openpyxl's `read_string_table` does (each `si`'s `t`,
+    then its runs' `t`, phonetic runs left out; `x005F_` escapes dropped), at a third of its
+    cost per string, each string's elements cleared once read."""
+    strings: list[str] = []
+    for _, element in _iterparse(source):
+        if element.tag != _STRING:
+            continue
+        pieces = [
+            (child.text or "") if child.tag == _TEXT else (child.findtext(_TEXT) or "")
+            for child in element
+            if child.tag in (_TEXT, _RUN)
+        ]
+        strings.append("".join(pieces).replace("x005F_", ""))
+        element.clear()
+    return strings
+
+
+def _parser(openpyxl: Any, reader: Any) -> Any:
+    """Return openpyxl's worksheet parser as its read-only worksheet builds it (shared
+    strings, the 1900 or 1904 epoch, the styles that make numbers dates)."""
+    workbook = reader.wb
+    return openpyxl.worksheet._reader.WorkSheetParser(
+        None,
+        reader.shared_strings,
+        data_only=True,
+        epoch=workbook.epoch,
+        date_formats=workbook._date_formats,
+        timedelta_formats=workbook._timedelta_formats,
+    )
+
+
+def _last_row(ref: str | None) -> int:
+    """Return the last row a `<dimension ref="A1:D5000">` names, or 0."""
+    digits = (ref or "").rpartition(":")[2].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 12 else 0
+
+
+def _cell(parser: Any, element: Any) -> tuple[object, int]:
+    """Return a `c` element's value and column: numbers and shared strings here (most cells,
+    at half the cost), the rest by openpyxl's `parse_cell` (dates, booleans, inline strings,
+    errors, and anything odd, which it reads or refuses)."""
+    ref, kind, style = element.get("r"), element.get("t", "n"), element.get("s")
+    letters = (ref or "").rstrip(_DIGITS)
+    plain = kind == "s" or not style or (style.isdigit() and int(style) not in parser.date_formats)
+    if kind in ("n", "s") and plain and 0 < len(letters) <= 3 and letters.isupper():
+        column = 0
+        for letter in letters:
+            column = column * 26 + ord(letter) - 64
+        parser.col_counter = column
+        value = element.findtext(_VALUE) or None
+        if value is None:
+            return None, column
+        with contextlib.suppress(ValueError, IndexError):
+            if kind == "s":
+                return parser.shared_strings[int(value)], column
+            return (float(value) if _FLOAT.intersection(value) else int(value)), column
+    cell = parser.parse_cell(element)
+    return cell["value"], cell["column"]
+
+
+def _row_number(value: str | None, previous: int) -> int:
+    """Return a row's number: its `r`, else the row after the previous one."""
+    if value is not None and value.isascii() and value.isdigit() and len(value) < 12:
+        return int(value)
+    return previous + 1
+
+
+def _kept(rows: dict[int, dict[int, str]]) -> list[list[str]]:
+    """Return the rows as lists, up to the last row and column with a value."""
+    last = max((number for number, row in rows.items() if row), default=0)
+    width = max((max(row) for row in rows.values() if row), default=0)
+    return [
+        [rows.get(number, {}).get(column, "") for column in range(1, width + 1)]
+        for number in range(1, min(last, MAX_ROWS) + 1)
+    ]

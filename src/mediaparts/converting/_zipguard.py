@@ -1,14 +1,17 @@
 """Office packages (ZIP files of XML) checked before any library reads them.
 
 A package is refused, with our errors, when it has too many entries, when its entries claim
-to expand to more than `TransformPolicy.max_expanded_bytes` in all, when one entry expands
-more than any Office writer compresses, when an entry is encrypted or compressed in a way
-OOXML never uses, or when an XML part declares a DOCTYPE (entity expansion, external
-entities: Office XML never carries one, ECMA-376 part 2 §8.1.4 and part 1 §M.1.2).
+to expand to more than its budget in all (`TransformPolicy.inflation_ratio` bytes per byte of
+the file, at most `max_expanded_bytes`), when one entry expands more than any Office writer
+compresses, when an entry is encrypted or compressed in a way OOXML never uses, or when an
+XML part it reads declares a DOCTYPE (entity expansion, external entities: Office XML never
+carries one, ECMA-376 part 2 §8.1.4 and part 1 §M.1.2).
 
-What passes is read through `zipfile`, whose reader stops at each entry's declared size and
-checks its CRC, so headers that lie cannot make it expand further. The libraries then get a
-new, uncompressed ZIP of exactly the bytes that were checked (`verified_package`).
+Only the parts the library will open are inflated, found by following the package's
+relationships (`_opc.Reading`); each is read through `zipfile`, whose reader stops at each
+entry's declared size and checks its CRC, so headers that lie cannot make it expand further.
+The libraries then get a new, uncompressed ZIP of exactly those parts, as checked, with the
+relationships to the parts left out dropped (`verified_package`).
 """
 
 from __future__ import annotations
@@ -21,17 +24,48 @@ import zlib
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, UnsupportedMediaType
 from mediaparts.converting._extras import Deadline
+from mediaparts.converting._opc import (
+    ROOT,
+    Reading,
+    Relationship,
+    relationships,
+    rels_name,
+    rels_xml,
+)
 from mediaparts.converting._policy import TransformPolicy
 
-__all__ = ["MAX_ENTRIES", "MAX_RATIO", "RATIO_FLOOR", "check_xml", "verified_package"]
+__all__ = [
+    "ELEMENTS_FLOOR",
+    "ELEMENTS_PER_BYTE",
+    "EXPANSION_FLOOR",
+    "MAX_ENTRIES",
+    "MAX_RATIO",
+    "RATIO_FLOOR",
+    "check_xml",
+    "expansion_budget",
+    "verified_package",
+]
 
 # Word, Excel and PowerPoint files hold tens of entries; a deck of 1,000 slides with notes
 # and pictures a few thousand. More is not an Office document anyone wrote.
 MAX_ENTRIES = 10_000
-# Deflate reaches about 1,000:1 on zeros; Office XML (repetitive markup) compresses 5-50:1.
-# An entry above the floor that claims more than this ratio is a bomb.
+# Deflate reaches about 1,000:1 on zeros; Office XML (repetitive markup) compresses 5-50:1,
+# a run of empty paragraphs a few hundred to one. Every entry beyond the floor that claims
+# more than this ratio is a bomb, read or not.
 MAX_RATIO = 200
-RATIO_FLOOR = 1 << 20
+RATIO_FLOOR = 1 << 18
+# The package as a whole: `TransformPolicy.inflation_ratio` bytes per byte of the file beyond
+# this floor (real packages hold 2-25 times their size; see docs/security.md).
+EXPANSION_FLOOR = 4 << 20
+# The parts a library holds as whole trees (python-docx, python-pptx, openpyxl's workbook and
+# styles), counted in tags (`<`, about two an element): lxml takes about 120 bytes an element
+# and the readers up to 20 µs a paragraph, so a quarter of a tag per byte of the file keeps a
+# 1 MB package near 2 s and 100 MB; the parts read of real documents have 0.02-0.15 (Word,
+# PowerPoint), python-docx's own reports up to 0.4, within the floor up to 650 KB.
+ELEMENTS_PER_BYTE = 0.25
+ELEMENTS_FLOOR = 1 << 18
+_CONTENT_TYPES = "[Content_Types].xml"
+_ROOT_RELS = "_rels/.rels"
 _CHUNK = 1 << 16
 _DATE = (1980, 1, 1, 0, 0, 0)
 
@@ -55,21 +89,28 @@ _DOCTYPE_BYTES = re.compile(rb"<!\s*" + _KEYWORDS.encode("ascii"))
 
 
 def verified_package(
-    data: bytes, media_type: str, policy: TransformPolicy, deadline: Deadline
+    data: bytes, media_type: str, policy: TransformPolicy, deadline: Deadline, reading: Reading
 ) -> bytes:
-    """Check a package and return a stored ZIP of its checked entries, for a library to read.
+    """Check a package and return a stored ZIP of the checked parts a library will read.
+
+    Only the parts `reading` follows from the package's relationships are inflated, each
+    checked as it is read (DOCTYPE, encoding, the bytes and elements left in the budgets);
+    the relationships to the other parts are dropped, so the library never asks for them.
 
     Args:
         data: The whole file.
         media_type: Its detected type, for messages.
-        policy: `max_expanded_bytes` bounds the sum of the entries' sizes.
+        policy: `max_expanded_bytes` and `inflation_ratio` bound the entries' sizes.
         deadline: Checked between entries and between chunks of one entry.
+        reading: The relationship types the library follows.
 
     Raises:
         InvalidMedia: Not a readable ZIP, a corrupt entry, two entries of one name, or an XML
             part with a DOCTYPE or in an encoding Office XML does not use.
-        MediaTooLarge: Too many entries, more bytes in all than `max_expanded_bytes`, an
-            entry compressed beyond `MAX_RATIO`, or the deadline passed.
+        MediaTooLarge: Too many entries, more bytes in all than the package's budget
+            (`inflation_ratio` times its size, at most `max_expanded_bytes`), an entry
+            compressed beyond `MAX_RATIO`, the parts read holding more elements than
+            `ELEMENTS_PER_BYTE` allows, or the deadline passed.
         UnsupportedMediaType: An encrypted entry, or a compression OOXML does not use.
     """
     # Each entry costs zipfile an object before any check of ours: count the central
@@ -90,16 +131,95 @@ def verified_package(
         ) from exc
     with archive:
         entries = archive.infolist()
-        _check_listing(entries, media_type, policy)
+        _check_listing(entries, len(data), media_type, policy)
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as package:
-            for entry in entries:
-                deadline.check()
-                member = _read_entry(archive, entry, media_type, deadline)
-                check_xml(member, entry.filename, media_type)
-                # A fresh record: none of the input's extra fields, flags or odd dates.
-                package.writestr(zipfile.ZipInfo(entry.filename, _DATE), member)
+            _Walk(archive, package, len(data), media_type, deadline, reading).run()
     return out.getvalue()
+
+
+def expansion_budget(size: int, policy: TransformPolicy) -> int:
+    """Return the most bytes a package of `size` bytes may hold in all."""
+    return min(policy.max_expanded_bytes, int(policy.inflation_ratio * size) + EXPANSION_FLOOR)
+
+
+class _Walk:
+    """Copies the parts a library reads, from the package's relationships down."""
+
+    def __init__(
+        self,
+        archive: zipfile.ZipFile,
+        package: zipfile.ZipFile,
+        size: int,
+        media_type: str,
+        deadline: Deadline,
+        reading: Reading,
+    ) -> None:
+        self.archive, self.package = archive, package
+        self.media_type, self.deadline, self.reading = media_type, deadline, reading
+        self.entries = {entry.filename: entry for entry in archive.infolist()}
+        self.elements = int(ELEMENTS_PER_BYTE * size) + ELEMENTS_FLOOR
+        self.copied: set[str] = set()
+
+    def run(self) -> None:
+        """Copy the content types, then each part reached, with its relationships."""
+        self._copy(_CONTENT_TYPES, streamed=False)
+        queue = [ROOT]
+        while queue:
+            source = queue.pop()
+            name = _ROOT_RELS if source == ROOT else rels_name(source)
+            member = self._read(name, streamed=False)
+            if member is None:
+                continue
+            kept: list[Relationship] = []
+            targets: set[str] = set()
+            for rel in relationships(member, source, name, self.media_type):
+                if rel.external or rel.kind not in self.reading.follows:
+                    continue  # never opened: an external link, or a part not read
+                if rel.part in targets:
+                    # Read again for each relationship (slides, sheets): one part of a few
+                    # KB would become thousands. No Office writer names a part twice.
+                    raise InvalidMedia(
+                        f"the part {name!r} of this {self.media_type} relates its source to "
+                        f"{rel.part!r} more than once; refused",
+                        media_type=self.media_type,
+                    )
+                targets.add(rel.part)
+                kept.append(rel)
+                if rel.part not in self.copied and rel.part in self.entries:
+                    self._copy(rel.part, streamed=rel.kind in self.reading.streamed)
+                    queue.append(rel.part)
+            self._write(name, rels_xml(kept))
+
+    def _copy(self, name: str, *, streamed: bool) -> None:
+        member = self._read(name, streamed=streamed)
+        if member is not None:
+            self._write(name, member)
+
+    def _read(self, name: str, *, streamed: bool) -> bytes | None:
+        entry = self.entries.get(name)
+        if entry is None or name in self.copied:
+            return None
+        self.copied.add(name)
+        self.deadline.check()
+        member = _read_entry(self.archive, entry, self.media_type, self.deadline)
+        check_xml(member, name, self.media_type)
+        if not streamed:
+            # A library holds such a part as a tree of about 120 bytes an element (lxml):
+            # count its tags (a memchr over the bytes) before any parser sees it.
+            self.elements -= member.count(b"<")
+            if self.elements < 0:
+                raise MediaTooLarge(
+                    f"the parts of this {self.media_type} a reader opens hold more XML tags "
+                    f"than {ELEMENTS_PER_BYTE} per byte of the file (beyond "
+                    f"{ELEMENTS_FLOOR:,}); refused before any parser read them",
+                    media_type=self.media_type,
+                )
+        return member
+
+    def _write(self, name: str, member: bytes) -> None:
+        # A fresh record: none of the input's extra fields, flags or odd dates.
+        self.package.writestr(zipfile.ZipInfo(name, _DATE), member)
 
 
 def check_xml(member: bytes, name: str, media_type: str) -> None:
@@ -159,7 +279,7 @@ def _check_declaration(prolog: str, allowed: frozenset[str], name: str, media_ty
 
 
 def _check_listing(
-    entries: list[zipfile.ZipInfo], media_type: str, policy: TransformPolicy
+    entries: list[zipfile.ZipInfo], size: int, media_type: str, policy: TransformPolicy
 ) -> None:
     """Refuse a package from its central directory alone: counts, sizes, ratios, names."""
     if len(entries) > MAX_ENTRIES:  # pragma: no cover - the signature count caught it
@@ -170,12 +290,15 @@ def _check_listing(
             media_type=media_type,
         )
     declared = sum(entry.file_size for entry in entries)
-    if declared > policy.max_expanded_bytes:
+    budget = expansion_budget(size, policy)
+    if declared > budget:
         raise MediaTooLarge(
-            f"this {media_type} expands to {declared:,} bytes, over "
-            f"TransformPolicy.max_expanded_bytes={policy.max_expanded_bytes:,}; refused unread",
+            f"this {media_type} of {size:,} bytes expands to {declared:,}, over its budget of "
+            f"{budget:,} (TransformPolicy.inflation_ratio={policy.inflation_ratio:g} bytes per "
+            f"byte beyond {EXPANSION_FLOOR:,}, at most TransformPolicy.max_expanded_bytes="
+            f"{policy.max_expanded_bytes:,}); refused unread",
             size=declared,
-            limit=policy.max_expanded_bytes,
+            limit=budget,
             media_type=media_type,
         )
     names: set[str] = set()
@@ -192,11 +315,11 @@ def _check_listing(
                 f"method {entry.compress_type}; Office files use only stored and deflated",
                 media_type=media_type,
             )
-        if entry.file_size > RATIO_FLOOR and entry.file_size > MAX_RATIO * entry.compress_size:
+        if entry.file_size > MAX_RATIO * entry.compress_size + RATIO_FLOOR:
             raise MediaTooLarge(
                 f"the entry {entry.filename!r} of this {media_type} claims to expand "
-                f"{entry.compress_size:,} bytes to {entry.file_size:,}, more than {MAX_RATIO}:1; "
-                "a ZIP bomb, refused unread",
+                f"{entry.compress_size:,} bytes to {entry.file_size:,}, more than {MAX_RATIO}:1 "
+                f"beyond {RATIO_FLOOR:,}; a ZIP bomb, refused unread",
                 size=entry.file_size,
                 media_type=media_type,
             )
