@@ -67,6 +67,12 @@ class TransformPolicy:
         max_pages: The most pages of a document read, split or rendered.
         max_expanded_bytes: The most bytes an Office package (a zip) or an SVG may expand to
             when read: its entries' sizes, or an XML file's text.
+        svg_work_per_byte: The drawing work an SVG may ask of the rasteriser per byte of
+            input, on top of a floor that any ordinary drawing fits in. The unit is about a
+            nanosecond of resvg's time: filter primitives cost their region's pixels times
+            a factor (a morphology window's area, a kernel's area, octaves of noise), each
+            time the filter is applied; each shape, layer and character costs too. Judged
+            before drawing (docs/security.md).
         timeout: The most seconds one transform may take (at most a day), checked between
             units of work (packets, frames, pages), or the child process drawing pages and
             SVGs is stopped; each transform of a part has its own (frames and then the audio
@@ -81,6 +87,7 @@ class TransformPolicy:
     max_pixels: int = _PIXEL_CAP
     max_pages: int = 1000
     max_expanded_bytes: int = 200 * 2**20
+    svg_work_per_byte: int = 200
     timeout: float = 120.0
 
     def __post_init__(self) -> None:
@@ -102,7 +109,13 @@ class TransformPolicy:
                 f"TransformPolicy.timeout must be at most {_MOST_SECONDS:,} seconds (a day), "
                 f"got {excerpt(self.timeout)}"
             )
-        for name in ("frames", "max_pixels", "max_pages", "max_expanded_bytes"):
+        for name in (
+            "frames",
+            "max_pixels",
+            "max_pages",
+            "max_expanded_bytes",
+            "svg_work_per_byte",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidConfig(
