@@ -20,12 +20,18 @@ from mediaparts._errors import CodecUnavailable, InvalidConfig, InvalidMedia, Me
 from mediaparts.converting import (
     Converted,
     TransformPolicy,
+    _svg,
+    _svg_cost,
     rasterize_svg,
     svg_text,
     using_transforms,
 )
+from mediaparts.converting._extras import Deadline
+from mediaparts.converting._svg import svg_size, work_budget
+from mediaparts.converting._svg_scan import scan_svg
 from mediaparts.detection import detect_media_type
 from tests._builders import png_header, read
+from tests._orphans import orphan_survives
 
 pytest.importorskip("resvg_py")
 
@@ -333,3 +339,90 @@ def test_rasterize_svg_checks_embedded_raster_headers() -> None:
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_rasterize_svg_child_dies_with_its_parent() -> None:
+    """A process killed outright (SIGKILL) while its renderer draws leaves no renderer running."""
+    code = (
+        "from mediaparts.converting import TransformPolicy, rasterize_svg\n"
+        'body = \'<filter id="f"><feMorphology radius="200"/></filter>\''
+        ' \'<rect width="2000" height="2000" filter="url(#f)"/>\'\n'
+        'svg = f\'<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">{body}</svg>\'\n'
+        "rasterize_svg(svg.encode(), TransformPolicy(timeout=600, svg_work_per_byte=10**15))\n"
+    )
+    assert not orphan_survives(code)
+
+
+# ---------------------------------------------------------------------------- drawing work
+
+MORPH = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">'
+    '<filter id="f"><feMorphology radius="{r}"/></filter>{uses}'
+    '<rect id="r" width="512" height="512" filter="url(#f)"/></svg>'
+)
+
+
+def work_of(document: str) -> float:
+    """The work the scan judges `document` to cost at its own size."""
+    policy = TransformPolicy()
+    scanned = scan_svg(document, policy, Deadline(60, "test"))
+    width, height, view_box = svg_size(scanned)
+    return _svg._work(scanned, view_box, round(width), round(height))
+
+
+def test_svg_work_grows_with_the_morphology_window() -> None:
+    """feMorphology costs its window's area: a radius 10 times as large, about 100 times."""
+    small, large = (work_of(MORPH.format(r=r, uses="")) for r in (2, 20))
+    assert 50 < large / small < 150
+
+
+def test_svg_work_counts_every_time_a_filter_is_applied() -> None:
+    """A filtered element used 10 more times costs about 11 times as much."""
+    once = work_of(MORPH.format(r=20, uses=""))
+    many = work_of(MORPH.format(r=20, uses='<use href="#r"/>' * 10))
+    assert 10 < many / once < 12
+
+
+@pytest.mark.parametrize(
+    ("d", "box"),
+    [
+        ("M1 1h3v3z", (4.0, 4.0)),
+        ("m10 10 l 5 5 5 5", (20.0, 20.0)),
+        ("M0 0C10 20 30 40 50 60", (50.0, 60.0)),
+        ("M0 0a5 5 0 0 1 10 10", (15.0, 15.0)),
+        ("M-2000-2000L2000 2000", (4000.0, 4000.0)),
+        ("M 0 0 H 7 V 9 Z m 1 1", (7.0, 9.0)),
+        ("", (0.0, 0.0)),
+    ],
+)
+def test_svg_path_box(d: str, box: tuple[float, float]) -> None:
+    """A path's box spans its points and control points, relative or absolute."""
+    assert _svg_cost._path_box(d) == box
+
+
+def test_svg_work_budget_grows_with_the_input() -> None:
+    """The budget is a floor plus the policy's units per input byte."""
+    policy = TransformPolicy(svg_work_per_byte=7)
+    assert work_budget(0, policy) == _svg.WORK_FLOOR
+    assert work_budget(1000, policy) == _svg.WORK_FLOOR + 7000
+
+
+def test_rasterize_svg_over_the_work_budget_names_the_field() -> None:
+    """Over its budget, MediaTooLarge names svg_work_per_byte; drawn smaller, it fits."""
+    document = MORPH.format(r=30, uses="").encode()
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
+        rasterize_svg(document)
+    assert rasterize_svg(document, max_side=64).width == 64
+
+
+def test_rasterize_svg_memory_error_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Running out of memory while reading an SVG is MediaTooLarge, the MemoryError its cause."""
+
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_svg, "scan_svg", exhausted)
+    with pytest.raises(MediaTooLarge, match="memory") as caught:
+        rasterize_svg(read("drawing.svg"))
+    assert isinstance(caught.value.__cause__, MemoryError)

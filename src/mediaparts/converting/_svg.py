@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from types import ModuleType
 
 from mediaparts._errors import InvalidConfig, MediaTooLarge, excerpt
 from mediaparts.converting._extras import Deadline, require
@@ -69,6 +70,17 @@ def rasterize_svg(
     if isinstance(max_side, bool) or not isinstance(max_side, int) or max_side < 1:
         raise InvalidConfig(f"max_side must be a positive whole number, got {excerpt(max_side)}")
     policy = policy or default_transforms()
+    try:
+        return _rasterize(resvg, data, policy, max_side)
+    except MemoryError as exc:  # the scan's copy, on a host with little memory to spare
+        raise MediaTooLarge(
+            f"reading this SVG of {len(data):,} bytes ran out of memory; refused "
+            "(TransformPolicy.max_expanded_bytes bounds the text it may expand to)",
+            media_type=SVG,
+        ) from exc
+
+
+def _rasterize(resvg: ModuleType, data: bytes, policy: TransformPolicy, max_side: int) -> Converted:
     started = time.monotonic()
     deadline = Deadline(policy.timeout, "rasterising this SVG", SVG)
     text, gzipped = decode_svg(data, policy)

@@ -52,7 +52,8 @@ _SHAPE = 30_000.0  # a shape: our scan's share, usvg's parse, path building, str
 _CANVAS = 45.0  # per pixel of the canvas: clear, encode as PNG (0.18 s at 2048 x 2048)
 _FILL = 0.5  # per pixel covered (tiny-skia fills in SIMD)
 _LAYER = 4.0  # per pixel of a layer: allocate, clear, composite
-_GLYPH = 1_500.0  # per character of text: shaping, outline, fill
+_PAINTS = {"pattern": 30.0, "linearGradient": 5.0, "radialGradient": 5.0}  # per pixel shaded
+_GLYPH = 1_000.0  # per character of text: shaping, outline, fill
 _MOST = 1e18  # no sum grows past this: a float stays exact enough and finite
 
 # The attributes the cost reads (by local name); every other one is left to the renderer.
@@ -97,6 +98,7 @@ class SvgCost:
     extent: tuple[float, float] = (512.0, 512.0)  # the largest shape's and the viewport's
     shapes: list[tuple[float, float, float]] = field(default_factory=list)  # count, scale, area
     layers: list[tuple[float, float, float]] = field(default_factory=list)  # count, scale, area
+    paints: list[tuple[float, float, float, float]] = field(default_factory=list)  # and per pixel
     glyphs: float = 0.0
     filters: list[tuple[float, float, Filter, Sized | None]] = field(default_factory=list)
     nested: list[tuple[float, float, SvgCost, Sized]] = field(default_factory=list)
@@ -108,6 +110,8 @@ class SvgCost:
             total += count * (_SHAPE + _FILL * min(canvas, area * (scale * at) ** 2))
         for count, at, area in self.layers:
             total += count * _LAYER * min(canvas, area * (scale * at) ** 2)
+        for count, at, area, factor in self.paints:
+            total += count * factor * min(canvas, area * (scale * at) ** 2)
         for count, at, made, box in self.filters:
             total += count * _filter_units(made, box or self.extent, scale * at, self.view)
         for count, at, inner, box in self.nested:
@@ -175,7 +179,10 @@ def plan(
     for index in reversed(order):
         times, at = drawn[index], scale[index]
         for after in (*children[index], *references[index]):
-            drawn[after] = min(drawn[after] + times, _MOST)
+            more = times
+            if nodes[after].local == "marker" and after not in children[index]:
+                more = times * _vertices(nodes[index].kept)  # drawn at every vertex
+            drawn[after] = min(drawn[after] + more, _MOST)
             if at * own[after] > scale[after]:
                 scale[after] = min(at * own[after], 1e12)
     cost = SvgCost(view=view)
@@ -197,6 +204,10 @@ def plan(
             cost.glyphs = min(cost.glyphs + times * node.chars, _MOST)
         if node.inner is not None and box is not None:
             cost.nested.append((times, at, node.inner, box))
+        for target in references[index]:
+            factor = _PAINTS.get(nodes[target].local)
+            if factor and box is not None:
+                cost.paints.append((times, at, box[0] * box[1], factor))
         targets = [t for t in references[index] if nodes[t].local in _LAYERED]
         if targets or node.kept.get("opacity", "1").strip() not in ("1", "1.0"):
             area = (box or cost.extent)[0] * (box or cost.extent)[1]
@@ -215,6 +226,11 @@ def plan(
 
 _SIZED = SHAPES | {"use", "svg", "foreignObject"}
 _SCALING = frozenset({"transform", "patternTransform", "viewBox"})
+
+
+def _vertices(kept: Mapping[str, str]) -> float:
+    """At most how many vertices a path, line or polygon has: its numbers, and two."""
+    return 2.0 + len(_NUMBER.findall(kept.get("d", "") + " " + kept.get("points", "")))
 
 
 def _filter_of(nodes: Sequence[Node], index: int, children: Sequence[list[int]]) -> Filter:
