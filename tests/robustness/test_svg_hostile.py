@@ -506,6 +506,12 @@ ATTACKS = {
     "marker at every vertex": '<defs><marker id="m" markerWidth="2048" markerHeight="2048">'
     '<rect width="2048" height="2048"/></marker></defs>'
     '<path d="M0 0' + " L1 1" * 40000 + '" marker-mid="url(#m)"/>',
+    "symbol stretched by its use": '<defs><symbol id="s" viewBox="0 0 1 1">'
+    '<filter id="f"><feMorphology radius="0.02"/></filter>'
+    '<rect width="1" height="1" filter="url(#f)"/></symbol></defs>'
+    '<use href="#s" width="2048" height="2048"/>',
+    "nested svg at 100 %": '<svg viewBox="0 0 1 1"><filter id="f"><feMorphology radius="0.02"/>'
+    '</filter><rect width="1" height="1" filter="url(#f)"/></svg>',
     "huge strokes": '<path d="M0 0L2048 2048" stroke="black" stroke-width="100000"/>' * 5000,
     "opacity layers": '<g opacity="0.5">' * 120
     + '<rect width="2048" height="2048"/>'

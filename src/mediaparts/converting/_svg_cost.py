@@ -170,8 +170,11 @@ def plan(
     if count:
         drawn[0] = 1.0
     widest = max([_length(n.kept.get("stroke-width")) or 1.0 for n in nodes] or [1.0])
+    room = max(
+        [*view, *(_length(n.kept.get(k)) or 0.0 for n in nodes if n.local == "use" for k in _SIDES)]
+    )
     own = [
-        own_scale(n.local, n.kept, widest)
+        own_scale(n.local, n.kept, widest, room)
         if n.local == "marker" or _SCALING & n.kept.keys()
         else 1.0
         for n in nodes
@@ -225,6 +228,7 @@ def plan(
 
 
 _SIZED = SHAPES | {"use", "svg", "foreignObject"}
+_SIDES = ("width", "height")
 _SCALING = frozenset({"transform", "patternTransform", "viewBox"})
 
 
@@ -306,9 +310,13 @@ def shape_box(local: str, attributes: Mapping[str, str]) -> tuple[float, float] 
     return (min(box[0] + stroke, 1e12), min(box[1] + stroke, 1e12))
 
 
-def own_scale(local: str, attributes: Mapping[str, str], widest_stroke: float) -> float:
+def own_scale(
+    local: str, attributes: Mapping[str, str], widest_stroke: float, room: float
+) -> float:
     """Return how much an element scales what it draws: its transform's largest stretch, and
-    a nested viewport's (svg, symbol, pattern, marker) viewBox to its size."""
+    a nested viewport's (svg, symbol, pattern, marker) viewBox to its size; a viewport that
+    does not say its size (a symbol sized by its `<use>`, 100 %) is taken as `room`, the
+    largest the document gives anything."""
     scale = 1.0
     for name in ("transform", "patternTransform"):
         if name in attributes:
@@ -320,8 +328,8 @@ def own_scale(local: str, attributes: Mapping[str, str], widest_stroke: float) -
             height = _length(attributes.get("markerHeight")) or 3.0
             scale *= max(1.0, widest_stroke)
         else:
-            width = _length(attributes.get("width")) or view[2]
-            height = _length(attributes.get("height")) or view[3]
+            width = _length(attributes.get("width")) or room
+            height = _length(attributes.get("height")) or room
         scale *= max(abs(width) / view[2], abs(height) / view[3])
     elif local == "marker":
         scale *= max(1.0, widest_stroke)
