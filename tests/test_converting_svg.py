@@ -426,3 +426,12 @@ def test_rasterize_svg_memory_error_is_media_too_large(monkeypatch: pytest.Monke
     with pytest.raises(MediaTooLarge, match="memory") as caught:
         rasterize_svg(read("drawing.svg"))
     assert isinstance(caught.value.__cause__, MemoryError)
+
+
+@pytest.mark.parametrize(
+    ("d", "side"), [("M1 1h3v3z", 16.0), ("M-1e5 0H1e5", 4e5), ("M 1e999 0", 1e12)]
+)
+def test_svg_short_path_box_is_a_bound(d: str, side: float) -> None:
+    """A short path's box is bounded by twice its numbers' sizes, without walking it."""
+    assert _svg_cost._small_path_box(d) == (side, side)
+    assert _svg_cost._small_path_box("M0 0" + " l1 1" * 20) is None

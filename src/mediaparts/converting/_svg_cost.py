@@ -169,7 +169,8 @@ def plan(
     drawn, scale = [0.0] * count, [1.0] * count
     if count:
         drawn[0] = 1.0
-    widest = max([_length(n.kept.get("stroke-width")) or 1.0 for n in nodes] or [1.0])
+    strokes = [n.kept["stroke-width"] for n in nodes if "stroke-width" in n.kept]
+    widest = max([_length(stroke) or 1.0 for stroke in strokes] or [1.0])
     room = max(
         [*view, *(_length(n.kept.get(k)) or 0.0 for n in nodes if n.local == "use" for k in _SIDES)]
     )
@@ -303,7 +304,7 @@ def shape_box(local: str, attributes: Mapping[str, str]) -> tuple[float, float] 
     elif local in ("polygon", "polyline"):
         box = _extent(_numbers(get("points", "")))
     elif local == "path":
-        box = _path_box(get("d", ""))
+        box = _small_path_box(get("d", "")) or _path_box(get("d", ""))
     else:
         return None
     stroke = abs(_length(get("stroke-width")) or 1.0)
@@ -363,6 +364,15 @@ def _transform_scale(text: str) -> float:
         elif kind == "rotate":
             scale *= math.sqrt(2)
     return min(scale, 1e12)
+
+
+def _small_path_box(d: str) -> tuple[float, float] | None:
+    """A bound on a short path's sides without walking it (twice the sum of its numbers'
+    sizes: wherever its points go, relative or absolute), or None for a longer one."""
+    if len(d) > 48:
+        return None
+    side = min(2 * sum(abs(float(n)) for n in _NUMBER.findall(d)), 1e12)
+    return (side, side)
 
 
 def _path_box(d: str) -> tuple[float, float]:
