@@ -435,3 +435,88 @@ def test_svg_short_path_box_is_a_bound(d: str, side: float) -> None:
     """A short path's box is bounded by twice its numbers' sizes, without walking it."""
     assert _svg_cost._small_path_box(d) == (side, side)
     assert _svg_cost._small_path_box("M0 0" + " l1 1" * 20) is None
+
+
+FILTERED = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">{style}'
+    '<filter id="f" {region}><feMorphology radius="2"/>{more}</filter>{body}</svg>'
+)
+
+
+def filtered(body: str, region: str = "", more: str = "", style: str = "") -> str:
+    return FILTERED.format(body=body, region=region, more=more, style=style)
+
+
+@pytest.mark.parametrize(
+    ("cheap", "dear"),
+    [
+        *(
+            (
+                filtered(f'<g transform="{a}"><rect width="50" height="50" filter="url(#f)"/></g>'),
+                filtered(f'<g transform="{b}"><rect width="50" height="50" filter="url(#f)"/></g>'),
+            )
+            for a, b in [
+                ("matrix(1 0 0 1 5 5)", "matrix(8 0 0 8 5 5)"),
+                ("scale(1)", "scale(1 9)"),
+                ("skewX(0)", "skewX(80)"),
+                ("translate(9)", "rotate(45) rotate(45) rotate(45)"),
+            ]
+        ),
+        *(
+            (filtered(f'<{a} filter="url(#f)"/>'), filtered(f'<{b} filter="url(#f)"/>'))
+            for a, b in [
+                ('circle r="5"', 'circle r="200"'),
+                ('ellipse rx="5" ry="5"', 'ellipse rx="200" ry="200"'),
+                ('line x2="5" y2="5"', 'line x1="-200" x2="200" y2="300"'),
+                ('polygon points="0,0 5,5 0,5"', 'polygon points="0,0 400,400 0,400"'),
+                ('path d="M0 0h5v5H0z"', 'path d="M0 0 L 100 100 z m 1 1 l 300 300 V 0 h 5"'),
+                ('path d="M0 0a5 5 0 0 1 5 5"', 'path d="M0 0a5 5 0 0 1 5 5 A 200 200 0 0 1 1 1"'),
+                ('rect width="5" height="5"', 'rect width="5in" height="5in"'),
+            ]
+        ),
+        (
+            filtered('<rect width="5" height="5"/>'),
+            filtered(
+                '<rect width="500" height="500"/>', style="<style>rect{filter:url(#f)}</style>"
+            ),
+        ),
+        (
+            filtered(
+                '<rect width="5" height="5" filter="url(#f)"/>',
+                'filterUnits="userSpaceOnUse" width="10%" height="10%"',
+            ),
+            filtered(
+                '<rect width="5" height="5" filter="url(#f)"/>',
+                'filterUnits="userSpaceOnUse" width="100%" height="100%"',
+            ),
+        ),
+        (
+            filtered('<rect width="50" height="50" filter="url(#f)"/>'),
+            filtered(
+                '<rect width="50" height="50" filter="url(#f)"/>',
+                more="<feDiffuseLighting><feDistantLight/></feDiffuseLighting>"
+                '<feComponentTransfer><feFuncR type="gamma"/></feComponentTransfer>'
+                '<feConvolveMatrix order="9"/><feTurbulence numOctaves="9"/>',
+            ),
+        ),
+    ],
+)
+def test_svg_work_follows_what_is_drawn(cheap: str, dear: str) -> None:
+    """Larger boxes, stretching transforms, style sheets and costlier primitives cost more."""
+    blank = work_of(filtered(""))  # the canvas alone
+    assert work_of(dear) - blank > 2 * (work_of(cheap) - blank)
+
+
+def test_rasterize_svg_child_at_its_cpu_cap_is_media_too_large(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A renderer ended by its CPU cap's hard limit (SIGKILL) is MediaTooLarge naming the budget."""
+    import signal
+    import subprocess
+
+    def killed(*args: object, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.CompletedProcess([], -signal.SIGKILL, b"", b"")
+
+    monkeypatch.setattr(subprocess, "run", killed)
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
+        rasterize_svg(read("drawing.svg"))
