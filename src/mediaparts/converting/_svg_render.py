@@ -7,6 +7,9 @@ aborts), while some filters cost the pixels times the square of a radius the doc
 renderer's geometry. So the renderer runs in a child interpreter (`python -I`, only resvg-py
 imported) with an address-space cap (`RLIMIT_AS`, where the OS has it), in an empty working
 directory, with a 64 MB stack for resvg's recursion, and is killed at the policy's timeout.
+It dies with this process (Linux: `PR_SET_PDEATHSIG`), and its own CPU cap follows the drawing
+work the scan allowed it (`_svg_cost`), so a document the cost model misjudges still ends
+within a few times its budget.
 Starting it costs about 45 ms per raster (measured on the benchmark machine).
 """
 

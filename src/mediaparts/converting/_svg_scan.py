@@ -21,8 +21,10 @@ The work a renderer would do is bounded too: nesting through children and refere
 (`<use>`, `url(#...)`, `href="#..."`) deeper than `MAX_DEPTH` is refused, since resvg recurses
 on its stack for each level; so is a document that would draw far more elements than it has,
 counting each reference as a copy of what it names (a `<use>` bomb); so is a reference loop.
-What only the renderer can find (a pattern tile too large to allocate, a filter that runs for
-minutes) is bounded by running it in a child process (`_svg_render`).
+The scan also records what the drawing work depends on (each element's box, transforms,
+filters and their primitives, text), which `_svg_cost` adds up once the canvas is known. What
+only the renderer can find (a pattern tile too large to allocate) is bounded by running it in
+a child process (`_svg_render`).
 """
 
 from __future__ import annotations
