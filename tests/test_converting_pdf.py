@@ -19,6 +19,7 @@ from mediaparts.converting import TransformPolicy, _pdf, _pdf_render
 from mediaparts.converting._pdf import pdf_pages, render_pages, split_pdf
 from mediaparts.converting._pdf_render import _read_frames
 from mediaparts.formats._pdf import pdf_page_count
+from tests._orphans import orphan_survives
 from tests._pdfs import encrypted, many_pages, one_page
 
 pdfium: Any = pytest.importorskip("pypdfium2")
@@ -436,3 +437,16 @@ def test_split_remembers_the_count(monkeypatch: pytest.MonkeyPatch, testdata: Pa
     assert len(split_pdf(data, POLICY, max_pages=100)) == 3
     assert pdf_pages(data, POLICY) == 300
     assert runs == ["split"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_pdf_child_dies_with_its_parent() -> None:
+    """A process killed outright (SIGKILL) while PDFium draws leaves no PDFium child running."""
+    code = (
+        "from mediaparts.converting import TransformPolicy\n"
+        "from mediaparts.converting._pdf import render_pages\n"
+        "from tests._pdfs import one_page\n"
+        "data = one_page(b'0 0 m 600 800 l S\\n' * 1_000_000)\n"
+        "render_pages(data, TransformPolicy(timeout=600))\n"
+    )
+    assert not orphan_survives(code)

@@ -29,6 +29,8 @@ from mediaparts.converting import default_transforms
         ("max_expanded_bytes", 0),
         ("inflation_ratio", 0),
         ("text_ratio", math.nan),
+        ("svg_work_per_byte", 0),
+        ("svg_work_per_byte", 1.5),
         ("max_seconds", 0),
         ("max_seconds", math.inf),
         ("timeout", math.nan),

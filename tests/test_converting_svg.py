@@ -20,12 +20,18 @@ from mediaparts._errors import CodecUnavailable, InvalidConfig, InvalidMedia, Me
 from mediaparts.converting import (
     Converted,
     TransformPolicy,
+    _svg,
+    _svg_cost,
     rasterize_svg,
     svg_text,
     using_transforms,
 )
+from mediaparts.converting._extras import Deadline
+from mediaparts.converting._svg import svg_size, work_budget
+from mediaparts.converting._svg_scan import scan_svg
 from mediaparts.detection import detect_media_type
 from tests._builders import png_header, read
+from tests._orphans import orphan_survives
 
 pytest.importorskip("resvg_py")
 
@@ -333,3 +339,184 @@ def test_rasterize_svg_checks_embedded_raster_headers() -> None:
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_rasterize_svg_child_dies_with_its_parent() -> None:
+    """A process killed outright (SIGKILL) while its renderer draws leaves no renderer running."""
+    code = (
+        "from mediaparts.converting import TransformPolicy, rasterize_svg\n"
+        'body = \'<filter id="f"><feMorphology radius="200"/></filter>\''
+        ' \'<rect width="2000" height="2000" filter="url(#f)"/>\'\n'
+        'svg = f\'<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">{body}</svg>\'\n'
+        "rasterize_svg(svg.encode(), TransformPolicy(timeout=600, svg_work_per_byte=10**15))\n"
+    )
+    assert not orphan_survives(code)
+
+
+# ---------------------------------------------------------------------------- drawing work
+
+MORPH = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">'
+    '<filter id="f"><feMorphology radius="{r}"/></filter>{uses}'
+    '<rect id="r" width="512" height="512" filter="url(#f)"/></svg>'
+)
+
+
+def work_of(document: str) -> float:
+    """The work the scan judges `document` to cost at its own size."""
+    policy = TransformPolicy()
+    scanned = scan_svg(document, policy, Deadline(60, "test"))
+    width, height, view_box = svg_size(scanned)
+    return _svg._work(scanned, view_box, round(width), round(height))
+
+
+def test_svg_work_grows_with_the_morphology_window() -> None:
+    """feMorphology costs its window's area: a radius 10 times as large, about 100 times."""
+    small, large = (work_of(MORPH.format(r=r, uses="")) for r in (2, 20))
+    assert 50 < large / small < 150
+
+
+def test_svg_work_counts_every_time_a_filter_is_applied() -> None:
+    """A filtered element used 10 more times costs about 11 times as much."""
+    once = work_of(MORPH.format(r=20, uses=""))
+    many = work_of(MORPH.format(r=20, uses='<use href="#r"/>' * 10))
+    assert 10 < many / once < 12
+
+
+@pytest.mark.parametrize(
+    ("d", "box"),
+    [
+        ("M1 1h3v3z", (4.0, 4.0)),
+        ("m10 10 l 5 5 5 5", (20.0, 20.0)),
+        ("M0 0C10 20 30 40 50 60", (50.0, 60.0)),
+        ("M0 0a5 5 0 0 1 10 10", (15.0, 15.0)),
+        ("M-2000-2000L2000 2000", (4000.0, 4000.0)),
+        ("M 0 0 H 7 V 9 Z m 1 1", (7.0, 9.0)),
+        ("", (0.0, 0.0)),
+    ],
+)
+def test_svg_path_box(d: str, box: tuple[float, float]) -> None:
+    """A path's box spans its points and control points, relative or absolute."""
+    assert _svg_cost._path_box(d) == box
+
+
+def test_svg_work_budget_grows_with_the_input() -> None:
+    """The budget is a floor plus the policy's units per input byte."""
+    policy = TransformPolicy(svg_work_per_byte=7)
+    assert work_budget(0, policy) == _svg.WORK_FLOOR
+    assert work_budget(1000, policy) == _svg.WORK_FLOOR + 7000
+
+
+def test_rasterize_svg_over_the_work_budget_names_the_field() -> None:
+    """Over its budget, MediaTooLarge names svg_work_per_byte; drawn smaller, it fits."""
+    document = MORPH.format(r=30, uses="").encode()
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
+        rasterize_svg(document)
+    assert rasterize_svg(document, max_side=64).width == 64
+
+
+def test_rasterize_svg_memory_error_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Running out of memory while reading an SVG is MediaTooLarge, the MemoryError its cause."""
+
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_svg, "scan_svg", exhausted)
+    with pytest.raises(MediaTooLarge, match="memory") as caught:
+        rasterize_svg(read("drawing.svg"))
+    assert isinstance(caught.value.__cause__, MemoryError)
+
+
+@pytest.mark.parametrize(
+    ("d", "side"), [("M1 1h3v3z", 16.0), ("M-1e5 0H1e5", 4e5), ("M 1e999 0", 1e12)]
+)
+def test_svg_short_path_box_is_a_bound(d: str, side: float) -> None:
+    """A short path's box is bounded by twice its numbers' sizes, without walking it."""
+    assert _svg_cost._small_path_box(d) == (side, side)
+    assert _svg_cost._small_path_box("M0 0" + " l1 1" * 20) is None
+
+
+FILTERED = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">{style}'
+    '<filter id="f" {region}><feMorphology radius="2"/>{more}</filter>{body}</svg>'
+)
+
+
+def filtered(body: str, region: str = "", more: str = "", style: str = "") -> str:
+    return FILTERED.format(body=body, region=region, more=more, style=style)
+
+
+@pytest.mark.parametrize(
+    ("cheap", "dear"),
+    [
+        *(
+            (
+                filtered(f'<g transform="{a}"><rect width="50" height="50" filter="url(#f)"/></g>'),
+                filtered(f'<g transform="{b}"><rect width="50" height="50" filter="url(#f)"/></g>'),
+            )
+            for a, b in [
+                ("matrix(1 0 0 1 5 5)", "matrix(8 0 0 8 5 5)"),
+                ("scale(1)", "scale(1 9)"),
+                ("skewX(0)", "skewX(80)"),
+                ("translate(9)", "rotate(45) rotate(45) rotate(45)"),
+            ]
+        ),
+        *(
+            (filtered(f'<{a} filter="url(#f)"/>'), filtered(f'<{b} filter="url(#f)"/>'))
+            for a, b in [
+                ('circle r="5"', 'circle r="200"'),
+                ('ellipse rx="5" ry="5"', 'ellipse rx="200" ry="200"'),
+                ('line x2="5" y2="5"', 'line x1="-200" x2="200" y2="300"'),
+                ('polygon points="0,0 5,5 0,5"', 'polygon points="0,0 400,400 0,400"'),
+                ('path d="M0 0h5v5H0z"', 'path d="M0 0 L 100 100 z m 1 1 l 300 300 V 0 h 5"'),
+                ('path d="M0 0a5 5 0 0 1 5 5"', 'path d="M0 0a5 5 0 0 1 5 5 A 200 200 0 0 1 1 1"'),
+                ('rect width="5" height="5"', 'rect width="5in" height="5in"'),
+            ]
+        ),
+        (
+            filtered('<rect width="5" height="5"/>'),
+            filtered(
+                '<rect width="500" height="500"/>', style="<style>rect{filter:url(#f)}</style>"
+            ),
+        ),
+        (
+            filtered(
+                '<rect width="5" height="5" filter="url(#f)"/>',
+                'filterUnits="userSpaceOnUse" width="10%" height="10%"',
+            ),
+            filtered(
+                '<rect width="5" height="5" filter="url(#f)"/>',
+                'filterUnits="userSpaceOnUse" width="100%" height="100%"',
+            ),
+        ),
+        (
+            filtered('<rect width="50" height="50" filter="url(#f)"/>'),
+            filtered(
+                '<rect width="50" height="50" filter="url(#f)"/>',
+                more="<feDiffuseLighting><feDistantLight/></feDiffuseLighting>"
+                '<feComponentTransfer><feFuncR type="gamma"/></feComponentTransfer>'
+                '<feConvolveMatrix order="9"/><feTurbulence numOctaves="9"/>',
+            ),
+        ),
+    ],
+)
+def test_svg_work_follows_what_is_drawn(cheap: str, dear: str) -> None:
+    """Larger boxes, stretching transforms, style sheets and costlier primitives cost more."""
+    blank = work_of(filtered(""))  # the canvas alone
+    assert work_of(dear) - blank > 2 * (work_of(cheap) - blank)
+
+
+def test_rasterize_svg_child_at_its_cpu_cap_is_media_too_large(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A renderer ended by its CPU cap's hard limit (SIGKILL) is MediaTooLarge naming the budget."""
+    import signal
+    import subprocess
+
+    def killed(*args: object, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.CompletedProcess([], -signal.SIGKILL, b"", b"")
+
+    monkeypatch.setattr(subprocess, "run", killed)
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
+        rasterize_svg(read("drawing.svg"))

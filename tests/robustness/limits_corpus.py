@@ -26,6 +26,7 @@ from tests._builders import TESTDATA, png_chunk, read
 from tests.robustness import limits_misc
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.limits_office import office_cases
+from tests.robustness.limits_svg import svg_cases
 from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
 MEDIA = ("detect", "part", "from_upload", "normalize", "estimate_tokens", "render", "cli")
@@ -480,6 +481,7 @@ def large_set() -> list[Case]:
     cases = [*findings(True), *bombs(True), *structures(True), *texts(True), *damaged(True)]
     cases += limits_misc.misc(True)
     cases += office_cases(True)
+    cases += svg_cases(True)
     return _unique(cases)
 
 
@@ -488,6 +490,7 @@ def small_set() -> list[Case]:
     cases = [*findings(False), *bombs(False), *structures(False), *texts(False), *damaged(False)]
     cases += limits_misc.misc(False)
     cases += office_cases(False)
+    cases += svg_cases(False)
     return _unique([case for case in cases if case.ci])
 
 

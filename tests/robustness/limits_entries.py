@@ -171,6 +171,26 @@ def _budgets(conversation: list[Any], options: Mapping[str, Any]) -> Calls:
     yield "filter_messages", lambda: mp.filter_messages(conversation, kinds=("text",))
 
 
+def _svg_payloads(value: Any, options: Mapping[str, Any]) -> Calls:
+    """The SVG inside each provider's payload: read back, rendered and counted for another."""
+    import mediaparts as mp
+    from tests.robustness.limits_svg import payloads
+
+    for reader, payload in payloads(value).items():
+        for provider in _providers(options):
+
+            def call(p: str = provider, r: str = reader, body: Any = payload) -> Any:
+                with mp.offline():
+                    return mp.render(mp.messages_from(body, r), p)
+
+            def count(p: str = provider, r: str = reader, body: Any = payload) -> Any:
+                with mp.offline():
+                    return mp.count_tokens(mp.messages_from(body, r), p)
+
+            yield f"messages_from[{reader}]+render[{provider}]", call
+            yield f"messages_from[{reader}]+count_tokens[{provider}]", count
+
+
 def _fit_animated(value: Any, options: Mapping[str, Any]) -> Calls:
     """`imaging.fit_image` with animations allowed, bound for a 1568-pixel target."""
     import mediaparts as mp
@@ -252,6 +272,7 @@ ENTRIES = {
     "check": _per_provider("check", _check),
     "message_from_dict": _messages,
     "fit_image": _fit_animated,
+    "svg_payloads": _svg_payloads,
     "cli": _cli,
     "misbehave": _misbehave,
     "read_batch_results": _read_batch_results,

@@ -8,7 +8,8 @@ Each run is a fresh interpreter (`python -m tests.robustness.limits_harness CHIL
 caches, imports and heap never count against the next. The child imports mediaparts and warms
 its lazy imports, builds or reads its input, then measures each call on its own:
 
-- CPU: `getrusage(RUSAGE_SELF)` user + system, before and after the call (all threads).
+- CPU: `getrusage(RUSAGE_SELF)` user + system, before and after the call (all threads), plus
+  `RUSAGE_CHILDREN` (the renderers' child processes).
 - Memory: the peak RSS after the call minus the RSS just before it. The peak is the kernel's
   `VmHWM`, reset to the current RSS before each call by writing 5 to `/proc/self/clear_refs`
   (Linux 4.0+). Not `ru_maxrss`: it also counts the peak of the process image before `exec`,
@@ -190,7 +191,9 @@ def _vm_size() -> int:
 
 def _cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    # And the child processes waited for (the SVG and PDF renderers): their work is the call's.
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _warm_up() -> None:

@@ -29,9 +29,10 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from mediaparts._errors import CodecUnavailable, InvalidMedia, MediaError, MediaTooLarge
-from mediaparts.converting import Converted, TransformPolicy, rasterize_svg
+from mediaparts.converting import Converted, TransformPolicy, _svg, rasterize_svg
 from tests._builders import read
 from tests.conftest import LocalServer
+from tests.robustness.limits_svg import SVGS
 
 resvg_py = pytest.importorskip("resvg_py")
 
@@ -382,11 +383,11 @@ def test_resvg_alone_aborts_on_a_huge_pattern_tile() -> None:
 
 
 def test_rasterize_svg_costly_filter_is_stopped_at_the_timeout() -> None:
-    """A filter costing minutes (feMorphology, radius squared per pixel) ends at the timeout."""
+    """A filter costing minutes, allowed by a budget raised by hand, ends at the timeout."""
     body = '<filter id="f"><feMorphology radius="100"/></filter><rect width="20" height="20" filter="url(#f)"/>'
     document = svg(body).replace(b'width="20" height="20"', b'width="1000" height="1000"')
     with pytest.raises(MediaTooLarge, match="timeout"):
-        rasterize_svg(document, TransformPolicy(timeout=2))
+        rasterize_svg(document, TransformPolicy(timeout=2, svg_work_per_byte=10**12))
 
 
 @pytest.mark.parametrize("executable", ["", "/nonexistent/python"])
@@ -470,3 +471,84 @@ def test_rasterize_svg_fuzz_only_our_errors(document: bytes) -> None:
     except MediaError:
         return
     assert converted.width is not None and converted.width <= 256
+
+
+# ---------------------------------------------------------------------------- drawing work
+
+HOSTILE_WORK = [name for name in SVGS if name not in ("small-paths", "text")]
+ATTACKS = {
+    "filter on nested groups": '<filter id="f"><feMorphology radius="40"/></filter>'
+    + '<g filter="url(#f)">' * 5
+    + '<rect width="2048" height="2048"/>'
+    + "</g>" * 5,
+    "filter scaled by a transform": '<filter id="f"><feMorphology radius="0.3"/></filter>'
+    '<g transform="scale(100)"><rect width="20" height="20" filter="url(#f)"/></g>',
+    "filter scaled by a nested viewBox": '<svg width="2048" height="2048" viewBox="0 0 2 2">'
+    '<filter id="f"><feMorphology radius="0.3"/></filter>'
+    '<rect width="2" height="2" filter="url(#f)"/></svg>',
+    "filter on a path far outside": '<filter id="f"><feGaussianBlur stdDeviation="3"/></filter>'
+    '<g filter="url(#f)"><path d="M-20000 -20000 l 40000 40000"/></g>',
+    "radius in bounding-box units": '<filter id="f" primitiveUnits="objectBoundingBox">'
+    '<feMorphology radius="0.2"/></filter><rect width="2048" height="2048" filter="url(#f)"/>',
+    "mask fan-out": '<defs><mask id="m"><rect width="2048" height="2048" fill="white"/></mask>'
+    '<rect id="r" width="2048" height="2048" mask="url(#m)"/></defs>' + '<use href="#r"/>' * 20000,
+    "clip-path chain": "<defs>"
+    + "".join(
+        f'<clipPath id="c{i}" clip-path="url(#c{i + 1})"><rect width="2048" height="2048"/></clipPath>'
+        for i in range(100)
+    )
+    + '<clipPath id="c100"><rect width="2048" height="2048"/></clipPath></defs>'
+    + '<rect width="2048" height="2048" clip-path="url(#c0)"/>' * 200,
+    "tiny pattern tiles": '<defs><pattern id="p" width="1" height="1" patternUnits="userSpaceOnUse">'
+    '<rect width="1" height="1"/></pattern></defs>'
+    + '<rect width="2048" height="2048" fill="url(#p)"/>'
+    * 100,
+    "marker at every vertex": '<defs><marker id="m" markerWidth="2048" markerHeight="2048">'
+    '<rect width="2048" height="2048"/></marker></defs>'
+    '<path d="M0 0' + " L1 1" * 40000 + '" marker-mid="url(#m)"/>',
+    "symbol stretched by its use": '<defs><symbol id="s" viewBox="0 0 1 1">'
+    '<filter id="f"><feMorphology radius="0.02"/></filter>'
+    '<rect width="1" height="1" filter="url(#f)"/></symbol></defs>'
+    '<use href="#s" width="2048" height="2048"/>',
+    "nested svg at 100 %": '<svg viewBox="0 0 1 1"><filter id="f"><feMorphology radius="0.02"/>'
+    '</filter><rect width="1" height="1" filter="url(#f)"/></svg>',
+    "huge strokes": '<path d="M0 0L2048 2048" stroke="black" stroke-width="100000"/>' * 5000,
+    "opacity layers": '<g opacity="0.5">' * 120
+    + '<rect width="2048" height="2048"/>'
+    + "</g>" * 120,
+}
+
+
+def big(body: str) -> bytes:
+    return f'<svg {NS} width="2048" height="2048">{body}</svg>'.encode()
+
+
+@pytest.mark.parametrize("name", HOSTILE_WORK)
+def test_rasterize_svg_refuses_costly_drawing_before_drawing(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each generated filter-heavy or draw-heavy SVG is refused by its work budget, unrendered."""
+    monkeypatch.setattr(_svg, "render_png", _never)
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte") as caught:
+        rasterize_svg(SVGS[name]())
+    assert caught.value.limit is not None and caught.value.size is not None
+    assert caught.value.size > caught.value.limit
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_rasterize_svg_refuses_costly_constructs(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scaled, nested, fanned-out and tiled constructs count at the size and times drawn."""
+    monkeypatch.setattr(_svg, "render_png", _never)
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
+        rasterize_svg(big(ATTACKS[name]))
+
+
+def test_rasterize_svg_draws_the_cheap_generated_ones() -> None:
+    """Much text (900 KB) is within its budget and drawn."""
+    assert rasterize_svg(SVGS["text"]()).media_type == "image/png"
+
+
+def _never(*args: object) -> bytes:
+    raise AssertionError("the renderer was started")

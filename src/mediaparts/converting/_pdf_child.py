@@ -4,7 +4,8 @@ Run as a script (`python -I -S _pdf_child.py`, in an empty working directory), s
 nothing of mediaparts: only the standard library, pypdfium2 and (to draw) Pillow, from the
 directories the parent names. It reads one JSON line and then the PDF on stdin, and writes
 frames on stdout (see `_pdf_render`). Before touching the PDF it caps its own address space
-and CPU time and gives PDFium an empty list of system fonts, so that PDFium reads no file at
+and CPU time (having first asked to die with its parent, which passes its pid as the only
+argument) and gives PDFium an empty list of system fonts, so that PDFium reads no file at
 all (it draws text in fonts that are not embedded with its own built-in ones).
 
 Three jobs, each opening the document once and checking it first (not encrypted, within
@@ -24,6 +25,8 @@ import importlib
 import io
 import json
 import math
+import os
+import signal
 import sys
 import time
 from typing import Any
@@ -252,7 +255,19 @@ def _run(job: dict[str, Any], data: bytes) -> None:
         document.close()
 
 
+def _die_with(parent: int) -> None:
+    """Ask the kernel for SIGKILL when the parent dies (Linux: prctl PR_SET_PDEATHSIG), then
+    end at once if the parent is gone already (this process was adopted before asking)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(4)
+
+
 def main() -> int:
+    if len(sys.argv) > 1:
+        _die_with(int(sys.argv[1]))
     stdin = sys.stdin.buffer
     job = json.loads(stdin.readline())
     job["end"] = time.monotonic() + float(job["seconds"])

@@ -10,8 +10,10 @@ drawing all run in `_pdf_child.py`, a child Python (the same interpreter, `-I -S
 working directory: it imports the standard library, and pypdfium2 and Pillow only from the
 absolute directories they are found in here, never from a working directory), which:
 
+- dies with this process (Linux: `PR_SET_PDEATHSIG`, asked for before any work, then a check
+  that its parent is still this process, which closes the race with a death in between),
 - caps its own address space (`RLIMIT_AS`, where the OS enforces one: Linux and the BSDs) and
-  its CPU time (`RLIMIT_CPU`, so it ends by itself should it outlive this process),
+  its CPU time (`RLIMIT_CPU`, a backstop where the kernel has no parent-death signal),
 - installs an empty system-font list, so PDFium opens no font file of this machine (it
   falls back to its built-in fonts) and opens no other file at all,
 - checks the deadline between pages, and is killed here when it passes, or when this process
@@ -175,7 +177,7 @@ def _communicate(
     with tempfile.TemporaryDirectory(prefix="mediaparts-pdf-") as empty:
         try:
             child = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(_CHILD)],
+                [sys.executable, "-I", "-S", str(_CHILD), str(os.getpid())],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -74,6 +74,12 @@ class TransformPolicy:
         text_ratio: The most characters of text a document may become per byte of the file,
             beyond a floor of 1 MiB (real documents become less than 5), counted while the
             text is made.
+        svg_work_per_byte: The drawing work an SVG may ask of the rasteriser per byte of
+            input, on top of a floor that any ordinary drawing fits in. The unit is about a
+            nanosecond of resvg's time: filter primitives cost their region's pixels times
+            a factor (a morphology window's area, a kernel's area, octaves of noise), each
+            time the filter is applied; each shape, layer and character costs too. Judged
+            before drawing (docs/security.md).
         timeout: The most seconds one transform may take (at most a day), checked between
             units of work (packets, frames, pages), or the child process drawing pages and
             SVGs is stopped; each transform of a part has its own (frames and then the audio
@@ -90,6 +96,7 @@ class TransformPolicy:
     max_expanded_bytes: int = 200 * 2**20
     inflation_ratio: float = 40.0
     text_ratio: float = 16.0
+    svg_work_per_byte: int = 200
     timeout: float = 120.0
 
     def __post_init__(self) -> None:
@@ -111,7 +118,13 @@ class TransformPolicy:
                 f"TransformPolicy.timeout must be at most {_MOST_SECONDS:,} seconds (a day), "
                 f"got {excerpt(self.timeout)}"
             )
-        for name in ("frames", "max_pixels", "max_pages", "max_expanded_bytes"):
+        for name in (
+            "frames",
+            "max_pixels",
+            "max_pages",
+            "max_expanded_bytes",
+            "svg_work_per_byte",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidConfig(

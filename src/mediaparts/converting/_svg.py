@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import math
 import time
+from types import ModuleType
 
-from mediaparts._errors import InvalidConfig, excerpt
+from mediaparts._errors import InvalidConfig, MediaTooLarge, excerpt
 from mediaparts.converting._extras import Deadline, require
 from mediaparts.converting._policy import TransformPolicy, default_transforms
 from mediaparts.converting._result import Converted
@@ -25,10 +26,14 @@ from mediaparts.converting._svg_scan import ScannedSvg, scan_svg
 from mediaparts.converting._svg_text import SVG, decode_svg
 from mediaparts.formats import header_size
 
-__all__ = ["DEFAULT_SIDE", "rasterize_svg", "svg_size", "svg_text"]
+__all__ = ["DEFAULT_SIDE", "WORK_FLOOR", "rasterize_svg", "svg_size", "svg_text", "work_budget"]
 
 DEFAULT_SIDE = 512
 """The side of an SVG that says neither its size nor its viewBox."""
+
+WORK_FLOOR = 1_000_000_000
+"""The drawing work (about a nanosecond a unit, `_svg_cost`) any SVG may ask, however small:
+a 2048 x 2048 canvas blurred once over its whole area fits (measured 0.4 s)."""
 
 # Pixels per unit at 96 dpi (CSS Values 3, "absolute lengths"): the ratios every renderer uses.
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
@@ -55,7 +60,9 @@ def rasterize_svg(
         InvalidMedia: Not well-formed XML, not an SVG, a DTD entity other than plain text,
             a reference loop, or a document the renderer cannot draw.
         MediaTooLarge: Over the policy's bytes, pixels or timeout, or nested too deep, or
-            drawing far more elements than it has (a `<use>` bomb).
+            drawing far more elements than it has (a `<use>` bomb), or asking more drawing
+            work than `TransformPolicy.svg_work_per_byte` allows for its size (a costly
+            filter, applied over a large region or many times), judged before drawing.
     """
     resvg = require(
         "resvg_py", package="resvg-py", extra="svg", media_type=SVG, doing="rasterise an SVG"
@@ -63,22 +70,57 @@ def rasterize_svg(
     if isinstance(max_side, bool) or not isinstance(max_side, int) or max_side < 1:
         raise InvalidConfig(f"max_side must be a positive whole number, got {excerpt(max_side)}")
     policy = policy or default_transforms()
+    try:
+        return _rasterize(resvg, data, policy, max_side)
+    except MemoryError as exc:  # the scan's copy, on a host with little memory to spare
+        raise MediaTooLarge(
+            f"reading this SVG of {len(data):,} bytes ran out of memory; refused "
+            "(TransformPolicy.max_expanded_bytes bounds the text it may expand to)",
+            media_type=SVG,
+        ) from exc
+
+
+def _rasterize(resvg: ModuleType, data: bytes, policy: TransformPolicy, max_side: int) -> Converted:
     started = time.monotonic()
     deadline = Deadline(policy.timeout, "rasterising this SVG", SVG)
     text, gzipped = decode_svg(data, policy)
     scanned = scan_svg(text, policy, deadline)
     width, height, view_box = svg_size(scanned)
     pixels_wide, pixels_high = _fit(width, height, max_side, policy.max_pixels)
+    budget = work_budget(len(data), policy)
+    work = _work(scanned, view_box, pixels_wide, pixels_high)
+    if work > budget:
+        raise MediaTooLarge(
+            f"drawing this SVG of {len(data):,} bytes would cost about {work:,.0f} units of "
+            f"work (filters by their region, radius, kernel and octaves, each time applied; "
+            f"shapes, layers, text), over its budget of {budget:,} (TransformPolicy."
+            f"svg_work_per_byte={policy.svg_work_per_byte:,} per byte, at least {WORK_FLOOR:,}); "
+            "refused before drawing",
+            size=math.ceil(min(work, 1e18)),
+            limit=budget,
+            media_type=SVG,
+        )
     document = scanned.document(width=str(pixels_wide), height=str(pixels_high), viewBox=view_box)
     seconds = policy.timeout - (time.monotonic() - started)
     pixels = pixels_wide * pixels_high + scanned.embedded
-    png = render_png(resvg, document, pixels, seconds)
+    png = render_png(resvg, document, pixels, seconds, budget)
     size = header_size(png, "image/png") or (pixels_wide, pixels_high)
     steps: tuple[str, ...] = ("svgz→svg",) if gzipped else ()
     if scanned.removed:
         steps += ("external references removed",)
     steps += (f"svg→png {size[0]}x{size[1]}",)
     return Converted("image/png", data=png, steps=steps, width=size[0], height=size[1])
+
+
+def work_budget(size: int, policy: TransformPolicy) -> int:
+    """Return the drawing work an SVG of `size` bytes may cost (`_svg_cost` units)."""
+    return WORK_FLOOR + size * policy.svg_work_per_byte
+
+
+def _work(scanned: ScannedSvg, view_box: str, wide: int, high: int) -> float:
+    """The work of drawing `scanned` on a canvas of wide x high pixels showing `view_box`."""
+    box = _view_box(view_box) or (float(wide), float(high))
+    return scanned.cost.units(max(wide / box[0], high / box[1]), wide * high)
 
 
 def svg_text(data: bytes, policy: TransformPolicy | None = None) -> Converted:

@@ -7,6 +7,9 @@ aborts), while some filters cost the pixels times the square of a radius the doc
 renderer's geometry. So the renderer runs in a child interpreter (`python -I`, only resvg-py
 imported) with an address-space cap (`RLIMIT_AS`, where the OS has it), in an empty working
 directory, with a 64 MB stack for resvg's recursion, and is killed at the policy's timeout.
+It dies with this process (Linux: `PR_SET_PDEATHSIG`), and its own CPU cap follows the drawing
+work the scan allowed it (`_svg_cost`), so a document the cost model misjudges still ends
+within a few times its budget.
 Starting it costs about 45 ms per raster (measured on the benchmark machine).
 """
 
@@ -31,9 +34,26 @@ __all__ = ["render_png"]
 _BASE_MEMORY = 2**30
 _CANVAS_COPIES = 6
 
+# CPU seconds per unit of drawing work (`_svg_cost`: about a nanosecond each), and the
+# margin over it the child's own CPU cap allows (a slower machine, start-up, the PNG encoder).
+_SECONDS_PER_UNIT = 1e-9
+_CPU_MARGIN = 3.0
+_CPU_START = 2  # seconds for the interpreter, resvg's import and its font database
+
 # The child's whole program. Exit 3: resvg refused the document (its message on stderr).
+# First of all, it asks the kernel for SIGKILL when its parent dies (Linux, prctl's
+# PR_SET_PDEATHSIG), then checks that parent is still the one that started it: had it died
+# before the request, the child was adopted already and ends at once.
 _CHILD = """
-import sys, threading
+import os, sys, threading
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes, signal
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+if os.getppid() != int(sys.argv[4]):
+    os._exit(4)
 try:
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
@@ -63,7 +83,7 @@ sys.exit(3)
 """
 
 
-def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) -> bytes:
+def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float, work: int) -> bytes:
     """Return resvg's PNG of `document`, drawn in a child process.
 
     Args:
@@ -72,6 +92,8 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
         pixels: The canvas's pixels and those of the rasters it embeds, for the child's
             memory cap.
         seconds: How long the child may take before it is killed.
+        work: The drawing work it was judged to be allowed (`_svg_cost` units), which sets
+            the child's own CPU cap.
 
     Raises:
         CodecUnavailable: No child interpreter could be started (an embedded Python without
@@ -91,11 +113,20 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
     memory = _BASE_MEMORY + _CANVAS_COPIES * 4 * pixels
     # A subprocess wait holds at most ~24 days: the policy allows a day, clamp all the same.
     wait = min(max(seconds, 0.001), 86_400.0)
-    cpu = math.ceil(wait) + 1
+    cpu = min(math.ceil(wait) + 1, _CPU_START + math.ceil(_CPU_MARGIN * work * _SECONDS_PER_UNIT))
     with tempfile.TemporaryDirectory(prefix="mediaparts-svg-") as empty:
         try:
             done = subprocess.run(
-                [sys.executable, "-I", "-c", _CHILD, str(memory), where, str(cpu)],
+                [
+                    sys.executable,
+                    "-I",
+                    "-c",
+                    _CHILD,
+                    str(memory),
+                    where,
+                    str(cpu),
+                    str(os.getpid()),
+                ],
                 input=document.encode("utf-8"),
                 capture_output=True,
                 timeout=wait,
@@ -118,10 +149,10 @@ def render_png(resvg: ModuleType, document: str, pixels: int, seconds: float) ->
             ) from exc
     if done.returncode == 0:
         return done.stdout
-    if done.returncode == -getattr(signal, "SIGXCPU", 24):  # its own CPU cap: the timeout
+    if done.returncode in (-getattr(signal, "SIGXCPU", 24), -signal.SIGKILL):  # its CPU cap
         raise MediaTooLarge(
-            f"rasterising this SVG took longer than the {seconds:.3g} s left of "
-            "TransformPolicy.timeout; refused",
+            f"rasterising this SVG used its {cpu} s of CPU (from its drawing-work budget, "
+            "TransformPolicy.svg_work_per_byte, and TransformPolicy.timeout); refused",
             media_type=SVG,
         )
     said = done.stderr.decode("utf-8", "replace").strip()

@@ -21,8 +21,10 @@ The work a renderer would do is bounded too: nesting through children and refere
 (`<use>`, `url(#...)`, `href="#..."`) deeper than `MAX_DEPTH` is refused, since resvg recurses
 on its stack for each level; so is a document that would draw far more elements than it has,
 counting each reference as a copy of what it names (a `<use>` bomb); so is a reference loop.
-What only the renderer can find (a pattern tile too large to allocate, a filter that runs for
-minutes) is bounded by running it in a child process (`_svg_render`).
+The scan also records what the drawing work depends on (each element's box, transforms,
+filters and their primitives, text), which `_svg_cost` adds up once the canvas is known. What
+only the renderer can find (a pattern tile too large to allocate) is bounded by running it in
+a child process (`_svg_render`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from mediaparts._errors import InvalidMedia, MediaTooLarge, excerpt
 from mediaparts._inline import b64encode, parse_data_uri
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
+from mediaparts.converting._svg_cost import KEPT, SvgCost, plan, viewport
 from mediaparts.converting._svg_text import GZIP, SVG, decode_svg, too_large
 from mediaparts.detection import detect_media_type
 from mediaparts.formats import header_size
@@ -84,6 +87,7 @@ class ScannedSvg:
     body: str
     removed: int
     embedded: int = 0
+    cost: SvgCost = field(default_factory=SvgCost)
 
     def attribute(self, name: str) -> str | None:
         """Return the root's attribute `name`, or None."""
@@ -122,9 +126,13 @@ class _Budget:
 @dataclass(slots=True)
 class _Element:
     parent: int
+    local: str = ""
     refs: list[str] = field(default_factory=list)
     work: int = 0  # what a data: SVG in its href draws
     depth: int = 0  # and how deep it nests
+    kept: dict[str, str] = field(default_factory=dict)  # what the cost reads (`_svg_cost`)
+    chars: int = 0  # characters of text directly inside, not counting white space
+    inner: SvgCost | None = None  # what a data: SVG in its href costs to draw
 
 
 class _Scan:
@@ -148,6 +156,7 @@ class _Scan:
         self.text = ""
         self.total_work = 0  # elements drawn, counting references (known after run)
         self.max_depth = 0
+        self.cost = SvgCost()  # what drawing it costs, by canvas (known after run)
 
     def run(self, text: str) -> ScannedSvg:
         self.text = text
@@ -179,7 +188,9 @@ class _Scan:
             raise InvalidMedia("this SVG has no root element", media_type=SVG)
         self._check_work()
         name, attributes = self.root
-        return ScannedSvg(name, attributes, "".join(self.out), self.removed, self.budget.pixels)
+        return ScannedSvg(
+            name, attributes, "".join(self.out), self.removed, self.budget.pixels, self.cost
+        )
 
     # --- the DTD: plain-text internal entities only, their expansion bounded ---
 
@@ -227,16 +238,16 @@ class _Scan:
         if self.root is None and local != "svg":
             raise InvalidMedia(f"this is XML with root {excerpt(name)}, not an SVG", media_type=SVG)
         index = len(self.nodes)
-        self.nodes.append(_Element(self.open[-1] if self.open else -1))
+        self.nodes.append(_Element(self.open[-1] if self.open else -1, local))
         self.open.append(index)
         attributes = tuple(self._clean(flat, index, local))
         if self.root is None:
             self.root = (name, attributes)
         else:
-            self._emit(f"<{name}")
-            for key, value in attributes:
-                self._emit(f' {key}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
-            self._emit(">")
+            written = "".join(
+                f' {key}="{value.translate(_ATTRIBUTE_ESCAPES)}"' for key, value in attributes
+            )
+            self._emit(f"<{name}{written}>")
         if local == "style":
             self.style = []
 
@@ -258,6 +269,8 @@ class _Scan:
         if self.style is not None:
             self.style.append(data)  # spent when written, at the end of the element
         else:
+            if self.open:
+                self.nodes[self.open[-1]].chars += len(data) - sum(map(data.count, " \t\r\n"))
             self._emit(data.translate(_TEXT_ESCAPES))
 
     def _emit(self, piece: str) -> None:
@@ -286,6 +299,8 @@ class _Scan:
                 self.ids.setdefault(value.strip(), []).append(index)
             elif "url(" in value.lower():
                 value = self._css(value, index)
+            if local in KEPT:
+                self.nodes[index].kept[local] = value
             kept.append((key, value))
         return kept
 
@@ -347,6 +362,7 @@ class _Scan:
             scanned = inner.run(text)
             node = self.nodes[index]
             node.work, node.depth = inner.total_work, inner.max_depth
+            node.inner = inner.cost
             self.removed += scanned.removed
             return "data:image/svg+xml;base64," + b64encode(scanned.document().encode())
         if kind not in _RASTERS:
@@ -371,7 +387,7 @@ class _Scan:
     def _check_work(self) -> None:
         count = len(self.nodes)
         cap = max(_WORK_FLOOR, _WORK_FACTOR * count)
-        work, depth = _costs(self.nodes, self.ids, cap, self.deadline.check)
+        work, depth, order = _costs(self.nodes, self.ids, cap, self.deadline.check)
         sheet = sum(work[i] for r in self.sheet_refs for i in self.ids.get(r, ()))
         self.total_work = min(cap + 1, work[0] + sheet * count)
         self.max_depth = depth[0]
@@ -385,12 +401,20 @@ class _Scan:
                 limit=cap,
                 media_type=SVG,
             )
+        nodes, ids = self.nodes, self.ids
+        children: list[list[int]] = [[] for _ in nodes]
+        for index, node in enumerate(nodes[1:], start=1):
+            children[node.parent].append(index)
+        references = [[i for r in node.refs for i in ids.get(r, ())] for node in nodes]
+        everywhere = [i for r in self.sheet_refs for i in ids.get(r, ())]
+        self.cost = plan(nodes, children, references, order, _view(nodes), everywhere)
 
 
 def _costs(
     nodes: list[_Element], ids: dict[str, list[int]], cap: int, check: Callable[[], None]
-) -> tuple[list[int], list[int]]:
-    """Return each element's work (elements drawn) and depth, through children and references.
+) -> tuple[list[int], list[int], list[int]]:
+    """Return each element's work (elements drawn) and depth, through children and references,
+    and the elements in the order their walk finished (each after all it draws).
 
     An iterative depth-first walk: a hostile document cannot exhaust the interpreter's stack.
     """
@@ -402,7 +426,7 @@ def _costs(
     def successors(index: int) -> list[int]:
         return children[index] + [i for r in nodes[index].refs for i in ids.get(r, ())]
 
-    work, depth = [0] * count, [0] * count
+    work, depth, order = [0] * count, [0] * count, []
     state = bytearray(count)  # 0 unseen, 1 open (on the current path), 2 done
     stack = [0] if count else []
     steps = 0
@@ -424,6 +448,7 @@ def _costs(
         if state[index] == 2:
             continue
         state[index] = 2
+        order.append(index)
         after = successors(index)
         node = nodes[index]
         work[index] = min(cap + 1, 1 + node.work + sum(work[i] for i in after))
@@ -431,7 +456,14 @@ def _costs(
         steps += 1
         if steps % 4096 == 0:
             check()
-    return work, depth
+    return work, depth, order
+
+
+def _view(nodes: list[_Element]) -> tuple[float, float]:
+    """The root's viewport in its user units: its viewBox, else its size, else 512 x 512."""
+    kept = nodes[0].kept if nodes else {}
+    box = viewport(kept)
+    return box or (512.0, 512.0)
 
 
 def _local(name: str) -> str:
