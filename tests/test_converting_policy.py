@@ -27,6 +27,8 @@ from mediaparts.converting import default_transforms
         ("max_pages", -1),
         ("max_pixels", "many"),
         ("max_expanded_bytes", 0),
+        ("video_pixels_per_byte", 0),
+        ("video_pixels_per_byte", 2.5),
         ("max_seconds", 0),
         ("max_seconds", math.inf),
         ("timeout", math.nan),

@@ -20,6 +20,7 @@ from typing import Literal, get_args
 from mediaparts._errors import InvalidConfig, excerpt
 
 __all__ = [
+    "VIDEO_PIXEL_FLOOR",
     "PdfMode",
     "Sampling",
     "TransformPolicy",
@@ -40,6 +41,9 @@ _MOST_SECONDS = 86_400
 # The same cap as images' (`imaging.DecodeBudget.max_frame_pixels`, Pillow's bomb threshold):
 # no frame, page or raster made here has more pixels than an image would be allowed to.
 _PIXEL_CAP = 178_956_970
+# Every video transform may decode this many pixels whatever its input's size: 30 frames of
+# 4K, 123 of 1080p (about 0.5 s of CPU for the slowest decoder measured, HEVC); docs/security.md.
+VIDEO_PIXEL_FLOOR = 256 * 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,13 @@ class TransformPolicy:
         max_pages: The most pages of a document read, split or rendered.
         max_expanded_bytes: The most bytes an Office package (a zip) or an SVG may expand to
             when read: its entries' sizes, or an XML file's text.
+        video_pixels_per_byte: The decode work a video transform may do, in pixels decoded
+            (and encoded, for a transcode) per byte of its input, above a floor of
+            256 Mi pixels: frame sampling stops short of a wanted time when reaching it
+            would pass the share of one frame (it takes the last frame reached, after the
+            key frame before that time), and a transcode over it is refused. 500 by default:
+            a phone video decoded whole is about 50, a screen recording about 2,500
+            (docs/security.md).
         timeout: The most seconds one transform may take (at most a day), checked between
             units of work (packets, frames, pages), or the child process drawing pages and
             SVGs is stopped; each transform of a part has its own (frames and then the audio
@@ -81,6 +92,7 @@ class TransformPolicy:
     max_pixels: int = _PIXEL_CAP
     max_pages: int = 1000
     max_expanded_bytes: int = 200 * 2**20
+    video_pixels_per_byte: int = 500
     timeout: float = 120.0
 
     def __post_init__(self) -> None:
@@ -102,7 +114,13 @@ class TransformPolicy:
                 f"TransformPolicy.timeout must be at most {_MOST_SECONDS:,} seconds (a day), "
                 f"got {excerpt(self.timeout)}"
             )
-        for name in ("frames", "max_pixels", "max_pages", "max_expanded_bytes"):
+        for name in (
+            "frames",
+            "max_pixels",
+            "max_pages",
+            "max_expanded_bytes",
+            "video_pixels_per_byte",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidConfig(
@@ -120,6 +138,10 @@ class TransformPolicy:
                     f"TransformPolicy.{name} must be a positive number of seconds, "
                     f"got {excerpt(value)}"
                 )
+
+    def video_budget(self, size: int) -> int:
+        """Return the pixels a video transform of a `size`-byte input may decode."""
+        return max(VIDEO_PIXEL_FLOOR, self.video_pixels_per_byte * size)
 
     def replace(self, **changes: object) -> TransformPolicy:
         """Return a copy with some fields changed (checked like a new policy)."""
