@@ -17,7 +17,7 @@ from mediaparts.converting import _fit_video as fit_module
 from mediaparts.converting import _frames as frames_module
 from mediaparts.converting import _policy as policy_module
 from mediaparts.converting._fit_video import fit_video
-from mediaparts.converting._frames import sample_frames, uniform_times
+from mediaparts.converting._frames import frame_stand_ins, sample_frames, uniform_times
 from mediaparts.converting._video import Packets, VideoInfo, clock, video_info
 from tests._builders import TESTDATA
 
@@ -291,6 +291,19 @@ def test_sample_frames_out_of_memory_is_media_too_large(monkeypatch: pytest.Monk
     monkeypatch.setattr(frames_module, "encode_pil", exhausted)
     with pytest.raises(mp.MediaTooLarge, match="ran out of memory"):
         sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=2))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("max_side", [None, 100])
+def test_frame_stand_ins_match_the_frames_taken(name: str, max_side: int | None) -> None:
+    """Stand-ins read from the headers: as many pictures as sampling takes, of the same
+    sizes, with labels of the same form."""
+    data, media_type = _read(name), TYPES[name]
+    taken = sample_frames(data, media_type, POLICY, max_side=max_side)
+    stand_ins = frame_stand_ins(data, media_type, POLICY, max_side=max_side)
+    assert [(p.width, p.height) for p in stand_ins] == [(p.width, p.height) for p in taken]
+    assert [len(p.label or "") for p in stand_ins] == [len(p.label or "") for p in taken]
+    assert all(_jpeg(p).size == (p.width, p.height) for p in stand_ins)
 
 
 def _floor(monkeypatch: pytest.MonkeyPatch, frames: int, size: tuple[int, int]) -> int:

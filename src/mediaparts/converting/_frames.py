@@ -33,13 +33,14 @@ from mediaparts.converting._video import (
     first_video,
     length_of,
     stored_display,
+    video_info,
 )
 from mediaparts.imaging import encode_pil
 
 if TYPE_CHECKING:
     from av.video.frame import VideoFrame
 
-__all__ = ["most_frames", "sample_frames", "uniform_times"]
+__all__ = ["frame_stand_ins", "most_frames", "sample_frames", "uniform_times"]
 
 # A frame within this many seconds after a wanted time is taken for it (timestamps are
 # rounded to the track's time base).
@@ -98,6 +99,44 @@ def sample_frames(
         ) from exc
     finally:
         container.close()
+
+
+def frame_stand_ins(
+    data: bytes, media_type: str, policy: TransformPolicy, *, max_side: int | None = None
+) -> list[Converted]:
+    """Return what `sample_frames` would give, read from the headers: as many pictures, of
+    the same size, labelled with the times asked for, each a flat grey JPEG.
+
+    For a token estimate: a picture's tokens depend on its size alone, and its label's on
+    its time, so no frame past the first (read for its rotation) is decoded. `"scenes"`
+    labels use the evenly spaced times its fallback would (labels of the same length).
+
+    Raises:
+        CodecUnavailable: PyAV is not installed (the `[av]` extra).
+        InvalidMedia: FFmpeg cannot read it, or it has no video track.
+        MediaTooLarge: Over a cap of `policy`.
+    """
+    from PIL import Image
+
+    info = video_info(data, media_type, policy)
+    length = info.seconds or 0.0
+    count = info.frames or (math.ceil(length * info.fps) + 1 if info.fps and length else 0)
+    count = min(policy.frames, count or policy.frames)
+    scale = min(1.0, max_side / max(info.width, info.height)) if max_side else 1.0
+    size = (max(1, round(info.width * scale)), max(1, round(info.height * scale)))
+    picture = encode_pil(Image.new("RGB", size, (128, 128, 128)), "JPEG")
+    labels = [clock(t) for t in uniform_times(length, count)]
+    return [
+        Converted(
+            media_type="image/jpeg",
+            data=picture,
+            steps=(f"frame at {label}",),
+            width=size[0],
+            height=size[1],
+            label=label,
+        )
+        for label in labels
+    ]
 
 
 def _take(reader: Packets, times: list[float], max_side: int | None) -> list[Converted]:
