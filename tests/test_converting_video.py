@@ -354,9 +354,11 @@ def test_sample_frames_a_frame_over_the_budget_is_refused_before_decoding(
     nothing decoded."""
     _floor(monkeypatch, 1, (32, 32))
     made = _counting(monkeypatch)
-    with pytest.raises(mp.MediaTooLarge, match=r"TransformPolicy\.video_pixels_per_byte=1"):
+    with pytest.raises(
+        mp.MediaTooLarge, match=r"video_pixels_per_byte=1\); refused before decoding"
+    ):
         sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(video_pixels_per_byte=1))
-    assert made[0].decoded == 0
+    assert not made  # refused as the reader was made
 
 
 def test_sample_frames_budget_out_mid_way_keeps_the_pictures_taken(
@@ -384,7 +386,7 @@ def test_fit_video_transcode_over_the_budget_is_refused_before_decoding(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A transcode whose headers show more frames than the budget buys is refused up front."""
-    _floor(monkeypatch, 5, (160, 120))
+    _floor(monkeypatch, 9, (192, 144))  # 10 frames
     with pytest.raises(mp.MediaTooLarge, match=r"video_pixels_per_byte.*before decoding"):
         fit_video(_read("clip.3gp"), "video/3gpp", MP4, POLICY.replace(video_pixels_per_byte=1))
 

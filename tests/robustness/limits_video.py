@@ -160,6 +160,25 @@ def tiny_packets(seconds: int = 3000) -> bytes:
     return buffer.getvalue()
 
 
+@functools.cache
+def huge_frames() -> bytes:
+    """Two flat 16000x10000 H.264 key frames in 940 KB: 160 megapixels a frame, which
+    FFmpeg's probing alone once decoded (370 MB) before any cap was checked."""
+    import av
+
+    buffer = io.BytesIO()
+    out = av.open(buffer, "w", format="mp4")
+    options = {"preset": "ultrafast", "x264-params": "keyint=1:scenecut=0"}
+    stream = _encoder(out, "libx264", 16000, 10000, options)
+    frame = _flat(16000, 10000)
+    for index in range(2):
+        frame.pts = index
+        out.mux(stream.encode(frame))
+    out.mux(stream.encode(None))
+    out.close()
+    return buffer.getvalue()
+
+
 def _cases(
     name: str, data: Any, ci: tuple[str, ...] = (), entries: tuple[str, ...] = _ENTRIES
 ) -> Iterator[Case]:
@@ -186,3 +205,4 @@ def video_cases(large: bool) -> Iterator[Case]:
     )
     yield from _cases("video-tiny-packets", tiny_packets)
     yield from _cases("video-many-streams", many_streams)
+    yield from _cases("video-huge-frames", huge_frames)

@@ -281,3 +281,17 @@ def test_mutated_clips_fail_only_with_our_errors(
 ) -> None:
     """Real clips with bits flipped, bytes set, spans dropped or cut give MediaError or results."""
     _run_all(_mutate(_read(name), changes), CLIPS[name])
+
+
+@pytest.mark.parametrize("transform", ["video_info", "sample_frames"])
+def test_small_file_of_huge_frames_is_refused_before_decoding(transform: str) -> None:
+    """Frames over an eighth of the decode budget a file's bytes buy are never decoded, not
+    even by FFmpeg's probing (which then cannot learn Motion JPEG's size): an error naming
+    TransformPolicy.video_pixels_per_byte."""
+    data = _flat_video(8000)  # 64 megapixels a frame
+    policy = POLICY.replace(video_pixels_per_byte=1)  # the floor: 8 frames of 33.5 Mpx
+    with pytest.raises(mp.InvalidMedia, match=r"no first frame within the pixels one frame"):
+        TRANSFORMS[transform](data, "video/x-matroska", policy)
+    assert TRANSFORMS[transform](
+        data, "video/x-matroska", policy.replace(video_pixels_per_byte=300)
+    )

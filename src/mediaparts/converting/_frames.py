@@ -83,8 +83,6 @@ def sample_frames(
     try:
         stream = first_video(container, media_type)
         reader = Packets(container, stream, media_type, policy, doing, size=len(data))
-        if reader.frame_pixels() > reader.budget:  # not even one frame: refused up front
-            raise reader.over_budget()
         length = length_of(container, reader)
         count = min(policy.frames, most_frames(reader, length))
         if policy.sampling == "scenes":

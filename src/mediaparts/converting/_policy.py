@@ -143,6 +143,11 @@ class TransformPolicy:
         """Return the pixels a video transform of a `size`-byte input may decode."""
         return max(VIDEO_PIXEL_FLOOR, self.video_pixels_per_byte * size)
 
+    def video_frame_cap(self, size: int) -> int:
+        """Return the most pixels one video frame of a `size`-byte input may have: an eighth
+        of its budget (the 8 frames sampled by default each reachable), at most `max_pixels`."""
+        return min(self.max_pixels, self.video_budget(size) // 8)
+
     def replace(self, **changes: object) -> TransformPolicy:
         """Return a copy with some fields changed (checked like a new policy)."""
         unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})

@@ -148,7 +148,14 @@ def first_video(container: InputContainer, media_type: str) -> VideoStream:
             media_type=media_type,
         )
     if stream.codec_context.width <= 0 or stream.codec_context.height <= 0:
-        raise InvalidMedia(f"this {media_type} has no frame size", media_type=media_type)
+        # FFmpeg learns some codecs' size by decoding a first frame, which it may not make
+        # larger than the transform's frame cap (`open_media`).
+        raise InvalidMedia(
+            f"this {media_type} has no frame size: none in its headers, and no first frame "
+            "within the pixels one frame may have (TransformPolicy.max_pixels, and an eighth "
+            "of the budget of TransformPolicy.video_pixels_per_byte)",
+            media_type=media_type,
+        )
     return stream
 
 
@@ -232,6 +239,9 @@ class Packets:
         self.pixels = 0
         self.budget = policy.video_budget(size)
         self.size = size
+        # A small file of huge frames is refused before its first frame decodes, and the
+        # decoder itself refuses a frame over the cap when the size changes inside the stream.
+        self.frame_cap = policy.video_frame_cap(size)
         self.origin = origin_of(stream)
         self.limit = max(_MIN_PACKETS, int(policy.max_seconds * _PACKETS_PER_SECOND))
         self.errors = 0
@@ -240,6 +250,10 @@ class Packets:
 
         # What FFmpeg raises on a broken packet: its own errors and PyAV's Python ones.
         self.failures: tuple[type[BaseException], ...] = (av.FFmpegError, *AV_ERRORS)
+        context = stream.codec_context
+        self.check_size(context.width or 0, context.height or 0, "before decoding")
+        if not context.is_open:
+            context.options = {**context.options, "max_pixels": str(self.frame_cap)}
 
     def read(self, *streams: object) -> Iterator[Packet[Any]]:
         """Yield the packets of the video track (and of `streams`), from where the container
@@ -278,6 +292,25 @@ class Packets:
         self.errors += 1
         self.last_error = exc
 
+    def check_size(self, width: int, height: int, when: str) -> None:
+        """Refuse a frame over `frame_cap` pixels (an eighth of the budget, or `max_pixels`)."""
+        if width * height <= self.frame_cap:
+            return
+        if self.frame_cap == self.policy.max_pixels:
+            cap = f"TransformPolicy.max_pixels={self.policy.max_pixels:,}"
+        else:
+            cap = (
+                f"an eighth of the {self.budget:,} decoded pixels its {self.size:,} bytes may "
+                f"cost (TransformPolicy.video_pixels_per_byte="
+                f"{self.policy.video_pixels_per_byte:,})"
+            )
+        raise OverBudget(
+            f"this {self.media_type} has {width}x{height} frames, over {cap}; refused {when}",
+            size=width * height,
+            limit=self.frame_cap,
+            media_type=self.media_type,
+        )
+
     def frame_pixels(self) -> int:
         """Return the pixels of one frame at the track's current coded size (at least 1)."""
         context = self.stream.codec_context
@@ -310,22 +343,17 @@ class Packets:
         before = self.frame_pixels() if packet.size else 0
         if self.pixels + before > self.budget:
             raise self.over_budget()
+        context = self.stream.codec_context
         try:
-            frames = self.stream.codec_context.decode(packet)
+            frames = context.decode(packet)
         except self.failures as exc:
+            # The decoder refuses a frame over the cap (its `max_pixels`): say so, not "broken".
+            self.check_size(context.width, context.height, "(its size changed inside the stream)")
             self.note(exc)
             self.charge(before)
             return []
         for frame in frames:
-            pixels = frame.width * frame.height
-            if pixels > self.policy.max_pixels:
-                raise MediaTooLarge(
-                    f"this {self.media_type} has a {frame.width}x{frame.height} frame, over "
-                    f"TransformPolicy.max_pixels={self.policy.max_pixels:,}; refused",
-                    size=pixels,
-                    limit=self.policy.max_pixels,
-                    media_type=self.media_type,
-                )
+            self.check_size(frame.width, frame.height, "(its size changed inside the stream)")
         self.charge(max(before, sum(f.width * f.height for f in frames)))
         self.decoded += len(frames)
         return frames
