@@ -598,3 +598,34 @@ def test_without_pyav_codec_unavailable_names_the_extra(
     with pytest.raises(mp.CodecUnavailable, match=r"\[av\]") as caught:
         call(_read("clip.mp4"))
     assert (caught.value.extra, caught.value.package) == ("av", "av")
+
+
+def test_packets_budget_checked_before_and_after_each_decode() -> None:
+    """A packet is not decoded when a frame would pass the budget; work charged past it
+    (an encoder's) raises at once; both name the policy field."""
+    data = _read("clip.mp4")
+    with av.open(io.BytesIO(data)) as container:
+        stream = container.streams.video[0]
+        reader = Packets(container, stream, "video/mp4", POLICY, "test", size=len(data))
+        packet = next(p for p in reader.read() if p.size)
+        reader.pixels = reader.budget - reader.frame_pixels() + 1
+        with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte=500"):
+            reader.decode(packet)
+        assert reader.decoded == 0
+        with pytest.raises(mp.MediaTooLarge, match=f"more than {reader.budget:,} decoded"):
+            reader.charge(reader.frame_pixels())
+
+
+def test_sample_frames_scenes_judges_within_half_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Judging scenes stops at half the budget (60 key frames, a budget of 20 frames): the
+    rest goes to the frames taken."""
+    data = encode_clip(60, fps=10, gop=10)
+    _floor(monkeypatch, 20, (64, 48))
+    made = _counting(monkeypatch)
+    policy = POLICY.replace(sampling="scenes", frames=4, video_pixels_per_byte=1)
+    taken = sample_frames(data, "video/mp4", policy)
+    (reader,) = made
+    assert len(taken) == 4
+    assert reader.pixels <= reader.budget
