@@ -16,6 +16,7 @@ from mediaparts.converting import TransformPolicy
 from mediaparts.converting import _fit_video as fit_module
 from mediaparts.converting import _frames as frames_module
 from mediaparts.converting import _policy as policy_module
+from mediaparts.converting import _video as video_module
 from mediaparts.converting._fit_video import fit_video
 from mediaparts.converting._frames import frame_stand_ins, sample_frames, uniform_times
 from mediaparts.converting._video import Packets, VideoInfo, clock, video_info
@@ -308,7 +309,7 @@ def test_frame_stand_ins_match_the_frames_taken(name: str, max_side: int | None)
 
 def _floor(monkeypatch: pytest.MonkeyPatch, frames: int, size: tuple[int, int]) -> int:
     """Lower the decode budget's floor to `frames` frames of `size`; return it in pixels."""
-    pixels = frames * size[0] * size[1]
+    pixels = frames * max(video_module._LEAST_FRAME, size[0] * size[1])
     monkeypatch.setattr(policy_module, "VIDEO_PIXEL_FLOOR", pixels)
     return pixels
 
@@ -609,7 +610,7 @@ def test_packets_budget_checked_before_and_after_each_decode() -> None:
         reader = Packets(container, stream, "video/mp4", POLICY, "test", size=len(data))
         packet = next(p for p in reader.read() if p.size)
         reader.pixels = reader.budget - reader.frame_pixels() + 1
-        with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte=500"):
+        with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte=400"):
             reader.decode(packet)
         assert reader.decoded == 0
         with pytest.raises(mp.MediaTooLarge, match=f"more than {reader.budget:,} decoded"):

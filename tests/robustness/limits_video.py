@@ -131,8 +131,8 @@ def many_streams(count: int = 40) -> bytes:
 
 
 @functools.cache
-def tiny_packets(seconds: int = 3000) -> bytes:
-    """An MP4 of a 64x64 video at 30 fps whose frames are a few bytes each: 90,000 packets."""
+def tiny_packets(seconds: int = 2000) -> bytes:
+    """An MP4 of a 64x64 video at 30 fps whose frames are a few bytes each: 60,000 packets."""
     import av
 
     buffer = io.BytesIO()

@@ -42,7 +42,7 @@ _MOST_SECONDS = 86_400
 # no frame, page or raster made here has more pixels than an image would be allowed to.
 _PIXEL_CAP = 178_956_970
 # Every video transform may decode this many pixels whatever its input's size: 30 frames of
-# 4K, 123 of 1080p (about 0.5 s of CPU for the slowest decoder measured, HEVC); docs/security.md.
+# 4K, 123 of 1080p (about 0.6 s of CPU for the slowest decoder measured, HEVC); docs/security.md.
 VIDEO_PIXEL_FLOOR = 256 * 2**20
 
 
@@ -75,8 +75,8 @@ class TransformPolicy:
             (and encoded, for a transcode) per byte of its input, above a floor of
             256 Mi pixels: frame sampling stops short of a wanted time when reaching it
             would pass the share of one frame (it takes the last frame reached, after the
-            key frame before that time), and a transcode over it is refused. 500 by default:
-            a phone video decoded whole is about 50, a screen recording about 2,500
+            key frame before that time), and a transcode over it is refused. 400 by default:
+            a phone video decoded whole is about 50, a screen recording 2,000 to 15,000
             (docs/security.md).
         timeout: The most seconds one transform may take (at most a day), checked between
             units of work (packets, frames, pages), or the child process drawing pages and
@@ -92,7 +92,7 @@ class TransformPolicy:
     max_pixels: int = _PIXEL_CAP
     max_pages: int = 1000
     max_expanded_bytes: int = 200 * 2**20
-    video_pixels_per_byte: int = 500
+    video_pixels_per_byte: int = 400
     timeout: float = 120.0
 
     def __post_init__(self) -> None:
