@@ -295,3 +295,32 @@ def test_small_file_of_huge_frames_is_refused_before_decoding(transform: str) ->
     assert TRANSFORMS[transform](
         data, "video/x-matroska", policy.replace(video_pixels_per_byte=300)
     )
+
+
+def test_only_the_first_streams_are_probed_by_decoding() -> None:
+    """FFmpeg decodes a first frame of the first 8 streams only, to learn their parameters:
+    a file of 12 video tracks opens with the later ones unprobed, and converts."""
+    import io
+
+    import av
+
+    from mediaparts.converting._av import open_media
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="matroska") as out:
+        streams = [out.add_stream("mpeg4", rate=10) for _ in range(12)]
+        for stream in streams:
+            stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        frame = av.VideoFrame(64, 48, "yuv420p")
+        for index in range(3):
+            frame.pts = index
+            for stream in streams:
+                out.mux(stream.encode(frame))
+        for stream in streams:
+            out.mux(stream.encode(None))
+    data = buffer.getvalue()
+    container = open_media(data, "video/x-matroska", POLICY, "test")
+    with contextlib.closing(container):
+        sizes = [(s.codec_context.width, s.codec_context.height) for s in container.streams.video]
+    assert sizes[:8] == [(64, 48)] * 8
+    assert len(sample_frames(data, "video/x-matroska", POLICY.replace(frames=2))) == 2
