@@ -31,6 +31,8 @@ from mediaparts.converting import default_transforms
         ("text_ratio", math.nan),
         ("svg_work_per_byte", 0),
         ("svg_work_per_byte", 1.5),
+        ("video_pixels_per_byte", 0),
+        ("video_pixels_per_byte", 2.5),
         ("max_seconds", 0),
         ("max_seconds", math.inf),
         ("timeout", math.nan),

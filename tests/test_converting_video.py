@@ -15,8 +15,10 @@ import mediaparts as mp
 from mediaparts.converting import TransformPolicy
 from mediaparts.converting import _fit_video as fit_module
 from mediaparts.converting import _frames as frames_module
+from mediaparts.converting import _policy as policy_module
+from mediaparts.converting import _video as video_module
 from mediaparts.converting._fit_video import fit_video
-from mediaparts.converting._frames import sample_frames, uniform_times
+from mediaparts.converting._frames import frame_stand_ins, sample_frames, uniform_times
 from mediaparts.converting._video import Packets, VideoInfo, clock, video_info
 from tests._builders import TESTDATA
 
@@ -192,8 +194,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[Packets]:
     made: list[Packets] = []
 
     class Counting(Packets):
-        def __init__(self, *args: Any) -> None:
-            super().__init__(*args)
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
             made.append(self)
 
     monkeypatch.setattr(frames_module, "Packets", Counting)
@@ -250,9 +252,9 @@ def test_sample_frames_encodes_each_frame_as_it_is_taken(monkeypatch: pytest.Mon
     events: list[str] = []
     seek, picture = frames_module._Seeker.at, frames_module._picture
 
-    def at(self: Any, seconds: float) -> Any:
+    def at(self: Any, seconds: float, share: int) -> Any:
         events.append("seek")
-        return seek(self, seconds)
+        return seek(self, seconds, share)
 
     def encode(*args: Any) -> Any:
         events.append("jpeg")
@@ -290,6 +292,124 @@ def test_sample_frames_out_of_memory_is_media_too_large(monkeypatch: pytest.Monk
     monkeypatch.setattr(frames_module, "encode_pil", exhausted)
     with pytest.raises(mp.MediaTooLarge, match="ran out of memory"):
         sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=2))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("max_side", [None, 100])
+def test_frame_stand_ins_match_the_frames_taken(name: str, max_side: int | None) -> None:
+    """Stand-ins read from the headers: as many pictures as sampling takes, of the same
+    sizes, with labels of the same form."""
+    data, media_type = _read(name), TYPES[name]
+    taken = sample_frames(data, media_type, POLICY, max_side=max_side)
+    stand_ins = frame_stand_ins(data, media_type, POLICY, max_side=max_side)
+    assert [(p.width, p.height) for p in stand_ins] == [(p.width, p.height) for p in taken]
+    assert [len(p.label or "") for p in stand_ins] == [len(p.label or "") for p in taken]
+    assert all(_jpeg(p).size == (p.width, p.height) for p in stand_ins)
+
+
+def _floor(monkeypatch: pytest.MonkeyPatch, frames: int, size: tuple[int, int]) -> int:
+    """Lower the decode budget's floor to `frames` frames of `size`; return it in pixels."""
+    pixels = frames * max(video_module._LEAST_FRAME, size[0] * size[1])
+    monkeypatch.setattr(policy_module, "VIDEO_PIXEL_FLOOR", pixels)
+    return pixels
+
+
+@pytest.mark.parametrize("sampling", ["uniform", "scenes"])
+def test_sample_frames_long_gop_takes_frames_near_the_key_frame(
+    monkeypatch: pytest.MonkeyPatch, sampling: str
+) -> None:
+    """With one key frame in 600 and a budget of 60 frames, no GOP is decoded whole: each
+    picture is the last frame its share reached, its steps naming the time asked for."""
+    data = encode_clip(60, fps=10, gop=1000)
+    budget = _floor(monkeypatch, 60, (64, 48))
+    made = _counting(monkeypatch)
+    policy = POLICY.replace(frames=4, sampling=sampling, video_pixels_per_byte=1)
+    taken = sample_frames(data, "video/mp4", policy)
+    (reader,) = made
+    assert reader.budget == budget
+    assert reader.pixels <= budget
+    assert reader.decoded <= 60
+    assert taken
+    shorts = [p for p in taken if p.label != "0:00.000"]  # scenes may take the key frame
+    assert len(shorts) >= 3
+    assert all("key frames too far apart to decode up to it" in p.steps[0] for p in shorts)
+    assert all(p.label is not None and p.label < "0:07.000" for p in taken)
+    assert "(for 0:52.500:" in taken[-1].steps[0]
+
+
+def test_sample_frames_short_gop_takes_the_time_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Key frames a second apart fit the same budget: every picture is at its time."""
+    data = encode_clip(60, fps=10, gop=10)
+    _floor(monkeypatch, 40, (64, 48))
+    policy = POLICY.replace(frames=4, video_pixels_per_byte=1)
+    taken = sample_frames(data, "video/mp4", policy)
+    assert [p.steps for p in taken] == [
+        (f"frame at {t}",) for t in ("0:07.500", "0:22.500", "0:37.500", "0:52.500")
+    ]
+
+
+def test_sample_frames_a_frame_over_the_budget_is_refused_before_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A frame larger than the budget its bytes buy: MediaTooLarge naming the policy field,
+    nothing decoded."""
+    _floor(monkeypatch, 1, (32, 32))
+    made = _counting(monkeypatch)
+    with pytest.raises(
+        mp.MediaTooLarge, match=r"video_pixels_per_byte=1\); refused before decoding"
+    ):
+        sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(video_pixels_per_byte=1))
+    assert not made  # refused as the reader was made
+
+
+def test_sample_frames_budget_out_mid_way_keeps_the_pictures_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When decoding runs out of budget after two pictures, those two come back; before the
+    first, the budget's MediaTooLarge."""
+    seek = frames_module._Seeker.at
+
+    def at(self: Any, seconds: float, share: int) -> Any:
+        if seconds > self.reader.budget_test_after:
+            raise self.reader.over_budget()
+        return seek(self, seconds, share)
+
+    monkeypatch.setattr(frames_module._Seeker, "at", at)
+    monkeypatch.setattr(Packets, "budget_test_after", 0.5, raising=False)
+    taken = sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=4))
+    assert [p.label for p in taken] == ["0:00.100", "0:00.300"]
+    monkeypatch.setattr(Packets, "budget_test_after", -1.0, raising=False)
+    with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte"):
+        sample_frames(_read("clip.mp4"), "video/mp4", POLICY.replace(frames=4))
+
+
+def test_fit_video_transcode_over_the_budget_is_refused_before_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A transcode whose headers show more frames than the budget buys is refused up front."""
+    _floor(monkeypatch, 9, (192, 144))  # 10 frames
+    with pytest.raises(mp.MediaTooLarge, match=r"video_pixels_per_byte.*before decoding"):
+        fit_video(_read("clip.3gp"), "video/3gpp", MP4, POLICY.replace(video_pixels_per_byte=1))
+
+
+def test_fit_video_transcode_counts_the_encoded_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decoded and encoded pixels share the budget: a clip whose frames alone fit is refused
+    once encoding them again passes it."""
+    _floor(monkeypatch, 15, (192, 144))  # the 10 frames decode; decoding and encoding do not
+    with pytest.raises(mp.MediaTooLarge, match="decoded pixels"):
+        fit_video(_read("clip.3gp"), "video/3gpp", MP4, POLICY.replace(video_pixels_per_byte=1))
+
+
+def test_fit_video_out_of_memory_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory running out while fitting is MediaTooLarge, the MemoryError kept as its cause."""
+
+    def exhausted(*args: Any) -> Any:
+        raise MemoryError
+
+    monkeypatch.setattr(fit_module, "_shrink", exhausted)
+    with pytest.raises(mp.MediaTooLarge, match="ran out of memory") as caught:
+        fit_video(_read("clip.webm"), "video/webm", MP4, POLICY)
+    assert isinstance(caught.value.__cause__, MemoryError)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -479,3 +599,34 @@ def test_without_pyav_codec_unavailable_names_the_extra(
     with pytest.raises(mp.CodecUnavailable, match=r"\[av\]") as caught:
         call(_read("clip.mp4"))
     assert (caught.value.extra, caught.value.package) == ("av", "av")
+
+
+def test_packets_budget_checked_before_and_after_each_decode() -> None:
+    """A packet is not decoded when a frame would pass the budget; work charged past it
+    (an encoder's) raises at once; both name the policy field."""
+    data = _read("clip.mp4")
+    with av.open(io.BytesIO(data)) as container:
+        stream = container.streams.video[0]
+        reader = Packets(container, stream, "video/mp4", POLICY, "test", size=len(data))
+        packet = next(p for p in reader.read() if p.size)
+        reader.pixels = reader.budget - reader.frame_pixels() + 1
+        with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte=400"):
+            reader.decode(packet)
+        assert reader.decoded == 0
+        with pytest.raises(mp.MediaTooLarge, match=f"more than {reader.budget:,} decoded"):
+            reader.charge(reader.frame_pixels())
+
+
+def test_sample_frames_scenes_judges_within_half_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Judging scenes stops at half the budget (60 key frames, a budget of 20 frames): the
+    rest goes to the frames taken."""
+    data = encode_clip(60, fps=10, gop=10)
+    _floor(monkeypatch, 20, (64, 48))
+    made = _counting(monkeypatch)
+    policy = POLICY.replace(sampling="scenes", frames=4, video_pixels_per_byte=1)
+    taken = sample_frames(data, "video/mp4", policy)
+    (reader,) = made
+    assert len(taken) == 4
+    assert reader.pixels <= reader.budget

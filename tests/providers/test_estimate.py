@@ -149,3 +149,26 @@ def test_estimate_reads_a_string_as_a_path() -> None:
     path = str(TESTDATA / "photo.jpg")
     assert mp.estimate_tokens(path, "anthropic") == mp.estimate_tokens(mp.part(path), "anthropic")
     assert mp.estimate_tokens(path, "anthropic") > 0
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_estimate_tokens_video_frames_are_read_from_headers(
+    monkeypatch: pytest.MonkeyPatch, provider: str
+) -> None:
+    """A video sent as frames is priced from its headers, no frame sampled, at the same count
+    as the frames normalize sends."""
+    pytest.importorskip("av")
+    from mediaparts.converting import _frames
+
+    video = mp.part(TESTDATA / "clip.mp4")
+    counted = mp.count_tokens(video, provider)
+    sampled = mp.normalize(video, provider)
+
+    def refused(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a token estimate decoded frames")
+
+    monkeypatch.setattr(_frames, "sample_frames", refused)
+    monkeypatch.setattr(mp.converting, "sample_frames", refused)  # the lazy export, once loaded
+    assert mp.estimate_tokens(video, provider) == counted.total
+    assert counted.total >= (sampled.tokens or 0) > 0
+    assert counted.messages[0].parts[0].how.startswith("as sent (video→8 frames (uniform))")

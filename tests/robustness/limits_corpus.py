@@ -27,6 +27,7 @@ from tests.robustness import limits_misc
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.limits_office import office_cases
 from tests.robustness.limits_svg import svg_cases
+from tests.robustness.limits_video import video_cases
 from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
 MEDIA = ("detect", "part", "from_upload", "normalize", "estimate_tokens", "render", "cli")
@@ -482,6 +483,7 @@ def large_set() -> list[Case]:
     cases += limits_misc.misc(True)
     cases += office_cases(True)
     cases += svg_cases(True)
+    cases += video_cases(True)
     return _unique(cases)
 
 
@@ -491,6 +493,7 @@ def small_set() -> list[Case]:
     cases += limits_misc.misc(False)
     cases += office_cases(False)
     cases += svg_cases(False)
+    cases += video_cases(False)
     return _unique([case for case in cases if case.ci])
 
 

@@ -281,3 +281,46 @@ def test_mutated_clips_fail_only_with_our_errors(
 ) -> None:
     """Real clips with bits flipped, bytes set, spans dropped or cut give MediaError or results."""
     _run_all(_mutate(_read(name), changes), CLIPS[name])
+
+
+@pytest.mark.parametrize("transform", ["video_info", "sample_frames"])
+def test_small_file_of_huge_frames_is_refused_before_decoding(transform: str) -> None:
+    """Frames over an eighth of the decode budget a file's bytes buy are never decoded, not
+    even by FFmpeg's probing (which then cannot learn Motion JPEG's size): an error naming
+    TransformPolicy.video_pixels_per_byte."""
+    data = _flat_video(8000)  # 64 megapixels a frame
+    policy = POLICY.replace(video_pixels_per_byte=1)  # the floor: 8 frames of 33.5 Mpx
+    with pytest.raises(mp.InvalidMedia, match=r"no first frame within the pixels one frame"):
+        TRANSFORMS[transform](data, "video/x-matroska", policy)
+    assert TRANSFORMS[transform](
+        data, "video/x-matroska", policy.replace(video_pixels_per_byte=300)
+    )
+
+
+def test_only_the_first_streams_are_probed_by_decoding() -> None:
+    """FFmpeg decodes a first frame of the first 8 streams only, to learn their parameters:
+    a file of 12 video tracks opens with the later ones unprobed, and converts."""
+    import io
+
+    import av
+
+    from mediaparts.converting._av import open_media
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="matroska") as out:
+        streams = [out.add_stream("mpeg4", rate=10) for _ in range(12)]
+        for stream in streams:
+            stream.width, stream.height, stream.pix_fmt = 64, 48, "yuv420p"
+        frame = av.VideoFrame(64, 48, "yuv420p")
+        for index in range(3):
+            frame.pts = index
+            for stream in streams:
+                out.mux(stream.encode(frame))
+        for stream in streams:
+            out.mux(stream.encode(None))
+    data = buffer.getvalue()
+    container = open_media(data, "video/x-matroska", POLICY, "test")
+    with contextlib.closing(container):
+        sizes = [(s.codec_context.width, s.codec_context.height) for s in container.streams.video]
+    assert sizes[:8] == [(64, 48)] * 8
+    assert len(sample_frames(data, "video/x-matroska", POLICY.replace(frames=2))) == 2

@@ -39,6 +39,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.converting._audio import audio_info as audio_info
     from mediaparts.converting._audio import convert_audio as convert_audio
     from mediaparts.converting._fit_video import fit_video as fit_video
+    from mediaparts.converting._frames import frame_stand_ins as frame_stand_ins
     from mediaparts.converting._frames import sample_frames as sample_frames
     from mediaparts.converting._office import OFFICE_TYPES as OFFICE_TYPES
     from mediaparts.converting._office import office_to_text as office_to_text
@@ -59,6 +60,7 @@ _LAZY = {
     "convert_audio": "mediaparts.converting._audio",
     "fit_video": "mediaparts.converting._fit_video",
     "sample_frames": "mediaparts.converting._frames",
+    "frame_stand_ins": "mediaparts.converting._frames",
     "OFFICE_TYPES": "mediaparts.converting._office",
     "office_to_text": "mediaparts.converting._office",
     "page_count": "mediaparts.converting._pdf",

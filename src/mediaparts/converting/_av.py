@@ -29,6 +29,10 @@ AV_ERRORS: tuple[type[BaseException], ...] = (ValueError, EOFError, OSError, Ind
 # and only the formats listed may be opened: no playlists or other demuxers that name further
 # files (hls, concat, image2's patterns), whatever the bytes claim.
 _PROBE = {"probesize": str(5 * 2**20), "analyzeduration": str(5_000_000)}
+# The streams whose probing is capped (FFmpeg takes per-stream options by index); FFmpeg's
+# own cap on the streams of a file is 1,000 (AVFormatContext.max_streams).
+_STREAMS = 1000
+_PROBED = 8
 _SAFE_FORMATS = (
     "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,ogg,wav,mp3,aac,flac,aiff,avi,flv,mpeg,mpegts,"
     "asf,amr,caf,w64"
@@ -57,6 +61,7 @@ def open_media(data: bytes, media_type: str, policy: TransformPolicy, doing: str
             options={**_PROBE, "format_whitelist": _SAFE_FORMATS},
             metadata_errors="ignore",
             io_open=_no_other_file,
+            stream_options=_probe_caps(policy.video_frame_cap(len(data))),
         )
     except (av.FFmpegError, *AV_ERRORS) as exc:
         raise InvalidMedia(
@@ -68,6 +73,16 @@ def open_media(data: bytes, media_type: str, policy: TransformPolicy, doing: str
         container.close()
         raise
     return container
+
+
+def _probe_caps(frame_cap: int) -> list[dict[str, str]]:
+    """Options for each stream FFmpeg probes: it decodes a first frame of each to learn its
+    parameters, no larger than a frame the transform may decode (a 940 KB MP4 of
+    16000x10000 frames took 370 MB to open), and of the first `_PROBED` streams only (a
+    Matroska file of 40 1080p tracks took 407 MB): the transforms read the first video and
+    audio tracks, and a video frame past them is refused by its decoder at once."""
+    probed = [{"max_pixels": str(frame_cap)}] * _PROBED
+    return probed + [{"max_pixels": "1"}] * (_STREAMS - _PROBED)
 
 
 def _no_other_file(url: str, flags: int, options: dict[str, str]) -> Any:

@@ -148,7 +148,7 @@ def fit_video(
             audio is None or audio.codec_context.codec.canonical_name in _COPY_AUDIO
         )
         if copyable and (limit is None or len(data) <= limit):
-            reader = Packets(container, stream, media_type, policy, doing)
+            reader = Packets(container, stream, media_type, policy, doing, size=len(data))
             made, rotation = _remux(reader, audio, target)
             if limit is None or len(made) <= limit:
                 step = f"remux {short_name(media_type)}→{short_name(target)}"
@@ -157,7 +157,13 @@ def fit_video(
                     target, made, steps=(step,), seconds=seconds, width=width, height=height
                 )
         fresh = not (copyable and (limit is None or len(data) <= limit))  # nothing read yet
-        return _shrink(container, media_type, target, policy, limit, max_bytes, doing, fresh)
+        return _shrink(
+            container, media_type, target, policy, limit, max_bytes, doing, fresh, len(data)
+        )
+    except MemoryError as exc:  # a frame, or the output, larger than the memory left
+        raise MediaTooLarge(
+            f"fitting this {media_type} ran out of memory; refused", media_type=media_type
+        ) from exc
     finally:
         container.close()
 
@@ -224,16 +230,20 @@ def _shrink(
     max_bytes: int | None,
     doing: str,
     fresh: bool,
+    input_size: int,
 ) -> Converted:
     """Transcode to H.264 + AAC at the rate `limit` allows, trying again on an overshoot.
 
-    `fresh`: nothing was read from `container` yet.
+    `fresh`: nothing was read from `container` yet; `input_size`: the input's bytes, whose decode
+    budget (`policy.video_budget`) every try shares: each frame costs its pixels decoded and
+    its pixels encoded.
     """
     stream = first_video(container, media_type)
     audio = first_audio(container)
     size = stored_display(stream)  # written with square pixels
     deadline = Deadline(policy.timeout, doing, media_type)  # one budget for every try
-    reader = Packets(container, stream, media_type, policy, doing, deadline)
+    reader = Packets(container, stream, media_type, policy, doing, deadline, size=input_size)
+    _check_work(reader, seconds_of(container))
     if not fresh:
         _rewind(container, reader)
     # The display matrix goes into the header, written before the first frame is decoded
@@ -246,7 +256,9 @@ def _shrink(
     budget = None if limit is None else limit * 8 * _MARGIN / max(seconds, 0.1) / 1000
     for _ in range(_TRIES):
         plan = _plan(size, budget, audio is not None, media_type, seconds, max_bytes)
-        reader = Packets(container, stream, media_type, policy, doing, deadline)
+        spent = reader.pixels
+        reader = Packets(container, stream, media_type, policy, doing, deadline, size=input_size)
+        reader.pixels = spent  # one budget for every try
         _rewind(container, reader)
         try:
             made = _transcode(reader, audio, target, plan, limit, seconds, rotation)
@@ -272,6 +284,26 @@ def _shrink(
     return Converted(
         target, made, steps=tuple(steps), seconds=seconds or None, width=width, height=height
     )
+
+
+def _check_work(reader: Packets, seconds: float | None) -> None:
+    """Refuse before decoding a transcode whose headers show more frames than the budget
+    buys: each frame is decoded (and encoded again), at least its own pixels each."""
+    stream = reader.stream
+    frames = stream.frames or 0
+    rate = stream.average_rate or stream.guessed_rate
+    if not frames and seconds and rate:
+        frames = math.ceil(seconds * rate)
+    if frames * reader.frame_pixels() > reader.budget:
+        raise MediaTooLarge(
+            f"transcoding this {reader.media_type} decodes and encodes {frames:,} frames of "
+            f"{reader.frame_pixels():,} pixels, more than the {reader.budget:,} its "
+            f"{reader.size:,} bytes may cost (TransformPolicy.video_pixels_per_byte="
+            f"{reader.policy.video_pixels_per_byte:,}); refused before decoding",
+            size=frames * reader.frame_pixels(),
+            limit=reader.budget,
+            media_type=reader.media_type,
+        )
 
 
 def _rewind(container: InputContainer, reader: Packets) -> None:
@@ -391,6 +423,7 @@ def _transcode(
                 if picture.pts is None or picture.pts <= last:
                     continue
                 last = picture.pts
+                reader.charge(plan.width * plan.height)  # the encoder's work
                 frame = picture.reformat(plan.width, plan.height, "yuv420p")
                 frame.pts, frame.time_base = picture.pts, picture.time_base
                 frame.pict_type = av.video.frame.PictureType.NONE

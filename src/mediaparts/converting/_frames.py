@@ -5,6 +5,12 @@
 forward to the frame shown at that time), so its cost grows with the frames taken, not with
 the video's length; where no key frame lies between the last frame decoded and the next one
 wanted, it decodes on instead.
+
+The decoding is bounded by the input's size (`TransformPolicy.video_budget`): each frame taken
+gets an equal share of the pixels left to decode. Where key frames lie so far apart (a screen
+recording's long GOP, a single key frame) that the frame at a time is beyond its share, the
+last frame reached is taken instead, labelled with its own time, and its steps say which time
+was asked for: the picture is near the key frame before that time, never a GOP decoded whole.
 """
 
 from __future__ import annotations
@@ -20,13 +26,21 @@ from mediaparts._errors import MediaTooLarge
 from mediaparts.converting._av import open_media
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._result import Converted
-from mediaparts.converting._video import Packets, clock, first_video, length_of, stored_display
+from mediaparts.converting._video import (
+    OverBudget,
+    Packets,
+    clock,
+    first_video,
+    length_of,
+    stored_display,
+    video_info,
+)
 from mediaparts.imaging import encode_pil
 
 if TYPE_CHECKING:
     from av.video.frame import VideoFrame
 
-__all__ = ["most_frames", "sample_frames", "uniform_times"]
+__all__ = ["frame_stand_ins", "most_frames", "sample_frames", "uniform_times"]
 
 # A frame within this many seconds after a wanted time is taken for it (timestamps are
 # rounded to the track's time base).
@@ -60,34 +74,22 @@ def sample_frames(
     Raises:
         CodecUnavailable: PyAV is not installed (the `[av]` extra).
         InvalidMedia: FFmpeg cannot read it, it has no video track, or no frame decodes.
-        MediaTooLarge: Over a cap of `policy` (seconds, pixels, packets, timeout), or a frame
+        MediaTooLarge: Over a cap of `policy` (seconds, pixels, packets, timeout), a frame
+            larger than the decode budget its bytes buy (`video_pixels_per_byte`), or a frame
             too large for the memory left.
     """
     doing = f"take frames from {media_type}"
     container = open_media(data, media_type, policy, doing)
     try:
         stream = first_video(container, media_type)
-        reader = Packets(container, stream, media_type, policy, doing)
+        reader = Packets(container, stream, media_type, policy, doing, size=len(data))
         length = length_of(container, reader)
         count = min(policy.frames, most_frames(reader, length))
         if policy.sampling == "scenes":
             times = _scene_times(reader, length, count)
         else:
             times = uniform_times(length, count)
-        seeker = _Seeker(reader)
-        pictures: list[Converted] = []
-        shown: int | None = None  # the timestamp of the last frame taken
-        for wanted in times:
-            frame = seeker.at(wanted)
-            seconds = reader.seconds(frame) if frame is not None else None
-            if frame is None or seconds is None or (pictures and frame.pts == shown):
-                continue
-            # Each frame becomes its JPEG at once: only the seeker's two frames stay decoded.
-            pictures.append(_picture(frame, seconds, max_side, reader))
-            shown = frame.pts
-        if not pictures:
-            raise reader.unreadable()
-        return pictures
+        return _take(reader, times, max_side)
     except MemoryError as exc:  # a frame, or its copy, larger than the memory left
         raise MediaTooLarge(
             f"taking frames from this {media_type} ran out of memory; refused",
@@ -95,6 +97,70 @@ def sample_frames(
         ) from exc
     finally:
         container.close()
+
+
+def frame_stand_ins(
+    data: bytes, media_type: str, policy: TransformPolicy, *, max_side: int | None = None
+) -> list[Converted]:
+    """Return what `sample_frames` would give, read from the headers: as many pictures, of
+    the same size, labelled with the times asked for, each a flat grey JPEG.
+
+    For a token estimate: a picture's tokens depend on its size alone, and its label's on
+    its time, so no frame past the first (read for its rotation) is decoded. `"scenes"`
+    labels use the evenly spaced times its fallback would (labels of the same length).
+
+    Raises:
+        CodecUnavailable: PyAV is not installed (the `[av]` extra).
+        InvalidMedia: FFmpeg cannot read it, or it has no video track.
+        MediaTooLarge: Over a cap of `policy`.
+    """
+    from PIL import Image
+
+    info = video_info(data, media_type, policy)
+    length = info.seconds or 0.0
+    count = info.frames or (math.ceil(length * info.fps) + 1 if info.fps and length else 0)
+    count = min(policy.frames, count or policy.frames)
+    scale = min(1.0, max_side / max(info.width, info.height)) if max_side else 1.0
+    size = (max(1, round(info.width * scale)), max(1, round(info.height * scale)))
+    picture = encode_pil(Image.new("RGB", size, (128, 128, 128)), "JPEG")
+    labels = [clock(t) for t in uniform_times(length, count)]
+    return [
+        Converted(
+            media_type="image/jpeg",
+            data=picture,
+            steps=(f"frame at {label}",),
+            width=size[0],
+            height=size[1],
+            label=label,
+        )
+        for label in labels
+    ]
+
+
+def _take(reader: Packets, times: list[float], max_side: int | None) -> list[Converted]:
+    """Take the frame shown at each of `times`, each within an equal share of the budget
+    left; the pictures taken so far when the budget runs out (at least one, else the error)."""
+    seeker = _Seeker(reader)
+    pictures: list[Converted] = []
+    shown: int | None = None  # the timestamp of the last frame taken
+    for done, wanted in enumerate(times):
+        share = (reader.budget - reader.pixels) // (len(times) - done)
+        try:
+            frame = seeker.at(wanted, share)
+        except OverBudget:
+            if not pictures:
+                raise
+            break
+        seconds = reader.seconds(frame) if frame is not None else None
+        if frame is None or seconds is None or (pictures and frame.pts == shown):
+            continue
+        # Each frame becomes its JPEG at once: only the seeker's two frames stay decoded.
+        short = seeker.short and abs(seconds - wanted) > _SLACK
+        pictures.append(_picture(frame, seconds, max_side, reader, wanted if short else None))
+        shown = frame.pts
+    if not pictures:
+        raise reader.unreadable()
+    return pictures
 
 
 def most_frames(reader: Packets, length: float) -> int:
@@ -119,7 +185,8 @@ class _Seeker:
 
     The frame shown at a time is the last one that starts at or before it (the first frame
     when the time comes before every frame). Decoding forward to it reads one frame past it,
-    kept in `upcoming` for the next time asked.
+    kept in `upcoming` for the next time asked. Each time asked comes with a share of pixels
+    to decode: past it, the last frame reached is returned and `short` is set.
     """
 
     def __init__(self, reader: Packets) -> None:
@@ -128,19 +195,23 @@ class _Seeker:
         self.current: VideoFrame | None = None
         self.upcoming: VideoFrame | None = None
         self.ended = False
+        self.short = False
         stream = reader.stream
         # The index the demuxer holds (every sample of an MP4, the cues of a Matroska file):
         # the key frames' timestamps, to tell whether a seek would skip any work.
         entries = stream.index_entries or ()
         self.keys = sorted(e.timestamp for e in entries if e.is_keyframe)
 
-    def at(self, seconds: float) -> VideoFrame | None:
-        """Return the frame shown at `seconds` (times asked only grow), else the last one."""
+    def at(self, seconds: float, share: int) -> VideoFrame | None:
+        """Return the frame shown at `seconds` (times asked only grow), else the last one;
+        or the last frame reached once decoding on would pass `share` pixels (`short`)."""
+        self.short = False
         if self.ended or (self.upcoming is not None and self._after(self.upcoming, seconds)):
             return self.current
         if self.frames is None or not self._decoding_on_is_cheaper(seconds):
             self._seek(seconds)
         assert self.frames is not None
+        stop = self.reader.pixels + share
         pending = [self.upcoming] if self.upcoming is not None else []
         self.upcoming = None
         for frame in itertools.chain(pending, self.frames):
@@ -150,6 +221,9 @@ class _Seeker:
                 self.upcoming = frame
                 return self.current
             self.current = frame
+            if self.reader.pixels + self.reader.frame_pixels() > stop:
+                self.short = True  # the next packet would pass this time's share
+                return self.current
         self.ended = True
         return self.current
 
@@ -208,6 +282,8 @@ def _scene_times(reader: Packets, length: float, count: int) -> list[float]:
             if at - last < spacing:
                 continue
             last = at
+        if reader.pixels + reader.frame_pixels() > reader.budget // 2:
+            break  # half the budget for judging scenes, the rest for the frames taken
         for frame in reader.decode(packet):
             time = reader.seconds(frame)
             if time is None:
@@ -258,8 +334,15 @@ def _difference(first: bytes, second: bytes) -> float:
 _TURNS = {90: "ROTATE_90", 180: "ROTATE_180", 270: "ROTATE_270"}
 
 
-def _picture(frame: VideoFrame, seconds: float, max_side: int | None, reader: Packets) -> Converted:
-    """Encode one frame as an upright JPEG at its displayed aspect ratio."""
+def _picture(
+    frame: VideoFrame,
+    seconds: float,
+    max_side: int | None,
+    reader: Packets,
+    wanted: float | None = None,
+) -> Converted:
+    """Encode one frame as an upright JPEG at its displayed aspect ratio; `wanted`: the time
+    asked for, when the frame stops short of it (key frames too far apart)."""
     from PIL import Image
 
     context = reader.stream.codec_context
@@ -280,6 +363,8 @@ def _picture(frame: VideoFrame, seconds: float, max_side: int | None, reader: Pa
         width, height = height, width
     label = clock(seconds)
     steps = [f"frame at {label}"]
+    if wanted is not None:
+        steps[0] += f" (for {clock(wanted)}: key frames too far apart to decode up to it)"
     if scale < 1.0:
         steps.append(f"resize {width}x{height}→{picture.width}x{picture.height}")
     return Converted(

@@ -20,6 +20,7 @@ from typing import Literal, get_args
 from mediaparts._errors import InvalidConfig, excerpt
 
 __all__ = [
+    "VIDEO_PIXEL_FLOOR",
     "PdfMode",
     "Sampling",
     "TransformPolicy",
@@ -40,6 +41,9 @@ _MOST_SECONDS = 86_400
 # The same cap as images' (`imaging.DecodeBudget.max_frame_pixels`, Pillow's bomb threshold):
 # no frame, page or raster made here has more pixels than an image would be allowed to.
 _PIXEL_CAP = 178_956_970
+# Every video transform may decode this many pixels whatever its input's size: 30 frames of
+# 4K, 123 of 1080p (about 0.6 s of CPU for the slowest decoder measured, HEVC); docs/security.md.
+VIDEO_PIXEL_FLOOR = 256 * 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,13 @@ class TransformPolicy:
             a factor (a morphology window's area, a kernel's area, octaves of noise), each
             time the filter is applied; each shape, layer and character costs too. Judged
             before drawing (docs/security.md).
+        video_pixels_per_byte: The decode work a video transform may do, in pixels decoded
+            (and encoded, for a transcode) per byte of its input, above a floor of
+            256 Mi pixels: frame sampling stops short of a wanted time when reaching it
+            would pass the share of one frame (it takes the last frame reached, after the
+            key frame before that time), and a transcode over it is refused. 400 by default:
+            a phone video decoded whole is about 50, a screen recording 2,000 to 15,000
+            (docs/security.md).
         timeout: The most seconds one transform may take (at most a day), checked between
             units of work (packets, frames, pages), or the child process drawing pages and
             SVGs is stopped; each transform of a part has its own (frames and then the audio
@@ -97,6 +108,7 @@ class TransformPolicy:
     inflation_ratio: float = 40.0
     text_ratio: float = 16.0
     svg_work_per_byte: int = 200
+    video_pixels_per_byte: int = 400
     timeout: float = 120.0
 
     def __post_init__(self) -> None:
@@ -124,6 +136,7 @@ class TransformPolicy:
             "max_pages",
             "max_expanded_bytes",
             "svg_work_per_byte",
+            "video_pixels_per_byte",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -142,6 +155,15 @@ class TransformPolicy:
                 raise InvalidConfig(
                     f"TransformPolicy.{name} must be a positive number{unit}, got {excerpt(value)}"
                 )
+
+    def video_budget(self, size: int) -> int:
+        """Return the pixels a video transform of a `size`-byte input may decode."""
+        return max(VIDEO_PIXEL_FLOOR, self.video_pixels_per_byte * size)
+
+    def video_frame_cap(self, size: int) -> int:
+        """Return the most pixels one video frame of a `size`-byte input may have: an eighth
+        of its budget (the 8 frames sampled by default each reachable), at most `max_pixels`."""
+        return min(self.max_pixels, self.video_budget(size) // 8)
 
     def replace(self, **changes: object) -> TransformPolicy:
         """Return a copy with some fields changed (checked like a new policy)."""

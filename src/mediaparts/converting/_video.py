@@ -2,9 +2,10 @@
 and frames that frame sampling (`_frames`) and fitting (`_fit_video`) share.
 
 Every read goes through `Packets`: at most `_MAX_PACKETS` packets and `TransformPolicy.timeout`
-seconds per transform, and no timestamp past `max_seconds`, however the container lies about
-its length (a "billion-frame" sample table, timestamps that never advance, a file that seeks
-backwards forever).
+seconds per transform, no timestamp past `max_seconds`, and no more decoded pixels than the
+input's size buys (`TransformPolicy.video_budget`: pixels per input byte, above a floor),
+however the container lies about its length (a "billion-frame" sample table, timestamps that
+never advance, a file that seeks backwards forever, a single key frame an hour long).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from av.video.stream import VideoStream
 
 __all__ = [
+    "OverBudget",
     "Packets",
     "VideoInfo",
     "clock",
@@ -42,6 +44,13 @@ __all__ = [
 # audio); a sample table that claims more is refused once this many have been read.
 _PACKETS_PER_SECOND = 480
 _MIN_PACKETS = 100_000
+# A frame costs at least as much as 256x256 pixels: 60,000 frames of 64x64 in 1.2 MB took
+# 1.7 s to decode (about 25 us each, whatever their size).
+_LEAST_FRAME = 256 * 256
+
+
+class OverBudget(MediaTooLarge):
+    """Decoding passed the pixels the input's size buys (`TransformPolicy.video_budget`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +97,7 @@ def video_info(data: bytes, media_type: str, policy: TransformPolicy) -> VideoIn
     container = open_media(data, media_type, policy, doing)
     try:
         stream = first_video(container, media_type)
-        reader = Packets(container, stream, media_type, policy, doing)
+        reader = Packets(container, stream, media_type, policy, doing, size=len(data))
         rotation = 0
         for frame in reader.frames():
             rotation = frame.rotation
@@ -142,7 +151,14 @@ def first_video(container: InputContainer, media_type: str) -> VideoStream:
             media_type=media_type,
         )
     if stream.codec_context.width <= 0 or stream.codec_context.height <= 0:
-        raise InvalidMedia(f"this {media_type} has no frame size", media_type=media_type)
+        # FFmpeg learns some codecs' size by decoding a first frame, which it may not make
+        # larger than the transform's frame cap (`open_media`).
+        raise InvalidMedia(
+            f"this {media_type} has no frame size: none in its headers, and no first frame "
+            "within the pixels one frame may have (TransformPolicy.max_pixels, and an eighth "
+            "of the budget of TransformPolicy.video_pixels_per_byte)",
+            media_type=media_type,
+        )
     return stream
 
 
@@ -199,9 +215,10 @@ def origin_of(stream: VideoStream) -> float:
 class Packets:
     """One transform's reading of a container, bounded however the container lies.
 
-    Counts what it reads (`packets`) and decodes (`decoded`); raises `MediaTooLarge` past
-    `_MAX_PACKETS`-per-policy packets, past `policy.timeout`, or at a timestamp past
-    `policy.max_seconds`.
+    Counts what it reads (`packets`), decodes (`decoded`) and the pixels that cost
+    (`pixels`); raises `MediaTooLarge` past `_MAX_PACKETS`-per-policy packets, past
+    `policy.timeout`, at a timestamp past `policy.max_seconds`, or past `budget` pixels (the
+    work an input of `size` bytes may cause: `policy.video_budget(size)`).
     """
 
     def __init__(
@@ -212,6 +229,8 @@ class Packets:
         policy: TransformPolicy,
         doing: str,
         deadline: Deadline | None = None,
+        *,
+        size: int,
     ) -> None:
         self.container = container
         self.stream = stream
@@ -220,6 +239,12 @@ class Packets:
         self.deadline = deadline or Deadline(policy.timeout, doing, media_type)
         self.packets = 0
         self.decoded = 0
+        self.pixels = 0
+        self.budget = policy.video_budget(size)
+        self.size = size
+        # A small file of huge frames is refused before its first frame decodes, and the
+        # decoder itself refuses a frame over the cap when the size changes inside the stream.
+        self.frame_cap = policy.video_frame_cap(size)
         self.origin = origin_of(stream)
         self.limit = max(_MIN_PACKETS, int(policy.max_seconds * _PACKETS_PER_SECOND))
         self.errors = 0
@@ -228,6 +253,10 @@ class Packets:
 
         # What FFmpeg raises on a broken packet: its own errors and PyAV's Python ones.
         self.failures: tuple[type[BaseException], ...] = (av.FFmpegError, *AV_ERRORS)
+        context = stream.codec_context
+        self.check_size(context.width or 0, context.height or 0, "before decoding")
+        if not context.is_open:
+            context.options = {**context.options, "max_pixels": str(self.frame_cap)}
 
     def read(self, *streams: object) -> Iterator[Packet[Any]]:
         """Yield the packets of the video track (and of `streams`), from where the container
@@ -266,23 +295,70 @@ class Packets:
         self.errors += 1
         self.last_error = exc
 
+    def check_size(self, width: int, height: int, when: str) -> None:
+        """Refuse a frame over `frame_cap` pixels (an eighth of the budget, or `max_pixels`)."""
+        if width * height <= self.frame_cap:
+            return
+        if self.frame_cap == self.policy.max_pixels:
+            cap = f"TransformPolicy.max_pixels={self.policy.max_pixels:,}"
+        else:
+            cap = (
+                f"an eighth of the {self.budget:,} decoded pixels its {self.size:,} bytes may "
+                f"cost (TransformPolicy.video_pixels_per_byte="
+                f"{self.policy.video_pixels_per_byte:,})"
+            )
+        raise OverBudget(
+            f"this {self.media_type} has {width}x{height} frames, over {cap}; refused {when}",
+            size=width * height,
+            limit=self.frame_cap,
+            media_type=self.media_type,
+        )
+
+    def frame_pixels(self) -> int:
+        """Return what one frame at the track's current coded size costs: its pixels, and
+        never less than `_LEAST_FRAME` (decoding a tiny frame costs its packet's handling)."""
+        context = self.stream.codec_context
+        return max(_LEAST_FRAME, (context.width or 0) * (context.height or 0))
+
+    def charge(self, pixels: int) -> None:
+        """Count `pixels` of work (decoded or encoded); past the budget, `MediaTooLarge`."""
+        self.pixels += pixels
+        if self.pixels > self.budget:
+            raise self.over_budget()
+
+    def over_budget(self) -> OverBudget:
+        """The error for work past the budget, naming it and the policy field that sets it."""
+        return OverBudget(
+            f"this {self.media_type} needs more than {self.budget:,} decoded pixels, the work "
+            f"{self.size:,} bytes may cost (TransformPolicy.video_pixels_per_byte="
+            f"{self.policy.video_pixels_per_byte:,}); refused",
+            size=self.pixels,
+            limit=self.budget,
+            media_type=self.media_type,
+        )
+
     def decode(self, packet: Packet[Any]) -> list[VideoFrame]:
-        """Decode one packet of the video track; a broken one gives no frame."""
+        """Decode one packet of the video track; a broken one gives no frame.
+
+        Every packet with data costs a frame at the track's coded size (checked against the
+        budget before it is decoded), or the frames it gives when they are larger (a size
+        changed inside the stream).
+        """
+        before = self.frame_pixels() if packet.size else 0
+        if self.pixels + before > self.budget:
+            raise self.over_budget()
+        context = self.stream.codec_context
         try:
-            frames = self.stream.codec_context.decode(packet)
+            frames = context.decode(packet)
         except self.failures as exc:
+            # The decoder refuses a frame over the cap (its `max_pixels`): say so, not "broken".
+            self.check_size(context.width, context.height, "(its size changed inside the stream)")
             self.note(exc)
+            self.charge(before)
             return []
         for frame in frames:
-            pixels = frame.width * frame.height
-            if pixels > self.policy.max_pixels:
-                raise MediaTooLarge(
-                    f"this {self.media_type} has a {frame.width}x{frame.height} frame, over "
-                    f"TransformPolicy.max_pixels={self.policy.max_pixels:,}; refused",
-                    size=pixels,
-                    limit=self.policy.max_pixels,
-                    media_type=self.media_type,
-                )
+            self.check_size(frame.width, frame.height, "(its size changed inside the stream)")
+        self.charge(max(before, sum(f.width * f.height for f in frames)))
         self.decoded += len(frames)
         return frames
 

@@ -20,8 +20,10 @@ A transform runs only when the provider cannot take the original.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import PurePath
 from typing import Any
 
@@ -47,6 +49,7 @@ __all__ = [
     "Fit",
     "audio",
     "converts",
+    "estimating",
     "name_of",
     "piece",
     "refusal",
@@ -58,6 +61,22 @@ __all__ = [
 ]
 
 Fit = Callable[[MediaPart], NormalizedPart]
+
+# Set while a token count normalizes a part: frames are then stand-ins of the right size and
+# labels, read from the headers, not decoded (a video's tokens need no pixels).
+_estimating: ContextVar[bool] = ContextVar("mediaparts_estimating", default=False)
+
+
+@contextlib.contextmanager
+def estimating() -> Iterator[None]:
+    """Within the block, `normalize` sends a video's frames as header-read stand-ins."""
+    token = _estimating.set(True)
+    try:
+        yield
+    finally:
+        _estimating.reset(token)
+
+
 """Fits an image part to the provider (normalize's image path), for frames, pages and SVG."""
 
 SVG = "image/svg+xml"
@@ -308,7 +327,8 @@ def _frames(
             media_type=media_type,
             provider=provider.name,
         )
-    frames = converting.sample_frames(data, media_type, policy, max_side=_frame_side(provider))
+    sample = converting.frame_stand_ins if _estimating.get() else converting.sample_frames
+    frames = sample(data, media_type, policy, max_side=_frame_side(provider))
     name, stem = name_of(media, "the video"), stem_of(media, "frame")
     pieces: list[NormalizedPart | TextPart] = []
     quiet = media.model_copy(update={"cache": None})  # the breakpoint goes on the last piece

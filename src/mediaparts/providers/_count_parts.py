@@ -29,7 +29,7 @@ from mediaparts._parts import (
 )
 from mediaparts.converting import default_transforms
 from mediaparts.providers import _tokenizer
-from mediaparts.providers._convert import converts
+from mediaparts.providers._convert import converts, estimating
 from mediaparts.providers._costs import approximate_pdf_tokens
 from mediaparts.providers._estimate import media_part_tokens, resolved, sent_as_text
 from mediaparts.providers._normalize import decode_text, normalize
@@ -256,8 +256,10 @@ class Counter:
 
     def _converted(self, media: MediaPart, index: int) -> PartTokens:
         """Count what `normalize` sends in place of media the provider does not take as it is
-        (frames and their times, page images, a transcoded track, a document's text)."""
-        made = normalize(media, self.provider, model=self.model, detail=self.detail)
+        (frames and their times, page images, a transcoded track, a document's text); a
+        video's frames are read from its headers, not decoded (the same sizes and labels)."""
+        with estimating():
+            made = normalize(media, self.provider, model=self.model, detail=self.detail)
         total, hows, missing = 0, [], ""
         method: Method = "exact"
         for piece in made.sent:
