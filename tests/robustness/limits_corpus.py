@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tests._builders import TESTDATA, png_chunk, read
+from tests.robustness.limits_audio import audio_cases
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.test_fuzz import mutate as fuzz_mutate
 
@@ -472,12 +473,28 @@ def damaged(large: bool) -> Iterator[Case]:
 
 def large_set() -> list[Case]:
     """Every case, full size: hundreds of runs, for `python fuzz/limits.py --large`."""
-    return _unique([*findings(True), *bombs(True), *structures(True), *texts(True), *damaged(True)])
+    return _unique(
+        [
+            *findings(True),
+            *bombs(True),
+            *structures(True),
+            *texts(True),
+            *damaged(True),
+            *audio_cases(True),
+        ]
+    )
 
 
 def small_set() -> list[Case]:
     """The few dozen cases CI runs: each finding once, and a sample of every family."""
-    cases = [*findings(False), *bombs(False), *structures(False), *texts(False), *damaged(False)]
+    cases = [
+        *findings(False),
+        *bombs(False),
+        *structures(False),
+        *texts(False),
+        *damaged(False),
+        *audio_cases(False),
+    ]
     return _unique([case for case in cases if case.ci])
 
 

@@ -111,6 +111,12 @@ def _estimate(value: Any, provider: str) -> Any:
     return mp.estimate_tokens(mp.part(value), provider)
 
 
+def _count(value: Any, provider: str) -> Any:
+    import mediaparts as mp
+
+    return mp.count_tokens(mp.part(value), provider)
+
+
 def _render(value: Any, provider: str) -> Any:
     import mediaparts as mp
 
@@ -230,6 +236,7 @@ ENTRIES = {
     "from_upload": _upload,
     "normalize": _per_provider("normalize", _normalize),
     "estimate_tokens": _per_provider("estimate_tokens", _estimate),
+    "count_tokens": _per_provider("count_tokens", _count),
     "render": _per_provider("render", _render),
     "check": _per_provider("check", _check),
     "message_from_dict": _messages,

@@ -23,10 +23,11 @@ from mediaparts.converting._policy import TransformPolicy
 
 __all__ = ["PACKET_SAMPLES", "SampleBudget", "memory_guard"]
 
-# What one packet costs in samples: about what demuxing it and calling the decoder costs in
-# CPU (a few microseconds), against the ~0.2 microseconds an MP3 encoder spends per sample
-# (measured in benchmarks/bench_convert.py and docs/security.md).
-PACKET_SAMPLES = 128
+# What one packet costs in samples. Reading and decoding or muxing one costs 10-15 us of CPU
+# whatever it holds (a remux of 46,000 Opus packets took 0.7 s), what an MP3 encoder spends
+# on about 80 samples (0.1-0.2 us each; docs/security.md). Opus at 6 kb/s, the smallest
+# packets real files have, is about 16 bytes a packet: 6 samples a byte, within the ratio.
+PACKET_SAMPLES = 96
 
 
 @dataclass(slots=True)
