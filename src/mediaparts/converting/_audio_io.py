@@ -176,7 +176,7 @@ def _work(frame: AudioFrame, rung: Rung) -> int:
     """The samples a frame costs: decoded, or encoded from it when that is more (a resample
     up, or a mono frame written as stereo)."""
     rate = frame.sample_rate or 1
-    width = max(len(frame.layout.channels) * rate, rung.channels * rung.rate)
+    width = max(frame.layout.nb_channels * rate, rung.channels * rung.rate)
     return -(-frame.samples * width // rate)
 
 
