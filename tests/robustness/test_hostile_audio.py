@@ -261,6 +261,18 @@ def test_counting_long_audio_never_decodes_it(
                 mp.estimate_tokens(mp.part(data), provider)
 
 
+def test_counting_audio_reads_ffmpegs_header_where_formats_has_no_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """AMR, which formats has no duration reader for, is priced from FFmpeg's header (its
+    size over its bit rate), still without decoding: 3,077 frames of 13 bytes, 20 ms each,
+    at Gemini's 32 tokens a second."""
+    monkeypatch.setattr(_audio, "encode", _never)
+    amr = stream_of("amr", "libopencore_amrnb", 8_000, 1, 4, "silence")[:40_007]
+    seconds = (len(amr) - 6) // 13 * 0.02
+    assert mp.estimate_tokens(mp.part(amr), "gemini") == pytest.approx(seconds * 32, rel=0.01)
+
+
 def test_counting_audio_without_a_duration_is_unknown_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

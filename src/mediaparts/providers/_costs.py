@@ -154,13 +154,24 @@ def converted_audio_tokens(
 
     Raises:
         NoDocumentedRule: The provider documents no audio rate.
-        InvalidMedia: The headers declare no duration.
+        InvalidMedia: The headers declare no duration, or FFmpeg cannot read them.
+        UnsupportedMediaType: FFmpeg has no decoder for the codec.
+        CodecUnavailable: The duration needs FFmpeg's reading, and PyAV is not installed.
         MediaTooLarge: The duration is past `TransformPolicy.max_seconds`.
     """
     costs = provider.rules.costs_for(model)
     costs.audio_tokens(0)
-    seconds = _seconds(provider, media_type, data, audio_duration)
     policy = default_transforms()
+
+    def declared(data: bytes, media_type: str) -> float | None:
+        # The readers of formats first; else FFmpeg's header (AMR, CAF...): it opens the
+        # container within a bounded probe and decodes nothing.
+        return (
+            audio_duration(data, media_type)
+            or converting.audio_info(data, media_type, policy).seconds
+        )
+
+    seconds = _seconds(provider, media_type, data, declared)
     if seconds > policy.max_seconds:
         raise MediaTooLarge(
             f"this {media_type} lasts {seconds:,.0f} s, over TransformPolicy.max_seconds="
