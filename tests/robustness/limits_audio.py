@@ -276,6 +276,15 @@ def stream_of(muxer: str, codec: str, rate: int, channels: int, kbps: int, kind:
     return concatenated(unit, head)
 
 
+def amr_lying_rate() -> bytes:
+    """AMR whose first frames are 12.2 kb/s (FFmpeg takes the file's length from their rate)
+    and the rest 4.75 kb/s tone: 2.5 times the frames the length said, each costly to decode."""
+    high = _frames(_second("amr", "libopencore_amrnb", 8_000, 1, 12, "tone"), "amr")
+    low = _frames(_second("amr", "libopencore_amrnb", 8_000, 1, 4, "tone"), "amr")
+    head = b"#!AMR\n" + high * 3
+    return head + low * ((MAX_INPUT - 4096 - len(head)) // len(low))
+
+
 def mp3_lying_xing(kind: str = "silence") -> bytes:
     """MP3 whose first frame is a Xing header saying the stream has 10 frames (it has ~40,000)."""
     body = stream_of("mp3", "libmp3lame", 8_000, 1, 8, kind)
@@ -331,6 +340,7 @@ def _hostile() -> dict[str, Callable[[], bytes]]:
         "ogg-opus-tiny-packets": lambda: tiny_packets("ogg", 390_000),
         "webm-opus-tiny-packets": lambda: tiny_packets("webm", 130_000),
         "ogg-chain-lying": ogg_chain,
+        "amr-lying-rate": amr_lying_rate,
         "amr-silence": lambda: stream_of("amr", "libopencore_amrnb", 8_000, 1, 4, "silence"),
         "amr-near-silence": lambda: stream_of(
             "amr", "libopencore_amrnb", 8_000, 1, 4, "near-silence"

@@ -197,10 +197,10 @@ def test_long_silence_in_every_codec_is_refused_before_decoding(
     build, media_type = LONG_SILENCE[name]
     data = build()
     monkeypatch.setattr(_audio, "encode", _never)
-    with pytest.raises(mp.MediaTooLarge, match="max_audio_samples_per_byte=8 x") as caught:
+    with pytest.raises(mp.MediaTooLarge, match="max_audio_samples_per_byte=10 x") as caught:
         convert_audio(data, media_type, "audio/mpeg", SMALL_BUDGET)
     assert "before decoding" in str(caught.value)
-    assert caught.value.limit == max(100_000, 8 * len(data))
+    assert caught.value.limit == max(100_000, 10 * len(data))
 
 
 def _never(*args: object, **kwargs: object) -> None:
@@ -226,7 +226,7 @@ def test_long_silence_whose_header_lies_stops_at_the_budget(
     transcode just past the budget, not at the end of the hours."""
     with pytest.raises(mp.MediaTooLarge, match="counted while decoding") as caught:
         convert_audio(data, media_type, "audio/mpeg", SMALL_BUDGET)
-    limit = max(100_000, 8 * len(data))
+    limit = max(100_000, 10 * len(data))
     assert caught.value.limit == limit
     assert caught.value.size is not None and limit < caught.value.size < limit + 200_000
 

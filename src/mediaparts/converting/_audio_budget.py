@@ -8,8 +8,9 @@ is encoded when that is more: a resample up, or fewer channels in than out). It 
 against what the headers declare before anything is decoded, and charged with every packet
 read and every frame decoded, since a header can lie or say nothing.
 
-A packet costs `PACKET_SAMPLES` on top of its samples: demuxing and decoding one has a fixed
-cost in Python and FFmpeg, so a file of empty packets cannot run for long either.
+A packet costs `PACKET_SAMPLES` when copied, `DECODED_PACKET_SAMPLES` when decoded, on top of
+its samples: reading, decoding and resampling one has a fixed cost in Python and FFmpeg, so a
+file of tiny packets cannot run for long either.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ from dataclasses import dataclass
 from mediaparts._errors import MediaTooLarge
 from mediaparts.converting._policy import TransformPolicy
 
-__all__ = ["PACKET_SAMPLES", "SampleBudget", "memory_guard"]
+__all__ = ["DECODED_PACKET_SAMPLES", "PACKET_SAMPLES", "SampleBudget", "memory_guard"]
 
-# What one packet costs in samples. Reading and decoding or muxing one costs 10-15 us of CPU
-# whatever it holds (a remux of 46,000 Opus packets took 0.7 s), what an MP3 encoder spends
-# on about 80 samples (0.1-0.2 us each; docs/security.md). Opus at 6 kb/s, the smallest
-# packets real files have, is about 16 bytes a packet: 6 samples a byte, within the ratio.
+# What one packet costs in samples, at the 0.15 us a transcoded sample costs (docs/security.md).
+# Copied in a remux, 10-15 us whatever it holds (46,000 Opus packets took 0.7 s): Opus at 6 kb/s,
+# the smallest packets real files have, about 16 bytes each, is then 6 samples a byte.
 PACKET_SAMPLES = 96
+# Decoded, resampled and handed to the encoder, 60-90 us in all, whatever its samples: 10 minutes
+# of AMR at 12.2 kb/s (30,000 frames of 160 samples, 1 MB) took 2.3 s to become MP3.
+DECODED_PACKET_SAMPLES = 512
 
 
 @dataclass(slots=True)

@@ -17,7 +17,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge
-from mediaparts.converting._audio_budget import PACKET_SAMPLES, SampleBudget
+from mediaparts.converting._audio_budget import (
+    DECODED_PACKET_SAMPLES,
+    PACKET_SAMPLES,
+    SampleBudget,
+)
 from mediaparts.converting._audio_sinks import BITEXACT, RATES, Rung, errors, sink_for
 from mediaparts.converting._av import _reason as reason
 from mediaparts.converting._extras import Deadline
@@ -138,7 +142,7 @@ def encode(
     try:
         for packet in container.demux(stream):
             deadline.check()
-            budget.charge(PACKET_SAMPLES)
+            budget.charge(DECODED_PACKET_SAMPLES)
             try:
                 frames = stream.decode(packet)
             except InvalidDataError:

@@ -66,7 +66,7 @@ class TransformPolicy:
             at one instant; a second of 48 kHz stereo is 96,000) a transcode may decode or
             encode, per byte of its input, above `audio_samples_floor`. Checked from the
             headers before decoding and counted while decoding; see docs/security.md for
-            why 8 (the MP3 of a 1 MB input then costs at most about 1.5 s of CPU).
+            why 10 (the MP3 of a 1 MB input then costs at most about 1.5 s of CPU).
         audio_samples_floor: The samples any audio input may cost, however small: a minute
             of 48 kHz stereo by default, so a short voice note converts whatever its bit rate.
         max_pixels: The most pixels of one picture made here: a video frame, a rendered page,
@@ -85,7 +85,7 @@ class TransformPolicy:
     sampling: Sampling = "uniform"
     pdf: PdfMode = "split"
     max_seconds: float = 4 * 3600.0
-    max_audio_samples_per_byte: int = 8
+    max_audio_samples_per_byte: int = 10
     audio_samples_floor: int = 5_760_000
     max_pixels: int = _PIXEL_CAP
     max_pages: int = 1000
