@@ -22,7 +22,9 @@ import pytest
 import mediaparts as mp
 from mediaparts.converting import _audio
 from mediaparts.converting._audio import AudioInfo, audio_info, convert_audio
-from mediaparts.converting._audio_io import encode
+from mediaparts.converting._audio_budget import SampleBudget
+from mediaparts.converting._audio_io import _work, encode
+from mediaparts.converting._audio_sinks import Rung
 from mediaparts.converting._policy import TransformPolicy
 from tests._builders import TESTDATA
 from tests.robustness.test_hostile_audio import matroska
@@ -443,3 +445,61 @@ def test_mp3_by_lameenc_decodes_back() -> None:
     heard = hear(made.data)
     assert (heard.container, heard.channels, heard.rate) == ("mp3", 2, 44_100)
     assert abs(heard.seconds - 3.0) <= 3 * heard.frame
+
+
+@pytest.mark.parametrize(
+    ("size", "per_byte", "floor", "limit"),
+    [
+        (100, 10, 5_760_000, 5_760_000),  # a small input: the floor
+        (1_000_000, 10, 5_760_000, 10_000_000),  # past the floor: in proportion
+        (1_000_000, 27, 1, 27_000_000),
+        (3, 1, 1, 3),
+    ],
+)
+def test_sample_budget_is_proportional_above_its_floor(
+    size: int, per_byte: int, floor: int, limit: int
+) -> None:
+    """The budget is max(floor, ratio x input bytes), from the policy's two fields."""
+    policy = POLICY.replace(max_audio_samples_per_byte=per_byte, audio_samples_floor=floor)
+    assert SampleBudget.of(size, "audio/flac", policy).limit == limit
+
+
+def test_sample_budget_charges_until_past_its_limit() -> None:
+    """Charges add up; the one that passes the limit raises, naming the fields and sizes."""
+    budget = SampleBudget(limit=100, size=10, media_type="audio/flac", per_byte=10)
+    budget.charge(60)
+    budget.charge(40)
+    with pytest.raises(mp.MediaTooLarge, match=r"max_audio_samples_per_byte=10 x 10 input") as e:
+        budget.charge(1)
+    assert (e.value.size, e.value.limit) == (101, 100)
+    budget.check_declared(None, 96_000)  # no duration declared: nothing to check yet
+
+
+@pytest.mark.parametrize(
+    ("layout", "rate", "rung", "work"),
+    [
+        ("stereo", 48_000, Rung(128, 2, 48_000), 2 * 1_024),  # as decoded
+        ("7.1", 48_000, Rung(128, 2, 48_000), 8 * 1_024),  # downmixed: the decoded side
+        ("mono", 8_000, Rung(128, 2, 16_000), 4 * 1_024),  # up: the encoded side
+    ],
+)
+def test_frame_work_counts_the_wider_side(layout: str, rate: int, rung: Rung, work: int) -> None:
+    """A frame costs its samples as decoded, or as encoded when that is more."""
+    frame = av.AudioFrame(format="s16p", layout=layout, samples=1_024)
+    frame.sample_rate = rate
+    assert _work(frame, rung) == work
+
+
+def test_convert_memory_error_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MemoryError inside a transcode is our MediaTooLarge, the MemoryError its cause."""
+
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(_audio, "encode", exhausted)
+    with pytest.raises(mp.MediaTooLarge, match="out of memory") as caught:
+        convert_audio(read("tone.flac"), "audio/flac", "audio/mpeg", POLICY)
+    assert isinstance(caught.value.__cause__, MemoryError)
+    monkeypatch.setattr(_audio, "open_media", exhausted)
+    with pytest.raises(mp.MediaTooLarge, match="out of memory"):
+        audio_info(read("tone.flac"), "audio/flac", POLICY)

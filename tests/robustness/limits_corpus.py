@@ -24,6 +24,7 @@ from typing import Any
 
 from tests._builders import TESTDATA, png_chunk, read
 from tests.robustness import limits_misc
+from tests.robustness.limits_audio import audio_cases
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.limits_office import office_cases
 from tests.robustness.limits_svg import svg_cases
@@ -484,6 +485,7 @@ def large_set() -> list[Case]:
     cases += office_cases(True)
     cases += svg_cases(True)
     cases += video_cases(True)
+    cases += audio_cases(True)
     return _unique(cases)
 
 
@@ -494,6 +496,7 @@ def small_set() -> list[Case]:
     cases += office_cases(False)
     cases += svg_cases(False)
     cases += video_cases(False)
+    cases += audio_cases(False)
     return _unique([case for case in cases if case.ci])
 
 

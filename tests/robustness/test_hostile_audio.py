@@ -15,6 +15,7 @@ import os
 import random
 import struct
 import threading
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,11 +24,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
+from mediaparts.converting import _audio
 from mediaparts.converting._audio import audio_info, convert_audio
 from mediaparts.converting._av import _no_other_file
 from mediaparts.converting._policy import TransformPolicy
 from tests.conftest import LocalServer
 from tests.robustness._entry_points import TESTDATA, deadline
+from tests.robustness.limits_audio import flac_silence, repeated, stream_of
 from tests.robustness.test_fuzz import mutate
 
 av = pytest.importorskip("av")
@@ -163,6 +166,130 @@ def test_long_audio_within_the_cap_converts() -> None:
     """The honest minute converts when the cap allows it: the cap, not the input, stopped it."""
     made = convert_audio(matroska(60), "audio/x-matroska", "audio/mpeg", POLICY)
     assert made.seconds is not None and 60 <= made.seconds < 61
+
+
+# Minutes of silence in a few KB, in every codec a provider may need transcoded. The budget's
+# floor is lowered so that each is over it from its few bytes.
+SMALL_BUDGET = POLICY.replace(audio_samples_floor=100_000)
+LONG_SILENCE: dict[str, tuple[Callable[[], bytes], str]] = {
+    "flac": (lambda: flac_silence(600), "audio/flac"),
+    "m4a": (lambda: repeated("ipod", "aac", rate=48_000, channels=2, size=40_000), "audio/mp4"),
+    "adts": (lambda: stream_of("adts", "aac", 48_000, 2, 8, "silence")[:40_000], "audio/aac"),
+    "ogg opus": (lambda: repeated("ogg", "libopus", rate=48_000, size=40_000), "audio/ogg"),
+    "ogg vorbis": (
+        lambda: repeated("ogg", "vorbis", rate=44_100, channels=2, size=40_000),
+        "audio/ogg",
+    ),
+    "webm opus": (lambda: repeated("webm", "libopus", rate=48_000, size=40_000), "audio/webm"),
+    "amr": (
+        lambda: stream_of("amr", "libopencore_amrnb", 8_000, 1, 4, "silence")[:40_006],
+        "audio/amr",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(LONG_SILENCE))
+def test_long_silence_in_every_codec_is_refused_before_decoding(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Minutes of silence in a few KB: over the input's work budget from its headers alone,
+    refused naming the budget's field, nothing decoded."""
+    build, media_type = LONG_SILENCE[name]
+    data = build()
+    monkeypatch.setattr(_audio, "encode", _never)
+    with pytest.raises(mp.MediaTooLarge, match="max_audio_samples_per_byte=10 x") as caught:
+        convert_audio(data, media_type, "audio/mpeg", SMALL_BUDGET)
+    assert "before decoding" in str(caught.value)
+    assert caught.value.limit == max(100_000, 10 * len(data))
+
+
+def _never(*args: object, **kwargs: object) -> None:
+    raise AssertionError("decoded")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "media_type"),
+    [
+        ("flac saying 1 s", flac_silence(600, declared=44_100), "audio/flac"),
+        ("flac saying nothing", flac_silence(600, declared=0), "audio/flac"),
+        (
+            "live webm",
+            repeated("webm", "libopus", rate=48_000, size=40_000, options={"live": "1"}),
+            "audio/webm",
+        ),
+    ],
+)
+def test_long_silence_whose_header_lies_stops_at_the_budget(
+    name: str, data: bytes, media_type: str
+) -> None:
+    """A header saying less, or nothing: the samples counted while decoding stop the
+    transcode just past the budget, not at the end of the hours."""
+    with pytest.raises(mp.MediaTooLarge, match="counted while decoding") as caught:
+        convert_audio(data, media_type, "audio/mpeg", SMALL_BUDGET)
+    limit = max(100_000, 10 * len(data))
+    assert caught.value.limit == limit
+    assert caught.value.size is not None and limit < caught.value.size < limit + 200_000
+
+
+def test_budget_raised_by_the_policy_lets_long_silence_convert() -> None:
+    """The same ten minutes convert when the policy allows their samples: the budget, not the
+    file, refused them; the output is the declared duration."""
+    data = flac_silence(600, rate=8_000, channels=1)
+    policy = POLICY.replace(max_audio_samples_per_byte=10_000)
+    made = convert_audio(data, "audio/flac", "audio/mpeg", policy)
+    assert made.seconds == pytest.approx(600, abs=0.1)
+
+
+@pytest.mark.parametrize("provider", ["openai", "gemini", "bedrock"])
+def test_counting_long_audio_never_decodes_it(
+    provider: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """count_tokens and estimate_tokens price audio that would be converted from its headers:
+    hours of FLAC or M4A silence are counted without a packet read, or refused at once."""
+    monkeypatch.setattr(_audio, "encode", _never)
+    monkeypatch.setattr(_audio, "remux", _never)
+    hours = flac_silence(3.9 * 3600)
+    m4a = repeated("ipod", "aac", rate=48_000, channels=2, size=40_000)
+    for data in (hours, m4a):
+        counted = mp.count_tokens(mp.part(data), provider).messages[0].parts[0]
+        if provider == "gemini":  # 32 tokens a second, from the headers' duration
+            assert counted.method == "exact" and counted.tokens > 0, counted
+            assert mp.estimate_tokens(mp.part(data), provider) == counted.tokens
+        else:
+            assert counted.method == "unknown", counted
+            with pytest.raises(mp.MediaError):
+                mp.estimate_tokens(mp.part(data), provider)
+
+
+def test_counting_audio_reads_ffmpegs_header_where_formats_has_no_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """AMR, which formats has no duration reader for, is priced from FFmpeg's header (its
+    size over its bit rate), still without decoding: 3,077 frames of 13 bytes, 20 ms each,
+    at Gemini's 32 tokens a second."""
+    monkeypatch.setattr(_audio, "encode", _never)
+    amr = stream_of("amr", "libopencore_amrnb", 8_000, 1, 4, "silence")[:40_007]
+    seconds = (len(amr) - 6) // 13 * 0.02
+    assert mp.estimate_tokens(mp.part(amr), "gemini") == pytest.approx(seconds * 32, rel=0.01)
+
+
+def test_counting_audio_without_a_duration_is_unknown_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Audio to convert whose headers declare no duration: unknown, and why, not decoded."""
+    monkeypatch.setattr(_audio, "encode", _never)
+    data = repeated("webm", "libopus", rate=48_000, size=40_000, options={"live": "1"})
+    counted = mp.count_tokens(mp.part(data), "gemini").messages[0].parts[0]
+    assert counted.method == "unknown" and "duration" in counted.how
+
+
+def test_counting_audio_past_max_seconds_is_refused() -> None:
+    """A track to convert (M4A for Gemini) longer than TransformPolicy.max_seconds is refused
+    as normalize refuses it, naming the field."""
+    m4a = repeated("ipod", "aac", rate=48_000, channels=2, size=40_000)
+    policy = POLICY.replace(max_seconds=10.0)
+    with pytest.raises(mp.MediaTooLarge, match="max_seconds=10"):
+        mp.estimate_tokens(mp.part(m4a), "gemini", transforms=policy)
 
 
 def test_slow_transform_stops_at_the_timeout() -> None:

@@ -27,6 +27,7 @@ from mediaparts._errors import (
     MediaTooLarge,
     UnsupportedMediaType,
 )
+from mediaparts.converting._audio_budget import SampleBudget, memory_guard
 from mediaparts.converting._audio_io import RATES, Piece, Rung, encode, remux
 from mediaparts.converting._av import open_media, seconds_of
 from mediaparts.converting._extras import Deadline, require
@@ -134,9 +135,16 @@ def audio_info(data: bytes, media_type: str, policy: TransformPolicy) -> AudioIn
         CodecUnavailable: PyAV is not installed (the `[av]` extra).
         UnsupportedMediaType: FFmpeg has no decoder for the audio stream's codec.
         InvalidMedia: FFmpeg cannot read the container.
-        MediaTooLarge: Longer than `policy.max_seconds`, or video frames over `max_pixels`.
+        MediaTooLarge: Longer than `policy.max_seconds`, video frames over `max_pixels`, or
+            out of memory.
     """
-    container = open_media(data, media_type, policy, f"read the audio of {media_type}")
+    doing = f"read the audio of {media_type}"
+    with memory_guard(media_type, doing):
+        return _info(data, media_type, policy, doing)
+
+
+def _info(data: bytes, media_type: str, policy: TransformPolicy, doing: str) -> AudioInfo:
+    container = open_media(data, media_type, policy, doing)
     try:
         stream = _first_audio(container, media_type)
         name = container.format.name
@@ -192,9 +200,23 @@ def convert_audio(
         InvalidMedia: FFmpeg cannot read the input, it has no audio track, or no audio in
             it can be decoded.
         MediaTooLarge: Longer than `policy.max_seconds` (from the header, or counted while
-            decoding), slower than `policy.timeout`, or over `max_bytes` even on the ladder's
-            last rung (`size` and `limit` then in bytes as measured).
+            decoding), more samples than the input's work budget allows (see
+            `TransformPolicy.max_audio_samples_per_byte`: from the header, or counted while
+            decoding), slower than `policy.timeout`, out of memory, or over `max_bytes` even
+            on the ladder's last rung (`size` and `limit` then in bytes as measured).
     """
+    with memory_guard(media_type, f"convert {media_type} to {target}"):
+        return _convert(data, media_type, target, policy, max_bytes, measure)
+
+
+def _convert(
+    data: bytes,
+    media_type: str,
+    target: str,
+    policy: TransformPolicy,
+    max_bytes: int | None,
+    measure: Measure,
+) -> Converted:
     spec = _TARGETS.get(target)
     if spec is None:
         raise UnsupportedMediaType(
@@ -220,6 +242,8 @@ def convert_audio(
         return container, stream
 
     source = _source_name(media_type)
+    # One budget for every attempt: a remux, then each rung of the ladder.
+    budget = SampleBudget.of(len(data), media_type, policy)
     container, stream = opened()
     try:
         context = stream.codec_context
@@ -227,7 +251,15 @@ def convert_audio(
         channels, rate = context.channels or 1, context.sample_rate
         if context.name in spec.copies:
             piece = remux(
-                container, stream, spec.muxer, spec.options, fits, deadline, policy, media_type
+                container,
+                stream,
+                spec.muxer,
+                spec.options,
+                fits,
+                deadline,
+                policy,
+                media_type,
+                budget,
             )
             if piece is not None and piece.data is not None:
                 # The packets' span counts an encoder's priming and padding, which the
@@ -245,8 +277,10 @@ def convert_audio(
             f"has (from {RATES[0]:,} to {RATES[1]:,} Hz); refused before decoding",
             media_type=media_type,
         )
+    rungs = _ladder(spec, channels, rate, limited=max_bytes is not None)
+    budget.check_declared(seconds, max(channels * rate, rungs[0].channels * rungs[0].rate))
     smallest: int | None = None  # the least an attempt or estimate came to, as measured
-    for rung in _ladder(spec, channels, rate, limited=max_bytes is not None):
+    for rung in rungs:
         estimate = _estimate(spec, rung, seconds)
         if estimate is None or fits(estimate):
             container, stream = opened()
@@ -262,6 +296,7 @@ def convert_audio(
                     deadline,
                     policy,
                     media_type,
+                    budget,
                 )
             finally:
                 container.close()

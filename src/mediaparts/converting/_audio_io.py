@@ -4,6 +4,8 @@ Both stream: a packet is read, written and let go, so memory holds the output an
 frames, never the whole sound. Both stop as soon as the output is over the caller's limit,
 and count the seconds they pass against `TransformPolicy.max_seconds`: the remux from the
 packets' timestamps, the transcode from the samples decoded (a header can lie about either).
+Both charge their work to the transcode's `SampleBudget`: every packet, and every sample
+decoded or encoded, so the work and the output stay in proportion to the input's bytes.
 """
 
 from __future__ import annotations
@@ -15,12 +17,18 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge
+from mediaparts.converting._audio_budget import (
+    DECODED_PACKET_SAMPLES,
+    PACKET_SAMPLES,
+    SampleBudget,
+)
 from mediaparts.converting._audio_sinks import BITEXACT, RATES, Rung, errors, sink_for
 from mediaparts.converting._av import _reason as reason
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
 
 if TYPE_CHECKING:
+    from av.audio.frame import AudioFrame
     from av.audio.stream import AudioStream
     from av.container import InputContainer, OutputContainer
 
@@ -55,6 +63,7 @@ def remux(
     deadline: Deadline,
     policy: TransformPolicy,
     media_type: str,
+    budget: SampleBudget,
 ) -> Piece | None:
     """Copy the stream's packets into a `muxer` container, timestamps starting at 0.
 
@@ -62,7 +71,8 @@ def remux(
     transcode may still do).
 
     Raises:
-        MediaTooLarge: The packets run past `policy.max_seconds`, or past `policy.timeout`.
+        MediaTooLarge: The packets run past `policy.max_seconds`, past `policy.timeout`, or
+            past the budget (`PACKET_SAMPLES` each).
     """
     out = io.BytesIO()
     time_base = stream.time_base or Fraction(1, 1)
@@ -76,6 +86,7 @@ def remux(
         copy = output.add_stream_from_template(stream)
         for packet in container.demux(stream):
             deadline.check()
+            budget.charge(PACKET_SAMPLES)
             if packet.dts is None:  # the empty packet that ends the stream
                 continue
             if first is None:
@@ -112,6 +123,7 @@ def encode(
     deadline: Deadline,
     policy: TransformPolicy,
     media_type: str,
+    budget: SampleBudget,
 ) -> Piece:
     """Decode the stream and encode it as `rung` says, into a `muxer` container.
 
@@ -119,7 +131,8 @@ def encode(
 
     Raises:
         InvalidMedia: The stream cannot be decoded, or nothing in it could.
-        MediaTooLarge: More than `policy.max_seconds` of samples, or past `policy.timeout`.
+        MediaTooLarge: More than `policy.max_seconds` of samples, past `policy.timeout`, or
+            past the budget: packets and the samples on the wider side of the transcode.
     """
     from av.error import InvalidDataError
 
@@ -129,6 +142,7 @@ def encode(
     try:
         for packet in container.demux(stream):
             deadline.check()
+            budget.charge(DECODED_PACKET_SAMPLES)
             try:
                 frames = stream.decode(packet)
             except InvalidDataError:
@@ -137,6 +151,7 @@ def encode(
             for frame in frames:
                 decoded += frame.samples / (frame.sample_rate or 1)
                 _check_seconds(decoded, policy, media_type)
+                budget.charge(_work(frame, rung))
                 sink.write(frame)
             if not fits(sink.size()):
                 return Piece(None, sink.size())
@@ -159,6 +174,14 @@ def encode(
         kbps=sink.kbps(),
         damaged=damaged,
     )
+
+
+def _work(frame: AudioFrame, rung: Rung) -> int:
+    """The samples a frame costs: decoded, or encoded from it when that is more (a resample
+    up, or a mono frame written as stereo)."""
+    rate = frame.sample_rate or 1
+    width = max(frame.layout.nb_channels * rate, rung.channels * rung.rate)
+    return -(-frame.samples * width // rate)
 
 
 def _output(out: io.BytesIO, muxer: str, options: tuple[tuple[str, str], ...]) -> OutputContainer:

@@ -77,6 +77,7 @@ class Sink:
         self._format = sample_format
         self._resampler: AudioResampler | None = None
         self._shape: tuple[str, str, int] | None = None
+        self._time_base = Fraction(1, rung.rate)  # made once: a Fraction a frame costs
 
     def write(self, frame: AudioFrame) -> None:
         """Resample `frame` to the encoder's shape and encode it."""
@@ -101,7 +102,7 @@ class Sink:
         assert self._resampler is not None
         for done in self._resampler.resample(frame):
             done.pts = self.samples
-            done.time_base = Fraction(1, self.rung.rate)
+            done.time_base = self._time_base
             self.samples += done.samples
             self._take(done)
 
@@ -125,7 +126,7 @@ class Sink:
         if self._resampler is not None:
             for done in self._resampler.resample(None):
                 done.pts = self.samples
-                done.time_base = Fraction(1, self.rung.rate)
+                done.time_base = self._time_base
                 self.samples += done.samples
                 self._take(done)
 

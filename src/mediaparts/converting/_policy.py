@@ -66,6 +66,13 @@ class TransformPolicy:
             PDF parts, each within the limits), `"pages"` (each page rendered to an image),
             or `"refuse"`.
         max_seconds: The longest audio or video decoded.
+        max_audio_samples_per_byte: The audio work budget: the samples (one channel's value
+            at one instant; a second of 48 kHz stereo is 96,000) a transcode may decode or
+            encode, per byte of its input, above `audio_samples_floor`. Checked from the
+            headers before decoding and counted while decoding; see docs/security.md for
+            why 10 (the MP3 of a 1 MB input then costs at most about 1.5 s of CPU).
+        audio_samples_floor: The samples any audio input may cost, however small: a minute
+            of 48 kHz stereo by default, so a short voice note converts whatever its bit rate.
         max_pixels: The most pixels of one picture made here: a video frame, a rendered page,
             a rasterised SVG. The same cap as images'.
         max_pages: The most pages of a document read, split or rendered.
@@ -102,6 +109,8 @@ class TransformPolicy:
     sampling: Sampling = "uniform"
     pdf: PdfMode = "split"
     max_seconds: float = 4 * 3600.0
+    max_audio_samples_per_byte: int = 10
+    audio_samples_floor: int = 5_760_000
     max_pixels: int = _PIXEL_CAP
     max_pages: int = 1000
     max_expanded_bytes: int = 200 * 2**20
@@ -137,6 +146,8 @@ class TransformPolicy:
             "max_expanded_bytes",
             "svg_work_per_byte",
             "video_pixels_per_byte",
+            "max_audio_samples_per_byte",
+            "audio_samples_floor",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

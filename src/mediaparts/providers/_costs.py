@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing_extensions import assert_never
 
 from mediaparts import converting
-from mediaparts._errors import InvalidMedia, MediaError, NoDocumentedRule, excerpt
+from mediaparts._errors import InvalidMedia, MediaError, MediaTooLarge, NoDocumentedRule, excerpt
 from mediaparts.converting import default_transforms
 from mediaparts.detection import canonical_media_type
 from mediaparts.formats import (
@@ -22,6 +22,7 @@ from mediaparts.providers._vision import VisionGeometry
 __all__ = [
     "approximate_pdf_tokens",
     "choose_detail",
+    "converted_audio_tokens",
     "image_tokens",
     "known_tokens",
     "media_tokens",
@@ -138,6 +139,47 @@ def _seconds(
             provider=provider.name,
         )
     return seconds
+
+
+def converted_audio_tokens(
+    provider: Provider, media_type: str, data: bytes, model: str | None
+) -> tuple[int, str]:
+    """Return the tokens of audio that `normalize` would remux or transcode, and how.
+
+    Priced at the provider's audio rate on the duration the headers declare (a remux or a
+    transcode keeps it), never by decoding: that would cost what converting does, and a few
+    hundred bytes can declare hours. The rate is asked for first, so a provider with none
+    says so at once. A duration past `TransformPolicy.max_seconds` is refused as `normalize`
+    refuses it.
+
+    Raises:
+        NoDocumentedRule: The provider documents no audio rate.
+        InvalidMedia: The headers declare no duration, or FFmpeg cannot read them.
+        UnsupportedMediaType: FFmpeg has no decoder for the codec.
+        CodecUnavailable: The duration needs FFmpeg's reading, and PyAV is not installed.
+        MediaTooLarge: The duration is past `TransformPolicy.max_seconds`.
+    """
+    costs = provider.rules.costs_for(model)
+    costs.audio_tokens(0)
+    policy = default_transforms()
+
+    def declared(data: bytes, media_type: str) -> float | None:
+        # The readers of formats first; else FFmpeg's header (AMR, CAF...): it opens the
+        # container within a bounded probe and decodes nothing.
+        return (
+            audio_duration(data, media_type)
+            or converting.audio_info(data, media_type, policy).seconds
+        )
+
+    seconds = _seconds(provider, media_type, data, declared)
+    if seconds > policy.max_seconds:
+        raise MediaTooLarge(
+            f"this {media_type} lasts {seconds:,.0f} s, over TransformPolicy.max_seconds="
+            f"{policy.max_seconds:,g}; it would not be converted",
+            media_type=media_type,
+        )
+    how = f"{provider.name}'s documented audio rate, on the duration its headers declare"
+    return costs.audio_tokens(seconds), f"{how} (converted to a type it takes, not decoded)"
 
 
 def known_tokens(

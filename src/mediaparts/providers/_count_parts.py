@@ -30,7 +30,7 @@ from mediaparts._parts import (
 from mediaparts.converting import default_transforms
 from mediaparts.providers import _tokenizer
 from mediaparts.providers._convert import converts, estimating
-from mediaparts.providers._costs import approximate_pdf_tokens
+from mediaparts.providers._costs import approximate_pdf_tokens, converted_audio_tokens
 from mediaparts.providers._estimate import media_part_tokens, resolved, sent_as_text
 from mediaparts.providers._normalize import decode_text, normalize
 from mediaparts.providers._registry import Provider
@@ -218,7 +218,14 @@ class Counter:
             return self._not_sent(part.kind, index, why)
         try:
             media = resolved(part, provider, self.model)
-            if converts(media.media_type or "", provider, default_transforms()):
+            media_type = media.media_type or ""
+            if converts(media_type, provider, default_transforms()):
+                if media_type.startswith("audio/") and provider.rules.audio.media_types:
+                    # From the headers: decoding only to count would cost what converting does.
+                    tokens, how = converted_audio_tokens(
+                        provider, media_type, media.data, self.model
+                    )
+                    return PartTokens(part.kind, tokens, "exact", how, index)
                 return self._converted(media, index)
             text = sent_as_text(media, provider)
             if text is not None:
