@@ -93,6 +93,12 @@ def text() -> bytes:
     return _doc('<text x="0" y="20" font-size="20">' + "Lorem ipsum " * 75_000 + "</text>")
 
 
+def transform_text() -> bytes:
+    """A transform attribute of 400,000 `a(`: a regular expression that rescanned the rest of
+    it from every offset took minutes."""
+    return _doc('<rect width="10" height="10" transform="' + "a(" * 400_000 + '"/>')
+
+
 SVGS: dict[str, Callable[[], bytes]] = {
     "morphology": morphology,
     "turbulence": turbulence,
@@ -105,6 +111,7 @@ SVGS: dict[str, Callable[[], bytes]] = {
     "paths": paths,
     "small-paths": small_paths,
     "text": text,
+    "transform-text": transform_text,
 }
 
 # In CI: the issue's morphology read from payloads, a filter's fan-out, many paths drawn.

@@ -13,7 +13,8 @@ promise): `Converted` (one output of a transform), `default_transforms` and
 `pdf_pages`, `split_pdf` and `render_pages` (the `[pdf]` extra), and `page_count` (exact
 with the extra, else read from the page tree); Office documents and RTF: `office_to_text`
 and `OFFICE_TYPES` (the `[office]` extra); video: `video_info` and its `VideoInfo`,
-`sample_frames`, `fit_video` (the `[av]` extra); audio: `audio_info` and its `AudioInfo`,
+`sample_frames`, `frame_stand_ins` (the sampled frames' number and size, from the headers,
+for token counts), `fit_video` (the `[av]` extra); audio: `audio_info` and its `AudioInfo`,
 `convert_audio` (the `[av]` extra); SVG: `rasterize_svg` (the `[svg]` extra) and `svg_text`
 (its text, without it).
 """
