@@ -400,6 +400,28 @@ def test_fit_video_transcode_counts_the_encoded_pixels(monkeypatch: pytest.Monke
         fit_video(_read("clip.3gp"), "video/3gpp", MP4, POLICY.replace(video_pixels_per_byte=1))
 
 
+# The audio budget of a transcode, lowered under the 48,384 samples of clip.webm's 1 s of Opus.
+_SCANT_AUDIO = POLICY.replace(max_audio_samples_per_byte=1, audio_samples_floor=1_000)
+
+
+def test_fit_video_transcode_audio_over_its_budget_is_refused_before_decoding() -> None:
+    """A transcode's audio track whose headers declare more samples than the input's bytes buy
+    is refused before decoding, naming the audio budget (hours of silent FLAC beside one
+    frame were decoded and encoded whole)."""
+    with pytest.raises(mp.MediaTooLarge, match=r"max_audio_samples_per_byte.*before decoding"):
+        fit_video(_read("clip.webm"), "video/webm", MP4, _SCANT_AUDIO)
+
+
+def test_fit_video_transcode_audio_is_charged_while_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With headers that declare nothing, the audio samples decoded are counted and stop the
+    transcode at the same budget."""
+    monkeypatch.setattr(fit_module.SampleBudget, "check_declared", lambda *args: None)
+    with pytest.raises(mp.MediaTooLarge, match=r"max_audio_samples_per_byte.*while decoding"):
+        fit_video(_read("clip.webm"), "video/webm", MP4, _SCANT_AUDIO)
+
+
 def test_fit_video_out_of_memory_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory running out while fitting is MediaTooLarge, the MemoryError kept as its cause."""
 
