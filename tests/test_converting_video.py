@@ -422,6 +422,15 @@ def test_fit_video_transcode_audio_is_charged_while_decoding(
         fit_video(_read("clip.webm"), "video/webm", MP4, _SCANT_AUDIO)
 
 
+def test_fit_video_remux_charges_each_packet_copied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remux copies without decoding, but each packet costs the decode budget: a packet
+    that costs the whole budget stops it (a megabyte of one-byte packets took 1.7 s)."""
+    budget = POLICY.video_budget(len(_read("clip.mkv")))
+    monkeypatch.setattr(fit_module, "_COPIED_PACKET_PIXELS", budget)
+    with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte"):
+        fit_video(_read("clip.mkv"), "video/x-matroska", MP4, POLICY)
+
+
 def test_fit_video_out_of_memory_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory running out while fitting is MediaTooLarge, the MemoryError kept as its cause."""
 

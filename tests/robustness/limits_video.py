@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 from tests.robustness.limits_harness import MAX_INPUT, Case
@@ -213,6 +214,36 @@ def silent_track(minutes: int = 30, live: bool = False) -> bytes:
     return data
 
 
+def tiny_audio_packets(count: int = 130_000) -> bytes:
+    """An MKV of one 64x64 H.264 frame and `count` one-byte Opus packets (a TOC, no frame):
+    for a provider that takes video but not MKV it is remuxed to MP4, packet by packet (920 KB
+    of them took 1.7 s to copy)."""
+    import av
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="matroska") as out:
+        video = out.add_stream("libx264", rate=1)
+        video.width, video.height, video.pix_fmt, video.options = 64, 64, "yuv420p", _X264
+        sound: Any = out.add_stream("libopus", rate=48_000, layout="mono")
+        frame = _flat(64, 64)
+        frame.pts = 0
+        out.mux([*video.encode(frame), *video.encode(None)])
+        silence = av.AudioFrame(format="s16", layout="mono", samples=960)
+        for plane in silence.planes:
+            plane.update(bytes(plane.buffer_size))
+        silence.sample_rate, silence.pts = 48_000, 0
+        sound.encode(silence)  # opens the encoder, which writes the stream's header
+        for index in range(count):
+            packet = av.Packet(b"\x08")
+            packet.stream, packet.time_base = sound, Fraction(1, 48_000)
+            packet.pts = packet.dts = index * 960
+            packet.duration = 960
+            out.mux(packet)
+    data = buffer.getvalue()
+    assert len(data) <= MAX_INPUT, len(data)
+    return data
+
+
 def _cases(
     name: str,
     data: Any,
@@ -249,3 +280,6 @@ def video_cases(large: bool) -> Iterator[Case]:
         name = "video-silent-flac-track" + ("-live" if live else "")
         built = functools.partial(silent_track, 30, live)
         yield from _cases(name, built, options={"providers": ["gemini"]})
+    yield from _cases(
+        "video-mkv-tiny-audio-packets", tiny_audio_packets, options={"providers": ["gemini"]}
+    )
