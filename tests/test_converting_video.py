@@ -17,6 +17,7 @@ from mediaparts.converting import _fit_video as fit_module
 from mediaparts.converting import _frames as frames_module
 from mediaparts.converting import _policy as policy_module
 from mediaparts.converting import _video as video_module
+from mediaparts.converting._audio_budget import SampleBudget
 from mediaparts.converting._fit_video import fit_video
 from mediaparts.converting._frames import frame_stand_ins, sample_frames, uniform_times
 from mediaparts.converting._video import Packets, VideoInfo, clock, video_info
@@ -417,7 +418,7 @@ def test_fit_video_transcode_audio_is_charged_while_decoding(
 ) -> None:
     """With headers that declare nothing, the audio samples decoded are counted and stop the
     transcode at the same budget."""
-    monkeypatch.setattr(fit_module.SampleBudget, "check_declared", lambda *args: None)
+    monkeypatch.setattr(SampleBudget, "check_declared", lambda *args: None)
     with pytest.raises(mp.MediaTooLarge, match=r"max_audio_samples_per_byte.*while decoding"):
         fit_video(_read("clip.webm"), "video/webm", MP4, _SCANT_AUDIO)
 
