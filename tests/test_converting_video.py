@@ -17,6 +17,7 @@ from mediaparts.converting import _fit_video as fit_module
 from mediaparts.converting import _frames as frames_module
 from mediaparts.converting import _policy as policy_module
 from mediaparts.converting import _video as video_module
+from mediaparts.converting._audio_budget import SampleBudget
 from mediaparts.converting._fit_video import fit_video
 from mediaparts.converting._frames import frame_stand_ins, sample_frames, uniform_times
 from mediaparts.converting._video import Packets, VideoInfo, clock, video_info
@@ -398,6 +399,37 @@ def test_fit_video_transcode_counts_the_encoded_pixels(monkeypatch: pytest.Monke
     _floor(monkeypatch, 15, (192, 144))  # the 10 frames decode; decoding and encoding do not
     with pytest.raises(mp.MediaTooLarge, match="decoded pixels"):
         fit_video(_read("clip.3gp"), "video/3gpp", MP4, POLICY.replace(video_pixels_per_byte=1))
+
+
+# The audio budget of a transcode, lowered under the 48,384 samples of clip.webm's 1 s of Opus.
+_SCANT_AUDIO = POLICY.replace(max_audio_samples_per_byte=1, audio_samples_floor=1_000)
+
+
+def test_fit_video_transcode_audio_over_its_budget_is_refused_before_decoding() -> None:
+    """A transcode's audio track whose headers declare more samples than the input's bytes buy
+    is refused before decoding, naming the audio budget (hours of silent FLAC beside one
+    frame were decoded and encoded whole)."""
+    with pytest.raises(mp.MediaTooLarge, match=r"max_audio_samples_per_byte.*before decoding"):
+        fit_video(_read("clip.webm"), "video/webm", MP4, _SCANT_AUDIO)
+
+
+def test_fit_video_transcode_audio_is_charged_while_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With headers that declare nothing, the audio samples decoded are counted and stop the
+    transcode at the same budget."""
+    monkeypatch.setattr(SampleBudget, "check_declared", lambda *args: None)
+    with pytest.raises(mp.MediaTooLarge, match=r"max_audio_samples_per_byte.*while decoding"):
+        fit_video(_read("clip.webm"), "video/webm", MP4, _SCANT_AUDIO)
+
+
+def test_fit_video_remux_charges_each_packet_copied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remux copies without decoding, but each packet costs the decode budget: a packet
+    that costs the whole budget stops it (a megabyte of one-byte packets took 1.7 s)."""
+    budget = POLICY.video_budget(len(_read("clip.mkv")))
+    monkeypatch.setattr(fit_module, "_COPIED_PACKET_PIXELS", budget)
+    with pytest.raises(mp.MediaTooLarge, match="video_pixels_per_byte"):
+        fit_video(_read("clip.mkv"), "video/x-matroska", MP4, POLICY)
 
 
 def test_fit_video_out_of_memory_is_media_too_large(monkeypatch: pytest.MonkeyPatch) -> None:

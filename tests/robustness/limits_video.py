@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 from tests.robustness.limits_harness import MAX_INPUT, Case
@@ -179,11 +180,79 @@ def huge_frames() -> bytes:
     return buffer.getvalue()
 
 
+def silent_track(minutes: int = 30, live: bool = False) -> bytes:
+    """An MKV of one 64x64 H.264 frame beside `minutes` of silent 48 kHz stereo FLAC (one
+    packet repeated), with no duration in its headers when `live`: for a provider that takes
+    video but not MKV, FLAC is no MP4 track, so the whole file is transcoded (382 KB of it
+    took 8 s of CPU, the audio decoded and encoded to AAC unbudgeted)."""
+    import av
+
+    buffer = io.BytesIO()
+    with av.open(
+        buffer, "w", format="matroska", container_options={"live": "1"} if live else {}
+    ) as out:
+        video = out.add_stream("libx264", rate=1)  # 1 fps: few frames for the video's budget
+        video.width, video.height, video.pix_fmt, video.options = 64, 64, "yuv420p", _X264
+        sound: Any = out.add_stream("flac", rate=48_000, layout="stereo")
+        frame = _flat(64, 64)
+        frame.pts = 0
+        out.mux([*video.encode(frame), *video.encode(None)])
+        block = av.AudioFrame(format="s16", layout="stereo", samples=4608 * 4)
+        for plane in block.planes:
+            plane.update(bytes(plane.buffer_size))
+        block.sample_rate, block.pts = 48_000, 0
+        packet = [p for p in (*sound.encode(block), *sound.encode(None)) if p.size][1]
+        step = int(packet.duration or 4608)
+        for index in range(minutes * 60 * 48_000 // step):
+            again = av.Packet(bytes(packet))
+            again.stream, again.time_base = sound, packet.time_base
+            again.pts = again.dts = index * step
+            again.duration = step
+            out.mux(again)
+    data = buffer.getvalue()
+    assert len(data) <= MAX_INPUT, len(data)
+    return data
+
+
+def tiny_audio_packets(count: int = 130_000) -> bytes:
+    """An MKV of one 64x64 H.264 frame and `count` one-byte Opus packets (a TOC, no frame):
+    for a provider that takes video but not MKV it is remuxed to MP4, packet by packet (920 KB
+    of them took 1.7 s to copy)."""
+    import av
+
+    buffer = io.BytesIO()
+    with av.open(buffer, "w", format="matroska") as out:
+        video = out.add_stream("libx264", rate=1)
+        video.width, video.height, video.pix_fmt, video.options = 64, 64, "yuv420p", _X264
+        sound: Any = out.add_stream("libopus", rate=48_000, layout="mono")
+        frame = _flat(64, 64)
+        frame.pts = 0
+        out.mux([*video.encode(frame), *video.encode(None)])
+        silence = av.AudioFrame(format="s16", layout="mono", samples=960)
+        for plane in silence.planes:
+            plane.update(bytes(plane.buffer_size))
+        silence.sample_rate, silence.pts = 48_000, 0
+        sound.encode(silence)  # opens the encoder, which writes the stream's header
+        for index in range(count):
+            packet = av.Packet(b"\x08")
+            packet.stream, packet.time_base = sound, Fraction(1, 48_000)
+            packet.pts = packet.dts = index * 960
+            packet.duration = 960
+            out.mux(packet)
+    data = buffer.getvalue()
+    assert len(data) <= MAX_INPUT, len(data)
+    return data
+
+
 def _cases(
-    name: str, data: Any, ci: tuple[str, ...] = (), entries: tuple[str, ...] = _ENTRIES
+    name: str,
+    data: Any,
+    ci: tuple[str, ...] = (),
+    entries: tuple[str, ...] = _ENTRIES,
+    options: dict[str, Any] = _FRAMES,
 ) -> Iterator[Case]:
     for entry in entries:
-        yield Case(f"{name}/{entry}", entry, data=data, options=_FRAMES, ci=entry in ci)
+        yield Case(f"{name}/{entry}", entry, data=data, options=options, ci=entry in ci)
 
 
 def video_cases(large: bool) -> Iterator[Case]:
@@ -206,3 +275,11 @@ def video_cases(large: bool) -> Iterator[Case]:
     yield from _cases("video-tiny-packets", tiny_packets)
     yield from _cases("video-many-streams", many_streams)
     yield from _cases("video-huge-frames", huge_frames)
+    # Gemini takes video but not MKV: the file is transcoded, its audio track with it.
+    for live in (False, True):
+        name = "video-silent-flac-track" + ("-live" if live else "")
+        built = functools.partial(silent_track, 30, live)
+        yield from _cases(name, built, options={"providers": ["gemini"]})
+    yield from _cases(
+        "video-mkv-tiny-audio-packets", tiny_audio_packets, options={"providers": ["gemini"]}
+    )
