@@ -93,6 +93,12 @@ def text() -> bytes:
     return _doc('<text x="0" y="20" font-size="20">' + "Lorem ipsum " * 75_000 + "</text>")
 
 
+def dashes() -> bytes:
+    """1,000 lines under a style sheet's dash pattern of 0.01: 51,200 dashes each."""
+    lines = "".join(f'<path d="M0 {i} h1024" stroke="#000"/>' for i in range(1000))
+    return _doc("<style>path{stroke-dasharray:.01}</style>" + lines, 1024)
+
+
 SVGS: dict[str, Callable[[], bytes]] = {
     "morphology": morphology,
     "turbulence": turbulence,
@@ -105,6 +111,7 @@ SVGS: dict[str, Callable[[], bytes]] = {
     "paths": paths,
     "small-paths": small_paths,
     "text": text,
+    "dashes": dashes,
 }
 
 # In CI: the issue's morphology read from payloads, a filter's fan-out, many paths drawn.
