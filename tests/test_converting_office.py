@@ -171,6 +171,22 @@ def test_xlsx_at_the_cap_is_not_cut() -> None:
     assert (converted.text or "").splitlines()[-1] == "| 999 | 998001 |"
 
 
+def test_docx_style_names_read_from_the_xml() -> None:
+    """Style ids map to their names as written, read without a python-docx object each; a
+    style without a name or id maps to an empty string."""
+    from mediaparts.converting._docx import _style_names
+
+    etree: Any = pytest.importorskip("lxml.etree")  # no type information
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    styles = etree.fromstring(
+        f'<w:styles xmlns:w="{w}"><w:style w:styleId="H1"><w:name w:val="heading 1"/></w:style>'
+        '<w:style w:styleId="X"/><w:style><w:name w:val="Y"/></w:style><w:docDefaults/>'
+        "</w:styles>"
+    )
+    assert _style_names(styles) == {"H1": "heading 1", "X": "", "": "Y"}
+
+
 def _rewritten(data: bytes, part: str, edit: Any) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:

@@ -284,6 +284,7 @@ def office_cases(large: bool) -> Iterator[Case]:
     yield from _cases("xlsx-200k-shared-strings", functools.partial(xlsx_many_strings, 200_000))
     yield from _cases("xlsx-2000-sheets", functools.partial(xlsx_many_sheets, 2_000))
     yield from _cases("docx-long-list", functools.partial(docx_long_list, 37_000, 780_000))
+    yield from _cases("docx-120k-styles", functools.partial(docx_styles, 120_000))
     yield from _cases("xlsx-defined-names", functools.partial(xlsx_workbook_list, "names", 170_000))
     yield from _cases("xlsx-ghost-sheets", functools.partial(xlsx_workbook_list, "sheets", 120_000))
 
@@ -361,3 +362,18 @@ def xlsx_workbook_list(kind: str, count: int) -> bytes:
         )
 
     return _repack("xlsx", edit=edit)
+
+
+def docx_styles(count: int) -> bytes:
+    """`count` paragraph styles in the styles part, within the tag budget (660 KB)."""
+    items = "".join(
+        f'<w:style w:type="paragraph" w:styleId="s{i}"><w:name w:val="n{i}"/></w:style>'
+        for i in range(count)
+    )
+
+    def edit(name: str, member: bytes) -> bytes:
+        if name == "word/styles.xml":
+            return member.replace(b"</w:styles>", items.encode() + b"</w:styles>")
+        return member
+
+    return _repack("docx", edit=edit)
