@@ -171,6 +171,67 @@ def test_xlsx_at_the_cap_is_not_cut() -> None:
     assert (converted.text or "").splitlines()[-1] == "| 999 | 998001 |"
 
 
+def test_docx_style_names_read_from_the_xml() -> None:
+    """Style ids map to their names as written, read without a python-docx object each; a
+    style without a name or id maps to an empty string."""
+    from mediaparts.converting._docx import _style_names
+
+    etree: Any = pytest.importorskip("lxml.etree")  # no type information
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    styles = etree.fromstring(
+        f'<w:styles xmlns:w="{w}"><w:style w:styleId="H1"><w:name w:val="heading 1"/></w:style>'
+        '<w:style w:styleId="X"/><w:style><w:name w:val="Y"/></w:style><w:docDefaults/>'
+        "</w:styles>"
+    )
+    assert _style_names(styles) == {"H1": "heading 1", "X": "", "": "Y"}
+
+
+def _rewritten(data: bytes, part: str, edit: Any) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            member = source.read(info)
+            target.writestr(info, edit(member) if info.filename == part else member)
+    return out.getvalue()
+
+
+def test_xlsx_workbook_part_reads_only_its_sheets_and_dates() -> None:
+    """Defined names and the rest of the workbook part are left out before openpyxl builds
+    them (20 µs an element); a sheet naming no relationship is dropped, not an error; the
+    1904 date system is kept."""
+    openpyxl = pytest.importorskip("openpyxl")
+    workbook = openpyxl.Workbook()
+    workbook.epoch = openpyxl.utils.datetime.CALENDAR_MAC_1904
+    workbook.active.title = "Data"
+    workbook.active.append([datetime.date(2024, 5, 6)])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    names = "".join(f'<definedName name="n{i}">Data!$A$1</definedName>' for i in range(50))
+    rels = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    ghost = f'<sheet xmlns:r="{rels}" name="Ghost" sheetId="9" r:id="rId999"/>'
+    extra = f"{ghost}</sheets><definedNames>{names}</definedNames>"
+
+    def edit(member: bytes) -> bytes:
+        return member.replace(b"</sheets>", extra.encode(), 1)
+
+    data = _rewritten(buffer.getvalue(), "xl/workbook.xml", edit)
+    converted = office_to_text(data, XLSX, POLICY)
+    assert converted.text == "## Data\n\n| 2024-05-06 |\n| --- |\n"
+
+
+def test_xlsx_workbook_part_deeper_than_libxml2_is_invalid_media() -> None:
+    """A workbook part nesting over 256 deep is refused, as libxml2 refuses it."""
+    from mediaparts.converting._xlsx import _workbook_part
+
+    deep = b"<workbook>" + b"<g>" * 300 + b"</g>" * 300 + b"</workbook>"
+    with pytest.raises(mp.InvalidMedia, match="depth"):
+        _workbook_part(deep, set())
+    assert _workbook_part(b"<workbook><a><b/></a><sheets/></workbook>", set()) == (
+        b"<workbook><sheets /></workbook>"
+    )
+
+
 @pytest.mark.parametrize(
     ("module", "name", "media_type", "package"),
     [

@@ -10,6 +10,7 @@ import base64
 import codecs
 import gzip
 import io
+import math
 import sys
 from collections.abc import Callable
 
@@ -505,6 +506,73 @@ def test_svg_work_follows_what_is_drawn(cheap: str, dear: str) -> None:
     """Larger boxes, stretching transforms, style sheets and costlier primitives cost more."""
     blank = work_of(filtered(""))  # the canvas alone
     assert work_of(dear) - blank > 2 * (work_of(cheap) - blank)
+
+
+DASHED = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">{style}'
+    "<g {group}>{lines}</g></svg>"
+)
+LINES = "".join(f'<path d="M0 {i} h1024" stroke="#000" {{line}}/>' for i in range(100))
+
+
+@pytest.mark.parametrize(
+    ("style", "group", "line"),
+    [
+        ("", "", 'stroke-dasharray="0.01"'),
+        ("", 'stroke-dasharray="0.005,0.015"', ""),
+        ("", 'style="fill:none; stroke-dasharray: 0.01 !important"', ""),
+        ("<style>path { stroke-dasharray : .01 }</style>", "", ""),
+        ("<style>PATH{STROKE-DASHARRAY:1e-2}</style>", "", ""),
+    ],
+)
+def test_svg_work_counts_dashes(style: str, group: str, line: str) -> None:
+    """A dash pattern costs each dash however it is given: 100 lines of 51,200 dashes each
+    (seconds of resvg) are over the budget, where the same lines solid cost little."""
+    solid = DASHED.format(style="", group="", lines=LINES.format(line=""))
+    dashed = DASHED.format(style=style, group=group, lines=LINES.format(line=line))
+    assert work_of(solid) < 2 * 10**8
+    assert work_of(dashed) > 5 * 10**9
+    with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
+        rasterize_svg(dashed.encode())
+
+
+@pytest.mark.parametrize(
+    ("text", "sheet", "period"),
+    [
+        ("4 2", False, 6.0),
+        ("3", False, 6.0),
+        ("1,2,3", False, 12.0),
+        ("0 0", False, float("inf")),
+        ("none", False, float("inf")),
+        ("a{stroke-dasharray:5 5} b{stroke-dasharray: 1}", True, 2.0),
+        ("a{stroke-dasharray:-1 -1", True, 2.0),
+        ("a{stroke:red}", True, float("inf")),
+    ],
+)
+def test_svg_dash_period(text: str, sheet: bool, period: float) -> None:
+    """The period is the pattern's sum, doubled for an odd count; the shortest in a sheet."""
+    assert _svg_cost.dash_period(text, sheet=sheet) == period
+
+
+@pytest.mark.parametrize(
+    ("local", "attributes", "length"),
+    [
+        ("line", {"x1": "0", "y1": "0", "x2": "3", "y2": "4"}, 5.0),
+        ("polyline", {"points": "0,0 3,4 3,0"}, 12.0),
+        ("path", {"d": "M0 0 h3 v4 Z"}, 12.0),
+        ("path", {"d": "m0 0 3 4 l0 -4 M0 0"}, 9.0),
+        ("path", {"d": "M0 0 C 0 10 10 10 10 0"}, 30.0),
+        ("rect", {"width": "10", "height": "5"}, 68.0),
+        ("path", {"d": "M 1e999 0 l -1e999 0"}, 1e12),
+        ("path", {"d": "M0 0 a 1 2 0 0 1 5 5"}, 6 * math.pi),
+    ],
+)
+def test_svg_outline_length_is_a_bound(
+    local: str, attributes: dict[str, str], length: float
+) -> None:
+    """The outline's length joins a shape's points and control points (a box: 4 x its sides,
+    stroke included)."""
+    assert _svg_cost.outline_length(local, attributes) == pytest.approx(length)
 
 
 def test_rasterize_svg_child_at_its_cpu_cap_is_media_too_large(

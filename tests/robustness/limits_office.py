@@ -284,6 +284,9 @@ def office_cases(large: bool) -> Iterator[Case]:
     yield from _cases("xlsx-200k-shared-strings", functools.partial(xlsx_many_strings, 200_000))
     yield from _cases("xlsx-2000-sheets", functools.partial(xlsx_many_sheets, 2_000))
     yield from _cases("docx-long-list", functools.partial(docx_long_list, 37_000, 780_000))
+    yield from _cases("docx-120k-styles", functools.partial(docx_styles, 120_000))
+    yield from _cases("xlsx-defined-names", functools.partial(xlsx_workbook_list, "names", 170_000))
+    yield from _cases("xlsx-ghost-sheets", functools.partial(xlsx_workbook_list, "sheets", 120_000))
 
 
 def xlsx_many_strings(count: int) -> bytes:
@@ -338,3 +341,39 @@ def docx_long_list(items: int, padding: int = 0) -> bytes:
     body = b"".join(item % n for n in range(items))
     add = {"customXml/pad.bin": random.Random(items).randbytes(padding)} if padding else {}
     return _repack("docx", replace={"word/document.xml": _document(body)}, add=add)
+
+
+def xlsx_workbook_list(kind: str, count: int) -> bytes:
+    """The workbook part holding `count` defined names, or `count` sheets that name no
+    relationship: each an object of openpyxl's (20 µs) unless left out before it parses."""
+    if kind == "names":
+        items = "".join(f'<definedName name="n{i}">Sheet!$A$1</definedName>' for i in range(count))
+        extra = f"</sheets><definedNames>{items}</definedNames>"
+    else:
+        items = "".join(
+            f'<sheet xmlns:r="{_R}" name="g{i}" sheetId="{i + 9}" r:id="x{i}"/>'
+            for i in range(count)
+        )
+        extra = f"{items}</sheets>"
+
+    def edit(name: str, member: bytes) -> bytes:
+        return (
+            member.replace(b"</sheets>", extra.encode(), 1) if name == "xl/workbook.xml" else member
+        )
+
+    return _repack("xlsx", edit=edit)
+
+
+def docx_styles(count: int) -> bytes:
+    """`count` paragraph styles in the styles part, within the tag budget (660 KB)."""
+    items = "".join(
+        f'<w:style w:type="paragraph" w:styleId="s{i}"><w:name w:val="n{i}"/></w:style>'
+        for i in range(count)
+    )
+
+    def edit(name: str, member: bytes) -> bytes:
+        if name == "word/styles.xml":
+            return member.replace(b"</w:styles>", items.encode() + b"</w:styles>")
+        return member
+
+    return _repack("docx", edit=edit)

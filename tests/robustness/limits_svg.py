@@ -99,6 +99,12 @@ def transform_text() -> bytes:
     return _doc('<rect width="10" height="10" transform="' + "a(" * 400_000 + '"/>')
 
 
+def dashes() -> bytes:
+    """1,000 lines under a style sheet's dash pattern of 0.01: 51,200 dashes each."""
+    lines = "".join(f'<path d="M0 {i} h1024" stroke="#000"/>' for i in range(1000))
+    return _doc("<style>path{stroke-dasharray:.01}</style>" + lines, 1024)
+
+
 SVGS: dict[str, Callable[[], bytes]] = {
     "morphology": morphology,
     "turbulence": turbulence,
@@ -112,6 +118,7 @@ SVGS: dict[str, Callable[[], bytes]] = {
     "small-paths": small_paths,
     "text": text,
     "transform-text": transform_text,
+    "dashes": dashes,
 }
 
 # In CI: the issue's morphology read from payloads, a filter's fan-out, many paths drawn.

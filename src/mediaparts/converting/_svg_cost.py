@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise, repeat
 from typing import Protocol
 
-__all__ = ["KEPT", "Node", "SvgCost", "plan", "viewport"]
+__all__ = ["KEPT", "Node", "SvgCost", "dash_period", "outline_length", "plan", "viewport"]
 
 Sized = tuple[float, float]
 
@@ -54,6 +56,8 @@ _FILL = 0.5  # per pixel covered (tiny-skia fills in SIMD)
 _LAYER = 4.0  # per pixel of a layer: allocate, clear, composite
 _PAINTS = {"pattern": 30.0, "linearGradient": 5.0, "radialGradient": 5.0}  # per pixel shaded
 _GLYPH = 1_000.0  # per character of text: shaping, outline, fill
+_DASH = 2_000.0  # per dash of a dashed stroke: cut, stroked, filled (0.9-2.4 µs measured)
+_MOST_DASHES = 1e6  # tiny-skia draws a path undashed past a million dashes (as Skia does)
 _MOST = 1e18  # no sum grows past this: a float stays exact enough and finite
 
 # The attributes the cost reads (by local name); every other one is left to the renderer.
@@ -73,6 +77,7 @@ _COMMAND = re.compile(r"([MmZzLlHhVvCcSsQqTtAa])")
 # A name starts after a non-letter and arguments stop at any parenthesis: without both, a
 # transform of 40,000 letters (or of "a(" repeated) took 15 s, each offset rescanning the rest.
 _TRANSFORM = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\s*\(([^()]*)\)")
+_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _ARGUMENTS = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
 
 
@@ -103,12 +108,13 @@ class SvgCost:
     layers: list[tuple[float, float, float]] = field(default_factory=list)  # count, scale, area
     paints: list[tuple[float, float, float, float]] = field(default_factory=list)  # and per pixel
     glyphs: float = 0.0
+    dashes: float = 0.0
     filters: list[tuple[float, float, Filter, Sized | None]] = field(default_factory=list)
     nested: list[tuple[float, float, SvgCost, Sized]] = field(default_factory=list)
 
     def units(self, scale: float, canvas: int) -> float:
         """Return the work of drawing at `scale` output pixels per user unit on `canvas` pixels."""
-        total = self.glyphs * _GLYPH + _CANVAS * canvas
+        total = self.glyphs * _GLYPH + self.dashes * _DASH + _CANVAS * canvas
         for count, at, area in self.shapes:
             total += count * (_SHAPE + _FILL * min(canvas, area * (scale * at) ** 2))
         for count, at, area in self.layers:
@@ -162,11 +168,13 @@ def plan(
     order: Sequence[int],
     view: Sized,
     everywhere: Sequence[int],
+    dash: float = math.inf,
 ) -> SvgCost:
     """Return the cost of a document: `order` is a post-order of the elements from the root
     through `children` and `references` (each element's, by index), so its reverse has every
     element after all that draw it; `everywhere` are the elements a style sheet applies to
-    every element.
+    every element; `dash` is the shortest dash period written anywhere in it (`dash_period`),
+    taken for every shape since a style sheet or a group may give it to any.
     """
     count = len(nodes)
     drawn, scale = [0.0] * count, [1.0] * count
@@ -205,6 +213,9 @@ def plan(
         times, at = drawn[index], scale[index]
         if box is not None and node.local in SHAPES:
             cost.shapes.append((times, at, box[0] * box[1]))
+            if dash < math.inf and node.local != "image":
+                dashes = min(_MOST_DASHES, outline_length(node.local, node.kept) / dash)
+                cost.dashes = min(cost.dashes + times * dashes, _MOST)
         elif node.local in _TEXT:
             cost.shapes.append((times, at, cost.extent[0] * cost.extent[1]))
         if node.local in _TEXT and node.chars:
@@ -369,6 +380,49 @@ def _transform_scale(text: str) -> float:
     return min(scale, 1e12)
 
 
+def dash_period(text: str, *, sheet: bool) -> float:
+    """The shortest dash period (the sum of a `stroke-dasharray`'s lengths, twice it for an odd
+    count) in an attribute's value, or in every `stroke-dasharray` declaration of CSS text
+    (`sheet`); infinity for none. Units and percentages are read as plain numbers: every unit
+    but a few of the percentage's is longer, so the count of dashes is a bound."""
+    if not sheet:
+        return _period(text)
+    lowered, shortest, at = text.translate(_LOWER), math.inf, 0
+    while (found := lowered.find("stroke-dasharray", at)) >= 0:
+        at = found + len("stroke-dasharray")
+        end = min([len(text), *(i for i in map(lowered.find, ";}!", repeat(at)) if i >= 0)])
+        shortest = min(shortest, _period(text[at:end].lstrip().removeprefix(":")))
+    return shortest
+
+
+def _period(value: str) -> float:
+    lengths = [abs(number) for number in _numbers(value)]
+    total = sum(lengths) * (2 if len(lengths) % 2 else 1)
+    return total if total > 0 else math.inf
+
+
+def outline_length(local: str, attributes: Mapping[str, str]) -> float:
+    """A bound on the length of a shape's outline, in its user units: what a dash pattern
+    walks (a curve is no longer than its control polygon, an arc than its ellipse and chord)."""
+    get = attributes.get
+    if local == "line":
+        x1, y1 = _length(get("x1")) or 0.0, _length(get("y1")) or 0.0
+        x2, y2 = _length(get("x2")) or 0.0, _length(get("y2")) or 0.0
+        return min(math.hypot(x2 - x1, y2 - y1), 1e12)
+    if local in ("polygon", "polyline"):
+        numbers = _numbers(get("points", ""))
+        points = list(zip(numbers[0::2], numbers[1::2], strict=False))
+        return min(_polygon_length(points + points[:1]), 1e12)
+    if local == "path":
+        return _path_walk(get("d", ""))[2]
+    box = shape_box(local, attributes) or (0.0, 0.0)  # rect, circle, ellipse: within 2π/4
+    return min(4.0 * (box[0] + box[1]), 1e12)
+
+
+def _polygon_length(points: Sequence[tuple[float, float]]) -> float:
+    return math.fsum(math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in pairwise(points))
+
+
 def _small_path_box(d: str) -> tuple[float, float] | None:
     """A bound on a short path's sides without walking it (twice the sum of its numbers'
     sizes: wherever its points go, relative or absolute), or None for a longer one."""
@@ -380,14 +434,25 @@ def _small_path_box(d: str) -> tuple[float, float] | None:
 
 def _path_box(d: str) -> tuple[float, float]:
     """A path's width and height, from every point and control point (arcs: their radii)."""
+    width, height, _ = _path_walk(d)
+    return (width, height)
+
+
+def _path_walk(d: str) -> tuple[float, float, float]:
+    """A path's width and height (`_path_box`), and a bound on its length: its points and
+    control points joined in order, each arc's ellipse added."""
     xs: list[float] = [0.0]
     ys: list[float] = [0.0]
+    length = 0.0
     x = y = start_x = start_y = 0.0
     pieces = _COMMAND.split(d)
     for command, arguments in zip(pieces[1::2], pieces[2::2], strict=False):
         lower = command.lower()
         if lower == "z":
+            length += math.hypot(start_x - x, start_y - y)
             x, y = start_x, start_y
+            xs.append(x)
+            ys.append(y)
             continue
         need = _ARGUMENTS.get(lower, 0)
         values = [float(token) for token in _NUMBER.findall(arguments)]
@@ -398,22 +463,30 @@ def _path_box(d: str) -> tuple[float, float]:
             group = values[at : at + need]
             ox, oy = (x, y) if relative else (0.0, 0.0)
             if lower == "h":
+                length += abs(ox + group[0] - x)
                 x = ox + group[0]
             elif lower == "v":
+                length += abs(oy + group[0] - y)
                 y = oy + group[0]
             elif lower == "a":
+                length += 2 * math.pi * (abs(group[0]) + abs(group[1]))
                 xs += (x - abs(group[0]), x + abs(group[0]))
                 ys += (y - abs(group[1]), y + abs(group[1]))
                 x, y = ox + group[5], oy + group[6]
             else:
+                before = len(xs)
                 xs += [ox + value for value in group[0::2]]
                 ys += [oy + value for value in group[1::2]]
                 x, y = xs[-1], ys[-1]
+                if lower != "m" or at > 0:  # a move's later pairs are lines
+                    ends = zip(xs[before - 1 :], ys[before - 1 :], strict=True)
+                    length += _polygon_length(list(ends))
             xs.append(x)
             ys.append(y)
             if lower == "m" and at == 0:
                 start_x, start_y = x, y
-    return (min(max(xs) - min(xs), 1e12), min(max(ys) - min(ys), 1e12))
+    side = min(max(xs) - min(xs), 1e12), min(max(ys) - min(ys), 1e12)
+    return (side[0], side[1], min(length, 1e12) if length == length else 1e12)
 
 
 def _extent(numbers: Sequence[float]) -> tuple[float, float]:

@@ -29,6 +29,7 @@ a child process (`_svg_render`).
 
 from __future__ import annotations
 
+import math
 import pyexpat
 import re
 from collections import Counter
@@ -39,7 +40,7 @@ from mediaparts._errors import InvalidMedia, MediaTooLarge, excerpt
 from mediaparts._inline import b64encode, parse_data_uri
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
-from mediaparts.converting._svg_cost import KEPT, SvgCost, plan, viewport
+from mediaparts.converting._svg_cost import KEPT, SvgCost, dash_period, plan, viewport
 from mediaparts.converting._svg_text import GZIP, SVG, decode_svg, too_large
 from mediaparts.detection import detect_media_type
 from mediaparts.formats import header_size
@@ -147,6 +148,7 @@ class _Scan:
         # business, so a reference counts as a reference to all of them.
         self.ids: dict[str, list[int]] = {}
         self.sheet_refs: list[str] = []  # url(#...) in <style>: may apply to every element
+        self.dash = math.inf  # the shortest dash period written anywhere (`dash_period`)
         self.entities: dict[str, str] = {}
         self.depth = 0
         self.skipping = 0  # inside a <script>
@@ -259,6 +261,7 @@ class _Scan:
         if self.style is not None and _local(name) == "style":
             sheet = self._css("".join(self.style), None)
             self.style = None
+            self.dash = min(self.dash, dash_period(sheet, sheet=True))
             self._emit(sheet.translate(_TEXT_ESCAPES))
         self._emit(f"</{name}>")
         self.open.pop()
@@ -301,6 +304,8 @@ class _Scan:
                 value = self._css(value, index)
             if local in KEPT:
                 self.nodes[index].kept[local] = value
+            if local in _DASHED:
+                self.dash = min(self.dash, dash_period(value, sheet=local == "style"))
             kept.append((key, value))
         return kept
 
@@ -407,7 +412,7 @@ class _Scan:
             children[node.parent].append(index)
         references = [[i for r in node.refs for i in ids.get(r, ())] for node in nodes]
         everywhere = [i for r in self.sheet_refs for i in ids.get(r, ())]
-        self.cost = plan(nodes, children, references, order, _view(nodes), everywhere)
+        self.cost = plan(nodes, children, references, order, _view(nodes), everywhere, self.dash)
 
 
 def _costs(
@@ -464,6 +469,9 @@ def _view(nodes: list[_Element]) -> tuple[float, float]:
     kept = nodes[0].kept if nodes else {}
     box = viewport(kept)
     return box or (512.0, 512.0)
+
+
+_DASHED = frozenset({"stroke-dasharray", "style"})
 
 
 def _local(name: str) -> str:
