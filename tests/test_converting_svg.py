@@ -23,6 +23,7 @@ from mediaparts.converting import (
     TransformPolicy,
     _svg,
     _svg_cost,
+    _svg_geometry,
     rasterize_svg,
     svg_text,
     using_transforms,
@@ -399,7 +400,7 @@ def test_svg_work_counts_every_time_a_filter_is_applied() -> None:
 )
 def test_svg_path_box(d: str, box: tuple[float, float]) -> None:
     """A path's box spans its points and control points, relative or absolute."""
-    assert _svg_cost._path_box(d) == box
+    assert _svg_geometry._path_box(d) == box
 
 
 def test_svg_work_budget_grows_with_the_input() -> None:
@@ -434,8 +435,8 @@ def test_rasterize_svg_memory_error_is_media_too_large(monkeypatch: pytest.Monke
 )
 def test_svg_short_path_box_is_a_bound(d: str, side: float) -> None:
     """A short path's box is bounded by twice its numbers' sizes, without walking it."""
-    assert _svg_cost._small_path_box(d) == (side, side)
-    assert _svg_cost._small_path_box("M0 0" + " l1 1" * 20) is None
+    assert _svg_geometry._small_path_box(d) == (side, side)
+    assert _svg_geometry._small_path_box("M0 0" + " l1 1" * 20) is None
 
 
 FILTERED = (

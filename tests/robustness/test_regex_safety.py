@@ -304,17 +304,17 @@ REVIEWED: dict[str, Reviewed] = {
         f"an SVG's text, once, when its DTD declares entities (findall); {_UNTRUSTED}",
         lambda n: "&" + "a" * n,
     ),
-    "mediaparts.converting._svg_cost:_NUMBER": Reviewed(
+    "mediaparts.converting._svg_geometry:_NUMBER": Reviewed(
         r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?",
         f"an SVG attribute's text: a path's data, points, a viewBox (findall); {_UNTRUSTED}",
         lambda n: "1e+" * (n // 3),
     ),
-    "mediaparts.converting._svg_cost:_COMMAND": Reviewed(
+    "mediaparts.converting._svg_geometry:_COMMAND": Reviewed(
         r"([MmZzLlHhVvCcSsQqTtAa])",
         f"a path's data (split: one character class); {_UNTRUSTED}",
         lambda n: "M" * n,
     ),
-    "mediaparts.converting._svg_cost:_TRANSFORM": Reviewed(
+    "mediaparts.converting._svg_geometry:_TRANSFORM": Reviewed(
         r"(?<![A-Za-z])([A-Za-z]+)\s*\(([^()]*)\)",
         f"an SVG transform attribute (findall); {_UNTRUSTED}",
         lambda n: "a(" * (n // 2),

@@ -3,7 +3,7 @@
 A video in a container the provider refuses is remuxed to MP4 (its packets copied as they
 are) when MP4 can hold its codecs, else transcoded to H.264 and AAC. A video over the byte
 limit is transcoded at the bit rate that fits its duration, at a smaller size as that rate
-falls (720p, 480p, 360p); below the floor (360p at `_LADDER`'s least rate) it is refused.
+falls (720p, 480p, 360p: `_video_plan.LADDER`); below its floor it is refused.
 A transcode always writes MP4 (or QuickTime when the provider takes no MP4): H.264 in MP4 is
 what every provider that takes video reads.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -32,6 +31,7 @@ from mediaparts.converting._video import (
     short_name,
     stored_display,
 )
+from mediaparts.converting._video_plan import CRF, Recipe, recipe_for, too_large
 
 if TYPE_CHECKING:
     from av.audio.frame import AudioFrame
@@ -52,43 +52,11 @@ _MUXERS = {"video/mp4": "mp4", "video/quicktime": "mov"}
 _COPIED_PACKET_PIXELS = 6_000
 
 
-@dataclass(frozen=True, slots=True)
-class _Rung:
-    """One size of the ladder: its short side, and the video bit rates (kb/s) it is used at."""
-
-    side: int
-    least: int
-    most: int
-
-
-# From the most to the least: a rung is used while the video's share of the budget is at
-# least its `least`; more than its `most` buys nothing visible at that size (x264 veryfast).
-_LADDER = (
-    _Rung(1080, 3000, 8000),
-    _Rung(720, 1500, 4000),
-    _Rung(480, 600, 1500),
-    _Rung(360, 150, 800),
-)
 # The share of the byte budget given to the streams: the container's own boxes, and a single
 # pass of x264 overshooting its target rate, take the rest.
 _MARGIN = 0.9
 # A transcode that overshoots is tried again at a rate scaled down by the overshoot.
 _TRIES = 3
-_CRF = "23"
-
-
-@dataclass(frozen=True, slots=True)
-class _Recipe:
-    width: int
-    height: int
-    video_kbps: int | None  # None: constant quality (`_CRF`), no byte limit
-    audio_kbps: int
-    channels: int
-
-    def words(self, codec: str) -> str:
-        side = min(self.width, self.height)
-        rate = f"{self.video_kbps}k" if self.video_kbps else f"crf {_CRF}"
-        return f"transcode {codec}→h264 {side}p {rate}"
 
 
 class _Overshoot(Exception):
@@ -270,7 +238,7 @@ def _shrink(
         seconds = length_of(container, reader)
     budget = None if limit is None else limit * 8 * _MARGIN / max(seconds, 0.1) / 1000
     for _ in range(_TRIES):
-        plan = _plan(size, budget, audio is not None, media_type, seconds, max_bytes)
+        plan = recipe_for(size, budget, audio is not None, media_type, seconds, max_bytes)
         spent = reader.pixels
         reader = Packets(container, stream, media_type, policy, doing, deadline, size=input_size)
         reader.pixels = spent  # one budget for every try
@@ -287,7 +255,7 @@ def _shrink(
         assert limit is not None
         budget *= limit / projected * 0.95
     else:
-        raise _too_large(media_type, seconds, max_bytes, f"{_TRIES} tries came out larger")
+        raise too_large(media_type, seconds, max_bytes, f"{_TRIES} tries came out larger")
     steps = []
     if target != media_type:
         steps.append(f"{short_name(media_type)}→{short_name(target)}")
@@ -332,59 +300,6 @@ def _rewind(container: InputContainer, reader: Packets) -> None:
         ) from exc
 
 
-def _plan(
-    size: tuple[int, int],
-    budget: float | None,
-    has_audio: bool,
-    media_type: str,
-    seconds: float,
-    max_bytes: int | None,
-) -> _Recipe:
-    """Choose the size and rates for a total of `budget` kb/s (None: no limit)."""
-    width, height = size
-    if budget is None:
-        return _Recipe(_even(width), _even(height), None, 128 if has_audio else 0, 2)
-    audio = 0 if not has_audio else 128 if budget >= 2000 else 64 if budget >= 500 else 32
-    video = budget - audio
-    for rung in _LADDER:
-        if video >= rung.least or (rung is _LADDER[-1] and video >= _floor(size, rung)):
-            scale = min(1.0, rung.side / min(width, height))
-            return _Recipe(
-                _even(width * scale),
-                _even(height * scale),
-                int(min(video, rung.most)),
-                audio,
-                1 if audio <= 32 else 2,
-            )
-    least = _floor(size, _LADDER[-1])
-    why = (
-        f"that leaves {max(video, 0):,.0f} kb/s for the picture, under the least mediaparts "
-        f"encodes at this size ({least:,.0f} kb/s)"
-    )
-    raise _too_large(media_type, seconds, max_bytes, why)
-
-
-def _floor(size: tuple[int, int], rung: _Rung) -> float:
-    """The least video rate (kb/s) for a picture smaller than the last rung: less in
-    proportion to its pixels, and never under 32 kb/s."""
-    pixels = size[0] * size[1]
-    return max(32.0, rung.least * min(1.0, pixels / (rung.side * rung.side * 16 / 9)))
-
-
-def _even(value: float) -> int:
-    """H.264 in 4:2:0 needs even dimensions."""
-    return max(2, int(value) // 2 * 2)
-
-
-def _too_large(media_type: str, seconds: float, max_bytes: int | None, why: str) -> MediaTooLarge:
-    return MediaTooLarge(
-        f"this {media_type} ({seconds:,.1f} s) cannot be made to fit {max_bytes:,} bytes: "
-        f"{why}; send a shorter clip",
-        limit=max_bytes,
-        media_type=media_type,
-    )
-
-
 def _track_seconds(stream: AudioStream) -> float | None:
     """The duration a track's own header declares, or None."""
     if stream.duration is not None and stream.duration > 0 and stream.time_base is not None:
@@ -397,7 +312,7 @@ def _transcode(
     audio: AudioStream | None,
     sound_budget: SampleBudget,
     target: str,
-    plan: _Recipe,
+    plan: Recipe,
     limit: int | None,
     seconds: float,
     rotation: int,
@@ -425,7 +340,7 @@ def _transcode(
             video.bit_rate = kbps * 1000
             options["x264-params"] = f"vbv-maxrate={kbps * 3 // 2}:vbv-bufsize={kbps * 2}"
         else:
-            options["crf"] = _CRF
+            options["crf"] = CRF
         video.options = options
         if rotation:
             video.set_display_rotation(rotation)
