@@ -21,6 +21,7 @@ from mediaparts.converting._audio_budget import SampleBudget
 from mediaparts.converting._fit_video import fit_video
 from mediaparts.converting._frames import frame_stand_ins, sample_frames, uniform_times
 from mediaparts.converting._video import Packets, VideoInfo, clock, video_info
+from mediaparts.converting._video_plan import recipe_for
 from tests._builders import TESTDATA
 
 av = pytest.importorskip("av")
@@ -662,3 +663,21 @@ def test_sample_frames_scenes_judges_within_half_the_budget(
     (reader,) = made
     assert len(taken) == 4
     assert reader.pixels <= reader.budget
+
+
+@pytest.mark.parametrize(
+    ("size", "written"),
+    [
+        ((3840, 2160), (1920, 1080)),
+        ((2160, 3840), (1080, 1920)),
+        ((1920, 1080), (1920, 1080)),
+        ((1281, 721), (1280, 720)),
+    ],
+)
+def test_recipe_for_no_byte_limit_writes_at_most_1080p(
+    size: tuple[int, int], written: tuple[int, int]
+) -> None:
+    """Without a byte limit a transcode keeps the picture's size up to the ladder's top, 1080p."""
+    recipe = recipe_for(size, None, True, "video/x-matroska", 10.0, None)
+    assert (recipe.width, recipe.height) == written
+    assert recipe.video_kbps is None

@@ -51,14 +51,20 @@ def _flat(width: int, height: int, shade: int = 90) -> Any:
 
 
 @functools.cache
-def long_gop(codec: str, width: int, height: int, budget: int = MAX_INPUT - 4096) -> bytes:
-    """A video of one key frame and as many repeated inter frames as fit `budget` bytes."""
+def long_gop(
+    codec: str, width: int, height: int, budget: int = MAX_INPUT - 4096, live: bool = False
+) -> bytes:
+    """A video of one key frame and as many repeated inter frames as fit `budget` bytes; in a
+    Matroska file with no duration or index when `live`."""
     import av
 
     encoder, container, options = _CODECS[codec]
     # The encoded clip first, to learn the repeated packet's size.
     head = io.BytesIO()
-    out = av.open(head, "w", format=container)
+    if live:
+        out = av.open(head, "w", format="matroska", container_options={"live": "1"})
+    else:
+        out = av.open(head, "w", format=container)
     stream = _encoder(out, encoder, width, height, options)
     frame = _flat(width, height)
     packets = []
@@ -83,7 +89,9 @@ def long_gop(codec: str, width: int, height: int, budget: int = MAX_INPUT - 4096
         out.mux(copy)
     out.close()
     data = head.getvalue()
-    return data if len(data) <= MAX_INPUT else long_gop(codec, width, height, budget * 9 // 10)
+    if len(data) <= MAX_INPUT:
+        return data
+    return long_gop(codec, width, height, budget * 9 // 10, live)
 
 
 @functools.cache
@@ -250,9 +258,12 @@ def _cases(
     ci: tuple[str, ...] = (),
     entries: tuple[str, ...] = _ENTRIES,
     options: dict[str, Any] = _FRAMES,
+    pixels: int = 0,
 ) -> Iterator[Case]:
     for entry in entries:
-        yield Case(f"{name}/{entry}", entry, data=data, options=options, ci=entry in ci)
+        yield Case(
+            f"{name}/{entry}", entry, data=data, options=options, ci=entry in ci, pixels=pixels
+        )
 
 
 def video_cases(large: bool) -> Iterator[Case]:
@@ -282,4 +293,15 @@ def video_cases(large: bool) -> Iterator[Case]:
         yield from _cases(name, built, options={"providers": ["gemini"]})
     yield from _cases(
         "video-mkv-tiny-audio-packets", tiny_audio_packets, options={"providers": ["gemini"]}
+    )
+    # Gemini takes no MKV: a 4K VP9 of one key frame, with no duration to refuse it by, is
+    # transcoded at 1080p at most (it held 628 MB at 4K, x264's lookahead of 4K frames) until
+    # its budget runs out. A transcode's decoded-pixel allowance: the decoder's and x264's
+    # frames, about 20 of the 1080p output.
+    yield from _cases(
+        "video-vp9-4k-live-transcode",
+        functools.partial(long_gop, "vp9", 3840, 2160, live=True),
+        entries=("normalize",),
+        options={"providers": ["gemini"]},
+        pixels=20 * 1920 * 1080,
     )

@@ -59,7 +59,8 @@ def recipe_for(
     """Choose the size and rates for a total of `budget` kb/s (None: no limit)."""
     width, height = size
     if budget is None:
-        return Recipe(even(width), even(height), None, 128 if has_audio else 0, 2)
+        scale = min(1.0, LADDER[0].side / min(width, height))
+        return Recipe(even(width * scale), even(height * scale), None, 128 if has_audio else 0, 2)
     audio = 0 if not has_audio else 128 if budget >= 2000 else 64 if budget >= 500 else 32
     video = budget - audio
     for rung in LADDER:
