@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.converting import OFFICE_TYPES, TransformPolicy, office_to_text
+from mediaparts.converting import OFFICE_TYPES, TransformPolicy, _xlsx, office_to_text
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._markdown import cell_text, emphasis, table, value_text
 from mediaparts.converting._rtf import clean_rtf
@@ -169,6 +169,61 @@ def test_xlsx_at_the_cap_is_not_cut() -> None:
     converted = office_to_text(_workbook(1000), XLSX, POLICY)
     assert converted.steps == ("xlsx→markdown",)
     assert (converted.text or "").splitlines()[-1] == "| 999 | 998001 |"
+
+
+def _sheets(count: int, rows: int) -> bytes:
+    openpyxl = pytest.importorskip("openpyxl")
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for index in range(count):
+        sheet = workbook.create_sheet(f"S{index + 1}")
+        for n in range(1, rows + 1):
+            sheet.append([n, n * 10])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("floor", "steps", "last_rows"),
+    [
+        (80, ("xlsx→markdown",), {"S1": 10, "S2": 10, "S3": 10, "S4": 10}),
+        (
+            30,
+            (
+                "xlsx→markdown",
+                "S2: first 5 rows, where the workbook's budget of 30 cells ran out",
+                "2 more sheets left out: the workbook's budget of 30 cells ran out",
+            ),
+            {"S1": 10, "S2": 5},
+        ),
+        (
+            20,
+            ("xlsx→markdown", "3 more sheets left out: the workbook's budget of 20 cells ran out"),
+            {"S1": 10},
+        ),
+    ],
+)
+def test_xlsx_cells_cut_at_the_workbook_budget_and_said(
+    floor: int, steps: tuple[str, ...], last_rows: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workbook's cells are read up to its budget: the sheet where it runs out is cut and
+    the sheets after it left out, each in the steps (4 sheets of 10 rows x 2 cells here)."""
+    monkeypatch.setattr(_xlsx, "CELL_FLOOR", floor)
+    monkeypatch.setattr(_xlsx, "CELLS_PER_BYTE", 0)
+    converted = office_to_text(_sheets(4, 10), XLSX, POLICY)
+    assert converted.steps == steps
+    text = converted.text or ""
+    sections = {part.split("\n", 1)[0]: part for part in text.split("## ")[1:]}
+    assert set(sections) == set(last_rows)
+    for title, rows in last_rows.items():
+        assert sections[title].rstrip().splitlines()[-1] == f"| {rows} | {rows * 10} |"
+
+
+def test_xlsx_cell_budget_grows_with_the_file() -> None:
+    """The budget is the floor plus a share of the file's bytes."""
+    assert _xlsx.cell_budget(0) == _xlsx.CELL_FLOOR
+    assert _xlsx.cell_budget(1_000_000) == _xlsx.CELL_FLOOR + int(_xlsx.CELLS_PER_BYTE * 1_000_000)
 
 
 def test_docx_style_names_read_from_the_xml() -> None:

@@ -24,6 +24,7 @@ class TextBudget:
     """
 
     def __init__(self, size: int, ratio: float, media_type: str) -> None:
+        self.size = size
         self.limit = int(ratio * size) + TEXT_FLOOR
         self.left = self.limit
         self.ratio = ratio

@@ -4,7 +4,9 @@ Cells give their values, not formulas (the values Excel saved: `data_only`), rea
 (`read_only`). Each sheet keeps its first `MAX_ROWS` rows, as OpenAI reads spreadsheets
 ("first 1,000 rows per sheet", file-inputs guide, read 2026-08); what was cut is said in the
 steps. Empty rows and columns at the end of a sheet are dropped, and columns after the
-`MAX_COLUMNS`th (a row may name column XFD, 16,384 cells for a few bytes of XML).
+`MAX_COLUMNS`th (a row may name column XFD, 16,384 cells for a few bytes of XML). The whole
+workbook reads at most `cell_budget` cells, in proportion to the file's size: where they run
+out, the sheet is cut and the sheets after it are left out, each said in the steps.
 """
 
 from __future__ import annotations
@@ -20,9 +22,24 @@ from mediaparts.converting import _opc
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._markdown import TextBudget, table, value_text
 
-__all__ = ["MAX_COLUMNS", "MAX_ROWS", "xlsx_markdown"]
+__all__ = [
+    "CELLS_PER_BYTE",
+    "CELL_FLOOR",
+    "MAX_COLUMNS",
+    "MAX_ROWS",
+    "cell_budget",
+    "xlsx_markdown",
+]
 
 MAX_ROWS = 1000
+# Cells read in the whole workbook: `CELLS_PER_BYTE` per byte of the file beyond `CELL_FLOOR`.
+# Reading one costs 8-10 us in Python's streaming parser and openpyxl's cell reader, so an
+# 822 KB workbook of 50 sheets x 500 rows x 10 numbers (250,000 cells) took 2.5 s; at 0.05 a
+# byte a 1 MB file reads at most 150,000 cells, about 1.5 s. Cells of real data take 5-20 bytes
+# of the file each, so a workbook is cut by this only where it also is by far over 100,000
+# cells in its first 1,000 rows a sheet.
+CELL_FLOOR = 100_000
+CELLS_PER_BYTE = 0.05
 # The width of a legacy .xls sheet (column IV): wider tables are rare, and as Markdown no
 # reader (human or model) follows a row across them.
 MAX_COLUMNS = 256
@@ -52,19 +69,36 @@ def xlsx_markdown(
         text: Counts each cell's text as it is read.
     """
     reader = _workbook(openpyxl, package)
+    budget = cells_left = cell_budget(text.size)
     try:
         sections: list[str] = []
         cuts: list[str] = []
-        for sheet, rel in reader.parser.find_sheets():
-            if rel.target not in reader.valid_files or "chartsheet" in rel.Type:
-                continue  # as openpyxl's own reader skips them (reader/excel.py, 3.1)
+        sheets = [
+            (sheet, rel)
+            for sheet, rel in reader.parser.find_sheets()
+            # as openpyxl's own reader skips them (reader/excel.py, 3.1)
+            if rel.target in reader.valid_files and "chartsheet" not in rel.Type
+        ]
+        for done, (sheet, rel) in enumerate(sheets):
+            if cells_left <= 0:
+                cuts.append(
+                    f"{len(sheets) - done:,} more sheets left out: the workbook's budget of "
+                    f"{budget:,} cells ran out"
+                )
+                break
             deadline.check()
             title = text.take(str(sheet.name))
             with reader.archive.open(rel.target) as source:
-                rows, more, columns, declared = _rows(
-                    source, _parser(openpyxl, reader), deadline, text
+                rows, more, columns, declared, cells = _rows(
+                    source, _parser(openpyxl, reader), deadline, text, cells_left
                 )
-            if more:
+            cells_left -= cells
+            if more and cells_left <= 0:
+                cuts.append(
+                    f"{title}: first {len(rows):,} rows, where the workbook's budget of "
+                    f"{budget:,} cells ran out"
+                )
+            elif more:
                 # The <dimension> element says how many rows (it may lie, or be absent):
                 # rows past the cap are never walked just to count them.
                 total = f"{declared:,}" if declared > MAX_ROWS else "more"
@@ -164,11 +198,17 @@ def _rel_ids(element: Element) -> set[str]:
     return {value for key, value in element.attrib.items() if key.endswith("}id")}
 
 
+def cell_budget(size: int) -> int:
+    """The cells a workbook of `size` bytes may have read, in all its sheets."""
+    return CELL_FLOOR + int(CELLS_PER_BYTE * size)
+
+
 def _rows(
-    source: Any, parser: Any, deadline: Deadline, text: TextBudget
-) -> tuple[list[list[str]], bool, int, int]:
+    source: Any, parser: Any, deadline: Deadline, text: TextBudget, cells_left: int
+) -> tuple[list[list[str]], bool, int, int, int]:
     """Return the sheet's first rows and columns as text, whether rows follow them, how
-    many columns its first rows have, and the last row its `<dimension>` names (0 if none).
+    many columns its first rows have, the last row its `<dimension>` names (0 if none),
+    and how many cells were read (it stops, rows following, when `cells_left` are).
 
     The cells are read one by one from the sheet's XML, with openpyxl's own cell parser,
     but no row is padded to its last column (a cell in column XFD made openpyxl fill
@@ -178,11 +218,14 @@ def _rows(
     rows: dict[int, dict[int, str]] = {}
     row: dict[int, str] = {}
     columns = declared = 0  # the last column with a value in the rows kept; the dimension's
-    seen = visited = 0  # rows, and elements, read
+    seen = visited = cells = 0  # rows, elements and cells read
     open_elements: list[Any] = []
     in_cell = 0  # how many cells the element read sits in
     for event, element in _iterparse(source, events=("start", "end")):
         if event == "start":
+            if element.tag == _CELL and cells >= cells_left:
+                # The workbook's budget ran out inside this row: cut here.
+                return _kept(rows), True, columns, declared, cells
             open_elements.append(element)
             in_cell += element.tag == _CELL
             if element.tag == _ROW:
@@ -190,7 +233,7 @@ def _rows(
                 parser.row_counter = _row_number(element.get("r"), parser.row_counter)
                 parser.col_counter = 0
                 if seen > MAX_ROWS or parser.row_counter > MAX_ROWS:
-                    return _kept(rows), True, columns, declared
+                    return _kept(rows), True, columns, declared, cells
                 row = rows.setdefault(parser.row_counter, {})
             elif element.tag == _DIMENSION:
                 declared = _last_row(element.get("ref"))
@@ -201,6 +244,7 @@ def _rows(
             deadline.check()
         if element.tag == _CELL:
             in_cell -= 1
+            cells += 1
             value, column = _cell(parser, element)
             if value is not None and value != "":
                 columns = max(columns, column)
@@ -209,7 +253,7 @@ def _rows(
         if not in_cell and open_elements:
             # Read: the tree keeps none of it (a cell keeps its children until it ends).
             open_elements[-1].remove(element)
-    return _kept(rows), False, columns, declared
+    return _kept(rows), False, columns, declared, cells
 
 
 def _shared_strings(source: Any) -> list[str]:
