@@ -138,31 +138,13 @@ def docx_table(rows: int, columns: int, nested: int = 0) -> bytes:
 
 def xlsx_shared(size: int, cells: int) -> bytes:
     """The issue's xlsx: one shared string of `size` characters in `cells` cells."""
-    strings = (
-        b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" '
-        b'uniqueCount="1"><si><t>' + b"A" * size + b"</t></si></sst>"
-    )
     rows = b"".join(
         f'<row r="{r}">'.encode()
         + b"".join(f'<c r="{col}{r}" t="s"><v>0</v></c>'.encode() for col in "ABCDEFGHIJ")
         + b"</row>"
         for r in range(1, cells // 10 + 1)
     )
-    override = (
-        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
-        b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>'
-    )
-    link = f'<Relationship Id="rIdSS" Type="{_R}/sharedStrings" Target="sharedStrings.xml"/>'
-
-    def edit(name: str, member: bytes) -> bytes:
-        if name == "[Content_Types].xml":
-            return member.replace(b"</Types>", override)
-        if name == "xl/_rels/workbook.xml.rels":
-            return member.replace(b"</Relationships>", link.encode() + b"</Relationships>")
-        return member
-
-    replace = {"xl/worksheets/sheet1.xml": _sheet(rows)}
-    return _repack("xlsx", replace=replace, add={"xl/sharedStrings.xml": strings}, edit=edit)
+    return xlsx_shared_table(b"<si><t>" + b"A" * size + b"</t></si>", rows)
 
 
 def xlsx_wide(rows: int) -> bytes:
