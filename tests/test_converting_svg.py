@@ -589,3 +589,20 @@ def test_rasterize_svg_child_at_its_cpu_cap_is_media_too_large(
     monkeypatch.setattr(subprocess, "run", killed)
     with pytest.raises(MediaTooLarge, match="svg_work_per_byte"):
         rasterize_svg(read("drawing.svg"))
+
+
+def test_svg_cost_text_grows_with_the_square_of_one_element() -> None:
+    """One text element's layout grows with the square of its characters, its tspans'
+    included; the same characters in separate elements cost about linearly."""
+    words = "Loremipsum" * 100  # 1,000 characters
+
+    def text(body: str) -> str:
+        return f'<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512">{body}</svg>'
+
+    blank = work_of(text(""))
+    one = work_of(text("<text>" + words * 50 + "</text>")) - blank
+    spans = work_of(text("<text>" + f"<tspan>{words}</tspan>" * 50 + "</text>")) - blank
+    apart = work_of(text(f"<text>{words}</text>" * 50)) - blank
+    assert one == pytest.approx(spans, rel=0.01)
+    assert one > 5 * apart
+    assert apart == pytest.approx(50 * (work_of(text(f"<text>{words}</text>")) - blank), rel=0.01)

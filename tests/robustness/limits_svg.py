@@ -89,7 +89,8 @@ def small_paths() -> bytes:
 
 
 def text() -> bytes:
-    """900 KB of text in one element."""
+    """900 KB of text in one element: its layout grows with the square of its characters
+    (with fonts installed, 240 KB of it took resvg 101 s)."""
     return _doc('<text x="0" y="20" font-size="20">' + "Lorem ipsum " * 75_000 + "</text>")
 
 

@@ -475,7 +475,7 @@ def test_rasterize_svg_fuzz_only_our_errors(document: bytes) -> None:
 
 # ---------------------------------------------------------------------------- drawing work
 
-HOSTILE_WORK = [name for name in SVGS if name not in ("small-paths", "text", "transform-text")]
+HOSTILE_WORK = [name for name in SVGS if name not in ("small-paths", "transform-text")]
 ATTACKS = {
     "filter on nested groups": '<filter id="f"><feMorphology radius="40"/></filter>'
     + '<g filter="url(#f)">' * 5
@@ -545,10 +545,9 @@ def test_rasterize_svg_refuses_costly_constructs(
         rasterize_svg(big(ATTACKS[name]))
 
 
-@pytest.mark.parametrize("name", ["text", "transform-text"])
-def test_rasterize_svg_draws_the_cheap_generated_ones(name: str) -> None:
-    """Much text (900 KB) and a transform of 800 KB of nonsense are within the budget, drawn."""
-    assert rasterize_svg(SVGS[name]()).media_type == "image/png"
+def test_rasterize_svg_draws_the_cheap_generated_ones() -> None:
+    """A transform of 800 KB of nonsense is within the budget, and drawn."""
+    assert rasterize_svg(SVGS["transform-text"]()).media_type == "image/png"
 
 
 def _never(*args: object) -> bytes:

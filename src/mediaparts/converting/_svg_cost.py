@@ -63,7 +63,13 @@ _CANVAS = 45.0  # per pixel of the canvas: clear, encode as PNG (0.18 s at 2048 
 _FILL = 0.5  # per pixel covered (tiny-skia fills in SIMD)
 _LAYER = 4.0  # per pixel of a layer: allocate, clear, composite
 _PAINTS = {"pattern": 30.0, "linearGradient": 5.0, "radialGradient": 5.0}  # per pixel shaded
-_GLYPH = 1_000.0  # per character of text: shaping, outline, fill
+# Per character of one text element (with its tspans): shaping, outline, fill, 17 us each when
+# fonts are installed; and its layout grows with the square of the element's characters
+# (resvg 0.5 with system fonts: 12,000 characters in one <text> took 0.5 s, 60,000 6.8 s,
+# 240,000 101 s; 50 elements of 1,200 took 1.0 s). Priced with fonts, whether or not this
+# machine has them: without fonts nothing is shaped.
+_GLYPH = 17_000.0
+_GLYPH_PAIR = 2.0  # per pair of characters in one text element
 _DASH = 2_000.0  # per dash of a dashed stroke: cut, stroked, filled (0.9-2.4 µs measured)
 _MOST_DASHES = 1e6  # tiny-skia draws a path undashed past a million dashes (as Skia does)
 _MOST = 1e18  # no sum grows past this: a float stays exact enough and finite
@@ -113,7 +119,7 @@ class SvgCost:
 
     def units(self, scale: float, canvas: int) -> float:
         """Return the work of drawing at `scale` output pixels per user unit on `canvas` pixels."""
-        total = self.glyphs * _GLYPH + self.dashes * _DASH + _CANVAS * canvas
+        total = self.glyphs + self.dashes * _DASH + _CANVAS * canvas
         for count, at, area in self.shapes:
             total += count * (_SHAPE + _FILL * min(canvas, area * (scale * at) ** 2))
         for count, at, area in self.layers:
@@ -206,6 +212,7 @@ def plan(
         max([view[1], *(b[1] for b in boxes if b)]),
     )
     filters: dict[int, Filter] = {}
+    text_chars = _text_chars(nodes, children, order)
     total_drawn = min(sum(drawn), _MOST)
     for index, node in enumerate(nodes):
         box = boxes[index]
@@ -217,8 +224,10 @@ def plan(
                 cost.dashes = min(cost.dashes + times * dashes, _MOST)
         elif node.local in _TEXT:
             cost.shapes.append((times, at, cost.extent[0] * cost.extent[1]))
-        if node.local in _TEXT and node.chars:
-            cost.glyphs = min(cost.glyphs + times * node.chars, _MOST)
+        if index in text_chars:
+            chars = text_chars[index]
+            units = _GLYPH * chars + _GLYPH_PAIR * chars * chars
+            cost.glyphs = min(cost.glyphs + times * units, _MOST)
         if node.inner is not None and box is not None:
             cost.nested.append((times, at, node.inner, box))
         for target in references[index]:
@@ -244,6 +253,20 @@ def plan(
 _SIZED = SHAPES | {"use", "svg", "foreignObject"}
 _SIDES = ("width", "height")
 _SCALING = frozenset({"transform", "patternTransform", "viewBox"})
+
+
+def _text_chars(
+    nodes: Sequence[Node], children: Sequence[list[int]], order: Sequence[int]
+) -> dict[int, int]:
+    """The characters of each outermost text element, its tspans' included (laid out as one)."""
+    inside: dict[int, int] = {}
+    inner: set[int] = set()
+    for index in order:  # children before their parents
+        if nodes[index].local in _TEXT:
+            nested = [c for c in children[index] if nodes[c].local in _TEXT]
+            inner.update(nested)
+            inside[index] = nodes[index].chars + sum(inside.get(c, 0) for c in nested)
+    return {index: chars for index, chars in inside.items() if chars and index not in inner}
 
 
 def _vertices(kept: Mapping[str, str]) -> float:
