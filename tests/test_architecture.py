@@ -26,6 +26,10 @@ Which imports count for which rule:
   layers below it). Every import counts.
 - (d) No module over `MAX_LINES` lines.
 - (e) No two modules define a top-level class of the same name (one name per concept).
+- (g) No wire names a provider (`providers/wires/<wire>/`): it imports no provider's package
+  (`mediaparts.providers.openai`, ...), and no string in it outside docstrings names a
+  provider, a provider's company or its models (`PROVIDER_WORDS`). A wire takes the provider
+  it serves as an argument (`Served`) and writes `served.name` where a name goes.
 - (f) A package's `__init__` lists in `__all__` what users may rely on; a name it imports only
   for the other packages of mediaparts (an internal export) is imported as `name as name` and
   named in its docstring, so each export is either a promise or visibly not one.
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -544,6 +549,76 @@ def test_architecture_known_list_is_current() -> None:
     keys = {v.key for v in _violations()}
     stale = sorted(KNOWN - keys)
     assert not stale, f"fixed, so remove from KNOWN in tests/test_architecture.py: {stale}"
+
+
+WIRES = SRC / ROOT / "providers" / "wires"
+# Words that name a provider, its company or its models: none belongs in a wire's code.
+PROVIDER_WORDS = re.compile(
+    r"\b(openai|anthropic|gemini|google|bedrock|aws|amazon|azure|vertex|claude|gpt|nova)\b",
+    re.IGNORECASE,
+)
+
+
+def _provider_packages() -> set[str]:
+    """The built-in providers' packages, read from the registry's `_BUILT_IN` table."""
+    tree = ast.parse((SRC / ROOT / "providers" / "_registry.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_BUILT_IN" for t in node.targets
+        ):
+            assert isinstance(node.value, ast.Dict)
+            return {v.value for v in node.value.values if isinstance(v, ast.Constant)}
+    raise AssertionError("providers/_registry.py has no _BUILT_IN table")
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    """The ids of the docstring constants of a module and its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _wire_violations(path: Path) -> Iterator[str]:
+    """Where a wire module names a provider: an import of its package, or a word in a string."""
+    providers = _provider_packages()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    where = path.relative_to(SRC.parent)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += (
+                [f"{node.module}.{a.name}" for a in node.names]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            for name in names:
+                if any(name == p or name.startswith(f"{p}.") for p in providers):
+                    yield f"{where}:{node.lineno}: imports the provider package {name}"
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+        ):
+            found = PROVIDER_WORDS.search(node.value)
+            if found:
+                yield f"{where}:{node.lineno}: the string {node.value[:60]!r} names {found[0]!r}"
+
+
+@pytest.mark.parametrize(
+    "wire", sorted(p.name for p in WIRES.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+)
+def test_architecture_no_wire_names_a_provider(wire: str) -> None:
+    """A wire imports no provider's package and names no provider outside its docstrings."""
+    found = [v for path in sorted((WIRES / wire).rglob("*.py")) for v in _wire_violations(path)]
+    assert not found, (
+        f"{len(found)} place(s) where the wire names a provider (take the provider served as "
+        "an argument and write served.name; put provider facts in its rules or quirks):\n"
+        + "\n".join(found)
+    )
 
 
 SAMPLE_PACKAGE = {

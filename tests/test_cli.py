@@ -494,7 +494,9 @@ def test_inspect_model_line_for_a_provider_without_an_image_table(
 
     costs = openai.RULES.costs if tables == "costs" else ()
     rules = dataclasses.replace(openai.RULES, provider="plain", vision=(), costs=costs)
-    module = SimpleNamespace(RULES=rules, render=openai.render, media_site=openai.media_site)
+    module = SimpleNamespace(
+        RULES=rules, render=openai.PROVIDER.renderer, media_site=openai.PROVIDER.media_site
+    )
     mp.providers.register("plain", module)
     try:
         args = ["inspect", str(testdata / "photo.jpg"), "--provider", "plain"]

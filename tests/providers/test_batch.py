@@ -232,8 +232,8 @@ def test_batch_line_refuses_a_provider_without_batch_format() -> None:
     """A registered provider without batch members is refused, naming what it lacks."""
     module = types.SimpleNamespace(
         RULES=dataclasses.replace(openai.RULES, provider="nobatch"),
-        render=openai.render,
-        media_site=openai.media_site,
+        render=openai.PROVIDER.renderer,
+        media_site=openai.PROVIDER.media_site,
     )
     mp.providers.register("nobatch", module)
     try:

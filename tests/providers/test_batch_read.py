@@ -362,8 +362,8 @@ def test_read_batch_results_needs_a_response_reader() -> None:
 
     module = types.SimpleNamespace(
         RULES=dataclasses.replace(openai.RULES, provider="noreader"),
-        render=openai.render,
-        media_site=openai.media_site,
+        render=openai.PROVIDER.renderer,
+        media_site=openai.PROVIDER.media_site,
         batch_request=openai.batch_request,
         batch_result=openai.batch_result,
     )

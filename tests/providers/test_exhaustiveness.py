@@ -27,11 +27,11 @@ KIND_SITES = [
     ("providers/_costs.py", "media_tokens"),
     ("providers/_normalize.py", "_prepare"),
     ("providers/_estimate.py", "media_part_tokens"),
-    ("providers/openai/_render.py", "_block"),
-    ("providers/openai_responses/_render.py", "_media"),
-    ("providers/anthropic/_render.py", "_media"),
+    ("providers/wires/chat_completions/_render.py", "_block"),
+    ("providers/wires/responses/_render.py", "_media"),
+    ("providers/wires/messages/_render.py", "_media"),
     ("providers/bedrock/_tables.py", "formats"),
-    ("providers/bedrock/_render_blocks.py", "_media"),
+    ("providers/wires/converse/_render_blocks.py", "_media"),
 ]
 # ... and on the class of a message part (`Part`).
 PART_SITES = [

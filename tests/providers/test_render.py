@@ -470,7 +470,7 @@ def test_bedrock_refuses_audio_in_a_tool_result() -> None:
         mp.Tool([_file("tone.wav", mp.AudioPart)], tool_call_id="call_1"),
     ]
     with pytest.raises(mp.UnsupportedMediaType, match="tool result"):
-        bedrock.render(messages, _passthrough("bedrock"))
+        bedrock.PROVIDER.renderer(messages, _passthrough("bedrock"))
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "gemini", "bedrock"])
@@ -486,12 +486,12 @@ def test_render_refuses_non_object_arguments(provider: str) -> None:
 def test_gemini_needs_the_tool_name() -> None:
     """A tool result with no name and no matching call cannot be a functionResponse."""
     with pytest.raises(mp.InvalidMedia, match="name"):
-        gemini.render([mp.Tool("42", tool_call_id="c9")], _passthrough("gemini"))
+        gemini.PROVIDER.renderer([mp.Tool("42", tool_call_id="c9")], _passthrough("gemini"))
 
 
 def test_gemini_finds_the_tool_name_from_the_call() -> None:
     """A nameless tool result takes the name of the call it answers."""
-    payload = gemini.render(
+    payload = gemini.PROVIDER.renderer(
         [mp.Assistant(tool_calls=[_zoom()]), mp.Tool("done", tool_call_id="call_1")],
         _passthrough("gemini"),
     )
@@ -514,7 +514,9 @@ def test_bedrock_document_names(filenames: list[str | None], names: list[str]) -
     """Document names keep only what Bedrock allows, fall back to `Document N` and are unique."""
     pdf = (TESTDATA / "document.pdf").read_bytes()
     parts = [mp.FilePart.from_bytes(pdf, filename=f) for f in filenames]
-    payload = bedrock.render([mp.User(["Read these.", *parts])], make_prepare(bedrock.RULES))
+    payload = bedrock.PROVIDER.renderer(
+        [mp.User(["Read these.", *parts])], make_prepare(bedrock.RULES)
+    )
     blocks = payload["messages"][0]["content"]
     assert [b["document"]["name"] for b in blocks if "document" in b] == names
 

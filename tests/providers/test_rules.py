@@ -132,7 +132,9 @@ def test_openai_levels_and_audio_are_the_sdk_literals() -> None:
 def _bedrock_format(kind: Kind, media_type: str) -> str:
     sent = NormalizedPart(kind=kind, media_type=media_type, data=b"x", filename="a.bin")
     carrier = mp.ImagePart.from_bytes(b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
-    payload = bedrock.render([mp.User(["x", carrier])], StandIn(bedrock.RULES, lambda _: sent))
+    payload = bedrock.PROVIDER.renderer(
+        [mp.User(["x", carrier])], StandIn(bedrock.RULES, lambda _: sent)
+    )
     (block,) = [b for b in payload["messages"][0]["content"] if "text" not in b]
     fmt: str = next(iter(block.values()))["format"]
     return fmt

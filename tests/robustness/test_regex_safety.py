@@ -182,12 +182,12 @@ REVIEWED: dict[str, Reviewed] = {
         "the class name of a network error httpx raised (a short identifier)",
         lambda n: "aA" * (n // 2),
     ),
-    "mediaparts.providers.anthropic._render:_TOOL_USE_ID": Reviewed(
+    "mediaparts.providers.wires.messages._render:_TOOL_USE_ID": Reviewed(
         r"[a-zA-Z0-9_-]+",
         "a tool call's id (fullmatch), from a payload or the application",
         lambda n: "a" * n + "!",
     ),
-    "mediaparts.providers.bedrock._render:_TOOL_USE_ID": Reviewed(
+    "mediaparts.providers.wires.converse._render:_TOOL_USE_ID": Reviewed(
         r"[a-zA-Z0-9_.:-]{1,64}",
         "a tool call's id (fullmatch), from a payload or the application",
         lambda n: "a" * n + "!",

@@ -7,18 +7,20 @@ claude = mp.providers.get("anthropic")
 claude.rules.image.max_bytes              # 5242880, measured on the base64 text
 roomy = claude.with_rules(image_max_bytes=10 * 2**20)   # the direct API's limit
 
-A provider is one module meeting `ProviderModule` (its `RULES`, `render` and `media_site`);
-the built-in ones are listed in `_registry._BUILT_IN` and imported on first use, and
-`register(name, module)` adds another. The generic operations (`normalize`, `render`, `check`,
-`estimate_tokens`, `trim`, ...) are exported here too; `mediaparts` re-exports them.
+A provider is a wire (the API shape it speaks: `mediaparts.providers.wires`) plus data: its
+rules, file store, batch envelope and quirks (`Provider`). The built-in ones are listed in
+`_registry._BUILT_IN` and imported on first use; `register(name, wire=..., rules=...)` adds
+another, which then works everywhere a built-in one does. The generic operations
+(`normalize`, `render`, `check`, `estimate_tokens`, `trim`, ...) are exported here too;
+`mediaparts` re-exports them.
 
-For a provider written outside this package: `ProviderModule` and the types of its members'
-arguments (`Prepare` for `render`, `Where` and `Problems` for `media_site`), `Site` and the
-two site helpers `payload_bytes` and `url_text_site`, and the rule and table types. Its
-`render` is its own: the helpers the built-in renderers share (`_render_common`) are not
-exported, as they change with the built-in providers' needs. A provider with a file store
-adds `FILES`, a `FileApi` (its `FileStoreRules` and the calls that store an `UploadRequest`
-and answer `Stored`); `render(..., urls="upload")` takes any `PartUploader`.
+For a wire written outside this package: `Wire` and the types of its members' arguments
+(`Prepare` for `render`, `Served` for the readers, `Where` and `Problems` for `media_site`),
+`Site` and the two site helpers `payload_bytes` and `url_text_site`, and the rule and table
+types. Its `render` is its own: the helpers the built-in wires share (`_render_common`) are
+not exported, as they change with the built-in wires' needs. A provider with a file store
+gives `files=`, a `FileApi` (its `FileStoreRules` and the calls that store an
+`UploadRequest` and answer `Stored`); `render(..., urls="upload")` takes any `PartUploader`.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from __future__ import annotations
 import typing as _typing
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi, FileStoreRules, Stored, UploadRequest
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._protocol import Prepare, ProviderModule
+from mediaparts.providers._protocol import Prepare, Served, Wire
 from mediaparts.providers._registry import (
     Provider,
     get,
@@ -110,8 +113,9 @@ _LAZY = {
 }
 
 
-# Old names that still resolve, with a DeprecationWarning (the kind "document" became "file").
-_RENAMED = {"DocumentRules": "FileRules"}
+# Old names that still resolve, with a DeprecationWarning (the kind "document" became "file";
+# a provider module became a wire plus a `Provider` record).
+_RENAMED = {"DocumentRules": "FileRules", "ProviderModule": "Wire"}
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals(), _RENAMED)
 
@@ -146,9 +150,9 @@ __all__ = [
     "Prices",
     "Problems",
     "Provider",
-    "ProviderModule",
     "RenderUrls",
     "Rules",
+    "Served",
     "Site",
     "Stored",
     "TextRule",
@@ -160,6 +164,7 @@ __all__ = [
     "VisionGeometry",
     "VisionTable",
     "Where",
+    "Wire",
     "anormalize",
     "arender",
     "batch_line",
@@ -181,5 +186,6 @@ __all__ = [
     "trim",
     "unregister",
     "url_text_site",
+    "wires",
     "write_batch",
 ]

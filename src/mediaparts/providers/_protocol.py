@@ -1,35 +1,34 @@
-"""`ProviderModule`: the one contract a provider module meets, checked when it is registered.
+"""`Wire`: the one contract an API shape meets, and `Served`: what a wire knows of a provider.
 
-A provider is one module (or any object) with these members; everything generic (`normalize`,
-`render`, `check`, `estimate_tokens`, the docs' table) reads a provider only through them:
+A **wire** is an API shape (Chat Completions, Responses, Anthropic Messages, Gemini
+generateContent, Bedrock Converse): how messages are written into its requests, how its
+requests and responses are read back, and where media sits in its payloads. A wire never
+names a provider: every function that needs one takes the provider it serves (`Served`: its
+name, for hints, errors and `native` keys; its rules; its quirks), so one wire serves OpenAI,
+Groq or a user's vLLM alike. A **provider** (`_registry.Provider`) is a wire plus data.
 
-- `RULES`: its `Rules` — accepted types per kind, limits, the model tables `vision` (image
-  geometry and tokens) and `costs` (audio, video and PDF rates), each with source and date;
-  `RULES.provider` is the name it is registered under.
-- `render(messages, prepare)`: the keyword arguments of the SDK call.
+A wire is one module (or any object) with these members:
+
+- `render(messages, prepare)`: the keyword arguments of the SDK call. `prepare` (`Prepare`)
+  carries the provider served (`prepare.served`, with its name and rules), the model and the
+  caller's policy for what cannot be carried.
 - `media_site(node, at, problems)`: the block shapes of its API, for `check` — given one JSON
   object of a payload, the `Site` it holds, or None when it is not one of its media blocks.
 
 And, optionally (without them, `mp.messages_from` and `mp.message_from_response` refuse the
-provider with `InvalidConfig`):
+providers on that wire with `InvalidConfig`):
 
-- `read(payload)`: the messages of a request payload (what `render` returns, or its message
-  list) — the inverse of `render`.
-- `read_response(response)`: the `Assistant` message of one response (the SDK's object or
-  its dict).
-- `replays(part)`: why `render` leaves out a reasoning part of its own provider (a missing
-  signature or id), or None when it sends it; `count_tokens` asks it so that what is not sent
-  costs 0. Without it, a provider's own reasoning counts as sent.
-- `batch_request(custom_id, payload, model, params)`: one request of its batch API's input
-  file (a JSON object), wrapping what `render` returned; `batch_result(record)`: one line of
-  its batch result file read as a `BatchRecord` (id, response body or error). Without them,
-  `mp.batch_line` and `mp.read_batch_results` refuse the provider. The per-file limits are
-  `RULES.batch_max_requests` and `RULES.batch_max_bytes`.
-- `FILES`: its file API, a `FileApi` (`_files`): the store's facts (`FileStoreRules`: size,
-  lifetime, the kinds its API takes by reference) and the calls that store a file with the
-  caller's SDK client (`upload`, `aupload`) and fingerprint the account (`account`). Without
-  it, `mp.upload` and `render(..., urls="upload")` refuse the provider (or, for `render`,
-  send its media inline).
+- `read(payload, served)`: the messages of a request payload (what `render` returns, or its
+  message list) — the inverse of `render`.
+- `read_response(response, served)`: the `Assistant` message of one response (the SDK's
+  object or its dict).
+- `replays(part, served)`: why `render` leaves out a reasoning part (a missing signature or
+  id), or None when it sends it; `count_tokens` asks it so that what is not sent costs 0.
+- `QUIRKS`: the quirk keys the wire reads from `Served.quirks` (name -> what it means);
+  `register` refuses a provider whose quirks name a key its wire does not read.
+
+What belongs to a provider, not to its wire (its file store, its batch envelope, its limits),
+is on the `Provider` record.
 """
 
 from __future__ import annotations
@@ -41,9 +40,7 @@ from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._parts import ReasoningPart
 from mediaparts.providers._batch_types import BatchRecord
-from mediaparts.providers._files import FileApi
-from mediaparts.providers._render_common import Prepare
-from mediaparts.providers._rules import Rules
+from mediaparts.providers._render_common import Prepare, Served
 from mediaparts.providers._sites import Problems, Site, Where
 
 __all__ = [
@@ -52,13 +49,14 @@ __all__ = [
     "BatchReader",
     "BatchRequest",
     "Prepare",
-    "ProviderModule",
     "Reader",
     "Renderer",
     "Replays",
     "ResponseReader",
+    "Served",
     "SiteReader",
-    "validated",
+    "Wire",
+    "validated_wire",
 ]
 
 Renderer = Callable[[Sequence[Message], Prepare], dict[str, Any]]
@@ -70,13 +68,11 @@ BatchRequest = Callable[[str, dict[str, Any], str | None, Mapping[str, Any]], di
 BatchReader = Callable[[dict[str, Any]], BatchRecord]
 
 
-class ProviderModule(Protocol):
-    """What a provider module defines (a module satisfies it with module-level names)."""
-
-    RULES: Rules
+class Wire(Protocol):
+    """What a wire module defines (a module satisfies it with module-level names)."""
 
     def render(self, messages: Sequence[Message], prepare: Prepare, /) -> dict[str, Any]:
-        """Render messages as the keyword arguments of the provider's SDK call."""
+        """Render messages as the keyword arguments of the SDK call."""
         ...
 
     def media_site(self, node: dict[str, Any], at: Where, problems: Problems, /) -> Site | None:
@@ -86,62 +82,36 @@ class ProviderModule(Protocol):
 
 # Each member, and what it must be (for the error message).
 MEMBERS = {
-    "RULES": "a mediaparts.providers.Rules",
     "render": "a function (messages, prepare) -> dict",
     "media_site": "a function (node, at, problems) -> Site | None",
 }
 # The optional members: absent, or what they say.
 OPTIONAL = {
-    "read": "a function (payload) -> list[Message]",
-    "read_response": "a function (response) -> Assistant",
-    "replays": "a function (part) -> str | None",
-    "batch_request": "a function (custom_id, payload, model, params) -> dict",
-    "batch_result": "a function (record) -> BatchRecord",
-    "FILES": "a mediaparts.providers.FileApi",
+    "read": "a function (payload, served) -> list[Message]",
+    "read_response": "a function (response, served) -> Assistant",
+    "replays": "a function (part, served) -> str | None",
 }
-# The optional members that are data, not functions: the type each must be.
-_DATA = {"FILES": FileApi}
 
 
-def validated(name: Any, module: Any) -> ProviderModule:
-    """Return `module` if it meets `ProviderModule` under `name`, else say what it lacks.
+def validated_wire(name: str, wire: Any) -> Wire:
+    """Return `wire` if it meets `Wire`, else say what it lacks.
 
     Raises:
-        InvalidConfig: The name is not a non-empty string, or members are missing or ill-typed.
+        InvalidConfig: Members are missing or are not functions.
     """
-    if not isinstance(name, str) or not name:
-        raise InvalidConfig(f"a provider's name is a non-empty string, got {excerpt(name)}")
-    rules = getattr(module, "RULES", None)
-    wrong = [
-        f"{member} ({what})"
-        for member, what in MEMBERS.items()
-        if not (
-            isinstance(rules, Rules)
-            if member == "RULES"
-            else callable(getattr(module, member, None))
-        )
-    ]
+    wrong = [f"{m} ({what})" for m, what in MEMBERS.items() if not callable(getattr(wire, m, None))]
     wrong += [
-        f"{member} ({what}, or absent)"
-        for member, what in OPTIONAL.items()
-        if getattr(module, member, None) is not None
-        and not (
-            isinstance(getattr(module, member), _DATA[member])
-            if member in _DATA
-            else callable(getattr(module, member))
-        )
+        f"{m} ({what}, or absent)"
+        for m, what in OPTIONAL.items()
+        if getattr(wire, m, None) is not None and not callable(getattr(wire, m))
     ]
+    quirks = getattr(wire, "QUIRKS", {})
+    if not isinstance(quirks, Mapping) or not all(isinstance(k, str) for k in quirks):
+        wrong.append("QUIRKS (a mapping of quirk names to what they mean, or absent)")
     if wrong:
         raise InvalidConfig(
-            f"provider {excerpt(name)} lacks or mistypes {', '.join(wrong)}; a provider module "
-            "defines "
-            f"{', '.join(MEMBERS)} (mediaparts.providers.ProviderModule)"
+            f"wire {excerpt(name)} lacks or mistypes {', '.join(wrong)}; a wire defines "
+            f"{', '.join(MEMBERS)} (mediaparts.providers.Wire)"
         )
-    assert isinstance(rules, Rules)
-    if rules.provider != name:
-        raise InvalidConfig(
-            f"provider {excerpt(name)} has RULES.provider {excerpt(rules.provider)}; they must be "
-            "the same name"
-        )
-    checked: ProviderModule = module
+    checked: Wire = wire
     return checked

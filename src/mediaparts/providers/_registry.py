@@ -1,5 +1,10 @@
 """The provider registry: the `Provider` record, the built-in table, `get` and `register`.
 
+A provider is a wire (the API shape it speaks, `mediaparts.providers.wires`) plus data: its
+name, its rules (limits and model tables, each with source and date), its file store, its
+batch envelope and its quirks. Each built-in provider is one package of this folder whose
+`PROVIDER` is that record; `register` makes a user's provider the same way.
+
 Its own module, below the generic ones (`_check`, `_normalize`, `_render`, `_estimate`, which
 look providers up here), so `mediaparts.providers` can export those without an import cycle.
 """
@@ -8,29 +13,28 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Iterator
+import types
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
+from mediaparts._messages import Assistant, Message
+from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi
 from mediaparts.providers._protocol import (
     BatchReader,
     BatchRequest,
-    ProviderModule,
-    Reader,
     Renderer,
-    Replays,
-    ResponseReader,
     SiteReader,
-    validated,
+    Wire,
 )
 from mediaparts.providers._rules import Rules, replace_rules
 
-__all__ = ["Provider", "get", "names", "register", "registered", "unregister"]
+__all__ = ["Provider", "get", "moved_to_wire", "names", "register", "registered", "unregister"]
 
-# The built-in providers: name -> the module of this package that is the provider. Adding a
-# provider is one module here and one line in this table.
+# The built-in providers: name -> the package of this folder whose `PROVIDER` is the record.
 _BUILT_IN = {
     "anthropic": "mediaparts.providers.anthropic",
     "bedrock": "mediaparts.providers.bedrock",
@@ -38,37 +42,65 @@ _BUILT_IN = {
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
 }
+_NO_QUIRKS: Mapping[str, Any] = types.MappingProxyType({})
 
 
 @dataclass(frozen=True)
 class Provider:
-    """One provider: its rules, its renderer and its block shapes.
+    """One provider: a wire and the data that make it this provider.
 
     Attributes:
-        name: The provider's name, as `get()` takes it.
+        name: The provider's name, as `get()` takes it (and the `native` key of its hints).
         rules: What it accepts (`Rules`), overridable with `with_rules`.
-        renderer: Maps messages to the SDK call's keyword arguments.
-        media_site: Reads its API's media blocks in a payload, for `check`.
-        reader: Reads its request payloads back into messages, if it can.
-        response_reader: Reads one of its responses into an `Assistant`, if it can.
-        replays: Says why it leaves out one of its own reasoning parts (None: sent), if it
-            has such a rule.
+        wire: The name of the API shape it speaks (`mediaparts.providers.wires`): `"openai"`
+            for Chat Completions, `"openai-responses"`, `"anthropic"`, `"gemini"`, `"bedrock"`.
+        files: Its file API (`FileApi`: the store's rules and upload calls), if it has one.
         batch_request: Wraps one rendered request as a line of its batch input file, if it
             has a batch API.
         batch_result: Reads one line of its batch result file, if it has a batch API.
-        files: Its file API (`FileApi`: the store's rules and upload calls), if it has one.
+        quirks: What its wire does differently for it, as data (keys the wire's `QUIRKS`
+            documents).
     """
 
     name: str
     rules: Rules
-    renderer: Renderer = field(repr=False, compare=False)
-    media_site: SiteReader = field(repr=False, compare=False)
-    reader: Reader | None = field(default=None, repr=False, compare=False)
-    response_reader: ResponseReader | None = field(default=None, repr=False, compare=False)
-    replays: Replays | None = field(default=None, repr=False, compare=False)
+    wire: str
+    files: FileApi | None = field(default=None, repr=False, compare=False)
     batch_request: BatchRequest | None = field(default=None, repr=False, compare=False)
     batch_result: BatchReader | None = field(default=None, repr=False, compare=False)
-    files: FileApi | None = field(default=None, repr=False, compare=False)
+    quirks: Mapping[str, Any] = field(default_factory=lambda: _NO_QUIRKS, repr=False)
+    shape: Wire = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_record(self)
+
+    @property
+    def renderer(self) -> Renderer:
+        """Map messages to the SDK call's keyword arguments (the wire's `render`)."""
+        return self.shape.render
+
+    @property
+    def media_site(self) -> SiteReader:
+        """Read its API's media blocks in a payload, for `check` (the wire's `media_site`)."""
+        return self.shape.media_site
+
+    @property
+    def reader(self) -> Any:
+        """Read its request payloads back into messages, or None when its wire cannot."""
+        read = getattr(self.shape, "read", None)
+        return None if read is None else lambda payload: _messages(read(payload, self))
+
+    @property
+    def response_reader(self) -> Any:
+        """Read one of its responses into an `Assistant`, or None when its wire cannot."""
+        read = getattr(self.shape, "read_response", None)
+        return None if read is None else lambda response: _reply(read(response, self))
+
+    @property
+    def replays(self) -> Any:
+        """Say why its wire leaves out one of its reasoning parts (None: sent), or None."""
+        replays = getattr(self.shape, "replays", None)
+        return None if replays is None else lambda part: _why(replays(part, self))
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.
@@ -82,9 +114,64 @@ class Provider:
         return dataclasses.replace(self, rules=replace_rules(self.rules, overrides))
 
 
-# Registered providers: name -> the module (or, for a built-in not yet used, its import path).
-_registry: dict[str, ProviderModule | str] = dict(_BUILT_IN)
-_loaded: dict[str, Provider] = {}
+def _messages(value: Any) -> list[Message]:
+    return list(value)
+
+
+def _reply(value: Any) -> Assistant:
+    assert isinstance(value, Assistant)
+    return value
+
+
+def _why(value: Any) -> str | None:
+    assert value is None or isinstance(value, str)
+    return value
+
+
+def _check_record(provider: Provider) -> None:
+    """Check a record's fields and resolve its wire; say what is wrong with `InvalidConfig`."""
+    name = provider.name
+    if not isinstance(name, str) or not name:
+        raise InvalidConfig(f"a provider's name is a non-empty string, got {excerpt(name)}")
+    if not isinstance(provider.rules, Rules):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: rules must be a mediaparts.providers.Rules, got "
+            f"{type(provider.rules).__name__} (start from mp.providers.get(...).rules)"
+        )
+    if provider.rules.provider != name:
+        raise InvalidConfig(
+            f"provider {excerpt(name)} has rules of {excerpt(provider.rules.provider)}; "
+            "register() renames them, a Provider record must name itself"
+        )
+    wire_name, shape = wires.resolve(provider.wire)
+    object.__setattr__(provider, "wire", wire_name)
+    object.__setattr__(provider, "shape", shape)
+    if provider.files is not None and not isinstance(provider.files, FileApi):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: files must be a mediaparts.providers.FileApi or None"
+        )
+    for member in ("batch_request", "batch_result"):
+        if getattr(provider, member) is not None and not callable(getattr(provider, member)):
+            raise InvalidConfig(f"provider {excerpt(name)}: {member} must be a function or None")
+    if (provider.batch_request is None) != (provider.batch_result is None):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: give both batch_request and batch_result, or neither"
+        )
+    if not isinstance(provider.quirks, Mapping):
+        raise InvalidConfig(f"provider {excerpt(name)}: quirks must be a mapping")
+    known: Mapping[str, str] = getattr(shape, "QUIRKS", {})
+    unknown = sorted(str(k) for k in provider.quirks if k not in known)
+    if unknown:
+        reads = ", ".join(sorted(known)) or "none"
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: its wire {wire_name} reads no quirk "
+            f"{', '.join(unknown)} (it reads: {reads})"
+        )
+    object.__setattr__(provider, "quirks", types.MappingProxyType(dict(provider.quirks)))
+
+
+# Registered providers: name -> the record (or, for a built-in not yet used, its import path).
+_registry: dict[str, Provider | str] = dict(_BUILT_IN)
 
 
 def names() -> tuple[str, ...]:
@@ -92,35 +179,136 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(_registry))
 
 
-def register(name: str, module: ProviderModule, *, replace: bool = False) -> Provider:
-    """Register a provider: a module (or any object) meeting `ProviderModule`, under `name`.
+def register(
+    name: str,
+    module: Any = None,
+    *,
+    wire: Any = None,
+    rules: Rules | None = None,
+    files: FileApi | None = None,
+    batch_request: BatchRequest | None = None,
+    batch_result: BatchReader | None = None,
+    quirks: Mapping[str, Any] | None = None,
+    replace: bool = False,
+) -> Provider:
+    """Register a provider: a wire and its rules, under `name`.
+
+    The provider then works everywhere a built-in one does: `render`, `messages_from`,
+    `message_from_response`, `check`, `count_tokens`, `normalize`, the CLI and the pytest
+    plugin. Its parts, hints and errors carry its own name.
+
+    ```python
+    mp.providers.register(
+        "my-vllm", wire="openai",
+        rules=mp.providers.get("openai").with_rules(image_max_bytes=1_000_000).rules)
+    ```
 
     Args:
-        name: The name `get`, `normalize`, `render`, `check` and `estimate_tokens` take; the
-            module's `RULES.provider` must be the same.
-        module: The provider's module.
+        name: The name `get`, `normalize`, `render`, `check` and `estimate_tokens` take.
+        module: Deprecated: a module with the members of the old `ProviderModule` (`RULES`,
+            `render`, `media_site`, ...); give `wire=` and `rules=` instead.
+        wire: The API shape it speaks: a wire's name (`"openai"` or `"chat-completions"`,
+            ...; `mediaparts.providers.wires.names()`) or a module meeting `Wire`.
+        rules: Its rules (`Rules`), usually another provider's changed by `with_rules`; they
+            are renamed to `name` (`rules.provider`).
+        files: Its file store (`FileApi`), if it has one.
+        batch_request: Wraps one rendered request as a line of its batch input file.
+        batch_result: Reads one line of its batch result file.
+        quirks: What its wire does differently for it (keys its wire's `QUIRKS` lists).
         replace: Allow replacing a provider already registered under that name.
 
     Returns:
-        The `Provider` made from it.
+        The `Provider`.
 
     Raises:
-        InvalidConfig: A member of `ProviderModule` is missing or ill-typed (the message names
-            it), or the name is taken and `replace` is false.
+        InvalidConfig: The wire is unknown or ill-formed, rules are missing or not `Rules`, a
+            quirk is one its wire does not read, or the name is taken and `replace` is false.
     """
-    checked = validated(name, module)
+    if module is not None:
+        warnings.warn(
+            "mp.providers.register(name, module) is deprecated: register(name, wire=..., "
+            "rules=...) takes a wire and rules (docs/architecture.md)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        provider = _from_module(name, module)
+    else:
+        if wire is None or rules is None:
+            raise InvalidConfig(
+                f"register({excerpt(name)}, ...) needs wire= (one of "
+                f"{', '.join(wires.names())}) and rules= (e.g. "
+                "mp.providers.get('openai').with_rules(...).rules)"
+            )
+        if not isinstance(rules, Rules):
+            raise InvalidConfig(
+                f"provider {excerpt(name)}: rules must be a mediaparts.providers.Rules, got "
+                f"{type(rules).__name__} (start from mp.providers.get(...).rules)"
+            )
+        provider = Provider(
+            name,
+            _renamed(rules, name) if isinstance(name, str) and name else rules,
+            wire,
+            files=files,
+            batch_request=batch_request,
+            batch_result=batch_result,
+            quirks=quirks if quirks is not None else {},
+        )
     if name in _registry and not replace:
         raise InvalidConfig(
             f"a provider named {excerpt(name)} is already registered; pass replace=True to replace "
             "it"
         )
-    _registry[name] = checked
-    _loaded.pop(name, None)
-    return get(name)
+    _registry[name] = provider
+    return provider
+
+
+def _renamed(rules: Rules, name: str) -> Rules:
+    """Return `rules` as `name`'s own (its file store kept only when it names another)."""
+    return rules if rules.provider == name else dataclasses.replace(rules, provider=name)
+
+
+def _from_module(name: Any, module: Any) -> Provider:
+    """A provider from a module of the old `ProviderModule` shape (deprecated)."""
+    if not isinstance(name, str) or not name:
+        raise InvalidConfig(f"a provider's name is a non-empty string, got {excerpt(name)}")
+    rules = getattr(module, "RULES", None)
+    if not isinstance(rules, Rules):
+        raise InvalidConfig(f"provider {excerpt(name)} lacks or mistypes RULES (a Rules)")
+    if rules.provider != name:
+        raise InvalidConfig(
+            f"provider {excerpt(name)} has RULES.provider {excerpt(rules.provider)}; they must be "
+            "the same name"
+        )
+    return Provider(
+        name,
+        rules,
+        _ModuleWire(name, module),
+        files=getattr(module, "FILES", None),
+        batch_request=getattr(module, "batch_request", None),
+        batch_result=getattr(module, "batch_result", None),
+    )
+
+
+class _ModuleWire:
+    """An old provider module as a wire: its readers take no provider (they serve one)."""
+
+    def __init__(self, name: str, module: Any) -> None:
+        self.__name__ = f"module:{name}"
+        self.render = getattr(module, "render", None)
+        self.media_site = getattr(module, "media_site", None)
+        for member in ("read", "read_response", "replays"):
+            found = getattr(module, member, None)
+            setattr(self, member, None if found is None else _dropping_served(found))
+
+
+def _dropping_served(function: Any) -> Any:
+    if not callable(function):
+        return function  # left for validated_wire to refuse, naming it
+    return lambda value, served: function(value)
 
 
 def unregister(name: str) -> None:
-    """Remove a provider from the registry (to restore a built-in one, register its module).
+    """Remove a provider from the registry (a built-in one comes back by registering it).
 
     Raises:
         UnknownProvider: No provider has that name.
@@ -128,7 +316,6 @@ def unregister(name: str) -> None:
     if name not in _registry:
         raise UnknownProvider(name, names())
     del _registry[name]
-    _loaded.pop(name, None)
 
 
 def get(name: str | Provider) -> Provider:
@@ -139,27 +326,15 @@ def get(name: str | Provider) -> Provider:
     """
     if isinstance(name, Provider):
         return name
-    provider = _loaded.get(name) if isinstance(name, str) else None
-    if provider is not None:
-        return provider
     entry = _registry.get(name) if isinstance(name, str) else None
+    if isinstance(entry, Provider):
+        return entry
     if entry is None:
         raise UnknownProvider(name, names())
     assert isinstance(name, str)
-    module = validated(name, importlib.import_module(entry) if isinstance(entry, str) else entry)
-    provider = Provider(
-        name,
-        module.RULES,
-        module.render,
-        module.media_site,
-        getattr(module, "read", None),
-        getattr(module, "read_response", None),
-        getattr(module, "replays", None),
-        getattr(module, "batch_request", None),
-        getattr(module, "batch_result", None),
-        getattr(module, "FILES", None),
-    )
-    _loaded[name] = provider
+    provider = importlib.import_module(entry).PROVIDER
+    assert isinstance(provider, Provider) and provider.name == name, entry
+    _registry[name] = provider
     return provider
 
 
@@ -167,3 +342,35 @@ def registered() -> Iterator[Provider]:
     """Yield every registered provider, in `names()` order (imports built-ins not yet used)."""
     for name in names():
         yield get(name)
+
+
+# What a provider package exported before wires were apart, now on its wire (with the
+# provider to serve as the second argument of the readers).
+_MOVED = ("render", "media_site", "read", "read_response", "replays")
+
+
+def moved_to_wire(module: str, wire: str, provider: Callable[[], Provider]) -> Any:
+    """Return the `__getattr__` of a provider package: its old wire members, deprecated.
+
+    `mediaparts.providers.openai.read(payload)` still reads a payload, with a
+    `DeprecationWarning` naming the wire that holds it now.
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name not in _MOVED:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        served = provider()
+        function = getattr(served.shape, name, None)
+        if function is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} moved to its wire: use mp.providers.get({served.name!r}) "
+            f"(.renderer, .reader, ...) or mediaparts.providers.wires.get({wire!r}).{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if name in ("render", "media_site"):
+            return function
+        return lambda value: function(value, served)
+
+    return __getattr__

@@ -77,6 +77,7 @@ class Preparer:
         on_loss: OnLoss,
         model: str | None = None,
     ) -> None:
+        self.served = provider
         self.provider = provider.name
         self.rules = provider.rules
         self.model = model

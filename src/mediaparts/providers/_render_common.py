@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
 
 from typing_extensions import assert_never
@@ -31,6 +31,7 @@ __all__ = [
     "TEXT_TYPES",
     "Block",
     "Prepare",
+    "Served",
     "cache_plan",
     "call_arguments",
     "call_ids",
@@ -48,16 +49,36 @@ __all__ = [
 ]
 
 
+class Served(Protocol):
+    """What a wire knows of the provider it serves (a `Provider` is one).
+
+    `name` goes where the API shape writes a provider's name (the `native` key of the hints a
+    reader leaves, `ProviderPart.provider`, error messages); `rules` are its limits; `quirks`
+    its wire's documented quirk keys (the wire's `QUIRKS`).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def quirks(self) -> Mapping[str, Any]: ...
+
+
 class Prepare(Protocol):
     """What a provider's `render` receives beside the messages.
 
     Calling it fits one media part to the provider (`mp.normalize` bound to it, or a file
     reference checked against the provider's store) or raises. `model` is the model asked
-    for (None when not given), for shapes that differ by model. `lose` reports a part (or a
+    for (None when not given), for shapes that differ by model. `served` is the provider
+    served (`provider` and `rules` are its name and rules). `lose` reports a part (or a
     message field) the provider's shapes cannot carry; the caller's `on_loss` decides what
     happens (a `ConversionWarning`, nothing, or a `ConversionError` raised there and then).
     """
 
+    served: Served
     provider: str
     rules: Rules
     model: str | None

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers.gemini._render import SKIP_SIGNATURE
+from mediaparts.providers.wires.generate_content._render import SKIP_SIGNATURE
 from tests.providers.gemini._payloads import SIGNATURE
 from tests.providers.gemini.test_render import _quiet, _validate
 

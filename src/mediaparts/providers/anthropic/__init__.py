@@ -1,45 +1,13 @@
-"""Anthropic Messages API: media rules, `render` to `messages.create` arguments, and readers.
+"""Anthropic: the provider record — the `anthropic` wire with its rules, file store and batch.
 
-The shapes follow the anthropic SDK's `MessageParam` (anthropic-sdk-python 2.12, read
-2026-11): text (with citations), `image` and `document` blocks (`base64`, `url`, `text`,
-`content` and Files API `file` sources), `thinking` and `redacted_thinking`, `tool_use` from
-the assistant and `tool_result` blocks (which may hold images and documents) in the user
-turn that follows, and server-tool blocks. Turns must alternate, so same-role turns merge.
-
-`read` and `read_response` turn those shapes back into messages; `render` reproduces a
-payload it read exactly, from the hints the reader leaves under `native["anthropic"]`:
-
-On messages:
-- `"system"`: `"blocks"` when the top-level `system` was a list of text blocks, `"message"`
-  for a system-role message inside `messages` (rendered back in place).
-- `"content"`: `"list"` when one text block was written as a list rather than a string;
-  on a `Tool`, `"str"` when the `tool_result` content was a string, `"list"` when it was an
-  empty list.
-- `"extra"` (on a `Tool`): `tool_result` fields the parts do not hold, verbatim
-  (`toolset_name`, an explicit `is_error: false`).
-- `"stop_sequence"`, `"stop_details"` (on an `Assistant` read from a response): what the
-  response said; never sent.
-
-On parts:
-- `"ttl": True`: the default TTL (`"5m"`) was written out in `cache_control`.
-- `"on_result": True`: the cache breakpoint was on the `tool_result` holding this part.
-- `"passed_url": true`: the media came from a `url` source and goes back as one (not
-  fetched; `normalize` honours this one key for every provider).
-- `"title": None`: a document sent without a title although the part has a file name.
-- `"context"`, `"citations"`: a document's `context` and citations setting.
-- `"citations": []` (on text): an explicit empty citation list.
-- `"extra"`: block fields the parts do not hold, verbatim (`caller`, `toolset_name`,
-  `transformations`, a `null` written out).
-
-Block types the parts do not model (`server_tool_use`, `web_search_tool_result` and the other
-server-tool results, `search_result`, `content` documents, `container_upload`, ...) are read
-as `ProviderPart`s and sent back verbatim, to Anthropic only.
+What it accepts and why (each value with source and date) is in `_tables`; the API shape it
+speaks is the wire `mediaparts.providers.wires.messages` (see its docstring for the hints it
+keeps under `native`).
 """
 
+from mediaparts.providers._registry import Provider, moved_to_wire
 from mediaparts.providers.anthropic._batch import batch_request, batch_result
 from mediaparts.providers.anthropic._files import FILES
-from mediaparts.providers.anthropic._read import read, read_response
-from mediaparts.providers.anthropic._render import media_site, render, replays
 from mediaparts.providers.anthropic._tables import (
     COSTS,
     COSTS_SOURCE,
@@ -52,12 +20,24 @@ from mediaparts.providers.anthropic._tables import (
     VISION_SOURCE,
 )
 
+PROVIDER = Provider(
+    RULES.provider,
+    RULES,
+    "anthropic",
+    files=FILES,
+    batch_request=batch_request,
+    batch_result=batch_result,
+)
+
+__getattr__ = moved_to_wire(__name__, "anthropic", lambda: PROVIDER)
+
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "FILES",
     "FILES_BETA",
     "FILE_STORE",
+    "PROVIDER",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",
@@ -65,9 +45,4 @@ __all__ = [
     "VISION_SOURCE",
     "batch_request",
     "batch_result",
-    "media_site",
-    "read",
-    "read_response",
-    "render",
-    "replays",
 ]

@@ -1,36 +1,13 @@
-"""AWS Bedrock Converse: its media rules, `render` to `client.converse` arguments, and `read`.
+"""Bedrock: the provider record — the `bedrock` wire with its rules, file store and batch.
 
-`read` turns `converse` arguments (or their `messages` list) back into messages and
-`read_response` a `converse` response into an `Assistant`; `render(read(p))` gives `p` back.
-What the common model does not hold is kept under `native["bedrock"]`, and only `render` for
-Bedrock reads it:
-
-On a part:
-- `ttl`: true when the `cachePoint` after the part wrote `"ttl": "5m"` (the default) itself.
-- `format`: the block's format name when it is not the one `render` picks from the media
-  type (an alias such as `mpg`, `mpga`, `x-aac`), or null: the document had no `format`.
-- `bucketOwner`: the `s3Location`'s bucket owner.
-- `source`: `"text"` or `"content"` for a document given as text, or as text pieces.
-- `chunks`: the length of each text piece (a document's `content`, a `citationsContent`'s
-  `content`) when there were not exactly one.
-- `context`, `citations`: a document's own `context` and `citations` settings.
-- `citations_content`: true for text read from a `citationsContent` block.
-- `guard`, `qualifiers`: text or an image read from `guardContent` (and its qualifiers).
-- `json`: true for a tool result's `json` block (the text part holds its JSON text).
-- `error`: an image or audio block's `error`, as a response wrote it.
-
-On a message:
-- `in_messages`: a `System` (or a `User` marked `system`) read from a `role: "system"` turn
-  inside `messages` (a mid-conversation system message), rendered back in place.
-- `system`: a `User` holding system blocks that `System` cannot (a guarded image, a
-  `toolAddition`, a `cachePoint` after nothing), rendered back among the system blocks.
-- `status`: `"success"` when a `toolResult` wrote it; `type`: a `toolResult`'s `type`.
+What it accepts and why (each value with source and date) is in `_tables`; the API shape it
+speaks is the wire `mediaparts.providers.wires.converse` (see its docstring for the hints it
+keeps under `native`).
 """
 
+from mediaparts.providers._registry import Provider, moved_to_wire
 from mediaparts.providers.bedrock._batch import batch_request, batch_result
 from mediaparts.providers.bedrock._files import FILES
-from mediaparts.providers.bedrock._read import read, read_response
-from mediaparts.providers.bedrock._render import media_site, render
 from mediaparts.providers.bedrock._tables import (
     COSTS,
     COSTS_SOURCE,
@@ -43,11 +20,23 @@ from mediaparts.providers.bedrock._tables import (
     VISION_SOURCE,
 )
 
+PROVIDER = Provider(
+    RULES.provider,
+    RULES,
+    "bedrock",
+    files=FILES,
+    batch_request=batch_request,
+    batch_result=batch_result,
+)
+
+__getattr__ = moved_to_wire(__name__, "bedrock", lambda: PROVIDER)
+
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "FILES",
     "FILE_STORE",
+    "PROVIDER",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",
@@ -56,8 +45,4 @@ __all__ = [
     "VISION_SOURCE",
     "batch_request",
     "batch_result",
-    "media_site",
-    "read",
-    "read_response",
-    "render",
 ]

@@ -1,58 +1,17 @@
-"""OpenAI Chat Completions: its media rules, `render`, `media_site`, and its reader.
+"""OpenAI: the provider record — the `openai` wire with its rules, file store and batch.
 
-The shapes follow the openai SDK's `ChatCompletionMessageParam` and `ChatCompletion`
-(openai-python 3.54, read 2026-11): `system`, `developer`, `user`, `assistant`, `tool` and the
-legacy `function` messages; text, `image_url`, `input_audio`, `file` and `refusal` content
-parts, each with an optional `prompt_cache_breakpoint`; assistant `refusal`, `audio`,
-`tool_calls` (function and custom) and the legacy `function_call`; `tool` messages whose
-content is text only.
+What it accepts and why (each value with source and date) is in `_tables`; the API shape it
+speaks is the wire `mediaparts.providers.wires.chat_completions` (see its docstring for the hints it
+keeps under `native`).
 
-`read` and `read_response` keep what the common model does not hold in `native["openai"]`, so
-that `render` writes the payload back as it was. On a message:
-
-- `content`: how the content was written when `render` would write it otherwise:
-  `"string"`, `"list"`, `"null"` or `"absent"`.
-- `fields`: keys the common model does not hold, and keys written as `null`, verbatim.
-- `role`: `"function"` on a `Tool` read from a legacy `function` message.
-
-On a part:
-
-- `fields`: keys of a content part the common model does not hold, verbatim; `inner`: the
-  same inside its `image_url`, `input_audio` or `file` object.
-- `breakpoint`: the `prompt_cache_breakpoint` exactly as written, when `cache` alone would
-  write another (`cache="5m"` writes `{"mode": "explicit"}`, `"1h"` adds `"ttl": "12h"`): a
-  `"30m"` TTL, or keys we do not know, which go back as they were.
-- `in`: where a part goes: `"content"` (a `RefusalPart` from the content list; the default for
-  a `ProviderPart`), `"message"` (a `ProviderPart` holding a message field: `{"audio": {"id":
-  ...}}`), `"tool_calls"` (a `ProviderPart` holding a tool call of an unknown type),
-  `"function_call"` (a `ToolCall` from the legacy `function_call`).
-- `type`: `"custom"` on a `ToolCall` of a custom tool; its free-text input is held as the
-  arguments `{"input": text}`.
-- `filename`: `False` when inline file data was written without a file name; `file_data`:
-  `"base64"` when it was bare base64, not a data URI.
-- `transcript`: `True` on the text of an audio reply's transcript, which `render` leaves out
-  when the audio goes back by id.
-
-A tool result has no error flag in either OpenAI API: `Tool.error` is sent as the content's
-first line (`Error (type): message`), and `is_error` without error text is reported lost
-(`on_loss`), its content sent as it is.
-
-Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
-`read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
-`takes_breakpoints` (whether a model takes them: gpt-5.6 and later, or an unknown model), and
-`tool_error` (a tool result's error line, the lost flag reported), and `batch_writer` (the
-Batch API envelope of one endpoint).
+Internal export, for `openai_responses` (not in `__all__`, no compatibility promise):
+`batch_writer` (the Batch API envelope of one endpoint).
 """
 
+from mediaparts.providers._registry import Provider, moved_to_wire
 from mediaparts.providers.openai._batch import batch_request, batch_result
 from mediaparts.providers.openai._batch import batch_writer as batch_writer
-from mediaparts.providers.openai._common import read_breakpoint as read_breakpoint
-from mediaparts.providers.openai._common import takes_breakpoints as takes_breakpoints
-from mediaparts.providers.openai._common import tool_error as tool_error
-from mediaparts.providers.openai._common import write_breakpoint as write_breakpoint
 from mediaparts.providers.openai._files import FILES
-from mediaparts.providers.openai._read import read, read_response
-from mediaparts.providers.openai._render import file_data_site, media_site, render
 from mediaparts.providers.openai._tables import (
     COSTS,
     COSTS_SOURCE,
@@ -65,12 +24,24 @@ from mediaparts.providers.openai._tables import (
     VISION_SOURCE,
 )
 
+PROVIDER = Provider(
+    RULES.provider,
+    RULES,
+    "openai",
+    files=FILES,
+    batch_request=batch_request,
+    batch_result=batch_result,
+)
+
+__getattr__ = moved_to_wire(__name__, "openai", lambda: PROVIDER)
+
 __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "FILES",
     "FILE_STORE",
     "OFFICE_TYPES",
+    "PROVIDER",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",
@@ -78,9 +49,4 @@ __all__ = [
     "VISION_SOURCE",
     "batch_request",
     "batch_result",
-    "file_data_site",
-    "media_site",
-    "read",
-    "read_response",
-    "render",
 ]

@@ -26,7 +26,9 @@ from mediaparts.providers._read_common import (
     stop_reason,
     token_count,
 )
-from mediaparts.providers.bedrock._read_blocks import (
+from mediaparts.providers._render_common import Served
+from mediaparts.providers.bedrock._tables import PROVIDER, STOP_REASONS
+from mediaparts.providers.wires.converse._read_blocks import (
     Extra,
     Made,
     cache_point,
@@ -35,7 +37,6 @@ from mediaparts.providers.bedrock._read_blocks import (
     part,
     provider_part,
 )
-from mediaparts.providers.bedrock._tables import PROVIDER, STOP_REASONS
 
 __all__ = ["read", "read_response"]
 
@@ -43,7 +44,7 @@ Point: TypeAlias = tuple[Cache, Extra, Any]
 """A `cachePoint` that follows a block: its TTL, its hints, and the block as written."""
 
 
-def read(payload: Any) -> list[Message]:
+def read(payload: Any, served: Served) -> list[Message]:
     """Return the messages of `client.converse` arguments (or of just their `messages` list).
 
     Other call arguments (`modelId`, `inferenceConfig`, `toolConfig`, ...) are ignored.
@@ -64,7 +65,7 @@ def read(payload: Any) -> list[Message]:
     return _system(system, "system", {}) + _messages(turns, "messages")
 
 
-def read_response(response: Any) -> Assistant:
+def read_response(response: Any, served: Served) -> Assistant:
     """Return the assistant message of a `client.converse` response (the dict boto3 returns).
 
     `usage.inputTokens` counts only the input that was neither read from nor written to the

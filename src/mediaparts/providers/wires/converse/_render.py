@@ -20,14 +20,14 @@ from mediaparts.providers._render_common import (
     parts,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
-from mediaparts.providers.bedrock._render_blocks import (
+from mediaparts.providers.bedrock._tables import PROVIDER, VALID_NAME, media_type_of
+from mediaparts.providers.wires.converse._render_blocks import (
     Names,
     block,
     cache_of,
     cache_point,
     hints_of,
 )
-from mediaparts.providers.bedrock._tables import PROVIDER, VALID_NAME, media_type_of
 
 __all__ = ["media_site", "render"]
 

@@ -17,7 +17,7 @@ from mediaparts._parts import TextPart, ToolCall
 from mediaparts.detection import canonical_media_type, kind_of
 from mediaparts.providers._render_common import Prepare, tool_names
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
-from mediaparts.providers.gemini._shapes import (
+from mediaparts.providers.wires.generate_content._shapes import (
     blocks,
     check_name,
     function_response,
@@ -25,7 +25,7 @@ from mediaparts.providers.gemini._shapes import (
     hints_of,
     text,
 )
-from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, spell
+from mediaparts.providers.wires.generate_content._spelling import SYSTEM_FIELDS, spell
 
 __all__ = ["SKIP_SIGNATURE", "media_site", "render"]
 

@@ -31,13 +31,17 @@ from mediaparts.providers._render_common import (
     without_cache,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers.openai._common import takes_breakpoints, tool_error, write_breakpoint
-from mediaparts.providers.openai._shapes import (
+from mediaparts.providers.openai._tables import PROVIDER, RULES
+from mediaparts.providers.wires.chat_completions._common import (
+    takes_breakpoints,
+    tool_error,
+    write_breakpoint,
+)
+from mediaparts.providers.wires.chat_completions._shapes import (
     AUDIO_FORMATS,
     Shape,
     default_shape,
 )
-from mediaparts.providers.openai._tables import PROVIDER, RULES
 
 __all__ = ["file_data_site", "media_site", "render"]
 

@@ -24,6 +24,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     Block,
     Prepare,
+    Served,
     cache_plan,
     call_arguments,
     call_ids,
@@ -190,7 +191,7 @@ def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | No
     return _finish(block, part)
 
 
-def replays(part: ReasoningPart) -> str | None:
+def replays(part: ReasoningPart, served: Served) -> str | None:
     """Say why a reasoning part is not sent back to Anthropic, or None when it is."""
     if part.provider != PROVIDER:
         return "Anthropic takes back only thinking it signed"
@@ -201,7 +202,7 @@ def replays(part: ReasoningPart) -> str | None:
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a thinking or redacted_thinking block: Anthropic's own, signed, only."""
-    why = replays(part)
+    why = replays(part, prepare.served)
     if why is not None:
         prepare.lose(part, why)
         return None

@@ -37,13 +37,14 @@ from mediaparts.providers._read_common import (
     token_count,
     url_media,
 )
-from mediaparts.providers.openai._common import read_breakpoint
-from mediaparts.providers.openai._shapes import (
+from mediaparts.providers._render_common import Served
+from mediaparts.providers.openai._tables import PROVIDER, RULES, STOP_REASONS
+from mediaparts.providers.wires.chat_completions._common import read_breakpoint
+from mediaparts.providers.wires.chat_completions._shapes import (
     AUDIO_FORMATS,
     Shape,
     default_shape,
 )
-from mediaparts.providers.openai._tables import PROVIDER, RULES, STOP_REASONS
 
 __all__ = ["read", "read_response"]
 
@@ -63,7 +64,7 @@ _KNOWN = {
 }
 
 
-def read(payload: Any) -> list[Message]:
+def read(payload: Any, served: Served) -> list[Message]:
     """Read `chat.completions.create` keyword arguments (or just `messages`) as messages.
 
     Other call arguments (`model`, `tools`, ...) are ignored.
@@ -309,7 +310,7 @@ def _function(
 # -- responses ----------------------------------------------------------------------------
 
 
-def read_response(response: Any) -> Assistant:
+def read_response(response: Any, served: Served) -> Assistant:
     """Read a `ChatCompletion` (the SDK object or its dict) as the assistant's message.
 
     The first choice is read (ask for one, `n=1`, to continue a conversation); its text with

@@ -28,8 +28,14 @@ from mediaparts.providers._read_common import (
     shown,
     url_media,
 )
-from mediaparts.providers.gemini._spelling import SYSTEM_FIELDS, absent, pick, spelled_snake
+from mediaparts.providers._render_common import Served
 from mediaparts.providers.gemini._tables import PROVIDER
+from mediaparts.providers.wires.generate_content._spelling import (
+    SYSTEM_FIELDS,
+    absent,
+    pick,
+    spelled_snake,
+)
 
 __all__ = ["Read", "read", "read_part"]
 
@@ -48,7 +54,7 @@ _FILES_API = "https://generativelanguage.googleapis.com/"
 _WEB = ("https://", "http://")
 
 
-def read(payload: Any) -> list[Message]:
+def read(payload: Any, served: Served) -> list[Message]:
     """Read a `generateContent` body, or just its `contents` list, as messages.
 
     Other call arguments (`model`, `generationConfig`, `tools`, the rest of `config`) are

@@ -31,8 +31,8 @@ from mediaparts.providers._render_common import (
     parts,
     text_file,
 )
-from mediaparts.providers.gemini._spelling import spell
 from mediaparts.providers.gemini._tables import PROVIDER
+from mediaparts.providers.wires.generate_content._spelling import spell
 
 __all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints_of", "media", "text"]
 

@@ -22,6 +22,7 @@ from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     Block,
     Prepare,
+    Served,
     call_ids,
     filename_for,
     hints,
@@ -31,13 +32,13 @@ from mediaparts.providers._render_common import (
     without_cache,
 )
 from mediaparts.providers._sites import Problems, Site, Where, url_text_site
-from mediaparts.providers.openai import (
+from mediaparts.providers.openai_responses._tables import PROVIDER
+from mediaparts.providers.wires.chat_completions import (
     file_data_site,
     takes_breakpoints,
     tool_error,
     write_breakpoint,
 )
-from mediaparts.providers.openai_responses._tables import PROVIDER
 
 __all__ = ["media_site", "render"]
 
@@ -413,7 +414,7 @@ def _function_call(call: ToolCall, ids: Mapping[int, str]) -> Json:
     return out
 
 
-def replays(part: ReasoningPart) -> str | None:
+def replays(part: ReasoningPart, served: Served) -> str | None:
     """Say why a reasoning part is not sent back to Responses, or None when it is."""
     if part.provider != PROVIDER:
         return "Responses replays only its own reasoning items"
@@ -424,7 +425,7 @@ def replays(part: ReasoningPart) -> str | None:
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> list[Json]:
     """Return our own reasoning item as the API wrote it; anything else is lost."""
-    why = replays(part)
+    why = replays(part, prepare.served)
     if why is not None:
         prepare.lose(part, why)
         return []

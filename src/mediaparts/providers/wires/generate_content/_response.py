@@ -24,9 +24,10 @@ from mediaparts.providers._read_common import (
     token_count,
     utf8,
 )
-from mediaparts.providers.gemini._read import Read, read_part
-from mediaparts.providers.gemini._spelling import absent, camel, pick
+from mediaparts.providers._render_common import Served
 from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
+from mediaparts.providers.wires.generate_content._read import Read, read_part
+from mediaparts.providers.wires.generate_content._spelling import absent, camel, pick
 
 __all__ = ["read_response"]
 
@@ -45,7 +46,7 @@ _BASE64 = {("thoughtSignature", False), ("thoughtSignature", True), ("data", Tru
 _STANDARD = str.maketrans("-_", "+/")
 
 
-def read_response(response: Any) -> Assistant:
+def read_response(response: Any, served: Served) -> Assistant:
     """Read a `GenerateContentResponse` (SDK object, REST JSON or `to_json_dict()`).
 
     Raises:

@@ -37,12 +37,13 @@ from mediaparts.providers._read_common import (
     token_count,
     url_media,
 )
-from mediaparts.providers.openai import read_breakpoint
+from mediaparts.providers._render_common import Served
 from mediaparts.providers.openai_responses._tables import (
     PROVIDER,
     RULES,
     STOP_REASONS,
 )
+from mediaparts.providers.wires.chat_completions import read_breakpoint
 
 __all__ = ["read", "read_response"]
 
@@ -83,7 +84,7 @@ def _native(hints: Mapping[str, Any]) -> dict[str, Hints]:
     return {PROVIDER: dict(hints)} if hints else {}
 
 
-def read(payload: Any) -> list[Message]:
+def read(payload: Any, served: Served) -> list[Message]:
     """Read `client.responses.create` arguments (or just the `input` list) as messages.
 
     Args:
@@ -121,7 +122,7 @@ def read(payload: Any) -> list[Message]:
     return out
 
 
-def read_response(response: Any) -> Assistant:
+def read_response(response: Any, served: Served) -> Assistant:
     """Read a `Response` (the SDK object or its dict) as one assistant message.
 
     OpenAI's counts already have our meaning: `input_tokens` includes the cached tokens and

@@ -39,6 +39,7 @@ from mediaparts.providers._read_common import (
     url_media,
     utf8,
 )
+from mediaparts.providers._render_common import Served
 from mediaparts.providers.anthropic._tables import PROVIDER, STOP_REASONS
 
 __all__ = ["read", "read_response"]
@@ -57,7 +58,7 @@ _HELD = {
 }
 
 
-def read(payload: Any) -> list[Message]:
+def read(payload: Any, served: Served) -> list[Message]:
     """Read the keyword arguments of `client.messages.create`, or just its `messages` list.
 
     Keys other than `system` and `messages` (`model`, `max_tokens`, `tools`, ...) are ignored.
@@ -82,7 +83,7 @@ def read(payload: Any) -> list[Message]:
     return out
 
 
-def read_response(response: Any) -> Assistant:
+def read_response(response: Any, served: Served) -> Assistant:
     """Read a `Message` response (the SDK object or its dict) as an `Assistant` message.
 
     Usage takes the common meaning: Anthropic's `input_tokens` leaves out the tokens read

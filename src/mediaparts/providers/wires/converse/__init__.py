@@ -1,0 +1,38 @@
+"""AWS Bedrock Converse: its media rules, `render` to `client.converse` arguments, and `read`.
+
+`read` turns `converse` arguments (or their `messages` list) back into messages and
+`read_response` a `converse` response into an `Assistant`; `render(read(p))` gives `p` back.
+What the common model does not hold is kept under `native["bedrock"]`, and only `render` for
+Bedrock reads it:
+
+On a part:
+- `ttl`: true when the `cachePoint` after the part wrote `"ttl": "5m"` (the default) itself.
+- `format`: the block's format name when it is not the one `render` picks from the media
+  type (an alias such as `mpg`, `mpga`, `x-aac`), or null: the document had no `format`.
+- `bucketOwner`: the `s3Location`'s bucket owner.
+- `source`: `"text"` or `"content"` for a document given as text, or as text pieces.
+- `chunks`: the length of each text piece (a document's `content`, a `citationsContent`'s
+  `content`) when there were not exactly one.
+- `context`, `citations`: a document's own `context` and `citations` settings.
+- `citations_content`: true for text read from a `citationsContent` block.
+- `guard`, `qualifiers`: text or an image read from `guardContent` (and its qualifiers).
+- `json`: true for a tool result's `json` block (the text part holds its JSON text).
+- `error`: an image or audio block's `error`, as a response wrote it.
+
+On a message:
+- `in_messages`: a `System` (or a `User` marked `system`) read from a `role: "system"` turn
+  inside `messages` (a mid-conversation system message), rendered back in place.
+- `system`: a `User` holding system blocks that `System` cannot (a guarded image, a
+  `toolAddition`, a `cachePoint` after nothing), rendered back among the system blocks.
+- `status`: `"success"` when a `toolResult` wrote it; `type`: a `toolResult`'s `type`.
+"""
+
+from mediaparts.providers.wires.converse._read import read, read_response
+from mediaparts.providers.wires.converse._render import media_site, render
+
+__all__ = [
+    "media_site",
+    "read",
+    "read_response",
+    "render",
+]

@@ -1,0 +1,49 @@
+"""Google Gemini API: its media rules, `render` to a `generateContent` body, and its readers.
+
+`render` writes the REST body (`contents`, `systemInstruction`, `inlineData`, `fileData`,
+`functionCall`, `functionResponse`, in camelCase); `read` reads that body back, in camelCase
+or in the Python SDK's snake_case, or just its `contents`; `read_response` reads a
+`GenerateContentResponse`, the SDK's object or its dict (google-genai 3.4 `types.py`, read
+2026-11).
+
+What a body holds beyond the common model is kept under `native["gemini"]`, so that
+`render(read(body))` gives the body back exactly. The hints:
+
+- On a message: `"split": True` (it starts a new Content although the one before has the
+  same role), `"join": True` (it continues the Content of the message before: a Content
+  holding text and function responses is read as several messages), `"no_role": True` (the
+  Content had no `role`), `"contents": "string"` (the SDK's `contents="..."`, one user turn
+  given as a string).
+- On a system message: `"field"` (where the instruction was: `systemInstruction`,
+  `system_instruction`, `config.systemInstruction` or `config.system_instruction`),
+  `"string": True` (written as a plain string), `"role"` (the role its Content gave).
+- On a tool result (`functionResponse`): `"snake": True` (spelled in snake_case),
+  `"response"`: `"json"` (the text is the JSON of the `response` object, sent back as that
+  object), `"error"` (the response was `{"error": text}`, the tool's `error`) or `"absent"`
+  (no `response`); `"inner"` (the function response's other fields, e.g. `willContinue`).
+- On a part: `"snake": True` (spelled in snake_case), `"extra"` (the Part's fields we do not
+  model, verbatim: `thoughtSignature` on text and function calls, `videoMetadata`,
+  `mediaResolution`, `partMetadata`), `"inner"` (the other fields of its `inlineData`,
+  `fileData` or `functionCall`, e.g. `displayName`), `"bytes": True` (inline data or a thought
+  signature given as bytes, as the SDK types them), `"nested": True` (media read from inside a
+  `functionResponse`), `"empty": True` (an empty text part the body had), `"no_args": True` (a
+  function call without `args`), `"unsigned": True` (the first function call of a model
+  Content, read without a `thoughtSignature`: sent back without one, where an unsigned call
+  rendered for Gemini 3 gets Google's validator-skipping signature), `"passed_url": True` (a
+  `fileData` web URL, which Gemini fetched: rendering it back for Gemini passes it through,
+  even without a `mimeType`).
+
+Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on a text or a
+function call part stays a hint of that part (Gemini 3 requires it back on the same part).
+"""
+
+from mediaparts.providers.wires.generate_content._read import read
+from mediaparts.providers.wires.generate_content._render import media_site, render
+from mediaparts.providers.wires.generate_content._response import read_response
+
+__all__ = [
+    "media_site",
+    "read",
+    "read_response",
+    "render",
+]
