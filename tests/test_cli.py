@@ -488,16 +488,12 @@ def test_inspect_model_line_for_a_provider_without_an_image_table(
 ) -> None:
     """A provider with no image table is said by its media table's row, or by the model alone."""
     import dataclasses
-    from types import SimpleNamespace
 
     from mediaparts.providers import openai
 
     costs = openai.RULES.costs if tables == "costs" else ()
-    rules = dataclasses.replace(openai.RULES, provider="plain", vision=(), costs=costs)
-    module = SimpleNamespace(
-        RULES=rules, render=openai.PROVIDER.renderer, media_site=openai.PROVIDER.media_site
-    )
-    mp.providers.register("plain", module)
+    rules = dataclasses.replace(openai.RULES, vision=(), costs=costs)
+    mp.providers.register("plain", wire="openai", rules=rules)
     try:
         args = ["inspect", str(testdata / "photo.jpg"), "--provider", "plain"]
         assert main(args + (["--model", model] if model else [])) == 0

@@ -19,6 +19,10 @@ from tests._builders import TESTDATA
 
 CORPUS = Path(__file__).parent / "corpus"
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
+# A user's provider on each built-in's wire, with its rules (registered by conftest.py).
+TWINS = {provider: f"{provider}-twin" for provider in PROVIDERS}
+# The built-in whose SDK and corpus folder a name (a built-in or its twin) goes by.
+SHAPE = {**{p: p for p in PROVIDERS}, **{twin: p for p, twin in TWINS.items()}}
 MEDIA_HOST = "https://media.example/"
 
 # Bedrock fields of blob type (botocore's bedrock-runtime model): bytes for boto3.

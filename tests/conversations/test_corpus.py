@@ -23,6 +23,8 @@ from mediaparts.testing import MediaURLs
 from tests.conversations._corpus import (
     MEDIA_HOST,
     PROVIDERS,
+    SHAPE,
+    TWINS,
     cases,
     load,
     media_files,
@@ -66,26 +68,33 @@ def test_corpus_request_validates_with_its_sdk(case: tuple[str, str]) -> None:
     validate_request(case[0], _request(case))
 
 
+@pytest.mark.parametrize("twin", [False, True], ids=["built-in", "twin"])
 @pytest.mark.parametrize("case", REQUESTS, ids="/".join)
-def test_corpus_request_reads_whole_or_as_its_message_list(case: tuple[str, str]) -> None:
+def test_corpus_request_reads_whole_or_as_its_message_list(
+    case: tuple[str, str], twin: bool
+) -> None:
     """A payload reads as messages, and its message list alone reads as the same turns."""
-    provider = case[0]
+    provider = TWINS[case[0]] if twin else case[0]
     payload = _request(case)
     messages = mp.messages_from(payload, provider)
     assert messages
-    alone = mp.messages_from(payload[_MESSAGE_LIST[provider]], provider)
+    alone = mp.messages_from(payload[_MESSAGE_LIST[case[0]]], provider)
     others = [m for m in messages if m.role not in ("system", "developer")]
     listed = [m for m in alone if m.role not in ("system", "developer")]
     assert listed == others
 
 
+@pytest.mark.parametrize("twin", [False, True], ids=["built-in", "twin"])
 @pytest.mark.parametrize("case", REQUESTS, ids="/".join)
-def test_corpus_request_rerenders_identically(case: tuple[str, str], media_urls: MediaURLs) -> None:
-    """render(messages_from(p, X), X) == p, with nothing fetched and no warning."""
-    provider = case[0]
+def test_corpus_request_rerenders_identically(
+    case: tuple[str, str], twin: bool, media_urls: MediaURLs
+) -> None:
+    """render(messages_from(p, X), X) == p, with nothing fetched and no warning, for the
+    built-in provider X and for a user's provider registered on its wire with its rules."""
+    provider = TWINS[case[0]] if twin else case[0]
     payload = _request(case)
     messages = mp.messages_from(payload, provider)
-    assert mp.render(messages, provider) == conversation(provider, payload)
+    assert mp.render(messages, provider) == conversation(case[0], payload)
     assert media_urls.requests == []
 
 
@@ -136,16 +145,17 @@ def _missing(source: list[mp.Message], target: dict[str, Any], warned: str) -> l
 
 
 @pytest.mark.mediaparts(assert_all_requested=False)
-@pytest.mark.parametrize("target", PROVIDERS)
+@pytest.mark.parametrize("target", [*PROVIDERS, *TWINS.values()])
 @pytest.mark.parametrize("case", REQUESTS, ids="/".join)
 def test_corpus_request_carries_to_every_provider(
     case: tuple[str, str], target: str, media_urls: MediaURLs
 ) -> None:
-    """Any conversation renders for any provider, valid there, losing nothing unannounced."""
+    """Any conversation renders for any provider (a user's twin of a built-in too), valid
+    there, losing nothing unannounced."""
     provider = case[0]
     if target == provider:
         pytest.skip("the same provider: see test_corpus_request_rerenders_identically")
-    pytest.importorskip(SDK_MODULES[target])
+    pytest.importorskip(SDK_MODULES[SHAPE[target]])
     for url, path in media_files().items():
         media_urls.add(url, path)
     messages = mp.messages_from(_request(case), provider)
@@ -160,7 +170,7 @@ def test_corpus_request_carries_to_every_provider(
         return
     for warning in caught:
         assert issubclass(warning.category, mp.ConversionWarning), warning.message
-    validate_request(target, payload)
+    validate_request(SHAPE[target], payload)
     warned = "\n".join(str(w.message) for w in caught)
     assert _missing(messages, payload, warned) == []
 
@@ -186,13 +196,15 @@ def test_corpus_media_urls_are_served() -> None:
             start = end
 
 
+@pytest.mark.parametrize("twin", [False, True], ids=["built-in", "twin"])
 @pytest.mark.parametrize("case", RESPONSES, ids="/".join)
-def test_corpus_response_reads_from_dict_and_sdk_object(case: tuple[str, str]) -> None:
+def test_corpus_response_reads_from_dict_and_sdk_object(case: tuple[str, str], twin: bool) -> None:
     """A response reads into an Assistant, the same from its dict as from the SDK's object."""
-    provider, name = case
-    data = load(path_of(provider, "responses", name))
+    shape, name = case
+    provider = TWINS[shape] if twin else shape
+    data = load(path_of(shape, "responses", name))
     reply = mp.message_from_response(data, provider)
     assert isinstance(reply, mp.Assistant)
     assert reply.parts or reply.stop_reason is not None
-    pytest.importorskip(SDK_MODULES[provider])
-    assert mp.message_from_response(sdk_response(provider, data), provider) == reply
+    pytest.importorskip(SDK_MODULES[shape])
+    assert mp.message_from_response(sdk_response(shape, data), provider) == reply

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import types
 from pathlib import Path
 from typing import Any
 
@@ -230,12 +228,7 @@ def test_batch_line_anthropic_takes_its_longest_id() -> None:
 
 def test_batch_line_refuses_a_provider_without_batch_format() -> None:
     """A registered provider without batch members is refused, naming what it lacks."""
-    module = types.SimpleNamespace(
-        RULES=dataclasses.replace(openai.RULES, provider="nobatch"),
-        render=openai.PROVIDER.renderer,
-        media_site=openai.PROVIDER.media_site,
-    )
-    mp.providers.register("nobatch", module)
+    mp.providers.register("nobatch", wire="openai", rules=openai.RULES)
     try:
         with pytest.raises(mp.InvalidConfig, match="no batch format"):
             mp.batch_line("a", "hi", "nobatch")

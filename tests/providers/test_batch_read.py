@@ -355,19 +355,23 @@ def test_read_batch_results_refuses_a_wrong_source(
 
 def test_read_batch_results_needs_a_response_reader() -> None:
     """A provider with a batch format but no response reader is refused at once."""
-    import dataclasses
     import types
 
     from mediaparts.providers import openai
 
-    module = types.SimpleNamespace(
-        RULES=dataclasses.replace(openai.RULES, provider="noreader"),
+    # A wire of Chat Completions' render and sites, with no readers.
+    wire = types.SimpleNamespace(
+        __name__="no-readers",
         render=openai.PROVIDER.renderer,
         media_site=openai.PROVIDER.media_site,
+    )
+    mp.providers.register(
+        "noreader",
+        wire=wire,
+        rules=openai.RULES,
         batch_request=openai.batch_request,
         batch_result=openai.batch_result,
     )
-    mp.providers.register("noreader", module)
     try:
         with pytest.raises(mp.InvalidConfig, match="cannot read responses"):
             mp.read_batch_results([], "noreader")

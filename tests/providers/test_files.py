@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import types
 from typing import Any
 
 import pytest
@@ -77,32 +75,23 @@ def test_files_answer_and_awaited_check_client_kind() -> None:
 
 
 def test_files_registry_refuses_wrong_files_member() -> None:
-    """A provider module whose FILES is not a FileApi is refused when registered."""
-    module = types.SimpleNamespace(
-        RULES=dataclasses.replace(chat.RULES, provider="files-test"),
-        render=chat.render,
-        media_site=chat.media_site,
-        FILES="not a file api",
-    )
-    with pytest.raises(mp.InvalidConfig, match="FILES"):
-        mp.providers.register("files-test", module)
+    """A provider whose files= is not a FileApi is refused when registered."""
+    with pytest.raises(mp.InvalidConfig, match="files must be"):
+        mp.providers.register("files-test", wire="openai", rules=chat.RULES, files="not an api")  # type: ignore[arg-type]
 
 
 def test_files_registry_keeps_files_member() -> None:
-    """A registered provider's FILES is its Provider's `files`."""
+    """A registered provider's files= is its Provider's `files`."""
     api = FileApi(
         rules=FileStoreRules(store="files-test2", max_bytes=10, kinds=("file",)),
         upload=lambda client, request: Stored("x"),
         aupload=chat.FILES.aupload,
         account=lambda client, location: "a",
     )
-    module = types.SimpleNamespace(
-        RULES=dataclasses.replace(chat.RULES, provider="files-test2"),
-        render=chat.render,
-        media_site=chat.media_site,
-        FILES=api,
-    )
     try:
-        assert mp.providers.register("files-test2", module).files is api
+        assert (
+            mp.providers.register("files-test2", wire="openai", rules=chat.RULES, files=api).files
+            is api
+        )
     finally:
         mp.providers.unregister("files-test2")

@@ -1,15 +1,18 @@
-"""Adding a provider is one module and one registry line: this module is a throw-away provider.
+"""Adding a wire is one module and one registration: this module is a throw-away wire.
 
-The module-level `RULES`, `render` and `media_site` below are everything "pixie" is: a made-up
-API that takes PNG and JPEG images and PDFs, with its own vision table and PDF rate. The
-`pixie` fixture registers this very module (`mp.providers.register("pixie", module)`) and
-removes it afterwards; the tests then normalize, render, check and estimate through the
-public API, as users would.
+The module-level `render` and `media_site` below are everything the "pixie" wire is: a
+made-up API shape of text and blob blocks. `RULES` is the "pixie" provider's data: PNG and
+JPEG images and PDFs, with its own vision table and PDF rate. The `pixie` fixture registers
+the provider on this very module (`mp.providers.register("pixie", wire=module,
+rules=RULES)`) and removes it afterwards; the tests then normalize, render, check and
+estimate through the public API, as users would. A provider on an existing wire is the same
+call with a wire's name (`wire="openai"`), shown at the end.
 """
 
 from __future__ import annotations
 
 import importlib
+import types
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -90,9 +93,9 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
 
 @pytest.fixture
 def pixie() -> Iterator[mp.Provider]:
-    """Register this module as the provider "pixie"; unregister it afterwards."""
+    """Register the provider "pixie" on this module's wire; unregister it afterwards."""
     module = importlib.import_module(__name__)
-    provider = mp.providers.register(NAME, module)
+    provider = mp.providers.register(NAME, wire=module, rules=RULES)
     try:
         yield provider
     finally:
@@ -176,27 +179,33 @@ def test_registry_with_rules_changes_what_estimate_uses(
 
 
 class _NoSites:
-    """A provider object without `media_site`: check could not read its payloads."""
+    """A wire without `media_site`: check could not read its payloads."""
 
-    RULES = RULES
+    __name__ = "no-sites"
 
     def render(self, messages: Sequence[mp.Message], prepare: Prepare) -> dict[str, Any]:
         return {}
 
 
 @pytest.mark.parametrize(
-    ("name", "module", "message"),
+    ("name", "kwargs", "message"),
     [
-        ("nosites", _NoSites(), "media_site"),
-        ("norules", object(), "RULES"),
-        (NAME + "-other", importlib.import_module(__name__), "must be the same name"),
-        ("", importlib.import_module(__name__), "non-empty string"),
+        ("nosites", {"wire": _NoSites(), "rules": RULES}, "media_site"),
+        ("norules", {"wire": "openai", "rules": object()}, "rules must be"),
+        ("nowire", {"rules": RULES}, "needs wire="),
+        ("badwire", {"wire": "chat-completion", "rules": RULES}, "no wire is named"),
+        ("shadow", {"wire": types.SimpleNamespace(__name__="openai"), "rules": RULES}, "built-in"),
+        ("quirky", {"wire": "openai", "rules": RULES, "quirks": {"nope": 1}}, "reads no quirk"),
+        ("halfbatch", {"wire": "openai", "rules": RULES, "batch_request": print}, "both"),
+        ("", {"wire": "openai", "rules": RULES}, "non-empty string"),
     ],
 )
-def test_registry_refuses_what_breaks_the_protocol(name: str, module: Any, message: str) -> None:
-    """register checks ProviderModule and names what is missing or wrong (InvalidConfig)."""
+def test_registry_refuses_what_breaks_the_protocol(
+    name: str, kwargs: dict[str, Any], message: str
+) -> None:
+    """register checks the wire, the rules and the data, and names what is wrong."""
     with pytest.raises(mp.InvalidConfig, match=message):
-        mp.providers.register(name, module)
+        mp.providers.register(name, **kwargs)
     assert name not in mp.providers.names()
 
 
@@ -204,14 +213,61 @@ def test_registry_refuses_a_taken_name(pixie: mp.Provider) -> None:
     """A second provider under a registered name needs replace=True."""
     module = importlib.import_module(__name__)
     with pytest.raises(mp.InvalidConfig, match="already registered"):
-        mp.providers.register(NAME, module)
-    assert mp.providers.register(NAME, module, replace=True).rules is RULES
+        mp.providers.register(NAME, wire=module, rules=RULES)
+    assert mp.providers.register(NAME, wire=module, rules=RULES, replace=True).rules is RULES
+
+
+def test_registry_module_form_still_works_with_a_warning() -> None:
+    """The old register(name, module) registers the module as its own wire, deprecated."""
+    module = types.SimpleNamespace(RULES=RULES, render=render, media_site=media_site)
+    with pytest.warns(DeprecationWarning, match="wire=..., rules="):
+        provider = mp.providers.register(NAME, module)
+    try:
+        assert provider.wire == f"module:{NAME}"
+        assert mp.render(mp.User("hi"), NAME) == {
+            "turns": [{"role": "user", "blocks": [{"text": "hi"}]}]
+        }
+    finally:
+        mp.providers.unregister(NAME)
 
 
 @pytest.mark.parametrize("provider", mp.providers.names())
-def test_registry_built_ins_meet_the_protocol(provider: str) -> None:
-    """Every built-in provider module is registered under its RULES.provider name."""
-    assert mp.providers.get(provider).rules.provider == provider
+def test_registry_built_ins_are_records_on_the_five_wires(provider: str) -> None:
+    """Every built-in provider is a record of its own name on a built-in wire."""
+    record = mp.providers.get(provider)
+    assert record.rules.provider == provider
+    assert record.wire in mp.providers.wires.names()
+    assert record.shape is mp.providers.wires.get(record.wire)
+
+
+def test_registry_wires_are_named_by_shape_too() -> None:
+    """Each wire answers to its first provider's name and to the name of its API shape."""
+    shapes = ["chat-completions", "responses", "messages", "generate-content", "converse"]
+    wires = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
+    assert [mp.providers.wires.canonical(s) for s in shapes] == wires
+    assert [mp.providers.get(w).wire for w in wires] == wires
+
+
+def test_registry_provider_on_an_existing_wire_is_one_call(media: MediaFactory) -> None:
+    """A user's OpenAI-compatible endpoint with its own limit: one registration, then it is
+    a provider like the built-ins, its rules renamed to it and its limit applied."""
+    rules = mp.providers.get("openai").with_rules(image_max_bytes=20_000).rules
+    provider = mp.providers.register("my-vllm", wire="chat-completions", rules=rules)
+    try:
+        assert (provider.wire, provider.rules.provider, provider.rules.store) == (
+            "openai",
+            "my-vllm",
+            "my-vllm",
+        )
+        assert mp.providers.get("openai").rules.provider == "openai"  # left as it was
+        payload = mp.render([mp.User(["Look", media.image(3000, 2000)])], "my-vllm")
+        image = payload["messages"][0]["content"][1]["image_url"]["url"]
+        assert image.startswith("data:image/")
+        assert len(mp.normalize(media.image(3000, 2000), "my-vllm").data) <= 20_000
+        assert mp.check(payload, "my-vllm") == []
+        assert mp.messages_from(payload, "my-vllm")[0].parts[0] == mp.TextPart("Look")
+    finally:
+        mp.providers.unregister("my-vllm")
 
 
 @pytest.mark.parametrize(

@@ -333,7 +333,8 @@ def get(name: str | Provider) -> Provider:
         raise UnknownProvider(name, names())
     assert isinstance(name, str)
     provider = importlib.import_module(entry).PROVIDER
-    assert isinstance(provider, Provider) and provider.name == name, entry
+    assert isinstance(provider, Provider), entry
+    assert provider.name == name, entry
     _registry[name] = provider
     return provider
 

@@ -1,0 +1,39 @@
+"""The corpus suite runs through user-registered twins of the built-in providers too.
+
+Each twin is one registration (`mp.providers.register`) on the built-in's wire with its rules,
+quirks, file store and batch envelope: what a provider on an existing wire is. The suite's
+tests then read, render and carry every corpus conversation through the twins as through the
+built-ins, so a wire that still wrote its first provider's name (a `native` key, a
+`ProviderPart.provider`, a check) would fail them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import mediaparts as mp
+from tests.conversations._corpus import PROVIDERS, TWINS
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _twins() -> Iterator[None]:
+    """Register a twin of each built-in provider for the session."""
+    for provider in PROVIDERS:
+        built_in = mp.providers.get(provider)
+        mp.providers.register(
+            TWINS[provider],
+            wire=built_in.wire,
+            rules=built_in.rules,
+            files=built_in.files,
+            batch_request=built_in.batch_request,
+            batch_result=built_in.batch_result,
+            quirks=built_in.quirks,
+            replace=True,
+        )
+    try:
+        yield
+    finally:
+        for twin in TWINS.values():
+            mp.providers.unregister(twin)
