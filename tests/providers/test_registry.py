@@ -11,7 +11,9 @@ call with a wire's name (`wire="openai"`), shown at the end.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import importlib.metadata
 import types
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -19,6 +21,8 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+import mediaparts.testing
+from mediaparts import cli
 from mediaparts.formats import Kind
 from mediaparts.providers import (
     AnthropicPatches,
@@ -37,7 +41,9 @@ from mediaparts.providers import (
     Where,
     payload_bytes,
 )
+from mediaparts.providers import _registry as registry
 from mediaparts.testing import MediaFactory
+from tests._builders import TESTDATA
 
 NAME = "pixie"
 
@@ -286,3 +292,56 @@ def test_registry_unknown_name_is_unknown_provider(call: Any) -> None:
     with pytest.raises(mp.UnknownProvider, match="mistral") as info:
         call()
     assert info.value.known == mp.providers.names()
+
+
+# An installed package's provider, as its entry point names it: a record on an existing wire.
+ACME = mp.providers.Provider("acme", dataclasses.replace(RULES, provider="acme"), "openai")
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[importlib.metadata.EntryPoint]]:
+    """Pretend installed packages name providers in the group (filled in by the test)."""
+    entries: list[importlib.metadata.EntryPoint] = []
+    monkeypatch.setattr(
+        importlib.metadata,
+        "entry_points",
+        lambda group: [e for e in entries if group == "mediaparts.providers"],
+    )
+    monkeypatch.setattr(registry, "_plugins", [False])
+    yield entries
+    for entry in entries:
+        if entry.name in mp.providers.names():
+            mp.providers.unregister(entry.name)
+
+
+def _entry(name: str, value: str) -> importlib.metadata.EntryPoint:
+    return importlib.metadata.EntryPoint(name=name, value=value, group="mediaparts.providers")
+
+
+def test_registry_installed_provider_works_in_the_cli_and_plugin(
+    installed: list[importlib.metadata.EntryPoint],
+    media: MediaFactory,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A provider an installed package names in the entry-point group is known to names(),
+    get(), the CLI's --provider and assert_fits, with no code of the user's."""
+    installed.append(_entry("acme", f"{__name__}:ACME"))
+    assert "acme" in mp.providers.names()
+    assert mp.providers.get("acme") is ACME
+    payload = mp.render([mp.User(["Look", media.image(64, 48)])], "acme")
+    mediaparts.testing.assert_fits(payload, "acme")
+    assert cli.main(["inspect", str(TESTDATA / "photo.jpg"), "--provider", "acme"]) == 0
+    assert "acme" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [(f"{__name__}:RULES", "must give a mediaparts.providers.Provider"), ("no_such:X", "loaded")],
+)
+def test_registry_installed_provider_that_is_wrong_is_invalid_config(
+    installed: list[importlib.metadata.EntryPoint], value: str, message: str
+) -> None:
+    """An entry point that cannot load, or is not a Provider of its name, is InvalidConfig."""
+    installed.append(_entry("broken", value))
+    with pytest.raises(mp.InvalidConfig, match=message):
+        mp.providers.get("broken")

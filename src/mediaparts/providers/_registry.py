@@ -3,7 +3,9 @@
 A provider is a wire (the API shape it speaks, `mediaparts.providers.wires`) plus data: its
 name, its rules (limits and model tables, each with source and date), its file store, its
 batch envelope and its quirks. Each built-in provider is one package of this folder whose
-`PROVIDER` is that record; `register` makes a user's provider the same way.
+`PROVIDER` is that record; `register` makes a user's provider the same way, and an installed
+package names its records in the entry-point group `mediaparts.providers` (read at the first
+`names()`, or at the first lookup of a name not registered otherwise).
 
 Its own module, below the generic ones (`_check`, `_normalize`, `_render`, `_estimate`, which
 look providers up here), so `mediaparts.providers` can export those without an import cycle.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.metadata
 import types
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -32,7 +35,16 @@ from mediaparts.providers._protocol import (
 )
 from mediaparts.providers._rules import Rules, replace_rules
 
-__all__ = ["Provider", "get", "moved_to_wire", "names", "register", "registered", "unregister"]
+__all__ = [
+    "PLUGIN_GROUP",
+    "Provider",
+    "get",
+    "moved_to_wire",
+    "names",
+    "register",
+    "registered",
+    "unregister",
+]
 
 # The built-in providers: name -> the package of this folder whose `PROVIDER` is the record.
 _BUILT_IN = {
@@ -170,12 +182,27 @@ def _check_record(provider: Provider) -> None:
     object.__setattr__(provider, "quirks", types.MappingProxyType(dict(provider.quirks)))
 
 
-# Registered providers: name -> the record (or, for a built-in not yet used, its import path).
-_registry: dict[str, Provider | str] = dict(_BUILT_IN)
+# Registered providers: name -> the record, or, for one not yet used, the import path of a
+# built-in's package or an installed package's entry point.
+_registry: dict[str, Provider | str | importlib.metadata.EntryPoint] = dict(_BUILT_IN)
+# Installed packages name their providers in this entry-point group: `name = "pkg.mod:RECORD"`,
+# a `Provider` (so the CLI and the pytest plugin know them without code of the user's).
+PLUGIN_GROUP = "mediaparts.providers"
+_plugins = [False]  # whether the group has been read
+
+
+def _discover() -> None:
+    """Read the installed packages' providers once (a name registered in code wins)."""
+    if _plugins[0]:
+        return
+    _plugins[0] = True
+    for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        _registry.setdefault(entry.name, entry)
 
 
 def names() -> tuple[str, ...]:
-    """Return the names of the registered providers (built-in ones included), sorted."""
+    """Return the names of the registered providers (built-in and installed ones included)."""
+    _discover()
     return tuple(sorted(_registry))
 
 
@@ -329,13 +356,37 @@ def get(name: str | Provider) -> Provider:
     entry = _registry.get(name) if isinstance(name, str) else None
     if isinstance(entry, Provider):
         return entry
+    if entry is None and isinstance(name, str) and not _plugins[0]:
+        _discover()
+        entry = _registry.get(name)
     if entry is None:
         raise UnknownProvider(name, names())
     assert isinstance(name, str)
-    provider = importlib.import_module(entry).PROVIDER
+    if isinstance(entry, str):
+        provider = importlib.import_module(entry).PROVIDER
+    else:
+        provider = _installed(name, entry)
     assert isinstance(provider, Provider), entry
-    assert provider.name == name, entry
     _registry[name] = provider
+    return provider
+
+
+def _installed(name: str, entry: importlib.metadata.EntryPoint) -> Provider:
+    """Load an installed package's provider, checking it is a `Provider` of that name.
+
+    Raises:
+        InvalidConfig: It cannot be loaded, or it is not a `Provider` named `name`.
+    """
+    where = f"the entry point {name} = {entry.value!r} of group {PLUGIN_GROUP}"
+    try:
+        provider = entry.load()
+    except Exception as exc:  # an installed package's import: any error, named and kept
+        raise InvalidConfig(f"{where} could not be loaded: {exc!r}") from exc
+    if not isinstance(provider, Provider) or provider.name != name:
+        raise InvalidConfig(
+            f"{where} gives {excerpt(provider)}; it must give a mediaparts.providers.Provider "
+            f"named {name!r} (e.g. mp.providers.Provider({name!r}, rules, 'openai'))"
+        )
     return provider
 
 
