@@ -433,3 +433,11 @@ def test_docs_models_are_not_deprecated() -> None:
         if model in deprecated
     }
     assert named == set()
+
+
+def test_docs_index_leads_to_every_page() -> None:
+    """docs/index.md links every page of docs/ (a new page joins the index)."""
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([^)#]+\.md)(?:#[^)]*)?\)", index))
+    pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")} - {"index.md"}
+    assert sorted(pages - linked) == []
