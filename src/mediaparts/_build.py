@@ -13,14 +13,11 @@ from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import check_fields, reading_dicts
 from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import (
+    PART_CLASSES,
     FilePart,
     ImagePart,
     MediaPart,
-    ProviderPart,
-    ReasoningPart,
-    RefusalPart,
     TextPart,
-    ToolCall,
     part_class,
 )
 from mediaparts._sources import (
@@ -48,11 +45,7 @@ _FIELDS = ("media_type", "filename", "detail", "metadata", "cache", "native")
 _SHORTHAND_KEYS = (*_SOURCES, *_FIELDS, "provider", "file_provider")
 # The parts that are not media, by the `kind` their `to_dict()` writes.
 _OTHER_KINDS: dict[str, type[PartFields]] = {
-    "text": TextPart,
-    "reasoning": ReasoningPart,
-    "tool_call": ToolCall,
-    "refusal": RefusalPart,
-    "provider": ProviderPart,
+    kind: cls for kind, cls in PART_CLASSES.items() if not issubclass(cls, MediaPart)
 }
 _ALLOWED = ", ".join(_SHORTHAND_KEYS)
 _KINDS: tuple[str, ...] = get_args(Kind)
