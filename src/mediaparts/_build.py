@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import Any, get_args, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, get_args, overload
 
 from mediaparts._blocks import PartFields
 from mediaparts._boundary import Boundary
@@ -35,7 +35,29 @@ from mediaparts._sources import (
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 from mediaparts.formats import Kind
 
-__all__ = ["is_single_source", "is_url", "part", "part_from_mapping"]
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import IO
+
+    from PIL import Image
+
+    from mediaparts._messages import _Message
+    from mediaparts._parts import Part
+
+__all__ = ["Conversation", "PartLike", "is_single_source", "is_url", "part", "part_from_mapping"]
+
+PartLike: TypeAlias = (
+    "Part | MediaPart | str | os.PathLike[str] | bytes | bytearray | memoryview | Mapping[str, Any]"
+    " | Image.Image | IO[bytes]"
+)
+"""What `mp.part()` takes as one part: a part, a path (`str` or path object), a URL or data URI
+(`str`), bytes, a dict shorthand (or `to_dict()` output), a PIL image or a binary file object."""
+
+# `_Message`, the base of the four message classes: the type a list of mixed messages gets.
+Conversation: TypeAlias = "_Message | Sequence[_Message] | PartLike | Sequence[PartLike]"
+"""What `render`, `count_tokens`, `estimate_tokens` and `trim` take as their `messages`: a
+message, messages, or a prompt (`str`) or parts, made into one user message (in a list, a
+`str` is text)."""
 
 # Only MediaError leaves part (see Boundary).
 _MAKING_A_PART = Boundary("making a part")
