@@ -232,3 +232,27 @@ def test_trim_old_argument_order_warns() -> None:
         assert mp.trim(THOUGHT, 10**6, "openai", "gpt-4o") == new  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="takes \\(messages, provider"):
         mp.trim(THOUGHT, "openai", 10**6)
+
+
+@pytest.mark.parametrize(
+    ("name", "old"),
+    [
+        ("render", "messages_or_parts"),
+        ("arender", "messages_or_parts"),
+        ("count_tokens", "part_or_messages"),
+        ("estimate_tokens", "part_or_messages"),
+    ],
+)
+def test_options_main_input_is_messages_old_keyword_warns(name: str, old: str) -> None:
+    """The main input is `messages`; the keyword of earlier versions works, with a warning."""
+    function = getattr(mp, name)
+    assert next(iter(inspect.signature(function).parameters)) == "messages"
+
+    def call(**kw: Any) -> Any:
+        done = function(provider="openai", **kw)
+        return asyncio.run(done) if inspect.iscoroutine(done) else done
+
+    with pytest.warns(DeprecationWarning, match=f"{name}\\({old}=...\\) is deprecated"):
+        by_old = call(**{old: [mp.User("hi")]})
+    assert by_old == call(messages=[mp.User("hi")])
+    assert inspect.iscoroutinefunction(function) == name.startswith("a")

@@ -20,7 +20,7 @@ from mediaparts._parts import MediaPart, TextPart
 from mediaparts.converting import TransformPolicy, using_transforms
 from mediaparts.providers import _costs
 from mediaparts.providers._count_parts import Counter
-from mediaparts.providers._options import Options, resolve
+from mediaparts.providers._options import Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 from mediaparts.providers._tokens import MessageTokens, Method, PartTokens, TokenCount
@@ -42,8 +42,9 @@ _ESTIMATING = Boundary("estimating tokens")
 _COUNTING = Boundary("counting tokens")
 
 
+@renamed("part_or_messages", "messages")
 def count_tokens(
-    part_or_messages: Conversation,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -58,7 +59,8 @@ def count_tokens(
     without a rule is `"unknown"` with the reason, never an error for the whole count.
 
     Args:
-        part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
+        messages: A part (or anything `mp.part()` takes), a message, or messages (the
+            keyword `part_or_messages` of earlier versions works, with a warning).
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
@@ -78,15 +80,16 @@ def count_tokens(
     """
     try:
         opts = resolve(options, model=model, detail=detail, transforms=transforms)
-        chosen, messages, single = _prepare(part_or_messages, provider, opts)
+        chosen, conversation, single = _prepare(messages, provider, opts)
         with _using(opts.transforms):
-            return count_parts(messages, chosen, opts.model, opts.detail, framed=not single)
+            return count_parts(conversation, chosen, opts.model, opts.detail, framed=not single)
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _COUNTING.reraise(exc)
 
 
+@renamed("part_or_messages", "messages")
 def estimate_tokens(
-    part_or_messages: Conversation,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -101,7 +104,8 @@ def estimate_tokens(
     raises the reason instead: 0 would be a wrong answer, given silently.
 
     Args:
-        part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
+        messages: A part (or anything `mp.part()` takes), a message, or messages (the
+            keyword `part_or_messages` of earlier versions works, with a warning).
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
@@ -122,10 +126,10 @@ def estimate_tokens(
     """
     try:
         opts = resolve(options, model=model, detail=detail, transforms=transforms)
-        chosen, messages, single = _prepare(part_or_messages, provider, opts)
+        chosen, conversation, single = _prepare(messages, provider, opts)
         with _using(opts.transforms):
             return count_parts(
-                messages, chosen, opts.model, opts.detail, strict=single, framed=not single
+                conversation, chosen, opts.model, opts.detail, strict=single, framed=not single
             ).total
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _ESTIMATING.reraise(exc)

@@ -7,15 +7,22 @@ take the same settings cannot drift apart. Each function reads the fields that a
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any, Literal, ParamSpec, TypeAlias, TypeVar, get_args
 
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._uploads import PartUploader, RenderUrls
 from mediaparts.providers._vision import check_model
 
-__all__ = ["ForeignReasoning", "OnLoss", "Options", "check_losses", "resolve"]
+__all__ = ["ForeignReasoning", "OnLoss", "Options", "check_losses", "renamed", "resolve"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 OnLoss: TypeAlias = Literal["warn", "drop", "error"]
 """What `render` does with a part the provider cannot carry: warn, drop quietly, or raise."""
@@ -121,3 +128,35 @@ def resolve(options: Any, **keywords: Any) -> Options:
     if not isinstance(base, Options):
         raise InvalidConfig(f"options must be an mp.Options, got {type(base).__name__}")
     return base.given(**keywords)
+
+
+def renamed(old: str, new: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Keep a renamed keyword argument working, with a `DeprecationWarning` naming the new one."""
+
+    def move(kwargs: dict[str, Any], name: str) -> None:
+        if old in kwargs:
+            warnings.warn(
+                f"{name}({old}=...) is deprecated; the argument is now named {new!r}",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+            kwargs[new] = kwargs.pop(old)
+
+    def wrap(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        if inspect.iscoroutinefunction(function):
+
+            @functools.wraps(function)
+            async def awaited(*args: Any, **kwargs: Any) -> Any:
+                move(kwargs, function.__name__)
+                return await function(*args, **kwargs)
+
+            return awaited  # type: ignore[return-value]  # the same coroutine function
+
+        @functools.wraps(function)
+        def called(*args: Any, **kwargs: Any) -> Any:
+            move(kwargs, function.__name__)
+            return function(*args, **kwargs)
+
+        return called  # functools.wraps gives it the signature of `function`
+
+    return wrap

@@ -22,7 +22,7 @@ from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, 
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, resolve
+from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._uploads import PartUploader, RenderUrls
 
@@ -108,7 +108,8 @@ class Preparer:
     def warn(self) -> None:
         """Issue one `ConversionWarning` per loss, attributed to the caller of `render`."""
         for loss in self.losses:
-            warnings.warn(loss, ConversionWarning, stacklevel=3)
+            # 4: past this method, render (or arender) and its `renamed` wrapper.
+            warnings.warn(loss, ConversionWarning, stacklevel=4)
 
 
 def _describe(thing: Any) -> str:
@@ -209,8 +210,9 @@ def _reasoning_as_text(message: Message, provider: str) -> Message:
     return message.model_copy(update={"parts": tuple(parts)})
 
 
+@renamed("messages_or_parts", "messages")
 def render(
-    messages_or_parts: Conversation,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -230,7 +232,8 @@ def render(
     silently: `on_loss` says what happens (see docs/conversations.md for each mapping).
 
     Args:
-        messages_or_parts: Messages; or a prompt (`str`) or parts, made into one user message.
+        messages: Messages; or a prompt (`str`) or parts, made into one user message (the
+            keyword `messages_or_parts` of earlier versions works, with a warning).
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules.
         urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`), or `"upload"`: as
@@ -277,7 +280,7 @@ def render(
         )
         fitting = _fitting(opts)
         chosen = get(provider)
-        messages = _conversation(messages_or_parts, chosen, opts.foreign_reasoning)
+        conversation = _conversation(messages, chosen, opts.foreign_reasoning)
         model, uploader = opts.model, opts.uploader
         done: dict[int, NormalizedPart] = {}
 
@@ -290,18 +293,19 @@ def render(
                 done[key] = normalize(sent, chosen, options=fitting)
             return done[key]
 
-        prepare = Preparer(chosen, messages, fit, opts.on_loss, model)
+        prepare = Preparer(chosen, conversation, fit, opts.on_loss, model)
         # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
         # payload, and a caller who edits the payload must not edit the frozen parts.
-        payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))
+        payload: dict[str, Any] = _fresh(chosen.renderer(conversation, prepare))
         prepare.warn()
         return payload
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _RENDERING.reraise(exc)
 
 
+@renamed("messages_or_parts", "messages")
 async def arender(
-    messages_or_parts: Conversation,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -327,7 +331,7 @@ async def arender(
         )
         fitting = _fitting(opts)
         chosen = get(provider)
-        messages = _conversation(messages_or_parts, chosen, opts.foreign_reasoning)
+        conversation = _conversation(messages, chosen, opts.foreign_reasoning)
         model, uploader = opts.model, opts.uploader
 
         async def prepared(part: MediaPart) -> NormalizedPart:
@@ -339,7 +343,7 @@ async def arender(
         media = list(
             {
                 id(p): p
-                for m in messages
+                for m in conversation
                 for p in m.files
                 if p.file_id is None or chosen.rules.reads(p.file_provider)
             }.values()
@@ -362,8 +366,8 @@ async def arender(
             same = by_media[part.model_copy(update={"cache": None})]
             return dataclasses.replace(same, part=part)
 
-        prepare = Preparer(chosen, messages, fitted, opts.on_loss, model)
-        payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))  # see render
+        prepare = Preparer(chosen, conversation, fitted, opts.on_loss, model)
+        payload: dict[str, Any] = _fresh(chosen.renderer(conversation, prepare))  # see render
         prepare.warn()
         return payload
     except Exception as exc:  # only MediaError leaves (see Boundary)
