@@ -105,17 +105,17 @@ class Options:
         This is how a call that takes both reads them: `render(..., urls="inline",
         options=opts)` renders with `opts.given(urls="inline")`.
         """
-        changed = {k: v for k, v in keywords.items() if _given(v, _DEFAULTS[k])}
+        # Given: not its default (the same object, or an equal string). Inline: on every render.
+        changed = {
+            k: v
+            for k, v in keywords.items()
+            if (d := _DEFAULTS[k]) is not v and not (isinstance(v, str) and v == d)
+        }
         return dataclasses.replace(self, **changed) if changed else self
 
 
 _DEFAULT = Options()
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Options)}
-
-
-def _given(value: Any, default: Any) -> bool:
-    """Whether a keyword was given: not its default (the same object, or an equal string)."""
-    return not (value is default or (isinstance(value, str) and value == default))
 
 
 def resolve(options: Any, **keywords: Any) -> Options:

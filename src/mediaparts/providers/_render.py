@@ -185,6 +185,8 @@ def _fitting(options: Options) -> Options:
     given to `normalize` have neither.
     """
     mode = _check_uploads(options.urls, options.uploader, options.model)
+    if mode == options.urls and options.detail is None and options.uploader is None:
+        return options  # the common case, without the cost of a copy on the render path
     return dataclasses.replace(options, urls=mode, detail=None, uploader=None)
 
 
