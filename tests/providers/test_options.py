@@ -230,6 +230,8 @@ def test_trim_old_argument_order_warns() -> None:
     new = mp.trim(THOUGHT, "openai", max_tokens=10**6, model="gpt-4o")
     with pytest.warns(DeprecationWarning, match="trim\\(messages, provider"):
         assert mp.trim(THOUGHT, 10**6, "openai", "gpt-4o") == new  # type: ignore[arg-type]
+    with pytest.warns(DeprecationWarning, match="trim\\(messages, provider"):
+        assert mp.trim(THOUGHT, 10**6, "openai", model="gpt-4o") == new  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="takes \\(messages, provider"):
         mp.trim(THOUGHT, "openai", 10**6)
 

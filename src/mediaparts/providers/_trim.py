@@ -108,7 +108,7 @@ def trim(
         UnknownProvider: No provider has that name.
         MediaTooLarge, InvalidMedia: An image to shrink cannot be decoded.
     """
-    if old or (isinstance(provider, int) and max_tokens is None):
+    if old:
         provider, max_tokens, model = _old_order(provider, old, max_tokens, model)
     try:
         opts = resolve(options, model=model)
@@ -159,7 +159,7 @@ def _old_order(
         DeprecationWarning,
         stacklevel=3,
     )
-    return (old[0] if old else None), first, (old[1] if len(old) == 2 else model)
+    return old[0], first, (old[1] if len(old) == 2 else model)
 
 
 def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:
