@@ -47,8 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["Conversation", "PartLike", "is_single_source", "is_url", "part", "part_from_mapping"]
 
 PartLike: TypeAlias = (
-    "Part | MediaPart | str | os.PathLike[str] | bytes | bytearray | memoryview | Mapping[str, Any]"
-    " | Image.Image | IO[bytes]"
+    "Part | PartFields | str | os.PathLike[str] | bytes | bytearray | memoryview"
+    " | Mapping[str, Any] | Image.Image | IO[bytes]"
 )
 """What `mp.part()` takes as one part: a part, a path (`str` or path object), a URL or data URI
 (`str`), bytes, a dict shorthand (or `to_dict()` output), a PIL image or a binary file object."""
