@@ -83,7 +83,7 @@ ENTRIES: list[tuple[str, str, Callable[[Path], Any]]] = [
     (
         "trim",
         "mediaparts.providers._trim.as_messages",
-        lambda _: mp.trim(["hi"], 100, "openai"),
+        lambda _: mp.trim(["hi"], "openai", max_tokens=100),
     ),
     (
         "upload",

@@ -152,6 +152,28 @@ def test_render_dataset_matches_render(provider: str) -> None:
         assert row["warnings"] == [] and row["error"] is None
 
 
+@pytest.mark.parametrize("how", ["keyword", "options"])
+def test_render_dataset_foreign_reasoning(how: str, tmp_path: Path) -> None:
+    """Another provider's reasoning goes as text when asked, as keyword or as mp.Options,
+    in render_dataset and write_batch_dataset alike."""
+    thought = [
+        mp.User("q"),
+        mp.Assistant([mp.ReasoningPart(text="a thought", provider="acme"), "answer"]),
+        mp.User("more"),
+    ]
+    settings: dict[str, Any] = (
+        {"foreign_reasoning": "text"}
+        if how == "keyword"
+        else {"options": mp.Options(foreign_reasoning="text")}
+    )
+    rows = [{"custom_id": "r1", "conversation": json.dumps([m.to_dict() for m in thought])}]
+    ds = ray.data.from_items(rows)
+    (row,) = render_dataset(ds, "openai", **settings).take_all()
+    assert json.loads(row["payload"]) == mp.render(thought, "openai", foreign_reasoning="text")
+    (batch,) = write_batch_dataset(ds, "openai", tmp_path, model="m", **settings)
+    assert b"a thought" in batch.path.read_bytes()
+
+
 def _b64(value: Any) -> str:
     import base64
 

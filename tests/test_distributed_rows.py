@@ -31,7 +31,7 @@ def pa() -> Any:
     return pytest.importorskip("pyarrow")
 
 
-def _opts(provider: str = "openai", **given: Any) -> _rows.Options:
+def _opts(provider: str = "openai", **given: Any) -> _rows.RowJob:
     return _rows.options("a test", provider, **given)
 
 
@@ -282,7 +282,7 @@ def test_options_fix_the_defaults_in_force() -> None:
     policy = mp.TransformPolicy(max_seconds=7)
     with mp.using_transforms(policy):
         opts = _opts()
-    assert opts.transforms == policy and opts.fetch == default_policy()
+    assert opts.options.transforms == policy and opts.fetch == default_policy()
 
 
 def test_columns_refuse_a_name_that_is_not_text() -> None:

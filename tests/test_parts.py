@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import get_args
 
 import httpx
 import pytest
@@ -21,6 +22,7 @@ from PIL import Image
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
+from mediaparts.formats import Kind
 from tests._builders import TESTDATA
 
 # file in testdata -> (class, media type)
@@ -687,3 +689,15 @@ def test_empty_url_body_keeps_the_end_of_a_long_url(httpx_mock: HTTPXMock) -> No
         mp.part(url).load()
     assert "IMG_0042.png' is empty (0 bytes)" in str(caught.value)
     assert url not in str(caught.value)
+
+
+def test_part_classes_every_kind_from_the_union() -> None:
+    """Every member of the `Part` union is listed by its kind, and every list of kinds follows."""
+    from mediaparts import _build, _filter
+    from mediaparts._parts import PART_CLASSES, Part
+
+    assert list(PART_CLASSES.values()) == list(get_args(Part))
+    assert tuple(PART_CLASSES) == _filter._KINDS
+    media = {k for k, c in PART_CLASSES.items() if issubclass(c, mp.MediaPart)}
+    assert set(_build._OTHER_KINDS) == set(PART_CLASSES) - media
+    assert media == set(get_args(Kind))

@@ -9,7 +9,7 @@ msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"
 import importlib as _importlib
 import typing as _typing
 
-from mediaparts._build import part
+from mediaparts._build import Conversation, PartLike, part
 from mediaparts._errors import (
     BlockedPath,
     BlockedURL,
@@ -75,6 +75,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         Cost,
         MessageTokens,
         NormalizedPart,
+        Options,
         PartTokens,
         Price,
         Prices,
@@ -113,6 +114,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
 # facade is the one place a lazy import may close a cycle (tests/test_architecture.py).
 _LAZY = {
     "NormalizedPart": "mediaparts.providers",
+    "Options": "mediaparts.providers",
     "TransformPolicy": "mediaparts.converting",
     "using_transforms": "mediaparts.converting",
     "Provider": "mediaparts.providers",
@@ -184,6 +186,7 @@ __all__ = [
     "BudgetExceeded",
     "Citation",
     "CodecUnavailable",
+    "Conversation",
     "ConversionError",
     "ConversionWarning",
     "Cost",
@@ -204,7 +207,9 @@ __all__ = [
     "NoDocumentedRule",
     "NormalizedPart",
     "OfflineError",
+    "Options",
     "Part",
+    "PartLike",
     "PartTokens",
     "Price",
     "Prices",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import Any, get_args, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, get_args, overload
 
 from mediaparts._blocks import PartFields
 from mediaparts._boundary import Boundary
@@ -13,14 +13,11 @@ from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._fields import check_fields, reading_dicts
 from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import (
+    PART_CLASSES,
     FilePart,
     ImagePart,
     MediaPart,
-    ProviderPart,
-    ReasoningPart,
-    RefusalPart,
     TextPart,
-    ToolCall,
     part_class,
 )
 from mediaparts._sources import (
@@ -38,7 +35,29 @@ from mediaparts._sources import (
 from mediaparts.detection import canonical_media_type, detect, kind_of, media_type_from_filename
 from mediaparts.formats import Kind
 
-__all__ = ["is_single_source", "is_url", "part", "part_from_mapping"]
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import IO
+
+    from PIL import Image
+
+    from mediaparts._messages import _Message
+    from mediaparts._parts import Part
+
+__all__ = ["Conversation", "PartLike", "is_single_source", "is_url", "part", "part_from_mapping"]
+
+PartLike: TypeAlias = (
+    "Part | PartFields | str | os.PathLike[str] | bytes | bytearray | memoryview"
+    " | Mapping[str, Any] | Image.Image | IO[bytes]"
+)
+"""What `mp.part()` takes as one part: a part, a path (`str` or path object), a URL or data URI
+(`str`), bytes, a dict shorthand (or `to_dict()` output), a PIL image or a binary file object."""
+
+# `_Message`, the base of the four message classes: the type a list of mixed messages gets.
+Conversation: TypeAlias = "_Message | Sequence[_Message] | PartLike | Sequence[PartLike]"
+"""What `render`, `count_tokens`, `estimate_tokens` and `trim` take as their `messages`: a
+message, messages, or a prompt (`str`) or parts, made into one user message (in a list, a
+`str` is text)."""
 
 # Only MediaError leaves part (see Boundary).
 _MAKING_A_PART = Boundary("making a part")
@@ -48,11 +67,7 @@ _FIELDS = ("media_type", "filename", "detail", "metadata", "cache", "native")
 _SHORTHAND_KEYS = (*_SOURCES, *_FIELDS, "provider", "file_provider")
 # The parts that are not media, by the `kind` their `to_dict()` writes.
 _OTHER_KINDS: dict[str, type[PartFields]] = {
-    "text": TextPart,
-    "reasoning": ReasoningPart,
-    "tool_call": ToolCall,
-    "refusal": RefusalPart,
-    "provider": ProviderPart,
+    kind: cls for kind, cls in PART_CLASSES.items() if not issubclass(cls, MediaPart)
 }
 _ALLOWED = ", ".join(_SHORTHAND_KEYS)
 _KINDS: tuple[str, ...] = get_args(Kind)

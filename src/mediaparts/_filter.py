@@ -9,17 +9,17 @@ usage, ...) and loses only parts. Messages are frozen, so the ones that change a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._pairs import answered_calls
-from mediaparts.formats import Kind
+from mediaparts._parts import PART_CLASSES
 
 __all__ = ["filter_messages"]
 
 _ROLES = ("system", "developer", "user", "assistant", "tool")
-_KINDS = (*get_args(Kind), "text", "reasoning", "tool_call", "refusal", "provider")
+_KINDS = tuple(PART_CLASSES)  # every part kind, read from the `Part` union
 
 
 def filter_messages(

@@ -6,7 +6,7 @@ Each class is a `MediaPart` (see `_mediapart`) of one kind; defining it register
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, get_args
 
 from typing_extensions import Never
 
@@ -139,3 +139,9 @@ Part: TypeAlias = (
 )
 """Every class a message part can be. A new part class is added here; code that dispatches on
 a part matches its class and ends in `assert_never`, so mypy lists what does not handle it yet."""
+
+PART_CLASSES: dict[str, type[Any]] = {
+    kind: cls for cls in get_args(Part) for kind in get_args(cls.model_fields["kind"].annotation)
+}
+"""Every part class by its `kind`, in the order of `Part`: read from the union, so every list
+of kinds (filters, dict readers) follows a new part class without another edit."""

@@ -144,7 +144,7 @@ def test_write_batch_names_the_request_that_fails_in_process(tmp_path: Path) -> 
 def test_write_batch_chunk_returns_lines_and_warnings() -> None:
     """A worker's chunk gives back each id's line, and the warnings raised making them."""
     job = _batch_write._Job(
-        mp.providers.get("openai"), "m", {}, "auto", mp.TransformPolicy(), "warn", "drop"
+        mp.providers.get("openai"), {}, mp.Options(model="m", transforms=mp.TransformPolicy())
     )
     lost = [mp.User(["hi"]), mp.Assistant([mp.ReasoningPart(text="t", provider="gemini")])]
     lines, caught = _batch_write._chunk(job, [("a", "hi"), ("b", lost)])

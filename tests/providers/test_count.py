@@ -500,7 +500,7 @@ def test_count_encrypted_reasoning_from_its_reported_usage() -> None:
     without = [mp.User("q"), mp.Assistant([item, call]), mp.Tool("ok", tool_call_id="c")]
     part = mp.count_tokens(without, "openai-responses", model="gpt-5").messages[1].parts[0]
     assert (part.tokens, part.method) == (0, "unknown")
-    trimmed = mp.trim(with_usage, 10_000, "openai-responses", model="gpt-5")
+    trimmed = mp.trim(with_usage, "openai-responses", max_tokens=10_000, model="gpt-5")
     assert trimmed == with_usage  # nothing unknown left: the default unknown="error" is met
 
 

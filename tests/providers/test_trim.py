@@ -140,7 +140,7 @@ def test_trim_cuts_between_whole_turns(name: str, provider: str) -> None:
     build, budget_of, expected = CUTS[name]
     conversation = build()
     budget = size([conversation[i] for i in budget_of], provider)
-    out = mp.trim(conversation, budget, provider)
+    out = mp.trim(conversation, provider, max_tokens=budget)
     assert kept(out, conversation) == expected
 
 
@@ -151,7 +151,7 @@ def test_trim_one_token_less_keeps_fewer(name: str) -> None:
     conversation = build()
     budget = size([conversation[i] for i in expected]) - 1
     try:
-        out = mp.trim(conversation, budget, "anthropic")
+        out = mp.trim(conversation, "anthropic", max_tokens=budget)
     except mp.BudgetExceeded:
         return
     assert len(out) < len(expected)
@@ -162,7 +162,7 @@ def test_trim_returns_a_new_list_and_leaves_the_input_alone() -> None:
     """A conversation that fits comes back as a new list of the same messages."""
     conversation: list[mp.Message] = [s(), u(), mp.User("see", files=[PHOTO]), a()]
     before = [m.to_dict() for m in conversation]
-    out = mp.trim(conversation, size(conversation), "anthropic", shrink_images=True)
+    out = mp.trim(conversation, "anthropic", max_tokens=size(conversation), shrink_images=True)
     assert out == conversation and out is not conversation
     assert all(o is m for o, m in zip(out, conversation, strict=True))
     assert [m.to_dict() for m in conversation] == before
@@ -179,7 +179,7 @@ def test_trim_returns_a_new_list_and_leaves_the_input_alone() -> None:
 )
 def test_trim_takes_what_count_tokens_takes(value: Any, expected: list[mp.Message]) -> None:
     """A prompt, a message or parts are read as count_tokens reads them."""
-    assert mp.trim(value, 10_000, "openai") == expected
+    assert mp.trim(value, "openai", max_tokens=10_000) == expected
 
 
 @pytest.mark.parametrize(
@@ -188,7 +188,7 @@ def test_trim_takes_what_count_tokens_takes(value: Any, expected: list[mp.Messag
 def test_trim_refuses_what_is_not_a_conversation(value: Any) -> None:
     """Values that are neither messages nor parts are InvalidMedia, as in count_tokens."""
     with pytest.raises(mp.InvalidMedia):
-        mp.trim(value, 100, "openai")
+        mp.trim(value, "openai", max_tokens=100)
 
 
 def test_trim_is_exported_twice() -> None:
@@ -209,7 +209,7 @@ def test_trim_raises_when_even_the_newest_turn_is_over() -> None:
     ]
     smallest = size([conversation[0], *conversation[3:]], model="claude-sonnet-4-5")
     with pytest.raises(mp.BudgetExceeded, match="newest turn") as caught:
-        mp.trim(conversation, smallest - 1, "anthropic", model="claude-sonnet-4-5")
+        mp.trim(conversation, "anthropic", max_tokens=smallest - 1, model="claude-sonnet-4-5")
     error = caught.value
     assert issubclass(mp.BudgetExceeded, mp.ProviderLimitError)
     assert (error.max_tokens, error.tokens) == (smallest - 1, smallest)
@@ -222,14 +222,14 @@ def test_trim_suggests_shrinking_when_the_newest_turn_has_images() -> None:
     """BudgetExceeded says shrink_images may help when the newest turn holds an image."""
     conversation: list[mp.Message] = [u("one"), mp.User("see", files=[PHOTO]), a("a photo")]
     with pytest.raises(mp.BudgetExceeded, match="shrink_images=True may help"):
-        mp.trim(conversation, size(conversation[1:]) - 1, "anthropic")
+        mp.trim(conversation, "anthropic", max_tokens=size(conversation[1:]) - 1)
 
 
 def test_trim_raises_when_the_system_messages_alone_are_over() -> None:
     """Only system messages, over the budget: the error says so."""
     conversation: list[mp.Message] = [s("A long system prompt " * 20)]
     with pytest.raises(mp.BudgetExceeded, match="the system messages need") as caught:
-        mp.trim(conversation, 1, "openai")
+        mp.trim(conversation, "openai", max_tokens=1)
     assert caught.value.tokens == size(conversation, "openai")
 
 
@@ -237,7 +237,7 @@ def test_trim_names_what_is_over_without_system_messages() -> None:
     """With no system message, the error names the newest turn alone."""
     conversation: list[mp.Message] = [u("one"), a("one"), u("two"), a("two")]
     with pytest.raises(mp.BudgetExceeded, match=r"^trim: the newest turn \(messages 2 to 3\)"):
-        mp.trim(conversation, size(conversation[2:]) - 1, "anthropic")
+        mp.trim(conversation, "anthropic", max_tokens=size(conversation[2:]) - 1)
 
 
 @pytest.mark.parametrize(
@@ -264,7 +264,7 @@ def test_trim_refuses_bad_options(options: dict[str, Any], match: str) -> None:
 def test_trim_refuses_an_unknown_provider() -> None:
     """An unknown provider name is UnknownProvider."""
     with pytest.raises(mp.UnknownProvider):
-        mp.trim([u()], 100, "nobody")
+        mp.trim([u()], "nobody", max_tokens=100)
 
 
 def _stored() -> mp.Message:
@@ -281,7 +281,7 @@ def test_trim_refuses_to_keep_parts_of_unknown_size() -> None:
     """A kept part nobody can count raises by default: the result might not fit."""
     conversation: list[mp.Message] = [_stored(), a("It says...")]
     with pytest.raises(mp.NoDocumentedRule, match=r"message 0 part 1 \(file\)") as caught:
-        mp.trim(conversation, 10_000, "anthropic")
+        mp.trim(conversation, "anthropic", max_tokens=10_000)
     assert "unknown='ignore'" in str(caught.value)
     assert caught.value.provider == "anthropic"
 
@@ -289,7 +289,7 @@ def test_trim_refuses_to_keep_parts_of_unknown_size() -> None:
 def test_trim_ignores_unknown_sizes_when_told() -> None:
     """`unknown="ignore"` keeps such parts, counted as 0."""
     conversation: list[mp.Message] = [_stored(), a("It says...")]
-    out = mp.trim(conversation, size(conversation), "anthropic", unknown="ignore")
+    out = mp.trim(conversation, "anthropic", max_tokens=size(conversation), unknown="ignore")
     assert out == conversation
 
 
@@ -297,14 +297,14 @@ def test_trim_minds_unknown_sizes_only_in_what_it_keeps() -> None:
     """A part of unknown size in a dropped turn raises nothing."""
     old: list[mp.Message] = [_stored(), a("It says...")]
     new: list[mp.Message] = [u("next"), a("ok")]
-    assert mp.trim([*old, *new], size(new), "anthropic") == new
+    assert mp.trim([*old, *new], "anthropic", max_tokens=size(new)) == new
 
 
 def test_trim_lists_a_few_unknown_parts_and_counts_the_rest() -> None:
     """The error names five unknown parts and says how many more there are."""
     conversation = [_stored() for _ in range(7)]
     with pytest.raises(mp.NoDocumentedRule, match="and 2 more") as caught:
-        mp.trim(conversation, 10_000, "anthropic")
+        mp.trim(conversation, "anthropic", max_tokens=10_000)
     assert "the tokens of 7 kept part(s)" in str(caught.value)
 
 
@@ -332,9 +332,9 @@ def test_trim_keeps_reasoning_with_its_tool_calls() -> None:
         ],
     }
     conversation = mp.messages_from(payload, "anthropic")
-    whole = mp.trim(conversation, size(conversation), "anthropic")
+    whole = mp.trim(conversation, "anthropic", max_tokens=size(conversation))
     assert mp.render(whole, "anthropic") == payload
-    out = mp.trim(conversation, size(conversation) - 1, "anthropic")
+    out = mp.trim(conversation, "anthropic", max_tokens=size(conversation) - 1)
     assert [type(m).__name__ for m in out] == ["System", "User", "Assistant"]
     assert out[1].content == "And tomorrow?"
 
@@ -354,7 +354,7 @@ def test_trim_shrinks_nothing_unless_asked() -> None:
         u("two"),
         a("two"),
     ]
-    out = mp.trim(conversation, size(conversation) - 1, "anthropic")
+    out = mp.trim(conversation, "anthropic", max_tokens=size(conversation) - 1)
     assert kept(out, conversation) == [2, 3]
 
 
@@ -367,7 +367,7 @@ def test_trim_lowers_the_detail_where_the_model_has_a_cheaper_one(
     """On a provider with detail levels the image becomes a copy at the cheapest one."""
     conversation: list[mp.Message] = [mp.User("see", files=[PHOTO]), a("a photo")]
     budget = size(conversation, provider, model) - 1
-    out = mp.trim(conversation, budget, provider, model, shrink_images=True)
+    out = mp.trim(conversation, provider, max_tokens=budget, model=model, shrink_images=True)
     [image] = _images(out)
     assert (image.detail, image.data) == ("low", PHOTO.data)
     assert PHOTO.detail is None  # the caller's part is untouched
@@ -384,7 +384,9 @@ def test_trim_makes_a_smaller_copy_where_there_is_no_detail_level(
     """Without detail levels the image becomes a copy at most `shrink_to` pixels long."""
     conversation: list[mp.Message] = [mp.User("see", files=[PHOTO]), a("a photo")]
     budget = size(conversation, provider, model) - 1
-    out = mp.trim(conversation, budget, provider, model, shrink_images=True, shrink_to=300)
+    out = mp.trim(
+        conversation, provider, max_tokens=budget, model=model, shrink_images=True, shrink_to=300
+    )
     [image] = _images(out)
     assert (image.width, image.height) == (300, 225)
     assert (PHOTO.width, PHOTO.height) == (1600, 1200)
@@ -400,7 +402,7 @@ def test_trim_never_enlarges_an_image() -> None:
         a("two"),
     ]
     budget = size(conversation) - 1
-    out = mp.trim(conversation, budget, "anthropic", shrink_images=True)
+    out = mp.trim(conversation, "anthropic", max_tokens=budget, shrink_images=True)
     assert kept(out, conversation) == [2, 3]
 
 
@@ -412,11 +414,13 @@ def test_trim_shrinks_oldest_first_and_only_as_needed() -> None:
         mp.User("two", files=[PHOTO]),
         a(),
     ]
-    first_shrunk = mp.trim(conversation, size(conversation) - 1, "anthropic", shrink_images=True)
+    first_shrunk = mp.trim(
+        conversation, "anthropic", max_tokens=size(conversation) - 1, shrink_images=True
+    )
     first, second = _images(first_shrunk)
     assert first.width == 512 and second is PHOTO
     assert first_shrunk[2:] == conversation[2:]
-    both = mp.trim(conversation, size(first_shrunk) - 1, "anthropic", shrink_images=True)
+    both = mp.trim(conversation, "anthropic", max_tokens=size(first_shrunk) - 1, shrink_images=True)
     assert [image.width for image in _images(both)] == [512, 512]
     assert len(both) == len(conversation)  # shrinking came before dropping any turn
 
@@ -429,8 +433,10 @@ def test_trim_drops_turns_when_shrinking_is_not_enough() -> None:
         mp.User("two", files=[PHOTO]),
         a(),
     ]
-    newest = mp.trim(conversation[2:], size(conversation[2:]) - 1, "anthropic", shrink_images=True)
-    out = mp.trim(conversation, size(newest), "anthropic", shrink_images=True)
+    newest = mp.trim(
+        conversation[2:], "anthropic", max_tokens=size(conversation[2:]) - 1, shrink_images=True
+    )
+    out = mp.trim(conversation, "anthropic", max_tokens=size(newest), shrink_images=True)
     assert out == newest and out[1] is conversation[3]
     shrunk = out[0].files[0]
     assert isinstance(shrunk, mp.ImagePart) and shrunk.width == 512
@@ -439,9 +445,11 @@ def test_trim_drops_turns_when_shrinking_is_not_enough() -> None:
 def test_trim_reports_the_shrunk_size_when_nothing_fits() -> None:
     """With shrinking, BudgetExceeded carries the newest turn's size with its images shrunk."""
     conversation: list[mp.Message] = [u("one"), a("one"), mp.User("two", files=[PHOTO]), a("two")]
-    fitted = mp.trim(conversation[2:], size(conversation[2:]) - 1, "anthropic", shrink_images=True)
+    fitted = mp.trim(
+        conversation[2:], "anthropic", max_tokens=size(conversation[2:]) - 1, shrink_images=True
+    )
     with pytest.raises(mp.BudgetExceeded, match="with its images shrunk") as caught:
-        mp.trim(conversation, size(fitted) - 1, "anthropic", shrink_images=True)
+        mp.trim(conversation, "anthropic", max_tokens=size(fitted) - 1, shrink_images=True)
     assert caught.value.tokens == size(fitted)
 
 
@@ -450,7 +458,7 @@ def test_trim_reports_an_image_it_cannot_decode() -> None:
     broken = mp.ImagePart.from_bytes(png_header(2000, 1500), media_type="image/png")
     conversation: list[mp.Message] = [mp.User("see", files=[broken]), a("a photo")]
     with pytest.raises(mp.InvalidMedia, match="cannot shrink message 0 part 1"):
-        mp.trim(conversation, size(conversation) - 1, "anthropic", shrink_images=True)
+        mp.trim(conversation, "anthropic", max_tokens=size(conversation) - 1, shrink_images=True)
 
 
 def test_trim_shrinking_skips_file_references() -> None:
@@ -462,7 +470,11 @@ def test_trim_shrinking_skips_file_references() -> None:
         mp.User(["q", stored, PHOTO]),
     ]
     out = mp.trim(
-        conversation, size(conversation) - 1, "anthropic", shrink_images=True, unknown="ignore"
+        conversation,
+        "anthropic",
+        max_tokens=size(conversation) - 1,
+        shrink_images=True,
+        unknown="ignore",
     )
     assert out[-1].parts[1] is stored
 
@@ -478,5 +490,5 @@ def test_trim_pairs_a_result_whose_id_no_call_has_by_name() -> None:
         mp.User("q3"),
     ]
     for budget in range(size(conversation[-1:]), size(conversation) + 1):
-        out = mp.trim(conversation, budget, "anthropic")
+        out = mp.trim(conversation, "anthropic", max_tokens=budget)
         assert (conversation[3] in out) == (conversation[1] in out)

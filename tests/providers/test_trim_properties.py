@@ -159,9 +159,9 @@ def test_trim_keeps_what_the_brute_force_keeps(case: tuple[list[mp.Message], str
     expected = oracle(messages, budget, provider)
     if expected is None:
         with pytest.raises(mp.BudgetExceeded):
-            mp.trim(messages, budget, provider, unknown="ignore")
+            mp.trim(messages, provider, max_tokens=budget, unknown="ignore")
         return
-    out = mp.trim(messages, budget, provider, unknown="ignore")
+    out = mp.trim(messages, provider, max_tokens=budget, unknown="ignore")
     assert len(out) == len(expected) and all(o is e for o, e in zip(out, expected, strict=True))
 
 
@@ -175,11 +175,11 @@ def test_trim_fits_keeps_pairs_and_order(
     before = [m.to_dict() for m in messages]
     if oracle(messages, budget, provider) is None and not shrink:
         with pytest.raises(mp.BudgetExceeded) as caught:
-            mp.trim(messages, budget, provider, unknown="ignore")
+            mp.trim(messages, provider, max_tokens=budget, unknown="ignore")
         assert caught.value.tokens is not None and caught.value.tokens > budget
         return
     try:
-        out = mp.trim(messages, budget, provider, shrink_images=shrink, unknown="ignore")
+        out = mp.trim(messages, provider, max_tokens=budget, shrink_images=shrink, unknown="ignore")
     except mp.BudgetExceeded:
         assert oracle(messages, budget, provider) is None  # shrinking fits whatever fits without
         return
@@ -200,8 +200,11 @@ def test_trim_is_idempotent_and_deterministic(
     """Trimming again changes nothing, and the same input gives the same output."""
     messages, provider, budget = case
     try:
-        out = mp.trim(messages, budget, provider, shrink_images=shrink, unknown="ignore")
+        out = mp.trim(messages, provider, max_tokens=budget, shrink_images=shrink, unknown="ignore")
     except mp.BudgetExceeded:
         return
-    assert mp.trim(out, budget, provider, shrink_images=shrink, unknown="ignore") == out
-    assert mp.trim(messages, budget, provider, shrink_images=shrink, unknown="ignore") == out
+    assert mp.trim(out, provider, max_tokens=budget, shrink_images=shrink, unknown="ignore") == out
+    assert (
+        mp.trim(messages, provider, max_tokens=budget, shrink_images=shrink, unknown="ignore")
+        == out
+    )

@@ -163,7 +163,7 @@ def _budgets(conversation: list[Any], options: Mapping[str, Any]) -> Calls:
 
         def trim(p: str = provider) -> Any:
             with mp.offline():
-                return mp.trim(conversation, 10**9, p, unknown="ignore")
+                return mp.trim(conversation, p, max_tokens=10**9, unknown="ignore")
 
         yield f"count_tokens[{provider}]", count
         yield f"trim[{provider}]", trim

@@ -123,7 +123,7 @@ ENTRY_POINTS: list[tuple[str, Callable[[str], Any]]] = [
     ("count_tokens detail", lambda s: mp.count_tokens(PNG, "anthropic", detail=s)),
     ("estimate_tokens a provider", lambda s: mp.estimate_tokens(PNG, s)),
     ("cost a model", lambda s: mp.cost(mp.User("x"), "openai", model=s)),
-    ("trim a model", lambda s: mp.trim([mp.User("hi " * 99)], 1, "anthropic", s)),
+    ("trim a model", lambda s: mp.trim([mp.User("hi " * 99)], "anthropic", max_tokens=1, model=s)),
     ("from_upload filename", lambda s: mp.from_upload(_Upload(b"%PDF-x", s, "x/y"))),
     ("from_upload content type", lambda s: mp.from_upload(_Upload(b"\0" * 9, "a", s))),
     ("from_upload accept", lambda s: mp.from_upload(_Upload(PNG, "a.png", "image/png"), accept=s)),

@@ -59,7 +59,12 @@ ratio = mp.providers.TextRule(chars_per_token=3.0, approximation="measured: 3 a 
 texts: mp.Provider = mp.providers.get("gemini").with_rules(
     text=(mp.providers.ModelRule("gemini-*", ratio),), text_source="measured (2026-11)"
 )
-trimmed: list[mp.Message] = mp.trim(messages, 100_000, "anthropic", shrink_images=True)
+trimmed: list[mp.Message] = mp.trim(messages, "anthropic", max_tokens=100_000, shrink_images=True)
+settings = mp.Options(model="gpt-4o", urls="inline", on_loss="drop", foreign_reasoning="text")
+same_settings: dict[str, object] = mp.render(messages, "openai", options=settings)
+counted_too: int = mp.estimate_tokens(messages, "openai", options=settings)
+one_part: mp.PartLike = {"path": "a.jpg"}
+conversation: mp.Conversation = [mp.User("hi"), mp.Assistant("hello")]
 violations: list[mp.Violation] = mp.check(payload, "openai")
 roomy: mp.Provider = mp.providers.get("anthropic").with_rules(image_max_bytes=10 * 2**20)
 sonnet = mp.Price(3, 15, cache_read="0.30", cache_write=Decimal("3.75"), source="price page")

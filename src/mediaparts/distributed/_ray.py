@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from mediaparts._errors import CodecUnavailable, InvalidConfig, excerpt
 from mediaparts.converting import TransformPolicy
-from mediaparts.distributed._rows import Errors, Urls, options
+from mediaparts.distributed._rows import Errors, Urls
+from mediaparts.distributed._rows import options as row_job
 from mediaparts.distributed._tables import (
     Columns,
     line_table,
@@ -27,7 +28,14 @@ from mediaparts.distributed._tables import (
     rendered_table,
 )
 from mediaparts.fetching import FetchPolicy
-from mediaparts.providers import BatchFile, BatchWriter, OnLoss, Provider
+from mediaparts.providers import (
+    BatchFile,
+    BatchWriter,
+    ForeignReasoning,
+    OnLoss,
+    Options,
+    Provider,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -117,6 +125,7 @@ def normalize_dataset(
     base_dir: str | os.PathLike[str] | None = None,
     errors: Errors = "raise",
     batch_size: int = BATCH_SIZE,
+    options: Options | None = None,
 ) -> Dataset:
     """Normalize the media in one column of a Ray Dataset, as `mp.normalize` does each.
 
@@ -144,13 +153,15 @@ def normalize_dataset(
             task error, which is also an instance of our class); `"keep"` writes the error's
             class name and message into the row's `error_type` and `error` and goes on.
         batch_size: Rows per Ray task batch.
+        options: `model`, `detail`, `urls` and `transforms` as one `mp.Options` value; a
+            keyword above that is given wins over its field.
 
     Raises:
         CodecUnavailable: Ray Data is not installed (the `[ray]` extra).
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks `column`.
         UnknownProvider: No provider has that name.
     """
-    opts = options(
+    opts = row_job(
         "mediaparts.distributed.normalize_dataset()",
         provider,
         model=model,
@@ -160,6 +171,7 @@ def normalize_dataset(
         fetch=fetch,
         base_dir=base_dir,
         errors=errors,
+        settings=options,
     )
     columns = Columns(column)
     _dataset(ds, columns)
@@ -177,11 +189,13 @@ def render_dataset(
     model: str | None = None,
     urls: Urls = "auto",
     on_loss: OnLoss = "warn",
+    foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
     fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
     errors: Errors = "raise",
     batch_size: int = BATCH_SIZE,
+    options: Options | None = None,
 ) -> Dataset:
     """Render each row's conversation into the provider's SDK call, as `mp.render` does.
 
@@ -201,27 +215,32 @@ def render_dataset(
         model: The model, for model-dependent rules.
         urls: `"auto"`, `"inline"` or `"pass"` (see `mp.render`).
         on_loss: `"warn"`, `"drop"` or `"error"` (see `mp.render`).
+        foreign_reasoning: `"drop"` or `"text"` (see `mp.render`).
         transforms: A `TransformPolicy`; None for the one in force here.
         fetch: A `FetchPolicy`; None for the one in force here.
         base_dir: The one directory whose files rows may name.
         errors: `"raise"` or `"keep"` (see `normalize_dataset`).
         batch_size: Rows per Ray task batch.
+        options: The settings as one `mp.Options` value, as for `mp.render`; a keyword
+            above that is given wins over its field.
 
     Raises:
         CodecUnavailable: Ray Data is not installed (the `[ray]` extra).
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
         UnknownProvider: No provider has that name.
     """
-    opts = options(
+    opts = row_job(
         "mediaparts.distributed.render_dataset()",
         provider,
         model=model,
         urls=urls,
         on_loss=on_loss,
+        foreign_reasoning=foreign_reasoning,
         transforms=transforms,
         fetch=fetch,
         base_dir=base_dir,
         errors=errors,
+        settings=options,
     )
     columns = Columns(column, prompt=prompt, media=media)
     _dataset(ds, columns)
@@ -242,6 +261,7 @@ def write_batch_dataset(
     params: Mapping[str, Any] | None = None,
     urls: Urls = "auto",
     on_loss: OnLoss = "warn",
+    foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
     fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
@@ -250,6 +270,7 @@ def write_batch_dataset(
     max_bytes: int | None = None,
     errors: Errors = "raise",
     batch_size: int = BATCH_SIZE,
+    options: Options | None = None,
 ) -> list[BatchFile]:
     """Write a dataset's requests as the provider's batch files, as `mp.write_batch` does.
 
@@ -270,6 +291,7 @@ def write_batch_dataset(
         urls: `"auto"`, `"inline"` or `"pass"` (see `mp.render`).
         on_loss: `"warn"`, `"drop"` or `"error"` (see `mp.render`); a warning is said in
             the Ray worker that made the line.
+        foreign_reasoning: `"drop"` or `"text"` (see `mp.render`).
         transforms: A `TransformPolicy`; None for the one in force here.
         fetch: A `FetchPolicy`; None for the one in force here.
         base_dir: The one directory whose files rows may name.
@@ -280,6 +302,8 @@ def write_batch_dataset(
             `mp.write_batch` would raise; `"keep"` leaves the row out and writes its custom
             id, `error_type` and `error` as one JSON line of `<prefix>-errors.jsonl`.
         batch_size: Rows per Ray task batch.
+        options: The settings as one `mp.Options` value, as for `mp.render`; a keyword
+            above that is given wins over its field.
 
     Returns:
         The files written (`mp.BatchFile`), in order.
@@ -289,17 +313,19 @@ def write_batch_dataset(
         InvalidConfig: An option is wrong, or `ds` is no Dataset or lacks a column.
         MediaError: With `errors="raise"`, what the first failing row raised.
     """
-    opts = options(
+    opts = row_job(
         "mediaparts.distributed.write_batch_dataset()",
         provider,
         model=model,
         urls=urls,
         on_loss=on_loss,
+        foreign_reasoning=foreign_reasoning,
         transforms=transforms,
         fetch=fetch,
         base_dir=base_dir,
         errors=errors,
         params=params,
+        settings=options,
     )
     columns = Columns(column, prompt=prompt, media=media, custom_id=id_column)
     _dataset(ds, columns)

@@ -10,6 +10,7 @@ keeps errors, while any other exception (a bug) stops the job.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import warnings
@@ -24,13 +25,22 @@ from mediaparts._messages import Message, User, message_from_dict
 from mediaparts._paths import untrusted_paths
 from mediaparts.converting import TransformPolicy, default_transforms
 from mediaparts.fetching import FetchPolicy, default_policy, using_policy
-from mediaparts.providers import NormalizedPart, OnLoss, batch_line, get, normalize, render
+from mediaparts.providers import (
+    ForeignReasoning,
+    NormalizedPart,
+    OnLoss,
+    Options,
+    batch_line,
+    get,
+    normalize,
+    render,
+)
 
 __all__ = [
     "ERROR_COLUMNS",
     "NORMALIZED_COLUMNS",
     "Errors",
-    "Options",
+    "RowJob",
     "batch_row",
     "conversation_of",
     "guarded",
@@ -66,7 +76,7 @@ MAX_JSON_CHARS = 128 * 1024 * 1024
 
 
 @dataclass(frozen=True)
-class Options:
+class RowJob:
     """Everything a row's work needs, fixed on the driver and shipped to every task.
 
     The defaults in force on the driver (`mp.configure`'s fetch and transform policies) are
@@ -75,11 +85,7 @@ class Options:
 
     provider: str
     reader: str
-    model: str | None = None
-    detail: str | None = None
-    urls: Urls = "auto"
-    on_loss: OnLoss = "warn"
-    transforms: TransformPolicy | None = None
+    options: Options  # what normalize, render and batch_line are given
     fetch: FetchPolicy | None = None
     base_dir: str | None = None
     errors: Errors = "raise"
@@ -94,19 +100,35 @@ def options(
     detail: str | None = None,
     urls: Urls = "auto",
     on_loss: OnLoss = "warn",
+    foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
     fetch: FetchPolicy | None = None,
     base_dir: str | os.PathLike[str] | None = None,
     errors: str = "raise",
     params: Mapping[str, Any] | None = None,
-) -> Options:
-    """Check the settings on the driver, before any task starts, and fix the defaults."""
+    settings: Options | None = None,
+) -> RowJob:
+    """Check the settings on the driver, before any task starts, and fix the defaults.
+
+    `settings` is the caller's `mp.Options`; a keyword that is given wins over its field.
+    """
     chosen = get(provider)  # UnknownProvider here, not in the first task
     if errors not in ("raise", "keep"):
         raise InvalidConfig(f"errors must be 'raise' or 'keep', got {excerpt(errors)}")
-    if transforms is not None and not isinstance(transforms, TransformPolicy):
+    if settings is not None and not isinstance(settings, Options):
+        raise InvalidConfig(f"options must be an mp.Options, got {type(settings).__name__}")
+    given = (settings or Options()).given(
+        model=model,
+        detail=detail,
+        urls=urls,
+        on_loss=on_loss,
+        foreign_reasoning=foreign_reasoning,
+        transforms=transforms,
+    )
+    if given.urls == "upload":
         raise InvalidConfig(
-            f"transforms must be a TransformPolicy, got {type(transforms).__name__}"
+            f"urls must be 'auto', 'inline' or 'pass' in {reader}, got 'upload': rows are "
+            "rendered in Ray tasks, which do not upload"
         )
     if fetch is not None and not isinstance(fetch, FetchPolicy):
         raise InvalidConfig(f"fetch must be a FetchPolicy, got {type(fetch).__name__}")
@@ -114,15 +136,11 @@ def options(
         with untrusted_paths(reader, base_dir):  # InvalidMedia now if it is no directory
             pass
     # A dry run of the checks normalize and render make of their own arguments.
-    render([], chosen, model=model, urls=urls, on_loss=on_loss)
-    return Options(
+    render([], chosen, options=given)
+    return RowJob(
         provider=chosen.name,
         reader=reader,
-        model=model,
-        detail=detail,
-        urls=urls,
-        on_loss=on_loss,
-        transforms=transforms or default_transforms(),
+        options=dataclasses.replace(given, transforms=given.transforms or default_transforms()),
         fetch=fetch or default_policy(),
         # Absolute: a Ray worker need not run in this process's working directory.
         base_dir=None if base_dir is None else os.path.abspath(base_dir),
@@ -132,13 +150,13 @@ def options(
 
 
 @contextmanager
-def _policies(opts: Options) -> Iterator[None]:
+def _policies(opts: RowJob) -> Iterator[None]:
     """Run a row's work under the caller's path and fetch policies."""
     with untrusted_paths(opts.reader, opts.base_dir), using_policy(opts.fetch or FetchPolicy()):
         yield
 
 
-def guarded(opts: Options, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def guarded(opts: RowJob, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run one row's work; with `errors="keep"`, a `MediaError` becomes the row's error."""
     try:
         with _policies(opts):
@@ -150,7 +168,7 @@ def guarded(opts: Options, work: Callable[[], dict[str, Any]]) -> dict[str, Any]
     return {**done, "error_type": None, "error": None}
 
 
-def normalized_row(value: Any, opts: Options) -> dict[str, Any]:
+def normalized_row(value: Any, opts: RowJob) -> dict[str, Any]:
     """Normalize one row's value (a path, URL, data URI or bytes) into its output columns."""
     if not isinstance(value, str | bytes):
         kind = "nothing" if value is None else type(value).__name__
@@ -160,10 +178,7 @@ def normalized_row(value: Any, opts: Options) -> dict[str, Any]:
     done = normalize(
         make_part(value),
         opts.provider,
-        model=opts.model,
-        detail=opts.detail,
-        urls=opts.urls,
-        transforms=opts.transforms,
+        options=opts.options,
     )
     return normalized_columns(done)
 
@@ -191,7 +206,7 @@ def normalized_columns(done: NormalizedPart) -> dict[str, Any]:
     }
 
 
-def conversation_of(value: Any, opts: Options) -> list[Message]:
+def conversation_of(value: Any, opts: RowJob) -> list[Message]:
     """Read one row's conversation: JSON text, or a list of message dicts.
 
     The dicts are untrusted: they are read as `mp.message_from_dict` reads them, with paths
@@ -238,7 +253,7 @@ def prompt_conversation(prompt: Any, media: Any) -> list[Message]:
     return [User(prompt or "", files=files)]
 
 
-def rendered_row(messages: Callable[[], list[Message]], opts: Options) -> dict[str, Any]:
+def rendered_row(messages: Callable[[], list[Message]], opts: RowJob) -> dict[str, Any]:
     """Render one row's conversation into its payload, as JSON text, and the warnings of
     what it left out (`on_loss="warn"`)."""
     with warnings.catch_warnings(record=True) as caught:
@@ -246,10 +261,7 @@ def rendered_row(messages: Callable[[], list[Message]], opts: Options) -> dict[s
         payload = render(
             messages(),
             opts.provider,
-            model=opts.model,
-            urls=opts.urls,
-            on_loss=opts.on_loss,
-            transforms=opts.transforms,
+            options=dataclasses.replace(opts.options, detail=None),
         )
     lost = [str(w.message) for w in caught if issubclass(w.category, ConversionWarning)]
     for other in caught:  # not ours to swallow: said again, as they were said
@@ -258,17 +270,14 @@ def rendered_row(messages: Callable[[], list[Message]], opts: Options) -> dict[s
     return {"payload": payload_json(payload), "warnings": lost}
 
 
-def batch_row(custom_id: Any, messages: Callable[[], list[Message]], opts: Options) -> bytes:
+def batch_row(custom_id: Any, messages: Callable[[], list[Message]], opts: RowJob) -> bytes:
     """Make one row's batch line, as `mp.write_batch` makes each."""
     return batch_line(
         custom_id,
         messages(),
         opts.provider,
-        model=opts.model,
         params=opts.params,
-        urls=opts.urls,
-        transforms=opts.transforms,
-        on_loss=opts.on_loss,
+        options=dataclasses.replace(opts.options, detail=None),
     )
 
 

@@ -16,7 +16,7 @@ from mediaparts._errors import InvalidConfig, MediaError, excerpt
 from mediaparts.distributed._rows import (
     ERROR_COLUMNS,
     NORMALIZED_COLUMNS,
-    Options,
+    RowJob,
     batch_row,
     conversation_of,
     guarded,
@@ -123,14 +123,14 @@ def _join(table: pa.Table, rows: list[dict[str, Any]], columns: tuple[str, ...])
     return table
 
 
-def normalized_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
+def normalized_table(table: pa.Table, opts: RowJob, columns: Columns) -> pa.Table:
     """Normalize the value column of one batch: the columns of `NORMALIZED_COLUMNS` added."""
     values = _values(table, columns.value)
     rows = [guarded(opts, partial(normalized_row, v, opts)) for v in values]
     return _join(table, rows, NORMALIZED_COLUMNS + ERROR_COLUMNS)
 
 
-def rendered_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
+def rendered_table(table: pa.Table, opts: RowJob, columns: Columns) -> pa.Table:
     """Render each row's conversation: `payload` (JSON text) and `warnings` added."""
     rows = [
         guarded(opts, partial(rendered_row, messages, opts))
@@ -140,7 +140,7 @@ def rendered_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table
 
 
 def _conversations(
-    table: pa.Table, opts: Options, columns: Columns
+    table: pa.Table, opts: RowJob, columns: Columns
 ) -> list[Callable[[], list[Any]]]:
     """Each row's conversation, read when its own work runs (so its errors are its own)."""
     if columns.value is not None:
@@ -149,7 +149,7 @@ def _conversations(
     return [partial(prompt_conversation, p, m) for p, m in zip(prompts, medias, strict=True)]
 
 
-def line_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
+def line_table(table: pa.Table, opts: RowJob, columns: Columns) -> pa.Table:
     """Make each row's batch line (`mp.batch_line`); errors always as data."""
     import pyarrow as pa
 
@@ -165,5 +165,5 @@ def line_table(table: pa.Table, opts: Options, columns: Columns) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=_schema(LINE_COLUMNS))
 
 
-def _line(custom_id: Any, messages: Callable[[], list[Any]], opts: Options) -> dict[str, Any]:
+def _line(custom_id: Any, messages: Callable[[], list[Any]], opts: RowJob) -> dict[str, Any]:
     return {"line": batch_row(custom_id, messages, opts)}

@@ -71,6 +71,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
         estimate_tokens,
     )
     from mediaparts.providers._normalize import anormalize, normalize, normalize_many
+    from mediaparts.providers._options import Options
     from mediaparts.providers._pricing import Cost, Price, Prices, cost
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
@@ -96,6 +97,7 @@ _LAZY = {
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
     "OnLoss": "mediaparts.providers._render",
+    "Options": "mediaparts.providers._options",
     "ForeignReasoning": "mediaparts.providers._render",
     "normalize": "mediaparts.providers._normalize",
     "normalize_many": "mediaparts.providers._normalize",
@@ -142,6 +144,7 @@ __all__ = [
     "OnLoss",
     "OpenAIPatches",
     "OpenAITiles",
+    "Options",
     "PartTokens",
     "PartUploader",
     "PatchBudget",

@@ -23,9 +23,9 @@ from mediaparts._fields import lone_surrogate
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._batch_types import BatchFile, json_line
 from mediaparts.providers._normalize import UrlMode
+from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, resolve
 from mediaparts.providers._registry import Provider, get
-from mediaparts.providers._render import ForeignReasoning, OnLoss, render
-from mediaparts.providers._vision import check_model
+from mediaparts.providers._render import render
 
 __all__ = ["BatchWriter", "batch_line", "batch_provider", "check_id", "check_params"]
 
@@ -104,6 +104,7 @@ def batch_line(
     transforms: TransformPolicy | None = None,
     on_loss: OnLoss = "warn",
     foreign_reasoning: ForeignReasoning = "drop",
+    options: Options | None = None,
 ) -> bytes:
     """Render one conversation as one request of the provider's batch input file.
 
@@ -120,7 +121,8 @@ def batch_line(
         model: The model (in the line for OpenAI and Anthropic; for the rules elsewhere).
         params: Extra request fields, JSON values; they may not set what the conversation
             rendered (`messages`, `system`, `contents`, ...).
-        urls, transforms, on_loss, foreign_reasoning: As for `mp.render`.
+        urls, transforms, on_loss, foreign_reasoning, options: As for `mp.render` (a
+            keyword that is given wins over its field of `options`).
 
     Returns:
         One compact JSON line ending in `b"\\n"`; the same inputs give the same bytes.
@@ -136,19 +138,18 @@ def batch_line(
     try:
         chosen = batch_provider(provider)
         check_id(custom_id)
-        check_model(model)
-        fields = check_params(params)
-        assert chosen.batch_request is not None
-        payload = render(
-            conversation,
-            chosen,
+        opts = resolve(
+            options,
             model=model,
             urls=urls,
+            transforms=transforms,
             on_loss=on_loss,
             foreign_reasoning=foreign_reasoning,
-            transforms=transforms,
         )
-        return json_line(chosen.batch_request(custom_id, payload, model, fields))
+        fields = check_params(params)
+        assert chosen.batch_request is not None
+        payload = render(conversation, chosen, options=opts)
+        return json_line(chosen.batch_request(custom_id, payload, opts.model, fields))
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _BATCH_LINE.reraise(exc)
 

@@ -8,6 +8,7 @@ worker are in flight, so memory does not grow with the number of requests.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections import deque
@@ -31,8 +32,8 @@ from mediaparts.providers._batch import (
 )
 from mediaparts.providers._batch_types import BatchFile
 from mediaparts.providers._normalize import UrlMode, _check_urls, _policy
+from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, resolve
 from mediaparts.providers._registry import Provider
-from mediaparts.providers._render import ForeignReasoning, OnLoss, _check_options
 
 __all__ = ["write_batch"]
 
@@ -60,25 +61,13 @@ class _Job:
     """What every worker needs to make a line (picklable: the provider record, settings)."""
 
     provider: Provider
-    model: str | None
     params: dict[str, Any]
-    urls: UrlMode
-    transforms: TransformPolicy
-    on_loss: OnLoss
-    foreign_reasoning: ForeignReasoning
+    options: Options
 
     def line(self, custom_id: str, conversation: Any) -> bytes:
         try:
             return batch_line(
-                custom_id,
-                conversation,
-                self.provider,
-                model=self.model,
-                params=self.params,
-                urls=self.urls,
-                transforms=self.transforms,
-                on_loss=self.on_loss,
-                foreign_reasoning=self.foreign_reasoning,
+                custom_id, conversation, self.provider, params=self.params, options=self.options
             )
         except MediaError as exc:
             raise rewrap(exc, f"batch request {excerpt(custom_id)}: {exc}") from exc
@@ -157,6 +146,7 @@ def write_batch(
     transforms: TransformPolicy | None = None,
     on_loss: OnLoss = "warn",
     foreign_reasoning: ForeignReasoning = "drop",
+    options: Options | None = None,
 ) -> list[BatchFile]:
     """Write a provider's batch input files from `(id, conversation)` pairs.
 
@@ -175,8 +165,9 @@ def write_batch(
         prefix, max_requests, max_bytes: As for `mp.BatchWriter`.
         workers: Worker processes; None for one per core.
         progress: Called with the number of requests written so far, after each chunk.
-        urls, transforms, on_loss, foreign_reasoning: As for `mp.render`. Losses are
-            reported as warnings in this process.
+        urls, transforms, on_loss, foreign_reasoning, options: As for `mp.render` (a
+            keyword that is given wins over its field of `options`). Losses are reported as
+            warnings in this process.
 
     Returns:
         The files written, in order. On an error, the files written until then are closed
@@ -191,8 +182,15 @@ def write_batch(
             or a worker process died (killed for memory, most likely), naming where.
     """
     try:
-        _check_urls(urls, model)
-        _check_options(on_loss, foreign_reasoning)
+        opts = resolve(
+            options,
+            model=model,
+            urls=urls,
+            transforms=transforms,
+            on_loss=on_loss,
+            foreign_reasoning=foreign_reasoning,
+        )
+        _check_urls(opts.urls, opts.model)
         chosen = batch_provider(provider)
         if workers is not None and (
             not isinstance(workers, int) or isinstance(workers, bool) or workers < 1
@@ -202,15 +200,9 @@ def write_batch(
             raise InvalidConfig(
                 f"progress must be a function of the count done, got {type(progress).__name__}"
             )
-        job = _Job(
-            chosen,
-            model,
-            check_params(params),
-            urls,
-            _policy(transforms),
-            on_loss,
-            foreign_reasoning,
-        )
+        # The policy in force here, fixed: a worker process does not inherit it.
+        opts = dataclasses.replace(opts, transforms=_policy(opts.transforms))
+        job = _Job(chosen, check_params(params), opts)
         writer = BatchWriter(
             chosen, out_dir, prefix=prefix, max_requests=max_requests, max_bytes=max_bytes
         )

@@ -13,17 +13,17 @@ import os
 from typing import Any
 
 from mediaparts._boundary import Boundary
-from mediaparts._build import is_single_source, part
+from mediaparts._build import Conversation, is_single_source, part
 from mediaparts._errors import InvalidConfig
 from mediaparts._messages import Assistant, Message, User
 from mediaparts._parts import MediaPart, TextPart
 from mediaparts.converting import TransformPolicy, using_transforms
 from mediaparts.providers import _costs
 from mediaparts.providers._count_parts import Counter
+from mediaparts.providers._options import Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 from mediaparts.providers._tokens import MessageTokens, Method, PartTokens, TokenCount
-from mediaparts.providers._vision import check_model
 
 __all__ = [
     "MessageTokens",
@@ -42,13 +42,15 @@ _ESTIMATING = Boundary("estimating tokens")
 _COUNTING = Boundary("counting tokens")
 
 
+@renamed("part_or_messages", "messages")
 def count_tokens(
-    part_or_messages: Any,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
     detail: str | None = None,
     transforms: TransformPolicy | None = None,
+    options: Options | None = None,
 ) -> TokenCount:
     """Count a conversation's tokens on a provider, part by part, saying how each was counted.
 
@@ -57,13 +59,16 @@ def count_tokens(
     without a rule is `"unknown"` with the reason, never an error for the whole count.
 
     Args:
-        part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
+        messages: A part (or anything `mp.part()` takes), a message, or messages (the
+            keyword `part_or_messages` of earlier versions works, with a warning).
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
         detail: The image detail level; defaults to each image's own `detail`.
         transforms: How media the provider cannot take as it is would be converted (what
             is counted is what would be sent); None for the policy in force.
+        options: These settings as one `mp.Options` value (its `model`, `detail` and
+            `transforms`); a keyword above that is given wins over its field.
 
     Returns:
         The breakdown; `.total` is what `estimate_tokens` returns.
@@ -74,20 +79,23 @@ def count_tokens(
         InvalidMedia: `detail` is a level the provider does not take.
     """
     try:
-        chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
-        with _using(transforms):
-            return count_parts(messages, chosen, model, detail, framed=not single)
+        opts = resolve(options, model=model, detail=detail, transforms=transforms)
+        chosen, conversation, single = _prepare(messages, provider, opts)
+        with _using(opts.transforms):
+            return count_parts(conversation, chosen, opts.model, opts.detail, framed=not single)
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _COUNTING.reraise(exc)
 
 
+@renamed("part_or_messages", "messages")
 def estimate_tokens(
-    part_or_messages: Any,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
     detail: str | None = None,
     transforms: TransformPolicy | None = None,
+    options: Options | None = None,
 ) -> int:
     """Return the estimated input tokens of a part or a conversation on a provider.
 
@@ -96,13 +104,15 @@ def estimate_tokens(
     raises the reason instead: 0 would be a wrong answer, given silently.
 
     Args:
-        part_or_messages: A part (or anything `mp.part()` takes), a message, or messages.
+        messages: A part (or anything `mp.part()` takes), a message, or messages (the
+            keyword `part_or_messages` of earlier versions works, with a warning).
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
         detail: The image detail level; defaults to each image's own `detail`.
         transforms: How media the provider cannot take as it is would be converted; None
             for the policy in force.
+        options: As for `count_tokens`.
 
     Returns:
         The estimated tokens.
@@ -115,10 +125,11 @@ def estimate_tokens(
         InvalidMedia: One part alone, whose size, duration or page count cannot be read.
     """
     try:
-        chosen, messages, single = _prepare(part_or_messages, provider, model, detail)
-        with _using(transforms):
+        opts = resolve(options, model=model, detail=detail, transforms=transforms)
+        chosen, conversation, single = _prepare(messages, provider, opts)
+        with _using(opts.transforms):
             return count_parts(
-                messages, chosen, model, detail, strict=single, framed=not single
+                conversation, chosen, opts.model, opts.detail, strict=single, framed=not single
             ).total
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _ESTIMATING.reraise(exc)
@@ -136,14 +147,13 @@ def _using(transforms: Any) -> contextlib.AbstractContextManager[Any]:
 
 
 def _prepare(
-    value: Any, provider: str | Provider, model: str | None, detail: str | None
+    value: Any, provider: str | Provider, options: Options
 ) -> tuple[Provider, list[Message], bool]:
     """Return the provider, the messages, and whether `value` was one part on its own."""
     chosen = get(provider)
-    check_model(model)
     # A level the provider has no such level for is refused up front (an argument, not a
     # part's own hint), as normalize refuses it.
-    _costs.choose_detail(chosen, None, detail, None)
+    _costs.choose_detail(chosen, None, options.detail, None)
     if isinstance(value, MediaPart | TextPart):
         return chosen, [User([value])], True
     if isinstance(value, str | os.PathLike) or is_single_source(value):

@@ -10,14 +10,16 @@ else is refused by name.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from typing_extensions import assert_never
 
 from mediaparts._boundary import Boundary
+from mediaparts._build import PartLike
 from mediaparts._build import part as make_part
 from mediaparts._errors import (
     BlockedURL,
@@ -37,6 +39,7 @@ from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers import _convert, _costs, _documents
 from mediaparts.providers._normalized import PASSED_URL, NormalizedPart
+from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import ImageRules, KindRules
 from mediaparts.providers._takes import accepted_types, takes
@@ -143,15 +146,16 @@ def _check_urls(urls: str, model: Any = None) -> None:
 
 
 def _start(
-    part: Any, provider: str | Provider, model: str | None, detail: str | None, urls: UrlMode
+    part: Any, provider: str | Provider, model: str | None, detail: str | None, urls: str
 ) -> tuple[MediaPart, Provider, NormalizedPart | None]:
     """Check the arguments; return the part, the provider, and the URL if it passes through."""
     _check_urls(urls, model)
+    mode = cast(UrlMode, urls)  # checked just above
     chosen = get(provider)
     media = _media(part)
     if media.file_id is not None:
         return media, chosen, _reference(media, chosen, model, detail)
-    return media, chosen, _passed_url(media, chosen, urls, model, detail)
+    return media, chosen, _passed_url(media, chosen, mode, model, detail)
 
 
 def _reference(
@@ -182,13 +186,14 @@ def _reference(
 
 
 def normalize(
-    part: Any,
+    part: PartLike,
     provider: str | Provider,
     *,
     model: str | None = None,
     detail: str | None = None,
     urls: UrlMode = "auto",
     transforms: TransformPolicy | None = None,
+    options: Options | None = None,
 ) -> NormalizedPart:
     """Make a part what `provider` accepts: the bytes it will receive, and what was done.
 
@@ -204,6 +209,8 @@ def normalize(
         transforms: What may be done to audio, video, SVG and documents the provider cannot
             take as they are, and the caps on that work; None for the default policy
             (`mp.configure(transforms=...)`, `mp.using_transforms(...)`).
+        options: These settings as one `mp.Options` value (its `model`, `detail`, `urls`
+            and `transforms`); a keyword above that is given wins over its field.
 
     Returns:
         The normalized part: `media_type`, `data` (or `url`, or `text`, or `pieces`: video
@@ -223,10 +230,12 @@ def normalize(
     try:
         # Sync twin of `anormalize` (load vs aload, fitting here vs in a thread); the steps are
         # `_start` and `_prepare`, written once.
-        media, chosen, passed = _start(part, provider, model, detail, urls)
+        opts = resolve(options, model=model, detail=detail, urls=urls, transforms=transforms)
+        model, detail = opts.model, opts.detail
+        media, chosen, passed = _start(part, provider, model, detail, opts.urls)
         if passed is not None:
             return passed
-        policy = _policy(transforms)
+        policy = _policy(opts.transforms)
         media.load()
         return _prepare(media, chosen, model, detail, policy)
     except Exception as exc:  # only MediaError leaves (see Boundary)
@@ -234,22 +243,25 @@ def normalize(
 
 
 async def anormalize(
-    part: Any,
+    part: PartLike,
     provider: str | Provider,
     *,
     model: str | None = None,
     detail: str | None = None,
     urls: UrlMode = "auto",
     transforms: TransformPolicy | None = None,
+    options: Options | None = None,
 ) -> NormalizedPart:
     """`normalize` for async code: fetches with `aload`, fits and converts in a worker thread."""
     try:
         # Async twin of `normalize` (aload, fitting in a thread); the steps are `_start` and
         # `_prepare`, written once.
-        media, chosen, passed = _start(part, provider, model, detail, urls)
+        opts = resolve(options, model=model, detail=detail, urls=urls, transforms=transforms)
+        model, detail = opts.model, opts.detail
+        media, chosen, passed = _start(part, provider, model, detail, opts.urls)
         if passed is not None:
             return passed
-        policy = _policy(transforms)  # read here: the worker thread has its own context
+        policy = _policy(opts.transforms)  # read here: the worker thread has its own context
         await media.aload()
         return await asyncio.to_thread(_prepare, media, chosen, model, detail, policy)
     except Exception as exc:  # only MediaError leaves (see Boundary)
@@ -268,7 +280,7 @@ def _policy(transforms: Any) -> TransformPolicy:
 
 
 def normalize_many(
-    parts: Sequence[Any],
+    parts: Sequence[PartLike],
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -276,18 +288,20 @@ def normalize_many(
     urls: UrlMode = "auto",
     workers: int | None = None,
     transforms: TransformPolicy | None = None,
+    options: Options | None = None,
 ) -> list[NormalizedPart]:
     """Normalize many parts, in worker processes (all cores when `workers` is None).
 
     Results come back in the order of `parts`. With `workers=1`, or a single part, the work
-    is done in this process. Raises what `normalize` raises, and `InvalidConfig` for a
-    `workers` that is not a positive whole number.
+    is done in this process. `options` and the other keywords are `normalize`'s. Raises what
+    `normalize` raises, and `InvalidConfig` for a `workers` that is not a positive whole number.
     """
     try:
-        _check_urls(urls, model)
+        opts = resolve(options, model=model, detail=detail, urls=urls, transforms=transforms)
+        _check_urls(opts.urls, opts.model)
         chosen = get(provider)
         # Given to each worker: a process does not inherit this one's configured default.
-        policy = _policy(transforms)
+        opts = dataclasses.replace(opts, transforms=_policy(opts.transforms))
         if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
             raise InvalidMedia(
                 f"normalize_many() takes a list of parts, got {type(parts).__name__}"
@@ -297,17 +311,9 @@ def normalize_many(
         medias = [_media(p) for p in parts]
         count = workers or os.cpu_count() or 1
         if count <= 1 or len(medias) <= 1:
-            return [
-                normalize(m, chosen, model=model, detail=detail, urls=urls, transforms=policy)
-                for m in medias
-            ]
+            return [normalize(m, chosen, options=opts) for m in medias]
         with ProcessPoolExecutor(max_workers=min(count, len(medias))) as pool:
-            jobs = [
-                pool.submit(
-                    normalize, m, chosen, model=model, detail=detail, urls=urls, transforms=policy
-                )
-                for m in medias
-            ]
+            jobs = [pool.submit(normalize, m, chosen, options=opts) for m in medias]
             return [job.result() for job in jobs]
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _NORMALIZING_MANY.reraise(exc)

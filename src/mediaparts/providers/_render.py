@@ -6,10 +6,10 @@ import asyncio
 import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 from mediaparts._boundary import Boundary
-from mediaparts._build import is_single_source, part
+from mediaparts._build import Conversation, is_single_source, part
 from mediaparts._errors import (
     ConversionError,
     ConversionWarning,
@@ -22,6 +22,7 @@ from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, 
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
 from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._uploads import PartUploader, RenderUrls
 
@@ -34,15 +35,6 @@ _ARENDERING = Boundary("rendering")
 _RENDERING = Boundary("rendering")
 
 _MESSAGE_TYPES = (System, User, Assistant, Tool)
-
-OnLoss: TypeAlias = Literal["warn", "drop", "error"]
-"""What `render` does with a part the provider cannot carry: warn, drop quietly, or raise."""
-
-ForeignReasoning: TypeAlias = Literal["drop", "text"]
-"""What `render` does with reasoning another provider produced: leave it out, or send its
-readable text (and summary) as text."""
-
-_ON_LOSS = ("warn", "drop", "error")
 
 
 def as_messages(value: Any) -> list[Message]:
@@ -117,7 +109,8 @@ class Preparer:
     def warn(self) -> None:
         """Issue one `ConversionWarning` per loss, attributed to the caller of `render`."""
         for loss in self.losses:
-            warnings.warn(loss, ConversionWarning, stacklevel=3)
+            # 4: past this method, render (or arender) and its `renamed` wrapper.
+            warnings.warn(loss, ConversionWarning, stacklevel=4)
 
 
 def _describe(thing: Any) -> str:
@@ -186,13 +179,16 @@ def _check_uploads(urls: Any, uploader: Any, model: Any) -> UrlMode:
     return "auto"
 
 
-def _check_options(on_loss: Any, foreign_reasoning: Any) -> None:
-    if on_loss not in _ON_LOSS:
-        raise InvalidConfig(f"on_loss must be 'warn', 'drop' or 'error', got {excerpt(on_loss)}")
-    if foreign_reasoning not in ("drop", "text"):
-        raise InvalidConfig(
-            f"foreign_reasoning must be 'drop' or 'text', got {excerpt(foreign_reasoning)}"
-        )
+def _fitting(options: Options) -> Options:
+    """Check the URL and upload settings together; return the options each part is fitted by.
+
+    `render` fits each image at its own `detail`, and uploads before fitting: the options
+    given to `normalize` have neither.
+    """
+    mode = _check_uploads(options.urls, options.uploader, options.model)
+    if mode == options.urls and options.detail is None and options.uploader is None:
+        return options  # the common case, without the cost of a copy on the render path
+    return dataclasses.replace(options, urls=mode, detail=None, uploader=None)
 
 
 def _conversation(
@@ -217,8 +213,9 @@ def _reasoning_as_text(message: Message, provider: str) -> Message:
     return message.model_copy(update={"parts": tuple(parts)})
 
 
+@renamed("messages_or_parts", "messages")
 def render(
-    messages_or_parts: Any,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -227,6 +224,7 @@ def render(
     foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
     uploader: PartUploader | None = None,
+    options: Options | None = None,
 ) -> dict[str, Any]:
     """Render messages into the keyword arguments of the provider's SDK call.
 
@@ -237,7 +235,8 @@ def render(
     silently: `on_loss` says what happens (see docs/conversations.md for each mapping).
 
     Args:
-        messages_or_parts: Messages; or a prompt (`str`) or parts, made into one user message.
+        messages: Messages; or a prompt (`str`) or parts, made into one user message (the
+            keyword `messages_or_parts` of earlier versions works, with a warning).
         provider: A provider name or `Provider`.
         model: The model, for model-dependent rules.
         urls: `"auto"`, `"inline"` or `"pass"` (see `normalize`), or `"upload"`: as
@@ -253,6 +252,8 @@ def render(
         transforms: What may be done to audio, video, SVG and documents the provider cannot
             take as they are (see `normalize`); None for the default policy.
         uploader: With `urls="upload"`, what uploads parts (`mp.Uploader(client, ...)`).
+        options: The settings as one `mp.Options` value (`detail` aside: each image is fitted
+            at its own); a keyword above that is given wins over its field.
 
     Returns:
         `openai`: `{"messages": [...]}`; `openai-responses`: `{"input": [...]}`;
@@ -263,7 +264,7 @@ def render(
     Raises:
         ConversionError: `on_loss="error"` and a part cannot be carried.
         InvalidConfig: `urls` or `on_loss` is not one of its modes; `urls="upload"` without
-            an uploader, or an uploader without it.
+            an uploader, or an uploader without it; `options` is not an `mp.Options`.
         UnknownProvider: No provider has that name.
         MediaError: Whatever `normalize` raises for a part (a subclass of it), or the
             uploader for an upload.
@@ -271,10 +272,19 @@ def render(
     try:
         # Sync twin of `arender` (parts normalized in turn vs concurrently); the provider's
         # renderer does the rest, once.
-        mode = _check_uploads(urls, uploader, model)
-        _check_options(on_loss, foreign_reasoning)
+        opts = resolve(
+            options,
+            model=model,
+            urls=urls,
+            on_loss=on_loss,
+            foreign_reasoning=foreign_reasoning,
+            transforms=transforms,
+            uploader=uploader,
+        )
+        fitting = _fitting(opts)
         chosen = get(provider)
-        messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
+        conversation = _conversation(messages, chosen, opts.foreign_reasoning)
+        model, uploader = opts.model, opts.uploader
         done: dict[int, NormalizedPart] = {}
 
         def fit(part: MediaPart) -> NormalizedPart:
@@ -283,21 +293,22 @@ def render(
                 sent = part
                 if uploader is not None and part.file_id is None:
                     sent = uploader.upload_part(part, chosen, model) or part
-                done[key] = normalize(sent, chosen, model=model, urls=mode, transforms=transforms)
+                done[key] = normalize(sent, chosen, options=fitting)
             return done[key]
 
-        prepare = Preparer(chosen, messages, fit, on_loss, model)
+        prepare = Preparer(chosen, conversation, fit, opts.on_loss, model)
         # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
         # payload, and a caller who edits the payload must not edit the frozen parts.
-        payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))
+        payload: dict[str, Any] = _fresh(chosen.renderer(conversation, prepare))
         prepare.warn()
         return payload
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _RENDERING.reraise(exc)
 
 
+@renamed("messages_or_parts", "messages")
 async def arender(
-    messages_or_parts: Any,
+    messages: Conversation,
     provider: str | Provider,
     *,
     model: str | None = None,
@@ -306,26 +317,36 @@ async def arender(
     foreign_reasoning: ForeignReasoning = "drop",
     transforms: TransformPolicy | None = None,
     uploader: PartUploader | None = None,
+    options: Options | None = None,
 ) -> dict[str, Any]:
     """`render` for async code: URL parts are fetched concurrently, images fitted in threads."""
     try:
         # Async twin of `render` (parts normalized concurrently vs in turn); the provider's
         # renderer does the rest, once.
-        mode = _check_uploads(urls, uploader, model)
-        _check_options(on_loss, foreign_reasoning)
+        opts = resolve(
+            options,
+            model=model,
+            urls=urls,
+            on_loss=on_loss,
+            foreign_reasoning=foreign_reasoning,
+            transforms=transforms,
+            uploader=uploader,
+        )
+        fitting = _fitting(opts)
         chosen = get(provider)
-        messages = _conversation(messages_or_parts, chosen, foreign_reasoning)
+        conversation = _conversation(messages, chosen, opts.foreign_reasoning)
+        model, uploader = opts.model, opts.uploader
 
         async def prepared(part: MediaPart) -> NormalizedPart:
             sent = part
             if uploader is not None and part.file_id is None:
                 sent = await uploader.aupload_part(part, chosen, model) or part
-            return await anormalize(sent, chosen, model=model, urls=mode, transforms=transforms)
+            return await anormalize(sent, chosen, options=fitting)
 
         media = list(
             {
                 id(p): p
-                for m in messages
+                for m in conversation
                 for p in m.files
                 if p.file_id is None or chosen.rules.reads(p.file_provider)
             }.values()
@@ -348,8 +369,8 @@ async def arender(
             same = by_media[part.model_copy(update={"cache": None})]
             return dataclasses.replace(same, part=part)
 
-        prepare = Preparer(chosen, messages, fitted, on_loss, model)
-        payload: dict[str, Any] = _fresh(chosen.renderer(messages, prepare))  # see render
+        prepare = Preparer(chosen, conversation, fitted, opts.on_loss, model)
+        payload: dict[str, Any] = _fresh(chosen.renderer(conversation, prepare))  # see render
         prepare.warn()
         return payload
     except Exception as exc:  # only MediaError leaves (see Boundary)

@@ -14,11 +14,13 @@ turns it may keep.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
 from mediaparts._boundary import Boundary
+from mediaparts._build import Conversation
 from mediaparts._errors import (
     BudgetExceeded,
     InvalidConfig,
@@ -34,9 +36,9 @@ from mediaparts._parts import Detail, ImagePart, Part
 from mediaparts.imaging import fit_image
 from mediaparts.providers._count import PartTokens, TokenCount, count_tokens
 from mediaparts.providers._normalize import image_spec
+from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
-from mediaparts.providers._vision import check_model
 
 __all__ = ["Unknown", "trim"]
 
@@ -53,14 +55,15 @@ _SHOWN = 5
 
 
 def trim(
-    messages: Any,
-    max_tokens: int,
+    messages: Conversation,
     provider: str | Provider,
+    *old: Any,
+    max_tokens: int | None = None,
     model: str | None = None,
-    *,
     shrink_images: bool = False,
     shrink_to: int = 512,
     unknown: Unknown = "error",
+    options: Options | None = None,
 ) -> list[Message]:
     """Return the conversation cut down to `max_tokens`: system messages and newest turns.
 
@@ -80,14 +83,18 @@ def trim(
     Args:
         messages: The conversation: messages, or parts for one user message (a `str` is a
             prompt, as for `render`).
-        max_tokens: The input tokens the result may have (leave room for the reply).
         provider: A provider name or `Provider`.
+        *old: Nothing: the order `trim(messages, max_tokens, provider, model)` of earlier
+            versions still works, with a `DeprecationWarning`.
+        max_tokens: The input tokens the result may have (leave room for the reply).
         model: The model, for model-dependent rules; None for each table's default row
             (see docs/providers.md: pass the model for a count that fits it).
         shrink_images: Make images cheaper before dropping turns.
         shrink_to: The long side, in pixels, of an image's smaller copy.
         unknown: When a kept message has a part whose tokens are unknown (they count 0):
             `"error"` raises, `"ignore"` keeps it and trusts the rest of the count.
+        options: The count's settings as one `mp.Options` value (its `model`, `detail` and
+            `transforms`, as for `count_tokens`); a keyword that is given wins over its field.
 
     Returns:
         A new list: the kept messages, in their order, the same objects as given (a message
@@ -101,12 +108,16 @@ def trim(
         UnknownProvider: No provider has that name.
         MediaTooLarge, InvalidMedia: An image to shrink cannot be decoded.
     """
+    if old:
+        provider, max_tokens, model = _old_order(provider, old, max_tokens, model)
     try:
+        opts = resolve(options, model=model)
+        model = opts.model
         chosen = get(provider)
-        check_model(model)
         _check_options(max_tokens, shrink_images, shrink_to, unknown)
+        assert max_tokens is not None  # checked
         conversation = as_messages(messages)
-        counted = count_tokens(conversation, chosen, model=model)
+        counted = count_tokens(conversation, chosen, options=opts)
         plan = _Plan.of(conversation, counted)
         cut = plan.cut(max_tokens)
         replaced: dict[tuple[int, int], ImagePart] = {}
@@ -130,6 +141,25 @@ def trim(
         ]
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _TRIMMING.reraise(exc)
+
+
+def _old_order(
+    first: Any, old: tuple[Any, ...], max_tokens: int | None, model: str | None
+) -> tuple[Any, Any, Any]:
+    """Read `trim(messages, max_tokens, provider, model)`, the order of earlier versions."""
+    reordered = isinstance(first, int) and not isinstance(first, bool)
+    if not reordered or len(old) > 2 or max_tokens is not None or (len(old) == 2 and model):
+        raise TypeError(
+            "trim() takes (messages, provider, *, max_tokens, model, ...); got "
+            f"{2 + len(old)} positional arguments"
+        )
+    warnings.warn(
+        "trim(messages, max_tokens, provider, model) is deprecated; call "
+        "trim(messages, provider, max_tokens=..., model=...)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return old[0], first, (old[1] if len(old) == 2 else model)
 
 
 def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:
