@@ -9,6 +9,7 @@ built-ins, so a wire that still wrote its first provider's name (a `native` key,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -25,7 +26,8 @@ def _twins() -> Iterator[None]:
         mp.providers.register(
             TWINS[provider],
             wire=built_in.wire,
-            rules=built_in.rules,
+            # Its file store is the built-in's (as a deployment of the same API shares it).
+            rules=dataclasses.replace(built_in.rules, file_store=built_in.rules.store),
             files=built_in.files,
             batch_request=built_in.batch_request,
             batch_result=built_in.batch_result,

@@ -16,30 +16,24 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.metadata
-import types
 import warnings
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
-from mediaparts._messages import Assistant, Message
 from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi
 from mediaparts.providers._protocol import (
     BatchReader,
     BatchRequest,
-    Renderer,
-    SiteReader,
-    Wire,
 )
-from mediaparts.providers._rules import Rules, replace_rules
+from mediaparts.providers._record import Provider
+from mediaparts.providers._rules import Rules
 
 __all__ = [
     "PLUGIN_GROUP",
     "Provider",
     "get",
-    "moved_to_wire",
     "names",
     "register",
     "registered",
@@ -54,140 +48,13 @@ _BUILT_IN = {
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
 }
-_NO_QUIRKS: Mapping[str, Any] = types.MappingProxyType({})
-
-
-@dataclass(frozen=True)
-class Provider:
-    """One provider: a wire and the data that make it this provider.
-
-    Attributes:
-        name: The provider's name, as `get()` takes it (and the `native` key of its hints).
-        rules: What it accepts (`Rules`), overridable with `with_rules`.
-        wire: The name of the API shape it speaks (`mediaparts.providers.wires`): `"openai"`
-            for Chat Completions, `"openai-responses"`, `"anthropic"`, `"gemini"`, `"bedrock"`.
-        files: Its file API (`FileApi`: the store's rules and upload calls), if it has one.
-        batch_request: Wraps one rendered request as a line of its batch input file, if it
-            has a batch API.
-        batch_result: Reads one line of its batch result file, if it has a batch API.
-        quirks: What its wire does differently for it, as data (keys the wire's `QUIRKS`
-            documents).
-    """
-
-    name: str
-    rules: Rules
-    wire: str
-    files: FileApi | None = field(default=None, repr=False, compare=False)
-    batch_request: BatchRequest | None = field(default=None, repr=False, compare=False)
-    batch_result: BatchReader | None = field(default=None, repr=False, compare=False)
-    quirks: Mapping[str, Any] = field(default_factory=lambda: _NO_QUIRKS, repr=False)
-    shape: Wire = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        _check_record(self)
-
-    @property
-    def renderer(self) -> Renderer:
-        """Map messages to the SDK call's keyword arguments (the wire's `render`)."""
-        return self.shape.render
-
-    @property
-    def media_site(self) -> SiteReader:
-        """Read its API's media blocks in a payload, for `check` (the wire's `media_site`)."""
-        return self.shape.media_site
-
-    @property
-    def reader(self) -> Any:
-        """Read its request payloads back into messages, or None when its wire cannot."""
-        read = getattr(self.shape, "read", None)
-        return None if read is None else lambda payload: _messages(read(payload, self))
-
-    @property
-    def response_reader(self) -> Any:
-        """Read one of its responses into an `Assistant`, or None when its wire cannot."""
-        read = getattr(self.shape, "read_response", None)
-        return None if read is None else lambda response: _reply(read(response, self))
-
-    @property
-    def replays(self) -> Any:
-        """Say why its wire leaves out one of its reasoning parts (None: sent), or None."""
-        replays = getattr(self.shape, "replays", None)
-        return None if replays is None else lambda part: _why(replays(part, self))
-
-    def with_rules(self, **overrides: Any) -> Provider:
-        """Return a copy with some rules changed.
-
-        Keys name a field of `Rules` (`max_request_bytes=...`) or one field of a kind's rules
-        as `<kind>_<field>` (`image_max_bytes=...`, `audio_media_types=(...)`).
-
-        Raises:
-            InvalidConfig: A key names no rule, or a value is of the wrong form.
-        """
-        return dataclasses.replace(self, rules=replace_rules(self.rules, overrides))
-
-
-def _messages(value: Any) -> list[Message]:
-    return list(value)
-
-
-def _reply(value: Any) -> Assistant:
-    assert isinstance(value, Assistant)
-    return value
-
-
-def _why(value: Any) -> str | None:
-    assert value is None or isinstance(value, str)
-    return value
-
-
-def _check_record(provider: Provider) -> None:
-    """Check a record's fields and resolve its wire; say what is wrong with `InvalidConfig`."""
-    name = provider.name
-    if not isinstance(name, str) or not name:
-        raise InvalidConfig(f"a provider's name is a non-empty string, got {excerpt(name)}")
-    if not isinstance(provider.rules, Rules):
-        raise InvalidConfig(
-            f"provider {excerpt(name)}: rules must be a mediaparts.providers.Rules, got "
-            f"{type(provider.rules).__name__} (start from mp.providers.get(...).rules)"
-        )
-    if provider.rules.provider != name:
-        raise InvalidConfig(
-            f"provider {excerpt(name)} has rules of {excerpt(provider.rules.provider)}; "
-            "register() renames them, a Provider record must name itself"
-        )
-    wire_name, shape = wires.resolve(provider.wire)
-    object.__setattr__(provider, "wire", wire_name)
-    object.__setattr__(provider, "shape", shape)
-    if provider.files is not None and not isinstance(provider.files, FileApi):
-        raise InvalidConfig(
-            f"provider {excerpt(name)}: files must be a mediaparts.providers.FileApi or None"
-        )
-    for member in ("batch_request", "batch_result"):
-        if getattr(provider, member) is not None and not callable(getattr(provider, member)):
-            raise InvalidConfig(f"provider {excerpt(name)}: {member} must be a function or None")
-    if (provider.batch_request is None) != (provider.batch_result is None):
-        raise InvalidConfig(
-            f"provider {excerpt(name)}: give both batch_request and batch_result, or neither"
-        )
-    if not isinstance(provider.quirks, Mapping):
-        raise InvalidConfig(f"provider {excerpt(name)}: quirks must be a mapping")
-    known: Mapping[str, str] = getattr(shape, "QUIRKS", {})
-    unknown = sorted(str(k) for k in provider.quirks if k not in known)
-    if unknown:
-        reads = ", ".join(sorted(known)) or "none"
-        raise InvalidConfig(
-            f"provider {excerpt(name)}: its wire {wire_name} reads no quirk "
-            f"{', '.join(unknown)} (it reads: {reads})"
-        )
-    object.__setattr__(provider, "quirks", types.MappingProxyType(dict(provider.quirks)))
-
 
 # Registered providers: name -> the record, or, for one not yet used, the import path of a
 # built-in's package or an installed package's entry point.
 _registry: dict[str, Provider | str | importlib.metadata.EntryPoint] = dict(_BUILT_IN)
 # Installed packages name their providers in this entry-point group: `name = "pkg.mod:RECORD"`,
 # a `Provider` (so the CLI and the pytest plugin know them without code of the user's).
-PLUGIN_GROUP = "mediaparts.providers"
+PLUGIN_GROUP = "mediaparts.providers"  # not an import
 _plugins = [False]  # whether the group has been read
 
 
@@ -274,7 +141,7 @@ def register(
         provider = Provider(
             name,
             _renamed(rules, name) if isinstance(name, str) and name else rules,
-            wire,
+            wire if isinstance(wire, str) else wires.resolve(wire)[0],
             files=files,
             batch_request=batch_request,
             batch_result=batch_result,
@@ -285,6 +152,7 @@ def register(
             f"a provider named {excerpt(name)} is already registered; pass replace=True to replace "
             "it"
         )
+    _ = provider.shape  # a registration checks its wire now, not at the first render
     _registry[name] = provider
     return provider
 
@@ -309,7 +177,7 @@ def _from_module(name: Any, module: Any) -> Provider:
     return Provider(
         name,
         rules,
-        _ModuleWire(name, module),
+        wires.resolve(_ModuleWire(name, module))[0],
         files=getattr(module, "FILES", None),
         batch_request=getattr(module, "batch_request", None),
         batch_result=getattr(module, "batch_result", None),
@@ -365,6 +233,7 @@ def get(name: str | Provider) -> Provider:
     if isinstance(entry, str):
         provider = importlib.import_module(entry).PROVIDER
     else:
+        assert isinstance(entry, importlib.metadata.EntryPoint)
         provider = _installed(name, entry)
     assert isinstance(provider, Provider), entry
     _registry[name] = provider
@@ -394,35 +263,3 @@ def registered() -> Iterator[Provider]:
     """Yield every registered provider, in `names()` order (imports built-ins not yet used)."""
     for name in names():
         yield get(name)
-
-
-# What a provider package exported before wires were apart, now on its wire (with the
-# provider to serve as the second argument of the readers).
-_MOVED = ("render", "media_site", "read", "read_response", "replays")
-
-
-def moved_to_wire(module: str, wire: str, provider: Callable[[], Provider]) -> Any:
-    """Return the `__getattr__` of a provider package: its old wire members, deprecated.
-
-    `mediaparts.providers.openai.read(payload)` still reads a payload, with a
-    `DeprecationWarning` naming the wire that holds it now.
-    """
-
-    def __getattr__(name: str) -> Any:
-        if name not in _MOVED:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        served = provider()
-        function = getattr(served.shape, name, None)
-        if function is None:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(
-            f"{module}.{name} moved to its wire: use mp.providers.get({served.name!r}) "
-            f"(.renderer, .reader, ...) or mediaparts.providers.wires.get({wire!r}).{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if name in ("render", "media_site"):
-            return function
-        return lambda value: function(value, served)
-
-    return __getattr__

@@ -78,7 +78,9 @@ class Prepare(Protocol):
     happens (a `ConversionWarning`, nothing, or a `ConversionError` raised there and then).
     """
 
-    served: Served
+    @property
+    def served(self) -> Served: ...
+
     provider: str
     rules: Rules
     model: str | None

@@ -5,7 +5,7 @@ speaks is the wire `mediaparts.providers.wires.messages` (see its docstring for 
 keeps under `native`).
 """
 
-from mediaparts.providers._registry import Provider, moved_to_wire
+from mediaparts.providers import _record
 from mediaparts.providers.anthropic._batch import batch_request, batch_result
 from mediaparts.providers.anthropic._files import FILES
 from mediaparts.providers.anthropic._tables import (
@@ -20,7 +20,7 @@ from mediaparts.providers.anthropic._tables import (
     VISION_SOURCE,
 )
 
-PROVIDER = Provider(
+PROVIDER = _record.Provider(
     RULES.provider,
     RULES,
     "anthropic",
@@ -29,7 +29,7 @@ PROVIDER = Provider(
     batch_result=batch_result,
 )
 
-__getattr__ = moved_to_wire(__name__, "anthropic", lambda: PROVIDER)
+__getattr__ = _record.moved_to_wire(__name__, "anthropic", lambda: PROVIDER)
 
 __all__ = [
     "COSTS",

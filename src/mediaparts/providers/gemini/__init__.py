@@ -5,7 +5,7 @@ speaks is the wire `mediaparts.providers.wires.generate_content` (see its docstr
 keeps under `native`).
 """
 
-from mediaparts.providers._registry import Provider, moved_to_wire
+from mediaparts.providers import _record
 from mediaparts.providers.gemini._batch import batch_request, batch_result
 from mediaparts.providers.gemini._files import FILES
 from mediaparts.providers.gemini._tables import (
@@ -19,7 +19,7 @@ from mediaparts.providers.gemini._tables import (
     VISION_SOURCE,
 )
 
-PROVIDER = Provider(
+PROVIDER = _record.Provider(
     RULES.provider,
     RULES,
     "gemini",
@@ -28,7 +28,7 @@ PROVIDER = Provider(
     batch_result=batch_result,
 )
 
-__getattr__ = moved_to_wire(__name__, "gemini", lambda: PROVIDER)
+__getattr__ = _record.moved_to_wire(__name__, "gemini", lambda: PROVIDER)
 
 __all__ = [
     "COSTS",

@@ -8,7 +8,7 @@ Internal export, for `openai_responses` (not in `__all__`, no compatibility prom
 `batch_writer` (the Batch API envelope of one endpoint).
 """
 
-from mediaparts.providers._registry import Provider, moved_to_wire
+from mediaparts.providers import _record
 from mediaparts.providers.openai._batch import batch_request, batch_result
 from mediaparts.providers.openai._batch import batch_writer as batch_writer
 from mediaparts.providers.openai._files import FILES
@@ -24,7 +24,7 @@ from mediaparts.providers.openai._tables import (
     VISION_SOURCE,
 )
 
-PROVIDER = Provider(
+PROVIDER = _record.Provider(
     RULES.provider,
     RULES,
     "openai",
@@ -33,7 +33,7 @@ PROVIDER = Provider(
     batch_result=batch_result,
 )
 
-__getattr__ = moved_to_wire(__name__, "openai", lambda: PROVIDER)
+__getattr__ = _record.moved_to_wire(__name__, "openai", lambda: PROVIDER)
 
 __all__ = [
     "COSTS",

@@ -5,12 +5,12 @@ speaks is the wire `mediaparts.providers.wires.responses` (see its docstring for
 keeps under `native`).
 """
 
-from mediaparts.providers._registry import Provider, moved_to_wire
+from mediaparts.providers import _record
 from mediaparts.providers.openai_responses._batch import batch_request, batch_result
 from mediaparts.providers.openai_responses._files import FILES
 from mediaparts.providers.openai_responses._tables import COSTS, FILE_STORE, RULES, TEXT
 
-PROVIDER = Provider(
+PROVIDER = _record.Provider(
     RULES.provider,
     RULES,
     "openai-responses",
@@ -19,7 +19,7 @@ PROVIDER = Provider(
     batch_result=batch_result,
 )
 
-__getattr__ = moved_to_wire(__name__, "openai-responses", lambda: PROVIDER)
+__getattr__ = _record.moved_to_wire(__name__, "openai-responses", lambda: PROVIDER)
 
 __all__ = [
     "COSTS",

@@ -1,0 +1,219 @@
+"""The `Provider` record: a wire plus the data that make it one provider.
+
+Its own module, below the registry: each built-in provider's package makes its record here
+(`PROVIDER = Provider(...)`) without importing the registry, which imports those packages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import types
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mediaparts._errors import InvalidConfig, excerpt
+from mediaparts._messages import Assistant, Message
+from mediaparts._parts import ReasoningPart
+from mediaparts.providers import wires
+from mediaparts.providers._files import FileApi
+from mediaparts.providers._protocol import BatchReader, BatchRequest, Renderer, SiteReader, Wire
+from mediaparts.providers._rules import Rules, replace_rules
+
+__all__ = ["Provider", "moved_to_wire"]
+
+_NO_QUIRKS: Mapping[str, Any] = types.MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Provider:
+    """One provider: a wire and the data that make it this provider.
+
+    Attributes:
+        name: The provider's name, as `get()` takes it (and the `native` key of its hints).
+        rules: What it accepts (`Rules`), overridable with `with_rules`.
+        wire: The name of the API shape it speaks (`mediaparts.providers.wires`): `"openai"`
+            for Chat Completions, `"openai-responses"`, `"anthropic"`, `"gemini"`, `"bedrock"`.
+        files: Its file API (`FileApi`: the store's rules and upload calls), if it has one.
+        batch_request: Wraps one rendered request as a line of its batch input file, if it
+            has a batch API.
+        batch_result: Reads one line of its batch result file, if it has a batch API.
+        quirks: What its wire does differently for it, as data (keys the wire's `QUIRKS`
+            documents).
+    """
+
+    name: str
+    rules: Rules
+    wire: str
+    files: FileApi | None = field(default=None, repr=False, compare=False)
+    batch_request: BatchRequest | None = field(default=None, repr=False, compare=False)
+    batch_result: BatchReader | None = field(default=None, repr=False, compare=False)
+    quirks: Mapping[str, Any] = field(default_factory=lambda: _NO_QUIRKS, repr=False)
+    _shape: Wire | None = field(init=False, default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_record(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle by value for worker processes: the wire goes by its name (a wire module of
+        the user's, by its module's name), the quirks as a dict."""
+        state = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        state["quirks"] = dict(self.quirks)
+        shape = state.pop("_shape")
+        if self.wire not in wires.names() and isinstance(shape, types.ModuleType):
+            state["_module"] = shape.__name__
+        elif self.wire not in wires.names():
+            state["_shape"] = shape  # an object of the user's: pickled as it pickles
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a pickled record (its wire imported again when it was a module)."""
+        module = state.pop("_module", None)
+        state["quirks"] = types.MappingProxyType(state["quirks"])
+        state.setdefault("_shape", None)
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        if module is not None:
+            object.__setattr__(self, "_shape", wires.resolve(importlib.import_module(module))[1])
+
+    @property
+    def shape(self) -> Wire:
+        """The wire module itself (a built-in one is imported at its first use)."""
+        if self._shape is None:
+            object.__setattr__(self, "_shape", wires.get(self.wire))
+        assert self._shape is not None
+        return self._shape
+
+    @property
+    def renderer(self) -> Renderer:
+        """Map messages to the SDK call's keyword arguments (the wire's `render`)."""
+        return self.shape.render
+
+    @property
+    def media_site(self) -> SiteReader:
+        """Read its API's media blocks in a payload, for `check` (the wire's `media_site`)."""
+        return self.shape.media_site
+
+    @property
+    def reader(self) -> Callable[[Any], list[Message]] | None:
+        """Read its request payloads back into messages, or None when its wire cannot."""
+        read = getattr(self.shape, "read", None)
+        return None if read is None else lambda payload: _messages(read(payload, self))
+
+    @property
+    def response_reader(self) -> Callable[[Any], Assistant] | None:
+        """Read one of its responses into an `Assistant`, or None when its wire cannot."""
+        read = getattr(self.shape, "read_response", None)
+        return None if read is None else lambda response: _reply(read(response, self))
+
+    @property
+    def replays(self) -> Callable[[ReasoningPart], str | None] | None:
+        """Say why its wire leaves out one of its reasoning parts (None: sent), or None."""
+        replays = getattr(self.shape, "replays", None)
+        return None if replays is None else lambda part: _why(replays(part, self))
+
+    def with_rules(self, **overrides: Any) -> Provider:
+        """Return a copy with some rules changed.
+
+        Keys name a field of `Rules` (`max_request_bytes=...`) or one field of a kind's rules
+        as `<kind>_<field>` (`image_max_bytes=...`, `audio_media_types=(...)`).
+
+        Raises:
+            InvalidConfig: A key names no rule, or a value is of the wrong form.
+        """
+        return dataclasses.replace(self, rules=replace_rules(self.rules, overrides))
+
+
+def _messages(value: Any) -> list[Message]:
+    return list(value)
+
+
+def _reply(value: Any) -> Assistant:
+    assert isinstance(value, Assistant)
+    return value
+
+
+def _why(value: Any) -> str | None:
+    assert value is None or isinstance(value, str)
+    return value
+
+
+def _check_record(provider: Provider) -> None:
+    """Check a record's fields and resolve its wire; say what is wrong with `InvalidConfig`."""
+    name = provider.name
+    if not isinstance(name, str) or not name:
+        raise InvalidConfig(f"a provider's name is a non-empty string, got {excerpt(name)}")
+    if not isinstance(provider.rules, Rules):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: rules must be a mediaparts.providers.Rules, got "
+            f"{type(provider.rules).__name__} (start from mp.providers.get(...).rules)"
+        )
+    if provider.rules.provider != name:
+        raise InvalidConfig(
+            f"provider {excerpt(name)} has rules of {excerpt(provider.rules.provider)}; "
+            "register() renames them, a Provider record must name itself"
+        )
+    # A wire named is imported at its first use (a built-in record is made while its wire's
+    # package may still be loading); a wire given as a module is checked now.
+    if isinstance(provider.wire, str):
+        object.__setattr__(provider, "wire", wires.canonical(provider.wire))
+    else:
+        wire_name, shape = wires.resolve(provider.wire)
+        object.__setattr__(provider, "wire", wire_name)
+        object.__setattr__(provider, "_shape", shape)
+    if provider.files is not None and not isinstance(provider.files, FileApi):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: files must be a mediaparts.providers.FileApi or None"
+        )
+    for member in ("batch_request", "batch_result"):
+        if getattr(provider, member) is not None and not callable(getattr(provider, member)):
+            raise InvalidConfig(f"provider {excerpt(name)}: {member} must be a function or None")
+    if (provider.batch_request is None) != (provider.batch_result is None):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: give both batch_request and batch_result, or neither"
+        )
+    if not isinstance(provider.quirks, Mapping):
+        raise InvalidConfig(f"provider {excerpt(name)}: quirks must be a mapping")
+    known: Mapping[str, str] = getattr(provider.shape, "QUIRKS", {}) if provider.quirks else {}
+    unknown = sorted(str(k) for k in provider.quirks if k not in known)
+    if unknown:
+        reads = ", ".join(sorted(known)) or "none"
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: its wire {provider.wire} reads no quirk "
+            f"{', '.join(unknown)} (it reads: {reads})"
+        )
+    object.__setattr__(provider, "quirks", types.MappingProxyType(dict(provider.quirks)))
+
+
+# What a provider package exported before wires were apart, now on its wire (with the
+# provider to serve as the second argument of the readers).
+_MOVED = ("render", "media_site", "read", "read_response", "replays")
+
+
+def moved_to_wire(module: str, wire: str, provider: Callable[[], Provider]) -> Any:
+    """Return the `__getattr__` of a provider package: its old wire members, deprecated.
+
+    `mediaparts.providers.openai.read(payload)` still reads a payload, with a
+    `DeprecationWarning` naming the wire that holds it now.
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name not in _MOVED:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        served = provider()
+        function = getattr(served.shape, name, None)
+        if function is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} moved to its wire: use mp.providers.get({served.name!r}) "
+            f"(.renderer, .reader, ...) or mediaparts.providers.wires.get({wire!r}).{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if name in ("render", "media_site"):
+            return function
+        return lambda value: function(value, served)
+
+    return __getattr__
