@@ -9,6 +9,7 @@ nothing per message.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -61,8 +62,8 @@ def run() -> list[Row]:
         rows.append(
             Row(
                 f"render, {MESSAGES:,} text messages, {provider}",
-                median_time(lambda p=provider: mp.render(messages, p), repeat=7),
-                median_time(lambda f=floor: f(turns), repeat=7),
+                median_time(functools.partial(mp.render, messages, provider), repeat=7),
+                median_time(functools.partial(floor, turns), repeat=7),
                 "the message dicts built by hand",
                 note="per call",
             )
@@ -70,8 +71,8 @@ def run() -> list[Row]:
         rows.append(
             Row(
                 f"messages_from, {MESSAGES:,} text messages, {provider}",
-                median_time(lambda p=provider, d=payload: mp.messages_from(d, p), repeat=7),
-                median_time(lambda d=payload: _texts(d), repeat=7),
+                median_time(functools.partial(mp.messages_from, payload, provider), repeat=7),
+                median_time(functools.partial(_texts, payload), repeat=7),
                 "one walk over the payload",
                 note="per call",
             )

@@ -18,9 +18,9 @@ import mediaparts as mp
 from tests.conversations._corpus import PROVIDERS, TWINS
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="package")
 def _twins() -> Iterator[None]:
-    """Register a twin of each built-in provider for the session."""
+    """Register a twin of each built-in provider while this package's tests run."""
     for provider in PROVIDERS:
         built_in = mp.providers.get(provider)
         mp.providers.register(

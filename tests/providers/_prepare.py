@@ -17,6 +17,7 @@ class StandIn:
     """`Prepare` over a function: fits with it, and raises `AssertionError` on a loss."""
 
     def __init__(self, rules: Rules, fit: Callable[[mp.MediaPart], NormalizedPart]) -> None:
+        self.served = mp.providers.get(rules.provider)
         self.provider = rules.provider
         self.rules = rules
         self.model: str | None = None

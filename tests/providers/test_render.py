@@ -447,7 +447,7 @@ def _passthrough(provider: str) -> StandIn:
 def test_render_refuses_media_without_a_shape(provider: str, part: Callable[[], Any]) -> None:
     """Media the request shape cannot carry raises UnsupportedMediaType naming the provider."""
     with pytest.raises(mp.UnsupportedMediaType, match=provider) as info:
-        MODULES[provider].render([mp.User(["Look.", part()])], _passthrough(provider))
+        MODULES[provider].PROVIDER.renderer([mp.User(["Look.", part()])], _passthrough(provider))
     assert info.value.provider == provider
 
 
@@ -480,7 +480,7 @@ def test_render_refuses_non_object_arguments(provider: str) -> None:
         mp.Assistant(tool_calls=[mp.ToolCall(id="c1", name="f", arguments="[1, 2]")])
     ]
     with pytest.raises(mp.InvalidMedia, match="JSON object"):
-        MODULES[provider].render(messages, _passthrough(provider))
+        MODULES[provider].PROVIDER.renderer(messages, _passthrough(provider))
 
 
 def test_gemini_needs_the_tool_name() -> None:

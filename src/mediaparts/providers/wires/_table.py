@@ -49,7 +49,7 @@ def canonical(name: str) -> str:
 
 
 def get(name: str) -> Wire:
-    """Return the built-in wire of that name (either column of the table above).
+    """Return the wire of that name (either name in the table of `mediaparts.providers.wires`).
 
     Raises:
         InvalidConfig: No wire has that name.
