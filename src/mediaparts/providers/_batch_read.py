@@ -129,14 +129,13 @@ def _result(number: int, line: Any, provider: Provider, limit: int) -> BatchResu
     try:
         record = _record(line)
         assert provider.batch_result is not None
-        assert provider.response_reader is not None
         found = provider.batch_result(record)
     except MediaError as exc:
         return BatchResult(None, None, rewrap(exc, f"{where}: {exc}"), number)
     if found.error is not None:
         return BatchResult(found.custom_id, None, found.error, number)
     try:
-        message = provider.response_reader(found.response)
+        message = provider.read_response(found.response)
     except MediaError as exc:
         return BatchResult(found.custom_id, None, rewrap(exc, f"{where}: {exc}"), number)
     return BatchResult(found.custom_id, message, None, number)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from mediaparts._boundary import Boundary
-from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._messages import Assistant, Message
 from mediaparts._sources import untrusted_paths
 from mediaparts.providers._registry import Provider, get
@@ -46,12 +45,8 @@ def messages_from(payload: Any, provider: str | Provider) -> list[Message]:
     """
     try:
         chosen = get(provider)
-        if chosen.reader is None:
-            raise InvalidConfig(
-                f"provider {excerpt(chosen.name)} cannot read payloads (it has no read())"
-            )
         with untrusted_paths("mp.messages_from()", None):  # a second guard: readers name no path
-            return list(chosen.reader(payload))
+            return chosen.read(payload)
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _READING_A_PAYLOAD.reraise(exc)
 
@@ -78,12 +73,8 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
     """
     try:
         chosen = get(provider)
-        if chosen.response_reader is None:
-            raise InvalidConfig(
-                f"provider {excerpt(chosen.name)} cannot read responses (it has no read_response())"
-            )
         with untrusted_paths("mp.message_from_response()", None):
-            reply = chosen.response_reader(response)
+            reply = chosen.read_response(response)
         if reply.stop_reason == "end" and reply.tool_calls:
             # One meaning for every API: a reply that asks for tools stopped for them, even where
             # the API said "stop" (OpenAI does, for a forced tool choice; the raw value is kept).

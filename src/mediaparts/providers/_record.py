@@ -108,6 +108,34 @@ class Provider:
         read = getattr(self.shape, "read_response", None)
         return None if read is None else lambda response: _reply(read(response, self))
 
+    def read(self, payload: Any) -> list[Message]:
+        """Read one of its request payloads (or its message list) back into messages.
+
+        Raises:
+            InvalidConfig: Its wire cannot read payloads (it has no `read`).
+        """
+        reader = self.reader
+        if reader is None:
+            raise InvalidConfig(
+                f"provider {excerpt(self.name)} cannot read payloads "
+                f"(its wire {self.wire} has no read())"
+            )
+        return reader(payload)
+
+    def read_response(self, response: Any) -> Assistant:
+        """Read one of its responses (the SDK's object or its dict) into an `Assistant`.
+
+        Raises:
+            InvalidConfig: Its wire cannot read responses (it has no `read_response`).
+        """
+        reader = self.response_reader
+        if reader is None:
+            raise InvalidConfig(
+                f"provider {excerpt(self.name)} cannot read responses "
+                f"(its wire {self.wire} has no read_response())"
+            )
+        return reader(response)
+
     @property
     def replays(self) -> Callable[[ReasoningPart], str | None] | None:
         """Say why its wire leaves out one of its reasoning parts (None: sent), or None."""

@@ -46,7 +46,7 @@ CHAR_CITATION = {
 
 def _one(block: dict[str, Any], role: str = "user") -> Any:
     """Return the one part a turn holding `block` reads as."""
-    [message] = anthropic.PROVIDER.reader({"messages": [{"role": role, "content": [block]}]})
+    [message] = anthropic.PROVIDER.read({"messages": [{"role": role, "content": [block]}]})
     [part] = message.parts
     return part
 
@@ -192,7 +192,7 @@ def test_read_user_turn_splits_tool_results() -> None:
             },
         ]
     }
-    _, first, second, user = anthropic.PROVIDER.reader(payload)
+    _, first, second, user = anthropic.PROVIDER.read(payload)
     assert isinstance(first, mp.Tool) and isinstance(second, mp.Tool)
     assert (first.tool_call_id, first.name, first.content, first.is_error) == (
         "t1",
@@ -330,7 +330,7 @@ def test_read_tool_result_with_an_image() -> None:
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
         ],
     }
-    [tool] = anthropic.PROVIDER.reader([{"role": "user", "content": [result]}])
+    [tool] = anthropic.PROVIDER.read([{"role": "user", "content": [result]}])
     assert [p.kind for p in tool.parts] == ["text", "image"]
 
 
@@ -344,7 +344,7 @@ def test_read_tool_result_with_an_image() -> None:
 )
 def test_read_system_spellings(payload: dict[str, Any], hints: dict[str, Any]) -> None:
     """Each spelling of the system prompt reads as one System message that remembers it."""
-    [system] = anthropic.PROVIDER.reader(payload)
+    [system] = anthropic.PROVIDER.read(payload)
     assert isinstance(system, mp.System) and system.content == "Be brief."
     assert system.native.get("anthropic", {}) == hints
 
@@ -353,7 +353,7 @@ def test_read_ignores_other_call_arguments() -> None:
     """model, max_tokens, tools and thinking are not part of the conversation."""
     turns = [{"role": "user", "content": "Hi"}]
     payload = {"model": "claude-x", "max_tokens": 5, "tools": [], "messages": turns}
-    assert anthropic.PROVIDER.reader(payload) == anthropic.PROVIDER.reader(turns) == [mp.User("Hi")]
+    assert anthropic.PROVIDER.read(payload) == anthropic.PROVIDER.read(turns) == [mp.User("Hi")]
 
 
 def test_read_does_not_change_the_payload() -> None:

@@ -55,7 +55,7 @@ def _response(**fields: Any) -> dict[str, Any]:
 )
 def test_read_response_usage(usage: dict[str, Any], expected: mp.Usage) -> None:
     """input_tokens counts cache reads and writes too; thinking tokens are reasoning tokens."""
-    assert anthropic.PROVIDER.response_reader(_response(usage=usage)).usage == expected
+    assert anthropic.PROVIDER.read_response(_response(usage=usage)).usage == expected
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,7 @@ def test_read_response_usage(usage: dict[str, Any], expected: mp.Usage) -> None:
 )
 def test_read_response_stop_reasons(raw: str | None, reason: str | None) -> None:
     """Each stop_reason maps to the common one; the API's own value is kept."""
-    reply = anthropic.PROVIDER.response_reader(_response(stop_reason=raw))
+    reply = anthropic.PROVIDER.read_response(_response(stop_reason=raw))
     assert (reply.stop_reason, reply.stop_reason_raw) == (reason, raw)
 
 
@@ -89,7 +89,7 @@ def test_read_response_from_the_sdk_object() -> None:
     }
     data = _response(content=[block], stop_sequence="END", stop_reason="stop_sequence")
     reply = mp.message_from_response(Message.model_validate(data), "anthropic")
-    assert reply == anthropic.PROVIDER.response_reader(data)
+    assert reply == anthropic.PROVIDER.read_response(data)
     [text] = reply.parts
     assert isinstance(text, mp.TextPart)
     assert text.citations[0].data["document_title"] is None
@@ -126,7 +126,7 @@ def test_read_response_refuses_malformed(response: Any, path: str) -> None:
 def test_read_corpus_responses(path: Path) -> None:
     """Each corpus response reads, and its reply renders back as the blocks it holds."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    reply = anthropic.PROVIDER.response_reader(data)
+    reply = anthropic.PROVIDER.read_response(data)
     [turn] = mp.render([mp.User("Q"), reply], "anthropic")["messages"][1:]
     blocks = (
         turn["content"]

@@ -152,7 +152,7 @@ def test_read_takes_just_the_message_list_and_ignores_call_arguments() -> None:
     """A bare `messages` list reads the same; modelId, inferenceConfig and the rest are ignored."""
     turns = [{"role": "user", "content": [{"text": "Hi"}]}]
     full = {"modelId": "m", "inferenceConfig": {"maxTokens": 5}, "messages": turns}
-    assert bedrock.PROVIDER.reader(turns) == bedrock.PROVIDER.reader(full) == [mp.User("Hi")]
+    assert bedrock.PROVIDER.read(turns) == bedrock.PROVIDER.read(full) == [mp.User("Hi")]
 
 
 HOSTILE: list[tuple[Any, str]] = [

@@ -15,12 +15,12 @@ from tests.providers.gemini._payloads import PNG, REQUESTS, SIGNATURE, load, mod
 
 
 def _parts(payload: dict[str, Any], index: int = -1) -> tuple[Any, ...]:
-    return gemini.PROVIDER.reader(payload)[index].parts
+    return gemini.PROVIDER.read(payload)[index].parts
 
 
 def test_read_text_turns_become_messages() -> None:
     """User and model contents become User and Assistant messages, in order."""
-    messages = gemini.PROVIDER.reader(
+    messages = gemini.PROVIDER.read(
         {
             "contents": [
                 {"role": "user", "parts": [{"text": "Hi"}]},
@@ -34,7 +34,7 @@ def test_read_text_turns_become_messages() -> None:
 def test_read_takes_the_contents_list_alone() -> None:
     """A bare `contents` list reads like a body holding it."""
     contents = [{"role": "user", "parts": [{"text": "Hi"}]}]
-    assert gemini.PROVIDER.reader(contents) == gemini.PROVIDER.reader({"contents": contents})
+    assert gemini.PROVIDER.read(contents) == gemini.PROVIDER.read({"contents": contents})
 
 
 @pytest.mark.parametrize(
@@ -181,7 +181,7 @@ def test_read_function_response_keeps_its_structure(
 ) -> None:
     """`output` is the text, `error` the error; any other object is kept as its JSON."""
     body = user({"functionResponse": {"id": "c1", "name": "f", "response": response}})
-    (tool,) = gemini.PROVIDER.reader(body)
+    (tool,) = gemini.PROVIDER.read(body)
     assert isinstance(tool, mp.Tool)
     assert (tool.tool_call_id, tool.name) == ("c1", "f")
     if text is not None and text.startswith("{"):
@@ -196,7 +196,7 @@ def test_read_function_response_media_is_nested() -> None:
     """Media inside a `functionResponse` is part of the Tool message."""
     nested = {"inlineData": {"mimeType": "image/png", "data": PNG}}
     body = user({"functionResponse": {"name": "zoom", "response": {}, "parts": [nested]}})
-    (tool,) = gemini.PROVIDER.reader(body)
+    (tool,) = gemini.PROVIDER.read(body)
     assert isinstance(tool, mp.Tool)
     assert tool.tool_call_id is None
     assert [p.kind for p in tool.parts] == ["text", "image"]
@@ -208,7 +208,7 @@ def test_read_text_and_results_in_one_content_keep_their_order() -> None:
         {"functionResponse": {"name": "f", "response": {"output": "1"}}},
         {"text": "And now?"},
     )
-    tool, question = gemini.PROVIDER.reader(body)
+    tool, question = gemini.PROVIDER.read(body)
     assert isinstance(tool, mp.Tool)
     assert isinstance(question, mp.User)
     assert question.native == {"gemini": {"join": True}}
@@ -246,7 +246,7 @@ def test_read_system_instruction_in_each_spelling(
     body: dict[str, Any], field: str, native: dict[str, Any]
 ) -> None:
     """The system instruction is read from the body or the SDK's config, string or Content."""
-    system, _ = gemini.PROVIDER.reader({**body, "contents": [{"parts": [{"text": "Hi"}]}]})
+    system, _ = gemini.PROVIDER.read({**body, "contents": [{"parts": [{"text": "Hi"}]}]})
     assert isinstance(system, mp.System)
     assert system.content == field
     where = next(iter(body))
@@ -262,7 +262,7 @@ def test_read_system_instruction_beside_a_config_without_one() -> None:
         "config": {"temperature": 0, "system_instruction": None},
         "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
     }
-    system, _ = gemini.PROVIDER.reader(body)
+    system, _ = gemini.PROVIDER.read(body)
     assert isinstance(system, mp.System)
     assert system.content == "Be brief."
     assert system.native["gemini"]["field"] == "systemInstruction"
@@ -277,7 +277,7 @@ def test_read_ignores_other_call_arguments() -> None:
         "config": {"temperature": 0},
         "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
     }
-    assert [m.role for m in gemini.PROVIDER.reader(body)] == ["user"]
+    assert [m.role for m in gemini.PROVIDER.read(body)] == ["user"]
 
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: p.stem)
@@ -285,7 +285,7 @@ def test_read_does_not_change_the_payload(path: Any) -> None:
     """Reading leaves the caller's payload as it was."""
     payload = load(path)
     before = copy.deepcopy(payload)
-    gemini.PROVIDER.reader(payload)
+    gemini.PROVIDER.read(payload)
     assert payload == before
 
 
@@ -373,7 +373,7 @@ def test_read_takes_the_sdks_own_objects() -> None:
         types.Content(role="model", parts=[types.Part(text="Hello")]),
     ]
     config = types.GenerateContentConfig(system_instruction="Be brief.")
-    messages = gemini.PROVIDER.reader({"contents": contents, "config": config})
+    messages = gemini.PROVIDER.read({"contents": contents, "config": config})
     assert [(m.role, m.content) for m in messages] == [
         ("system", "Be brief."),
         ("user", "Hi"),

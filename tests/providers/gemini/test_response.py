@@ -34,9 +34,9 @@ def test_read_response_corpus_validates_and_reads(path: Path) -> None:
 def test_read_response_sdk_object_reads_as_its_dict(path: Path) -> None:
     """The SDK's object, its REST JSON and its `to_json_dict()` read the same."""
     sdk = types.GenerateContentResponse.model_validate_json(path.read_text(encoding="utf-8"))
-    from_dict = gemini.PROVIDER.response_reader(load(path))
-    assert gemini.PROVIDER.response_reader(sdk) == from_dict
-    assert gemini.PROVIDER.response_reader(sdk.to_json_dict()) == from_dict
+    from_dict = gemini.PROVIDER.read_response(load(path))
+    assert gemini.PROVIDER.read_response(sdk) == from_dict
+    assert gemini.PROVIDER.read_response(sdk.to_json_dict()) == from_dict
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_read_response_usage_counts_all_input_and_output(
     usage: dict[str, Any], expected: mp.Usage
 ) -> None:
     """Input counts the cached and tool-use prompt tokens; output counts the thoughts."""
-    reply = gemini.PROVIDER.response_reader({**_response({"text": "x"}), "usageMetadata": usage})
+    reply = gemini.PROVIDER.read_response({**_response({"text": "x"}), "usageMetadata": usage})
     assert reply.usage == expected
 
 
@@ -84,13 +84,13 @@ def test_read_response_usage_counts_all_input_and_output(
 )
 def test_read_response_stop_reasons(finish: str, parts: list[Any], expected: str) -> None:
     """`finishReason` maps to our stop reason; the API's value is kept beside it."""
-    reply = gemini.PROVIDER.response_reader(_response(*parts, finishReason=finish))
+    reply = gemini.PROVIDER.read_response(_response(*parts, finishReason=finish))
     assert (reply.stop_reason, reply.stop_reason_raw) == (expected, finish)
 
 
 def test_read_response_blocked_prompt_is_a_content_filter_stop() -> None:
     """A prompt blocked before any candidate stops with content_filter and its reason."""
-    reply = gemini.PROVIDER.response_reader({"promptFeedback": {"blockReason": "SAFETY"}})
+    reply = gemini.PROVIDER.read_response({"promptFeedback": {"blockReason": "SAFETY"}})
     assert (reply.parts, reply.stop_reason, reply.stop_reason_raw) == (
         (),
         "content_filter",
@@ -100,7 +100,7 @@ def test_read_response_blocked_prompt_is_a_content_filter_stop() -> None:
 
 def test_read_response_keeps_model_and_id() -> None:
     """`modelVersion` and `responseId` become the reply's model and id."""
-    reply = gemini.PROVIDER.response_reader(
+    reply = gemini.PROVIDER.read_response(
         {**_response({"text": "x"}), "modelVersion": "gemini-3-pro", "responseId": "r1"}
     )
     assert (reply.model, reply.id) == ("gemini-3-pro", "r1")
@@ -126,7 +126,7 @@ def test_read_response_thoughts_and_signatures() -> None:
             )
         ]
     )
-    thought, call = gemini.PROVIDER.response_reader(sdk).parts
+    thought, call = gemini.PROVIDER.read_response(sdk).parts
     assert thought == mp.ReasoningPart(text="Think.", provider="gemini")
     assert isinstance(call, mp.ToolCall)
     assert call.native == {"gemini": {"extra": {"thoughtSignature": SIGNATURE}}}
@@ -135,7 +135,7 @@ def test_read_response_thoughts_and_signatures() -> None:
 def test_read_response_citations_land_on_the_text_they_cite() -> None:
     """A citation's byte span picks the text part and the cited text."""
     cite = {"startIndex": 7, "endIndex": 12, "uri": "https://a.example", "title": "A"}
-    reply = gemini.PROVIDER.response_reader(
+    reply = gemini.PROVIDER.read_response(
         _response({"text": "Héllo "}, {"text": "world!"}, citationMetadata={"citations": [cite]})
     )
     first, second = reply.parts
@@ -151,7 +151,7 @@ def test_read_response_citations_land_on_the_text_they_cite() -> None:
 def test_read_response_grounding_supports_become_citations() -> None:
     """Each grounding chunk a support names is a citation of the supported segment."""
     raw = load(next(p for p in RESPONSES if "grounding" in p.stem))
-    (text,) = gemini.PROVIDER.response_reader(raw).parts
+    (text,) = gemini.PROVIDER.read_response(raw).parts
     assert isinstance(text, mp.TextPart)
     assert [(c.title, c.cited_text is not None) for c in text.citations] == [
         ("uefa.com", True),

@@ -58,14 +58,14 @@ def test_read_corpus_payloads_pass_check(path: Path) -> None:
 def test_read_takes_the_message_list_alone() -> None:
     """A bare `messages` list reads like the keyword arguments holding it."""
     payload = _load(CORPUS / "requests" / "01_text_turns.json")
-    assert openai.PROVIDER.reader(payload["messages"]) == openai.PROVIDER.reader(payload)
+    assert openai.PROVIDER.read(payload["messages"]) == openai.PROVIDER.read(payload)
 
 
 def test_read_leaves_the_payload_unchanged() -> None:
     """Reading does not mutate the caller's payload."""
     payload = _load(CORPUS / "requests" / "09_refusal_and_names.json")
     before = copy.deepcopy(payload)
-    openai.PROVIDER.reader(payload)
+    openai.PROVIDER.read(payload)
     assert payload == before
 
 
@@ -79,14 +79,14 @@ def test_read_leaves_the_payload_unchanged() -> None:
 )
 def test_read_system_roles_are_kept(message: dict[str, Any], role: str, name: str | None) -> None:
     """`system` and `developer` both read as `System`, the role and name kept."""
-    [made] = openai.PROVIDER.reader([message])
+    [made] = openai.PROVIDER.read([message])
     assert isinstance(made, mp.System)
     assert (made.role, made.name, made.content) == (role, name, "Be brief.")
 
 
 def test_read_user_name_and_text_parts() -> None:
     """A user's name is kept; a list of text parts reads as text parts, in order."""
-    [made] = openai.PROVIDER.reader(
+    [made] = openai.PROVIDER.read(
         [
             {
                 "role": "user",
@@ -153,7 +153,7 @@ def test_read_user_name_and_text_parts() -> None:
 )
 def test_read_media_parts(block: dict[str, Any], kind: str, check: Any) -> None:
     """Each media content part reads as a media part of its kind, nothing fetched."""
-    [made] = openai.PROVIDER.reader(_user(block))
+    [made] = openai.PROVIDER.read(_user(block))
     [part] = made.parts
     assert isinstance(part, mp.MediaPart)
     assert part.kind == kind
@@ -182,14 +182,14 @@ def test_read_cache_breakpoints(
 ) -> None:
     """A `prompt_cache_breakpoint` reads as the part's cache; an explicit 30m TTL as a hint."""
     block = {"type": "text", "text": "long prefix", "prompt_cache_breakpoint": breakpoint}
-    [made] = openai.PROVIDER.reader(_user(block))
+    [made] = openai.PROVIDER.read(_user(block))
     [part] = made.parts
     assert (part.cache, part.native) == (cache, native)
 
 
 def test_read_assistant_turn_in_order() -> None:
     """An assistant turn reads as content, refusal, audio, then its calls, each a part."""
-    [made] = openai.PROVIDER.reader(
+    [made] = openai.PROVIDER.read(
         [
             {
                 "role": "assistant",
@@ -227,7 +227,7 @@ def test_read_assistant_turn_in_order() -> None:
 
 def test_read_legacy_function_messages() -> None:
     """A legacy `function_call` reads as a ToolCall without id; a `function` message as a Tool."""
-    call, result = openai.PROVIDER.reader(
+    call, result = openai.PROVIDER.read(
         [
             {
                 "role": "assistant",
@@ -246,7 +246,7 @@ def test_read_unknown_blocks_are_kept_verbatim() -> None:
     """A content part or tool call of a type we do not model becomes a ProviderPart as written."""
     block = {"type": "input_video", "input_video": {"url": "https://media.example/clip.mp4"}}
     call = {"id": "call_9", "type": "mcp", "mcp": {"server": "x"}}
-    user, assistant = openai.PROVIDER.reader(
+    user, assistant = openai.PROVIDER.read(
         [{"role": "user", "content": [block]}, {"role": "assistant", "tool_calls": [call]}]
     )
     assert user.parts == (mp.ProviderPart(provider="openai", data=block),)

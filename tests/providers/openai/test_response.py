@@ -40,13 +40,13 @@ def test_read_response_sdk_object_reads_like_its_dict(path: Path) -> None:
     chat = pytest.importorskip("openai.types.chat")
     data = json.loads(path.read_text("utf-8"))
     made = mp.message_from_response(chat.ChatCompletion.model_validate(data), "openai")
-    assert made == openai.PROVIDER.response_reader(data)
+    assert made == openai.PROVIDER.read_response(data)
     assert made.model == data["model"] and made.id == data["id"]
 
 
 def test_read_response_usage_counts_cache_and_reasoning() -> None:
     """Usage keeps prompt tokens as all input (cached included) and completion tokens as output."""
-    made = openai.PROVIDER.response_reader(_load("01_text_usage"))
+    made = openai.PROVIDER.read_response(_load("01_text_usage"))
     assert made.usage == mp.Usage(
         input_tokens=2048,
         output_tokens=300,
@@ -63,7 +63,7 @@ def test_read_response_usage_counts_cache_and_reasoning() -> None:
 
 def test_read_response_tool_calls() -> None:
     """Parallel tool calls read as ToolCall parts with their ids, in order."""
-    made = openai.PROVIDER.response_reader(_load("02_tool_calls"))
+    made = openai.PROVIDER.read_response(_load("02_tool_calls"))
     assert [(c.id, c.name) for c in made.tool_calls] == [
         ("call_Paris01", "get_weather"),
         ("call_Tokyo02", "get_weather"),
@@ -74,14 +74,14 @@ def test_read_response_tool_calls() -> None:
 
 def test_read_response_refusal() -> None:
     """A refusal reads as a RefusalPart, and the stop reason says so (the API's own is kept)."""
-    made = openai.PROVIDER.response_reader(_load("03_refusal"))
+    made = openai.PROVIDER.read_response(_load("03_refusal"))
     assert made.parts == (mp.RefusalPart("I'm sorry, I can't help with that request."),)
     assert (made.stop_reason, made.stop_reason_raw) == ("refusal", "stop")
 
 
 def test_read_response_citations_and_length() -> None:
     """`url_citation` annotations become citations of the text; `length` is max_tokens."""
-    made = openai.PROVIDER.response_reader(_load("04_length_citations"))
+    made = openai.PROVIDER.read_response(_load("04_length_citations"))
     [text] = made.parts
     assert isinstance(text, mp.TextPart)
     [citation] = text.citations
@@ -96,7 +96,7 @@ def test_read_response_citations_and_length() -> None:
 
 def test_read_response_audio_goes_back_by_id() -> None:
     """An audio reply keeps its transcript as text and goes back to OpenAI as its id only."""
-    made = openai.PROVIDER.response_reader(_load("05_audio"))
+    made = openai.PROVIDER.read_response(_load("05_audio"))
     assert made.content == "That is a pure sine tone at 440 hertz."
     payload = mp.render([mp.User("Hi"), made], "openai", on_loss="error")
     assert payload["messages"][1] == {
@@ -108,7 +108,7 @@ def test_read_response_audio_goes_back_by_id() -> None:
 
 def test_read_response_continues_the_conversation() -> None:
     """A response read and rendered back is the assistant message the API expects next."""
-    made = openai.PROVIDER.response_reader(_load("02_tool_calls"))
+    made = openai.PROVIDER.read_response(_load("02_tool_calls"))
     [turn] = mp.render([made], "openai", on_loss="error")["messages"]
     message = _load("02_tool_calls")["choices"][0]["message"]
     assert turn == {"role": "assistant", "content": None, "tool_calls": message["tool_calls"]}
@@ -116,7 +116,7 @@ def test_read_response_continues_the_conversation() -> None:
 
 def test_read_response_own_citations_are_not_a_loss() -> None:
     """OpenAI's own annotations are left out of a request without a warning."""
-    made = openai.PROVIDER.response_reader(_load("04_length_citations"))
+    made = openai.PROVIDER.read_response(_load("04_length_citations"))
     [turn] = mp.render([made], "openai", on_loss="error")["messages"]
     assert turn["content"] == made.content
 
@@ -134,13 +134,13 @@ def test_read_response_own_citations_are_not_a_loss() -> None:
 )
 def test_read_response_stop_reasons(finish: str, reason: str) -> None:
     """Each finish_reason maps to one stop reason; the raw value is kept."""
-    made = openai.PROVIDER.response_reader(_response({"content": "x"}, finish))
+    made = openai.PROVIDER.read_response(_response({"content": "x"}, finish))
     assert (made.stop_reason, made.stop_reason_raw) == (reason, finish)
 
 
 def test_read_response_without_usage() -> None:
     """A response without usage reads with `usage=None`."""
-    assert openai.PROVIDER.response_reader(_response({"content": "x"})).usage is None
+    assert openai.PROVIDER.read_response(_response({"content": "x"})).usage is None
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ def _load(path: Path) -> Any:
 
 def _one_part(block: dict[str, Any]) -> Any:
     """Read `block` as the only content of a user message and return its part."""
-    (message,) = openai_responses.PROVIDER.reader([{"role": "user", "content": [block]}])
+    (message,) = openai_responses.PROVIDER.read([{"role": "user", "content": [block]}])
     (part,) = message.parts
     return part
 
@@ -121,7 +121,7 @@ def test_read_inline_image_keeps_its_bytes() -> None:
 
 def test_read_tool_output_image_without_detail_is_remembered() -> None:
     """An image without `detail` (allowed in a tool output) is marked so none is written back."""
-    (tool,) = openai_responses.PROVIDER.reader(
+    (tool,) = openai_responses.PROVIDER.read(
         [
             {
                 "type": "function_call_output",
@@ -223,7 +223,7 @@ def test_read_assistant_item_becomes_its_part(
     item: dict[str, Any], cls: type[Any], fields: dict[str, Any]
 ) -> None:
     """Each assistant-side item reads as its part of one Assistant; unknown ones are kept whole."""
-    (message,) = openai_responses.PROVIDER.reader([item])
+    (message,) = openai_responses.PROVIDER.read([item])
     assert isinstance(message, mp.Assistant)
     (part,) = message.parts
     assert type(part) is cls
@@ -247,7 +247,7 @@ def test_read_output_text_annotations_become_citations() -> None:
         "status": "completed",
         "content": [{"type": "output_text", "text": "Hi", "annotations": [note]}],
     }
-    (message,) = openai_responses.PROVIDER.reader([item])
+    (message,) = openai_responses.PROVIDER.read([item])
     text = message.parts[0]
     assert isinstance(text, mp.TextPart)
     (citation,) = text.citations
@@ -261,7 +261,7 @@ def test_read_output_text_annotations_become_citations() -> None:
 
 def test_read_groups_assistant_side_items_in_order() -> None:
     """Reasoning, a message and calls between two user turns make one Assistant, in order."""
-    messages = openai_responses.PROVIDER.reader(
+    messages = openai_responses.PROVIDER.read(
         _load(CORPUS / "requests" / "07_reasoning_tool_loop.json")
     )
     assert [m.role for m in messages] == ["user", "assistant", "tool", "assistant", "user"]
@@ -271,7 +271,7 @@ def test_read_groups_assistant_side_items_in_order() -> None:
 
 def test_read_instructions_and_string_input() -> None:
     """`instructions` is a first System message and a string `input` one User message."""
-    system, user = openai_responses.PROVIDER.reader(
+    system, user = openai_responses.PROVIDER.read(
         {"instructions": "Be brief.", "input": "Hi", "model": "gpt-5.5"}
     )
     assert (system.role, system.content, user.content) == ("system", "Be brief.", "Hi")
@@ -279,7 +279,7 @@ def test_read_instructions_and_string_input() -> None:
 
 def test_read_developer_role_is_kept() -> None:
     """A developer message is a System with role developer; a tool output keeps its call id."""
-    developer, tool = openai_responses.PROVIDER.reader(
+    developer, tool = openai_responses.PROVIDER.read(
         [
             {
                 "type": "message",
@@ -296,7 +296,7 @@ def test_read_developer_role_is_kept() -> None:
 
 def test_read_system_message_with_media_is_a_user_with_its_role() -> None:
     """A developer message holding an image (System is text only) reads as a User, role kept."""
-    (message,) = openai_responses.PROVIDER.reader(
+    (message,) = openai_responses.PROVIDER.read(
         [
             {
                 "role": "developer",

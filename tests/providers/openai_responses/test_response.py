@@ -88,7 +88,7 @@ def test_read_response_status_maps_to_stop_reason(
 ) -> None:
     """`incomplete_details.reason`, else `status`, gives the stop reason; unknown ones are other."""
     details = {"reason": reason} if reason else None
-    reply = openai_responses.PROVIDER.response_reader(
+    reply = openai_responses.PROVIDER.read_response(
         {"output": [], "status": status, "incomplete_details": details}
     )
     assert (reply.stop_reason, reply.stop_reason_raw) == (stop, reason or status)
