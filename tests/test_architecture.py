@@ -121,8 +121,6 @@ FACADE = "mediaparts"
 KNOWN: frozenset[str] = frozenset(
     {
         "cycle: mediaparts.providers.wires -> mediaparts.providers.wires._table -> mediaparts.providers.wires.responses -> mediaparts.providers.wires.responses._read -> mediaparts.providers.openai_responses._tables -> mediaparts.providers.openai -> mediaparts.providers._record -> mediaparts.providers.wires",
-        "private: mediaparts.providers.wires.chat_completions._read -> mediaparts.providers.openai._tables",
-        "private: mediaparts.providers.wires.chat_completions._render -> mediaparts.providers.openai._tables",
         "private: mediaparts.providers.wires.converse._read -> mediaparts.providers.bedrock._tables",
         "private: mediaparts.providers.wires.converse._read_blocks -> mediaparts.providers.bedrock._tables",
         "private: mediaparts.providers.wires.converse._render -> mediaparts.providers.bedrock._tables",
@@ -631,12 +629,22 @@ def _wire_violations(path: Path) -> Iterator[str]:
                 yield f"{where}:{node.lineno}: the string {node.value[:60]!r} names {found[0]!r}"
 
 
+# The wires still writing their first provider's name from its tables (being threaded).
+_WIRES_PENDING = frozenset({"converse", "generate_content", "messages", "responses"})
+
+
 @pytest.mark.parametrize(
-    "wire", sorted(p.name for p in WIRES.iterdir() if p.is_dir() and (p / "__init__.py").exists())
-)
-@pytest.mark.xfail(
-    strict=True,
-    reason="the wires still write their first provider's name from its tables (being threaded)",
+    "wire",
+    [
+        pytest.param(
+            p.name,
+            marks=pytest.mark.xfail(strict=True, reason="being threaded")
+            if p.name in _WIRES_PENDING
+            else (),
+        )
+        for p in sorted(WIRES.iterdir())
+        if p.is_dir() and (p / "__init__.py").exists()
+    ],
 )
 def test_architecture_no_wire_names_a_provider(wire: str) -> None:
     """A wire imports no provider's package and names no provider outside its docstrings."""

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from mediaparts._messages import StopReason
 from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
@@ -19,13 +16,13 @@ from mediaparts.providers._vision import (
 )
 
 __all__ = [
+    "BREAKPOINT_MODELS",
     "COSTS",
     "COSTS_SOURCE",
     "FILE_STORE",
     "OFFICE_TYPES",
     "PROVIDER",
     "RULES",
-    "STOP_REASONS",
     "TEXT",
     "TEXT_SOURCE",
     "VISION",
@@ -239,15 +236,15 @@ RULES = Rules(
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).
 PROVIDER = RULES.provider
 
-# `Choice.finish_reason` (openai-python chat/chat_completion.py, read 2026-11): "stop" is both a
-# natural stop and a stop sequence, which the API does not tell apart.
-STOP_REASONS: Mapping[str, StopReason] = {
-    "stop": "end",
-    "length": "max_tokens",
-    "tool_calls": "tool_call",
-    "function_call": "tool_call",
-    "content_filter": "content_filter",
-}
+# "Supported for `gpt-5.6` and later models" (openai-python 3.54 `PromptCacheOptions`, read
+# 2026-11): the `breakpoint_models` quirk of both OpenAI wires. The older models cache prompts by
+# themselves, so a breakpoint for them is left out; with no model given, it is sent.
+BREAKPOINT_MODELS: tuple[str, ...] = (
+    "gpt-5.[6-9]*",
+    "gpt-5.[1-9][0-9]*",
+    "gpt-[6-9]*",
+    "gpt-[1-9][0-9]*",
+)
 
 # OpenAI's file store, shared by Chat Completions and Responses (file_provider "openai"):
 # "Individual files can be up to 512 MB"; files are kept until deleted unless `expires_after`

@@ -5,7 +5,7 @@ speaks is the wire `mediaparts.providers.wires.responses` (see its docstring for
 keeps under `native`).
 """
 
-from mediaparts.providers import _record
+from mediaparts.providers import _record, openai
 from mediaparts.providers.openai_responses._batch import batch_request, batch_result
 from mediaparts.providers.openai_responses._files import FILES
 from mediaparts.providers.openai_responses._tables import COSTS, FILE_STORE, RULES, TEXT
@@ -17,6 +17,7 @@ PROVIDER = _record.Provider(
     files=FILES,
     batch_request=batch_request,
     batch_result=batch_result,
+    quirks=openai.PROVIDER.quirks,  # the same models take cache breakpoints
 )
 
 __getattr__ = _record.moved_to_wire(__name__, "openai-responses", lambda: PROVIDER)

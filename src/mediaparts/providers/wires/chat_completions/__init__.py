@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions: its media rules, `render`, `media_site`, and its reader.
+"""The Chat Completions wire: `render`, `media_site`, and its readers (no provider's rules).
 
 The shapes follow the openai SDK's `ChatCompletionMessageParam` and `ChatCompletion`
 (openai-python 3.54, read 2026-11): `system`, `developer`, `user`, `assistant`, `tool` and the
@@ -7,7 +7,8 @@ parts, each with an optional `prompt_cache_breakpoint`; assistant `refusal`, `au
 `tool_calls` (function and custom) and the legacy `function_call`; `tool` messages whose
 content is text only.
 
-`read` and `read_response` keep what the common model does not hold in `native["openai"]`, so
+`read` and `read_response` keep what the common model does not hold in `native[<provider>]`
+(the name of the provider served: `"openai"`, or a provider registered on this wire), so
 that `render` writes the payload back as it was. On a message:
 
 - `content`: how the content was written when `render` would write it otherwise:
@@ -39,10 +40,13 @@ first line (`Error (type): message`), and `is_error` without error text is repor
 
 Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
 `read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
-`takes_breakpoints` (whether a model takes them: gpt-5.6 and later, or an unknown model), and
-`tool_error` (a tool result's error line, the lost flag reported).
+`takes_breakpoints` (whether the provider served takes them for a model: its
+`breakpoint_models` quirk, the one quirk of both OpenAI wires, `QUIRKS`), and
+`tool_error` (a tool result's error line, the lost flag reported); `STOP_REASONS` (its
+`finish_reason` values in the common vocabulary).
 """
 
+from mediaparts.providers.wires.chat_completions._common import QUIRKS as QUIRKS
 from mediaparts.providers.wires.chat_completions._common import read_breakpoint as read_breakpoint
 from mediaparts.providers.wires.chat_completions._common import (
     takes_breakpoints as takes_breakpoints,
@@ -51,6 +55,7 @@ from mediaparts.providers.wires.chat_completions._common import tool_error as to
 from mediaparts.providers.wires.chat_completions._common import write_breakpoint as write_breakpoint
 from mediaparts.providers.wires.chat_completions._read import read, read_response
 from mediaparts.providers.wires.chat_completions._render import file_data_site, media_site, render
+from mediaparts.providers.wires.chat_completions._shapes import STOP_REASONS as STOP_REASONS
 
 __all__ = [
     "file_data_site",

@@ -12,13 +12,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts._messages import Tool
 from mediaparts.providers._read_common import as_dict, maybe, shown
-from mediaparts.providers._render_common import Prepare, error_text
+from mediaparts.providers._render_common import Prepare, Served, error_text
 
 __all__ = [
+    "BREAKPOINT_MODELS",
     "CACHE_BREAKPOINTS",
+    "QUIRKS",
     "read_breakpoint",
     "takes_breakpoints",
     "tool_error",
@@ -35,10 +37,14 @@ CACHE_BREAKPOINTS: Mapping[Cache, Mapping[str, str]] = {
     "5m": {"mode": "explicit"},
     "1h": {"mode": "explicit", "ttl": "12h"},
 }
-# "Supported for `gpt-5.6` and later models" (openai-python 3.54 `PromptCacheOptions`, read
-# 2026-11). The older models cache prompts by themselves, so a breakpoint for them is left out,
-# a documented no-op (as for Gemini); with no model given, it is sent.
-_BREAKPOINT_MODELS = ("gpt-5.[6-9]*", "gpt-5.[1-9][0-9]*", "gpt-[6-9]*", "gpt-[1-9][0-9]*")
+# The quirk naming the models that take `prompt_cache_breakpoint` (fnmatch patterns). OpenAI's
+# record sets it (its `_tables.BREAKPOINT_MODELS`); a provider without it takes none, and a
+# breakpoint for it is left out, a documented no-op (as for Gemini).
+BREAKPOINT_MODELS = "breakpoint_models"
+QUIRKS: Mapping[str, str] = {
+    BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint; "
+    "without it none do, and breakpoints are left out",
+}
 
 # Read back, a TTL is the cache it meets.
 _TTL_CACHE: Mapping[str, Cache] = {"30m": "5m", "12h": "1h"}
@@ -68,9 +74,24 @@ def read_breakpoint(value: Any, at: str) -> tuple[Cache, dict[str, Any] | None]:
     return cache, None if point == CACHE_BREAKPOINTS[cache] else point
 
 
-def takes_breakpoints(model: str | None) -> bool:
-    """Tell whether a model takes `prompt_cache_breakpoint` (unknown: None, yes)."""
-    return model is None or any(fnmatch.fnmatchcase(model, p) for p in _BREAKPOINT_MODELS)
+def takes_breakpoints(served: Served, model: str | None) -> bool:
+    """Tell whether the provider served takes `prompt_cache_breakpoint` for a model.
+
+    Its `breakpoint_models` quirk lists the models that do; with no model given, any pattern
+    means yes (sent), none means no.
+
+    Raises:
+        InvalidConfig: The quirk is not a sequence of strings.
+    """
+    patterns = served.quirks.get(BREAKPOINT_MODELS, ())
+    if isinstance(patterns, str) or not all(isinstance(p, str) for p in patterns):
+        raise InvalidConfig(
+            f"provider {served.name}: quirk {BREAKPOINT_MODELS} must be a sequence of model "
+            f"patterns, got {excerpt(patterns)}"
+        )
+    if model is None:
+        return bool(patterns)
+    return any(fnmatch.fnmatchcase(model, p) for p in patterns)
 
 
 def write_breakpoint(cache: Cache, written: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -85,5 +106,5 @@ def tool_error(message: Tool, prepare: Prepare) -> str | None:
     output's first line, and a flag without error text is reported lost (`prepare.lose`).
     """
     if message.is_error and message.error is None:
-        prepare.lose(message, "its error flag: OpenAI tool results have none (the content is sent)")
+        prepare.lose(message, "its error flag: tool results of this API have none (the content is sent)")
     return error_text(message)

@@ -1,8 +1,9 @@
 """Read Chat Completions payloads and responses back into messages (the inverse of `render`).
 
 Everything the payload says is kept: what the common model holds goes into its fields, the
-exact spelling into `native["openai"]` (the keys are listed in the package docstring), and a
-block or field we do not model into a `ProviderPart` or the message's `fields` hint.
+exact spelling into `native[<provider>]`, keyed by the provider served (the keys are listed in
+the package docstring), and a block or field we do not model into a `ProviderPart` or the
+message's `fields` hint.
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ from mediaparts.providers._read_common import (
     url_media,
 )
 from mediaparts.providers._render_common import Served
-from mediaparts.providers.openai._tables import PROVIDER, RULES, STOP_REASONS
 from mediaparts.providers.wires.chat_completions._common import read_breakpoint
 from mediaparts.providers.wires.chat_completions._shapes import (
     AUDIO_FORMATS,
+    STOP_REASONS,
     Shape,
     default_shape,
 )
@@ -80,11 +81,11 @@ def read(payload: Any, served: Served) -> list[Message]:
         # An error raised without a JSON path (kept data that is not JSON, a field the message
         # refuses) is given the message's.
         with located(f"messages[{i}]"):
-            out.append(_message(as_dict(node, f"messages[{i}]"), f"messages[{i}]"))
+            out.append(_message(as_dict(node, f"messages[{i}]"), f"messages[{i}]", served))
     return out
 
 
-def _message(node: dict[str, Any], at: str) -> Message:
+def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     role = need(node, "role", at, str)
     if role not in _KNOWN:
         raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {shown(role)}")
@@ -98,12 +99,12 @@ def _message(node: dict[str, Any], at: str) -> Message:
     if extra:
         hints["fields"] = extra
     content = node.get("content")
-    parts = _content(role, content, at) if content is not None else []
-    more = _assistant_fields(node, at) if role == "assistant" else []
+    parts = _content(role, content, at, served) if content is not None else []
+    more = _assistant_fields(node, at, served) if role == "assistant" else []
     written: Shape = "absent" if "content" not in node else _written_shape(content)
-    if written != default_shape(role, [_plain(p) for p in parts], bool(more)):
+    if written != default_shape(role, [_plain(p, served) for p in parts], bool(more)):
         hints["content"] = written
-    native = {PROVIDER: hints} if hints else {}
+    native = {served.name: hints} if hints else {}
     name = maybe(node, "name", at, str)
     named = {"name": name} if name is not None and role != "function" else {}
     if role in ("system", "developer"):
@@ -115,7 +116,7 @@ def _message(node: dict[str, Any], at: str) -> Message:
     if role == "tool":
         return Tool(parts=parts, tool_call_id=need(node, "tool_call_id", at, str), native=native)
     hints["role"] = "function"
-    return Tool(parts=parts, name=need(node, "name", at, str), native={PROVIDER: hints})
+    return Tool(parts=parts, name=need(node, "name", at, str), native={served.name: hints})
 
 
 def _written_shape(content: Any) -> Shape:
@@ -124,18 +125,19 @@ def _written_shape(content: Any) -> Shape:
     return "list" if isinstance(content, list) else "string"
 
 
-def _plain(part: Read) -> bool:
+def _plain(part: Read, served: Served) -> bool:
     """Tell whether a content part is text that `render` may join into a string."""
-    return isinstance(part, TextPart) and part.cache is None and PROVIDER not in part.native
+    return isinstance(part, TextPart) and part.cache is None and served.name not in part.native
 
 
-def _content(role: str, content: Any, at: str) -> list[Read]:
+def _content(role: str, content: Any, at: str, served: Served) -> list[Read]:
     where = f"{at}.content"
     if isinstance(content, str):
         return [TextPart(content)] if content else []
     blocks = as_list(content, where)
     parts = [
-        _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]") for i, b in enumerate(blocks)
+        _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]", served)
+        for i, b in enumerate(blocks)
     ]
     if role in ("system", "developer"):
         for i, made in enumerate(parts):
@@ -155,21 +157,21 @@ _TYPES = {
 }
 
 
-def _block(role: str, node: dict[str, Any], at: str) -> Read:
+def _block(role: str, node: dict[str, Any], at: str, served: Served) -> Read:
     """Read one content part; a type we do not model becomes a `ProviderPart`, verbatim."""
     kind = node.get("type")
     if not isinstance(kind, str) or role not in _TYPES.get(kind, ()):
-        return ProviderPart(provider=PROVIDER, data=node)
+        return ProviderPart(provider=served.name, data=node)
     hints: dict[str, Any] = {}
     extra = {k: v for k, v in node.items() if k not in ("type", kind, "prompt_cache_breakpoint")}
     if extra:
         hints["fields"] = extra
     cache = _cache(node, at, hints)
     if kind == "text":
-        return TextPart(need(node, "text", at, str), **_fields(cache, hints))
+        return TextPart(need(node, "text", at, str), **_fields(cache, hints, served.name))
     if kind == "refusal":
         hints["in"] = "content"
-        return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints))
+        return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints, served.name))
     spec = need(node, kind, at, dict)
     known = _INNER[kind] - ({"file_data"} if spec.get("file_id") is not None else set())
     inner = {k: v for k, v in spec.items() if k not in known}
@@ -177,11 +179,11 @@ def _block(role: str, node: dict[str, Any], at: str) -> Read:
         hints["inner"] = inner
     where = f"{at}.{kind}"
     if kind == "image_url":
-        return _image(spec, where, _fields(cache, hints))
+        return _image(spec, where, _fields(cache, hints, served.name), served)
     if kind == "input_audio":
-        return _audio(spec, where, _fields(cache, hints))
+        return _audio(spec, where, _fields(cache, hints, served.name))
     _file_hints(spec, hints)
-    return _file(spec, where, _fields(cache, hints))
+    return _file(spec, where, _fields(cache, hints, served.name), served.name)
 
 
 # The keys inside each media part (openai-python 3.54, read 2026-11); others are kept as hints.
@@ -192,8 +194,8 @@ _INNER = {
 }
 
 
-def _fields(cache: str | None, hints: dict[str, Any]) -> dict[str, Any]:
-    return {"cache": cache, "native": {PROVIDER: hints} if hints else {}}
+def _fields(cache: str | None, hints: dict[str, Any], provider: str) -> dict[str, Any]:
+    return {"cache": cache, "native": {provider: hints} if hints else {}}
 
 
 def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> Cache | None:
@@ -207,12 +209,12 @@ def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> Cache | None
     return cache
 
 
-def _image(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+def _image(spec: dict[str, Any], at: str, fields: dict[str, Any], served: Served) -> Read:
     url = need(spec, "url", at, str)
     detail = maybe(spec, "detail", at, str)
-    if detail is not None and detail not in RULES.image.detail_levels:
-        levels = ", ".join(RULES.image.detail_levels)
-        raise InvalidMedia(f"{at}.detail: expected one of {levels}, got {shown(detail)}")
+    levels = served.rules.image.detail_levels
+    if detail is not None and detail not in levels:
+        raise InvalidMedia(f"{at}.detail: expected one of {', '.join(levels)}, got {shown(detail)}")
     if detail is not None:
         fields = {**fields, "detail": detail}
     return url_media("image", url, None, f"{at}.url", **fields)
@@ -239,20 +241,20 @@ def _file_hints(spec: dict[str, Any], hints: dict[str, Any]) -> None:
         hints["file_data"] = "base64"
 
 
-def _file(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
+def _file(spec: dict[str, Any], at: str, fields: dict[str, Any], provider: str) -> Read:
     filename = maybe(spec, "filename", at, str)
     if filename is not None:
         fields = {**fields, "filename": filename}
     if spec.get("file_id") is not None:
         file_id = need(spec, "file_id", at, str)
-        return file_reference("file", file_id, PROVIDER, None, f"{at}.file_id", **fields)
+        return file_reference("file", file_id, provider, None, f"{at}.file_id", **fields)
     data = need(spec, "file_data", at, str)
     if data.startswith("data:"):
         return url_media("file", data, None, f"{at}.file_data", **fields)
     return inline_media("file", data, None, f"{at}.file_data", **fields)
 
 
-def _assistant_fields(node: dict[str, Any], at: str) -> list[Read]:
+def _assistant_fields(node: dict[str, Any], at: str, served: Served) -> list[Read]:
     """Read an assistant's refusal, audio and calls, which follow its content."""
     parts: list[Read] = []
     refusal = node.get("refusal")
@@ -261,29 +263,30 @@ def _assistant_fields(node: dict[str, Any], at: str) -> list[Read]:
     if node.get("audio") is not None:
         audio = need(node, "audio", at, dict)
         need(audio, "id", f"{at}.audio", str)
-        parts.append(_message_field("audio", audio))
+        parts.append(_message_field("audio", audio, served.name))
     if node.get("function_call") is not None:
         call = need(node, "function_call", at, dict)
-        parts.append(_function(call, f"{at}.function_call", None, {"in": "function_call"}))
+        parts.append(
+            _function(call, f"{at}.function_call", None, {"in": "function_call"}, served.name)
+        )
     calls = node.get("tool_calls")
     if calls is not None:
         for i, call in enumerate(as_list(calls, f"{at}.tool_calls")):
-            parts.append(
-                _tool_call(as_dict(call, f"{at}.tool_calls[{i}]"), f"{at}.tool_calls[{i}]")
-            )
+            where = f"{at}.tool_calls[{i}]"
+            parts.append(_tool_call(as_dict(call, where), where, served.name))
     return parts
 
 
-def _message_field(key: str, value: Any) -> ProviderPart:
+def _message_field(key: str, value: Any, provider: str) -> ProviderPart:
     """Keep a message field we do not model (`audio`) as a part, placed back by `render`."""
-    return ProviderPart(provider=PROVIDER, data={key: value}, native={PROVIDER: {"in": "message"}})
+    return ProviderPart(provider=provider, data={key: value}, native={provider: {"in": "message"}})
 
 
-def _tool_call(node: dict[str, Any], at: str) -> Read:
+def _tool_call(node: dict[str, Any], at: str, provider: str) -> Read:
     kind = node.get("type")
     if kind == "function":
         call_id = need(node, "id", at, str)
-        return _function(need(node, "function", at, dict), f"{at}.function", call_id, {})
+        return _function(need(node, "function", at, dict), f"{at}.function", call_id, {}, provider)
     if kind == "custom":
         # A custom tool takes free text, not JSON: kept as {"input": text}, so that every
         # provider gets a JSON object, and written back as `custom.input`.
@@ -293,17 +296,17 @@ def _tool_call(node: dict[str, Any], at: str) -> Read:
         arguments = json.dumps({"input": text}, ensure_ascii=False)
         hints = {"type": "custom"}
         return ToolCall(
-            id=need(node, "id", at, str), name=name, arguments=arguments, native={PROVIDER: hints}
+            id=need(node, "id", at, str), name=name, arguments=arguments, native={provider: hints}
         )
-    return ProviderPart(provider=PROVIDER, data=node, native={PROVIDER: {"in": "tool_calls"}})
+    return ProviderPart(provider=provider, data=node, native={provider: {"in": "tool_calls"}})
 
 
 def _function(
-    spec: dict[str, Any], at: str, call_id: str | None, hints: dict[str, Any]
+    spec: dict[str, Any], at: str, call_id: str | None, hints: dict[str, Any], provider: str
 ) -> ToolCall:
     name = need(spec, "name", at, str)
     arguments = need(spec, "arguments", at, str)
-    native = {PROVIDER: hints} if hints else {}
+    native = {provider: hints} if hints else {}
     return ToolCall(id=call_id, name=name, arguments=arguments, native=native)
 
 
@@ -333,7 +336,7 @@ def read_response(response: Any, served: Served) -> Assistant:
     if content:
         annotations = message.get("annotations") or []
         citations = tuple(
-            _citation(as_dict(a, f"{at}.annotations[{i}]"))
+            _citation(as_dict(a, f"{at}.annotations[{i}]"), served.name)
             for i, a in enumerate(as_list(annotations, f"{at}.annotations"))
         )
         parts.append(TextPart(content, citations=citations))
@@ -342,16 +345,21 @@ def read_response(response: Any, served: Served) -> Assistant:
         transcript = maybe(audio, "transcript", f"{at}.audio", str)
         if transcript:
             # The API takes the audio back by id; the transcript is for other providers.
-            parts.append(TextPart(transcript, native={PROVIDER: {"transcript": True}}))
-        parts.append(_message_field("audio", {"id": need(audio, "id", f"{at}.audio", str)}))
+            parts.append(TextPart(transcript, native={served.name: {"transcript": True}}))
+        parts.append(
+            _message_field("audio", {"id": need(audio, "id", f"{at}.audio", str)}, served.name)
+        )
     refusal = maybe(message, "refusal", at, str)
     if refusal is not None:
         parts.append(RefusalPart(refusal))
     if message.get("function_call") is not None:
         call = need(message, "function_call", at, dict)
-        parts.append(_function(call, f"{at}.function_call", None, {"in": "function_call"}))
+        parts.append(
+            _function(call, f"{at}.function_call", None, {"in": "function_call"}, served.name)
+        )
     for i, call in enumerate(as_list(message.get("tool_calls") or [], f"{at}.tool_calls")):
-        parts.append(_tool_call(as_dict(call, f"{at}.tool_calls[{i}]"), f"{at}.tool_calls[{i}]"))
+        where = f"{at}.tool_calls[{i}]"
+        parts.append(_tool_call(as_dict(call, where), where, served.name))
     reason, raw = stop_reason(choice.get("finish_reason"), STOP_REASONS, "choices[0].finish_reason")
     if refusal is not None and raw == "stop":
         reason = "refusal"
@@ -365,13 +373,13 @@ def read_response(response: Any, served: Served) -> Assistant:
     )
 
 
-def _citation(node: dict[str, Any]) -> Citation:
+def _citation(node: dict[str, Any], provider: str) -> Citation:
     spec = node.get("url_citation")
     if node.get("type") != "url_citation" or not isinstance(spec, dict):
-        return Citation(provider=PROVIDER, data=node)
+        return Citation(provider=provider, data=node)
     title, url = spec.get("title"), spec.get("url")
     return Citation(
-        provider=PROVIDER,
+        provider=provider,
         title=title if isinstance(title, str) else None,
         url=url if isinstance(url, str) else None,
         data=node,

@@ -31,7 +31,6 @@ from mediaparts.providers._render_common import (
     without_cache,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers.openai._tables import PROVIDER, RULES
 from mediaparts.providers.wires.chat_completions._common import (
     takes_breakpoints,
     tool_error,
@@ -54,7 +53,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """Render messages as the keyword arguments of `client.chat.completions.create`.
 
     Each message keeps its place and role (`developer` included); parts keep their order
-    within the content, and the spellings a payload was read with (`native["openai"]`) are
+    within the content, and the spellings a payload was read with (`native[<provider>]`) are
     written back. Tool messages carry text only (the API's rule), so media in a run of tool
     results is sent in one user message right after the run, each group introduced by a line
     naming its tool call. What has no place here goes through `prepare.lose`: reasoning,
@@ -62,7 +61,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to OpenAI and reports what cannot be carried.
+        prepare: Fits each media part to the provider served and reports what cannot be carried.
 
     Returns:
         `{"messages": [...]}`, a list of `ChatCompletionMessageParam` dicts.
@@ -71,9 +70,10 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         UnsupportedMediaType: A part has no Chat Completions shape (video, audio by URL, a file
             by URL, media from the assistant).
     """
+    provider = prepare.served.name
     out: list[dict[str, Any]] = []
     tool_media: list[dict[str, Any]] = []
-    if not takes_breakpoints(prepare.model):
+    if not takes_breakpoints(prepare.served, prepare.model):
         messages = without_cache(messages)
     ids = call_ids(messages)
     for message in messages:
@@ -83,7 +83,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         match message:
             case System() | User():
                 blocks = _content(message, prepare)
-                out.append(_turn(message, message.role, blocks, False, message.name))
+                out.append(_turn(message, message.role, blocks, False, message.name, provider))
             case Assistant():
                 out.append(_assistant(message, prepare, ids))
             case Tool():
@@ -97,18 +97,23 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return {"messages": out}
 
 
-def _hints(part: Part | MediaPart | Message) -> dict[str, Any]:
-    """Return the spellings OpenAI wrote for a part or message (see the package docstring)."""
-    return hints(part, PROVIDER)
+def _hints(part: Part | MediaPart | Message, provider: str) -> dict[str, Any]:
+    """Return the spellings the provider served wrote for a part or message (its `native`)."""
+    return hints(part, provider)
 
 
 def _turn(
-    message: Message, role: str, blocks: list[dict[str, Any]], other: bool, name: str | None
+    message: Message,
+    role: str,
+    blocks: list[dict[str, Any]],
+    other: bool,
+    name: str | None,
+    provider: str,
 ) -> dict[str, Any]:
     """Return a message dict: its role, content in the shape it was written with, its name."""
-    out: dict[str, Any] = {**_hints(message).get("fields", {}), "role": role}
+    out: dict[str, Any] = {**_hints(message, provider).get("fields", {}), "role": role}
     plain = [_is_plain(b) for b in blocks]
-    shape: Shape = _hints(message).get("content") or default_shape(role, plain, other)
+    shape: Shape = _hints(message, provider).get("content") or default_shape(role, plain, other)
     if (shape in ("null", "absent") and blocks) or (shape == "string" and not all(plain)):
         shape = default_shape(role, plain, other)
     if shape == "string":
@@ -128,6 +133,7 @@ def _is_plain(block: dict[str, Any]) -> bool:
 
 def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
     """Return the content parts of a system, user or tool message, in order."""
+    provider = prepare.served.name
     out: list[dict[str, Any]] = []
     for block, source in _blocks(message, prepare):
         match block:
@@ -138,11 +144,11 @@ def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
                 why = f"Chat Completions takes a file id only in a file part, not as {block.kind}"
                 prepare.lose(source or block, why)
             case NormalizedPart():
-                out.append(_block(block, source))
+                out.append(_block(block, source, provider))
             case ProviderPart():
                 out.append(block.data)
             case RefusalPart():  # a refusal outside the assistant's turn is just text
-                out.append(_extra(block, {"type": "text", "text": block.text}))
+                out.append(_extra(block, {"type": "text", "text": block.text}, provider))
             case ReasoningPart():
                 prepare.lose(block, _NO_REASONING)
             case ToolCall():
@@ -160,18 +166,19 @@ def _blocks(message: Message, prepare: Prepare) -> list[tuple[Block, Part | Medi
     return [(b, b.part if isinstance(b, NormalizedPart) else None) for b in parts(message, prepare)]
 
 
-def _extra(part: Part | MediaPart, block: dict[str, Any]) -> dict[str, Any]:
+def _extra(part: Part | MediaPart, block: dict[str, Any], provider: str) -> dict[str, Any]:
     """Add a part's cache breakpoint and the fields it was written with to its block."""
-    hints = _hints(part)
+    hints = _hints(part, provider)
     if part.cache is not None:
         block["prompt_cache_breakpoint"] = write_breakpoint(part.cache, hints.get("breakpoint"))
     return {**hints.get("fields", {}), **block}
 
 
 def _text(part: TextPart, prepare: Prepare) -> dict[str, Any]:
-    if any(c.provider != PROVIDER for c in part.citations):
+    provider = prepare.served.name
+    if any(c.provider != provider for c in part.citations):
         prepare.lose(part, "Chat Completions requests have no citations (the text is kept)")
-    return _extra(part, {"type": "text", "text": part.text})
+    return _extra(part, {"type": "text", "text": part.text}, provider)
 
 
 def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any]:
@@ -180,28 +187,34 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
     The API's own `url_citation` annotations are not part of a request, so they are left out
     without a loss; an audio transcript is left out when the audio goes back by id.
     """
+    provider = prepare.served.name
     content: list[dict[str, Any]] = []
     refusals: list[str] = []
     fields: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
-    audio = any(_message_field(p, "audio") for p in message.parts)
+    audio = any(_message_field(p, "audio", provider) for p in message.parts)
     for block in parts(message, prepare):
         match block:
             case TextPart():
-                if not (audio and _hints(block).get("transcript")):
+                if not (audio and _hints(block, provider).get("transcript")):
                     content.append(_text(block, prepare))
             case RefusalPart():
-                if _hints(block).get("in") == "content":
-                    content.append(_extra(block, {"type": "refusal", "refusal": block.text}))
+                if _hints(block, provider).get("in") == "content":
+                    content.append(
+                        _extra(block, {"type": "refusal", "refusal": block.text}, provider)
+                    )
                 else:
                     refusals.append(block.text)
             case ToolCall():
-                if _hints(block).get("in") == "function_call" and "function_call" not in fields:
+                if (
+                    _hints(block, provider).get("in") == "function_call"
+                    and "function_call" not in fields
+                ):
                     fields["function_call"] = {"name": block.name, "arguments": block.arguments}
                 else:
-                    calls.append(_tool_call(block, ids[id(block)]))
+                    calls.append(_tool_call(block, ids[id(block)], provider))
             case ProviderPart():
-                place = _hints(block).get("in", "content")
+                place = _hints(block, provider).get("in", "content")
                 if place == "message":
                     fields.update(block.data)
                 elif place == "tool_calls":
@@ -218,22 +231,22 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
         fields["refusal"] = "\n\n".join(refusals)
     if calls:
         fields["tool_calls"] = calls
-    turn = _turn(message, "assistant", content, bool(fields), message.name)
+    turn = _turn(message, "assistant", content, bool(fields), message.name, provider)
     return {**turn, **fields}
 
 
-def _message_field(part: Part, key: str) -> bool:
-    """Tell whether a part is OpenAI's own message field `key` (`audio`) kept as a block."""
+def _message_field(part: Part, key: str, provider: str) -> bool:
+    """Tell whether a part is the provider's own message field `key` (`audio`) kept as a block."""
     return (
         isinstance(part, ProviderPart)
-        and part.provider == PROVIDER
-        and _hints(part).get("in") == "message"
+        and part.provider == provider
+        and _hints(part, provider).get("in") == "message"
         and key in part.data
     )
 
 
-def _tool_call(call: ToolCall, call_id: str) -> dict[str, Any]:
-    if _hints(call).get("type") == "custom":
+def _tool_call(call: ToolCall, call_id: str, provider: str) -> dict[str, Any]:
+    if _hints(call, provider).get("type") == "custom":
         try:
             spec = call.parsed_arguments()
         except ValueError:
@@ -251,6 +264,7 @@ def _tool(
     message: Tool, prepare: Prepare, call_id: str
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Return a tool message (text only) and the blocks of media to send after it."""
+    provider = prepare.served.name
     texts: list[dict[str, Any]] = []
     media: list[dict[str, Any]] = []
     error = tool_error(message, prepare)
@@ -263,10 +277,10 @@ def _tool(
         texts.append({"type": "text", "text": note})
         label = f"Media returned by tool call {call_id}:"
         media.insert(0, {"type": "text", "text": label})
-    if _hints(message).get("role") == "function":
-        return _turn(message, "function", texts, False, message.name or ""), media
+    if _hints(message, provider).get("role") == "function":
+        return _turn(message, "function", texts, False, message.name or "", provider), media
     # Results are paired by id: a tool message has no name.
-    return {**_turn(message, "tool", texts, False, None), "tool_call_id": call_id}, media
+    return {**_turn(message, "tool", texts, False, None, provider), "tool_call_id": call_id}, media
 
 
 def _count(blocks: list[dict[str, Any]]) -> str:
@@ -278,34 +292,34 @@ def _count(blocks: list[dict[str, Any]]) -> str:
     return " and ".join(counts)
 
 
-def _block(item: NormalizedPart, source: Part | MediaPart | None) -> dict[str, Any]:
+def _block(item: NormalizedPart, source: Part | MediaPart | None, provider: str) -> dict[str, Any]:
     """Return one Chat Completions content part for prepared media."""
-    hints = _hints(source) if source is not None else {}
+    hints = _hints(source, provider) if source is not None else {}
     block: dict[str, Any]
     if item.text is not None:  # a text file, read as text
         block = {"type": "text", "text": text_file(item)}
-        return block if source is None else _extra(source, block)
+        return block if source is None else _extra(source, block, provider)
     inner = hints.get("inner", {})
     match item.kind:
         case "image":
             block = {"type": "image_url", "image_url": {**inner, **_image_url(item)}}
         case "audio":
-            block = {"type": "input_audio", "input_audio": {**inner, **_audio(item)}}
+            block = {"type": "input_audio", "input_audio": {**inner, **_audio(item, provider)}}
         case "file":
-            block = {"type": "file", "file": {**inner, **_file(item, hints)}}
+            block = {"type": "file", "file": {**inner, **_file(item, hints, provider)}}
         case "video":  # Chat Completions has no video input
-            raise unsupported(RULES.provider, item, "in Chat Completions")
+            raise unsupported(provider, item, "in Chat Completions")
         case _:
             assert_never(item.kind)
-    return block if source is None else _extra(source, block)
+    return block if source is None else _extra(source, block, provider)
 
 
-def _file(item: NormalizedPart, hints: dict[str, Any]) -> dict[str, Any]:
+def _file(item: NormalizedPart, hints: dict[str, Any], provider: str) -> dict[str, Any]:
     if item.file_id is not None:
         named = {"filename": item.filename} if item.filename else {}
         return {"file_id": item.file_id, **named}
     if item.url is not None:
-        raise unsupported(RULES.provider, item, "(the file part has no URL field)")
+        raise unsupported(provider, item, "(the file part has no URL field)")
     data = item.base64 if hints.get("file_data") == "base64" else item.data_uri
     if hints.get("filename") is False and item.filename is None:
         return {"file_data": data}
@@ -319,10 +333,10 @@ def _image_url(item: NormalizedPart) -> dict[str, Any]:
     return out
 
 
-def _audio(item: NormalizedPart) -> dict[str, Any]:
+def _audio(item: NormalizedPart, provider: str) -> dict[str, Any]:
     fmt = AUDIO_FORMATS.get(item.media_type)
     if fmt is None or item.url is not None:
-        raise unsupported(RULES.provider, item, "(input_audio takes base64 wav or mp3 only)")
+        raise unsupported(provider, item, "(input_audio takes base64 wav or mp3 only)")
     return {"data": item.base64, "format": fmt}
 
 

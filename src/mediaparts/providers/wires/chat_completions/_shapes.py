@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias
+
+from mediaparts._messages import StopReason
 
 __all__ = [
     "AUDIO_FORMATS",
+    "STOP_REASONS",
     "Shape",
     "default_shape",
 ]
@@ -17,6 +20,16 @@ Shape: TypeAlias = Literal["string", "list", "null", "absent"]
 # `input_audio.format` (openai-python chat_completion_content_part_input_audio_param.py,
 # read 2026-11).
 AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
+
+# `Choice.finish_reason` (openai-python chat/chat_completion.py, read 2026-11): "stop" is both a
+# natural stop and a stop sequence, which the API does not tell apart.
+STOP_REASONS: Mapping[str, StopReason] = {
+    "stop": "end",
+    "length": "max_tokens",
+    "tool_calls": "tool_call",
+    "function_call": "tool_call",
+    "content_filter": "content_filter",
+}
 
 
 def default_shape(role: str, plain: Sequence[bool], other: bool) -> Shape:

@@ -39,8 +39,13 @@ back exactly (other providers ignore it):
   `refusal` blocks, else as an easy message whose content is one string: its texts and
   refusals joined by blank lines, citations and kept blocks reported as lost), and `empty`
   (its content was `[]`).
+
+Internal export, for the records of the providers it serves (not in `__all__`, no compatibility
+promise): `QUIRKS`, the one quirk it shares with Chat Completions (`breakpoint_models`: the
+models that take `prompt_cache_breakpoint`).
 """
 
+from mediaparts.providers.wires.chat_completions import QUIRKS as QUIRKS
 from mediaparts.providers.wires.responses._read import read, read_response
 from mediaparts.providers.wires.responses._render import media_site, render, replays
 

@@ -67,7 +67,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         UnsupportedMediaType: A part has no Responses shape (audio, video, media from the
             assistant).
     """
-    if not takes_breakpoints(prepare.model):
+    if not takes_breakpoints(prepare.served, prepare.model):
         messages = without_cache(messages)
     ids = call_ids(messages)
     items: list[Json] = []
