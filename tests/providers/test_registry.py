@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.metadata
+import json
 import types
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -274,6 +275,42 @@ def test_registry_provider_on_an_existing_wire_is_one_call(media: MediaFactory) 
         assert mp.messages_from(payload, "my-vllm")[0].parts[0] == mp.TextPart("Look")
     finally:
         mp.providers.unregister("my-vllm")
+
+
+@pytest.mark.parametrize(
+    ("quirks", "model", "sent"),
+    [
+        ({}, None, False),  # a provider on the wire takes no breakpoints unless it says so
+        ({"breakpoint_models": ("acme-2*",)}, "acme-2.1", True),
+        ({"breakpoint_models": ("acme-2*",)}, "acme-1", False),
+        ({"breakpoint_models": ("acme-2*",)}, None, True),
+    ],
+)
+@pytest.mark.parametrize("wire", ["chat-completions", "responses"])
+def test_registry_breakpoint_models_quirk_decides_cache_breakpoints(
+    wire: str, quirks: dict[str, Any], model: str | None, sent: bool
+) -> None:
+    """Whether a cache breakpoint goes out is the provider's `breakpoint_models` quirk."""
+    rules = mp.providers.get("openai").rules
+    mp.providers.register("acme", wire=wire, rules=rules, quirks=quirks)
+    try:
+        payload = mp.render(
+            [mp.User([mp.TextPart("Long context", cache="5m")])], "acme", model=model
+        )
+    finally:
+        mp.providers.unregister("acme")
+    assert ("prompt_cache_breakpoint" in json.dumps(payload)) is sent
+
+
+@pytest.mark.parametrize("value", ["gpt-5*", [1, 2], 7])
+def test_registry_refuses_a_malformed_quirk(value: Any) -> None:
+    """A quirk of the wrong form is refused when the provider is registered."""
+    rules = mp.providers.get("openai").rules
+    with pytest.raises(mp.InvalidConfig, match="breakpoint_models"):
+        mp.providers.register(
+            "acme", wire="openai", rules=rules, quirks={"breakpoint_models": value}
+        )
+    assert "acme" not in mp.providers.names()
 
 
 @pytest.mark.parametrize(

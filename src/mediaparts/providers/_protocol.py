@@ -26,6 +26,8 @@ providers on that wire with `InvalidConfig`):
   id), or None when it sends it; `count_tokens` asks it so that what is not sent costs 0.
 - `QUIRKS`: the quirk keys the wire reads from `Served.quirks` (name -> what it means);
   `register` refuses a provider whose quirks name a key its wire does not read.
+- `check_quirks(name, quirks)`: raise `InvalidConfig` for a quirk of the wrong form, so that
+  `register` refuses it (`name` is the provider's, for the message).
 
 What belongs to a provider, not to its wire (its file store, its batch envelope, its limits),
 is on the `Provider` record.
@@ -90,6 +92,7 @@ OPTIONAL = {
     "read": "a function (payload, served) -> list[Message]",
     "read_response": "a function (response, served) -> Assistant",
     "replays": "a function (part, served) -> str | None",
+    "check_quirks": "a function (name, quirks) -> None, raising InvalidConfig",
 }
 
 

@@ -212,6 +212,9 @@ def _check_record(provider: Provider) -> None:
             f"provider {excerpt(name)}: its wire {provider.wire} reads no quirk "
             f"{', '.join(unknown)} (it reads: {reads})"
         )
+    check_quirks = getattr(provider.shape, "check_quirks", None) if provider.quirks else None
+    if check_quirks is not None:
+        check_quirks(name, provider.quirks)
     object.__setattr__(provider, "quirks", types.MappingProxyType(dict(provider.quirks)))
 
 

@@ -34,19 +34,23 @@ On a part:
 - `transcript`: `True` on the text of an audio reply's transcript, which `render` leaves out
   when the audio goes back by id.
 
+Its one quirk (`QUIRKS`, checked by `check_quirks`), shared with Responses:
+`breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint`
+(OpenAI's record: gpt-5.6 and later); a provider without it takes none, and breakpoints are
+left out (a model not given: sent when any pattern is set).
+
 A tool result has no error flag in either OpenAI API: `Tool.error` is sent as the content's
 first line (`Error (type): message`), and `is_error` without error text is reported lost
 (`on_loss`), its content sent as it is.
 
 Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
 `read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
-`takes_breakpoints` (whether the provider served takes them for a model: its
-`breakpoint_models` quirk, the one quirk of both OpenAI wires, `QUIRKS`), and
+`takes_breakpoints` (whether the provider served takes them for a model), and
 `tool_error` (a tool result's error line, the lost flag reported); `STOP_REASONS` (its
 `finish_reason` values in the common vocabulary).
 """
 
-from mediaparts.providers.wires.chat_completions._common import QUIRKS as QUIRKS
+from mediaparts.providers.wires.chat_completions._common import QUIRKS, check_quirks
 from mediaparts.providers.wires.chat_completions._common import read_breakpoint as read_breakpoint
 from mediaparts.providers.wires.chat_completions._common import (
     takes_breakpoints as takes_breakpoints,
@@ -58,6 +62,8 @@ from mediaparts.providers.wires.chat_completions._render import file_data_site, 
 from mediaparts.providers.wires.chat_completions._shapes import STOP_REASONS as STOP_REASONS
 
 __all__ = [
+    "QUIRKS",
+    "check_quirks",
     "file_data_site",
     "media_site",
     "read",

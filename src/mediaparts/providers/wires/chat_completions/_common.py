@@ -8,7 +8,7 @@ errors.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mediaparts._blocks import Cache
@@ -21,6 +21,7 @@ __all__ = [
     "BREAKPOINT_MODELS",
     "CACHE_BREAKPOINTS",
     "QUIRKS",
+    "check_quirks",
     "read_breakpoint",
     "takes_breakpoints",
     "tool_error",
@@ -74,21 +75,31 @@ def read_breakpoint(value: Any, at: str) -> tuple[Cache, dict[str, Any] | None]:
     return cache, None if point == CACHE_BREAKPOINTS[cache] else point
 
 
+def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
+    """Refuse a `breakpoint_models` quirk that is not a sequence of model patterns.
+
+    Raises:
+        InvalidConfig: It is a string, not a sequence, or holds something else than strings.
+    """
+    patterns = quirks.get(BREAKPOINT_MODELS, ())
+    if (
+        isinstance(patterns, str)
+        or not isinstance(patterns, Sequence)
+        or not all(isinstance(p, str) for p in patterns)
+    ):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: quirk {BREAKPOINT_MODELS} must be a sequence of model "
+            f"patterns (fnmatch), got {excerpt(patterns)}"
+        )
+
+
 def takes_breakpoints(served: Served, model: str | None) -> bool:
     """Tell whether the provider served takes `prompt_cache_breakpoint` for a model.
 
-    Its `breakpoint_models` quirk lists the models that do; with no model given, any pattern
-    means yes (sent), none means no.
-
-    Raises:
-        InvalidConfig: The quirk is not a sequence of strings.
+    Its `breakpoint_models` quirk (checked by `check_quirks` when it was registered) lists the
+    models that do; with no model given, any pattern means yes (sent), none means no.
     """
-    patterns = served.quirks.get(BREAKPOINT_MODELS, ())
-    if isinstance(patterns, str) or not all(isinstance(p, str) for p in patterns):
-        raise InvalidConfig(
-            f"provider {served.name}: quirk {BREAKPOINT_MODELS} must be a sequence of model "
-            f"patterns, got {excerpt(patterns)}"
-        )
+    patterns: Sequence[str] = served.quirks.get(BREAKPOINT_MODELS, ())
     if model is None:
         return bool(patterns)
     return any(fnmatch.fnmatchcase(model, p) for p in patterns)
@@ -106,5 +117,7 @@ def tool_error(message: Tool, prepare: Prepare) -> str | None:
     output's first line, and a flag without error text is reported lost (`prepare.lose`).
     """
     if message.is_error and message.error is None:
-        prepare.lose(message, "its error flag: tool results of this API have none (the content is sent)")
+        prepare.lose(
+            message, "its error flag: tool results of this API have none (the content is sent)"
+        )
     return error_text(message)

@@ -40,16 +40,18 @@ back exactly (other providers ignore it):
   refusals joined by blank lines, citations and kept blocks reported as lost), and `empty`
   (its content was `[]`).
 
-Internal export, for the records of the providers it serves (not in `__all__`, no compatibility
-promise): `QUIRKS`, the one quirk it shares with Chat Completions (`breakpoint_models`: the
-models that take `prompt_cache_breakpoint`).
+Its one quirk, shared with Chat Completions (`QUIRKS`, checked by `check_quirks`):
+`breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint`; a
+provider without it takes none, and breakpoints are left out.
 """
 
-from mediaparts.providers.wires.chat_completions import QUIRKS as QUIRKS
+from mediaparts.providers.wires.chat_completions import QUIRKS, check_quirks
 from mediaparts.providers.wires.responses._read import read, read_response
 from mediaparts.providers.wires.responses._render import media_site, render, replays
 
 __all__ = [
+    "QUIRKS",
+    "check_quirks",
     "media_site",
     "read",
     "read_response",
