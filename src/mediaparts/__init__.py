@@ -95,6 +95,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         normalize_many,
         read_batch_results,
         render,
+        sdk_kwargs,
         trim,
         write_batch,
     )
@@ -144,6 +145,7 @@ _LAZY = {
     "normalize": "mediaparts.providers",
     "normalize_many": "mediaparts.providers",
     "render": "mediaparts.providers",
+    "sdk_kwargs": "mediaparts.providers",
     "trim": "mediaparts.providers",
     "BatchError": "mediaparts.providers",
     "BatchFile": "mediaparts.providers",
@@ -264,6 +266,7 @@ __all__ = [
     "render",
     "safe_async_client",
     "safe_client",
+    "sdk_kwargs",
     "show",
     "trim",
     "untrusted",

@@ -380,6 +380,87 @@ def test_render_goes_through_sdk_client(
     assert {k: v for k, v in body.items() if k not in settings} == json.loads(json.dumps(payload))
 
 
+_GEMINI_REPLY = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
+    ]
+}
+_GEMINI_SENT = [(p, c, o) for p, c, o in CASES if p == "gemini"]
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "overrides"), _GEMINI_SENT, ids=[c for _, c, _ in _GEMINI_SENT]
+)
+def test_render_goes_through_google_genai_with_sdk_kwargs(
+    provider: str, name: str, overrides: dict[str, Any]
+) -> None:
+    """google-genai's generate_content, given `mp.sdk_kwargs(payload)`, sends the conversation
+    `render` wrote: the same contents and system instruction, part for part."""
+    pytest.importorskip("google.genai")
+    import httpx
+    from google import genai
+    from google.genai import types
+
+    payload = render(provider, CONVERSATIONS[name](), **overrides)
+    before = json.dumps(payload, sort_keys=True)
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json=_GEMINI_REPLY)
+
+    with httpx.Client(transport=httpx.MockTransport(handler)) as http:
+        client = genai.Client(api_key="x", http_options=types.HttpOptions(httpx_client=http))
+        reply = client.models.generate_content(
+            model="gemini-2.5-flash", **mp.sdk_kwargs(payload, provider)
+        )
+    assert reply.text == "ok"
+    assert json.dumps(payload, sort_keys=True) == before  # the payload is left as it was
+    (body,) = bodies
+
+    def contents(value: Any) -> list[types.Content]:
+        return [types.Content.model_validate_json(json.dumps(c)) for c in value]
+
+    assert contents(body["contents"]) == contents(payload["contents"])
+    system = payload.get("systemInstruction")
+    sent = body.get("systemInstruction")
+    assert (sent and types.Content.model_validate_json(json.dumps(sent))) == (
+        system and types.Content.model_validate_json(json.dumps(system))
+    )
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "bedrock"])
+def test_sdk_kwargs_is_the_payload_where_the_sdk_takes_the_body(provider: str) -> None:
+    """For SDKs whose call takes the body as it is, the arguments are a copy of the payload."""
+    payload = render(provider, CONVERSATIONS["system_text"]())
+    kwargs = mp.sdk_kwargs(payload, provider)
+    assert kwargs == payload
+    assert kwargs is not payload
+
+
+@pytest.mark.parametrize(
+    ("payload", "error", "match"),
+    [
+        ({"contents": [], "temperature": 1}, mp.InvalidConfig, "temperature"),
+        (
+            {"contents": [], "systemInstruction": {}, "system_instruction": {}},
+            mp.InvalidConfig,
+            "twice",
+        ),
+        ({"contents": [], "generationConfig": []}, mp.InvalidMedia, "generationConfig"),
+        ({"contents": 5}, mp.InvalidMedia, "contents"),
+        (["contents"], mp.InvalidMedia, "payload"),
+    ],
+    ids=["unknown-key", "twice", "config-not-an-object", "contents-not-a-list", "not-a-dict"],
+)
+def test_sdk_kwargs_refuses_what_the_sdk_call_cannot_take(
+    payload: Any, error: type[Exception], match: str
+) -> None:
+    """A body key with no place in the call, a field set twice or a malformed body is named."""
+    with pytest.raises(error, match=match):
+        mp.sdk_kwargs(payload, "gemini")
+
+
 _OPENAI_SENT = [(p, c, o) for p, c, o in _SENT if p.startswith("openai")]
 
 

@@ -75,6 +75,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.providers._pricing import Cost, Price, Prices, cost
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
+    from mediaparts.providers._sending import sdk_kwargs
     from mediaparts.providers._trim import trim
     from mediaparts.providers._uploads import PartUploader, RenderUrls
 
@@ -96,6 +97,7 @@ _LAZY = {
     "cost": "mediaparts.providers._pricing",
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
+    "sdk_kwargs": "mediaparts.providers._sending",
     "OnLoss": "mediaparts.providers._render",
     "Options": "mediaparts.providers._options",
     "ForeignReasoning": "mediaparts.providers._render",
@@ -186,6 +188,7 @@ __all__ = [
     "register",
     "registered",
     "render",
+    "sdk_kwargs",
     "trim",
     "unregister",
     "url_text_site",

@@ -26,6 +26,8 @@ providers on that wire with `InvalidConfig`):
   id), or None when it sends it; `count_tokens` asks it so that what is not sent costs 0.
 - `QUIRKS`: the quirk keys the wire reads from `Served.quirks` (name -> what it means);
   `register` refuses a provider whose quirks name a key its wire does not read.
+- `sdk_kwargs(payload, served)`: the keyword arguments of the SDK's call for a payload, where
+  they differ from the body `render` returns (`mp.sdk_kwargs`; without it, the payload).
 - `check_quirks(name, quirks)`: raise `InvalidConfig` for a quirk of the wrong form, so that
   `register` refuses it (`name` is the provider's, for the message).
 
@@ -92,6 +94,7 @@ OPTIONAL = {
     "read": "a function (payload, served) -> list[Message]",
     "read_response": "a function (response, served) -> Assistant",
     "replays": "a function (part, served) -> str | None",
+    "sdk_kwargs": "a function (payload, served) -> dict",
     "check_quirks": "a function (name, quirks) -> None, raising InvalidConfig",
 }
 

@@ -40,10 +40,12 @@ function call part stays a hint of that part (Gemini 3 requires it back on the s
 from mediaparts.providers.wires.generate_content._read import read
 from mediaparts.providers.wires.generate_content._render import media_site, render
 from mediaparts.providers.wires.generate_content._response import read_response
+from mediaparts.providers.wires.generate_content._sdk import sdk_kwargs
 
 __all__ = [
     "media_site",
     "read",
     "read_response",
     "render",
+    "sdk_kwargs",
 ]
