@@ -61,7 +61,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset({"mediaparts._errors", "mediaparts._fields", "mediaparts._inline"})
         | frozenset({"mediaparts._lazy"})
         | frozenset({"mediaparts._paths"})
-        | frozenset({"mediaparts._boundary"}),
+        | frozenset({"mediaparts._boundary"})
+        | frozenset({"mediaparts.errors"}),
     ),
     ("formats", frozenset({"mediaparts.formats"})),
     ("detection", frozenset({"mediaparts.detection"})),
@@ -92,7 +93,11 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             }
         ),
     ),
-    ("providers", frozenset({"mediaparts.providers"})),
+    (
+        "providers",
+        frozenset({"mediaparts.providers", "mediaparts.batch", "mediaparts.tokens"})
+        | frozenset({"mediaparts.pricing"}),
+    ),
     ("uploading", frozenset({"mediaparts.uploading"})),
     (
         "tools",

@@ -4,32 +4,30 @@ import mediaparts as mp
 
 photo = mp.part("photo.jpg")                 # ImagePart, typed by its bytes
 msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"}])
+
+`__all__` lists the names most code needs. Others live in namespaces and keep their top-level
+spelling too, without a warning: the errors in `mediaparts.errors` (`BlockedPath`,
+`BlockedURL`, `BudgetExceeded`, `CodecUnavailable`, `ConversionError`, `ConversionWarning`,
+`FetchError`, `InternalError`, `InvalidConfig`, `InvalidMedia`, `MediaTooLarge`,
+`NoDocumentedRule`, `OfflineError`, `ProviderLimitError`, `UnknownProvider`,
+`UnsupportedMediaType`); batch files in `mediaparts.batch` (`BatchError`, `BatchFile`,
+`BatchResult`, `BatchWriter`, `batch_line`, `read_batch_results`, `write_batch`); token counts
+in `mediaparts.tokens` (`TokenCount`, `MessageTokens`, `PartTokens`); money in
+`mediaparts.pricing` (`Cost`, `Price`, `Prices`); upload caches in `mediaparts.uploading`
+(`UploadCache`, `MemoryUploadCache`, `SqliteUploadCache`, `UploadCacheEntry`,
+`UploadCacheKey`); `safe_client` and `safe_async_client` in `mediaparts.fetching`;
+`detect_media_type` and `canonical_media_type` in `mediaparts.detection`; `TransformPolicy`
+and `using_transforms` in `mediaparts.converting`.
 """
 
 import importlib as _importlib
 import typing as _typing
 
+from mediaparts import errors
 from mediaparts._build import Conversation, PartLike, part
-from mediaparts._errors import (
-    BlockedPath,
-    BlockedURL,
-    BudgetExceeded,
-    CodecUnavailable,
-    ConversionError,
-    ConversionWarning,
-    FetchError,
-    InternalError,
-    InvalidConfig,
-    InvalidMedia,
-    MediaError,
-    MediaTooLarge,
-    NoDocumentedRule,
-    OfflineError,
-    ProviderLimitError,
-    UnknownProvider,
-    UnsupportedMediaType,
-)
+from mediaparts._errors import MediaError
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._lazy import publish as _publish
 from mediaparts._merge import merge_runs
 from mediaparts._messages import (
     Assistant,
@@ -56,35 +54,51 @@ from mediaparts._parts import (
     VideoPart,
 )
 from mediaparts._sources import untrusted
-from mediaparts.detection import Detection, canonical_media_type, detect, detect_media_type
+from mediaparts.detection import Detection, detect
+from mediaparts.detection import canonical_media_type as canonical_media_type
+from mediaparts.detection import detect_media_type as detect_media_type
+from mediaparts.errors import BlockedPath as BlockedPath
+from mediaparts.errors import BlockedURL as BlockedURL
+from mediaparts.errors import BudgetExceeded as BudgetExceeded
+from mediaparts.errors import CodecUnavailable as CodecUnavailable
+from mediaparts.errors import ConversionError as ConversionError
+from mediaparts.errors import ConversionWarning as ConversionWarning
+from mediaparts.errors import FetchError as FetchError
+from mediaparts.errors import InternalError as InternalError
+from mediaparts.errors import InvalidConfig as InvalidConfig
+from mediaparts.errors import InvalidMedia as InvalidMedia
+from mediaparts.errors import MediaTooLarge as MediaTooLarge
+from mediaparts.errors import NoDocumentedRule as NoDocumentedRule
+from mediaparts.errors import OfflineError as OfflineError
+from mediaparts.errors import ProviderLimitError as ProviderLimitError
+from mediaparts.errors import UnknownProvider as UnknownProvider
+from mediaparts.errors import UnsupportedMediaType as UnsupportedMediaType
 from mediaparts.fetching import FetchPolicy
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
-    from mediaparts import providers
+    from mediaparts import batch, pricing, providers, tokens
     from mediaparts._configure import configure
     from mediaparts._filter import filter_messages
     from mediaparts._show import show
     from mediaparts._upload import afrom_upload, from_upload
-    from mediaparts.converting import TransformPolicy, using_transforms
-    from mediaparts.fetching import offline, safe_async_client, safe_client
+    from mediaparts.converting import TransformPolicy as TransformPolicy
+    from mediaparts.converting import using_transforms as using_transforms
+    from mediaparts.fetching import offline
+    from mediaparts.fetching import safe_async_client as safe_async_client
+    from mediaparts.fetching import safe_client as safe_client
+    from mediaparts.providers import BatchError as BatchError
+    from mediaparts.providers import BatchFile as BatchFile
+    from mediaparts.providers import BatchResult as BatchResult
+    from mediaparts.providers import BatchWriter as BatchWriter
+    from mediaparts.providers import Cost as Cost
+    from mediaparts.providers import MessageTokens as MessageTokens
     from mediaparts.providers import (
-        BatchError,
-        BatchFile,
-        BatchResult,
-        BatchWriter,
-        Cost,
-        MessageTokens,
         NormalizedPart,
         Options,
-        PartTokens,
-        Price,
-        Prices,
         Provider,
-        TokenCount,
         Violation,
         anormalize,
         arender,
-        batch_line,
         check,
         cost,
         count_tokens,
@@ -93,18 +107,23 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         messages_from,
         normalize,
         normalize_many,
-        read_batch_results,
         render,
         sdk_kwargs,
         trim,
-        write_batch,
     )
+    from mediaparts.providers import PartTokens as PartTokens
+    from mediaparts.providers import Price as Price
+    from mediaparts.providers import Prices as Prices
+    from mediaparts.providers import TokenCount as TokenCount
+    from mediaparts.providers import batch_line as batch_line
+    from mediaparts.providers import read_batch_results as read_batch_results
+    from mediaparts.providers import write_batch as write_batch
+    from mediaparts.uploading import MemoryUploadCache as MemoryUploadCache
+    from mediaparts.uploading import SqliteUploadCache as SqliteUploadCache
+    from mediaparts.uploading import UploadCache as UploadCache
+    from mediaparts.uploading import UploadCacheEntry as UploadCacheEntry
+    from mediaparts.uploading import UploadCacheKey as UploadCacheKey
     from mediaparts.uploading import (
-        MemoryUploadCache,
-        SqliteUploadCache,
-        UploadCache,
-        UploadCacheEntry,
-        UploadCacheKey,
         Uploader,
         aupload,
         upload,
@@ -168,9 +187,13 @@ _LAZY = {
 _lazy_getattr, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 
+# Public modules that load on first use (the provider stack behind them is heavy).
+_SUBMODULES = frozenset({"batch", "pricing", "providers", "tokens"})
+
+
 def __getattr__(name: str) -> _typing.Any:
-    if name == "providers":
-        return _importlib.import_module("mediaparts.providers")
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"mediaparts.{name}")
     return _lazy_getattr(name)
 
 
@@ -179,60 +202,28 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "Assistant",
     "AudioPart",
-    "BatchError",
-    "BatchFile",
-    "BatchResult",
-    "BatchWriter",
-    "BlockedPath",
-    "BlockedURL",
-    "BudgetExceeded",
     "Citation",
-    "CodecUnavailable",
     "Conversation",
-    "ConversionError",
-    "ConversionWarning",
-    "Cost",
     "Detection",
-    "FetchError",
     "FetchPolicy",
     "FilePart",
     "ImagePart",
-    "InternalError",
-    "InvalidConfig",
-    "InvalidMedia",
     "MediaError",
     "MediaPart",
-    "MediaTooLarge",
-    "MemoryUploadCache",
     "Message",
-    "MessageTokens",
-    "NoDocumentedRule",
     "NormalizedPart",
-    "OfflineError",
     "Options",
     "Part",
     "PartLike",
-    "PartTokens",
-    "Price",
-    "Prices",
     "Provider",
-    "ProviderLimitError",
     "ProviderPart",
     "ReasoningPart",
     "RefusalPart",
-    "SqliteUploadCache",
     "StopReason",
     "System",
     "TextPart",
-    "TokenCount",
     "Tool",
     "ToolCall",
-    "TransformPolicy",
-    "UnknownProvider",
-    "UnsupportedMediaType",
-    "UploadCache",
-    "UploadCacheEntry",
-    "UploadCacheKey",
     "Uploader",
     "Usage",
     "User",
@@ -242,14 +233,13 @@ __all__ = [
     "anormalize",
     "arender",
     "aupload",
-    "batch_line",
-    "canonical_media_type",
+    "batch",
     "check",
     "configure",
     "cost",
     "count_tokens",
     "detect",
-    "detect_media_type",
+    "errors",
     "estimate_tokens",
     "filter_messages",
     "from_upload",
@@ -261,16 +251,15 @@ __all__ = [
     "normalize_many",
     "offline",
     "part",
+    "pricing",
     "providers",
-    "read_batch_results",
     "render",
-    "safe_async_client",
-    "safe_client",
     "sdk_kwargs",
     "show",
+    "tokens",
     "trim",
     "untrusted",
     "upload",
-    "using_transforms",
-    "write_batch",
 ]
+
+_publish(__name__, globals(), [n for n in globals() if not n.startswith("_")])

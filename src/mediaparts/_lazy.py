@@ -1,20 +1,27 @@
-"""Lazy exports (PEP 562): a package's names whose modules load on first use.
+"""A package's exports: names whose modules load on first use (PEP 562), and public modules.
 
 `mediaparts`, `mediaparts.fetching`, `mediaparts.providers` and `mediaparts.testing` each keep
 a `_LAZY` table (name -> the module that defines it) and take their module `__getattr__` and
 `__dir__` from `lazy_exports`, so what is heavy (httpx, asyncio, Pillow glue, pytest) loads
 only when a name that needs it is used. tests/test_architecture.py reads the `_LAZY` tables as
 imports.
+
+`publish` makes each exported class and function report the public module users import it
+from (`mp.User.__module__ == "mediaparts"`), as httpx does: tracebacks, reprs, pickles and
+documentation then name the public path, not the private module that defines it.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["lazy_exports", "publish"]
+
+_PACKAGE = __name__.partition(".")[0]
 
 
 def lazy_exports(
@@ -48,6 +55,7 @@ def lazy_exports(
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(module), name)
+        publish(package, {name: value}, [name])
         namespace[name] = value
         return value
 
@@ -55,3 +63,24 @@ def lazy_exports(
         return sorted({*namespace, *namespace.get("__all__", ())})
 
     return __getattr__, __dir__
+
+
+def publish(package: str, namespace: Mapping[str, Any], names: Iterable[str]) -> None:
+    """Make the classes and functions among `names` report `package` as their module.
+
+    Only what a private module of mediaparts defines is renamed (`mediaparts._messages.User`
+    becomes `mediaparts.User`); what another public module already reports, or another
+    package defines, is left as it is. Pickling finds each by the public path.
+    """
+    for name in names:
+        value = namespace.get(name)
+        if not (isinstance(value, type) or inspect.isfunction(value)):
+            continue
+        module = getattr(value, "__module__", "") or ""
+        if module.partition(".")[0] == _PACKAGE and _is_private(module):
+            value.__module__ = package
+
+
+def _is_private(module: str) -> bool:
+    """Tell whether a dotted module path has a private part (`mediaparts._messages`)."""
+    return any(part.startswith("_") for part in module.split("."))

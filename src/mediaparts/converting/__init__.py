@@ -22,6 +22,7 @@ for token counts), `fit_video` (the `[av]` extra); audio: `audio_info` and its `
 import typing as _typing
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._lazy import publish as _publish
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.converting._policy import (
@@ -77,3 +78,5 @@ _LAZY = {
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 __all__ = ["PdfMode", "Sampling", "TransformPolicy", "VideoMode", "using_transforms"]
+
+_publish(__name__, globals(), __all__)

@@ -8,6 +8,7 @@ promise): `text_to_the_end` (whether a whole upload reads as text, for `from_upl
 `utf16_order` (the byte order of UTF-16 text without a mark, for reading text files).
 """
 
+from mediaparts._lazy import publish as _publish
 from mediaparts.detection._detect import Detection, detect, detect_media_type
 from mediaparts.detection._sniff import utf16_order as utf16_order  # internal
 from mediaparts.detection._types import (
@@ -31,3 +32,5 @@ __all__ = [  # noqa: RUF022
     "kind_of",
     "media_type_from_filename",
 ]
+
+_publish(__name__, globals(), __all__)

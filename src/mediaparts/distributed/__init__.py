@@ -15,6 +15,9 @@ out = normalize_dataset(ds, "anthropic", column="bytes", errors="keep")
 ```
 """
 
+from mediaparts._lazy import publish as _publish
 from mediaparts.distributed._ray import normalize_dataset, render_dataset, write_batch_dataset
 
 __all__ = ["normalize_dataset", "render_dataset", "write_batch_dataset"]
+
+_publish(__name__, globals(), __all__)

@@ -15,6 +15,7 @@ whose modules import httpx (`configure`, `fetch`, `safe_client`, ...) load on fi
 import typing as _typing
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._lazy import publish as _publish
 from mediaparts.fetching._loading import LoadState, Wanted, aload, load, url_filename
 from mediaparts.fetching._policy import (
     FetchPolicy,
@@ -76,3 +77,5 @@ __all__ = [
     "use_clients",
     "using_policy",
 ]
+
+_publish(__name__, globals(), __all__)

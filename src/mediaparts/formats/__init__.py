@@ -20,6 +20,8 @@ promise): the constants detection reads (`EOI`, `SOS`, `PDF_OBJECT`, the EBML id
 element reader `element` and `track_types`, and `jpeg_scans` (imaging's decode budget).
 """
 
+from mediaparts._lazy import publish as _publish
+
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.formats import _builtin, _catalogue
 from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
@@ -94,3 +96,5 @@ __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pin
     "video_has_audio",
     "writable",
 ]
+
+_publish(__name__, globals(), __all__)

@@ -20,6 +20,8 @@ rules), and Pillow's handling: `PIL_ERRORS` (what it raises on hostile input) an
 context manager: what it warns, silenced).
 """
 
+from mediaparts._lazy import publish as _publish
+
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.imaging._fit import fit_image
 from mediaparts.imaging._pil import PIL_ERRORS as PIL_ERRORS
@@ -41,3 +43,5 @@ __all__ = [
     "is_animated",
     "strip_metadata",
 ]
+
+_publish(__name__, globals(), __all__)

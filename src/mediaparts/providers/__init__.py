@@ -28,6 +28,7 @@ from __future__ import annotations
 import typing as _typing
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._lazy import publish as _publish
 from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi, FileStoreRules, Stored, UploadRequest
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
@@ -195,3 +196,5 @@ __all__ = [
     "wires",
     "write_batch",
 ]
+
+_publish(__name__, globals(), __all__)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._lazy import publish as _publish
 
 if TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     import pytest
@@ -56,3 +57,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", _plugin.MARKER_HELP)
     if not config.pluginmanager.is_registered(_plugin):
         config.pluginmanager.register(_plugin, "mediaparts.testing.fixtures")
+
+
+_publish(__name__, globals(), __all__)

@@ -8,6 +8,7 @@ remembers what is stored, per store and account, until it expires. See
 docs/provider-files.md.
 """
 
+from mediaparts._lazy import publish as _publish
 from mediaparts.uploading._cache import (
     MemoryUploadCache,
     SqliteUploadCache,
@@ -31,3 +32,5 @@ __all__ = [
     "default_cache_dir",
     "upload",
 ]
+
+_publish(__name__, globals(), __all__)

@@ -14,6 +14,9 @@ package meets `mediaparts.providers.Wire`: `render`, `media_site`, and the reade
 taking the provider it serves. `get` imports a built-in wire on first use.
 """
 
+from mediaparts._lazy import publish as _publish
 from mediaparts.providers.wires._table import canonical, get, names, resolve
 
 __all__ = ["canonical", "get", "names", "resolve"]
+
+_publish(__name__, globals(), __all__)
