@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import sys
+import types
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -281,5 +283,51 @@ def test_registry_register_refuses_ill_typed_fields(changes: dict[str, object]) 
     record = formats.Format("image/x-mediaparts-bad", "image", extensions=(".mpbad",))
     bad = dataclasses.replace(record, **changes)  # type: ignore[arg-type]  # wrong on purpose
     with pytest.raises(mp.InvalidConfig, match=r"magic|encoding"):
+        formats.register(bad)
+    assert formats.get("image/x-mediaparts-bad") is None
+
+
+@pytest.mark.parametrize("extra", [None, "jxl"])
+def test_registry_plugin_is_registered_once_at_first_use(
+    monkeypatch: pytest.MonkeyPatch, extra: str | None
+) -> None:
+    """A format's `Plugin` is one record: its module imported and its registration called
+    once, at the first image of that format; missing, it is CodecUnavailable naming it."""
+    name = f"mediaparts_test_plugin_{extra}"
+    calls: list[str] = []
+    module = types.ModuleType(name)
+    module.register_opener = lambda: calls.append("registered")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, name, module)
+    plugin = formats.Plugin(name, "register_opener", package="mp-test-plugin", extra=extra)
+    formats.register(
+        Format(
+            TEST_TYPE,
+            "image",
+            (".mpxt",),
+            pillow=("PCX",),
+            lossless=True,
+            size=_pcx_size,
+            magic=PCX_MAGIC,
+            plugin=plugin,
+        )
+    )
+    try:
+        for _ in range(2):
+            assert fit_image(_pcx(40, 30), TEST_TYPE, FitSpec(accepted=("image/png",))).width == 40
+        assert calls == ["registered"]
+        monkeypatch.setitem(sys.modules, name, None)  # the package is gone
+        with pytest.raises(mp.CodecUnavailable, match="pip install mp-test-plugin") as caught:
+            fit_image(_pcx(40, 30), TEST_TYPE, FitSpec(accepted=("image/png",)))
+        assert (caught.value.package, caught.value.extra) == ("mp-test-plugin", extra)
+    finally:
+        formats.unregister(TEST_TYPE)
+
+
+@pytest.mark.parametrize("plugin", ["pillow_heif", formats.Plugin("")], ids=["string", "empty"])
+def test_registry_register_refuses_a_bad_plugin(plugin: object) -> None:
+    """A plugin is a `formats.Plugin` naming a module; anything else is InvalidConfig."""
+    record = formats.Format("image/x-mediaparts-bad", "image", extensions=(".mpbad",))
+    bad = dataclasses.replace(record, plugin=plugin)  # type: ignore[arg-type]  # wrong on purpose
+    with pytest.raises(mp.InvalidConfig, match="plugin"):
         formats.register(bad)
     assert formats.get("image/x-mediaparts-bad") is None

@@ -19,13 +19,14 @@ from mediaparts.formats._imageinfo import (
     strip_jpeg,
 )
 from mediaparts.formats._png import png_complete, png_size, strip_png
-from mediaparts.formats._registry import Encoding, Format, Sample, register
+from mediaparts.formats._registry import Encoding, Format, Plugin, Sample, register
 from mediaparts.formats._riff import strip_webp, webp_lossless, webp_size
 
 __all__ = ["HEIF_PLUGIN"]
 
-# The package whose opener Pillow needs for HEIC/HEIF (`pillow_heif.register_heif_opener`).
-HEIF_PLUGIN = "pillow_heif"
+# The package whose opener Pillow needs for HEIC/HEIF (pillow-heif's README, read 2026-12:
+# `from pillow_heif import register_heif_opener; register_heif_opener()`).
+HEIF_PLUGIN = Plugin("pillow_heif", "register_heif_opener", "pillow-heif", "heif")
 
 for _format in (
     Format(

@@ -22,6 +22,7 @@ __all__ = [
     "Encoding",
     "Format",
     "Kind",
+    "Plugin",
     "Sample",
     "Size",
     "by_alias",
@@ -93,6 +94,37 @@ class Encoding:
 
 
 @dataclass(frozen=True, slots=True)
+class Plugin:
+    """A package that teaches Pillow a format it cannot open by itself.
+
+    A format whose record names one (`Format.plugin`) is opened once the package is imported
+    and its registration called, at the first image of that format; without the package,
+    that image raises `CodecUnavailable` naming what to install. JPEG XL is one record::
+
+        formats.register(Format("image/jxl", "image", (".jxl",), pillow=("JXL",),
+                                plugin=Plugin("pillow_jxl", package="pillow-jxl-plugin")))
+
+    Attributes:
+        module: Its import name (`"pillow_heif"`).
+        register: The function of the module that registers Pillow's opener
+            (`"register_heif_opener"`); empty when importing it registers the opener.
+        package: Its name on PyPI, for the error (`"pillow-heif"`); empty: the module's.
+        extra: The mediaparts extra that installs it (`"heif"`), if one does.
+    """
+
+    module: str
+    register: str = ""
+    package: str = ""
+    extra: str | None = None
+
+    @property
+    def install(self) -> str:
+        """What the error says to run: the pip command, and the extra if there is one."""
+        pip = f"pip install {self.package or self.module}"
+        return pip if self.extra is None else f"{pip}, or mediaparts' [{self.extra}] extra"
+
+
+@dataclass(frozen=True, slots=True)
 class Format:
     """One media format: its names, its kind and what mediaparts can do with its bytes.
 
@@ -106,7 +138,8 @@ class Format:
         pillow: The Pillow formats allowed to open it (`Image.open(formats=...)`), the one it
             is written as first; empty when Pillow cannot read it. Opening is restricted to
             these so hostile bytes never reach an unrelated plugin (EPS runs Ghostscript).
-        plugin: The package that registers the Pillow opener when Pillow lacks one (pillow-heif).
+        plugin: The package that registers the Pillow opener when Pillow lacks one
+            (`Plugin`: pillow-heif for HEIC and HEIF).
         lossless: Its pixels survive its own encoding exactly.
         lossless_check: For a format that may be either (WebP): tells it from the bytes.
         animatable: It holds animations that providers treat as animations.
@@ -144,7 +177,7 @@ class Format:
     short: str = ""
     textual: bool = False
     pillow: tuple[str, ...] = ()
-    plugin: str | None = None
+    plugin: Plugin | None = None
     lossless: bool = False
     lossless_check: Callable[[bytes], bool] | None = None
     animatable: bool = False
@@ -245,6 +278,16 @@ def _validate(record: Format) -> None:
     if any(not ext.startswith(".") or len(ext) < 2 for ext in record.extensions):
         raise InvalidConfig(
             f"{record.media_type}: extensions start with a dot: {record.extensions}"
+        )
+    if record.plugin is not None and not (
+        isinstance(record.plugin, Plugin)
+        and isinstance(record.plugin.module, str)
+        and record.plugin.module
+        and isinstance(record.plugin.register, str)
+    ):
+        raise InvalidConfig(
+            f"{record.media_type}: plugin must be a formats.Plugin naming a module, "
+            f"got {excerpt(record.plugin)}"
         )
     if not isinstance(record.encoding, Encoding):
         raise InvalidConfig(f"{record.media_type}: encoding must be an Encoding")

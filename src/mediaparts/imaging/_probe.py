@@ -6,6 +6,7 @@ read later, by `load()`, once `_decode` has set a draft size.
 
 from __future__ import annotations
 
+import importlib
 import io
 import threading
 from dataclasses import dataclass
@@ -41,8 +42,9 @@ _CONVERTED_FIRST = frozenset({"1", "P", "PA"})
 # Bytes of 16-bit DCT coefficients per pixel of a 3-component JPEG, by Pillow's get_sampling()
 # code: 4:4:4 has 3 samples per pixel, 4:2:2 has 2, 4:2:0 has 1.5 (T.81, A.1.1).
 _JPEG_COEFFICIENT_BYTES = {0: 6, 1: 4, 2: 3}
-_heif_lock = threading.Lock()
-_heif_registered = False
+# The plugins (`Plugin.module`) whose opener is registered in this process, and their lock.
+_plugins_lock = threading.Lock()
+_plugins_registered: set[str] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,7 @@ class ImageHeader:
     lossless: bool
     complete: bool  # the format's end marker is present (JPEG EOI, PNG IEND)
     cmyk: bool  # a CMYK/YCCK JPEG: valid, but providers' decoders expect RGB, so it is converted
-    image: Image.Image | None  # None: the HEIF plugin is missing (see `missing_plugin`)
+    image: Image.Image | None  # None: its format's plugin is missing (see `missing_plugin`)
     missing_plugin: str | None = None
 
     @property
@@ -93,7 +95,7 @@ def probe(data: bytes, media_type: str, pixel_cap: int) -> ImageHeader:
     stored = image_size(data, kind)
     if stored is not None:
         _check_cap(stored, pixel_cap, kind)
-    missing = _heif_plugin(record)
+    missing = _plugin(record)
     if missing is not None:
         if stored is None:  # nothing to pass through either: say what to install
             raise codec_unavailable(missing, kind)
@@ -136,7 +138,7 @@ def image_orientation(data: bytes) -> int:
     """
     # Icons (decoded on open) carry no EXIF, so their orientation is 1 without opening them.
     record = _opened(detect(data).media_type)
-    if record is None or record.decoded_on_open or _heif_plugin(record) is not None:
+    if record is None or record.decoded_on_open or _plugin(record) is not None:
         return 1
     try:
         return _orientation(_open(data, record, pixel_cap=None))
@@ -371,28 +373,36 @@ def _orientation(image: Image.Image) -> int:
 
 
 def codec_unavailable(message: str, media_type: str) -> CodecUnavailable:
-    """The error for a HEIF-family image this machine cannot decode: pillow-heif is missing.
+    """The error for an image of a format this machine cannot decode: its plugin is missing.
 
-    `message` is `_heif_plugin`'s (or `ImageHeader.missing_plugin`), with any context added.
+    `message` is `_plugin`'s (or `ImageHeader.missing_plugin`), with any context added; the
+    error carries the plugin's package and extra, from the format's record.
     """
-    return CodecUnavailable(message, media_type=media_type, package="pillow-heif", extra="heif")
+    record = format_of(media_type)
+    plugin = record.plugin if record is not None else None
+    if plugin is None:
+        return CodecUnavailable(message, media_type=media_type)
+    package = plugin.package or plugin.module
+    return CodecUnavailable(message, media_type=media_type, package=package, extra=plugin.extra)
 
 
-def _heif_plugin(record: Format) -> str | None:
-    """Register pillow-heif's opener once; return why HEIF cannot be read, or None."""
-    global _heif_registered
-    if record.plugin != "pillow_heif":
+def _plugin(record: Format) -> str | None:
+    """Register a format's Pillow plugin once; return why it cannot be read, or None.
+
+    The import is tried each time (a cached module costs a dictionary lookup), so a plugin
+    taken away (in a test, `sys.modules[name] = None`) is missing again.
+    """
+    plugin = record.plugin
+    if plugin is None:
         return None
-    media_type = record.media_type
     try:
-        import pillow_heif
+        module = importlib.import_module(plugin.module)
     except ImportError:
-        return (
-            f"this machine cannot decode {media_type}: it needs pillow-heif "
-            "(pip install pillow-heif, or mediaparts' [heif] extra)"
-        )
-    with _heif_lock:
-        if not _heif_registered:
-            pillow_heif.register_heif_opener()
-            _heif_registered = True
+        return f"this machine cannot decode {record.media_type}: it needs {plugin.install}"
+    if plugin.module not in _plugins_registered:
+        with _plugins_lock:
+            if plugin.module not in _plugins_registered:
+                if plugin.register:
+                    getattr(module, plugin.register)()
+                _plugins_registered.add(plugin.module)
     return None
