@@ -21,7 +21,8 @@ Which imports count for which rule:
   one documented exception (its lazy facade names every public name's module, by design).
 - (b) No import of another package's private module or private name: `a.b._c` (a module, or a
   name defined in `a/b/__init__.py` or in a module of `a.b`) may be imported only by a module
-  inside package `a.b`. Every import counts.
+  inside package `a.b`. A private folder groups its package's modules: `a.b._f._c` belongs to
+  `a.b` too. Every import counts.
 - (c) No import of a higher layer (`LAYERS`, lowest first; a layer imports only itself and the
   layers below it). Every import counts.
 - (d) No module over `MAX_LINES` lines.
@@ -342,11 +343,17 @@ def _where(imp: Import) -> str:
 
 
 def _private_owner(target: str) -> str | None:
-    """The package whose private module `target` is (the deepest one), or None if public."""
+    """The package whose private module `target` is, or None if public.
+
+    The owner is the nearest public package above it: a private folder groups its package's
+    modules (`a.b._f._c` belongs to `a.b`, like `a.b._c`).
+    """
     parts = target.split(".")
     owner = None
     for index, part in enumerate(parts):
-        if part.startswith("_") and not part.startswith("__"):
+        private = part.startswith("_") and not part.startswith("__")
+        previous = parts[index - 1] if index else ""
+        if private and not (previous.startswith("_") and not previous.startswith("__")):
             owner = ".".join(parts[:index])
     return owner
 
@@ -676,6 +683,11 @@ SAMPLE_PACKAGE = {
         "Y = mediaparts.d._HIDDEN\n"
     ),
     "mediaparts/d/_f.py": "",
+    # A private folder of `d`: its modules belong to `d`, so `d.x` may import them, `t` not.
+    "mediaparts/d/_g/__init__.py": "",
+    "mediaparts/d/_g/_h.py": "",
+    "mediaparts/d/x.py": "from mediaparts.d._g import _h\n",
+    "mediaparts/t.py": "import mediaparts.d._g._h\n",
     # Each form of import that is not an import statement (rule (b) names each one).
     "mediaparts/g.py": 'import importlib\nM = importlib.import_module("mediaparts.d._e")\n',
     "mediaparts/h.py": 'def f() -> object:\n    return __import__("mediaparts.d._f")\n',
@@ -736,6 +748,7 @@ def test_architecture_finds_every_form_of_private_import(sample: Path) -> None:
         ("private: mediaparts.j -> mediaparts.d._HIDDEN", "mediaparts/j.py:1"),
         ("private: mediaparts.j -> mediaparts.d._HIDDEN", "mediaparts/j.py:3"),
         ("private: mediaparts.k -> mediaparts.d._f", "mediaparts/k.py:2"),
+        ("private: mediaparts.t -> mediaparts.d._g._h", "mediaparts/t.py:1"),
     ]
 
 

@@ -68,8 +68,8 @@ def lazy_exports(
 def publish(package: str, namespace: Mapping[str, Any], names: Iterable[str]) -> None:
     """Make the classes and functions among `names` report `package` as their module.
 
-    Only what a private module of mediaparts defines is renamed (`mediaparts._messages.User`
-    becomes `mediaparts.User`); what another public module already reports, or another
+    Only what a private module of mediaparts defines is renamed (`User`, defined in a private
+    module, reports `mediaparts`); what another public module already reports, or another
     package defines, is left as it is. Pickling finds each by the public path.
     """
     for name in names:
@@ -82,5 +82,5 @@ def publish(package: str, namespace: Mapping[str, Any], names: Iterable[str]) ->
 
 
 def _is_private(module: str) -> bool:
-    """Tell whether a dotted module path has a private part (`mediaparts._messages`)."""
+    """Tell whether a dotted module path has a private part (`a._b.c`)."""
     return any(part.startswith("_") for part in module.split("."))

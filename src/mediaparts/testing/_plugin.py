@@ -141,7 +141,8 @@ def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | Non
 
 
 def _conversation(value: Any) -> bool:
-    if "mediaparts._messages" not in sys.modules:  # no message was ever made: import nothing
+    # No message was ever made (its module is not loaded): import nothing.
+    if "mediaparts._messages" not in sys.modules:
         return False
     from mediaparts import Assistant, System, Tool, User
 
