@@ -91,6 +91,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._filter",
                 "mediaparts._pairs",
                 "mediaparts._configure",
+                "mediaparts._conversation",  # the folder of the parts and messages modules
             }
         ),
     ),
