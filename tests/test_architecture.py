@@ -127,7 +127,7 @@ FACADE = "mediaparts"
 # the provider served is threaded through them (test_architecture_no_wire_names_a_provider).
 KNOWN: frozenset[str] = frozenset(
     {
-        "cycle: mediaparts.providers.wires -> mediaparts.providers.wires._table -> mediaparts.providers.wires.responses -> mediaparts.providers.wires.responses._read -> mediaparts.providers.openai_responses._tables -> mediaparts.providers.openai -> mediaparts.providers._record -> mediaparts.providers.wires",
+        "cycle: mediaparts.providers.wires -> mediaparts.providers.wires._table -> mediaparts.providers.wires.converse -> mediaparts.providers.wires.converse._read -> mediaparts.providers.bedrock._tables -> mediaparts.providers.anthropic -> mediaparts.providers._record -> mediaparts.providers.wires",
         "private: mediaparts.providers.wires.converse._read -> mediaparts.providers.bedrock._tables",
         "private: mediaparts.providers.wires.converse._read_blocks -> mediaparts.providers.bedrock._tables",
         "private: mediaparts.providers.wires.converse._render -> mediaparts.providers.bedrock._tables",
@@ -137,8 +137,6 @@ KNOWN: frozenset[str] = frozenset(
         "private: mediaparts.providers.wires.generate_content._shapes -> mediaparts.providers.gemini._tables",
         "private: mediaparts.providers.wires.messages._read -> mediaparts.providers.anthropic._tables",
         "private: mediaparts.providers.wires.messages._render -> mediaparts.providers.anthropic._tables",
-        "private: mediaparts.providers.wires.responses._read -> mediaparts.providers.openai_responses._tables",
-        "private: mediaparts.providers.wires.responses._render -> mediaparts.providers.openai_responses._tables",
     }
 )
 
@@ -643,7 +641,7 @@ def _wire_violations(path: Path) -> Iterator[str]:
 
 
 # The wires still writing their first provider's name from its tables (being threaded).
-_WIRES_PENDING = frozenset({"converse", "generate_content", "messages", "responses"})
+_WIRES_PENDING = frozenset({"converse", "generate_content", "messages"})
 
 
 @pytest.mark.parametrize(

@@ -89,10 +89,6 @@ def test_corpus_request_reads_whole_or_as_its_message_list(
 # provider served is threaded through every wire (tests/test_architecture.py).
 _TWIN_PENDING = frozenset(
     {
-        "openai-responses/07_reasoning_tool_loop.json",
-        "openai-responses/08_reasoning_text_and_summaries.json",
-        "openai-responses/09_web_search_and_citations.json",
-        "openai-responses/13_other_items.json",
         "anthropic/05_images.json",
         "anthropic/06_documents.json",
         "anthropic/09_thinking_tool_loop.json",
@@ -136,7 +132,7 @@ def test_corpus_request_rerenders_identically_through_a_twin(
 
 
 # The providers whose wire still tags parts with its first provider's name.
-_WIRE_PENDING = frozenset({"openai-responses", "anthropic", "gemini", "bedrock"})
+_WIRE_PENDING = frozenset({"anthropic", "gemini", "bedrock"})
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from mediaparts._messages import StopReason
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._text import TextTable
@@ -17,7 +16,7 @@ from mediaparts.providers.openai import FILE_STORE as CHAT_FILE_STORE
 from mediaparts.providers.openai import RULES as CHAT_RULES
 from mediaparts.providers.openai import TEXT as CHAT_TEXT
 
-__all__ = ["COSTS", "FILE_STORE", "PROVIDER", "RULES", "STOP_REASONS", "TEXT"]
+__all__ = ["COSTS", "FILE_STORE", "PROVIDER", "RULES", "TEXT"]
 
 # The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
@@ -83,22 +82,6 @@ RULES: Rules = dataclasses.replace(
     ),
 )
 
-# `Response.incomplete_details.reason`, else `Response.status` → our stop reasons
-# (openai-python 3.54 responses/response.py and response_status.py, read 2026-11). A completed
-# response that calls a function stops for the call, one that refuses for the refusal (the
-# reader decides those from the output items).
-STOP_REASONS: dict[str, StopReason] = {
-    "completed": "end",
-    "max_output_tokens": "max_tokens",
-    "content_filter": "content_filter",
-    "max_messages": "other",
-    "steered": "other",
-    "failed": "other",
-    "cancelled": "other",
-    "incomplete": "other",
-    "in_progress": "other",
-    "queued": "other",
-}
 
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).
 PROVIDER = RULES.provider

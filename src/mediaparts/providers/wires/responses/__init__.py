@@ -40,6 +40,9 @@ back exactly (other providers ignore it):
   refusals joined by blank lines, citations and kept blocks reported as lost), and `empty`
   (its content was `[]`).
 
+Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (its
+`incomplete_details.reason` and `status` values in the common vocabulary).
+
 Its one quirk, shared with Chat Completions (`QUIRKS`, checked by `check_quirks`):
 `breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint`; a
 provider without it takes none, and breakpoints are left out.
@@ -48,6 +51,7 @@ provider without it takes none, and breakpoints are left out.
 from mediaparts.providers.wires.chat_completions import QUIRKS, check_quirks
 from mediaparts.providers.wires.responses._read import read, read_response
 from mediaparts.providers.wires.responses._render import media_site, render, replays
+from mediaparts.providers.wires.responses._shapes import STOP_REASONS as STOP_REASONS
 
 __all__ = [
     "QUIRKS",

@@ -38,12 +38,8 @@ from mediaparts.providers._read_common import (
     url_media,
 )
 from mediaparts.providers._render_common import Served
-from mediaparts.providers.openai_responses._tables import (
-    PROVIDER,
-    RULES,
-    STOP_REASONS,
-)
 from mediaparts.providers.wires.chat_completions import read_breakpoint
+from mediaparts.providers.wires.responses._shapes import STOP_REASONS
 
 __all__ = ["read", "read_response"]
 
@@ -80,8 +76,9 @@ class _Node:
         return out
 
 
-def _native(hints: Mapping[str, Any]) -> dict[str, Hints]:
-    return {PROVIDER: dict(hints)} if hints else {}
+def _native(hints: Mapping[str, Any], served: Served) -> dict[str, Hints]:
+    """Return `native` holding a part's hints under the name of the provider served."""
+    return {served.name: dict(hints)} if hints else {}
 
 
 def read(payload: Any, served: Served) -> list[Message]:
@@ -101,9 +98,9 @@ def read(payload: Any, served: Served) -> list[Message]:
             names its JSON path).
     """
     if isinstance(payload, list | tuple):
-        return _items(list(payload), "input")
+        return _items(list(payload), "input", served)
     if isinstance(payload, str):  # `input` alone, given as a string
-        return [User(payload, native=_native({"string": True}))]
+        return [User(payload, native=_native({"string": True}, served))]
     body = as_dict(payload, "payload")
     if "input" not in body and "instructions" not in body:
         # A typo or another API's payload would otherwise read as an empty conversation.
@@ -113,19 +110,19 @@ def read(payload: Any, served: Served) -> list[Message]:
     out: list[Message] = []
     instructions = maybe(body, "instructions", "payload", str)
     if instructions is not None:
-        out.append(System(instructions, native=_native({"instructions": True})))
+        out.append(System(instructions, native=_native({"instructions": True}, served)))
     given = body.get("input")
     if isinstance(given, str):
-        out.append(User(given, native=_native({"string": True})))
+        out.append(User(given, native=_native({"string": True}, served)))
     elif given is not None:
-        out += _items(as_list(given, "input"), "input")
+        out += _items(as_list(given, "input"), "input", served)
     return out
 
 
 def read_response(response: Any, served: Served) -> Assistant:
     """Read a `Response` (the SDK object or its dict) as one assistant message.
 
-    OpenAI's counts already have our meaning: `input_tokens` includes the cached tokens and
+    The API's counts already have our meaning: `input_tokens` includes the cached tokens and
     `output_tokens` the reasoning tokens.
 
     Raises:
@@ -137,7 +134,7 @@ def read_response(response: Any, served: Served) -> Assistant:
     for index, raw in enumerate(as_list(body.get("output"), "response.output")):
         at = f"response.output[{index}]"
         with located(at):
-            parts += _assistant_side(raw, at)
+            parts += _assistant_side(raw, at, served)
     details = body.get("incomplete_details")
     reason = None
     if details is not None:
@@ -164,7 +161,7 @@ def read_response(response: Any, served: Served) -> Assistant:
 
 
 def _usage(raw: Any, at: str) -> Usage | None:
-    """Return the usage: OpenAI's input count includes cached tokens, output reasoning."""
+    """Return the usage: the input count includes cached tokens, the output reasoning."""
     if raw is None:
         return None
     usage = as_dict(raw, at)
@@ -187,7 +184,7 @@ def _or_empty(value: Any) -> Any:
 # -- input items ---------------------------------------------------------------------------------
 
 
-def _items(items: list[Any], at: str) -> list[Message]:
+def _items(items: list[Any], at: str, served: Served) -> list[Message]:
     """Read an `input` list; consecutive assistant-side items make one `Assistant`."""
     out: list[Message] = []
     run: list[Piece] = []
@@ -202,15 +199,15 @@ def _items(items: list[Any], at: str) -> list[Message]:
                     out.append(Assistant(parts=run))
                     run = []
                 reader = _input_message if is_message else _tool_output
-                out.append(reader(item, where))
+                out.append(reader(item, where, served))
             else:
-                run += _assistant_side(item, where)
+                run += _assistant_side(item, where, served)
     if run:
         out.append(Assistant(parts=run))
     return out
 
 
-def _input_message(item: dict[str, Any], at: str) -> Message:
+def _input_message(item: dict[str, Any], at: str, served: Served) -> Message:
     """Read a user, system or developer message (an easy message or a `message` item).
 
     A system or developer message holding media (the API allows it, `System` is text only)
@@ -222,22 +219,24 @@ def _input_message(item: dict[str, Any], at: str) -> Message:
         raise InvalidMedia(
             f"{at}.role: expected user, assistant, system or developer, got {excerpt(role)}"
         )
-    parts, listed = _content(node, _input_block)
+    parts, listed = _content(node, _input_block, served)
     text_only = all(isinstance(p, TextPart) for p in parts)
     if role == "user" or not text_only:
         hints = node.hints(list=listed, role=None if role == "user" else role)
-        return User(parts=parts, native=_native(hints))
-    return System(parts=parts, role=role, native=_native(node.hints(list=listed)))
+        return User(parts=parts, native=_native(hints, served))
+    return System(parts=parts, role=role, native=_native(node.hints(list=listed), served))
 
 
-def _content(node: _Node, block: Callable[[Any, str], Piece]) -> tuple[list[Piece], bool]:
+def _content(
+    node: _Node, block: Callable[[Any, str, Served], Piece], served: Served
+) -> tuple[list[Piece], bool]:
     """Return a message's content as parts, and whether text-only content was a list."""
     content = node.node.get("content")
     node.taken.add("content")
     if isinstance(content, str):
         return ([TextPart(content)] if content else []), False
     blocks = as_list(content, f"{node.at}.content")
-    parts = [block(raw, f"{node.at}.content[{j}]") for j, raw in enumerate(blocks)]
+    parts = [block(raw, f"{node.at}.content[{j}]", served) for j, raw in enumerate(blocks)]
     return parts, _listed(parts)
 
 
@@ -255,19 +254,19 @@ def _plain_text(part: Piece) -> bool:
     return isinstance(part, TextPart) and part.cache is None and not part.native
 
 
-def _input_block(raw: Any, at: str) -> Piece:
+def _input_block(raw: Any, at: str, served: Served) -> Piece:
     """Read an `input_text`, `input_image` or `input_file` block; another type is kept."""
     node = _Node(raw, at)
     kind = node.need("type", str)
     cache, point = _cache(node)
     if kind == "input_text":
         text = node.need("text", str)
-        return TextPart(text, cache=cache, native=_native(node.hints(breakpoint=point)))
+        return TextPart(text, cache=cache, native=_native(node.hints(breakpoint=point), served))
     if kind == "input_image":
-        return _image(node, cache, point)
+        return _image(node, cache, point, served)
     if kind == "input_file":
-        return _file(node, cache, point)
-    return _provider(node.node)
+        return _file(node, cache, point, served)
+    return _provider(node.node, served)
 
 
 def _cache(node: _Node) -> tuple[Cache | None, dict[str, Any] | None]:
@@ -280,10 +279,10 @@ def _cache(node: _Node) -> tuple[Cache | None, dict[str, Any] | None]:
     return read_breakpoint(raw, f"{node.at}.prompt_cache_breakpoint")
 
 
-def _image(node: _Node, cache: Any, point: Any) -> Piece:
-    """Read an `input_image`: a URL or data URL, or an OpenAI file id."""
+def _image(node: _Node, cache: Any, point: Any, served: Served) -> Piece:
+    """Read an `input_image`: a URL or data URL, or a file id of the provider's store."""
     detail = node.maybe("detail", str)
-    levels = RULES.image.detail_levels  # `input_image.detail`, as Chat's (openai-python 3.54)
+    levels = served.rules.image.detail_levels  # `input_image.detail`, as Chat's (openai 3.54)
     if detail is not None and detail not in levels:
         raise InvalidMedia(
             f"{node.at}.detail: expected one of {', '.join(levels)}, got {excerpt(detail)}"
@@ -294,14 +293,14 @@ def _image(node: _Node, cache: Any, point: Any) -> Piece:
         raise InvalidMedia(f"{node.at}: expected an image_url or a file_id (one of them)")
     # `detail` is optional in a tool output's image; the renderer writes it unless told not to.
     omit = ["detail"] if "detail" not in node.node else None
-    native = _native(node.hints(breakpoint=point, omit=omit))
+    native = _native(node.hints(breakpoint=point, omit=omit), served)
     fields = {"detail": detail, "cache": cache, "native": native}
     if file_id is not None:
-        return file_reference("image", file_id, RULES.store, None, node.at, **fields)
+        return file_reference("image", file_id, served.rules.store, None, node.at, **fields)
     return url_media("image", url, None, f"{node.at}.image_url", **fields)
 
 
-def _file(node: _Node, cache: Any, point: Any) -> Piece:
+def _file(node: _Node, cache: Any, point: Any, served: Served) -> Piece:
     """Read an `input_file`: inline `file_data` (a data URL), a `file_url` or a file id."""
     data = node.maybe("file_data", str)
     url = node.maybe("file_url", str)
@@ -314,10 +313,10 @@ def _file(node: _Node, cache: Any, point: Any) -> Piece:
         node.taken.add("filename")
     omit = ["filename"] if data is not None and "filename" not in node.node else None
     bare = data is not None and not data.startswith("data:")
-    native = _native(node.hints(breakpoint=point, omit=omit, bare=bare))
+    native = _native(node.hints(breakpoint=point, omit=omit, bare=bare), served)
     fields = {"filename": filename, "cache": cache, "native": native}
     if file_id is not None:
-        return file_reference("file", file_id, RULES.store, None, node.at, **fields)
+        return file_reference("file", file_id, served.rules.store, None, node.at, **fields)
     if url is not None:
         return url_media("file", url, None, f"{node.at}.file_url", **fields)
     if bare:
@@ -325,7 +324,7 @@ def _file(node: _Node, cache: Any, point: Any) -> Piece:
     return url_media("file", data, None, f"{node.at}.file_data", **fields)
 
 
-def _tool_output(item: dict[str, Any], at: str) -> Tool:
+def _tool_output(item: dict[str, Any], at: str, served: Served) -> Tool:
     """Read a `function_call_output` as a `Tool` (its `name` is written back when given)."""
     node = _Node(item, at)
     node.taken.update(("type", "output"))
@@ -337,41 +336,41 @@ def _tool_output(item: dict[str, Any], at: str) -> Tool:
         parts: list[Piece] = [TextPart(output)] if output else []
     else:
         blocks = as_list(output, f"{at}.output")
-        parts = [_input_block(raw, f"{at}.output[{j}]") for j, raw in enumerate(blocks)]
+        parts = [_input_block(raw, f"{at}.output[{j}]", served) for j, raw in enumerate(blocks)]
         listed = _listed(parts)
     hints = node.hints(list=listed, name=name is not None)
-    return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hints))
+    return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hints, served))
 
 
 # -- assistant-side items ------------------------------------------------------------------------
 
 
-def _assistant_side(raw: Any, at: str) -> list[Piece]:
+def _assistant_side(raw: Any, at: str, served: Served) -> list[Piece]:
     """Read an assistant message, a function call, reasoning, or any other item verbatim."""
     item = as_dict(raw, at)
     kind = maybe(item, "type", at, str)
     if kind in (None, "message") and item.get("role") == "assistant":
-        return _assistant_message(item, at)
+        return _assistant_message(item, at, served)
     if kind == "function_call":
-        return [_function_call(item, at)]
+        return [_function_call(item, at, served)]
     if kind == "reasoning":
-        return [_reasoning(item, at)]
+        return [_reasoning(item, at, served)]
     if kind is None or kind == "message":
         need(item, "role", at, str)  # an input message where only output items may be
         raise InvalidMedia(f"{at}: expected an output item, got a {excerpt(item['role'])} message")
-    return [_provider(item)]
+    return [_provider(item, served)]
 
 
-def _provider(data: Mapping[str, Any], **hints: Any) -> ProviderPart:
+def _provider(data: Mapping[str, Any], served: Served, **hints: Any) -> ProviderPart:
     """Keep an item or block we do not model exactly as the API wrote it."""
-    return ProviderPart(provider=PROVIDER, data=data, native=_native(hints))
+    return ProviderPart(provider=served.name, data=data, native=_native(hints, served))
 
 
-def _assistant_message(item: dict[str, Any], at: str) -> list[Piece]:
+def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Piece]:
     """Read an assistant message; its first part carries the message's envelope (`item`)."""
     node = _Node(item, at)
     node.taken.add("role")
-    parts, _ = _content(node, _output_block)
+    parts, _ = _content(node, _output_block, served)
     envelope = node.hints().get("extra", {})
     hints: Hints = {"item": envelope}
     # An output message's content is always a list; an easy one's is written back as a string
@@ -381,39 +380,39 @@ def _assistant_message(item: dict[str, Any], at: str) -> list[Piece]:
             hints["empty"] = True
         parts = [TextPart("")]
     first = parts[0]
-    own = {**first.native.get(PROVIDER, {}), **hints}
-    parts[0] = first.model_copy(update={"native": {**first.native, PROVIDER: own}})
+    own = {**first.native.get(served.name, {}), **hints}
+    parts[0] = first.model_copy(update={"native": {**first.native, served.name: own}})
     return parts
 
 
-def _output_block(raw: Any, at: str) -> Piece:
+def _output_block(raw: Any, at: str, served: Served) -> Piece:
     """Read `output_text` (annotations as citations), `refusal`, or an `input_text` block."""
     node = _Node(raw, at)
     kind = node.need("type", str)
     if kind == "refusal":
-        return RefusalPart(node.need("refusal", str), native=_native(node.hints()))
+        return RefusalPart(node.need("refusal", str), native=_native(node.hints(), served))
     if kind == "output_text":
         text = node.need("text", str)
         # `parsed` is what `client.responses.parse()` adds; no request may carry it back.
         node.taken.update(("annotations", "parsed"))
         notes = as_list(node.node.get("annotations"), f"{at}.annotations")
-        citations = [_citation(n, f"{at}.annotations[{j}]") for j, n in enumerate(notes)]
-        return TextPart(text, citations=tuple(citations), native=_native(node.hints()))
+        citations = [_citation(n, f"{at}.annotations[{j}]", served) for j, n in enumerate(notes)]
+        return TextPart(text, citations=tuple(citations), native=_native(node.hints(), served))
     if kind == "input_text":
-        return _input_block(raw, at)
-    return _provider(node.node, block=True)
+        return _input_block(raw, at, served)
+    return _provider(node.node, served, block=True)
 
 
-def _citation(raw: Any, at: str) -> Citation:
+def _citation(raw: Any, at: str, served: Served) -> Citation:
     """Read an annotation (`url_citation`, `file_citation`, ...), kept whole as `data`."""
     note = as_dict(raw, at)
     need(note, "type", at, str)
     title = maybe(note, "title", at, str) or maybe(note, "filename", at, str)
     url = maybe(note, "url", at, str)
-    return Citation(provider=PROVIDER, title=title, url=url, data=note)
+    return Citation(provider=served.name, title=title, url=url, data=note)
 
 
-def _function_call(item: dict[str, Any], at: str) -> ToolCall:
+def _function_call(item: dict[str, Any], at: str, served: Served) -> ToolCall:
     """Read a `function_call`: `call_id` is the id results answer, `id` the item's (fc_…)."""
     node = _Node(item, at)
     node.taken.add("type")
@@ -422,11 +421,11 @@ def _function_call(item: dict[str, Any], at: str) -> ToolCall:
         name=node.need("name", str),
         arguments=node.need("arguments", str),
         item_id=node.maybe("id", str),
-        native=_native(node.hints()),
+        native=_native(node.hints(), served),
     )
 
 
-def _reasoning(item: dict[str, Any], at: str) -> Piece:
+def _reasoning(item: dict[str, Any], at: str, served: Served) -> Piece:
     """Read a reasoning item: summary texts, reasoning text, `encrypted_content` as `data`.
 
     An item whose summary or content holds a block type we do not model is kept whole.
@@ -441,15 +440,16 @@ def _reasoning(item: dict[str, Any], at: str) -> Piece:
     elif "content" in item:
         node.taken.discard("content")  # an explicit null, kept in `extra`
     if summary is None or (item.get("content") is not None and texts is None):
-        return _provider(item)
+        return _provider(item, served)
     text = "\n\n".join(texts) if texts else None
+    several = texts if texts is not None and len(texts) != 1 else None
     return ReasoningPart(
         text=text,
         summary=tuple(summary),
         data=node.maybe("encrypted_content", str),
-        provider=PROVIDER,
+        provider=served.name,
         id=node.need("id", str),
-        native=_native(node.hints(texts=texts if texts is not None and len(texts) != 1 else None)),
+        native=_native(node.hints(texts=several), served),
     )
 
 

@@ -32,7 +32,6 @@ from mediaparts.providers._render_common import (
     without_cache,
 )
 from mediaparts.providers._sites import Problems, Site, Where, url_text_site
-from mediaparts.providers.openai_responses._tables import PROVIDER
 from mediaparts.providers.wires.chat_completions import (
     file_data_site,
     takes_breakpoints,
@@ -56,8 +55,8 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to OpenAI (normally `mp.normalize` bound to it) and
-            reports what cannot be carried.
+        prepare: Fits each media part to the provider served (normally `mp.normalize` bound
+            to it) and reports what cannot be carried.
 
     Returns:
         `{"input": [...]}` (a `ResponseInputParam` list), with `instructions` first when the
@@ -67,13 +66,14 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         UnsupportedMediaType: A part has no Responses shape (audio, video, media from the
             assistant).
     """
+    provider = prepare.served.name
     if not takes_breakpoints(prepare.served, prepare.model):
         messages = without_cache(messages)
     ids = call_ids(messages)
     items: list[Json] = []
     out: dict[str, Any] = {}
     for index, message in enumerate(messages):
-        hints = _hints(message)
+        hints = _hints(message, provider)
         # A tool's `name` is the function's, which its call item carries; the others name a
         # participant, which Responses messages cannot.
         if message.name is not None and not isinstance(message, Tool):
@@ -96,7 +96,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     if (
         len(items) == 1
         and isinstance(last, User)
-        and _hints(last).get("string")
+        and _hints(last, provider).get("string")
         and isinstance(items[0]["content"], str)
         and set(items[0]) == {"role", "content"}
     ):
@@ -106,9 +106,9 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return out
 
 
-def _hints(thing: Message | PartFields | NormalizedPart) -> Mapping[str, Any]:
+def _hints(thing: Message | PartFields | NormalizedPart, provider: str) -> Mapping[str, Any]:
     """Return the hints our reader left on a message or part (empty when there are none)."""
-    return hints(thing, PROVIDER)
+    return hints(thing, provider)
 
 
 def _text_only(message: Message) -> bool:
@@ -117,7 +117,8 @@ def _text_only(message: Message) -> bool:
 
 def _input_message(message: System | User, prepare: Prepare) -> Json:
     """Render a user, system or developer message: text as a string, else `input_*` blocks."""
-    hints = _hints(message)
+    provider = prepare.served.name
+    hints = _hints(message, provider)
     blocks = _blocks(message, prepare)
     content = _content(blocks, prepare, listed=bool(hints.get("list")))
     role = hints.get("role", message.role)  # a system message with media was read as a User
@@ -126,18 +127,18 @@ def _input_message(message: System | User, prepare: Prepare) -> Json:
 
 def _content(blocks: list[Block], prepare: Prepare, *, listed: bool) -> str | list[Json]:
     """Return text-only blocks as one string (joined by blank lines), else a block list."""
-    texts = [_plain_text(b) for b in blocks]
+    texts = [_plain_text(b, prepare.served.name) for b in blocks]
     if not listed and all(text is not None for text in texts):
         return "\n\n".join(text for text in texts if text is not None)
     return [out for b in blocks for out in _input_block(b, prepare)]
 
 
-def _plain_text(block: Block) -> str | None:
+def _plain_text(block: Block, provider: str) -> str | None:
     """Return a block's text when a string content loses nothing of it, else None."""
     match block:
         case TextPart():
             # The hints of the message a part starts (`item`, `list`, `empty`) are not its own.
-            own_hints = set(_hints(block)) - {"item", "list", "empty"}
+            own_hints = set(_hints(block, provider)) - {"item", "list", "empty"}
             plain = block.cache is None and not own_hints and not block.citations
             return block.text if plain else None
         case NormalizedPart():
@@ -146,7 +147,7 @@ def _plain_text(block: Block) -> str | None:
             return text_file(block) if block.text is not None and uncached else None
         case RefusalPart():
             # A refusal outside an output message is sent as its text (no other shape for it).
-            return None if _hints(block) else block.text
+            return None if _hints(block, provider) else block.text
         case ProviderPart() | ReasoningPart() | ToolCall():
             return None
         case _:
@@ -155,17 +156,18 @@ def _plain_text(block: Block) -> str | None:
 
 def _input_block(block: Block, prepare: Prepare) -> list[Json]:
     """Return one `input_text`, `input_image` or `input_file` block (none if it is lost)."""
+    provider = prepare.served.name
     match block:
         case TextPart():
             _lose_citations(block, prepare)
-            return [_finish({"type": "input_text", "text": block.text}, block)]
+            return [_finish({"type": "input_text", "text": block.text}, block, provider)]
         case NormalizedPart():
             original = block.part
-            rendered = _media(block)
-            return [_finish(rendered, original) if original is not None else rendered]
+            rendered = _media(block, provider)
+            return [_finish(rendered, original, provider) if original is not None else rendered]
         case RefusalPart():
             # No refusal block outside assistant output messages: the text is kept.
-            return [_finish({"type": "input_text", "text": block.text}, block)]
+            return [_finish({"type": "input_text", "text": block.text}, block, provider)]
         case ProviderPart():
             return [dict(block.data)]
         case ReasoningPart() | ToolCall():
@@ -175,9 +177,9 @@ def _input_block(block: Block, prepare: Prepare) -> list[Json]:
             assert_never(block)
 
 
-def _finish(rendered: Json, part: PartFields) -> Json:
+def _finish(rendered: Json, part: PartFields, provider: str) -> Json:
     """Apply a part's cache breakpoint and our reader's exact-shape hints to its block."""
-    hints = _hints(part)
+    hints = _hints(part, provider)
     if part.cache is not None:
         rendered["prompt_cache_breakpoint"] = write_breakpoint(part.cache, hints.get("breakpoint"))
     for key in hints.get("omit", ()):
@@ -186,7 +188,7 @@ def _finish(rendered: Json, part: PartFields) -> Json:
     return rendered
 
 
-def _media(part: NormalizedPart) -> Json:
+def _media(part: NormalizedPart, provider: str) -> Json:
     """Return the `input_*` block of a prepared media part."""
     if part.text is not None:
         return {"type": "input_text", "text": text_file(part)}
@@ -203,11 +205,11 @@ def _media(part: NormalizedPart) -> Json:
                 return {"type": "input_file", "file_id": part.file_id}
             if part.url is not None:
                 return {"type": "input_file", "file_url": part.url}
-            bare = part.part is not None and _hints(part.part).get("bare")
+            bare = part.part is not None and _hints(part.part, provider).get("bare")
             data = part.base64 if bare else part.data_uri
             return {"type": "input_file", "file_data": data, "filename": filename_for(part)}
         case "audio" | "video":  # the Responses API has no input part for them
-            raise unsupported(PROVIDER, part, "in the Responses API (no input part for it)")
+            raise unsupported(provider, part, "in the Responses API (no input part for it)")
         case _:
             assert_never(part.kind)
 
@@ -221,7 +223,8 @@ def _lose_citations(part: TextPart, prepare: Prepare) -> None:
 
 def _tool_output(message: Tool, prepare: Prepare, ids: Mapping[int, str]) -> Json:
     """Render a tool message as a `function_call_output`; an error becomes its first line."""
-    hints = _hints(message)
+    provider = prepare.served.name
+    hints = _hints(message, provider)
     blocks: list[Block] = [TextPart(text) for text in [tool_error(message, prepare)] if text]
     blocks += _blocks(message, prepare)
     item: Json = {
@@ -244,15 +247,16 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
     Consecutive text and refusal parts make one message item; a part carrying an `item` hint
     starts a new one (it was the first part of a message the reader read).
     """
+    provider = prepare.served.name
     if not message.parts:
         return [{"role": "assistant", "content": ""}]
     items: list[Json] = []
     run: list[Block] = []
     for block in _blocks(message, prepare):
         in_message = isinstance(block, TextPart | RefusalPart) or (
-            isinstance(block, ProviderPart) and _hints(block).get("block")
+            isinstance(block, ProviderPart) and _hints(block, provider).get("block")
         )
-        if run and (not in_message or "item" in _hints(block)):
+        if run and (not in_message or "item" in _hints(block, provider)):
             items.append(_message_item(run, prepare))
             run = []
         if in_message:
@@ -260,7 +264,7 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
             continue
         match block:
             case ToolCall():
-                items.append(_function_call(block, ids))
+                items.append(_function_call(block, ids, provider))
             case ReasoningPart():
                 items += _reasoning(block, prepare)
             case ProviderPart():
@@ -281,8 +285,9 @@ def _blocks(message: Message, prepare: Prepare) -> list[Block]:
     empty `input_text` in a content list, or an assistant message whose content is `""` or
     `[]` (kept as an empty text part carrying its envelope, `item`), was in the payload read.
     """
+    provider = prepare.served.name
     blocks = parts(message, prepare)
-    listed = bool(_hints(message).get("list"))
+    listed = bool(_hints(message, provider).get("list"))
     if not listed and not isinstance(message, Assistant):
         return blocks
     out: list[Block] = []
@@ -300,11 +305,11 @@ def _blocks(message: Message, prepare: Prepare) -> list[Block]:
         elif (
             isinstance(part, TextPart)
             and not part.text
-            and (listed or in_read_message or "item" in _hints(part))
+            and (listed or in_read_message or "item" in _hints(part, provider))
         ):
             out.append(part)
         if isinstance(part, TextPart | RefusalPart | ProviderPart):
-            in_read_message = in_read_message or "item" in _hints(part)
+            in_read_message = in_read_message or "item" in _hints(part, provider)
         else:
             in_read_message = False
     return out
@@ -339,7 +344,12 @@ def _message_item(run: list[Block], prepare: Prepare) -> Json:
     """Render one assistant message item: an output message of `output_text` and `refusal`
     blocks when it was read as one (its envelope has an `id`), else an easy message whose
     content is a string (the API takes no `input_*` block from the assistant)."""
-    first = _hints(run[0]) if isinstance(run[0], TextPart | RefusalPart | ProviderPart) else {}
+    provider = prepare.served.name
+    first = (
+        _hints(run[0], provider)
+        if isinstance(run[0], TextPart | RefusalPart | ProviderPart)
+        else {}
+    )
     envelope: Json = dict(first.get("item", {}))
     content: Any
     if first.get("empty"):
@@ -380,19 +390,24 @@ def _assistant_text(block: Block, prepare: Prepare) -> str | None:
 
 def _output_block(block: Block, prepare: Prepare) -> Json:
     """Return one block of an output message: `output_text` with its annotations, `refusal`."""
+    provider = prepare.served.name
     match block:
         case TextPart():
-            mine = [c for c in block.citations if c.provider == PROVIDER]
+            mine = [c for c in block.citations if c.provider == provider]
             if len(mine) < len(block.citations):
                 prepare.lose(
                     block, "they are another provider's; Responses annotations are its own"
                 )
             out: Json = {"type": "output_text", "text": block.text}
             out["annotations"] = [dict(c.data) for c in mine]
-            out.update(_hints(block).get("extra", {}))
+            out.update(_hints(block, provider).get("extra", {}))
             return out
         case RefusalPart():
-            return {"type": "refusal", "refusal": block.text, **_hints(block).get("extra", {})}
+            return {
+                "type": "refusal",
+                "refusal": block.text,
+                **_hints(block, provider).get("extra", {}),
+            }
         case ProviderPart():
             return dict(block.data)
         case NormalizedPart() | ReasoningPart() | ToolCall():
@@ -401,7 +416,7 @@ def _output_block(block: Block, prepare: Prepare) -> Json:
             assert_never(block)
 
 
-def _function_call(call: ToolCall, ids: Mapping[int, str]) -> Json:
+def _function_call(call: ToolCall, ids: Mapping[int, str], provider: str) -> Json:
     out: Json = {
         "type": "function_call",
         "call_id": call.id if call.id is not None else ids[id(call)],
@@ -410,13 +425,14 @@ def _function_call(call: ToolCall, ids: Mapping[int, str]) -> Json:
     }
     if call.item_id is not None:
         out["id"] = call.item_id
-    out.update(_hints(call).get("extra", {}))
+    out.update(_hints(call, provider).get("extra", {}))
     return out
 
 
 def replays(part: ReasoningPart, served: Served) -> str | None:
     """Say why a reasoning part is not sent back to Responses, or None when it is."""
-    if part.provider != PROVIDER:
+    provider = served.name
+    if part.provider != provider:
         return "Responses replays only its own reasoning items"
     if part.id is None:
         return "a Responses reasoning item needs its id (rs_…)"
@@ -425,11 +441,12 @@ def replays(part: ReasoningPart, served: Served) -> str | None:
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> list[Json]:
     """Return our own reasoning item as the API wrote it; anything else is lost."""
+    provider = prepare.served.name
     why = replays(part, prepare.served)
     if why is not None:
         prepare.lose(part, why)
         return []
-    hints = _hints(part)
+    hints = _hints(part, provider)
     out: Json = {
         "type": "reasoning",
         "id": part.id,
