@@ -89,12 +89,6 @@ def test_corpus_request_reads_whole_or_as_its_message_list(
 # provider served is threaded through every wire (tests/test_architecture.py).
 _TWIN_PENDING = frozenset(
     {
-        "anthropic/05_images.json",
-        "anthropic/06_documents.json",
-        "anthropic/09_thinking_tool_loop.json",
-        "anthropic/10_citations.json",
-        "anthropic/12_web_search.json",
-        "anthropic/13_prefill_and_text_document.json",
         "gemini/07_thought_signatures.json",
         "gemini/08_snake_tool_loop.json",
         "gemini/10_code_execution.json",
@@ -132,7 +126,7 @@ def test_corpus_request_rerenders_identically_through_a_twin(
 
 
 # The providers whose wire still tags parts with its first provider's name.
-_WIRE_PENDING = frozenset({"anthropic", "gemini", "bedrock"})
+_WIRE_PENDING = frozenset({"gemini", "bedrock"})
 
 
 @pytest.mark.parametrize(

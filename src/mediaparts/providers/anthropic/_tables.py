@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from mediaparts._messages import StopReason
 from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
@@ -16,7 +15,6 @@ __all__ = [
     "FILE_STORE",
     "PROVIDER",
     "RULES",
-    "STOP_REASONS",
     "TEXT",
     "TEXT_SOURCE",
     "VISION",
@@ -180,19 +178,6 @@ RULES = Rules(
 
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).
 PROVIDER = RULES.provider
-
-# The StopReason Literal of anthropic-sdk-python 2.12, types/stop_reason.py (read 2026-11).
-# `model_context_window_exceeded` ends the output for lack of room, as `max_tokens` does;
-# `pause_turn` (a long server-tool turn, to be continued) has no common meaning.
-STOP_REASONS: dict[str, StopReason] = {
-    "end_turn": "end",
-    "max_tokens": "max_tokens",
-    "stop_sequence": "stop_sequence",
-    "tool_use": "tool_call",
-    "pause_turn": "other",
-    "refusal": "refusal",
-    "model_context_window_exceeded": "max_tokens",
-}
 
 # Anthropic's Files API (beta `files-api-2025-04-14`): "Maximum file size: 500 MB per file";
 # files are kept until deleted; a Messages request references images (`image` block) and PDFs

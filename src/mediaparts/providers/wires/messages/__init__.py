@@ -7,7 +7,8 @@ the assistant and `tool_result` blocks (which may hold images and documents) in 
 turn that follows, and server-tool blocks. Turns must alternate, so same-role turns merge.
 
 `read` and `read_response` turn those shapes back into messages; `render` reproduces a
-payload it read exactly, from the hints the reader leaves under `native["anthropic"]`:
+payload it read exactly, from the hints the reader leaves under `native[<provider>]` (the
+name of the provider served: `"anthropic"`, or one registered on this wire):
 
 On messages:
 - `"system"`: `"blocks"` when the top-level `system` was a list of text blocks, `"message"`
@@ -34,10 +35,14 @@ On parts:
 Block types the parts do not model (`server_tool_use`, `web_search_tool_result` and the other
 server-tool results, `search_result`, `content` documents, `container_upload`, ...) are read
 as `ProviderPart`s and sent back verbatim, to Anthropic only.
+
+Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (the API's
+stop reasons in the common vocabulary).
 """
 
 from mediaparts.providers.wires.messages._read import read, read_response
 from mediaparts.providers.wires.messages._render import media_site, render, replays
+from mediaparts.providers.wires.messages._shapes import STOP_REASONS as STOP_REASONS
 
 __all__ = [
     "media_site",

@@ -1,8 +1,9 @@
 """Read Messages API payloads and responses back into messages (the inverse of `render`).
 
 Every block type maps to a part, in order; the hints `render` needs to write a payload back
-exactly go under `native["anthropic"]` (listed in the package docstring). A block type the
-parts do not model becomes a `ProviderPart`, kept verbatim: nothing is dropped.
+exactly go under `native[<provider>]`, the name of the provider served (listed in the package
+docstring). A block type the parts do not model becomes a `ProviderPart`, kept verbatim:
+nothing is dropped.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from mediaparts.providers._read_common import (
     utf8,
 )
 from mediaparts.providers._render_common import Served
-from mediaparts.providers.anthropic._tables import PROVIDER, STOP_REASONS
+from mediaparts.providers.wires.messages._shapes import STOP_REASONS
 
 __all__ = ["read", "read_response"]
 
@@ -76,10 +77,10 @@ def read(payload: Any, served: Served) -> list[Message]:
         node = as_dict(payload, "payload")
         turns = as_list(node.get("messages"), "messages")
         system = node.get("system")
-    out: list[Message] = [] if system is None else [_top_system(system)]
+    out: list[Message] = [] if system is None else [_top_system(served, system)]
     names: dict[str, str] = {}
     for i, turn in enumerate(turns):
-        out.extend(_turn(turn, f"messages[{i}]", names))
+        out.extend(_turn(served, turn, f"messages[{i}]", names))
     return out
 
 
@@ -94,7 +95,9 @@ def read_response(response: Any, served: Served) -> Assistant:
     """
     node = _response_dict(response)
     blocks = as_list(node.get("content"), "content")
-    parts = [_part(_no_nulls(b, f"content[{i}]"), f"content[{i}]") for i, b in enumerate(blocks)]
+    parts = [
+        _part(served, _no_nulls(b, f"content[{i}]"), f"content[{i}]") for i, b in enumerate(blocks)
+    ]
     reason, raw = stop_reason(node.get("stop_reason"), STOP_REASONS, "stop_reason")
     hints = {k: node[k] for k in ("stop_sequence", "stop_details") if node.get(k) is not None}
     return Assistant(
@@ -104,7 +107,7 @@ def read_response(response: Any, served: Served) -> Assistant:
         usage=_usage(node.get("usage")),
         stop_reason=reason,
         stop_reason_raw=raw,
-        native=_native(hints),
+        native=_native(served, hints),
     )
 
 
@@ -145,25 +148,25 @@ def _usage(value: Any) -> Usage | None:
     )
 
 
-def _top_system(value: Any) -> System:
+def _top_system(served: Served, value: Any) -> System:
     """Read the top-level `system`: a string, or text blocks (remembered as blocks)."""
     if isinstance(value, str):
         return System(parts=[TextPart(value)])
     blocks = as_list(value, "system")
-    parts = [_system_text(block, f"system[{i}]") for i, block in enumerate(blocks)]
-    return System(parts=parts, native={PROVIDER: {"system": "blocks"}})
+    parts = [_system_text(served, block, f"system[{i}]") for i, block in enumerate(blocks)]
+    return System(parts=parts, native={served.name: {"system": "blocks"}})
 
 
-def _system_text(block: Any, at: str) -> TextPart:
+def _system_text(served: Served, block: Any, at: str) -> TextPart:
     node = as_dict(block, at)
     if node.get("type") != "text":
         raise InvalidMedia(
             f"{at}.type: a system prompt holds text blocks only, got {shown(node.get('type'))}"
         )
-    return _text(node, at)
+    return _text(served, node, at)
 
 
-def _turn(turn: Any, at: str, names: dict[str, str]) -> list[Message]:
+def _turn(served: Served, turn: Any, at: str, names: dict[str, str]) -> list[Message]:
     """Read one turn of `messages` (a user turn may give several messages)."""
     node = as_dict(turn, at)
     role = node.get("role")
@@ -175,16 +178,16 @@ def _turn(turn: Any, at: str, names: dict[str, str]) -> list[Message]:
     if isinstance(content, str):
         hints: dict[str, Any] = {"system": "message"} if role == "system" else {}
         kind = {"user": User, "assistant": Assistant, "system": System}[role]
-        return [kind(parts=[TextPart(content)], native=_native(hints))]
+        return [kind(parts=[TextPart(content)], native=_native(served, hints))]
     blocks = as_list(content, f"{at}.content")
     hints = _content_hint(blocks)
     if role == "system":
-        texts = [_system_text(b, f"{at}.content[{i}]") for i, b in enumerate(blocks)]
-        return [System(parts=texts, native={PROVIDER: {"system": "message", **hints}})]
+        texts = [_system_text(served, b, f"{at}.content[{i}]") for i, b in enumerate(blocks)]
+        return [System(parts=texts, native={served.name: {"system": "message", **hints}})]
     if role == "assistant":
-        parts = [_part(b, f"{at}.content[{i}]", names) for i, b in enumerate(blocks)]
-        return [Assistant(parts=parts, native=_native(hints))]
-    return _user(blocks, at, names, hints)
+        parts = [_part(served, b, f"{at}.content[{i}]", names) for i, b in enumerate(blocks)]
+        return [Assistant(parts=parts, native=_native(served, hints))]
+    return _user(served, blocks, at, names, hints)
 
 
 def _content_hint(blocks: list[Any]) -> dict[str, Any]:
@@ -197,7 +200,7 @@ def _content_hint(blocks: list[Any]) -> dict[str, Any]:
 
 
 def _user(
-    blocks: list[Any], at: str, names: dict[str, str], hints: dict[str, Any]
+    served: Served, blocks: list[Any], at: str, names: dict[str, str], hints: dict[str, Any]
 ) -> list[Message]:
     """Read a user turn: each `tool_result` is a `Tool` message, the rest `User` messages."""
     out: list[Message] = []
@@ -208,15 +211,15 @@ def _user(
             if run:
                 out.append(User(parts=run))
                 run = []
-            out.append(_tool_result(block, where, names))
+            out.append(_tool_result(served, block, where, names))
         else:
-            run.append(_part(block, where, names))
+            run.append(_part(served, block, where, names))
     if run or not out:
-        out.append(User(parts=run, native=_native(hints)))
+        out.append(User(parts=run, native=_native(served, hints)))
     return out
 
 
-def _tool_result(node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
+def _tool_result(served: Served, node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
     """Read a `tool_result` block as a `Tool` message, its content as parts in order."""
     call_id = need(node, "tool_use_id", at, str)
     is_error = maybe(node, "is_error", at, bool)
@@ -227,7 +230,7 @@ def _tool_result(node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
         parts, hints["content"] = [TextPart(content)], "str"
     elif content is not None:
         items = as_list(content, f"{at}.content")
-        parts = [_part(b, f"{at}.content[{i}]", names) for i, b in enumerate(items)]
+        parts = [_part(served, b, f"{at}.content[{i}]", names) for i, b in enumerate(items)]
         if not items:
             hints["content"] = "list"  # an empty list written out
     extra = _extra(node, "tool_result")
@@ -237,9 +240,9 @@ def _tool_result(node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
             # A breakpoint after the result is one after its last part; "on_result" puts it
             # back on the tool_result block rather than on that part's own block.
             last = parts[-1]
-            own = {**last.native.get(PROVIDER, {}), "on_result": True, **ttl}
+            own = {**last.native.get(served.name, {}), "on_result": True, **ttl}
             parts[-1] = last.model_copy(
-                update={"cache": cache, "native": {**last.native, PROVIDER: own}}
+                update={"cache": cache, "native": {**last.native, served.name: own}}
             )
         else:
             extra["cache_control"] = node["cache_control"]
@@ -252,40 +255,42 @@ def _tool_result(node: dict[str, Any], at: str, names: dict[str, str]) -> Tool:
         tool_call_id=call_id,
         name=names.get(call_id),
         is_error=bool(is_error),
-        native=_native(hints),
+        native=_native(served, hints),
     )
 
 
-def _part(block: Any, at: str, names: dict[str, str] | None = None) -> Part:
+def _part(served: Served, block: Any, at: str, names: dict[str, str] | None = None) -> Part:
     """Read one content block as a part; a block type the parts do not model is kept whole."""
     node = as_dict(block, at)
     kind = need(node, "type", at, str)
     match kind:
         case "text":
-            return _text(node, at)
+            return _text(served, node, at)
         case "image":
-            return _media_block("image", node, at)
+            return _media_block(served, "image", node, at)
         case "document":
-            return _media_block("file", node, at)
+            return _media_block(served, "file", node, at)
         case "thinking":
             return ReasoningPart(
                 text=need(node, "thinking", at, str),
                 signature=need(node, "signature", at, str),
-                provider=PROVIDER,
-                native=_native(_extra_hint(node, kind)),
+                provider=served.name,
+                native=_native(served, _extra_hint(node, kind)),
             )
         case "redacted_thinking":
             data = need(node, "data", at, str)
             return ReasoningPart(
-                data=data, provider=PROVIDER, native=_native(_extra_hint(node, kind))
+                data=data, provider=served.name, native=_native(served, _extra_hint(node, kind))
             )
         case "tool_use":
-            return _tool_use(node, at, names)
+            return _tool_use(served, node, at, names)
         case _:
-            return ProviderPart(provider=PROVIDER, data=node)
+            return ProviderPart(provider=served.name, data=node)
 
 
-def _tool_use(node: dict[str, Any], at: str, names: dict[str, str] | None) -> ToolCall:
+def _tool_use(
+    served: Served, node: dict[str, Any], at: str, names: dict[str, str] | None
+) -> ToolCall:
     call_id, name = need(node, "id", at, str), need(node, "name", at, str)
     if names is not None:
         names[call_id] = name
@@ -295,24 +300,24 @@ def _tool_use(node: dict[str, Any], at: str, names: dict[str, str] | None) -> To
         name=name,
         arguments=json_arguments(node.get("input"), f"{at}.input"),
         cache=cache,
-        native=_native({**ttl, **_extra_hint(node, "tool_use")}),
+        native=_native(served, {**ttl, **_extra_hint(node, "tool_use")}),
     )
 
 
-def _text(node: dict[str, Any], at: str) -> TextPart:
+def _text(served: Served, node: dict[str, Any], at: str) -> TextPart:
     text = need(node, "text", at, str)
     cache, ttl = _cache(node, at)
     hints = {**ttl, **_extra_hint(node, "text")}
     citations: tuple[Citation, ...] = ()
     if node.get("citations") is not None:
         items = as_list(node["citations"], f"{at}.citations")
-        citations = tuple(_citation(c, f"{at}.citations[{i}]") for i, c in enumerate(items))
+        citations = tuple(_citation(served, c, f"{at}.citations[{i}]") for i, c in enumerate(items))
         if not items:
             hints["citations"] = []  # an empty list written out
-    return TextPart(text, citations=citations, cache=cache, native=_native(hints))
+    return TextPart(text, citations=citations, cache=cache, native=_native(served, hints))
 
 
-def _citation(value: Any, at: str) -> Citation:
+def _citation(served: Served, value: Any, at: str) -> Citation:
     """Read one citation; its fields are kept whole in `data`."""
     node = as_dict(value, at)
     need(node, "type", at, str)
@@ -321,7 +326,7 @@ def _citation(value: Any, at: str) -> Citation:
     title_key = "document_title" if "document_title" in node else "title"
     url_key = "url" if "url" in node else "source"
     return Citation(
-        provider=PROVIDER,
+        provider=served.name,
         cited_text=maybe(node, "cited_text", at, str),
         title=maybe(node, title_key, at, str),
         url=maybe(node, url_key, at, str),
@@ -329,11 +334,11 @@ def _citation(value: Any, at: str) -> Citation:
     )
 
 
-def _media_block(kind: Kind, node: dict[str, Any], at: str) -> Part:
+def _media_block(served: Served, kind: Kind, node: dict[str, Any], at: str) -> Part:
     """Read an `image` or `document` block (a `content` document is kept whole)."""
     source = as_dict(node.get("source"), f"{at}.source")
     if kind == "file" and source.get("type") == "content":
-        return ProviderPart(provider=PROVIDER, data=node)
+        return ProviderPart(provider=served.name, data=node)
     cache, ttl = _cache(node, at)
     hints: dict[str, Any] = {**ttl, **_extra_hint(node, "image" if kind == "image" else "document")}
     if source.get("type") == "url":
@@ -345,15 +350,17 @@ def _media_block(kind: Kind, node: dict[str, Any], at: str) -> Part:
         for key in ("context", "citations"):
             if node.get(key) is not None:
                 hints[key] = node[key]
-    fields: dict[str, Any] = {"cache": cache, "native": _native(hints)}
+    fields: dict[str, Any] = {"cache": cache, "native": _native(served, hints)}
     if kind == "file" and title is not None:
         fields["filename"] = title
-    made = _media(kind, source, f"{at}.source", fields)
+    made = _media(served, kind, source, f"{at}.source", fields)
     assert isinstance(made, ImagePart | FilePart)  # what an image or a file source makes
     return made
 
 
-def _media(kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]) -> MediaPart:
+def _media(
+    served: Served, kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]
+) -> MediaPart:
     """Return the part a `base64`, `url`, `text` or Files API `file` source holds."""
     match source.get("type"):
         case "base64":
@@ -367,7 +374,7 @@ def _media(kind: Kind, source: dict[str, Any], at: str, fields: dict[str, Any]) 
             return inline_media(kind, utf8(text), "text/plain", f"{at}.data", **fields)
         case "file":
             file_id = source.get("file_id")
-            return file_reference(kind, file_id, PROVIDER, None, f"{at}.file_id", **fields)
+            return file_reference(kind, file_id, served.name, None, f"{at}.file_id", **fields)
         case other:
             raise InvalidMedia(
                 f"{at}.type: expected a source type of the block, got {shown(other)}"
@@ -400,5 +407,5 @@ def _extra(node: dict[str, Any], kind: str) -> dict[str, Any]:
     return {k: v for k, v in node.items() if k not in held or v is None}
 
 
-def _native(hints: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {PROVIDER: hints} if hints else {}
+def _native(served: Served, hints: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {served.name: hints} if hints else {}

@@ -36,7 +36,6 @@ from mediaparts.providers._render_common import (
     unsupported,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers.anthropic._tables import PROVIDER, RULES
 
 __all__ = ["media_site", "render"]
 
@@ -58,7 +57,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to Anthropic and reports what cannot be carried.
+        prepare: Fits each media part to the provider served and reports what cannot be carried.
 
     Returns:
         `{"system": ..., "messages": [...]}`, without `system` when there is none.
@@ -68,11 +67,12 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             files, media from the assistant).
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
+    provider = prepare.served.name
     messages = cache_plan(messages, prepare)
     top: list[System] = []
     others: list[Message] = []
     for message in messages:
-        if isinstance(message, System) and _hints(message).get("system") != "message":
+        if isinstance(message, System) and _hints(message, provider).get("system") != "message":
             top.append(message)
         else:
             others.append(message)
@@ -83,11 +83,11 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         _lose_name(message, prepare)
         match message:
             case System():
-                turns.append(_turn("system", _blocks(message, prepare, ids), message))
+                turns.append(_turn("system", _blocks(message, prepare, ids), message, provider))
             case User():
-                turns.append(_turn("user", _blocks(message, prepare, ids), message))
+                turns.append(_turn("user", _blocks(message, prepare, ids), message, provider))
             case Assistant():
-                turns.append(_turn("assistant", _blocks(message, prepare, ids), message))
+                turns.append(_turn("assistant", _blocks(message, prepare, ids), message, provider))
             case Tool():
                 result = _tool_result(message, prepare, ids)
                 turns.append({"role": "user", "content": [result]})
@@ -102,9 +102,9 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return payload
 
 
-def _hints(holder: Any) -> dict[str, Any]:
+def _hints(holder: Any, provider: str) -> dict[str, Any]:
     """Return the hints this provider's reader left on a part or message (or {})."""
-    return hints(holder, PROVIDER)
+    return hints(holder, provider)
 
 
 def _lose_name(message: Message, prepare: Prepare) -> None:
@@ -113,9 +113,11 @@ def _lose_name(message: Message, prepare: Prepare) -> None:
         prepare.lose(message, f"its name {excerpt(name)} (the Messages API has no message names)")
 
 
-def _turn(role: str, blocks: list[dict[str, Any]], message: Message) -> dict[str, Any]:
+def _turn(
+    role: str, blocks: list[dict[str, Any]], message: Message, provider: str
+) -> dict[str, Any]:
     turn: dict[str, Any] = {"role": role, "content": blocks}
-    if _hints(message).get("content") == "list":
+    if _hints(message, provider).get("content") == "list":
         turn[_LIST] = True
     return turn
 
@@ -128,6 +130,7 @@ def _collapsed(turn: dict[str, Any]) -> dict[str, Any]:
 
 def _system(top: list[System], prepare: Prepare) -> str | list[dict[str, Any]] | None:
     """Return the top-level `system`: text blocks where needed, else the texts joined."""
+    provider = prepare.served.name
     blocks: list[dict[str, Any]] = []
     for message in top:
         _lose_name(message, prepare)
@@ -137,10 +140,10 @@ def _system(top: list[System], prepare: Prepare) -> str | list[dict[str, Any]] |
                 if made is not None:
                     blocks.append(made)
             else:
-                prepare.lose(part, "Anthropic's system prompt holds only text")
+                prepare.lose(part, "the Messages API's system prompt holds only text")
     if not blocks:
         return None
-    as_blocks = any(_hints(m).get("system") == "blocks" for m in top)
+    as_blocks = any(_hints(m, provider).get("system") == "blocks" for m in top)
     if as_blocks or any(set(b) != {"type", "text"} for b in blocks):
         return blocks
     return "\n\n".join(b["text"] for b in blocks)
@@ -161,47 +164,51 @@ def _blocks(message: Message, prepare: Prepare, ids: dict[int, str]) -> list[dic
 
 def _block(block: Block, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any] | None:
     """Return the Messages API block for one part, or None when it is not carried."""
+    provider = prepare.served.name
     match block:
         case TextPart() | RefusalPart():  # a refusal is sent as the text it is
             return _text(block, prepare)
         case NormalizedPart():
-            return _media(block)
+            return _media(block, provider)
         case ReasoningPart():
             return _reasoning(block, prepare)
         case ToolCall():
             args = call_arguments(block.id, block.name, block.parsed_arguments())
             made = {"type": "tool_use", "id": ids[id(block)], "name": block.name, "input": args}
-            return _finish(made, block)
+            return _finish(made, block, provider)
         case ProviderPart():
-            return _finish(copy.deepcopy(block.data), block)
+            return _finish(copy.deepcopy(block.data), block, provider)
         case _:
             assert_never(block)
 
 
 def _text(part: TextPart | RefusalPart, prepare: Prepare) -> dict[str, Any] | None:
+    provider = prepare.served.name
     if not part.text and part.cache is None:
         return None  # the API refuses empty text blocks
     block: dict[str, Any] = {"type": "text", "text": part.text}
     if isinstance(part, TextPart):
-        own = [copy.deepcopy(c.data) for c in part.citations if c.provider == PROVIDER]
+        own = [copy.deepcopy(c.data) for c in part.citations if c.provider == provider]
         if len(own) < len(part.citations):
-            prepare.lose(part, "its citations are not Anthropic's (the text is kept)")
-        if own or "citations" in _hints(part):
+            prepare.lose(part, f"its citations are not {provider}'s (the text is kept)")
+        if own or "citations" in _hints(part, provider):
             block["citations"] = own
-    return _finish(block, part)
+    return _finish(block, part, provider)
 
 
 def replays(part: ReasoningPart, served: Served) -> str | None:
-    """Say why a reasoning part is not sent back to Anthropic, or None when it is."""
-    if part.provider != PROVIDER:
-        return "Anthropic takes back only thinking it signed"
+    """Say why a reasoning part is not sent back to the provider served, or None if it is."""
+    provider = served.name
+    if part.provider != provider:
+        return f"{provider} takes back only thinking it signed"
     if not isinstance(part.data, str) and (part.text is None or part.signature is None):
-        return "Anthropic thinking needs its text and signature, or redacted data"
+        return "thinking in the Messages API needs its text and signature, or redacted data"
     return None
 
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a thinking or redacted_thinking block: Anthropic's own, signed, only."""
+    provider = prepare.served.name
     why = replays(part, prepare.served)
     if why is not None:
         prepare.lose(part, why)
@@ -214,23 +221,23 @@ def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
         assert part.text is not None  # replays checked both
         assert part.signature is not None
         block = {"type": "thinking", "thinking": part.text, "signature": part.signature}
-    block.update(copy.deepcopy(_hints(part).get("extra", {})))
+    block.update(copy.deepcopy(_hints(part, provider).get("extra", {})))
     return block
 
 
-def _media(item: NormalizedPart) -> dict[str, Any]:
+def _media(item: NormalizedPart, provider: str) -> dict[str, Any]:
     """Return one image or document block."""
-    hints = _hints(item.part)
+    hints = _hints(item.part, provider)
     if item.text is not None:
         source = {"type": "text", "media_type": "text/plain", "data": item.text}
-        return _document(item, source, hints)
+        return _document(item, source, hints, provider)
     match item.kind:
         case "image":
-            return _finish({"type": "image", "source": _source(item)}, item.part)
+            return _finish({"type": "image", "source": _source(item)}, item.part, provider)
         case "file" if item.media_type == "application/pdf" or item.file_id is not None:
-            return _document(item, _source(item), hints)
+            return _document(item, _source(item), hints, provider)
         case "file" | "audio" | "video":  # the Messages API has no block for them
-            raise unsupported(RULES.provider, item, "(Messages API blocks: images, PDFs, text)")
+            raise unsupported(provider, item, "(Messages API blocks: images, PDFs, text)")
         case _:
             assert_never(item.kind)
 
@@ -245,7 +252,7 @@ def _source(item: NormalizedPart) -> dict[str, Any]:
 
 
 def _document(
-    item: NormalizedPart, source: dict[str, Any], hints: dict[str, Any]
+    item: NormalizedPart, source: dict[str, Any], hints: dict[str, Any], provider: str
 ) -> dict[str, Any]:
     """Return a document block, titled with the file name unless read without a title."""
     block: dict[str, Any] = {"type": "document", "source": source}
@@ -255,12 +262,12 @@ def _document(
     for key in ("context", "citations"):
         if key in hints:
             block[key] = copy.deepcopy(hints[key])
-    return _finish(block, item.part)
+    return _finish(block, item.part, provider)
 
 
-def _finish(block: dict[str, Any], part: Any) -> dict[str, Any]:
+def _finish(block: dict[str, Any], part: Any, provider: str) -> dict[str, Any]:
     """Add the part's cache breakpoint and the fields kept verbatim by the reader."""
-    hints = _hints(part)
+    hints = _hints(part, provider)
     cache = getattr(part, "cache", None)
     if cache is not None and not hints.get("on_result"):
         block["cache_control"] = _control(cache, hints)
@@ -277,6 +284,7 @@ def _control(cache: str, hints: dict[str, Any]) -> dict[str, Any]:
 
 def _tool_result(message: Tool, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any]:
     """Return a tool_result block: the error first, then the parts a result can hold."""
+    provider = prepare.served.name
     error = error_text(message)
     content: list[dict[str, Any]] = [{"type": "text", "text": error}] if error else []
     result_cache: Any = None
@@ -286,12 +294,12 @@ def _tool_result(message: Tool, prepare: Prepare, ids: dict[int, str]) -> dict[s
             continue
         made = _block(block, prepare, ids)
         source = block.part if isinstance(block, NormalizedPart) else block
-        if _hints(source).get("on_result"):
+        if _hints(source, provider).get("on_result"):
             result_cache = source
         if made is not None:
             content.append(made)
     out: dict[str, Any] = {"type": "tool_result", "tool_use_id": ids[id(message)]}
-    hints = _hints(message)
+    hints = _hints(message, provider)
     if hints.get("content") == "str" and len(content) == 1 and set(content[0]) == {"type", "text"}:
         out["content"] = content[0]["text"]
     elif content or hints.get("content") == "list":
@@ -299,7 +307,7 @@ def _tool_result(message: Tool, prepare: Prepare, ids: dict[int, str]) -> dict[s
     if message.is_error:
         out["is_error"] = True
     if result_cache is not None and result_cache.cache is not None:
-        out["cache_control"] = _control(result_cache.cache, _hints(result_cache))
+        out["cache_control"] = _control(result_cache.cache, _hints(result_cache, provider))
     out.update(copy.deepcopy(hints.get("extra", {})))
     return out
 
