@@ -132,9 +132,6 @@ KNOWN: frozenset[str] = frozenset(
         "private: mediaparts.providers.wires.converse._read_blocks -> mediaparts.providers.bedrock._tables",
         "private: mediaparts.providers.wires.converse._render -> mediaparts.providers.bedrock._tables",
         "private: mediaparts.providers.wires.converse._render_blocks -> mediaparts.providers.bedrock._tables",
-        "private: mediaparts.providers.wires.generate_content._read -> mediaparts.providers.gemini._tables",
-        "private: mediaparts.providers.wires.generate_content._response -> mediaparts.providers.gemini._tables",
-        "private: mediaparts.providers.wires.generate_content._shapes -> mediaparts.providers.gemini._tables",
     }
 )
 
@@ -639,7 +636,7 @@ def _wire_violations(path: Path) -> Iterator[str]:
 
 
 # The wires still writing their first provider's name from its tables (being threaded).
-_WIRES_PENDING = frozenset({"converse", "generate_content"})
+_WIRES_PENDING = frozenset({"converse"})
 
 
 @pytest.mark.parametrize(

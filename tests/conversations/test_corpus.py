@@ -89,9 +89,6 @@ def test_corpus_request_reads_whole_or_as_its_message_list(
 # provider served is threaded through every wire (tests/test_architecture.py).
 _TWIN_PENDING = frozenset(
     {
-        "gemini/07_thought_signatures.json",
-        "gemini/08_snake_tool_loop.json",
-        "gemini/10_code_execution.json",
         "bedrock/07_reasoning_tool_loop.json",
         "bedrock/11_web_grounding.json",
         "bedrock/12_search_results_and_content_document.json",
@@ -126,7 +123,7 @@ def test_corpus_request_rerenders_identically_through_a_twin(
 
 
 # The providers whose wire still tags parts with its first provider's name.
-_WIRE_PENDING = frozenset({"gemini", "bedrock"})
+_WIRE_PENDING = frozenset({"bedrock"})
 
 
 @pytest.mark.parametrize(

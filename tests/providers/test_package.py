@@ -62,7 +62,7 @@ def test_each_built_in_provider_names_itself_in_its_tables(name: str) -> None:
     assert tables.PROVIDER == tables.RULES.provider == mp.providers.get(name).name == name
 
 
-_STOP_REASONS_PENDING = frozenset({"converse", "generate_content"})
+_STOP_REASONS_PENDING = frozenset({"converse"})
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ keeps under `native`).
 """
 
 from mediaparts.providers import _record
+from mediaparts.providers.gemini import _tables
 from mediaparts.providers.gemini._batch import batch_request, batch_result
 from mediaparts.providers.gemini._files import FILES
 from mediaparts.providers.gemini._tables import (
@@ -26,6 +27,7 @@ PROVIDER = _record.Provider(
     files=FILES,
     batch_request=batch_request,
     batch_result=batch_result,
+    quirks={"older_models": _tables.OLDER_MODELS},
 )
 
 __getattr__ = _record.moved_to_wire(__name__, "gemini", lambda: PROVIDER)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from mediaparts._messages import StopReason
 from mediaparts.providers._files import FileStoreRules
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._render_common import TEXT_TYPES
@@ -19,9 +18,9 @@ __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "FILE_STORE",
+    "OLDER_MODELS",
     "PROVIDER",
     "RULES",
-    "STOP_REASONS",
     "TEXT",
     "TEXT_SOURCE",
     "VISION",
@@ -156,23 +155,6 @@ RULES = Rules(
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).
 PROVIDER = RULES.provider
 
-# google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
-# #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
-# has no finish reason of its own for it); values not listed are "other".
-STOP_REASONS: dict[str, StopReason] = {
-    "STOP": "end",
-    "MAX_TOKENS": "max_tokens",
-    "SAFETY": "content_filter",
-    "RECITATION": "content_filter",
-    "BLOCKLIST": "content_filter",
-    "PROHIBITED_CONTENT": "content_filter",
-    "SPII": "content_filter",
-    "IMAGE_SAFETY": "content_filter",
-    "IMAGE_PROHIBITED_CONTENT": "content_filter",
-    "IMAGE_RECITATION": "content_filter",
-    "MODEL_ARMOR": "content_filter",
-}
-
 # The Gemini File API: "up to 20 GB of files per project, with a per-file maximum size of
 # 2 GB. Files are stored for 48 hours"; every kind is referenced as `fileData.fileUri`
 # (ai.google.dev/gemini-api/docs/files and document-processing, read 2026-12). The upload's
@@ -184,3 +166,10 @@ FILE_STORE = FileStoreRules(
     ttl=48 * 3600,
     source="ai.google.dev/gemini-api/docs/files (read 2026-12)",
 )
+
+# Gemini models before 3, by name prefix (ai.google.dev/gemini-api/docs/models, read 2026-11):
+# the `older_models` quirk of its wire. Gemini 3 takes media inside a function response
+# (ai.google.dev/gemini-api/docs/function-calling, read 2026-11) and a replayed call without its
+# thought signature when it carries the validator-skipping sentinel; the version-less aliases
+# (`gemini-flash-latest`, `gemini-pro-latest`) name the current Gemini 3 models.
+OLDER_MODELS: tuple[str, ...] = ("gemini-1", "gemini-2")

@@ -35,14 +35,21 @@ What a body holds beyond the common model is kept under `native["gemini"]`, so t
 
 Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on a text or a
 function call part stays a hint of that part (Gemini 3 requires it back on the same part).
+
+Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (the API's
+stop reasons in the common vocabulary).
 """
 
 from mediaparts.providers.wires.generate_content._read import read
 from mediaparts.providers.wires.generate_content._render import media_site, render
 from mediaparts.providers.wires.generate_content._response import read_response
 from mediaparts.providers.wires.generate_content._sdk import sdk_kwargs
+from mediaparts.providers.wires.generate_content._shapes import QUIRKS, check_quirks
+from mediaparts.providers.wires.generate_content._shapes import STOP_REASONS as STOP_REASONS
 
 __all__ = [
+    "QUIRKS",
+    "check_quirks",
     "media_site",
     "read",
     "read_response",

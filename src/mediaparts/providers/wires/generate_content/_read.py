@@ -29,7 +29,6 @@ from mediaparts.providers._read_common import (
     url_media,
 )
 from mediaparts.providers._render_common import Served
-from mediaparts.providers.gemini._tables import PROVIDER
 from mediaparts.providers.wires.generate_content._spelling import (
     SYSTEM_FIELDS,
     absent,
@@ -65,18 +64,18 @@ def read(payload: Any, served: Served) -> list[Message]:
         InvalidMedia: Anything not shaped as the API documents, naming its JSON path.
     """
     if isinstance(payload, list | tuple):
-        return _contents(payload)
+        return _contents(served, payload)
     body = as_dict(payload, "payload")
     key, contents = pick(body, "contents", "payload")
     if key is None:
         raise InvalidMedia("payload: no 'contents'; a generateContent body holds its turns there")
-    system = [] if (found := _system(body)) is None else [found]
+    system = [] if (found := _system(served, body)) is None else [found]
     if isinstance(contents, str):  # the SDK's `contents="..."`: one user turn of text
-        return [*system, User(contents, native={PROVIDER: {"contents": "string"}})]
-    return [*system, *_contents(contents)]
+        return [*system, User(contents, native={served.name: {"contents": "string"}})]
+    return [*system, *_contents(served, contents)]
 
 
-def _system(body: dict[str, Any]) -> System | None:
+def _system(served: Served, body: dict[str, Any]) -> System | None:
     """Read the system instruction, with where it was written (`native["gemini"]["field"]`)."""
     where, value = pick(body, "systemInstruction", "payload")
     if body.get("config") is not None:
@@ -93,17 +92,17 @@ def _system(body: dict[str, Any]) -> System | None:
     assert where in SYSTEM_FIELDS
     hint: dict[str, Any] = {"field": where}
     if isinstance(value, str):
-        return System([TextPart(value)], native={PROVIDER: {**hint, "string": True}})
+        return System([TextPart(value)], native={served.name: {**hint, "string": True}})
     node = as_dict(_plain(value), where)
     if node.get("role") is not None:
         hint["role"] = data_copy(node["role"], what=f"{where}.role")
     parts: list[Part] = []
     for i, item in enumerate(as_list(node.get("parts"), f"{where}.parts")):
-        part = read_part(item, f"{where}.parts[{i}]", "system")
+        part = read_part(served, item, f"{where}.parts[{i}]", "system")
         if not isinstance(part, TextPart):
             raise InvalidMedia(f"{where}.parts[{i}]: a system instruction holds text parts only")
         parts.append(part)
-    return System(parts=parts, native={PROVIDER: hint})
+    return System(parts=parts, native={served.name: hint})
 
 
 def _plain(value: Any) -> Any:
@@ -116,7 +115,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _contents(value: Any) -> list[Message]:
+def _contents(served: Served, value: Any) -> list[Message]:
     messages: list[Message] = []
     previous: str | None = None
     for i, item in enumerate(as_list(value, "contents")):
@@ -130,13 +129,13 @@ def _contents(value: Any) -> list[Message]:
             first["no_role"] = True
         if previous == (role or "user"):
             first["split"] = True
-        read = _content(node, at, role or "user")
-        messages += [_hinted(read[0], first), *read[1:]]
+        read = _content(served, node, at, role or "user")
+        messages += [_hinted(served, read[0], first), *read[1:]]
         previous = role or "user"
     return messages
 
 
-def _content(node: dict[str, Any], at: str, role: str) -> list[Message]:
+def _content(served: Served, node: dict[str, Any], at: str, role: str) -> list[Message]:
     """Return the messages one Content holds: a run of parts each, a tool result each."""
     items = as_list(node.get("parts"), f"{at}.parts")
     if not items:
@@ -144,7 +143,7 @@ def _content(node: dict[str, Any], at: str, role: str) -> list[Message]:
     out: list[Message] = []
     run: list[Read] = []
     for i, item in enumerate(items):
-        read = read_part(item, f"{at}.parts[{i}]", role)
+        read = read_part(served, item, f"{at}.parts[{i}]", role)
         if isinstance(read, Tool):
             if run:
                 out.append(User(parts=run))
@@ -153,11 +152,11 @@ def _content(node: dict[str, Any], at: str, role: str) -> list[Message]:
         else:
             run.append(read)
     if run:
-        out.append(Assistant(parts=_unsigned(run)) if role == "model" else User(parts=run))
-    return [out[0], *(_hinted(m, {"join": True}) for m in out[1:])]
+        out.append(Assistant(parts=_unsigned(served, run)) if role == "model" else User(parts=run))
+    return [out[0], *(_hinted(served, m, {"join": True}) for m in out[1:])]
 
 
-def _unsigned(run: list[Read]) -> list[Read]:
+def _unsigned(served: Served, run: list[Read]) -> list[Read]:
     """Mark the first function call of a model Content read without a `thoughtSignature`.
 
     The renderer signs such a call with Gemini's validator-skipping sentinel for Gemini 3
@@ -165,24 +164,24 @@ def _unsigned(run: list[Read]) -> list[Read]:
     """
     for i, part in enumerate(run):
         if isinstance(part, ToolCall):
-            hint = part.native.get(PROVIDER, {})  # what `_call` wrote: a dict
+            hint = part.native.get(served.name, {})  # what `_call` wrote: a dict
             extra = hint.get("extra", {})
             if "thoughtSignature" in extra or "thought_signature" in extra:
                 return run
-            native = {**part.native, PROVIDER: {**hint, "unsigned": True}}
+            native = {**part.native, served.name: {**hint, "unsigned": True}}
             return [*run[:i], part.model_copy(update={"native": native}), *run[i + 1 :]]
     return run
 
 
-def _hinted(message: Message, hint: dict[str, Any]) -> Message:
+def _hinted(served: Served, message: Message, hint: dict[str, Any]) -> Message:
     if not hint:
         return message
-    native = {**message.native, PROVIDER: {**message.native.get(PROVIDER, {}), **hint}}
+    native = {**message.native, served.name: {**message.native.get(served.name, {}), **hint}}
     return message.model_copy(update={"native": native})
 
 
-def _native(hint: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {PROVIDER: hint} if hint else {}
+def _native(served: Served, hint: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {served.name: hint} if hint else {}
 
 
 def _rest(node: dict[str, Any], used: tuple[str | None, ...], at: str) -> dict[str, Any]:
@@ -190,7 +189,7 @@ def _rest(node: dict[str, Any], used: tuple[str | None, ...], at: str) -> dict[s
     return {k: data_copy(v, what=f"{at}.{k}") for k, v in node.items() if k not in used}
 
 
-def read_part(value: Any, at: str, role: str) -> Read | Tool:
+def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     """Read one `Part` of a `role` ("user", "model" or "system") Content.
 
     A `functionResponse` in a user Content is a `Tool` message; what a Content of that role
@@ -205,7 +204,7 @@ def read_part(value: Any, at: str, role: str) -> Read | Tool:
     name, key, data = present[0] if present else ("", None, None)
     thought = node.get("thought") is True
     if key is not None and name == "functionResponse" and role == "user":
-        return _tool(node, key, at)
+        return _tool(served, node, key, at)
     from_model = name == "functionCall" or thought
     if (
         key is None
@@ -213,13 +212,13 @@ def read_part(value: Any, at: str, role: str) -> Read | Tool:
         or name == "functionResponse"  # from the model: not a tool result of ours
         or (from_model and role != "model")
     ):
-        return ProviderPart(provider=PROVIDER, data=data_copy(node, what=at))
+        return ProviderPart(provider=served.name, data=data_copy(node, what=at))
     sig_key, _ = pick(node, "thoughtSignature", at)
     hint: dict[str, Any] = {}
     if spelled_snake(key) or (sig_key is not None and spelled_snake(sig_key)):
         hint["snake"] = True
     if name == "text" and thought:
-        return _reasoning(node, sig_key, hint, at)
+        return _reasoning(served, node, sig_key, hint, at)
     extra = _rest(node, (key,), at)
     if extra:
         hint["extra"] = extra
@@ -228,14 +227,14 @@ def read_part(value: Any, at: str, role: str) -> Read | Tool:
             raise InvalidMedia(f"{at}.text: expected a string, got {type(data).__name__}")
         if not data:
             hint["empty"] = True
-        return TextPart(data, native=_native(hint))
+        return TextPart(data, native=_native(served, hint))
     if name == "functionCall":
-        return _call(data, f"{at}.{key}", hint)
-    return _media(name, data, f"{at}.{key}", hint)
+        return _call(served, data, f"{at}.{key}", hint)
+    return _media(served, name, data, f"{at}.{key}", hint)
 
 
 def _reasoning(
-    node: dict[str, Any], sig_key: str | None, hint: dict[str, Any], at: str
+    served: Served, node: dict[str, Any], sig_key: str | None, hint: dict[str, Any], at: str
 ) -> ReasoningPart:
     text = node["text"]
     if not isinstance(text, str):
@@ -251,10 +250,12 @@ def _reasoning(
         raise InvalidMedia(
             f"{at}.{sig_key}: expected base64 text or bytes, got {type(signature).__name__}"
         )
-    return ReasoningPart(text=text, signature=signature, provider=PROVIDER, native=_native(hint))
+    return ReasoningPart(
+        text=text, signature=signature, provider=served.name, native=_native(served, hint)
+    )
 
 
-def _call(value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
+def _call(served: Served, value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
     node = as_dict(value, at)
     name = node.get("name")
     if not isinstance(name, str) or not name:
@@ -268,10 +269,10 @@ def _call(value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
     if node.get("args") is None:
         hint["no_args"] = True
     arguments = json_arguments(absent(node.get("args"), {}), f"{at}.args")
-    return ToolCall(id=call_id, name=name, arguments=arguments, native=_native(hint))
+    return ToolCall(id=call_id, name=name, arguments=arguments, native=_native(served, hint))
 
 
-def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
+def _media(served: Served, name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
     """Read an `inlineData` (Blob) or `fileData` (FileData) as a media part."""
     node = as_dict(value, at)
     type_key, media_type = pick(node, "mimeType", at)
@@ -288,7 +289,9 @@ def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
         inner = _rest(node, (type_key, "data"), at)
         if inner:
             hint["inner"] = inner
-        return inline_media(None, data, media_type, f"{at}.data", native=_native(hint), **fields)
+        return inline_media(
+            None, data, media_type, f"{at}.data", native=_native(served, hint), **fields
+        )
     uri_key, uri = pick(node, "fileUri", at)
     if not isinstance(uri, str) or not uri:
         raise InvalidMedia(f"{at}.fileUri: expected the file's URI, got {shown(uri)}")
@@ -297,11 +300,15 @@ def _media(name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
         hint["inner"] = inner
     if uri.startswith(_WEB) and not uri.startswith(_FILES_API):
         hint[PASSED_URL] = True  # Gemini fetched it: rendering it back fetches nothing
-        return url_media(None, uri, media_type, f"{at}.{uri_key}", native=_native(hint), **fields)
-    return file_reference(None, uri, PROVIDER, media_type, at, native=_native(hint), **fields)
+        return url_media(
+            None, uri, media_type, f"{at}.{uri_key}", native=_native(served, hint), **fields
+        )
+    return file_reference(
+        None, uri, served.name, media_type, at, native=_native(served, hint), **fields
+    )
 
 
-def _tool(node: dict[str, Any], key: str, at: str) -> Tool:
+def _tool(served: Served, node: dict[str, Any], key: str, at: str) -> Tool:
     """Read a `functionResponse` part as a Tool message, its `response` kept exactly.
 
     `{"output": text}` is the text; `{"error": text}` is the error; any other object is kept
@@ -339,11 +346,13 @@ def _tool(node: dict[str, Any], key: str, at: str) -> Tool:
             hint["response"] = "json"
             fields["is_error"] = "error" in body
     for i, item in enumerate(as_list(absent(response.get("parts"), []), f"{where}.parts")):
-        parts.append(_nested(item, f"{where}.parts[{i}]"))
-    return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hint), **fields)
+        parts.append(_nested(served, item, f"{where}.parts[{i}]"))
+    return Tool(
+        parts=parts, tool_call_id=call_id, name=name, native=_native(served, hint), **fields
+    )
 
 
-def _nested(value: Any, at: str) -> MediaPart:
+def _nested(served: Served, value: Any, at: str) -> MediaPart:
     """Read a `FunctionResponsePart`: media inside a function response."""
     node = as_dict(value, at)
     found = [(n, *pick(node, n, at)) for n in ("inlineData", "fileData")]
@@ -358,4 +367,4 @@ def _nested(value: Any, at: str) -> MediaPart:
     extra = _rest(node, (key,), at)
     if extra:
         hint["extra"] = extra
-    return _media(name, data, f"{at}.{key}", hint)
+    return _media(served, name, data, f"{at}.{key}", hint)

@@ -20,8 +20,8 @@ from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers.wires.generate_content._shapes import (
     blocks,
     check_name,
+    current_model,
     function_response,
-    gemini_3,
     hints_of,
     text,
 )
@@ -51,8 +51,8 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
 
     Args:
         messages: The conversation, in order.
-        prepare: Fits each media part to Gemini (normally `mp.normalize` bound to it), and
-            reports what Gemini cannot carry.
+        prepare: Fits each media part to the provider served (normally `mp.normalize` bound
+            to it), and reports what it cannot carry.
 
     Returns:
         `{"contents": [...], "systemInstruction": {"parts": [{"text": ...}]}}`, without
@@ -62,13 +62,17 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         InvalidMedia: A tool call's arguments are not a JSON object, or a tool result names
             no tool and answers no known call.
     """
+    provider = prepare.served.name
     system = [m for m in messages if isinstance(m, System)]
     rest: list[Message] = [m for m in messages if not isinstance(m, System)]
     for message in messages:
         if not isinstance(message, Tool) and message.name is not None:
-            prepare.lose(message, "Gemini has no name for a participant")
-    contents = _contents(_runs(rest), tool_names(messages), prepare)
-    return {"contents": _as_string(contents, rest) or contents, **_system(system, prepare)}
+            prepare.lose(message, "a generateContent turn has no name for a participant")
+    contents = _contents(_runs(rest, provider), tool_names(messages), prepare)
+    return {
+        "contents": _as_string(contents, rest, provider) or contents,
+        **_system(system, prepare),
+    }
 
 
 def _contents(
@@ -80,12 +84,13 @@ def _contents(
     when it has the same role and was not read apart from it (`split`); tool results lead a
     content joined that way, as Gemini wants them after the calls.
     """
+    provider = prepare.served.name
     contents: list[dict[str, Any]] = []
     roles: list[str] = []
     merged: set[int] = set()
     first_calls: dict[int, ToolCall] = {}  # a model content's first call, by index
     for message in messages:
-        hint = hints_of(message)
+        hint = hints_of(message, provider)
         role = "model" if isinstance(message, Assistant) else "user"
         if isinstance(message, Tool):
             parts = function_response(message, check_name(message, names), prepare)
@@ -108,9 +113,11 @@ def _contents(
         found = contents[index]["parts"]
         first = [p for p in found if _is_response(p)]
         contents[index]["parts"] = first + [p for p in found if not _is_response(p)]
-    if gemini_3(prepare.model):
+    if current_model(prepare.served, prepare.model):
         for index, call in first_calls.items():
-            if hints_of(call).get("unsigned") is not True:  # read unsigned: kept as written
+            if (
+                hints_of(call, provider).get("unsigned") is not True
+            ):  # read unsigned: kept as written
                 _sign(contents[index]["parts"])
     return contents
 
@@ -125,9 +132,13 @@ def _sign(parts: list[dict[str, Any]]) -> None:
             return
 
 
-def _as_string(contents: list[dict[str, Any]], rest: list[Message]) -> str | None:
+def _as_string(contents: list[dict[str, Any]], rest: list[Message], provider: str) -> str | None:
     """Return the text of a lone user turn read from `contents="..."` (the SDK's shorthand)."""
-    if len(rest) != 1 or hints_of(rest[0]).get("contents") != "string" or len(contents) != 1:
+    if (
+        len(rest) != 1
+        or hints_of(rest[0], provider).get("contents") != "string"
+        or len(contents) != 1
+    ):
         return None
     if contents[0] != {"role": "user", "parts": [{"text": rest[0].content}]}:
         return None
@@ -138,11 +149,11 @@ def _is_response(part: dict[str, Any]) -> bool:
     return "functionResponse" in part or "function_response" in part
 
 
-def _runs(messages: list[Message]) -> list[Message]:
+def _runs(messages: list[Message], provider: str) -> list[Message]:
     """Merge consecutive user or model messages (`mp.merge_runs`), but not those read apart."""
     out: list[Message] = []
     for message in messages:
-        hint = hints_of(message)
+        hint = hints_of(message, provider)
         apart = hint.get("split") is True or hint.get("join") is True
         last = out[-1] if out else None
         if (
@@ -160,7 +171,8 @@ def _runs(messages: list[Message]) -> list[Message]:
 
 def _system(system: list[System], prepare: Prepare) -> dict[str, Any]:
     """Return the system instruction field: as it was read, or the texts joined."""
-    hint = hints_of(system[0]) if len(system) == 1 else {}
+    provider = prepare.served.name
+    hint = hints_of(system[0], provider) if len(system) == 1 else {}
     field = hint.get("field")
     if field not in SYSTEM_FIELDS:
         texts = [m.content for m in system if m.content]

@@ -25,8 +25,8 @@ from mediaparts.providers._read_common import (
     utf8,
 )
 from mediaparts.providers._render_common import Served
-from mediaparts.providers.gemini._tables import PROVIDER, STOP_REASONS
 from mediaparts.providers.wires.generate_content._read import Read, read_part
+from mediaparts.providers.wires.generate_content._shapes import STOP_REASONS
 from mediaparts.providers.wires.generate_content._spelling import absent, camel, pick
 
 __all__ = ["read_response"]
@@ -70,10 +70,10 @@ def read_response(response: Any, served: Served) -> Assistant:
             node = as_dict(content, f"{at}.content")
             items = as_list(absent(node.get("parts"), []), f"{at}.content.parts")
             for i, item in enumerate(items):
-                read = read_part(item, f"{at}.content.parts[{i}]", "model")
+                read = read_part(served, item, f"{at}.content.parts[{i}]", "model")
                 assert not isinstance(read, Tool)  # a model Content holds no tool result
                 parts.append(read)
-        parts = _cite(parts, candidate, at)
+        parts = _cite(served, parts, candidate, at)
         raw = _text(candidate, "finishReason", at)
     else:
         feedback = pick(body, "promptFeedback", "response")[1]
@@ -184,13 +184,13 @@ def _usage(body: dict[str, Any]) -> Usage | None:
     )
 
 
-def _cite(parts: list[Read], candidate: dict[str, Any], at: str) -> list[Read]:
+def _cite(served: Served, parts: list[Read], candidate: dict[str, Any], at: str) -> list[Read]:
     """Return the parts with each citation and grounding support on the text it supports."""
     texts = [i for i, p in enumerate(parts) if isinstance(p, TextPart)]
     if not texts:
         return parts
     found: dict[int, list[Citation]] = {}
-    for index, citation in _citations(parts, texts, candidate, at):
+    for index, citation in _citations(served, parts, texts, candidate, at):
         found.setdefault(index, []).append(citation)
     for index, citations in found.items():
         part = parts[index]
@@ -200,7 +200,7 @@ def _cite(parts: list[Read], candidate: dict[str, Any], at: str) -> list[Read]:
 
 
 def _citations(
-    parts: list[Read], texts: list[int], candidate: dict[str, Any], at: str
+    served: Served, parts: list[Read], texts: list[int], candidate: dict[str, Any], at: str
 ) -> list[tuple[int, Citation]]:
     out: list[tuple[int, Citation]] = []
     key, metadata = pick(candidate, "citationMetadata", at)
@@ -215,7 +215,7 @@ def _citations(
                 (
                     index,
                     Citation(
-                        provider=PROVIDER,
+                        provider=served.name,
                         cited_text=cited,
                         title=_text(cite, "title", where),
                         url=_text(cite, "uri", where),
@@ -225,7 +225,7 @@ def _citations(
             )
     key, grounding = pick(candidate, "groundingMetadata", at)
     if grounding is not None:
-        out += _grounding(parts, texts, as_dict(grounding, f"{at}.{key}"), f"{at}.{key}")
+        out += _grounding(served, parts, texts, as_dict(grounding, f"{at}.{key}"), f"{at}.{key}")
     return out
 
 
@@ -264,7 +264,7 @@ def _span(
 
 
 def _grounding(
-    parts: list[Read], texts: list[int], node: dict[str, Any], at: str
+    served: Served, parts: list[Read], texts: list[int], node: dict[str, Any], at: str
 ) -> list[tuple[int, Citation]]:
     """Return a citation per grounding support and chunk it names (Google Search grounding)."""
     chunks = as_list(absent(pick(node, "groundingChunks", at)[1], []), f"{at}.groundingChunks")
@@ -290,7 +290,7 @@ def _grounding(
                 (
                     target,
                     Citation(
-                        provider=PROVIDER,
+                        provider=served.name,
                         cited_text=text,
                         title=source.get("title") if isinstance(source.get("title"), str) else None,
                         url=source.get("uri") if isinstance(source.get("uri"), str) else None,

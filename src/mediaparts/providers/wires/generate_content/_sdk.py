@@ -59,8 +59,8 @@ def sdk_kwargs(payload: Any, served: Served) -> dict[str, Any]:
             _set(config, _CONFIG[key], value, served)
         else:
             raise InvalidConfig(
-                f"{served.name} payload key {excerpt(key)} has no place in google-genai's "
-                "generate_content (it takes model, contents and config)"
+                f"{served.name} payload key {excerpt(key)} has no place in the SDK's "
+                "generate_content call (it takes model, contents and config)"
             )
     if config:
         out["config"] = config

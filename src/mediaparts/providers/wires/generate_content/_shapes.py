@@ -9,12 +9,13 @@ from __future__ import annotations
 import base64
 import copy
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._messages import Message, Tool
+from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
+from mediaparts._messages import Message, StopReason, Tool
 from mediaparts._parts import (
     ProviderPart,
     ReasoningPart,
@@ -25,40 +26,75 @@ from mediaparts._parts import (
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import (
     Prepare,
+    Served,
     call_arguments,
     error_text,
     hints,
     parts,
     text_file,
 )
-from mediaparts.providers.gemini._tables import PROVIDER
 from mediaparts.providers.wires.generate_content._spelling import spell
 
-__all__ = ["blocks", "check_name", "function_response", "gemini_3", "hints_of", "media", "text"]
+__all__ = [
+    "OLDER_MODELS",
+    "QUIRKS",
+    "STOP_REASONS",
+    "blocks",
+    "check_name",
+    "check_quirks",
+    "current_model",
+    "function_response",
+    "hints_of",
+    "media",
+    "text",
+]
 
 # Media a `functionResponse` carries in its own `parts` (Gemini 3 multimodal function
 # responses: images and documents; google-genai 3.4 types.FunctionResponsePart and
 # ai.google.dev/gemini-api/docs/function-calling, read 2026-11); anything else follows it as
 # a sibling part, unless it was read from inside one. The feature is Gemini 3's: for a model
-# given that is older (`_OLDER`), all of it follows as sibling parts.
+# given that is older (the `older_models` quirk), all of it follows as sibling parts.
 _NESTED_PREFIXES = ("image/", "application/pdf", "text/plain")
-# Gemini models before 3, by name (ai.google.dev/gemini-api/docs/models, read 2026-11).
-_OLDER = ("gemini-1", "gemini-2")
+# The quirk naming the models (name prefixes) that predate multimodal function responses and
+# the validator-skipping thought signature; the record of the provider sets it with its source.
+OLDER_MODELS = "older_models"
+QUIRKS: Mapping[str, str] = {
+    OLDER_MODELS: "the models (name prefixes) older than multimodal function responses and "
+    "signature-less replays; a model not given, or not matched, is current",
+}
 
 
-def gemini_3(model: str | None) -> bool:
-    """Tell whether a render is for Gemini 3 or later, or for a model not given.
+def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
+    """Refuse an `older_models` quirk that is not a sequence of model name prefixes.
 
-    Only the 1.x and 2.x names (`gemini-1*`, `gemini-2*`) are older: the version-less aliases
-    (`gemini-flash-latest`, `gemini-pro-latest`) name the current Gemini 3 models. The name may
-    carry a path (`models/gemini-2.5-flash`, Vertex AI's `publishers/google/models/...`).
+    Raises:
+        InvalidConfig: It is a string, not a sequence, or holds something else than strings.
     """
-    return model is None or not model.rsplit("/", 1)[-1].startswith(_OLDER)
+    prefixes = quirks.get(OLDER_MODELS, ())
+    if (
+        isinstance(prefixes, str)
+        or not isinstance(prefixes, Sequence)
+        or not all(isinstance(p, str) for p in prefixes)
+    ):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: quirk {OLDER_MODELS} must be a sequence of model name "
+            f"prefixes, got {excerpt(prefixes)}"
+        )
 
 
-def hints_of(thing: Any) -> dict[str, Any]:
-    """Return the `native["gemini"]` hints of a message or part (empty when there are none)."""
-    return hints(thing, PROVIDER)
+def current_model(served: Served, model: str | None) -> bool:
+    """Tell whether a render is for a current model (or a model not given), not an older one.
+
+    The provider's `older_models` quirk names the older ones by prefix; the name may carry a
+    path (`models/<name>`, Vertex AI's `publishers/google/models/<name>`).
+    """
+    older: Sequence[str] = served.quirks.get(OLDER_MODELS, ())
+    return model is None or not model.rsplit("/", 1)[-1].startswith(tuple(older))
+
+
+def hints_of(thing: Any, provider: str) -> dict[str, Any]:
+    """Return the `native[provider]` hints of a message or part (empty when there are none)."""
+    return hints(thing, provider)
 
 
 def _fields(hint: dict[str, Any], key: str) -> dict[str, Any]:
@@ -75,9 +111,12 @@ def _shaped(key: str, body: Any, hint: dict[str, Any]) -> dict[str, Any]:
 
 def text(part: TextPart, prepare: Prepare) -> dict[str, Any] | None:
     """Return a text part, or None for an empty one the payload did not have."""
-    hint = hints_of(part)
+    provider = prepare.served.name
+    hint = hints_of(part, provider)
     if any(c.provider != prepare.provider for c in part.citations):
-        prepare.lose(part, "a Gemini request has no place for citations (the text is kept)")
+        prepare.lose(
+            part, "a generateContent request has no place for citations (the text is kept)"
+        )
     if not part.text and not hint:
         return None
     return {"text": part.text, **_fields(hint, "extra")}
@@ -85,6 +124,7 @@ def text(part: TextPart, prepare: Prepare) -> dict[str, Any] | None:
 
 def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]]:
     """Return a user or model message's parts in order, each as a Gemini `Part`."""
+    provider = prepare.served.name
     out: list[dict[str, Any]] = []
     for block in parts(message, prepare, assistant_media=True):
         match block:
@@ -93,21 +133,27 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
                 if shaped is not None:
                     out.append(shaped)
             case NormalizedPart():
-                out.append(media(block))
+                out.append(media(block, provider))
             case ReasoningPart():
                 if block.provider is None:
                     prepare.lose(
-                        block, "it names no provider; Gemini takes back only its own thoughts"
+                        block,
+                        f"it names no provider; {prepare.served.name} takes back only its "
+                        "own thoughts",
                     )
                 elif block.text is None and block.signature is None:
-                    prepare.lose(block, "it has no thought text or signature Gemini can read")
+                    prepare.lose(
+                        block, "it has no thought text or signature a generateContent turn carries"
+                    )
                 else:
-                    out.append(_thought(block))
+                    out.append(_thought(block, provider))
             case ToolCall():
                 if role == "model":
-                    out.append(_call(block))
+                    out.append(_call(block, provider))
                 else:
-                    prepare.lose(block, "a Gemini function call belongs to a model turn")
+                    prepare.lose(
+                        block, "a function call belongs to a model turn in generateContent"
+                    )
             case RefusalPart():
                 if block.text:  # Gemini has no refusal part: the refusal is the text
                     out.append({"text": block.text})
@@ -118,9 +164,9 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
     return out
 
 
-def media(item: NormalizedPart) -> dict[str, Any]:
+def media(item: NormalizedPart, provider: str) -> dict[str, Any]:
     """Return an `inlineData` or `fileData` part (or a text part for a text file)."""
-    hint = hints_of(item.part)
+    hint = hints_of(item.part, provider)
     snake = hint.get("snake") is True
     if item.text is not None:
         return {"text": text_file(item)}
@@ -140,8 +186,8 @@ def media(item: NormalizedPart) -> dict[str, Any]:
     return shaped
 
 
-def _thought(part: ReasoningPart) -> dict[str, Any]:
-    hint = hints_of(part)
+def _thought(part: ReasoningPart, provider: str) -> dict[str, Any]:
+    hint = hints_of(part, provider)
     out: dict[str, Any] = {} if part.text is None else {"text": part.text}
     out["thought"] = True
     if part.signature is not None:
@@ -160,8 +206,8 @@ def _bytes(text: str) -> str | bytes:
         return text
 
 
-def _call(call: ToolCall) -> dict[str, Any]:
-    hint = hints_of(call)
+def _call(call: ToolCall, provider: str) -> dict[str, Any]:
+    hint = hints_of(call, provider)
     args = call_arguments(call.id, call.name, call.parsed_arguments())
     body: dict[str, Any] = {} if call.id is None else {"id": call.id}
     body["name"] = call.name
@@ -172,7 +218,8 @@ def _call(call: ToolCall) -> dict[str, Any]:
 
 def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[str, Any]]:
     """Return a tool result's `functionResponse` part, then what it cannot nest."""
-    hint = hints_of(message)
+    provider = prepare.served.name
+    hint = hints_of(message, provider)
     texts: list[str] = []
     nested: list[dict[str, Any]] = []
     siblings: list[dict[str, Any]] = []
@@ -183,18 +230,21 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
                     text(block, prepare)  # reports the citations it cannot carry
                 texts.append(block.text)
             case NormalizedPart():
-                inside = gemini_3(prepare.model) and (
-                    hints_of(block.part).get("nested") is True
-                    or (not hints_of(block.part) and block.media_type.startswith(_NESTED_PREFIXES))
+                inside = current_model(prepare.served, prepare.model) and (
+                    hints_of(block.part, provider).get("nested") is True
+                    or (
+                        not hints_of(block.part, provider)
+                        and block.media_type.startswith(_NESTED_PREFIXES)
+                    )
                 )
                 if block.text is not None:
                     texts.append(text_file(block))
                 else:
-                    (nested if inside else siblings).append(media(block))
+                    (nested if inside else siblings).append(media(block, provider))
             case ProviderPart():
                 siblings.append(copy.deepcopy(block.data))
             case ReasoningPart() | ToolCall():
-                prepare.lose(block, "a Gemini function response holds text and media only")
+                prepare.lose(block, "a generateContent function response holds text and media only")
             case _:
                 assert_never(block)
     body: dict[str, Any] = {} if message.tool_call_id is None else {"id": message.tool_call_id}
@@ -237,7 +287,26 @@ def check_name(message: Tool, names: dict[str, str]) -> str:
     name = message.name or names.get(message.tool_call_id or "")
     if name is None:
         raise InvalidMedia(
-            f"Gemini needs the tool's name for tool result {excerpt(message.tool_call_id)}: set "
+            "a generateContent function response needs the tool's name, for tool result "
+            f"{excerpt(message.tool_call_id)}: set "
             "Tool(name=...) or include the assistant message that made the call"
         )
     return name
+
+
+# google-genai 3.4 types.FinishReason and BlockedReason, with ai.google.dev/api/generate-content
+# #FinishReason (read 2026-11). STOP with function calls in the content is "tool_call" (Gemini
+# has no finish reason of its own for it); values not listed are "other".
+STOP_REASONS: Mapping[str, StopReason] = {
+    "STOP": "end",
+    "MAX_TOKENS": "max_tokens",
+    "SAFETY": "content_filter",
+    "RECITATION": "content_filter",
+    "BLOCKLIST": "content_filter",
+    "PROHIBITED_CONTENT": "content_filter",
+    "SPII": "content_filter",
+    "IMAGE_SAFETY": "content_filter",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "MODEL_ARMOR": "content_filter",
+}
