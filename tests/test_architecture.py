@@ -123,17 +123,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 FACADE = "mediaparts"
 
 # Violations being fixed, each by its key (see `Violation.key`); empty when all rules hold.
-# The wires still read their first provider's tables (its name, rules and stop reasons) while
-# the provider served is threaded through them (test_architecture_no_wire_names_a_provider).
-KNOWN: frozenset[str] = frozenset(
-    {
-        "cycle: mediaparts.providers.wires -> mediaparts.providers.wires._table -> mediaparts.providers.wires.converse -> mediaparts.providers.wires.converse._read -> mediaparts.providers.bedrock._tables -> mediaparts.providers.anthropic -> mediaparts.providers._record -> mediaparts.providers.wires",
-        "private: mediaparts.providers.wires.converse._read -> mediaparts.providers.bedrock._tables",
-        "private: mediaparts.providers.wires.converse._read_blocks -> mediaparts.providers.bedrock._tables",
-        "private: mediaparts.providers.wires.converse._render -> mediaparts.providers.bedrock._tables",
-        "private: mediaparts.providers.wires.converse._render_blocks -> mediaparts.providers.bedrock._tables",
-    }
-)
+KNOWN: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -635,22 +625,8 @@ def _wire_violations(path: Path) -> Iterator[str]:
                 yield f"{where}:{node.lineno}: the string {node.value[:60]!r} names {found[0]!r}"
 
 
-# The wires still writing their first provider's name from its tables (being threaded).
-_WIRES_PENDING = frozenset({"converse"})
-
-
 @pytest.mark.parametrize(
-    "wire",
-    [
-        pytest.param(
-            p.name,
-            marks=pytest.mark.xfail(strict=True, reason="being threaded")
-            if p.name in _WIRES_PENDING
-            else (),
-        )
-        for p in sorted(WIRES.iterdir())
-        if p.is_dir() and (p / "__init__.py").exists()
-    ],
+    "wire", sorted(p.name for p in WIRES.iterdir() if p.is_dir() and (p / "__init__.py").exists())
 )
 def test_architecture_no_wire_names_a_provider(wire: str) -> None:
     """A wire imports no provider's package and names no provider outside its docstrings."""

@@ -84,37 +84,13 @@ def test_corpus_request_reads_whole_or_as_its_message_list(
     assert listed == others
 
 
-# The conversations whose parts a wire still tags with its first provider's name (a
-# `ProviderPart`, signed reasoning, a hint), so its twin leaves them out: they pass once the
-# provider served is threaded through every wire (tests/test_architecture.py).
-_TWIN_PENDING = frozenset(
-    {
-        "bedrock/07_reasoning_tool_loop.json",
-        "bedrock/11_web_grounding.json",
-        "bedrock/12_search_results_and_content_document.json",
-    }
-)
-
-
-def _twin_cases() -> list[Any]:
-    return [
-        pytest.param(
-            case,
-            marks=pytest.mark.xfail(strict=True, reason="the wire writes its first provider's name")
-            if "/".join(case) in _TWIN_PENDING
-            else (),
-        )
-        for case in REQUESTS
-    ]
-
-
 @pytest.mark.parametrize("case", REQUESTS, ids="/".join)
 def test_corpus_request_rerenders_identically(case: tuple[str, str], media_urls: MediaURLs) -> None:
     """render(messages_from(p, X), X) == p, with nothing fetched and no warning."""
     _rerenders(case[0], case, media_urls)
 
 
-@pytest.mark.parametrize("case", _twin_cases(), ids="/".join)
+@pytest.mark.parametrize("case", REQUESTS, ids="/".join)
 def test_corpus_request_rerenders_identically_through_a_twin(
     case: tuple[str, str], media_urls: MediaURLs
 ) -> None:
@@ -122,20 +98,7 @@ def test_corpus_request_rerenders_identically_through_a_twin(
     _rerenders(TWINS[case[0]], case, media_urls)
 
 
-# The providers whose wire still tags parts with its first provider's name.
-_WIRE_PENDING = frozenset({"bedrock"})
-
-
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=False, reason="being threaded"))
-        if c[0] in _WIRE_PENDING
-        else c
-        for c in REQUESTS
-    ],
-    ids="/".join,
-)
+@pytest.mark.parametrize("case", REQUESTS, ids="/".join)
 def test_corpus_request_read_through_a_twin_names_only_the_twin(case: tuple[str, str]) -> None:
     """What a twin reads (hints, kept blocks, signed reasoning, citations) is its own: no
     `native` key and no `provider` field names the built-in whose wire it shares."""

@@ -369,8 +369,8 @@ def test_read_batch_results_needs_a_response_reader() -> None:
         "noreader",
         wire=wire,
         rules=openai.RULES,
-        batch_request=openai.batch_request,
-        batch_result=openai.batch_result,
+        batch_request=openai.PROVIDER.batch_request,
+        batch_result=openai.PROVIDER.batch_result,
     )
     try:
         with pytest.raises(mp.InvalidConfig, match="cannot read responses"):

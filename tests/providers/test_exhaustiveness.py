@@ -30,7 +30,7 @@ KIND_SITES = [
     ("providers/wires/chat_completions/_render.py", "_block"),
     ("providers/wires/responses/_render.py", "_media"),
     ("providers/wires/messages/_render.py", "_media"),
-    ("providers/bedrock/_tables.py", "formats"),
+    ("providers/wires/converse/_shapes.py", "formats"),
     ("providers/wires/converse/_render_blocks.py", "_media"),
 ]
 # ... and on the class of a message part (`Part`).

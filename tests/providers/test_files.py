@@ -85,7 +85,7 @@ def test_files_registry_keeps_files_member() -> None:
     api = FileApi(
         rules=FileStoreRules(store="files-test2", max_bytes=10, kinds=("file",)),
         upload=lambda client, request: Stored("x"),
-        aupload=chat.FILES.aupload,
+        aupload=_chat_files().aupload,
         account=lambda client, location: "a",
     )
     try:
@@ -95,3 +95,10 @@ def test_files_registry_keeps_files_member() -> None:
         )
     finally:
         mp.providers.unregister("files-test2")
+
+
+def _chat_files() -> FileApi:
+    """OpenAI's file API, from its record."""
+    files = chat.PROVIDER.files
+    assert files is not None
+    return files

@@ -62,17 +62,8 @@ def test_each_built_in_provider_names_itself_in_its_tables(name: str) -> None:
     assert tables.PROVIDER == tables.RULES.provider == mp.providers.get(name).name == name
 
 
-_STOP_REASONS_PENDING = frozenset({"converse"})
-
-
 @pytest.mark.parametrize(
-    "wire",
-    [
-        pytest.param(w, marks=pytest.mark.xfail(strict=True, reason="being moved"))
-        if w in _STOP_REASONS_PENDING
-        else w
-        for w in ["chat_completions", "responses", "messages", "generate_content", "converse"]
-    ],
+    "wire", ["chat_completions", "responses", "messages", "generate_content", "converse"]
 )
 def test_each_wire_names_its_stop_reasons(wire: str) -> None:
     """Each wire's `STOP_REASONS` maps its API's values to one of `StopReason`: one vocabulary,

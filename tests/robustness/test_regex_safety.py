@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers import bedrock
+from mediaparts.providers.wires import converse
 from tests.robustness._linear_regex import Mode, problems
 
 SRC = Path(__file__).parent.parent.parent / "src"
@@ -202,12 +202,12 @@ REVIEWED: dict[str, Reviewed] = {
         "a JSON path mp.check built itself (match); trusted",
         lambda n: "$.messages[" + "1" * n,
     ),
-    "mediaparts.providers.bedrock._tables:VALID_NAME": Reviewed(
+    "mediaparts.providers.wires.converse._shapes:VALID_NAME": Reviewed(
         r"\A(?!.{0,199}\s\s)[A-Za-z0-9\s\-()\[\]]{1,200}\Z",
         f"a document name in a payload given to mp.check (match); {_UNTRUSTED}",
         lambda n: "a " * (n // 2),
     ),
-    "mediaparts.providers.bedrock._tables:NAME_BAD": Reviewed(
+    "mediaparts.providers.wires.converse._shapes:NAME_BAD": Reviewed(
         r"[^A-Za-z0-9\s\-()\[\]]+",
         f"an upload's file name, made ASCII; {_UNTRUSTED}",
         lambda n: "-é" * (n // 2),
@@ -503,10 +503,10 @@ def test_detect_markdown_links(text: str, expected: str) -> None:
 )
 def test_bedrock_valid_name_refuses_what_bedrock_refuses(name: str) -> None:
     """Bedrock's ASCII, whole-string name rule: Unicode spaces, any double space, a 201st fail."""
-    assert bedrock.VALID_NAME.match(name) is None
+    assert converse.VALID_NAME.match(name) is None
 
 
 @pytest.mark.parametrize("name", ["a b", "Report (final) [v2]", "a-b", "a" * 200, "a\tb"])
 def test_bedrock_valid_name_accepts_what_bedrock_accepts(name: str) -> None:
     """Letters, digits, single whitespace, hyphens, parentheses and brackets, 1-200 chars."""
-    assert bedrock.VALID_NAME.match(name) is not None
+    assert converse.VALID_NAME.match(name) is not None

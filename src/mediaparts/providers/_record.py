@@ -221,30 +221,65 @@ def _check_record(provider: Provider) -> None:
 # What a provider package exported before wires were apart, now on its wire (with the
 # provider to serve as the second argument of the readers).
 _MOVED = ("render", "media_site", "read", "read_response", "replays")
+# What a provider package exported before it became a record, now read from the record.
+_ON_RECORD: Mapping[str, str] = types.MappingProxyType(
+    {
+        "COSTS": "rules.costs",
+        "COSTS_SOURCE": "rules.costs_source",
+        "TEXT": "rules.text",
+        "TEXT_SOURCE": "rules.text_source",
+        "VISION": "rules.vision",
+        "VISION_SOURCE": "rules.vision_source",
+        "FILES": "files",
+        "FILE_STORE": "files.rules",
+        "batch_request": "batch_request",
+        "batch_result": "batch_result",
+    }
+)
 
 
-def moved_to_wire(module: str, wire: str, provider: Callable[[], Provider]) -> Any:
-    """Return the `__getattr__` of a provider package: its old wire members, deprecated.
+def moved_to_wire(
+    module: str,
+    wire: str,
+    provider: Callable[[], Provider],
+    elsewhere: Mapping[str, str] = types.MappingProxyType({}),
+) -> Any:
+    """Return the `__getattr__` of a provider package: the names it no longer exports.
 
-    `mediaparts.providers.openai.read(payload)` still reads a payload, with a
-    `DeprecationWarning` naming the wire that holds it now.
+    A provider package exports its record (`PROVIDER`) and its `RULES`. What it exported
+    before still works, with a `DeprecationWarning` saying where it is now: its wire's
+    functions (`mediaparts.providers.openai.read(payload)` reads through the wire), the tables
+    and calls now on the record (`VISION` is `PROVIDER.rules.vision`), and the names in
+    `elsewhere` (name -> where it is now, as `module:NAME`).
     """
 
     def __getattr__(name: str) -> Any:
-        if name not in _MOVED:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
         served = provider()
-        function = getattr(served.shape, name, None)
+        if name in _ON_RECORD:
+            path = _ON_RECORD[name]
+            value: Any = served
+            for step in path.split("."):
+                value = getattr(value, step)
+            _deprecated(f"{module}.{name}", f"mp.providers.get({served.name!r}).{path}")
+            return value
+        if name in elsewhere:
+            path, _, attribute = elsewhere[name].partition(":")
+            _deprecated(f"{module}.{name}", f"{path}.{attribute}")
+            return getattr(importlib.import_module(path), attribute)
+        function = getattr(served.shape, name, None) if name in _MOVED else None
         if function is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(
-            f"{module}.{name} moved to its wire: use mp.providers.get({served.name!r}) "
-            f"(.renderer, .reader, ...) or mediaparts.providers.wires.get({wire!r}).{name}",
-            DeprecationWarning,
-            stacklevel=2,
+        _deprecated(
+            f"{module}.{name}",
+            f"mp.providers.get({served.name!r}) (.renderer, .read, ...) or "
+            f"mediaparts.providers.wires.get({wire!r}).{name}",
         )
         if name in ("render", "media_site"):
             return function
         return lambda value: function(value, served)
 
     return __getattr__
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)

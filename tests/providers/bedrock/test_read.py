@@ -10,7 +10,7 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.providers import bedrock
-from mediaparts.providers.bedrock._tables import STOP_REASONS
+from mediaparts.providers.wires.converse import STOP_REASONS
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAGUlEQVR4nGNkYGhQYGDARCwMCgxYweCUAABobwJe"

@@ -146,7 +146,7 @@ LOSSES: list[tuple[str, Callable[[], list[mp.Message]], str]] = [
     (
         "reasoning of no provider",
         lambda: [mp.User("Go"), mp.Assistant(parts=[mp.ReasoningPart(text="Hm."), "Ok."])],
-        "Bedrock replays only reasoning it produced",
+        "bedrock replays only reasoning it produced",
     ),
     (
         "another provider's citations",

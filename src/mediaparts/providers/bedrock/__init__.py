@@ -1,48 +1,30 @@
 """Bedrock: the provider record — the `bedrock` wire with its rules, file store and batch.
 
-What it accepts and why (each value with source and date) is in `_tables`; the API shape it
-speaks is the wire `mediaparts.providers.wires.converse` (see its docstring for the hints it
-keeps under `native`).
+`PROVIDER` is the record (`mp.providers.get('bedrock')`), `RULES` its rules. What it accepts
+and why (each value with source and date) is in `_tables`; the API shape it speaks is the wire
+`mediaparts.providers.wires.converse` (its docstring lists the hints it keeps under
+`native`). The tables this package exported before (`VISION`, `COSTS`, `TEXT`, `FILES`, ...)
+still resolve, with a `DeprecationWarning` naming their place on the record.
 """
 
 from mediaparts.providers import _record
-from mediaparts.providers.bedrock._batch import batch_request, batch_result
-from mediaparts.providers.bedrock._files import FILES
-from mediaparts.providers.bedrock._tables import (
-    COSTS,
-    COSTS_SOURCE,
-    FILE_STORE,
-    RULES,
-    TEXT,
-    TEXT_SOURCE,
-    VALID_NAME,
-    VISION,
-    VISION_SOURCE,
-)
+from mediaparts.providers.bedrock import _batch, _files, _tables
 
 PROVIDER = _record.Provider(
-    RULES.provider,
-    RULES,
+    _tables.RULES.provider,
+    _tables.RULES,
     "bedrock",
-    files=FILES,
-    batch_request=batch_request,
-    batch_result=batch_result,
+    files=_files.FILES,
+    batch_request=_batch.batch_request,
+    batch_result=_batch.batch_result,
+)
+RULES = PROVIDER.rules
+
+__getattr__ = _record.moved_to_wire(
+    __name__,
+    "bedrock",
+    lambda: PROVIDER,
+    {"VALID_NAME": "mediaparts.providers.wires.converse:VALID_NAME"},
 )
 
-__getattr__ = _record.moved_to_wire(__name__, "bedrock", lambda: PROVIDER)
-
-__all__ = [
-    "COSTS",
-    "COSTS_SOURCE",
-    "FILES",
-    "FILE_STORE",
-    "PROVIDER",
-    "RULES",
-    "TEXT",
-    "TEXT_SOURCE",
-    "VALID_NAME",
-    "VISION",
-    "VISION_SOURCE",
-    "batch_request",
-    "batch_result",
-]
+__all__ = ["PROVIDER", "RULES"]

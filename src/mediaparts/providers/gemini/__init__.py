@@ -1,48 +1,26 @@
 """Gemini: the provider record — the `gemini` wire with its rules, file store and batch.
 
-What it accepts and why (each value with source and date) is in `_tables`; the API shape it
-speaks is the wire `mediaparts.providers.wires.generate_content` (see its docstring for the hints it
-keeps under `native`).
+`PROVIDER` is the record (`mp.providers.get('gemini')`), `RULES` its rules. What it accepts
+and why (each value with source and date) is in `_tables`; the API shape it speaks is the wire
+`mediaparts.providers.wires.generate_content` (its docstring lists the hints it keeps under
+`native`). The tables this package exported before (`VISION`, `COSTS`, `TEXT`, `FILES`, ...)
+still resolve, with a `DeprecationWarning` naming their place on the record.
 """
 
 from mediaparts.providers import _record
-from mediaparts.providers.gemini import _tables
-from mediaparts.providers.gemini._batch import batch_request, batch_result
-from mediaparts.providers.gemini._files import FILES
-from mediaparts.providers.gemini._tables import (
-    COSTS,
-    COSTS_SOURCE,
-    FILE_STORE,
-    RULES,
-    TEXT,
-    TEXT_SOURCE,
-    VISION,
-    VISION_SOURCE,
-)
+from mediaparts.providers.gemini import _batch, _files, _tables
 
 PROVIDER = _record.Provider(
-    RULES.provider,
-    RULES,
+    _tables.RULES.provider,
+    _tables.RULES,
     "gemini",
-    files=FILES,
-    batch_request=batch_request,
-    batch_result=batch_result,
+    files=_files.FILES,
+    batch_request=_batch.batch_request,
+    batch_result=_batch.batch_result,
     quirks={"older_models": _tables.OLDER_MODELS},
 )
+RULES = PROVIDER.rules
 
 __getattr__ = _record.moved_to_wire(__name__, "gemini", lambda: PROVIDER)
 
-__all__ = [
-    "COSTS",
-    "COSTS_SOURCE",
-    "FILES",
-    "FILE_STORE",
-    "PROVIDER",
-    "RULES",
-    "TEXT",
-    "TEXT_SOURCE",
-    "VISION",
-    "VISION_SOURCE",
-    "batch_request",
-    "batch_result",
-]
+__all__ = ["PROVIDER", "RULES"]

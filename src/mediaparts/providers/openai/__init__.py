@@ -1,55 +1,35 @@
-"""OpenAI: the provider record — the `openai` wire with its rules, file store and batch.
+"""OpenAI Chat Completions: the provider record — its wire, rules, file store and batch.
 
-What it accepts and why (each value with source and date) is in `_tables`; the API shape it
-speaks is the wire `mediaparts.providers.wires.chat_completions` (see its docstring for the hints it
-keeps under `native`).
+`PROVIDER` is the record (`mp.providers.get('openai')`), `RULES` its rules. What it accepts
+and why (each value with source and date) is in `_tables`; the API shape it speaks is the wire
+`mediaparts.providers.wires.chat_completions` (its docstring lists the hints it keeps under
+`native`). The tables this package exported before (`VISION`, `COSTS`, `TEXT`, `FILES`, ...)
+still resolve, with a `DeprecationWarning` naming their place on the record.
 
 Internal export, for `openai_responses` (not in `__all__`, no compatibility promise):
-`batch_writer` (the Batch API envelope of one endpoint) and `BREAKPOINT_MODELS` (the models
-that take `prompt_cache_breakpoint`, the `breakpoint_models` quirk of both records).
+`batch_writer` (the Batch API envelope of one endpoint).
 """
 
 from mediaparts.providers import _record
-from mediaparts.providers.openai._batch import batch_request, batch_result
+from mediaparts.providers.openai import _batch, _files, _tables
 from mediaparts.providers.openai._batch import batch_writer as batch_writer
-from mediaparts.providers.openai._files import FILES
-from mediaparts.providers.openai._tables import BREAKPOINT_MODELS as BREAKPOINT_MODELS
-from mediaparts.providers.openai._tables import (
-    COSTS,
-    COSTS_SOURCE,
-    FILE_STORE,
-    OFFICE_TYPES,
-    RULES,
-    TEXT,
-    TEXT_SOURCE,
-    VISION,
-    VISION_SOURCE,
-)
 
 PROVIDER = _record.Provider(
-    RULES.provider,
-    RULES,
+    _tables.RULES.provider,
+    _tables.RULES,
     "openai",
-    files=FILES,
-    batch_request=batch_request,
-    batch_result=batch_result,
-    quirks={"breakpoint_models": BREAKPOINT_MODELS},
+    files=_files.FILES,
+    batch_request=_batch.batch_request,
+    batch_result=_batch.batch_result,
+    quirks={"breakpoint_models": _tables.BREAKPOINT_MODELS},
+)
+RULES = PROVIDER.rules
+
+__getattr__ = _record.moved_to_wire(
+    __name__,
+    "openai",
+    lambda: PROVIDER,
+    {"OFFICE_TYPES": "mediaparts.providers.openai._tables:OFFICE_TYPES"},
 )
 
-__getattr__ = _record.moved_to_wire(__name__, "openai", lambda: PROVIDER)
-
-__all__ = [
-    "COSTS",
-    "COSTS_SOURCE",
-    "FILES",
-    "FILE_STORE",
-    "OFFICE_TYPES",
-    "PROVIDER",
-    "RULES",
-    "TEXT",
-    "TEXT_SOURCE",
-    "VISION",
-    "VISION_SOURCE",
-    "batch_request",
-    "batch_result",
-]
+__all__ = ["PROVIDER", "RULES"]

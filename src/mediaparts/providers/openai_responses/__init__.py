@@ -1,34 +1,26 @@
-"""OpenAI: the provider record — the `openai-responses` wire with its rules, file store and batch.
+"""OpenAI Responses: the provider record — its wire, rules, file store and batch.
 
-What it accepts and why (each value with source and date) is in `_tables`; the API shape it
-speaks is the wire `mediaparts.providers.wires.responses` (see its docstring for the hints it
-keeps under `native`).
+`PROVIDER` is the record (`mp.providers.get('openai-responses')`), `RULES` its rules. What it
+accepts and why (each value with source and date) is in `_tables`; the API shape it speaks
+is the wire `mediaparts.providers.wires.responses` (its docstring lists the hints it keeps
+under `native`). The tables this package exported before (`VISION`, `COSTS`, `TEXT`, `FILES`, ...)
+still resolve, with a `DeprecationWarning` naming their place on the record.
 """
 
 from mediaparts.providers import _record, openai
-from mediaparts.providers.openai_responses._batch import batch_request, batch_result
-from mediaparts.providers.openai_responses._files import FILES
-from mediaparts.providers.openai_responses._tables import COSTS, FILE_STORE, RULES, TEXT
+from mediaparts.providers.openai_responses import _batch, _files, _tables
 
 PROVIDER = _record.Provider(
-    RULES.provider,
-    RULES,
+    _tables.RULES.provider,
+    _tables.RULES,
     "openai-responses",
-    files=FILES,
-    batch_request=batch_request,
-    batch_result=batch_result,
+    files=_files.FILES,
+    batch_request=_batch.batch_request,
+    batch_result=_batch.batch_result,
     quirks=openai.PROVIDER.quirks,  # the same models take cache breakpoints
 )
+RULES = PROVIDER.rules
 
 __getattr__ = _record.moved_to_wire(__name__, "openai-responses", lambda: PROVIDER)
 
-__all__ = [
-    "COSTS",
-    "FILES",
-    "FILE_STORE",
-    "PROVIDER",
-    "RULES",
-    "TEXT",
-    "batch_request",
-    "batch_result",
-]
+__all__ = ["PROVIDER", "RULES"]

@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 
+from mediaparts.providers import openai
 from mediaparts.providers._media_costs import CostsTable, MediaCosts
 from mediaparts.providers._rules import KindRules, Rules
 from mediaparts.providers._text import TextTable
 from mediaparts.providers._vision import ModelRule
-from mediaparts.providers.openai import FILE_STORE as CHAT_FILE_STORE
-from mediaparts.providers.openai import RULES as CHAT_RULES
-from mediaparts.providers.openai import TEXT as CHAT_TEXT
 
 __all__ = ["COSTS", "FILE_STORE", "PROVIDER", "RULES", "TEXT"]
 
-# The vision table and sources are Chat Completions' (`openai.VISION`): one page covers both.
+# Chat Completions' tables, which the Responses API shares where its docs say so.
+CHAT_RULES = openai.RULES
+CHAT_TEXT = CHAT_RULES.text
+_CHAT_FILES = openai.PROVIDER.files
+assert _CHAT_FILES is not None
+_CHAT_STORE = _CHAT_FILES.rules
+
+# The vision table and sources are Chat Completions' (`openai.RULES.vision`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
 COSTS: CostsTable = (
     ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
@@ -86,7 +91,7 @@ RULES: Rules = dataclasses.replace(
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).
 PROVIDER = RULES.provider
 
-# OpenAI's file store, as Chat Completions' (`openai.FILE_STORE`), but the Responses API also
-# takes an image by `file_id` (`input_image`), besides `input_file` (openai-python
+# OpenAI's file store, as Chat Completions' (`openai.PROVIDER.files.rules`), but the Responses
+# API also takes an image by `file_id` (`input_image`), besides `input_file` (openai-python
 # response_input_image_param.py, response_input_file_param.py, read 2026-12).
-FILE_STORE = dataclasses.replace(CHAT_FILE_STORE, kinds=("image", "file"))
+FILE_STORE = dataclasses.replace(_CHAT_STORE, kinds=("image", "file"))

@@ -25,10 +25,22 @@ On a message:
 - `system`: a `User` holding system blocks that `System` cannot (a guarded image, a
   `toolAddition`, a `cachePoint` after nothing), rendered back among the system blocks.
 - `status`: `"success"` when a `toolResult` wrote it; `type`: a `toolResult`'s `type`.
+
+Internal exports, for the records of the providers it serves (not in `__all__`, no
+compatibility promise): `formats` and `FORMAT_NAMES` (the API's `format` enums by media
+type, and back), `media_type_of`, `VALID_NAME`, `NAME_BAD`, `NAME_MAX` (the document name
+rule) and `STOP_REASONS` (its stop reasons in the common vocabulary).
 """
 
 from mediaparts.providers.wires.converse._read import read, read_response
 from mediaparts.providers.wires.converse._render import media_site, render
+from mediaparts.providers.wires.converse._shapes import FORMAT_NAMES as FORMAT_NAMES
+from mediaparts.providers.wires.converse._shapes import NAME_BAD as NAME_BAD
+from mediaparts.providers.wires.converse._shapes import NAME_MAX as NAME_MAX
+from mediaparts.providers.wires.converse._shapes import STOP_REASONS as STOP_REASONS
+from mediaparts.providers.wires.converse._shapes import VALID_NAME as VALID_NAME
+from mediaparts.providers.wires.converse._shapes import formats as formats
+from mediaparts.providers.wires.converse._shapes import media_type_of as media_type_of
 
 __all__ = [
     "media_site",

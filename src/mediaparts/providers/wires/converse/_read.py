@@ -27,7 +27,6 @@ from mediaparts.providers._read_common import (
     token_count,
 )
 from mediaparts.providers._render_common import Served
-from mediaparts.providers.bedrock._tables import PROVIDER, STOP_REASONS
 from mediaparts.providers.wires.converse._read_blocks import (
     Extra,
     Made,
@@ -37,6 +36,7 @@ from mediaparts.providers.wires.converse._read_blocks import (
     part,
     provider_part,
 )
+from mediaparts.providers.wires.converse._shapes import STOP_REASONS
 
 __all__ = ["read", "read_response"]
 
@@ -53,7 +53,7 @@ def read(payload: Any, served: Served) -> list[Message]:
         InvalidMedia: A field is not what the Converse shapes allow (naming its JSON path).
     """
     if isinstance(payload, list | tuple):
-        return _messages(list(payload), "messages")
+        return _messages(served, list(payload), "messages")
     body = as_dict(payload, "payload")
     if "messages" not in body and "system" not in body:
         # A typo or another API's payload would otherwise read as an empty conversation.
@@ -62,7 +62,7 @@ def read(payload: Any, served: Served) -> list[Message]:
         )
     system = [] if body.get("system") is None else as_list(body["system"], "system")
     turns = [] if body.get("messages") is None else as_list(body["messages"], "messages")
-    return _system(system, "system", {}) + _messages(turns, "messages")
+    return _system(served, system, "system", {}) + _messages(served, turns, "messages")
 
 
 def read_response(response: Any, served: Served) -> Assistant:
@@ -81,7 +81,7 @@ def read_response(response: Any, served: Served) -> Assistant:
     if role != "assistant":
         raise InvalidMedia(f"output.message.role: expected 'assistant', got {shown(role)}")
     content = as_list(message.get("content"), "output.message.content")
-    parts = [_part(*block) for block in _walk(content, "output.message.content")]
+    parts = [_part(served, *block) for block in _walk(content, "output.message.content")]
     reason, raw = stop_reason(body.get("stopReason"), STOP_REASONS, "stopReason")
     usage = None if body.get("usage") is None else _usage(as_dict(body["usage"], "usage"))
     return Assistant(parts=parts, usage=usage, stop_reason=reason, stop_reason_raw=raw)
@@ -101,7 +101,7 @@ def _usage(usage: Mapping[str, Any]) -> Usage:
     )
 
 
-def _messages(turns: list[Any], at: str) -> list[Message]:
+def _messages(served: Served, turns: list[Any], at: str) -> list[Message]:
     out: list[Message] = []
     for i, turn in enumerate(turns):
         where = f"{at}[{i}]"
@@ -110,11 +110,11 @@ def _messages(turns: list[Any], at: str) -> list[Message]:
         content = as_list(node.get("content"), f"{where}.content")
         blocks = f"{where}.content"
         if role == "user":
-            out += _user(content, blocks)
+            out += _user(served, content, blocks)
         elif role == "assistant":
-            out.append(Assistant(parts=[_part(*block) for block in _walk(content, blocks)]))
+            out.append(Assistant(parts=[_part(served, *block) for block in _walk(content, blocks)]))
         elif role == "system":
-            out += _system(content, blocks, {"in_messages": True})
+            out += _system(served, content, blocks, {"in_messages": True})
         else:
             raise InvalidMedia(
                 f"{where}.role: expected user, assistant or system, got {shown(role)}"
@@ -147,23 +147,23 @@ def _walk(blocks: list[Any], at: str) -> Iterator[tuple[str, str, Any, Point | N
         i += 1
 
 
-def _part(at: str, key: str, value: Any, point: Point | None) -> Made:
+def _part(served: Served, at: str, key: str, value: Any, point: Point | None) -> Made:
     cache, hints = (point[0], point[1]) if point is not None else (None, {})
-    return part(key, value, at, hints, cache)
+    return part(served, key, value, at, hints, cache)
 
 
-def _user(blocks: list[Any], at: str) -> list[Message]:
+def _user(served: Served, blocks: list[Any], at: str) -> list[Message]:
     """Return a user turn as its tool results and the user's own parts, in order."""
     out: list[Message] = []
     pending: list[Made] = []
     for where, key, value, point in _walk(blocks, at):
         if key != "toolResult":
-            pending.append(_part(where, key, value, point))
+            pending.append(_part(served, where, key, value, point))
             continue
         if pending:
             out.append(User(parts=pending))
             pending = []
-        tool, orphan = _tool_result(value, where, point)
+        tool, orphan = _tool_result(served, value, where, point)
         out.append(tool)
         if orphan is not None:
             pending.append(orphan)
@@ -172,7 +172,9 @@ def _user(blocks: list[Any], at: str) -> list[Message]:
     return out
 
 
-def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made | None]:
+def _tool_result(
+    served: Served, value: Any, at: str, point: Point | None
+) -> tuple[Tool, Made | None]:
     """Return a `toolResult` as a Tool message; a cachePoint after it caches its last part.
 
     Returns:
@@ -192,11 +194,11 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made |
         last = point if j == len(content) - 1 else None
         cache, hints = (last[0], last[1]) if last is not None else (None, {})
         if key == "json":
-            parts.append(json_result(inner, f"{where}.json", hints, cache))
+            parts.append(json_result(served, inner, f"{where}.json", hints, cache))
         elif key in ("text", "image", "document", "video"):
-            parts.append(part(key, inner, f"{where}.{key}", hints, cache))
+            parts.append(part(served, key, inner, f"{where}.{key}", hints, cache))
         else:  # searchResult, and any block type added after 2026-11
-            parts.append(provider_part(key, inner, f"{where}.{key}", hints, cache))
+            parts.append(provider_part(served, key, inner, f"{where}.{key}", hints, cache))
     status = maybe(block, "status", at, str)
     if status not in (None, "success", "error"):
         raise InvalidMedia(f"{at}.status: expected success or error, got {shown(status)}")
@@ -204,15 +206,15 @@ def _tool_result(value: Any, at: str, point: Point | None) -> tuple[Tool, Made |
     kind = maybe(block, "type", at, str)
     if kind is not None:
         hints["type"] = kind
-    native = {PROVIDER: hints} if hints else {}
+    native = {served.name: hints} if hints else {}
     tool = Tool(parts=parts, tool_call_id=call_id, is_error=status == "error", native=native)
     orphan = None
     if point is not None and not parts:
-        orphan = provider_part("cachePoint", point[2], f"{at} (after it)", {}, None)
+        orphan = provider_part(served, "cachePoint", point[2], f"{at} (after it)", {}, None)
     return tool, orphan
 
 
-def _system(blocks: list[Any], at: str, hints: Extra) -> list[Message]:
+def _system(served: Served, blocks: list[Any], at: str, hints: Extra) -> list[Message]:
     """Return system blocks: runs of text as `System` messages, anything else kept apart.
 
     `System` holds text only, so a guarded image, a `toolAddition` or a stray cachePoint goes
@@ -221,12 +223,12 @@ def _system(blocks: list[Any], at: str, hints: Extra) -> list[Message]:
     out: list[Message] = []
     texts: list[TextPart] = []
     others: list[Made] = []
-    native = {PROVIDER: hints} if hints else {}
+    native = {served.name: hints} if hints else {}
     for where, key, value, point in _walk(blocks, at):
-        made = _part(where, key, value, point)
+        made = _part(served, where, key, value, point)
         if isinstance(made, TextPart):
             if others:
-                out.append(User(parts=others, native={PROVIDER: {**hints, "system": True}}))
+                out.append(User(parts=others, native={served.name: {**hints, "system": True}}))
                 others = []
             texts.append(made)
         else:
@@ -237,5 +239,5 @@ def _system(blocks: list[Any], at: str, hints: Extra) -> list[Message]:
     if texts or (not others and hints):
         out.append(System(parts=texts, native=native))
     if others:
-        out.append(User(parts=others, native={PROVIDER: {**hints, "system": True}}))
+        out.append(User(parts=others, native={served.name: {**hints, "system": True}}))
     return out

@@ -38,7 +38,8 @@ from mediaparts.providers._read_common import (
     shown,
     utf8,
 )
-from mediaparts.providers.bedrock._tables import FORMAT_NAMES, PROVIDER, formats
+from mediaparts.providers._render_common import Served
+from mediaparts.providers.wires.converse._shapes import FORMAT_NAMES, formats
 
 __all__ = ["Extra", "Made", "cache_point", "json_result", "one_key", "part", "provider_part"]
 
@@ -46,7 +47,7 @@ Made: TypeAlias = Part | MediaPart
 """A part read from a block (media is typed `MediaPart` by the readers that build it)."""
 
 Extra: TypeAlias = dict[str, Any]
-"""The hints gathered for one part: its `native["bedrock"]` entry."""
+"""The hints gathered for one part: its `native[<provider>]` entry."""
 
 # Blocks of `Message.content` named after the media kind they hold.
 _MEDIA_KEYS: dict[str, Kind] = {"image": "image", "video": "video", "audio": "audio"}
@@ -76,48 +77,52 @@ def cache_point(value: Any) -> tuple[Cache, bool] | None:
     return ("1h" if ttl == "1h" else "5m"), "ttl" in value
 
 
-def fields(hints: Extra, cache: Cache | None) -> dict[str, Any]:
+def fields(served: Served, hints: Extra, cache: Cache | None) -> dict[str, Any]:
     """Return the `cache=` and `native=` keyword arguments of a part, when there are any."""
     out: dict[str, Any] = {}
     if cache is not None:
         out["cache"] = cache
     if hints:
-        out["native"] = {PROVIDER: hints}
+        out["native"] = {served.name: hints}
     return out
 
 
-def provider_part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> ProviderPart:
+def provider_part(
+    served: Served, key: str, value: Any, at: str, hints: Extra, cache: Cache | None
+) -> ProviderPart:
     """Return a block we do not model, kept exactly as written (`at` names its value).
 
     Raises:
         InvalidMedia: It is not JSON data (or bytes), naming `at`.
     """
     with located(at):
-        part = ProviderPart(provider=PROVIDER, data={key: value}, **fields(hints, cache))
+        part = ProviderPart(provider=served.name, data={key: value}, **fields(served, hints, cache))
     return part
 
 
-def part(key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
+def part(served: Served, key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return the part for one block of a message (`at` names the block's value)."""
     if key == "text":
-        return TextPart(text=text(value, at), **fields(hints, cache))
+        return TextPart(text=text(value, at), **fields(served, hints, cache))
     if key in _MEDIA_KEYS:
-        return media(_MEDIA_KEYS[key], value, at, hints, cache)
+        return media(served, _MEDIA_KEYS[key], value, at, hints, cache)
     if key == "document":
-        return document(value, at, hints, cache)
+        return document(served, value, at, hints, cache)
     if key == "reasoningContent":
-        return _reasoning(value, at, hints, cache)
+        return _reasoning(served, value, at, hints, cache)
     if key == "toolUse":
-        return _tool_use(value, at, hints, cache)
+        return _tool_use(served, value, at, hints, cache)
     if key == "citationsContent":
-        return _citations(value, at, hints, cache)
+        return _citations(served, value, at, hints, cache)
     if key == "guardContent":
-        return _guard(value, at, hints, cache)
+        return _guard(served, value, at, hints, cache)
     # searchResult, toolAddition, toolRemoval, and any block type added after 2026-11.
-    return provider_part(key, value, at, hints, cache)
+    return provider_part(served, key, value, at, hints, cache)
 
 
-def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
+def media(
+    served: Served, kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None
+) -> Made:
     """Return an `image`, `video` or `audio` block as a media part.
 
     A format without a media type of ours (`pcm`: raw samples) keeps the block as it is.
@@ -127,15 +132,17 @@ def media(kind: Kind, value: Any, at: str, hints: Extra, cache: Cache | None) ->
     fmt = need(block, "format", at, str)
     media_type = FORMAT_NAMES[kind].get(fmt)
     if media_type is None:
-        return provider_part(kind, value, at, hints, cache)
+        return provider_part(served, kind, value, at, hints, cache)
     if formats(kind).get(media_type) != fmt:  # an alias (`mpg`, `mpga`, `x-aac`, ...)
         hints = {**hints, "format": fmt}
     if "error" in block:  # `ErrorBlock` of a response's image or audio
         hints = {**hints, "error": as_dict(block["error"], f"{at}.error")}
-    return _source(kind, need(block, "source", at, dict), f"{at}.source", media_type, hints, cache)
+    return _source(
+        served, kind, need(block, "source", at, dict), f"{at}.source", media_type, hints, cache
+    )
 
 
-def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
+def document(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return a `document` block as a file part (its `name` becomes the file name)."""
     block = as_dict(value, at)
     _only(block, ("format", "name", "source", "context", "citations"), at)
@@ -143,7 +150,7 @@ def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     fmt = maybe(block, "format", at, str)
     media_type = None if fmt is None else FORMAT_NAMES["file"].get(fmt)
     if fmt is not None and media_type is None:
-        return provider_part("document", value, at, hints, cache)
+        return provider_part(served, "document", value, at, hints, cache)
     hints = dict(hints)
     if fmt is None:
         hints["format"] = None  # no `format` written (it is optional)
@@ -160,11 +167,16 @@ def document(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
             hints["chunks"] = chunks
         raw = utf8(content)
         declared = media_type or "text/plain"
-        return inline_media("file", raw, declared, where, filename=name, **fields(hints, cache))
-    return _source("file", {key: source}, f"{at}.source", media_type, hints, cache, filename=name)
+        return inline_media(
+            "file", raw, declared, where, filename=name, **fields(served, hints, cache)
+        )
+    return _source(
+        served, "file", {key: source}, f"{at}.source", media_type, hints, cache, filename=name
+    )
 
 
 def _source(
+    served: Served,
     kind: Kind,
     value: dict[str, Any],
     at: str,
@@ -176,7 +188,9 @@ def _source(
     """Return media from a source: raw `bytes` (or base64 text) or an `s3Location`."""
     key, inner = one_key(value, at)
     if key == "bytes":
-        return inline_media(kind, inner, media_type, f"{at}.bytes", **more, **fields(hints, cache))
+        return inline_media(
+            kind, inner, media_type, f"{at}.bytes", **more, **fields(served, hints, cache)
+        )
     if key == "s3Location":
         location = as_dict(inner, f"{at}.s3Location")
         _only(location, ("uri", "bucketOwner"), f"{at}.s3Location")
@@ -186,7 +200,7 @@ def _source(
         uri = need(location, "uri", f"{at}.s3Location", str)
         where = f"{at}.s3Location.uri"
         return file_reference(
-            kind, uri, PROVIDER, media_type, where, **more, **fields(hints, cache)
+            kind, uri, served.name, media_type, where, **more, **fields(served, hints, cache)
         )
     raise InvalidMedia(f"{at}: expected bytes or s3Location, got {excerpt(key)}")
 
@@ -200,7 +214,7 @@ def _chunks(value: Any, at: str) -> tuple[str, list[int]]:
     return "".join(texts), [len(t) for t in texts]
 
 
-def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
+def _reasoning(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     key, inner = one_key(value, at)
     if key == "reasoningText":
         block = as_dict(inner, f"{at}.reasoningText")
@@ -208,7 +222,7 @@ def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
         text = need(block, "text", f"{at}.reasoningText", str)
         signature = maybe(block, "signature", f"{at}.reasoningText", str)
         return ReasoningPart(
-            text=text, signature=signature, provider=PROVIDER, **fields(hints, cache)
+            text=text, signature=signature, provider=served.name, **fields(served, hints, cache)
         )
     if key == "redactedContent":
         if not isinstance(inner, bytes | bytearray | memoryview | str):
@@ -218,11 +232,11 @@ def _reasoning(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
             data = b64decode(inner) if isinstance(inner, str) else bytes(inner)
         except MediaError as exc:
             raise rewrap(exc, f"{at}.redactedContent: {exc}") from exc
-        return ReasoningPart(data=data, provider=PROVIDER, **fields(hints, cache))
-    return provider_part("reasoningContent", value, at, hints, cache)
+        return ReasoningPart(data=data, provider=served.name, **fields(served, hints, cache))
+    return provider_part(served, "reasoningContent", value, at, hints, cache)
 
 
-def _tool_use(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
+def _tool_use(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     block = as_dict(value, at)
     _only(block, ("toolUseId", "name", "input", "type"), at)
     call_id = need(block, "toolUseId", at, str)
@@ -231,11 +245,11 @@ def _tool_use(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
         raise InvalidMedia(f"{at}.input: missing (expected an object)")
     arguments = json_arguments(block["input"], f"{at}.input")
     if block.get("type") is not None:  # `server_tool_use`: the API ran the tool itself
-        return provider_part("toolUse", value, at, hints, cache)
-    return ToolCall(id=call_id, name=name, arguments=arguments, **fields(hints, cache))
+        return provider_part(served, "toolUse", value, at, hints, cache)
+    return ToolCall(id=call_id, name=name, arguments=arguments, **fields(served, hints, cache))
 
 
-def _citations(value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:
+def _citations(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:
     block = as_dict(value, at)
     _only(block, ("content", "citations"), at)
     text, chunks = _chunks(block.get("content", []), f"{at}.content")
@@ -243,11 +257,11 @@ def _citations(value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPa
     if len(chunks) != 1:
         hints["chunks"] = chunks
     cited = as_list(block.get("citations", []), f"{at}.citations")
-    found = tuple(_citation(item, f"{at}.citations[{i}]") for i, item in enumerate(cited))
-    return TextPart(text=text, citations=found, **fields(hints, cache))
+    found = tuple(_citation(served, item, f"{at}.citations[{i}]") for i, item in enumerate(cited))
+    return TextPart(text=text, citations=found, **fields(served, hints, cache))
 
 
-def _citation(value: Any, at: str) -> Citation:
+def _citation(served: Served, value: Any, at: str) -> Citation:
     """Return one `Citation` (botocore): title, source, sourceContent and a location."""
     item = as_dict(value, at)
     title = maybe(item, "title", at, str)
@@ -256,10 +270,10 @@ def _citation(value: Any, at: str) -> Citation:
     location = maybe(item, "location", at, dict) or {}
     web = maybe(location, "web", f"{at}.location", dict) or {}
     url = maybe(web, "url", f"{at}.location.web", str)
-    return Citation(provider=PROVIDER, cited_text=cited, title=title, url=url, data=item)
+    return Citation(provider=served.name, cited_text=cited, title=title, url=url, data=item)
 
 
-def _guard(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
+def _guard(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return guardrail content as text or an image marked `guard` (the model reads it too)."""
     key, inner = one_key(value, at)
     hints = {**hints, "guard": True}
@@ -272,27 +286,27 @@ def _guard(value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
             hints["qualifiers"] = [
                 text(q, f"{where}.qualifiers[{i}]") for i, q in enumerate(qualifiers)
             ]
-        return TextPart(text=need(block, "text", where, str), **fields(hints, cache))
+        return TextPart(text=need(block, "text", where, str), **fields(served, hints, cache))
     unguarded = {k: v for k, v in hints.items() if k != "guard"}
     if key == "image":
         block = as_dict(inner, where)
         _only(block, ("format", "source"), where)
-        made = media("image", block, where, hints, cache)
+        made = media(served, "image", block, where, hints, cache)
         if isinstance(made, ImagePart) and made.file_id is not None:
             # GuardrailConverseImageSource (read 2026-11) has bytes only.
             raise InvalidMedia(f"{where}.source: a guarded image takes bytes only")
         if isinstance(made, ImagePart):
             return made
-    return provider_part("guardContent", value, at, unguarded, cache)
+    return provider_part(served, "guardContent", value, at, unguarded, cache)
 
 
-def json_result(value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:
+def json_result(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:
     """Return a tool result's `json` block as its JSON text, marked to render back as JSON."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidMedia(f"{at}: expected JSON data ({exc})") from exc
-    return TextPart(text=text, **fields({**hints, "json": True}, cache))
+    return TextPart(text=text, **fields(served, {**hints, "json": True}, cache))
 
 
 def text(value: Any, at: str) -> str:

@@ -20,7 +20,6 @@ from mediaparts.providers._render_common import (
     parts,
 )
 from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
-from mediaparts.providers.bedrock._tables import PROVIDER, VALID_NAME, media_type_of
 from mediaparts.providers.wires.converse._render_blocks import (
     Names,
     block,
@@ -28,6 +27,7 @@ from mediaparts.providers.wires.converse._render_blocks import (
     cache_point,
     hints_of,
 )
+from mediaparts.providers.wires.converse._shapes import VALID_NAME, media_type_of
 
 __all__ = ["media_site", "render"]
 
@@ -58,6 +58,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         UnsupportedMediaType: A part has no Converse block, or is a URL other than `s3://`.
         InvalidMedia: A tool call's arguments are not a JSON object.
     """
+    provider = prepare.served.name
     for message in messages:
         if not isinstance(message, Tool) and message.name is not None:
             why = (
@@ -65,13 +66,13 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
                 "(the content is kept)"
             )
             prepare.lose(message, why)
-    ordered = _merged(cache_plan(messages, prepare))
+    ordered = _merged(cache_plan(messages, prepare), provider)
     ids = call_ids(ordered, _TOOL_USE_ID.fullmatch)
     names = Names()
     system: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
     for message in ordered:
-        hints: Mapping[str, Any] = message.native.get(PROVIDER, {})
+        hints: Mapping[str, Any] = message.native.get(provider, {})
         if isinstance(message, System) or hints.get("system"):
             # `developer` has no Converse role: it is a system prompt like any other.
             content = _blocks(message, prepare, names, ids)
@@ -93,12 +94,12 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     return payload
 
 
-def _merged(messages: Sequence[Message]) -> list[Message]:
+def _merged(messages: Sequence[Message], provider: str) -> list[Message]:
     """Merge runs of same-role messages, but never across system blocks kept in place."""
     out: list[Message] = []
     run: list[Message] = []
     for message in messages:
-        if isinstance(message, System) or message.native.get(PROVIDER, {}).get("system"):
+        if isinstance(message, System) or message.native.get(provider, {}).get("system"):
             out += merge_runs(run)
             run = []
             out.append(message)
@@ -111,17 +112,18 @@ def _blocks(
     message: Message, prepare: Prepare, names: Names, ids: Mapping[int, str]
 ) -> list[dict[str, Any]]:
     """Return a message's blocks in order, each followed by its cachePoint if it has one."""
+    provider = prepare.served.name
     out: list[dict[str, Any]] = []
     for item in parts(message, prepare):
         made = block(item, prepare, names, ids)
         if made is not None:
             out.append(made)
-        cache = cache_of(item)
+        cache = cache_of(item, provider)
         if cache is not None and isinstance(item, ReasoningPart):
             # As on Anthropic's own API, reasoning takes no cache breakpoint after it.
             prepare.lose(item, "its cache breakpoint: reasoning takes none (the reasoning is kept)")
         elif cache is not None:
-            out.append(cache_point(cache, hints_of(item)))
+            out.append(cache_point(cache, hints_of(item, provider)))
     return out
 
 
@@ -133,7 +135,8 @@ def _tool_result(
     A `cachePoint` cannot sit inside a tool result: a part's cache there becomes one after
     the whole result.
     """
-    hints: Mapping[str, Any] = message.native.get(PROVIDER, {})
+    provider = prepare.served.name
+    hints: Mapping[str, Any] = message.native.get(provider, {})
     error = error_text(message)
     content: list[dict[str, Any]] = [{"text": error}] if error is not None else []
     point: dict[str, Any] | None = None
@@ -141,9 +144,9 @@ def _tool_result(
         made = block(item, prepare, names, ids={}, in_tool=True)
         if made is not None:
             content.append(made)
-        cache = cache_of(item)
+        cache = cache_of(item, provider)
         if cache is not None:
-            point = cache_point(cache, hints_of(item))
+            point = cache_point(cache, hints_of(item, provider))
     result: dict[str, Any] = {"toolUseId": call_id, "content": content}
     if message.is_error:
         result["status"] = "error"
@@ -190,7 +193,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
         wrong = None
         if name is not None and not VALID_NAME.match(name):
             wrong = (
-                f"document name {excerpt(name)} breaks Bedrock's rules (1-200 letters, digits, "
+                f"document name {excerpt(name)} breaks Converse's rules (1-200 letters, digits, "
                 "single spaces, hyphens, parentheses, brackets)"
             )
         if "bytes" not in source:

@@ -21,13 +21,7 @@ from mediaparts._parts import (
 )
 from mediaparts.providers._normalized import NormalizedPart
 from mediaparts.providers._render_common import Block, Prepare, call_arguments, hints, unsupported
-from mediaparts.providers.bedrock._tables import (
-    NAME_BAD,
-    NAME_MAX,
-    PROVIDER,
-    VALID_NAME,
-    formats,
-)
+from mediaparts.providers.wires.converse._shapes import NAME_BAD, NAME_MAX, VALID_NAME, formats
 
 __all__ = ["Names", "block", "cache_of", "cache_point", "hints_of"]
 
@@ -61,12 +55,12 @@ class Names:
         return name
 
 
-def hints_of(item: Block) -> Mapping[str, Any]:
+def hints_of(item: Block, provider: str) -> Mapping[str, Any]:
     """Return the Bedrock hints a part carries (a prepared media part: its source part's)."""
-    return hints(item, PROVIDER)
+    return hints(item, provider)
 
 
-def cache_of(item: Block) -> Cache | None:
+def cache_of(item: Block, provider: str) -> Cache | None:
     """Return the cache breakpoint after a part (a prepared media part: its source part's)."""
     source = item.part if isinstance(item, NormalizedPart) else item
     return None if source is None else source.cache
@@ -92,11 +86,12 @@ def block(
         ids: The id of each tool call (`call_ids`).
         in_tool: The part is inside a `toolResult` (JSON results; no audio, no tool calls).
     """
+    provider = prepare.served.name
     match item:
         case TextPart():
             return _text(item, prepare, in_tool=in_tool)
         case NormalizedPart():
-            return _media(item, names, in_tool=in_tool)
+            return _media(item, names, provider, in_tool=in_tool)
         case ReasoningPart() | ToolCall() if in_tool:
             prepare.lose(item, f"a Converse tool result cannot hold {item.kind.replace('_', ' ')}")
             return None
@@ -116,7 +111,8 @@ def block(
 
 
 def _text(part: TextPart, prepare: Prepare, *, in_tool: bool) -> dict[str, Any] | None:
-    hints = part.native.get(PROVIDER, {})
+    provider = prepare.served.name
+    hints = part.native.get(provider, {})
     if in_tool:  # ToolResultContentBlock: text, json, media, searchResult; no citations
         if part.citations:
             prepare.lose(part, "a Converse tool result holds no citations (the text is kept)")
@@ -131,7 +127,7 @@ def _text(part: TextPart, prepare: Prepare, *, in_tool: bool) -> dict[str, Any] 
         if "qualifiers" in hints:
             guarded["qualifiers"] = list(hints["qualifiers"])
         return {"guardContent": {"text": guarded}}
-    own = [c for c in part.citations if c.provider == PROVIDER]
+    own = [c for c in part.citations if c.provider == provider]
     if len(own) < len(part.citations):
         prepare.lose(part, "Converse holds only its own citations (the text is kept)")
     if own or hints.get("citations_content"):
@@ -155,8 +151,9 @@ def _split(text: str, lengths: Any) -> list[str]:
 
 
 def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
-    if part.provider != PROVIDER:
-        prepare.lose(part, "Bedrock replays only reasoning it produced")
+    provider = prepare.served.name
+    if part.provider != provider:
+        prepare.lose(part, f"{provider} replays only reasoning it produced")
         return None
     if part.data is not None:
         return {"reasoningContent": {"redactedContent": part.data}}
@@ -169,9 +166,9 @@ def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     return {"reasoningContent": {"reasoningText": text}}
 
 
-def _media(item: NormalizedPart, names: Names, *, in_tool: bool) -> dict[str, Any]:
+def _media(item: NormalizedPart, names: Names, provider: str, *, in_tool: bool) -> dict[str, Any]:
     """Return an image, document, video or audio block (a text file: a text document)."""
-    hints = hints_of(item)
+    hints = hints_of(item, provider)
     # An empty text file goes as text too: Converse's document bytes hold 1 byte at least
     # (DocumentSourceBytesBlob "min": 1 in botocore's bedrock-runtime model), its text none.
     as_text = item.text is not None or hints.get("source") in _TEXT_SOURCES or item.data == b""
@@ -183,8 +180,8 @@ def _media(item: NormalizedPart, names: Names, *, in_tool: bool) -> dict[str, An
     optional = "format" in hints or (item.kind == "file" and item.file_id is not None)
     if (fmt is None and not optional) or (in_tool and item.kind == "audio"):
         where = "tool result" if in_tool else "message"
-        raise unsupported(PROVIDER, item, f"in a Converse {where}")
-    source = _source(item, hints)
+        raise unsupported(provider, item, f"in a Converse {where}")
+    source = _source(item, hints, provider)
     match item.kind:
         case "file":
             document: dict[str, Any] = {"name": names.make(item), "source": source}
@@ -228,7 +225,7 @@ def _document_extras(hints: Mapping[str, Any]) -> dict[str, Any]:
     return {key: copy.deepcopy(hints[key]) for key in ("context", "citations") if key in hints}
 
 
-def _source(item: NormalizedPart, hints: Mapping[str, Any]) -> dict[str, Any]:
+def _source(item: NormalizedPart, hints: Mapping[str, Any], provider: str) -> dict[str, Any]:
     if item.file_id is not None:
         location = {"uri": item.file_id}
         if "bucketOwner" in hints:
@@ -238,4 +235,4 @@ def _source(item: NormalizedPart, hints: Mapping[str, Any]) -> dict[str, Any]:
         return {"bytes": item.data}
     if item.url.startswith("s3://"):
         return {"s3Location": {"uri": item.url}}
-    raise unsupported(PROVIDER, item, "(Converse takes bytes or an s3:// URI)")
+    raise unsupported(provider, item, "(Converse takes bytes or an s3:// URI)")
