@@ -303,14 +303,46 @@ def test_registry_breakpoint_models_quirk_decides_cache_breakpoints(
 
 
 @pytest.mark.parametrize("value", ["gpt-5*", [1, 2], 7])
-def test_registry_refuses_a_malformed_quirk(value: Any) -> None:
+@pytest.mark.parametrize(
+    ("wire", "quirk"),
+    [
+        ("openai", "breakpoint_models"),
+        ("openai-responses", "breakpoint_models"),
+        ("gemini", "older_models"),
+    ],
+)
+def test_registry_refuses_a_malformed_quirk(wire: str, quirk: str, value: Any) -> None:
     """A quirk of the wrong form is refused when the provider is registered."""
-    rules = mp.providers.get("openai").rules
-    with pytest.raises(mp.InvalidConfig, match="breakpoint_models"):
-        mp.providers.register(
-            "acme", wire="openai", rules=rules, quirks={"breakpoint_models": value}
-        )
+    rules = mp.providers.get(wire).rules
+    with pytest.raises(mp.InvalidConfig, match=quirk):
+        mp.providers.register("acme", wire=wire, rules=rules, quirks={quirk: value})
     assert "acme" not in mp.providers.names()
+
+
+@pytest.mark.parametrize(
+    ("quirks", "nested"),
+    [({}, True), ({"older_models": ("gemini-2",)}, False), ({"older_models": ("other-",)}, True)],
+)
+def test_registry_older_models_quirk_decides_where_tool_media_goes(
+    quirks: dict[str, Any], nested: bool
+) -> None:
+    """On the Gemini wire, media returned by a tool goes inside the function response for a
+    current model, beside it for one the provider's `older_models` quirk names."""
+    rules = mp.providers.get("gemini").rules
+    mp.providers.register("acme", wire="generate-content", rules=rules, quirks=quirks)
+    image = mp.ImagePart.from_bytes((TESTDATA / "alpha.png").read_bytes())
+    conversation = [
+        mp.User("Zoom in"),
+        mp.Assistant([mp.ToolCall(id="c1", name="zoom", arguments="{}")]),
+        mp.Tool(["Cropped:", image], tool_call_id="c1", name="zoom"),
+    ]
+    try:
+        payload = mp.render(conversation, "acme", model="gemini-2.5-flash")
+    finally:
+        mp.providers.unregister("acme")
+    parts = payload["contents"][-1]["parts"]
+    inside = "parts" in parts[0]["functionResponse"]
+    assert (inside, len(parts) == 1) == (nested, nested)
 
 
 @pytest.mark.parametrize(
