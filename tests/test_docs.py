@@ -441,3 +441,45 @@ def test_docs_index_leads_to_every_page() -> None:
     linked = set(re.findall(r"\]\(([^)#]+\.md)(?:#[^)]*)?\)", index))
     pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")} - {"index.md"}
     assert sorted(pages - linked) == []
+
+
+# The recipes of docs/architecture.md ("Where each kind of change goes"): each names the files
+# a change touches, and each must keep naming files and names that exist.
+_RECIPES = ("A provider on an existing wire", "A wire", "A media format", "A part kind")
+_SRC = ROOT / "src" / "mediaparts"
+
+
+def _recipe(title: str) -> str:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    start = text.index(f"\n### {title}\n")
+    end = text.find("\n### ", start + 1)
+    return text[start : end if end != -1 else None]
+
+
+def _file_of(token: str) -> Path | None:
+    """Return the file or folder a recipe's backticked path names, if it exists anywhere."""
+    token = token.rstrip("/").removesuffix(".py") + (".py" if token.endswith(".py") else "")
+    for base in (ROOT, _SRC, _SRC / "providers", _SRC / "providers" / "wires"):
+        if (base / token).exists():
+            return base / token
+    name = Path(token).name
+    found = [p for p in [*_SRC.rglob(name), *(ROOT / "tests").rglob(name)] if p.exists()]
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize("title", _RECIPES)
+def test_docs_recipe_names_files_that_exist(title: str) -> None:
+    """Each recipe lists the files it touches, and every file and name it cites exists (a
+    `NAME` in `file` is in that file), so a move or a rename cannot leave it stale."""
+    recipe = _recipe(title)
+    paths = [
+        t
+        for t in re.findall(r"`([\w./<>-]+)`", recipe)
+        if ("/" in t or t.endswith(".py")) and "<" not in t and not t.startswith(".")
+    ]
+    assert len(set(paths)) >= 3, paths
+    missing = [t for t in paths if _file_of(t) is None]
+    assert missing == []
+    for name, where in re.findall(r"`(\w+)` (?:in|of|to) `([\w./-]+\.py)`", recipe):
+        path = _file_of(where)
+        assert path is not None and name in path.read_text(encoding="utf-8"), (name, where)
