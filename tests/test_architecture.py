@@ -59,7 +59,8 @@ MAX_LINES = 500
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "base",
-        frozenset({"mediaparts._errors", "mediaparts._fields", "mediaparts._inline"})
+        frozenset({"mediaparts._errors", "mediaparts._inline", "mediaparts._surrogates"})
+        | frozenset({"mediaparts._reprs", "mediaparts._json_data", "mediaparts._construct"})
         | frozenset({"mediaparts._lazy"})
         | frozenset({"mediaparts._paths"})
         | frozenset({"mediaparts._boundary"})

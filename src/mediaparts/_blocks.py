@@ -14,17 +14,10 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Never
 
+from mediaparts._construct import construct, keyword_only, model_hash
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._fields import (
-    JsonData,
-    NativeHints,
-    Opaque,
-    bounded,
-    construct,
-    json_text,
-    keyword_only,
-    model_hash,
-)
+from mediaparts._json_data import JsonData, NativeHints, Opaque, json_text
+from mediaparts._reprs import bounded
 
 __all__ = [
     "Cache",

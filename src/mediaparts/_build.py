@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias, get_args, overload
 
 from mediaparts._blocks import PartFields
 from mediaparts._boundary import Boundary
+from mediaparts._construct import check_fields
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._fields import check_fields, reading_dicts
+from mediaparts._json_data import reading_dicts
 from mediaparts._mediapart import register_dict_reader
 from mediaparts._parts import (
     PART_CLASSES,

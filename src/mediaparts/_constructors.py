@@ -12,8 +12,8 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar
 from typing_extensions import Self
 
 from mediaparts import fetching
+from mediaparts._construct import check_fields, check_limit, extra_fields
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
-from mediaparts._fields import check_fields, check_limit, extra_fields
 from mediaparts._sources import (
     b64decode,
     b64decode_prefix,

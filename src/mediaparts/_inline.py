@@ -1,6 +1,6 @@
 """Bytes written as text: strict base64 and RFC 2397 `data:` URIs.
 
-The lowest layer (beside `_errors` and `_fields`): detection, the fetch stack, the parts and
+The lowest layer (beside `_errors` and `_surrogates`): detection, the fetch stack, the parts and
 the providers all read inline bytes through these functions, so what counts as base64 or as a
 data URI is decided here once.
 """

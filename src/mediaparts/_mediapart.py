@@ -21,26 +21,18 @@ from typing_extensions import Never, Self
 
 from mediaparts import fetching
 from mediaparts._blocks import PartFields, part_dict
+from mediaparts._construct import article, check_fields, construct, keyword_only, public_name
 from mediaparts._constructors import Constructors
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
-from mediaparts._fields import (
-    InlineBytes,
-    article,
-    check_fields,
-    clean_filename,
-    construct,
-    copy_metadata,
-    inline_bytes,
-    keyword_only,
-    public_name,
-)
 from mediaparts._inline import is_data_uri
+from mediaparts._json_data import InlineBytes, copy_metadata, inline_bytes
 from mediaparts._paths import looks_like_base64
 from mediaparts._sources import (
     b64encode,
     require_bytes,
     untrusted_paths,
 )
+from mediaparts._surrogates import clean_filename
 from mediaparts.detection import (
     canonical_media_type,
     detect,

@@ -19,20 +19,12 @@ from typing_extensions import Never
 
 from mediaparts._boundary import Boundary
 from mediaparts._build import is_single_source
+from mediaparts._construct import construct, keyword_only, model_hash, public_name
 from mediaparts._content import to_parts
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._fields import (
-    NativeHints,
-    bounded,
-    construct,
-    json_copy,
-    keyword_only,
-    model_hash,
-    public_name,
-    reading_dicts,
-    verbatim,
-)
+from mediaparts._json_data import NativeHints, json_copy, reading_dicts
 from mediaparts._parts import MediaPart, Part, TextPart, ToolCall
+from mediaparts._reprs import bounded, verbatim
 from mediaparts._sources import untrusted_paths
 from mediaparts._stamps import stamp
 

@@ -18,7 +18,7 @@ from mediaparts._blocks import (
     RefusalPart,
     ToolCall,
 )
-from mediaparts._fields import construct, keyword_only
+from mediaparts._construct import construct, keyword_only
 from mediaparts._mediapart import MediaPart, part_class
 
 __all__ = [

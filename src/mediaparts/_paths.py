@@ -1,6 +1,6 @@
 """Read local paths: one opener, one path policy.
 
-In the lowest layer (beside `_errors`, `_fields` and `_inline`), so detection and the parts
+In the lowest layer (beside `_errors`, `_surrogates` and `_inline`), so detection and the parts
 share it. Every read of a local path in the library goes through `open_path` (detection's
 prefix read and `read_path` both do), so the rules for paths live here, once:
 

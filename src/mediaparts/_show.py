@@ -16,7 +16,7 @@ from typing import Any
 from typing_extensions import assert_never
 
 from mediaparts._errors import InvalidConfig, InvalidMedia
-from mediaparts._fields import data_json, json_text
+from mediaparts._json_data import data_json, json_text
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._parts import (
     AudioPart,

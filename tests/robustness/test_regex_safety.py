@@ -217,7 +217,7 @@ REVIEWED: dict[str, Reviewed] = {
         f"a JPEG's entropy-coded data, from one scan to the next marker; {_UNTRUSTED}",
         lambda n: b"\xff\x00" * (n // 2),
     ),
-    "mediaparts._fields:_SURROGATE": Reviewed(
+    "mediaparts._surrogates:SURROGATE": Reviewed(
         "[\ud800-\udfff]",
         f"a part's file name, URL or media type; {_UNTRUSTED}",
         lambda n: "\ud800" * n,

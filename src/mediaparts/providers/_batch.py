@@ -19,7 +19,7 @@ from typing import IO, Any, BinaryIO
 
 from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidConfig, InvalidMedia, ProviderLimitError, excerpt
-from mediaparts._fields import lone_surrogate
+from mediaparts._surrogates import lone_surrogate
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._batch_types import BatchFile, json_line
 from mediaparts.providers._normalize import UrlMode

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from mediaparts._fields import bounded
 from mediaparts._parts import MediaPart, TextPart
+from mediaparts._reprs import bounded
 from mediaparts._sources import b64encode
 from mediaparts.formats import Kind
 

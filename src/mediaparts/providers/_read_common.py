@@ -14,10 +14,11 @@ from typing import Any, TypeVar
 
 from mediaparts._build import is_url
 from mediaparts._errors import InvalidMedia, MediaError, UnsupportedMediaType, excerpt, rewrap
-from mediaparts._fields import json_text, utf8
+from mediaparts._json_data import json_text
 from mediaparts._messages import StopReason
 from mediaparts._parts import FilePart, MediaPart, part_class
 from mediaparts._sources import b64decode, is_data_uri, parse_data_uri
+from mediaparts._surrogates import utf8
 from mediaparts.detection import canonical_media_type, detect, kind_of
 from mediaparts.formats import Kind
 

@@ -16,8 +16,8 @@ from typing import Any, Literal, TypeVar, get_args
 
 from typing_extensions import Never
 
+from mediaparts._construct import article
 from mediaparts._errors import InvalidConfig, NoDocumentedRule, excerpt, rewrap
-from mediaparts._fields import article
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._media_costs import MediaCosts

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar
 
 from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule, excerpt
-from mediaparts._fields import lone_surrogate
+from mediaparts._surrogates import lone_surrogate
 from mediaparts.formats import Size
 
 __all__ = [

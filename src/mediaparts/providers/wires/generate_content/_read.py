@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel
 
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._fields import data_copy
+from mediaparts._json_data import data_copy
 from mediaparts._messages import Assistant, Message, System, Tool, User
 from mediaparts._parts import MediaPart, Part, ProviderPart, ReasoningPart, TextPart, ToolCall
 from mediaparts.providers._normalized import PASSED_URL

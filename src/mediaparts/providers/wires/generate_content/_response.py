@@ -12,7 +12,7 @@ import bisect
 from typing import Any
 
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._fields import data_copy
+from mediaparts._json_data import data_copy
 from mediaparts._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._parts import Citation, TextPart, ToolCall
 from mediaparts.providers._read_common import (
