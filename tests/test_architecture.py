@@ -87,6 +87,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._upload",
                 "mediaparts._clienthints",
                 "mediaparts._summary",
+                "mediaparts._descriptors",
                 "mediaparts._stamps",
                 "mediaparts._show",
                 "mediaparts._filter",

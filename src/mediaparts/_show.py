@@ -8,13 +8,19 @@ descriptors and opaque reasoning data is shown by its size. Control characters i
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from typing_extensions import assert_never
 
+from mediaparts._descriptors import (
+    clean,
+    cut,
+    describe_part,
+    human_size,
+    one_line,
+    shown_value,
+)
 from mediaparts._errors import InvalidConfig, InvalidMedia
 from mediaparts._json_data import data_json, json_text
 from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
@@ -22,7 +28,6 @@ from mediaparts._parts import (
     AudioPart,
     FilePart,
     ImagePart,
-    MediaPart,
     Part,
     ProviderPart,
     ReasoningPart,
@@ -31,10 +36,8 @@ from mediaparts._parts import (
     ToolCall,
     VideoPart,
 )
-from mediaparts._summary import descriptor, human_size
-from mediaparts.fetching import redact
 
-__all__ = ["media_descriptor", "show"]
+__all__ = ["show"]
 
 _MESSAGES = (System, User, Assistant, Tool)
 _PARTS = (
@@ -51,14 +54,6 @@ _PARTS = (
 _INDENT = "  "
 # Reasoning is context, rarely what one reads a log for: shown cut at this many characters.
 _REASONING = 200
-_URL_CHARS = 200
-# What a terminal would act on rather than show: C0 and C1 controls (tab and newline kept),
-# bidirectional overrides and isolates (a file name `invoice\u202efdp.exe` reads as
-# `invoiceexe.pdf`), zero-width characters and the Unicode line and paragraph separators.
-_CONTROL = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
-)
-_BARE = re.compile(r"[\w.:/@+#=-]+")
 
 
 def show(value: Any, *, max_text: int | None = None) -> str:
@@ -120,7 +115,7 @@ def _header(number: int, message: Message) -> str:
         fields += [("model", message.model), ("stop_reason", reason)]
         fields.append(("stop_reason_raw", raw if raw != reason else None))
     words = [f"[{number}] {message.role}"]
-    words += [f"{name}={_value(value)}" for name, value in fields if value is not None]
+    words += [f"{name}={shown_value(value)}" for name, value in fields if value is not None]
     if isinstance(message, Tool) and message.is_error != (message.error is not None):
         words.append("is_error" if message.is_error else "is_error=false")
     if isinstance(message, Assistant) and message.usage is not None:
@@ -143,30 +138,23 @@ def _usage(usage: Usage) -> str:
     return text + (f" ({usage.reasoning_tokens:,} reasoning)" if usage.reasoning_tokens else "")
 
 
-def _value(value: Any) -> str:
-    # A header value (an id, a name, a model, an error) is one item of a line: cut, however
-    # long the value a file gave.
-    text = _cut(value.isoformat() if hasattr(value, "isoformat") else str(value), _URL_CHARS)
-    return text if _BARE.fullmatch(text) else _clean(json.dumps(text, ensure_ascii=False))
-
-
 def _part_lines(part: Part, max_text: int | None) -> list[str]:
     lines: list[str]
     match part:
         case ImagePart() | AudioPart() | VideoPart() | FilePart():
-            lines = [media_descriptor(part)]
+            lines = [describe_part(part)]
         case TextPart():
             lines = _text(part.text, max_text).split("\n")
             if part.citations:
                 titles = [c.title or c.url or c.cited_text or "?" for c in part.citations]
-                shown = "; ".join(_cut(_one_line(t), 60) for t in titles[:5])
+                shown = "; ".join(cut(one_line(t), 60) for t in titles[:5])
                 more = f"; … +{len(titles) - 5}" if len(titles) > 5 else ""
                 lines.append(f"[citations {len(titles)}: {shown}{more}]")
         case ReasoningPart():
             lines = [_reasoning(part, max_text)]
         case ToolCall():
-            ident = f" id={_value(part.id)}" if part.id is not None else ""
-            lines = [f"tool_call {_value(part.name)}{ident} {_text(part.arguments, max_text)}"]
+            ident = f" id={shown_value(part.id)}" if part.id is not None else ""
+            lines = [f"tool_call {shown_value(part.name)}{ident} {_text(part.arguments, max_text)}"]
         case RefusalPart():
             lines = [f"refusal: {_text(part.text, max_text)}"]
         case ProviderPart():
@@ -180,29 +168,6 @@ def _part_lines(part: Part, max_text: int | None) -> list[str]:
     return [line for text in lines for line in text.split("\n")]
 
 
-def media_descriptor(part: MediaPart) -> str:
-    """Return a one-line descriptor of a media part without fetching it or decoding pixels.
-
-    Inline bytes: `<image/png 640x480 12.3 KB sha256:1a2b3c photo.png>` (as `describe`); a
-    URL part not loaded yet: its type as declared or guessed and its URL (password hidden);
-    a provider file reference: `<application/pdf file_id=file-abc provider=openai>`.
-    """
-    media_type = part.effective_media_type or part.kind
-    extra = [f"detail={part.detail}"] if isinstance(part, ImagePart) and part.detail else []
-    if part.file_id is not None:
-        words = [f"file_id={_value(part.file_id)}", f"provider={_value(part.file_provider)}"]
-        name = [_value(part.filename)] if part.filename else []
-        return f"<{media_type} {' '.join(words + name + extra)}>"
-    url = [_cut(_one_line(redact(part.url)), _URL_CHARS)] if part.url is not None else []
-    if not part.is_loaded:
-        return f"<{media_type} {' '.join(url + extra)}>"
-    pixels = None
-    if isinstance(part, ImagePart) and part.width is not None and part.height is not None:
-        pixels = (part.width, part.height)  # a header read, cached on the part
-    name = [_value(part.filename)] if part.filename and not url else []
-    return descriptor(media_type, part.data, pixels, *name, *url, *extra)
-
-
 def _reasoning(part: ReasoningPart, max_text: int | None) -> str:
     limit = min(max_text or _REASONING, _REASONING)
     said = "summary: " + " / ".join(part.summary) if part.summary else part.text or ""
@@ -212,7 +177,9 @@ def _reasoning(part: ReasoningPart, max_text: int | None) -> str:
         words.append(f"<redacted {human_size(size)}>")
     if part.signature is not None:
         words.append(f"<signature {human_size(len(part.signature))}>")
-    words += [f"{n}={_value(v)}" for n, v in (("provider", part.provider), ("id", part.id)) if v]
+    words += [
+        f"{n}={shown_value(v)}" for n, v in (("provider", part.provider), ("id", part.id)) if v
+    ]
     return " ".join(words).replace("\n", " ")
 
 
@@ -222,31 +189,11 @@ def _provider(part: ProviderPart) -> str:
     if not isinstance(kind, str):  # Gemini and Bedrock key a block by its one field
         kind = next(iter(data), "block") if len(data) == 1 else "block"
     ident = next((data[k] for k in ("id", "tool_use_id") if isinstance(data.get(k), str)), None)
-    words = [_value(part.provider), _value(kind)]
-    words += [f"id={_value(ident)}"] if ident is not None else []
+    words = [shown_value(part.provider), shown_value(kind)]
+    words += [f"id={shown_value(ident)}"] if ident is not None else []
     size = len(json_text(data_json(data), what="provider data").encode())  # bytes as base64
     return f"<{' '.join(words)} {human_size(size)}>"
 
 
 def _text(text: str, limit: int | None) -> str:
-    return _clean(_cut(text, limit))
-
-
-def _cut(text: str, limit: int | None) -> str:
-    if limit is None or len(text) <= limit:
-        return text
-    return f"{text[:limit]}… (+{len(text) - limit:,} chars)"
-
-
-def _clean(text: str) -> str:
-    return _CONTROL.sub(_escaped, text)
-
-
-def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def _one_line(text: str) -> str:
-    """`_clean`, newlines escaped too: for a value that is one item of a line (a URL, a title)."""
-    return _clean(text).replace("\n", "\\x0a")
+    return clean(cut(text, limit))

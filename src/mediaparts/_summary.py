@@ -1,8 +1,8 @@
-"""Readable summaries of rendered payloads: media replaced by a one-line descriptor.
+"""Readable summaries of rendered payloads: media replaced by its one-line descriptor.
 
 Used by the CLI (`mediaparts render --summary`) and re-exported by the testing toolkit
 (`mediaparts.testing.summarize`, for golden files); it sits below both so that the CLI does
-not depend on the test toolkit.
+not depend on the test toolkit. The descriptors are `_descriptors`', as `mp.show` prints them.
 """
 
 from __future__ import annotations
@@ -10,15 +10,14 @@ from __future__ import annotations
 import base64
 import binascii
 import copy
-import hashlib
 import re
 from typing import Any
 
+from mediaparts._descriptors import describe
 from mediaparts._sources import is_data_uri, parse_data_uri
 from mediaparts.detection import detect
-from mediaparts.imaging import image_size
 
-__all__ = ["describe", "descriptor", "human_size", "summarize"]
+__all__ = ["summarize"]
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
@@ -26,44 +25,6 @@ _HEX = re.compile(r"[0-9A-Fa-f]+")
 # taken for media when its bytes carry a known signature (a 1x1 GIF is 60 characters).
 _ALWAYS = 64
 _SHORTEST = 16
-
-
-def describe(data: bytes) -> str:
-    """Return a one-line descriptor of media bytes, as `summarize` writes it.
-
-    Args:
-        data: The bytes.
-
-    Returns:
-        `<image/png 640x480 12.3 KB sha256:1a2b3c>`: the type detected from the bytes, the
-        pixel size for images (as stored, before any EXIF orientation), the size, and the
-        first six hex digits of the SHA-256.
-    """
-    media_type = detect(data).media_type
-    size = image_size(data, media_type) if media_type.startswith("image/") else None
-    return descriptor(media_type, data, size)
-
-
-def descriptor(media_type: str, data: bytes, pixels: tuple[int, int] | None, *extra: str) -> str:
-    """Return `describe`'s descriptor of bytes whose type and pixel size are known, with
-    `extra` words before the closing bracket (`<image/png 64x48 1.2 KB sha256:1a2b3c a.png>`)."""
-    dims = f" {pixels[0]}x{pixels[1]}" if pixels else ""
-    digest = hashlib.sha256(data).hexdigest()[:6]
-    words = "".join(f" {word}" for word in extra)
-    return f"<{media_type}{dims} {human_size(len(data))} sha256:{digest}{words}>"
-
-
-def human_size(size: int) -> str:
-    """Return a byte count as `describe` writes it: `812 B`, `12.3 KB`, `4.0 MB`."""
-    # Decimal units, one decimal place: readable, and stable in golden files.
-    if size < 1000:
-        return f"{size} B"
-    value = size / 1000
-    for unit in ("KB", "MB"):
-        if value < 999.95:  # what would round to "1000.0" is shown in the next unit
-            return f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} GB"
 
 
 def _media_bytes(text: str) -> bytes | None:

@@ -247,12 +247,12 @@ REVIEWED: dict[str, Reviewed] = {
         f"a message dict's created_at text (match, anchored, fixed width); {_UNTRUSTED}",
         lambda n: "1" * n,
     ),
-    "mediaparts._show:_CONTROL": Reviewed(
+    "mediaparts._descriptors:_CONTROL": Reviewed(
         r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]",
         f"every text mp.show prints (sub), e.g. a conversation file; {_UNTRUSTED}",
         lambda n: "\x1b" * n,
     ),
-    "mediaparts._show:_BARE": Reviewed(
+    "mediaparts._descriptors:_BARE": Reviewed(
         r"[\w.:/@+#=-]+",
         f"a header value mp.show prints: a name, an id (fullmatch); {_UNTRUSTED}",
         lambda n: "a" * n + " ",

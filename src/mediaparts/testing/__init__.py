@@ -29,7 +29,8 @@ from mediaparts._lazy import publish as _publish
 if TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     import pytest
 
-    from mediaparts._summary import describe, summarize
+    from mediaparts._descriptors import describe
+    from mediaparts._summary import summarize
     from mediaparts.testing._media import MediaFactory
     from mediaparts.testing._payload import assert_fits
     from mediaparts.testing._urls import MediaURLs
@@ -40,7 +41,7 @@ _LAZY = {
     "MediaFactory": "mediaparts.testing._media",
     "MediaURLs": "mediaparts.testing._urls",
     "assert_fits": "mediaparts.testing._payload",
-    "describe": "mediaparts._summary",
+    "describe": "mediaparts._descriptors",
     "summarize": "mediaparts._summary",
 }
 
