@@ -22,7 +22,7 @@ from mediaparts.providers._files import FileApi
 from mediaparts.providers._protocol import BatchReader, BatchRequest, Renderer, SiteReader, Wire
 from mediaparts.providers._rules import Rules, replace_rules
 
-__all__ = ["Provider", "moved_to_wire"]
+__all__ = ["Provider", "built_in", "moved_to_wire"]
 
 _NO_QUIRKS: Mapping[str, Any] = types.MappingProxyType({})
 
@@ -216,6 +216,20 @@ def _check_record(provider: Provider) -> None:
     if check_quirks is not None:
         check_quirks(name, provider.quirks)
     object.__setattr__(provider, "quirks", types.MappingProxyType(dict(provider.quirks)))
+
+
+def built_in(rules: Rules, wire: str, files: FileApi, batch: Any, **quirks: Any) -> Provider:
+    """Return a built-in provider's record: its rules, wire, file store, batch module (its
+    `batch_request` and `batch_result`) and quirks."""
+    return Provider(
+        rules.provider,
+        rules,
+        wire,
+        files=files,
+        batch_request=batch.batch_request,
+        batch_result=batch.batch_result,
+        quirks=quirks,
+    )
 
 
 # What a provider package exported before wires were apart, now on its wire (with the

@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeAlias
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
+from mediaparts._errors import InvalidConfig, InvalidMedia, UnsupportedMediaType, excerpt
 from mediaparts._messages import Assistant, Message, System, Tool
 from mediaparts._parts import (
     MediaPart,
@@ -35,6 +35,7 @@ __all__ = [
     "cache_plan",
     "call_arguments",
     "call_ids",
+    "check_names_quirk",
     "collapse_text",
     "error_text",
     "filename_for",
@@ -393,3 +394,24 @@ def collapse_text(blocks: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
         text: str = blocks[0]["text"]
         return text
     return blocks
+
+
+def check_names_quirk(name: str, quirks: Mapping[str, Any], quirk: str, what: str) -> None:
+    """Refuse a quirk that should name models (`what`: "fnmatch patterns", ...) and does not.
+
+    For a wire's `check_quirks`: a string, a value that is not a sequence, or one holding
+    something else than strings is refused when the provider is registered.
+
+    Raises:
+        InvalidConfig: The quirk is of the wrong form, naming the provider and the quirk.
+    """
+    value = quirks.get(quirk, ())
+    if (
+        isinstance(value, str)
+        or not isinstance(value, Sequence)
+        or not all(isinstance(v, str) for v in value)
+    ):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: quirk {quirk} must be a sequence of {what}, "
+            f"got {excerpt(value)}"
+        )

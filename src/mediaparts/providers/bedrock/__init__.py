@@ -1,23 +1,13 @@
-"""Bedrock: the provider record — the `bedrock` wire with its rules, file store and batch.
+"""Bedrock: the provider record (`PROVIDER`) and its rules (`RULES`).
 
-`PROVIDER` is the record (`mp.providers.get('bedrock')`), `RULES` its rules. What it accepts
-and why (each value with source and date) is in `_tables`; the API shape it speaks is the wire
-`mediaparts.providers.wires.converse` (its docstring lists the hints it keeps under
-`native`). The tables this package exported before (`VISION`, `COSTS`, `TEXT`, `FILES`, ...)
-still resolve, with a `DeprecationWarning` naming their place on the record.
+Each value of its rules is sourced and dated in `_tables`; it speaks the wire
+`mediaparts.providers.wires.converse`.
 """
 
 from mediaparts.providers import _record
 from mediaparts.providers.bedrock import _batch, _files, _tables
 
-PROVIDER = _record.Provider(
-    _tables.RULES.provider,
-    _tables.RULES,
-    "bedrock",
-    files=_files.FILES,
-    batch_request=_batch.batch_request,
-    batch_result=_batch.batch_result,
-)
+PROVIDER = _record.built_in(_tables.RULES, "bedrock", _files.FILES, _batch)
 RULES = PROVIDER.rules
 
 __getattr__ = _record.moved_to_wire(

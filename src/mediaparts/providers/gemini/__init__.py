@@ -1,23 +1,14 @@
-"""Gemini: the provider record — the `gemini` wire with its rules, file store and batch.
+"""Gemini: the provider record (`PROVIDER`) and its rules (`RULES`).
 
-`PROVIDER` is the record (`mp.providers.get('gemini')`), `RULES` its rules. What it accepts
-and why (each value with source and date) is in `_tables`; the API shape it speaks is the wire
-`mediaparts.providers.wires.generate_content` (its docstring lists the hints it keeps under
-`native`). The tables this package exported before (`VISION`, `COSTS`, `TEXT`, `FILES`, ...)
-still resolve, with a `DeprecationWarning` naming their place on the record.
+Each value of its rules is sourced and dated in `_tables`; it speaks the wire
+`mediaparts.providers.wires.generate_content`.
 """
 
 from mediaparts.providers import _record
 from mediaparts.providers.gemini import _batch, _files, _tables
 
-PROVIDER = _record.Provider(
-    _tables.RULES.provider,
-    _tables.RULES,
-    "gemini",
-    files=_files.FILES,
-    batch_request=_batch.batch_request,
-    batch_result=_batch.batch_result,
-    quirks={"older_models": _tables.OLDER_MODELS},
+PROVIDER = _record.built_in(
+    _tables.RULES, "gemini", _files.FILES, _batch, older_models=_tables.OLDER_MODELS
 )
 RULES = PROVIDER.rules
 

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
+from mediaparts._errors import InvalidMedia
 from mediaparts._messages import Tool
 from mediaparts.providers._read_common import as_dict, maybe, shown
-from mediaparts.providers._render_common import Prepare, Served, error_text
+from mediaparts.providers._render_common import Prepare, Served, check_names_quirk, error_text
 
 __all__ = [
     "BREAKPOINT_MODELS",
@@ -81,16 +81,7 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
     Raises:
         InvalidConfig: It is a string, not a sequence, or holds something else than strings.
     """
-    patterns = quirks.get(BREAKPOINT_MODELS, ())
-    if (
-        isinstance(patterns, str)
-        or not isinstance(patterns, Sequence)
-        or not all(isinstance(p, str) for p in patterns)
-    ):
-        raise InvalidConfig(
-            f"provider {excerpt(name)}: quirk {BREAKPOINT_MODELS} must be a sequence of model "
-            f"patterns (fnmatch), got {excerpt(patterns)}"
-        )
+    check_names_quirk(name, quirks, BREAKPOINT_MODELS, "model patterns (fnmatch)")
 
 
 def takes_breakpoints(served: Served, model: str | None) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
+from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._messages import Message, StopReason, Tool
 from mediaparts._parts import (
     ProviderPart,
@@ -28,6 +28,7 @@ from mediaparts.providers._render_common import (
     Prepare,
     Served,
     call_arguments,
+    check_names_quirk,
     error_text,
     hints,
     parts,
@@ -70,16 +71,7 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
     Raises:
         InvalidConfig: It is a string, not a sequence, or holds something else than strings.
     """
-    prefixes = quirks.get(OLDER_MODELS, ())
-    if (
-        isinstance(prefixes, str)
-        or not isinstance(prefixes, Sequence)
-        or not all(isinstance(p, str) for p in prefixes)
-    ):
-        raise InvalidConfig(
-            f"provider {excerpt(name)}: quirk {OLDER_MODELS} must be a sequence of model name "
-            f"prefixes, got {excerpt(prefixes)}"
-        )
+    check_names_quirk(name, quirks, OLDER_MODELS, "model name prefixes")
 
 
 def current_model(served: Served, model: str | None) -> bool:
