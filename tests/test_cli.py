@@ -370,7 +370,7 @@ def test_convert_prints_the_other_providers_payload(
 ) -> None:
     """convert reads a payload for one provider and prints it rendered for another."""
     source = _OPENAI_CORPUS / "07_tool_loop.json"
-    assert main(["convert", str(source), "--from", "openai", "--to", "anthropic"]) == 0
+    assert main(["carry", str(source), "--from", "openai", "--to", "anthropic"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["messages"][0]["role"] == "user"
     blocks = [b for m in out["messages"] if isinstance(m["content"], list) for b in m["content"]]
@@ -381,10 +381,10 @@ def test_convert_prints_the_other_providers_payload(
 def test_convert_says_each_loss_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     """What the target cannot carry is one line each on stderr; --on-loss error exits 1."""
     source = _OPENAI_CORPUS / "06_file_references.json"
-    assert main(["convert", str(source), "--from", "openai", "--to", "gemini"]) == 0
+    assert main(["carry", str(source), "--from", "openai", "--to", "gemini"]) == 0
     err = capsys.readouterr().err
     assert "mediaparts: gemini: gemini cannot carry FilePart" in err
-    args = ["convert", str(source), "--from", "openai", "--to", "gemini", "--on-loss", "error"]
+    args = ["carry", str(source), "--from", "openai", "--to", "gemini", "--on-loss", "error"]
     assert main(args) == 1
     assert "on_loss='error'" in capsys.readouterr().err
 
@@ -395,12 +395,12 @@ def test_convert_reads_stdin_and_refuses_bad_json(
     """'-' reads the payload from stdin; text that is not JSON is one error line, exit 1."""
     payload = {"messages": [{"role": "user", "content": "Write a haiku"}]}
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
-    assert main(["convert", "-", "--from", "openai", "--to", "gemini"]) == 0
+    assert main(["carry", "-", "--from", "openai", "--to", "gemini"]) == 0
     assert json.loads(capsys.readouterr().out) == {
         "contents": [{"role": "user", "parts": [{"text": "Write a haiku"}]}]
     }
     monkeypatch.setattr(sys, "stdin", io.StringIO("{not json"))
-    assert main(["convert", "-", "--from", "openai", "--to", "gemini"]) == 1
+    assert main(["carry", "-", "--from", "openai", "--to", "gemini"]) == 1
     assert "is not JSON" in capsys.readouterr().err
 
 
@@ -410,7 +410,7 @@ def test_convert_refuses_a_file_that_is_not_utf8(
     """A payload file in another encoding is one error line, exit 1, never a traceback."""
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe\x00bad")
-    assert main(["convert", str(bad), "--from", "openai", "--to", "anthropic"]) == 1
+    assert main(["carry", str(bad), "--from", "openai", "--to", "anthropic"]) == 1
     assert "is not UTF-8 JSON" in capsys.readouterr().err
 
 
@@ -458,6 +458,7 @@ def test_render_says_the_model_on_stderr(
         (["inspect", "photo.jpg", "--provider", "openai", "--provider", "anthropic"], "anthropic"),
         (["normalize", "photo.jpg", "--provider", "anthropic"], "anthropic"),
         (["render", "photo.jpg", "--provider", "gemini"], "gemini"),
+        (["carry", "payload.json", "--from", "openai", "--to", "anthropic"], "anthropic"),
         (["convert", "payload.json", "--from", "openai", "--to", "anthropic"], "anthropic"),
     ],
 )
@@ -500,3 +501,17 @@ def test_inspect_model_line_for_a_provider_without_an_image_table(
     finally:
         mp.providers.unregister("plain")
     assert capsys.readouterr().out.splitlines()[0] == line
+
+
+def test_cli_convert_is_carry_under_its_old_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`convert` (the old name of `carry`) prints what `carry` prints, and says it was renamed."""
+    source = tmp_path / "payload.json"
+    source.write_text(json.dumps({"messages": [{"role": "user", "content": "Hi"}]}))
+    assert main(["carry", str(source), "--from", "openai", "--to", "anthropic"]) == 0
+    carried = capsys.readouterr()
+    assert main(["convert", str(source), "--from", "openai", "--to", "anthropic"]) == 0
+    converted = capsys.readouterr()
+    assert converted.out == carried.out
+    assert "'convert' is now 'carry'" in converted.err and carried.err == ""

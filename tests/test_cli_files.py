@@ -119,7 +119,7 @@ def test_file_that_cannot_be_read_is_said_without_errno(
 ) -> None:
     """An OS error (convert's missing FILE) is the path and the OS's words, not '[Errno 2]'."""
     missing = tmp_path / "nope.json"
-    assert main(["convert", str(missing), "--from", "openai", "--to", "anthropic"]) == 1
+    assert main(["carry", str(missing), "--from", "openai", "--to", "anthropic"]) == 1
     assert capsys.readouterr().err == f"mediaparts: error: {missing}: No such file or directory\n"
 
 

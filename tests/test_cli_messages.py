@@ -191,7 +191,7 @@ def test_missing_codec_is_an_error_not_a_rejection(
     """Without pillow-heif a HEIC is an error of this machine (exit 1, 'error:', what to
     install), not the provider rejecting it, and the provider is named once."""
     monkeypatch.setitem(sys.modules, "pillow_heif", None)  # makes `import pillow_heif` fail
-    monkeypatch.setattr(probe_module, "_heif_registered", False)
+    monkeypatch.setattr(probe_module, "_plugins_registered", set())
     assert main([*command, str(testdata / "photo.heic"), "--provider", "openai"]) == 1
     out = capsys.readouterr().out
     assert "rejected" not in out
@@ -204,7 +204,7 @@ def test_missing_codec_json_verdict_is_error(
 ) -> None:
     """--json carries verdict 'error' for a codec this machine lacks."""
     monkeypatch.setitem(sys.modules, "pillow_heif", None)
-    monkeypatch.setattr(probe_module, "_heif_registered", False)
+    monkeypatch.setattr(probe_module, "_plugins_registered", set())
     main(["inspect", str(testdata / "photo.heic"), "--provider", "openai", "--json"])
     verdict = json.loads(capsys.readouterr().out)["providers"]["openai"]
     assert verdict["verdict"] == "error"
@@ -263,9 +263,7 @@ def test_allow_private_is_not_seen_by_other_threads(
         mp.configure(fetch=mp.FetchPolicy())
 
 
-@pytest.mark.parametrize(
-    "command", [["show"], ["convert", "--from", "anthropic", "--to", "openai"]]
-)
+@pytest.mark.parametrize("command", [["show"], ["carry", "--from", "anthropic", "--to", "openai"]])
 def test_empty_json_file_is_said_to_be_empty(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:

@@ -101,7 +101,7 @@ def test_show_refuses_bad_files(
     assert err.startswith("mediaparts: error:") and message in err
 
 
-@pytest.mark.parametrize("command", [["show"], ["convert", "--from", "openai", "--to", "gemini"]])
+@pytest.mark.parametrize("command", [["show"], ["carry", "--from", "openai", "--to", "gemini"]])
 def test_show_a_number_past_the_digit_limit_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:

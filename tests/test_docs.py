@@ -294,7 +294,7 @@ def test_docs_providers_table_is_generated() -> None:
         ["inspect"],
         ["normalize"],
         ["render"],
-        ["convert"],
+        ["carry"],
         ["show"],
         ["batch", "write"],
         ["batch", "read"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pickle
+import typing
 import warnings
 
 import pytest
@@ -142,7 +143,10 @@ def test_every_public_name_reports_a_public_module(module: str) -> None:
 
 
 def test_public_module_of_the_main_classes() -> None:
-    """The classes users name most report the top level."""
+    """The classes users name most report the top level, and their annotations still read
+    (`typing.get_type_hints` looks names up in the module a class reports)."""
+    for cls in (mp.User, mp.ImagePart, mp.ToolCall, mp.NormalizedPart, mp.Options, mp.Detection):
+        assert typing.get_type_hints(cls)
     assert [c.__module__ for c in (mp.User, mp.ImagePart, mp.MediaError)] == ["mediaparts"] * 3
     assert pickle.loads(pickle.dumps(mp.User("hi"))) == mp.User("hi")
 

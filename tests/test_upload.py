@@ -457,7 +457,7 @@ def test_from_upload_strip_heif_becomes_jpeg(name: str) -> None:
 
 def test_from_upload_strip_heic_without_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without pillow-heif, stripping HEIC is refused with what to do; strip=False keeps it."""
-    monkeypatch.setattr(probe_module, "_heif_plugin", lambda t: "reading it needs pillow-heif")
+    monkeypatch.setattr(probe_module, "_plugin", lambda record: "reading it needs pillow-heif")
     raw = data("photo.heic")
     with pytest.raises(UnsupportedMediaType, match=r"pillow-heif.*strip_metadata=False"):
         from_upload(io.BytesIO(raw))

@@ -24,14 +24,15 @@ from mediaparts._sources import b64encode
 from mediaparts._summary import summarize
 from mediaparts.providers import messages_from, names
 
-__all__ = ["add_conversation_commands", "print_payload", "run_convert", "run_show"]
+__all__ = ["add_conversation_commands", "print_payload", "run_carry", "run_show"]
 
 
 def add_conversation_commands(commands: Any) -> None:
-    """Add `convert` and `show` to the command line's subparsers."""
+    """Add `carry` (and its old name, `convert`) and `show` to the command line's subparsers."""
     convert = commands.add_parser(
-        "convert",
-        help="translate a request payload from one provider's shapes to another's",
+        "carry",
+        aliases=["convert"],
+        help="carry a request payload from one provider's shapes to another's",
         description="Read FILE (a JSON request payload for --from: the SDK call's keyword "
         "arguments, or just its message list; '-' reads stdin), and print the same "
         "conversation rendered for --to. What --to cannot carry is said on stderr, one line "
@@ -141,7 +142,10 @@ def _read_json(file: str) -> Any:
         raise InvalidMedia(f"{shown(file)} is not JSON: {exc}") from exc
 
 
-def run_convert(args: argparse.Namespace) -> int:
+def run_carry(args: argparse.Namespace) -> int:
+    """Run `carry`: read the payload for --from, print it rendered for --to."""
+    if args.command == "convert":  # the old name, kept: "convert" is for bytes
+        print("mediaparts: 'convert' is now 'carry' (the old name still works)", file=sys.stderr)
     messages = messages_from(_read_json(args.file), args.source)
     with warnings.catch_warnings(record=True) as lost:
         warnings.simplefilter("always", ConversionWarning)

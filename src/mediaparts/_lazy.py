@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import typing
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -77,8 +78,30 @@ def publish(package: str, namespace: Mapping[str, Any], names: Iterable[str]) ->
         if not (isinstance(value, type) or inspect.isfunction(value)):
             continue
         module = getattr(value, "__module__", "") or ""
-        if module.partition(".")[0] == _PACKAGE and _is_private(module):
-            value.__module__ = package
+        if module.partition(".")[0] != _PACKAGE or not _is_private(module):
+            continue
+        if isinstance(value, type) and not _resolve_annotations(value):
+            continue  # its annotations cannot be read where it is: it keeps its module
+        value.__module__ = package
+
+
+def _resolve_annotations(cls: type) -> bool:
+    """Replace a class's own annotations (text, under `from __future__ import annotations`)
+    by the objects they name, read in its own module; return False if they cannot be read.
+
+    `typing.get_type_hints` reads text annotations in the module a class reports, which for
+    a published class is the public one, without the names its own module imported: resolved
+    here first, they no longer need a module at all.
+    """
+    own = inspect.get_annotations(cls)
+    if not any(isinstance(hint, str) for hint in own.values()):
+        return True
+    try:
+        hints = typing.get_type_hints(cls, include_extras=True)
+    except Exception:  # a name its module does not hold either: leave the class as it is
+        return False
+    cls.__annotations__ = {name: hints.get(name, hint) for name, hint in own.items()}
+    return True
 
 
 def _is_private(module: str) -> bool:

@@ -3,8 +3,8 @@
     mediaparts inspect PATH_OR_URL... [--provider P]... [--model M] [--json]
     mediaparts normalize PATH_OR_URL... --provider P [--model M] [--out DIR] [--json]
     mediaparts render PATH_OR_URL... --provider P [--text PROMPT] [--model M] [--summary]
-    mediaparts convert FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
-                       [--summary]
+    mediaparts carry FILE --from X --to Y [--model M] [--on-loss MODE] [--reasoning-as-text]
+                     [--summary]   (its old name, `convert`, still works)
     mediaparts show FILE [--from X] [--max-text N]
     mediaparts batch write FILE --provider P --out DIR [--model M] [--param KEY=VALUE]...
     mediaparts batch read FILE --provider P [--json]
@@ -40,7 +40,7 @@ from mediaparts._cli_batch import add_batch_commands, run_batch
 from mediaparts._cli_conversations import (
     add_conversation_commands,
     print_payload,
-    run_convert,
+    run_carry,
     run_show,
 )
 from mediaparts._cli_files import as_given, out_problem, shown, written
@@ -243,8 +243,8 @@ def _verdict_line(verdict: dict[str, Any]) -> str:
 
 
 def _providers_asked(args: argparse.Namespace) -> list[str]:
-    """The providers a command's `--model` is for: inspect's `--provider`s, convert's `--to`."""
-    if args.command == "convert":
+    """The providers a command's `--model` is for: inspect's `--provider`s, carry's `--to`."""
+    if args.command in ("carry", "convert"):
         return [args.into]
     chosen = getattr(args, "provider", None) or []
     return chosen if isinstance(chosen, list) else [chosen]
@@ -418,7 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "inspect": _run_inspect,
         "normalize": _run_normalize,
         "render": _run_render,
-        "convert": run_convert,
+        "carry": run_carry,
+        "convert": run_carry,
         "show": run_show,
         "batch": run_batch,
     }

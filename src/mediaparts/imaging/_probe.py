@@ -398,7 +398,10 @@ def _plugin(record: Format) -> str | None:
     try:
         module = importlib.import_module(plugin.module)
     except ImportError:
-        return f"this machine cannot decode {record.media_type}: it needs {plugin.install}"
+        needs = plugin.package or plugin.module
+        return (
+            f"this machine cannot decode {record.media_type}: it needs {needs} ({plugin.install})"
+        )
     if plugin.module not in _plugins_registered:
         with _plugins_lock:
             if plugin.module not in _plugins_registered:
