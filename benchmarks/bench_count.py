@@ -92,7 +92,7 @@ def _texts(messages: list[mp.Message]) -> list[str]:
 
 
 def run() -> list[Row]:
-    from mediaparts.providers import _tokenizer
+    from mediaparts.providers._budgets import _tokenizer
 
     rows = []
     text = text_conversation()

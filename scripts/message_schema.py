@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter
 
 from mediaparts import Assistant, System, Tool, User
-from mediaparts._messages import FORMAT_VERSION
+from mediaparts._conversation._messages import FORMAT_VERSION
 
 __all__ = ["SCHEMA_PATH", "main", "message_schema", "schema_text"]
 

@@ -7,7 +7,7 @@ MEDIAPARTS_UPDATE_GOLDEN=1 to rewrite docs/providers.md.
 
 from __future__ import annotations
 
-from mediaparts.providers import KindRules, MediaCosts, Rules, get, names
+from mediaparts.providers import KindRules, MediaRates, Rules, get, names
 
 __all__ = ["rules_markdown"]
 
@@ -97,7 +97,7 @@ def rules_markdown() -> str:
     return "\n".join(out)
 
 
-def _pdf(costs: MediaCosts) -> str:
+def _pdf(costs: MediaRates) -> str:
     """A PDF page's rate, or its documented approximation marked as one."""
     if costs.pdf_per_page is None and costs.pdf_per_page_approx is not None:
         return f"about {costs.pdf_per_page_approx:,} (approximate)"
@@ -143,7 +143,7 @@ def _models(rules: Rules) -> list[str]:
     return out
 
 
-def _rate(costs: MediaCosts, kind: str, rate: int | None) -> str:
+def _rate(costs: MediaRates, kind: str, rate: int | None) -> str:
     if kind in costs.not_accepted:
         return "not accepted"
     return "—" if rate is None else str(rate)

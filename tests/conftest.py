@@ -38,7 +38,7 @@ def corpus_dir() -> Path | None:
 @pytest.fixture(autouse=True)
 def _no_stamping_leaks() -> Iterator[None]:
     """Put message stamping back as it was after every test (a doc example may turn it on)."""
-    from mediaparts._stamps import set_stamps, stamps
+    from mediaparts._conversation._stamps import set_stamps, stamps
 
     ids, timestamps = stamps()
     yield

@@ -60,7 +60,13 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "base",
         frozenset({"mediaparts._errors", "mediaparts._inline", "mediaparts._surrogates"})
-        | frozenset({"mediaparts._reprs", "mediaparts._json_data", "mediaparts._construct"})
+        | frozenset(
+            {
+                "mediaparts._conversation._reprs",
+                "mediaparts._conversation._json_data",
+                "mediaparts._conversation._construct",
+            }
+        )
         | frozenset({"mediaparts._lazy"})
         | frozenset({"mediaparts._paths"})
         | frozenset({"mediaparts._boundary"})
@@ -76,22 +82,22 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "mediaparts._sources",
-                "mediaparts._blocks",
-                "mediaparts._constructors",
-                "mediaparts._mediapart",
-                "mediaparts._parts",
-                "mediaparts._build",
-                "mediaparts._content",
-                "mediaparts._messages",
-                "mediaparts._merge",
+                "mediaparts._conversation._dialogue",
+                "mediaparts._conversation._constructors",
+                "mediaparts._conversation._mediapart",
+                "mediaparts._conversation._parts",
+                "mediaparts._conversation._make_part",
+                "mediaparts._conversation._message_content",
+                "mediaparts._conversation._messages",
+                "mediaparts._conversation._merge",
                 "mediaparts._upload",
                 "mediaparts._clienthints",
-                "mediaparts._summary",
-                "mediaparts._descriptors",
-                "mediaparts._stamps",
-                "mediaparts._show",
-                "mediaparts._filter",
-                "mediaparts._pairs",
+                "mediaparts._conversation._summary",
+                "mediaparts._conversation._descriptors",
+                "mediaparts._conversation._stamps",
+                "mediaparts._conversation._show",
+                "mediaparts._conversation._filter",
+                "mediaparts._conversation._tool_pairs",
                 "mediaparts._configure",
                 "mediaparts._conversation",  # the folder of the parts and messages modules
             }
@@ -110,11 +116,11 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts",
                 "mediaparts.testing",
                 "mediaparts.cli",
-                "mediaparts._cli_conversations",
-                "mediaparts._cli_files",
-                "mediaparts._cli_urls",
+                "mediaparts.cli._conversations",
+                "mediaparts.cli._files",
+                "mediaparts.cli._urls",
                 "mediaparts.__main__",
-                "mediaparts._cli_batch",
+                "mediaparts.cli._batch",
                 "mediaparts.distributed",
             }
         ),

@@ -11,7 +11,7 @@ from typing import Any, get_args
 import pytest
 
 import mediaparts as mp
-from mediaparts._json_data import reading_dicts
+from mediaparts._conversation._json_data import reading_dicts
 from tests._builders import TESTDATA
 
 PNG = (TESTDATA / "palette.png").read_bytes()

@@ -34,25 +34,29 @@ def _read_all(source: Any) -> list[Any]:
 
 # Each public entry point: the internal it calls first (patched to fail) and a call.
 ENTRIES: list[tuple[str, str, Callable[[Path], Any]]] = [
-    ("normalize", "mediaparts.providers._normalize._start", lambda _: mp.normalize(PNG, "openai")),
+    (
+        "normalize",
+        "mediaparts.providers._fitting._normalize._start",
+        lambda _: mp.normalize(PNG, "openai"),
+    ),
     (
         "anormalize",
-        "mediaparts.providers._normalize._start",
+        "mediaparts.providers._fitting._normalize._start",
         lambda _: asyncio.run(mp.anormalize(PNG, "openai")),
     ),
     (
         "normalize_many",
-        "mediaparts.providers._normalize._media",
+        "mediaparts.providers._fitting._normalize._media",
         lambda _: mp.normalize_many([PNG], "openai"),
     ),
     (
         "count_tokens",
-        "mediaparts.providers._count._prepare",
+        "mediaparts.providers._budgets._count._prepare",
         lambda _: mp.count_tokens(PNG, "openai"),
     ),
     (
         "estimate_tokens",
-        "mediaparts.providers._count._prepare",
+        "mediaparts.providers._budgets._count._prepare",
         lambda _: mp.estimate_tokens(PNG, "openai"),
     ),
     (
@@ -65,12 +69,12 @@ ENTRIES: list[tuple[str, str, Callable[[Path], Any]]] = [
         "mediaparts.providers._render._conversation",
         lambda _: asyncio.run(mp.arender("hi", "openai")),
     ),
-    ("part", "mediaparts._build._check_fields", lambda _: mp.part(PNG)),
+    ("part", "mediaparts._conversation._make_part._check_fields", lambda _: mp.part(PNG)),
     ("detect", "mediaparts.detection._detect._decide", lambda _: mp.detect(PNG)),
     ("from_upload", "mediaparts._upload._request", lambda _: mp.from_upload(io.BytesIO(PNG))),
     (
         "message_from_dict",
-        "mediaparts._messages._message_from_dict",
+        "mediaparts._conversation._messages._message_from_dict",
         lambda _: mp.message_from_dict({"role": "user", "content": "hi"}),
     ),
     ("messages_from", "mediaparts.providers._read.get", lambda _: mp.messages_from({}, "openai")),
@@ -82,7 +86,7 @@ ENTRIES: list[tuple[str, str, Callable[[Path], Any]]] = [
     ("check", "mediaparts.providers._check.check_model", lambda _: mp.check({}, "openai")),
     (
         "trim",
-        "mediaparts.providers._trim.as_messages",
+        "mediaparts.providers._budgets._trim.as_messages",
         lambda _: mp.trim(["hi"], "openai", max_tokens=100),
     ),
     (
@@ -92,22 +96,22 @@ ENTRIES: list[tuple[str, str, Callable[[Path], Any]]] = [
     ),
     (
         "batch_line",
-        "mediaparts.providers._batch.render",
+        "mediaparts.providers._batching._lines.render",
         lambda _: mp.batch_line("a", "hi", "openai", model="gpt-4o"),
     ),
     (
         "BatchWriter.add",
-        "mediaparts.providers._batch.check_id",
+        "mediaparts.providers._batching._lines.check_id",
         lambda tmp: mp.BatchWriter("openai", tmp).add("a", b"{}\n"),
     ),
     (
         "write_batch",
-        "mediaparts.providers._batch_write._pairs",
+        "mediaparts.providers._batching._write._pairs",
         lambda tmp: mp.write_batch([("a", "hi")], "openai", tmp, model="gpt-4o", workers=1),
     ),
     (
         "read_batch_results",
-        "mediaparts.providers._batch_read._result",
+        "mediaparts.providers._batching._results._result",
         lambda _: _read_all([b"{}"]),
     ),
 ]
@@ -158,7 +162,7 @@ def test_boundary_lets_interrupts_pass(
     monkeypatch: pytest.MonkeyPatch, error: BaseException
 ) -> None:
     """Interrupts, exits and cancellation are never wrapped."""
-    monkeypatch.setattr("mediaparts.providers._normalize._start", raising(error))
+    monkeypatch.setattr("mediaparts.providers._fitting._normalize._start", raising(error))
     with pytest.raises(type(error)) as caught:
         mp.normalize(PNG, "openai")
     assert caught.value is error
@@ -204,7 +208,7 @@ def test_boundary_reads_batch_results_lazily_and_still_maps(
     path = tmp_path / "results.jsonl"
     path.write_text("{}\n")
     results = mp.read_batch_results(path, "openai")
-    monkeypatch.setattr("mediaparts.providers._batch_read._result", raising(MemoryError()))
+    monkeypatch.setattr("mediaparts.providers._batching._results._result", raising(MemoryError()))
     with pytest.raises(mp.MediaTooLarge, match="reading batch results"):
         next(iter(results))
 
@@ -214,7 +218,7 @@ def test_boundary_memory_error_in_a_transform_is_media_too_large(
 ) -> None:
     """A MemoryError while converting is MediaTooLarge naming what was done; in a counted
     conversation the part is unknown with that reason, and the rest is counted."""
-    monkeypatch.setattr("mediaparts.providers._normalize._prepare", raising(MemoryError()))
+    monkeypatch.setattr("mediaparts.providers._fitting._normalize._prepare", raising(MemoryError()))
     with pytest.raises(mp.MediaTooLarge, match="ran out of memory while normalizing"):
         mp.normalize(PNG, "openai")
 
@@ -225,7 +229,8 @@ def test_boundary_foreign_error_in_one_part_leaves_the_count(
     """A part whose pricing fails in a way nobody foresaw is unknown, with why; the text of
     the conversation is still counted."""
     monkeypatch.setattr(
-        "mediaparts.providers._count_parts.media_part_tokens", raising(RuntimeError("decoder"))
+        "mediaparts.providers._budgets._count_parts.media_part_tokens",
+        raising(RuntimeError("decoder")),
     )
     counted = mp.count_tokens([mp.User(["Describe this", mp.part(PNG)])], "anthropic")
     (unknown,) = counted.unknown
@@ -237,7 +242,7 @@ def test_cli_prints_one_line_for_an_internal_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A bug reached from the CLI is one error line, exit 1, never a traceback."""
-    monkeypatch.setattr("mediaparts.cli._run_inspect", raising(RuntimeError("boom")))
+    monkeypatch.setattr("mediaparts.cli._main._run_inspect", raising(RuntimeError("boom")))
     assert main(["inspect", str(TESTDATA / "alpha.png")]) == 1
     err = capsys.readouterr().err
     assert "internal error" in err and "Traceback" not in err and len(err.splitlines()) == 1
@@ -264,7 +269,7 @@ def test_boundary_judges_the_innermost_frame() -> None:
 def test_boundary_names_the_file_of_an_os_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """An OS error below an entry point says what failed and on which file."""
     error = FileNotFoundError(2, "No such file or directory", "/srv/missing.png")
-    monkeypatch.setattr("mediaparts.providers._normalize._start", raising(error))
+    monkeypatch.setattr("mediaparts.providers._fitting._normalize._start", raising(error))
     with pytest.raises(mp.InternalError, match=r"'/srv/missing\.png': No such file") as caught:
         mp.normalize(PNG, "openai")
     assert caught.value.doing == "normalizing"

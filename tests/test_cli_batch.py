@@ -238,7 +238,7 @@ def test_cli_batch_write_refuses_an_overlong_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An input line over the bound is an error naming it, not read whole."""
-    from mediaparts import _cli_batch
+    from mediaparts.cli import _batch as _cli_batch
 
     monkeypatch.setattr(_cli_batch, "MAX_INPUT_LINE", 50)
     source = conversations(tmp_path, 1)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mediaparts._cli_files import shown
 from mediaparts.cli import main
+from mediaparts.cli._files import shown
 
 
 def _normalize(testdata: Path, out: Path) -> int:

@@ -458,10 +458,11 @@ def _recipe(title: str) -> str:
 
 def _file_of(token: str) -> Path | None:
     """Return the file or folder a recipe's backticked path names, if it exists anywhere."""
-    token = token.rstrip("/").removesuffix(".py") + (".py" if token.endswith(".py") else "")
+    token = token.rstrip("/")
     for base in (ROOT, _SRC, _SRC / "providers", _SRC / "providers" / "wires"):
-        if (base / token).exists():
-            return base / token
+        for path in (base / token, base / f"{token}.py"):  # a folder, a file, or a module
+            if path.exists():
+                return path
     name = Path(token).name
     found = [p for p in [*_SRC.rglob(name), *(ROOT / "tests").rglob(name)] if p.exists()]
     return found[0] if found else None

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts._pairs import answered_calls
+from mediaparts._conversation._tool_pairs import answered_calls
 
 
 def _calls(*calls: tuple[str | None, str]) -> mp.Assistant:

@@ -693,8 +693,9 @@ def test_empty_url_body_keeps_the_end_of_a_long_url(httpx_mock: HTTPXMock) -> No
 
 def test_part_classes_every_kind_from_the_union() -> None:
     """Every member of the `Part` union is listed by its kind, and every list of kinds follows."""
-    from mediaparts import _build, _filter
-    from mediaparts._parts import PART_CLASSES, Part
+    from mediaparts._conversation import _filter
+    from mediaparts._conversation import _make_part as _build
+    from mediaparts._conversation._parts import PART_CLASSES, Part
 
     assert list(PART_CLASSES.values()) == list(get_args(Part))
     assert tuple(PART_CLASSES) == _filter._KINDS

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts import _stamps
-from mediaparts._stamps import stamps, uuid7, uuid7_from
+from mediaparts._conversation import _stamps
+from mediaparts._conversation._stamps import stamps, uuid7, uuid7_from
 from mediaparts.fetching import default_policy
 
 NOON = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
@@ -185,7 +185,7 @@ def test_uuid7_overflow_borrows_the_next_millisecond(monkeypatch: pytest.MonkeyP
     """When the random bits of one millisecond run out, the next UUID takes the next ms."""
     import time
 
-    from mediaparts import _stamps
+    from mediaparts._conversation import _stamps
 
     frozen = 1_764_000_000_000
     monkeypatch.setattr(time, "time_ns", lambda: frozen * 1_000_000)

@@ -24,12 +24,9 @@ import importlib as _importlib
 import typing as _typing
 
 from mediaparts import errors
-from mediaparts._build import Conversation, PartLike, part
-from mediaparts._errors import MediaError
-from mediaparts._lazy import lazy_exports as _lazy_exports
-from mediaparts._lazy import publish as _publish
-from mediaparts._merge import merge_runs
-from mediaparts._messages import (
+from mediaparts._conversation._make_part import Conversation, PartLike, part
+from mediaparts._conversation._merge import merge_runs
+from mediaparts._conversation._messages import (
     Assistant,
     Message,
     StopReason,
@@ -39,7 +36,7 @@ from mediaparts._messages import (
     User,
     message_from_dict,
 )
-from mediaparts._parts import (
+from mediaparts._conversation._parts import (
     AudioPart,
     Citation,
     FilePart,
@@ -53,6 +50,9 @@ from mediaparts._parts import (
     ToolCall,
     VideoPart,
 )
+from mediaparts._errors import MediaError
+from mediaparts._lazy import lazy_exports as _lazy_exports
+from mediaparts._lazy import publish as _publish
 from mediaparts._sources import untrusted
 from mediaparts.detection import Detection, detect
 from mediaparts.detection import canonical_media_type as canonical_media_type
@@ -78,8 +78,8 @@ from mediaparts.fetching import FetchPolicy
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     from mediaparts import batch, pricing, providers, tokens
     from mediaparts._configure import configure
-    from mediaparts._filter import filter_messages
-    from mediaparts._show import show
+    from mediaparts._conversation._filter import filter_messages
+    from mediaparts._conversation._show import show
     from mediaparts._upload import afrom_upload, from_upload
     from mediaparts.converting import TransformPolicy as TransformPolicy
     from mediaparts.converting import using_transforms as using_transforms
@@ -144,8 +144,8 @@ _LAZY = {
     "arender": "mediaparts.providers",
     "check": "mediaparts.providers",
     "configure": "mediaparts._configure",
-    "filter_messages": "mediaparts._filter",
-    "show": "mediaparts._show",
+    "filter_messages": "mediaparts._conversation._filter",
+    "show": "mediaparts._conversation._show",
     "offline": "mediaparts.fetching",
     "safe_async_client": "mediaparts.fetching",
     "safe_client": "mediaparts.fetching",

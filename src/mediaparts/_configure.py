@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mediaparts import fetching
+from mediaparts._conversation._stamps import UNSET, IdScheme, Unset, check_stamps, set_stamps
 from mediaparts._errors import InvalidConfig
-from mediaparts._stamps import UNSET, IdScheme, Unset, check_stamps, set_stamps
 from mediaparts.converting import TransformPolicy, set_default_transforms
 
 if TYPE_CHECKING:

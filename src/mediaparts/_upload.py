@@ -20,6 +20,7 @@ from typing import Any
 
 from mediaparts._boundary import Boundary
 from mediaparts._clienthints import declared_type, given_name, safe_filename
+from mediaparts._conversation._parts import MediaPart, part_class
 from mediaparts._errors import (
     InvalidMedia,
     MediaTooLarge,
@@ -27,7 +28,6 @@ from mediaparts._errors import (
     empty_media,
     excerpt,
 )
-from mediaparts._parts import MediaPart, part_class
 from mediaparts.detection import (
     PREFIX_SIZE,
     Detection,

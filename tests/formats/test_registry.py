@@ -266,7 +266,7 @@ def test_registry_one_kind_vocabulary() -> None:
     """Parts and detection use the one Kind of the formats layer."""
     import typing
 
-    from mediaparts import _mediapart
+    from mediaparts._conversation import _mediapart
     from mediaparts.detection import Detection
 
     assert _mediapart.Kind is formats.Kind

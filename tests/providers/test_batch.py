@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers import _batch as batch_module
 from mediaparts.providers import openai
+from mediaparts.providers._batching import _lines as batch_module
 from tests._builders import TESTDATA
 
 # What each provider needs besides the conversation, for a line to be made.

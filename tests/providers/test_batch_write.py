@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers import _batch_write
+from mediaparts.providers._batching import _write as _batch_write
 from tests._builders import TESTDATA
 
 PNG = (TESTDATA / "alpha.png").read_bytes()

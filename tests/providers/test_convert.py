@@ -1,5 +1,5 @@
 """normalize and render with media a provider cannot take as it is: audio, video, SVG and
-documents converted (`providers/_convert.py`, `_documents.py`), rendered and validated with
+documents converted (`providers/_fitting/_convert.py`, `_documents.py`), rendered and validated with
 the SDKs' own request types.
 
 Each test needs the extras it converts with, and skips cleanly without them.

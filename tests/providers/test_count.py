@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers import _tokenizer
+from mediaparts.providers._budgets import _tokenizer
 from mediaparts.testing import MediaFactory
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
@@ -540,7 +540,7 @@ def test_count_tokens_unpriced_svg_is_unknown_never_zero(
     unknown with the reason, on every provider, never 0 tokens counted as known."""
     namespace: dict[str, object] = {"error": error}
     exec(compile("def boom(*a, **k):\n    raise error\n", mp.__file__, "exec"), namespace)
-    monkeypatch.setattr("mediaparts.providers._normalize._prepare", namespace["boom"])
+    monkeypatch.setattr("mediaparts.providers._fitting._normalize._prepare", namespace["boom"])
     messages = mp.messages_from(payload, source)
     for provider in PROVIDERS:
         counted = mp.count_tokens(messages, provider)

@@ -24,9 +24,9 @@ pytest.importorskip("mypy")
 # (module, function) of each place that dispatches on a media kind (`Kind`) ...
 KIND_SITES = [
     ("providers/_rules.py", "Rules.for_kind"),
-    ("providers/_costs.py", "media_tokens"),
-    ("providers/_normalize.py", "_prepare"),
-    ("providers/_estimate.py", "media_part_tokens"),
+    ("providers/_budgets/_rates.py", "media_tokens"),
+    ("providers/_fitting/_normalize.py", "_prepare"),
+    ("providers/_budgets/_estimate.py", "media_part_tokens"),
     ("providers/wires/chat_completions/_render.py", "_block"),
     ("providers/wires/responses/_render.py", "_media"),
     ("providers/wires/messages/_render.py", "_media"),
@@ -35,9 +35,9 @@ KIND_SITES = [
 ]
 # ... and on the class of a message part (`Part`).
 PART_SITES = [
-    ("providers/_render_common.py", "parts"),
-    ("providers/_count_parts.py", "Counter.part"),
-    ("_show.py", "_part_lines"),
+    ("providers/_wire/_rendering.py", "parts"),
+    ("providers/_budgets/_count_parts.py", "Counter.part"),
+    ("_conversation/_show.py", "_part_lines"),
 ]
 
 _ERROR = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$", re.M)
@@ -85,7 +85,7 @@ def flagged(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]:
         r'\1, "hologram"]',
     )
     _patch(
-        package / "_parts.py",
+        package / "_conversation" / "_parts.py",
         r"^Part: TypeAlias = \($",
         'class HologramPart(PartFields):\n    kind: Literal["hologram"] = "hologram"\n\n\n'
         "Part: TypeAlias = (\n    HologramPart |",

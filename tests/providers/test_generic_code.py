@@ -13,18 +13,19 @@ PACKAGE = Path(mediaparts.providers.__file__).parent
 ROOT = PACKAGE.parent
 # The modules that serve every provider (_registry.py holds the table of built-ins, the one
 # place that lists them).
+# Its shared modules, at its top and in its private folders (_fitting, _budgets, ...).
 GENERIC = sorted(
-    p.name
-    for p in PACKAGE.glob("_*.py")
+    p.relative_to(PACKAGE).as_posix()
+    for p in [*PACKAGE.glob("_*.py"), *PACKAGE.glob("_*/_*.py")]
     if p.name not in ("__init__.py", "_registry.py")
     and p.stem.lstrip("_") not in ("vision", "tokenizer")
 )
 # Outside providers/, the modules that serve every provider too: messages, summaries, the CLI
 # and the testing toolkit read what provider modules declare, as generic code does.
 SERVING = [
-    "_messages.py",
-    "_summary.py",
-    "cli.py",
+    "_conversation/_messages.py",
+    "_conversation/_summary.py",
+    "cli/_main.py",
     *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "testing").glob("*.py")),
 ]
 # _vision.py holds the geometry classes, named after the formula's author (OpenAITiles, ...),
@@ -59,7 +60,7 @@ def _named(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("name", [*GENERIC, "_vision.py", "_tokenizer.py"])
+@pytest.mark.parametrize("name", [*GENERIC, "_budgets/_vision.py", "_budgets/_tokenizer.py"])
 def test_generic_code_names_no_provider(name: str) -> None:
     """No code (docstrings aside) of a generic module names a provider or its models."""
     words = [
@@ -67,8 +68,8 @@ def test_generic_code_names_no_provider(name: str) -> None:
         for w in _named(PACKAGE / name)
         for word in WORDS
         if word in w.lower()
-        and not (name == "_vision.py" and w[:1].isupper())
-        and not (name == "_tokenizer.py" and "bpe" in w.lower())
+        and not (name == "_budgets/_vision.py" and w[:1].isupper())
+        and not (name == "_budgets/_tokenizer.py" and "bpe" in w.lower())
     ]
     assert words == [], f"{name} names {words}"
 

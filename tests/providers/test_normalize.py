@@ -14,7 +14,7 @@ from PIL import Image
 from pytest_httpx import HTTPXMock
 
 import mediaparts as mp
-from mediaparts.providers import MediaCosts, ModelRule, OpenAITiles
+from mediaparts.providers import MediaRates, ModelRule, OpenAITiles
 from tests._builders import IMAGES
 
 PROVIDERS = mp.providers.names()
@@ -361,7 +361,7 @@ def test_normalize_orientation_every_format(tmp_path: Path, fmt: str, orientatio
         ({"vision": 5}, "vision must be a tuple of ModelRule"),
         ({"costs": 5}, "costs must be a tuple of ModelRule"),
         ({"image_media_types": 5}, "tuple of media type strings"),
-        ({"vision": (ModelRule("*", MediaCosts("x")),)}, "vision row's rule must be a Vision"),
+        ({"vision": (ModelRule("*", MediaRates("x")),)}, "vision row's rule must be a Vision"),
         ({"costs": (ModelRule("*", OpenAITiles(85, 170)),)}, "costs row's rule must be a MediaC"),
     ],
 )

@@ -48,7 +48,7 @@ def test_providers_lookup_leaves_the_operations_unloaded() -> None:
     """Looking a provider up loads neither the operations' modules nor asyncio."""
     code = (
         "import sys, mediaparts as mp; mp.providers.get('openai'); "
-        "print(sorted(m for m in ('asyncio', 'mediaparts.providers._normalize') "
+        "print(sorted(m for m in ('asyncio', 'mediaparts.providers._fitting._normalize') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
-from mediaparts.providers._read_common import inline_media, located, plain, token_count
+from mediaparts.providers._wire._reading import inline_media, located, plain, token_count
 from tests._builders import TESTDATA
 from tests.conversations._corpus import load, path_of
 

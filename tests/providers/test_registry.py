@@ -27,15 +27,15 @@ from mediaparts import cli
 from mediaparts.formats import Kind
 from mediaparts.providers import (
     AnthropicPatches,
-    CostsTable,
     FileRules,
     ImageRules,
     KindRules,
-    MediaCosts,
+    MediaRates,
     ModelRule,
     OpenAITiles,
     Prepare,
     Problems,
+    RatesTable,
     Rules,
     Site,
     VisionTable,
@@ -55,8 +55,8 @@ VISION: VisionTable = (
     ModelRule("pixie-1*", AnthropicPatches(max_long_edge=512, max_tokens=400)),
     ModelRule("pixie-tiles*", OpenAITiles(base=10, tile=20)),
 )
-COSTS: CostsTable = (
-    ModelRule("*", MediaCosts("Pixie", pdf_per_page=100, not_accepted=frozenset({"audio"}))),
+COSTS: RatesTable = (
+    ModelRule("*", MediaRates("Pixie", pdf_per_page=100, not_accepted=frozenset({"audio"}))),
 )
 
 RULES = Rules(

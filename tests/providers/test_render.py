@@ -18,8 +18,8 @@ from mediaparts.providers import (
     openai,
     openai_responses,
 )
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import Prepare
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._wire._rendering import Prepare
 from tests._builders import TESTDATA
 from tests._golden import check_golden
 from tests.providers._prepare import StandIn

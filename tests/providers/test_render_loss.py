@@ -18,9 +18,9 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.providers import get
-from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._fitting._normalized import NormalizedPart
 from mediaparts.providers._render import Preparer
-from mediaparts.providers._render_common import call_ids, parts
+from mediaparts.providers._wire._rendering import call_ids, parts
 from tests._builders import TESTDATA
 from tests.providers._sdk import validate_request
 

@@ -12,7 +12,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.formats import Kind
 from mediaparts.providers import bedrock
-from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._fitting._normalized import NormalizedPart
 from tests._builders import TESTDATA
 from tests.providers._prepare import StandIn
 

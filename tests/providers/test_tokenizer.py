@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mediaparts as mp
-from mediaparts.providers import _tokenizer
+from mediaparts.providers._budgets import _tokenizer
 
 bpe_openai = pytest.importorskip("bpe_openai", reason="the [tokens] extra (bpe-openai) is absent")
 tiktoken = pytest.importorskip("tiktoken", reason="tiktoken (dev group) is absent")

@@ -18,7 +18,7 @@ from mediaparts.providers import (
     AnthropicPatches,
     GeminiMediaResolution,
     GeminiTiles,
-    MediaCosts,
+    MediaRates,
     ModelRule,
     OpenAIPatches,
     OpenAITiles,
@@ -26,7 +26,7 @@ from mediaparts.providers import (
     Undocumented,
     VisionGeometry,
 )
-from mediaparts.providers._vision import lookup
+from mediaparts.providers._budgets._vision import lookup
 
 
 def vision_geometry(provider: str, model: str | None = None) -> VisionGeometry:
@@ -41,7 +41,7 @@ def image_tokens(
     return vision_geometry(provider, model).tokens(width, height, detail)
 
 
-def media_costs(provider: str, model: str | None = None) -> MediaCosts:
+def media_costs(provider: str, model: str | None = None) -> MediaRates:
     """The audio, video and PDF rates of a provider and model."""
     return mp.providers.get(provider).rules.costs_for(model)
 

@@ -192,7 +192,7 @@ REVIEWED: dict[str, Reviewed] = {
         "a tool call's id (fullmatch), from a payload or the application",
         lambda n: "a" * n + "!",
     ),
-    "mediaparts._build:_URL": Reviewed(
+    "mediaparts._conversation._make_part:_URL": Reviewed(
         r"[A-Za-z][A-Za-z0-9+.-]+://",
         "a str given to mp.part (match); the application's own value",
         lambda n: "a" * n,
@@ -237,32 +237,32 @@ REVIEWED: dict[str, Reviewed] = {
         "an accept pattern the application gives from_upload (fullmatch); trusted",
         lambda n: "a" * n,
     ),
-    "mediaparts._cli_files:_UNSAFE_NAME": Reviewed(
+    "mediaparts.cli._files:_UNSAFE_NAME": Reviewed(
         r'[\x00-\x1f\x7f/\\:*?"<>|\ud800-\udfff]',
         f"a URL's file name, for normalize --out; {_UNTRUSTED}",
         lambda n: "\x00" * n,
     ),
-    "mediaparts._messages:_RFC3339_START": Reviewed(
+    "mediaparts._conversation._messages:_RFC3339_START": Reviewed(
         r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}",
         f"a message dict's created_at text (match, anchored, fixed width); {_UNTRUSTED}",
         lambda n: "1" * n,
     ),
-    "mediaparts._descriptors:_CONTROL": Reviewed(
+    "mediaparts._conversation._descriptors:_CONTROL": Reviewed(
         r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]",
         f"every text mp.show prints (sub), e.g. a conversation file; {_UNTRUSTED}",
         lambda n: "\x1b" * n,
     ),
-    "mediaparts._descriptors:_BARE": Reviewed(
+    "mediaparts._conversation._descriptors:_BARE": Reviewed(
         r"[\w.:/@+#=-]+",
         f"a header value mp.show prints: a name, an id (fullmatch); {_UNTRUSTED}",
         lambda n: "a" * n + " ",
     ),
-    "mediaparts._summary:_BASE64": Reviewed(
+    "mediaparts._conversation._summary:_BASE64": Reviewed(
         r"[A-Za-z0-9+/]+={0,2}",
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "A" * n + "!",
     ),
-    "mediaparts._summary:_HEX": Reviewed(
+    "mediaparts._conversation._summary:_HEX": Reviewed(
         r"[0-9A-Fa-f]+",
         "strings of a rendered payload in a test (fullmatch); trusted",
         lambda n: "0" * n + "g",

@@ -9,7 +9,7 @@ start straight with a `moov`, `mdat`, `wide` or `free` atom.
 
 from __future__ import annotations
 
-from mediaparts.detection._hit import Hit
+from mediaparts.detection._verdict import Hit
 from mediaparts.formats import ByteWindow, boxes, brands, track_handlers
 
 __all__ = ["ftyp", "quicktime_atoms"]

@@ -7,7 +7,7 @@ WebM and Matroska file).
 
 from __future__ import annotations
 
-from mediaparts.detection._hit import Hit
+from mediaparts.detection._verdict import Hit
 from mediaparts.formats import (
     AUDIO_TRACK,
     EBML_HEADER,

@@ -18,7 +18,6 @@ import filetype
 from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidMedia
 from mediaparts._paths import is_str_path, open_path, register_media_test
-from mediaparts.detection._hit import Hit
 from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
 from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
 from mediaparts.detection._types import (
@@ -31,6 +30,7 @@ from mediaparts.detection._types import (
     media_type_from_filename,
     same_format,
 )
+from mediaparts.detection._verdict import Hit
 from mediaparts.formats import PREFIX_SIZE, ByteWindow, Kind, ReadAt
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]

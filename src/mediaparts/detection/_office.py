@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from mediaparts.detection._hit import Hit
+from mediaparts.detection._verdict import Hit
 from mediaparts.formats import ByteWindow
 
 __all__ = ["ole2", "zip_family"]

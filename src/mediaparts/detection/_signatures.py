@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mediaparts.detection import _audio, _brands, _containers, _office
-from mediaparts.detection._hit import Hit
 from mediaparts.detection._sniff import decode_text
+from mediaparts.detection._verdict import Hit
 from mediaparts.formats import PDF_OBJECT, ByteWindow, magic
 
 __all__ = ["OWNED_TYPES", "SIGNATURES", "Signature", "match_signatures"]

@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mediaparts._build import part as make_part
+from mediaparts._conversation._make_part import part as make_part
+from mediaparts._conversation._messages import Message, User, message_from_dict
 from mediaparts._errors import ConversionWarning, InvalidConfig, InvalidMedia, MediaError, excerpt
-from mediaparts._messages import Message, User, message_from_dict
 from mediaparts._paths import untrusted_paths
 from mediaparts.converting import TransformPolicy, default_transforms
 from mediaparts.fetching import FetchPolicy, default_policy, using_policy

@@ -17,7 +17,7 @@ another, which then works everywhere a built-in one does. The generic operations
 For a wire written outside this package: `Wire` and the types of its members' arguments
 (`Prepare` for `render`, `Served` for the readers, `Where` and `Problems` for `media_site`),
 `Site` and the two site helpers `payload_bytes` and `url_text_site`, and the rule and table
-types. Its `render` is its own: the helpers the built-in wires share (`_render_common`) are
+types. Its `render` is its own: the helpers the built-in wires share (`_wire/_rendering`) are
 not exported, as they change with the built-in wires' needs. A provider with a file store
 gives `files=`, a `FileApi` (its `FileStoreRules` and the calls that store an
 `UploadRequest` and answer `Stored`); `render(..., urls="upload")` takes any `PartUploader`.
@@ -30,22 +30,9 @@ import typing as _typing
 from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts._lazy import publish as _publish
 from mediaparts.providers import wires
-from mediaparts.providers._files import FileApi, FileStoreRules, Stored, UploadRequest
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._protocol import Prepare, Served, Wire
-from mediaparts.providers._registry import (
-    Provider,
-    get,
-    names,
-    register,
-    registered,
-    unregister,
-)
-from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
-from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
-from mediaparts.providers._text import TextRule, TextTable
-from mediaparts.providers._vision import (
+from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
+from mediaparts.providers._budgets._vision import (
     AnthropicPatches,
     GeminiMediaResolution,
     GeminiTiles,
@@ -57,70 +44,94 @@ from mediaparts.providers._vision import (
     VisionGeometry,
     VisionTable,
 )
+from mediaparts.providers._files import FileApi, FileStoreRules, Stored, UploadRequest
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._registry import (
+    Provider,
+    get,
+    names,
+    register,
+    registered,
+    unregister,
+)
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._wire._media_sites import (
+    Problems,
+    Site,
+    Where,
+    payload_bytes,
+    url_text_site,
+)
+from mediaparts.providers._wire._protocol import Prepare, Served, Wire
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
-    from mediaparts.providers._batch import BatchWriter, batch_line
-    from mediaparts.providers._batch_read import read_batch_results
-    from mediaparts.providers._batch_types import BatchError, BatchFile, BatchResult
-    from mediaparts.providers._batch_write import write_batch
-    from mediaparts.providers._check import Violation, check
-    from mediaparts.providers._count import (
+    from mediaparts.providers._batching._lines import BatchWriter, batch_line
+    from mediaparts.providers._batching._results import read_batch_results
+    from mediaparts.providers._batching._types import BatchError, BatchFile, BatchResult
+    from mediaparts.providers._batching._write import write_batch
+    from mediaparts.providers._budgets._count import (
         MessageTokens,
         PartTokens,
         TokenCount,
         count_tokens,
         estimate_tokens,
     )
-    from mediaparts.providers._normalize import anormalize, normalize, normalize_many
+    from mediaparts.providers._budgets._pricing import Cost, Price, Prices, cost
+    from mediaparts.providers._budgets._trim import trim
+    from mediaparts.providers._check import Violation, check
+    from mediaparts.providers._fitting._normalize import anormalize, normalize, normalize_many
+    from mediaparts.providers._fitting._uploads import PartUploader, RenderUrls
     from mediaparts.providers._options import Options
-    from mediaparts.providers._pricing import Cost, Price, Prices, cost
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
     from mediaparts.providers._sending import sdk_kwargs
-    from mediaparts.providers._trim import trim
-    from mediaparts.providers._uploads import PartUploader, RenderUrls
 
 # The operations over providers, by the module that defines it: they load on first use, so
 # looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
 _LAZY = {
     "Violation": "mediaparts.providers._check",
-    "anormalize": "mediaparts.providers._normalize",
+    "anormalize": "mediaparts.providers._fitting._normalize",
     "arender": "mediaparts.providers._render",
     "check": "mediaparts.providers._check",
-    "estimate_tokens": "mediaparts.providers._count",
-    "count_tokens": "mediaparts.providers._count",
-    "TokenCount": "mediaparts.providers._count",
-    "MessageTokens": "mediaparts.providers._count",
-    "PartTokens": "mediaparts.providers._count",
-    "Cost": "mediaparts.providers._pricing",
-    "Price": "mediaparts.providers._pricing",
-    "Prices": "mediaparts.providers._pricing",
-    "cost": "mediaparts.providers._pricing",
+    "estimate_tokens": "mediaparts.providers._budgets._count",
+    "count_tokens": "mediaparts.providers._budgets._count",
+    "TokenCount": "mediaparts.providers._budgets._count",
+    "MessageTokens": "mediaparts.providers._budgets._count",
+    "PartTokens": "mediaparts.providers._budgets._count",
+    "Cost": "mediaparts.providers._budgets._pricing",
+    "Price": "mediaparts.providers._budgets._pricing",
+    "Prices": "mediaparts.providers._budgets._pricing",
+    "cost": "mediaparts.providers._budgets._pricing",
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
     "sdk_kwargs": "mediaparts.providers._sending",
     "OnLoss": "mediaparts.providers._render",
     "Options": "mediaparts.providers._options",
     "ForeignReasoning": "mediaparts.providers._render",
-    "normalize": "mediaparts.providers._normalize",
-    "normalize_many": "mediaparts.providers._normalize",
+    "normalize": "mediaparts.providers._fitting._normalize",
+    "normalize_many": "mediaparts.providers._fitting._normalize",
     "render": "mediaparts.providers._render",
-    "trim": "mediaparts.providers._trim",
-    "BatchWriter": "mediaparts.providers._batch",
-    "batch_line": "mediaparts.providers._batch",
-    "BatchError": "mediaparts.providers._batch_types",
-    "BatchFile": "mediaparts.providers._batch_types",
-    "BatchResult": "mediaparts.providers._batch_types",
-    "read_batch_results": "mediaparts.providers._batch_read",
-    "write_batch": "mediaparts.providers._batch_write",
-    "PartUploader": "mediaparts.providers._uploads",
-    "RenderUrls": "mediaparts.providers._uploads",
+    "trim": "mediaparts.providers._budgets._trim",
+    "BatchWriter": "mediaparts.providers._batching._lines",
+    "batch_line": "mediaparts.providers._batching._lines",
+    "BatchError": "mediaparts.providers._batching._types",
+    "BatchFile": "mediaparts.providers._batching._types",
+    "BatchResult": "mediaparts.providers._batching._types",
+    "read_batch_results": "mediaparts.providers._batching._results",
+    "write_batch": "mediaparts.providers._batching._write",
+    "PartUploader": "mediaparts.providers._fitting._uploads",
+    "RenderUrls": "mediaparts.providers._fitting._uploads",
 }
 
 
 # Old names that still resolve, with a DeprecationWarning (the kind "document" became "file";
 # a provider module became a wire plus a `Provider` record).
-_RENAMED = {"DocumentRules": "FileRules", "ProviderModule": "Wire"}
+_RENAMED = {
+    "DocumentRules": "FileRules",
+    "ProviderModule": "Wire",
+    "MediaCosts": "MediaRates",
+    "CostsTable": "RatesTable",
+}
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals(), _RENAMED)
 
@@ -131,7 +142,6 @@ __all__ = [
     "BatchResult",
     "BatchWriter",
     "Cost",
-    "CostsTable",
     "FileApi",
     "FileRules",
     "FileStoreRules",
@@ -140,7 +150,7 @@ __all__ = [
     "GeminiTiles",
     "ImageRules",
     "KindRules",
-    "MediaCosts",
+    "MediaRates",
     "MessageTokens",
     "ModelRule",
     "NormalizedPart",
@@ -156,6 +166,7 @@ __all__ = [
     "Prices",
     "Problems",
     "Provider",
+    "RatesTable",
     "RenderUrls",
     "Rules",
     "Served",

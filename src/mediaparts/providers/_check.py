@@ -20,11 +20,11 @@ from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.formats import pdf_page_count
 from mediaparts.imaging import image_size, is_animated
-from mediaparts.providers._protocol import SiteReader
+from mediaparts.providers._budgets._vision import check_model
 from mediaparts.providers._registry import Provider, get, registered
 from mediaparts.providers._rules import base64_size
-from mediaparts.providers._sites import Problems, Site, Where
-from mediaparts.providers._vision import check_model
+from mediaparts.providers._wire._media_sites import Problems, Site, Where
+from mediaparts.providers._wire._protocol import SiteReader
 
 __all__ = ["Violation", "check"]
 

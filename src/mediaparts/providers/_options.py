@@ -16,8 +16,8 @@ from typing import Any, Literal, ParamSpec, TypeAlias, TypeVar, get_args
 
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.converting import TransformPolicy
-from mediaparts.providers._uploads import PartUploader, RenderUrls
-from mediaparts.providers._vision import check_model
+from mediaparts.providers._budgets._vision import check_model
+from mediaparts.providers._fitting._uploads import PartUploader, RenderUrls
 
 __all__ = ["ForeignReasoning", "OnLoss", "Options", "check_losses", "renamed", "resolve"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mediaparts._boundary import Boundary
-from mediaparts._messages import Assistant, Message
+from mediaparts._conversation._messages import Assistant, Message
 from mediaparts._sources import untrusted_paths
 from mediaparts.providers._registry import Provider, get
 

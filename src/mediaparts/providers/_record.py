@@ -14,13 +14,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mediaparts._conversation._messages import Assistant, Message
+from mediaparts._conversation._parts import ReasoningPart
 from mediaparts._errors import InvalidConfig, excerpt
-from mediaparts._messages import Assistant, Message
-from mediaparts._parts import ReasoningPart
 from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi
-from mediaparts.providers._protocol import BatchReader, BatchRequest, Renderer, SiteReader, Wire
 from mediaparts.providers._rules import Rules, replace_rules
+from mediaparts.providers._wire._protocol import (
+    BatchReader,
+    BatchRequest,
+    Renderer,
+    SiteReader,
+    Wire,
+)
 
 __all__ = ["Provider", "built_in", "moved_to_wire"]
 

@@ -23,12 +23,12 @@ from typing import Any
 from mediaparts._errors import InvalidConfig, UnknownProvider, excerpt
 from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi
-from mediaparts.providers._protocol import (
+from mediaparts.providers._record import Provider
+from mediaparts.providers._rules import Rules
+from mediaparts.providers._wire._protocol import (
     BatchReader,
     BatchRequest,
 )
-from mediaparts.providers._record import Provider
-from mediaparts.providers._rules import Rules
 
 __all__ = [
     "PLUGIN_GROUP",

@@ -9,7 +9,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mediaparts._boundary import Boundary
-from mediaparts._build import Conversation, is_single_source, part
+from mediaparts._conversation._make_part import Conversation, is_single_source, part
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
+from mediaparts._conversation._parts import (
+    MediaPart,
+    ProviderPart,
+    ReasoningPart,
+    TextPart,
+    ToolCall,
+)
 from mediaparts._errors import (
     ConversionError,
     ConversionWarning,
@@ -17,14 +25,12 @@ from mediaparts._errors import (
     InvalidMedia,
     excerpt,
 )
-from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import MediaPart, ProviderPart, ReasoningPart, TextPart, ToolCall
 from mediaparts.converting import TransformPolicy
-from mediaparts.providers._normalize import UrlMode, _check_urls, anormalize, normalize
-from mediaparts.providers._normalized import NormalizedPart
+from mediaparts.providers._fitting._normalize import UrlMode, _check_urls, anormalize, normalize
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._fitting._uploads import PartUploader, RenderUrls
 from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
-from mediaparts.providers._uploads import PartUploader, RenderUrls
 
 __all__ = ["ForeignReasoning", "OnLoss", "Preparer", "arender", "as_messages", "render"]
 

@@ -16,13 +16,13 @@ from typing import Any, Literal, TypeVar, get_args
 
 from typing_extensions import Never
 
-from mediaparts._construct import article
+from mediaparts._conversation._construct import article
 from mediaparts._errors import InvalidConfig, NoDocumentedRule, excerpt, rewrap
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
-from mediaparts.providers._media_costs import MediaCosts
-from mediaparts.providers._text import GENERIC_TEXT, TextRule
-from mediaparts.providers._vision import ModelRule, VisionGeometry, check_model, lookup
+from mediaparts.providers._budgets._media_rates import MediaRates
+from mediaparts.providers._budgets._text import GENERIC_TEXT, TextRule
+from mediaparts.providers._budgets._vision import ModelRule, VisionGeometry, check_model, lookup
 
 _Row = TypeVar("_Row")
 
@@ -161,7 +161,7 @@ class Rules:
     file: FileRules
     max_request_bytes: int | None = None
     vision: tuple[ModelRule[VisionGeometry], ...] = ()
-    costs: tuple[ModelRule[MediaCosts], ...] = ()
+    costs: tuple[ModelRule[MediaRates], ...] = ()
     source: str = ""
     vision_source: str = ""
     costs_source: str = ""
@@ -217,7 +217,7 @@ class Rules:
             )
         return self._row(self.vision, model, strict=strict)
 
-    def costs_for(self, model: str | None = None) -> MediaCosts:
+    def costs_for(self, model: str | None = None) -> MediaRates:
         """Return the audio, video and PDF token rates of a model (first matching row).
 
         Raises:
@@ -307,7 +307,7 @@ class Rules:
 
 
 # The model tables and the rule type of their rows.
-_TABLES: dict[str, type] = {"vision": VisionGeometry, "costs": MediaCosts, "text": TextRule}
+_TABLES: dict[str, type] = {"vision": VisionGeometry, "costs": MediaRates, "text": TextRule}
 
 _FIELD_TYPES: dict[str, type] = {
     "image": ImageRules,

@@ -29,8 +29,8 @@ from mediaparts._lazy import publish as _publish
 if TYPE_CHECKING:  # loaded on first use (below); type checkers see them as plain imports
     import pytest
 
-    from mediaparts._descriptors import describe
-    from mediaparts._summary import summarize
+    from mediaparts._conversation._descriptors import describe
+    from mediaparts._conversation._summary import summarize
     from mediaparts.testing._media import MediaFactory
     from mediaparts.testing._payload import assert_fits
     from mediaparts.testing._urls import MediaURLs
@@ -41,8 +41,8 @@ _LAZY = {
     "MediaFactory": "mediaparts.testing._media",
     "MediaURLs": "mediaparts.testing._urls",
     "assert_fits": "mediaparts.testing._payload",
-    "describe": "mediaparts._descriptors",
-    "summarize": "mediaparts._summary",
+    "describe": "mediaparts._conversation._descriptors",
+    "summarize": "mediaparts._conversation._summary",
 }
 
 

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from mediaparts._conversation._parts import AudioPart, FilePart, ImagePart
 from mediaparts._errors import InvalidConfig, excerpt
-from mediaparts._parts import AudioPart, FilePart, ImagePart
 from mediaparts.formats import Format, by_extension, registered
 
 if TYPE_CHECKING:

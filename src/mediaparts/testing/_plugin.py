@@ -142,7 +142,7 @@ def pytest_assertrepr_compare(op: str, left: Any, right: Any) -> list[str] | Non
 
 def _conversation(value: Any) -> bool:
     # No message was ever made (its module is not loaded): import nothing.
-    if "mediaparts._messages" not in sys.modules:
+    if "mediaparts._conversation._messages" not in sys.modules:
         return False
     from mediaparts import Assistant, System, Tool, User
 

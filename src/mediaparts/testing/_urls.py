@@ -18,8 +18,8 @@ from typing import Any
 
 import httpx
 
+from mediaparts._conversation._parts import MediaPart
 from mediaparts._errors import BlockedURL, InvalidConfig, OfflineError, cut_middle, excerpt
-from mediaparts._parts import MediaPart
 from mediaparts._sources import read_path
 from mediaparts.detection import detect
 from mediaparts.fetching import check_url, redact, use_clients

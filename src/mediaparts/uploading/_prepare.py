@@ -9,8 +9,8 @@ reference, has nothing to upload: `why_not` says so.
 
 from __future__ import annotations
 
+from mediaparts._conversation._parts import MediaPart
 from mediaparts._errors import UnsupportedMediaType
-from mediaparts._parts import MediaPart
 from mediaparts.converting import TransformPolicy
 from mediaparts.formats import Kind
 from mediaparts.providers import FileStoreRules, NormalizedPart, Provider, normalize

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mediaparts._boundary import Boundary, theirs
-from mediaparts._build import part as make_part
+from mediaparts._conversation._make_part import part as make_part
+from mediaparts._conversation._mediapart import part_class
+from mediaparts._conversation._parts import ImagePart, MediaPart
 from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
-from mediaparts._mediapart import part_class
-from mediaparts._parts import ImagePart, MediaPart
 from mediaparts.converting import TransformPolicy
 from mediaparts.detection import extension_for
 from mediaparts.providers import (

@@ -10,8 +10,8 @@ import asyncio
 import time
 from typing import Any
 
+from mediaparts._conversation._parts import MediaPart
 from mediaparts._errors import InvalidConfig, UnsupportedMediaType, excerpt
-from mediaparts._parts import MediaPart
 from mediaparts.converting import TransformPolicy
 from mediaparts.detection import kind_of
 from mediaparts.fetching import redact

@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, ProviderLimitError, excerpt
-from mediaparts.providers._batch_types import (
+from mediaparts.providers._batching._types import (
     BatchRecord,
     need_id,
     one_model,
     request_fields,
     result_error,
 )
-from mediaparts.providers._read_common import as_dict, need
+from mediaparts.providers._wire._reading import as_dict, need
 
 __all__ = ["CUSTOM_ID", "batch_request", "batch_result"]
 

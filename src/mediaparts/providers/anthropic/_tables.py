@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
+from mediaparts.providers._budgets._vision import (
+    AnthropicPatches,
+    ModelRule,
+    VisionGeometry,
+    VisionTable,
+)
 from mediaparts.providers._files import FileStoreRules
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
-from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
-from mediaparts.providers._text import TextRule, TextTable
-from mediaparts.providers._vision import AnthropicPatches, ModelRule, VisionGeometry, VisionTable
+from mediaparts.providers._wire._rendering import TEXT_TYPES
 
 __all__ = [
     "COSTS",
@@ -53,10 +58,10 @@ VISION_SOURCE = (
 # page typically uses 1,500-3,000 tokens per page depending on content density", the page's
 # image costing more by the image rules. The top of that range is the approximation: counts
 # measured on dense pages (2,100 to 3,150 a page) land near it, and a budget should not fall short.
-COSTS: CostsTable = (
+COSTS: RatesTable = (
     ModelRule(
         "*",
-        MediaCosts(
+        MediaRates(
             "Anthropic",
             not_accepted=frozenset({"audio", "video"}),
             pdf_per_page_approx=3000,

@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from mediaparts._errors import InvalidConfig
-from mediaparts.providers._batch_types import (
+from mediaparts.providers._batching._types import (
     BatchRecord,
     need_id,
     request_fields,
     result_error,
 )
-from mediaparts.providers._read_common import as_dict
+from mediaparts.providers._wire._reading import as_dict
 from mediaparts.providers.bedrock._tables import BATCH_REFUSED
 
 __all__ = ["batch_request", "batch_result"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 
 from mediaparts.providers import anthropic
+from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import GENERIC_TEXT, TextTable
+from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
 from mediaparts.providers._files import FileStoreRules
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
-from mediaparts.providers._render_common import TEXT_TYPES
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
-from mediaparts.providers._text import GENERIC_TEXT, TextTable
-from mediaparts.providers._vision import ModelRule, Undocumented, VisionTable
+from mediaparts.providers._wire._rendering import TEXT_TYPES
 from mediaparts.providers.wires.converse import formats
 
 __all__ = [
@@ -48,17 +48,17 @@ VISION_SOURCE = (
 # Claude ids, the Bedrock user guide's Claude page (read 2026-11) says a 3-page PDF uses
 # "approximately 1,000 tokens" in Converse's text-only document chat (what `render` sends: no
 # citations), "approximately 7,000" with citations: about 334 a page, approximate.
-COSTS: CostsTable = (
+COSTS: RatesTable = (
     ModelRule(
         "*claude*",
-        MediaCosts(
+        MediaRates(
             "Bedrock",
             pdf_per_page_approx=334,
             pdf_approximation="about 334 tokens a page (Bedrock's Claude guide: a 3-page PDF "
             "uses 'approximately 1,000 tokens' in text-only Converse document chat)",
         ),
     ),
-    ModelRule("*", MediaCosts("Bedrock")),
+    ModelRule("*", MediaRates("Bedrock")),
 )
 COSTS_SOURCE = (
     "botocore bedrock-runtime service-2.json: no token formula (read 2026-08); Bedrock's "

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from mediaparts.providers._files import FileStoreRules
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
-from mediaparts.providers._render_common import TEXT_TYPES
-from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
-from mediaparts.providers._text import TextRule, TextTable
-from mediaparts.providers._vision import (
+from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
+from mediaparts.providers._budgets._vision import (
     GeminiMediaResolution,
     GeminiTiles,
     ModelRule,
     VisionTable,
 )
+from mediaparts.providers._files import FileStoreRules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._wire._rendering import TEXT_TYPES
 
 __all__ = [
     "COSTS",
@@ -62,9 +62,9 @@ VISION_SOURCE = (
 # is the video page's "approximately 300 tokens per second" (the two pages agree read this way);
 # PDF pages 258 (document page), 560 by default on Gemini 3 (media-resolution page, from
 # secondary summaries: confirm).
-COSTS: CostsTable = (
-    ModelRule("gemini-3*", MediaCosts("Gemini", 32, 263, pdf_per_page=560)),
-    ModelRule("*", MediaCosts("Gemini", 32, 263, pdf_per_page=258)),
+COSTS: RatesTable = (
+    ModelRule("gemini-3*", MediaRates("Gemini", 32, 263, pdf_per_page=560)),
+    ModelRule("*", MediaRates("Gemini", 32, 263, pdf_per_page=258)),
 )
 COSTS_SOURCE = (
     "ai.google.dev/gemini-api/docs/audio, tokens, video-understanding, document-processing, "

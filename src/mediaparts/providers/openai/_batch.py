@@ -15,14 +15,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, excerpt
-from mediaparts.providers._batch_types import (
+from mediaparts.providers._batching._types import (
     BatchRecord,
     need_id,
     one_model,
     request_fields,
     result_error,
 )
-from mediaparts.providers._read_common import as_dict, maybe
+from mediaparts.providers._wire._reading import as_dict, maybe
 
 __all__ = ["batch_request", "batch_result", "batch_writer"]
 

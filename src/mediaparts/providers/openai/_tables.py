@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from mediaparts.providers._files import FileStoreRules
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
-from mediaparts.providers._render_common import TEXT_TYPES
-from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
-from mediaparts.providers._text import TextRule, TextTable
-from mediaparts.providers._vision import (
+from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
+from mediaparts.providers._budgets._vision import (
     ModelRule,
     OpenAIPatches,
     OpenAITiles,
     PatchBudget,
     VisionTable,
 )
+from mediaparts.providers._files import FileStoreRules
+from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._wire._rendering import TEXT_TYPES
 
 __all__ = [
     "BREAKPOINT_MODELS",
@@ -117,7 +117,7 @@ VISION_SOURCE = (
 
 # Token rates, read 2026-08: OpenAI documents no audio, video or PDF token formula (PDF pages
 # cost their text plus an image each, sizes undocumented).
-COSTS: CostsTable = (ModelRule("*", MediaCosts("OpenAI", not_accepted=frozenset({"video"}))),)
+COSTS: RatesTable = (ModelRule("*", MediaRates("OpenAI", not_accepted=frozenset({"video"}))),)
 COSTS_SOURCE = (
     "developers.openai.com/api/docs/guides/images-vision and file-inputs: no audio, video or "
     "PDF token formula documented (read 2026-08)"

@@ -9,10 +9,10 @@ from __future__ import annotations
 import dataclasses
 
 from mediaparts.providers import openai
-from mediaparts.providers._media_costs import CostsTable, MediaCosts
+from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextTable
+from mediaparts.providers._budgets._vision import ModelRule
 from mediaparts.providers._rules import KindRules, Rules
-from mediaparts.providers._text import TextTable
-from mediaparts.providers._vision import ModelRule
 
 __all__ = ["COSTS", "FILE_STORE", "PROVIDER", "RULES", "TEXT"]
 
@@ -25,8 +25,8 @@ _CHAT_STORE = _CHAT_FILES.rules
 
 # The vision table and sources are Chat Completions' (`openai.RULES.vision`): one page covers both.
 # The Responses API has no audio input part either (openai-python 3.54, read 2026-08).
-COSTS: CostsTable = (
-    ModelRule("*", MediaCosts("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
+COSTS: RatesTable = (
+    ModelRule("*", MediaRates("OpenAI Responses", not_accepted=frozenset({"audio", "video"}))),
 )
 
 # Text: Chat Completions' table (the same encodings; its framing assumed), read 2026-11, except

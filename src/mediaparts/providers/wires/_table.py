@@ -6,7 +6,7 @@ import importlib
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, excerpt
-from mediaparts.providers._protocol import Wire, validated_wire
+from mediaparts.providers._wire._protocol import Wire, validated_wire
 
 __all__ = ["canonical", "get", "names", "resolve"]
 

@@ -11,11 +11,11 @@ import fnmatch
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mediaparts._blocks import Cache
+from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._messages import Tool
 from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Tool
-from mediaparts.providers._read_common import as_dict, maybe, shown
-from mediaparts.providers._render_common import Prepare, Served, check_names_quirk, error_text
+from mediaparts.providers._wire._reading import as_dict, maybe, shown
+from mediaparts.providers._wire._rendering import Prepare, Served, check_names_quirk, error_text
 
 __all__ = [
     "BREAKPOINT_MODELS",

@@ -12,10 +12,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
-from mediaparts._parts import (
+from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._conversation._parts import (
     Citation,
     MediaPart,
     Part,
@@ -24,7 +23,8 @@ from mediaparts._parts import (
     TextPart,
     ToolCall,
 )
-from mediaparts.providers._read_common import (
+from mediaparts._errors import InvalidMedia
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     file_reference,
@@ -38,7 +38,7 @@ from mediaparts.providers._read_common import (
     token_count,
     url_media,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.chat_completions._common import read_breakpoint
 from mediaparts.providers.wires.chat_completions._shapes import (
     AUDIO_FORMATS,

@@ -7,8 +7,8 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import (
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
+from mediaparts._conversation._parts import (
     MediaPart,
     Part,
     ProviderPart,
@@ -18,8 +18,15 @@ from mediaparts._parts import (
     ToolCall,
 )
 from mediaparts.detection import canonical_media_type
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import (
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._wire._media_sites import (
+    Problems,
+    Site,
+    Where,
+    payload_bytes,
+    url_text_site,
+)
+from mediaparts.providers._wire._rendering import (
     Block,
     Prepare,
     call_ids,
@@ -30,7 +37,6 @@ from mediaparts.providers._render_common import (
     unsupported,
     without_cache,
 )
-from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 from mediaparts.providers.wires.chat_completions._common import (
     takes_breakpoints,
     tool_error,

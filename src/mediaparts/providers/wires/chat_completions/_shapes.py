@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias
 
-from mediaparts._messages import StopReason
+from mediaparts._conversation._messages import StopReason
 
 __all__ = [
     "AUDIO_FORMATS",

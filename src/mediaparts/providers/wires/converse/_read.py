@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeAlias
 
-from mediaparts._blocks import Cache
+from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._conversation._parts import TextPart
 from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
-from mediaparts._parts import TextPart
-from mediaparts.providers._read_common import (
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     maybe,
@@ -26,7 +26,7 @@ from mediaparts.providers._read_common import (
     stop_reason,
     token_count,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.converse._read_blocks import (
     Extra,
     Made,

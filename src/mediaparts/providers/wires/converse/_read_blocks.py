@@ -12,10 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeAlias
 
-from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia, MediaError, excerpt, rewrap
-from mediaparts._inline import b64decode
-from mediaparts._parts import (
+from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._parts import (
     Citation,
     ImagePart,
     MediaPart,
@@ -25,8 +23,10 @@ from mediaparts._parts import (
     TextPart,
     ToolCall,
 )
+from mediaparts._errors import InvalidMedia, MediaError, excerpt, rewrap
+from mediaparts._inline import b64decode
 from mediaparts.formats import Kind
-from mediaparts.providers._read_common import (
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     file_reference,
@@ -38,7 +38,7 @@ from mediaparts.providers._read_common import (
     shown,
     utf8,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.converse._shapes import FORMAT_NAMES, formats
 
 __all__ = ["Extra", "Made", "cache_point", "json_result", "one_key", "part", "provider_part"]

@@ -6,12 +6,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mediaparts._conversation._merge import merge_runs
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
+from mediaparts._conversation._parts import ReasoningPart
 from mediaparts._errors import excerpt
-from mediaparts._merge import merge_runs
-from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import ReasoningPart
 from mediaparts.formats import Kind
-from mediaparts.providers._render_common import (
+from mediaparts.providers._wire._media_sites import Problems, Site, Where, payload_bytes
+from mediaparts.providers._wire._rendering import (
     Prepare,
     cache_plan,
     call_ids,
@@ -19,7 +20,6 @@ from mediaparts.providers._render_common import (
     merge_turns,
     parts,
 )
-from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
 from mediaparts.providers.wires.converse._render_blocks import (
     Names,
     block,

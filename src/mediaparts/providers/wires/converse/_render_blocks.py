@@ -11,16 +11,16 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._blocks import Cache
-from mediaparts._parts import (
+from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._parts import (
     ProviderPart,
     ReasoningPart,
     RefusalPart,
     TextPart,
     ToolCall,
 )
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import Block, Prepare, call_arguments, hints, unsupported
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._wire._rendering import Block, Prepare, call_arguments, hints, unsupported
 from mediaparts.providers.wires.converse._shapes import NAME_BAD, NAME_MAX, VALID_NAME, formats
 
 __all__ = ["Names", "block", "cache_of", "cache_point", "hints_of"]

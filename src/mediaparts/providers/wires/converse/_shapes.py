@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from typing_extensions import assert_never
 
-from mediaparts._messages import StopReason
+from mediaparts._conversation._messages import StopReason
 from mediaparts.formats import Kind
 
 __all__ = [

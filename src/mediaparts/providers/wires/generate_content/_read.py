@@ -14,12 +14,19 @@ from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 
+from mediaparts._conversation._json_data import data_copy
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
+from mediaparts._conversation._parts import (
+    MediaPart,
+    Part,
+    ProviderPart,
+    ReasoningPart,
+    TextPart,
+    ToolCall,
+)
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._json_data import data_copy
-from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import MediaPart, Part, ProviderPart, ReasoningPart, TextPart, ToolCall
-from mediaparts.providers._normalized import PASSED_URL
-from mediaparts.providers._read_common import (
+from mediaparts.providers._fitting._normalized import PASSED_URL
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     file_reference,
@@ -28,7 +35,7 @@ from mediaparts.providers._read_common import (
     shown,
     url_media,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.generate_content._spelling import (
     SYSTEM_FIELDS,
     absent,

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mediaparts._merge import merge_runs
-from mediaparts._messages import Assistant, Message, System, Tool
-from mediaparts._parts import TextPart, ToolCall
+from mediaparts._conversation._merge import merge_runs
+from mediaparts._conversation._messages import Assistant, Message, System, Tool
+from mediaparts._conversation._parts import TextPart, ToolCall
 from mediaparts.detection import canonical_media_type, kind_of
-from mediaparts.providers._render_common import Prepare, tool_names
-from mediaparts.providers._sites import Problems, Site, Where, payload_bytes
+from mediaparts.providers._wire._media_sites import Problems, Site, Where, payload_bytes
+from mediaparts.providers._wire._rendering import Prepare, tool_names
 from mediaparts.providers.wires.generate_content._shapes import (
     blocks,
     check_name,

@@ -11,11 +11,11 @@ import base64
 import bisect
 from typing import Any
 
+from mediaparts._conversation._json_data import data_copy
+from mediaparts._conversation._messages import Assistant, StopReason, Tool, Usage
+from mediaparts._conversation._parts import Citation, TextPart, ToolCall
 from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._json_data import data_copy
-from mediaparts._messages import Assistant, StopReason, Tool, Usage
-from mediaparts._parts import Citation, TextPart, ToolCall
-from mediaparts.providers._read_common import (
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     plain,
@@ -24,7 +24,7 @@ from mediaparts.providers._read_common import (
     token_count,
     utf8,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.generate_content._read import Read, read_part
 from mediaparts.providers.wires.generate_content._shapes import STOP_REASONS
 from mediaparts.providers.wires.generate_content._spelling import absent, camel, pick

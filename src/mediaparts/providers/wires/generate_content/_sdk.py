@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from mediaparts._errors import InvalidConfig, excerpt
-from mediaparts.providers._read_common import as_dict, as_list
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._reading import as_dict, as_list
+from mediaparts.providers._wire._rendering import Served
 
 __all__ = ["sdk_kwargs"]
 

@@ -14,17 +14,17 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._messages import Message, StopReason, Tool
-from mediaparts._parts import (
+from mediaparts._conversation._messages import Message, StopReason, Tool
+from mediaparts._conversation._parts import (
     ProviderPart,
     ReasoningPart,
     RefusalPart,
     TextPart,
     ToolCall,
 )
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import (
+from mediaparts._errors import InvalidMedia, excerpt
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._wire._rendering import (
     Prepare,
     Served,
     call_arguments,

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import InvalidMedia
-from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
-from mediaparts._parts import (
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._conversation._parts import (
     Citation,
     FilePart,
     ImagePart,
@@ -23,9 +22,10 @@ from mediaparts._parts import (
     TextPart,
     ToolCall,
 )
+from mediaparts._errors import InvalidMedia
 from mediaparts.formats import Kind
-from mediaparts.providers._normalized import PASSED_URL
-from mediaparts.providers._read_common import (
+from mediaparts.providers._fitting._normalized import PASSED_URL
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     file_reference,
@@ -40,7 +40,7 @@ from mediaparts.providers._read_common import (
     url_media,
     utf8,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.messages._shapes import STOP_REASONS
 
 __all__ = ["read", "read_response"]

@@ -9,19 +9,26 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._errors import excerpt
-from mediaparts._merge import merge_runs
-from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import (
+from mediaparts._conversation._merge import merge_runs
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
+from mediaparts._conversation._parts import (
     ProviderPart,
     ReasoningPart,
     RefusalPart,
     TextPart,
     ToolCall,
 )
+from mediaparts._errors import excerpt
 from mediaparts.formats import Kind
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import (
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._wire._media_sites import (
+    Problems,
+    Site,
+    Where,
+    payload_bytes,
+    url_text_site,
+)
+from mediaparts.providers._wire._rendering import (
     Block,
     Prepare,
     Served,
@@ -35,7 +42,6 @@ from mediaparts.providers._render_common import (
     parts,
     unsupported,
 )
-from mediaparts.providers._sites import Problems, Site, Where, payload_bytes, url_text_site
 
 __all__ = ["media_site", "render"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mediaparts._messages import StopReason
+from mediaparts._conversation._messages import StopReason
 
 __all__ = ["STOP_REASONS"]
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
-from mediaparts._blocks import Cache
-from mediaparts._errors import InvalidMedia, excerpt
-from mediaparts._messages import Assistant, Message, System, Tool, Usage, User
-from mediaparts._parts import (
+from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._conversation._parts import (
     Citation,
     MediaPart,
     Part,
@@ -24,7 +23,8 @@ from mediaparts._parts import (
     TextPart,
     ToolCall,
 )
-from mediaparts.providers._read_common import (
+from mediaparts._errors import InvalidMedia, excerpt
+from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     file_reference,
@@ -37,7 +37,7 @@ from mediaparts.providers._read_common import (
     token_count,
     url_media,
 )
-from mediaparts.providers._render_common import Served
+from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.chat_completions import read_breakpoint
 from mediaparts.providers.wires.responses._shapes import STOP_REASONS
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from typing_extensions import assert_never
 
-from mediaparts._blocks import PartFields
-from mediaparts._messages import Assistant, Message, System, Tool, User
-from mediaparts._parts import (
+from mediaparts._conversation._dialogue import PartFields
+from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
+from mediaparts._conversation._parts import (
     MediaPart,
     Part,
     ProviderPart,
@@ -18,8 +18,9 @@ from mediaparts._parts import (
     TextPart,
     ToolCall,
 )
-from mediaparts.providers._normalized import NormalizedPart
-from mediaparts.providers._render_common import (
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._wire._media_sites import Problems, Site, Where, url_text_site
+from mediaparts.providers._wire._rendering import (
     Block,
     Prepare,
     Served,
@@ -31,7 +32,6 @@ from mediaparts.providers._render_common import (
     unsupported,
     without_cache,
 )
-from mediaparts.providers._sites import Problems, Site, Where, url_text_site
 from mediaparts.providers.wires.chat_completions import (
     file_data_site,
     takes_breakpoints,

@@ -1,0 +1,438 @@
+"""`trim`: cut a conversation down to a token budget, whole turns at a time.
+
+The conversation is its system messages, always kept where they stand, and its other
+messages, grouped into turns: a turn starts at a `User` message and runs to the next one
+(messages before the first `User` message form a turn of their own). A tool loop (assistant
+calls, `Tool` results, more calls) lies inside one turn. Trimming drops the oldest turns,
+whole, and never cuts inside a message; a cut that would leave a `Tool` result without its
+call (a `User` message between a call and its result) is not a cut. See docs/trimming.md.
+
+The conversation is counted once (`count_tokens`); each cut's size is a suffix sum of the
+messages' counts. Asked to shrink images, trim makes a cheaper copy of an image only for the
+turns it may keep.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias, get_args
+
+from mediaparts._boundary import Boundary
+from mediaparts._conversation._make_part import Conversation
+from mediaparts._conversation._messages import Message, System, User
+from mediaparts._conversation._parts import Detail, ImagePart, Part
+from mediaparts._conversation._tool_pairs import answered_calls
+from mediaparts._errors import (
+    BudgetExceeded,
+    InvalidConfig,
+    MediaError,
+    NoDocumentedRule,
+    UnsupportedMediaType,
+    excerpt,
+    rewrap,
+)
+from mediaparts.imaging import fit_image
+from mediaparts.providers._budgets._count import PartTokens, TokenCount, count_tokens
+from mediaparts.providers._fitting._normalize import image_spec
+from mediaparts.providers._options import Options, resolve
+from mediaparts.providers._registry import Provider, get
+from mediaparts.providers._render import as_messages
+
+__all__ = ["Unknown", "trim"]
+
+# Only MediaError leaves trim (see Boundary).
+_TRIMMING = Boundary("trimming a conversation")
+
+Unknown: TypeAlias = Literal["error", "ignore"]
+"""What `trim` does when a message it keeps holds a part whose tokens nobody can count."""
+
+_UNKNOWN = get_args(Unknown)
+_DETAILS: tuple[str, ...] = get_args(Detail)
+# How many unknown parts an error lists before saying "and N more".
+_SHOWN = 5
+
+
+def trim(
+    messages: Conversation,
+    provider: str | Provider,
+    *old: Any,
+    max_tokens: int | None = None,
+    model: str | None = None,
+    shrink_images: bool = False,
+    shrink_to: int = 512,
+    unknown: Unknown = "error",
+    options: Options | None = None,
+) -> list[Message]:
+    """Return the conversation cut down to `max_tokens`: system messages and newest turns.
+
+    Every system message is kept. The other messages are grouped into turns, each starting
+    at a `User` message; the oldest turns are dropped, whole, until the rest fits as
+    `count_tokens(..., provider, model=model)` counts it. A tool call and its result are never
+    separated, and no message is cut into, so reasoning stays with the tool calls it came
+    with. When the conversation fits, it is returned as it is (a new list).
+
+    With `shrink_images=True`, images are made cheaper before any turn is dropped: the kept
+    turns are chosen as if each of their images were at its cheapest, then their images are
+    replaced, oldest first, only until the conversation fits. An image's cheapest form is a
+    lower `detail` level where the provider and model price one lower, else a copy whose
+    long side is `shrink_to` pixels (decoded and re-encoded; never enlarged), kept only when
+    it counts fewer tokens.
+
+    Args:
+        messages: The conversation: messages, or parts for one user message (a `str` is a
+            prompt, as for `render`).
+        provider: A provider name or `Provider`.
+        *old: Nothing: the order `trim(messages, max_tokens, provider, model)` of earlier
+            versions still works, with a `DeprecationWarning`.
+        max_tokens: The input tokens the result may have (leave room for the reply).
+        model: The model, for model-dependent rules; None for each table's default row
+            (see docs/providers.md: pass the model for a count that fits it).
+        shrink_images: Make images cheaper before dropping turns.
+        shrink_to: The long side, in pixels, of an image's smaller copy.
+        unknown: When a kept message has a part whose tokens are unknown (they count 0):
+            `"error"` raises, `"ignore"` keeps it and trusts the rest of the count.
+        options: The count's settings as one `mp.Options` value (its `model`, `detail` and
+            `transforms`, as for `count_tokens`); a keyword that is given wins over its field.
+
+    Returns:
+        A new list: the kept messages, in their order, the same objects as given (a message
+        whose images were shrunk is a new message holding new image parts).
+
+    Raises:
+        BudgetExceeded: Even the system messages and the newest turn (shrunk, if asked) are
+            over `max_tokens`; it carries the fewest tokens possible (`tokens`).
+        NoDocumentedRule: `unknown="error"` and a kept part's tokens are unknown.
+        InvalidConfig: An option is out of range.
+        UnknownProvider: No provider has that name.
+        MediaTooLarge, InvalidMedia: An image to shrink cannot be decoded.
+    """
+    if old:
+        provider, max_tokens, model = _old_order(provider, old, max_tokens, model)
+    try:
+        opts = resolve(options, model=model)
+        model = opts.model
+        chosen = get(provider)
+        _check_options(max_tokens, shrink_images, shrink_to, unknown)
+        assert max_tokens is not None  # checked
+        conversation = as_messages(messages)
+        counted = count_tokens(conversation, chosen, options=opts)
+        plan = _Plan.of(conversation, counted)
+        cut = plan.cut(max_tokens)
+        replaced: dict[tuple[int, int], ImagePart] = {}
+        if shrink_images and plan.size(0) > max_tokens:
+            shrinker = _Shrinker(conversation, counted, chosen, model, shrink_to)
+            cut = plan.cut_shrunk(max_tokens, shrinker)
+            replaced = plan.shrink(cut, max_tokens, shrinker)
+        if cut is None:
+            newest = [conversation[i] for i in plan.rest[plan.cuts[-1] :]]
+            hint = not shrink_images and any(
+                isinstance(p, ImagePart) for m in newest for p in m.parts
+            )
+            raise _over_budget(plan, max_tokens, chosen, model, shrink_images, hint=hint)
+        kept = plan.kept(cut)
+        if unknown == "error":
+            _refuse_unknown(counted, kept, replaced, chosen, model)
+        touched = {index for index, _ in replaced}
+        return [
+            _with_parts(conversation[i], i, replaced) if i in touched else conversation[i]
+            for i in kept
+        ]
+    except Exception as exc:  # only MediaError leaves (see Boundary)
+        _TRIMMING.reraise(exc)
+
+
+def _old_order(
+    first: Any, old: tuple[Any, ...], max_tokens: int | None, model: str | None
+) -> tuple[Any, Any, Any]:
+    """Read `trim(messages, max_tokens, provider, model)`, the order of earlier versions."""
+    reordered = isinstance(first, int) and not isinstance(first, bool)
+    if not reordered or len(old) > 2 or max_tokens is not None or (len(old) == 2 and model):
+        raise TypeError(
+            "trim() takes (messages, provider, *, max_tokens, model, ...); got "
+            f"{2 + len(old)} positional arguments"
+        )
+    warnings.warn(
+        "trim(messages, max_tokens, provider, model) is deprecated; call "
+        "trim(messages, provider, max_tokens=..., model=...)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return old[0], first, (old[1] if len(old) == 2 else model)
+
+
+def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown: Any) -> None:
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 0:
+        raise InvalidConfig(f"max_tokens must be an int >= 0, got {excerpt(max_tokens)}")
+    if type(shrink_images) is not bool:
+        raise InvalidConfig(f"shrink_images must be True or False, got {excerpt(shrink_images)}")
+    if not isinstance(shrink_to, int) or isinstance(shrink_to, bool) or shrink_to < 1:
+        raise InvalidConfig(f"shrink_to must be an int >= 1 (pixels), got {excerpt(shrink_to)}")
+    if unknown not in _UNKNOWN:
+        raise InvalidConfig(f"unknown must be one of {', '.join(_UNKNOWN)}, got {excerpt(unknown)}")
+
+
+@dataclass
+class _Plan:
+    """A conversation's cuts and sizes.
+
+    Attributes:
+        length: How many messages the conversation has.
+        rest: The indices of the messages that are not system messages, in order.
+        cuts: The positions in `rest` where the kept messages may start, ascending; 0 first.
+        fixed: The tokens always sent: system messages and the request's framing.
+        suffix: `suffix[p]`: the tokens of `rest[p:]`, as counted.
+        smallest: The size of the newest turn with its images shrunk, once `cut_shrunk` ran.
+    """
+
+    length: int
+    rest: list[int]
+    cuts: list[int]
+    fixed: int
+    suffix: list[int]
+    smallest: int | None = None
+
+    @classmethod
+    def of(cls, messages: Sequence[Message], counted: TokenCount) -> _Plan:
+        rest = [i for i, m in enumerate(messages) if not isinstance(m, System)]
+        kept_always = counted.total - sum(counted.messages[i].tokens for i in rest)
+        suffix = [0] * (len(rest) + 1)
+        for p in range(len(rest) - 1, -1, -1):
+            suffix[p] = suffix[p + 1] + counted.messages[rest[p]].tokens
+        return cls(len(messages), rest, _cuts(messages, rest), kept_always, suffix)
+
+    def size(self, cut: int) -> int:
+        """The tokens of the conversation kept from position `cut` of `rest`."""
+        return self.fixed + self.suffix[cut]
+
+    def cut(self, max_tokens: int) -> int | None:
+        """The first cut whose conversation fits, or None."""
+        return next((c for c in self.cuts if self.size(c) <= max_tokens), None)
+
+    def cut_shrunk(self, max_tokens: int, shrinker: _Shrinker) -> int | None:
+        """The first cut that fits with every kept image at its cheapest, or None.
+
+        Walks the cuts from the newest turn back and stops at the first turn that does not
+        fit, so only the images of the turns kept, and of one more, are shrunk.
+        """
+        found: int | None = None
+        total, end = self.fixed, len(self.rest)
+        for cut in reversed(self.cuts):
+            total += self.suffix[cut] - self.suffix[end]
+            total -= sum(shrinker.saving(index) for index in self.rest[cut:end])
+            end = cut
+            if self.smallest is None:
+                self.smallest = total
+            if total > max_tokens:
+                break
+            found = cut
+        return found
+
+    def shrink(
+        self, cut: int | None, max_tokens: int, shrinker: _Shrinker
+    ) -> dict[tuple[int, int], ImagePart]:
+        """Shrink the kept images, oldest first, until the conversation fits."""
+        replaced: dict[tuple[int, int], ImagePart] = {}
+        if cut is None:
+            return replaced
+        total = self.size(cut)
+        for index in self.rest[cut:]:
+            for at, smaller, saving in shrinker.cheaper(index):
+                if total <= max_tokens:
+                    return replaced
+                replaced[index, at] = smaller
+                total -= saving
+        return replaced
+
+    def kept(self, cut: int) -> list[int]:
+        """The indices of the messages kept from this cut: system messages and the rest."""
+        dropped = set(self.rest[:cut])
+        return [i for i in range(self.length) if i not in dropped]
+
+
+def _cuts(messages: Sequence[Message], rest: list[int]) -> list[int]:
+    """Return the positions in `rest` where kept messages may start.
+
+    Position 0 (keep everything), and each `User` message no call-result pair spans: a pair
+    is a `Tool` message and the call it answers (`answered_calls`: the latest call with its
+    `tool_call_id`; without an id, the latest call of its `name`; without either, the latest
+    call). A result whose call is not in the conversation pairs with nothing.
+    """
+    # spans[p] counts the pairs opening at p minus those closing at p: a running sum is the
+    # number of pairs a cut at p would split (the call before p, the result at p or after).
+    spans = [0] * (len(rest) + 1)
+    for result, (call, _) in answered_calls([messages[index] for index in rest]).items():
+        spans[call + 1] += 1
+        spans[result + 1] -= 1
+    cuts, open_pairs = [0], 0
+    for p, index in enumerate(rest):
+        open_pairs += spans[p]
+        if p and not open_pairs and isinstance(messages[index], User):
+            cuts.append(p)
+    return cuts
+
+
+class _Shrinker:
+    """Finds each message's images' cheaper copies, once, when first asked."""
+
+    def __init__(
+        self,
+        messages: Sequence[Message],
+        counted: TokenCount,
+        provider: Provider,
+        model: str | None,
+        side: int,
+    ) -> None:
+        self._messages = messages
+        self._counted = counted
+        self._provider = provider
+        self._model = model
+        self._side = side
+        self._found: dict[int, list[tuple[int, ImagePart, int]]] = {}
+
+    def cheaper(self, index: int) -> list[tuple[int, ImagePart, int]]:
+        """Message `index`'s images that have a cheaper form: (part index, copy, tokens saved)."""
+        found = self._found.get(index)
+        if found is None:
+            counts = {p.index: p for p in self._counted.messages[index].parts}
+            found = []
+            for at, part in enumerate(self._messages[index].parts):
+                known = counts.get(at)
+                if (
+                    not isinstance(part, ImagePart)
+                    or part.file_id is not None  # in a file store: no pixels here to shrink
+                    or known is None
+                    or known.method == "unknown"
+                    or known.tokens == 0  # not sent (another store's file): nothing to save
+                ):
+                    continue
+                try:
+                    smaller = self._cheapest(part, known.tokens)
+                except MediaError as exc:
+                    error = rewrap(exc, f"trim: cannot shrink message {index} part {at}: {exc}")
+                    raise error from exc
+                if smaller is not None:
+                    found.append((at, smaller[0], known.tokens - smaller[1]))
+            self._found[index] = found
+        return found
+
+    def saving(self, index: int) -> int:
+        """The tokens message `index` saves with every image at its cheapest."""
+        return sum(saved for _, _, saved in self.cheaper(index))
+
+    def _cheapest(self, image: ImagePart, tokens: int) -> tuple[ImagePart, int] | None:
+        """A lower detail level that costs less, else a smaller copy that does, else None."""
+        best: tuple[ImagePart, int] | None = None
+        for level in self._provider.rules.image.detail_levels:
+            if level not in _DETAILS or level == image.detail:
+                continue
+            lower = image.model_copy(update={"detail": level})
+            cost = self._tokens(lower)
+            if cost is not None and cost < (tokens if best is None else best[1]):
+                best = lower, cost
+        if best is not None:
+            return best
+        smaller = self._smaller(image)
+        cost = None if smaller is None else self._tokens(smaller)
+        if smaller is None or cost is None or cost >= tokens:
+            return None
+        return smaller, cost
+
+    def _smaller(self, image: ImagePart) -> ImagePart | None:
+        """A copy whose long side is at most `side` pixels, or None if it is that small."""
+        width, height = image.width, image.height
+        if width is None or height is None or max(width, height) <= self._side:
+            return None
+        spec = image_spec(self._provider.rules.image, side=self._side)
+        try:
+            fitted = fit_image(image.data, image.effective_media_type or "", spec)
+        except UnsupportedMediaType:
+            return None  # a type this Pillow cannot decode (SVG): it stays as it is
+        if fitted.unchanged:
+            return None
+        return ImagePart(
+            data=fitted.data,
+            media_type=fitted.media_type,
+            filename=image.filename,
+            detail=image.detail,
+            cache=image.cache,
+            metadata=image.metadata,
+        )
+
+    def _tokens(self, image: ImagePart) -> int | None:
+        """The image's own tokens, as `count_tokens` counts it, or None if unknown."""
+        counted = count_tokens(image, self._provider, model=self._model)
+        own = next(p for p in counted.messages[0].parts if p.index == 0)
+        return None if own.method == "unknown" else own.tokens
+
+
+def _with_parts(
+    message: Message, index: int, replaced: dict[tuple[int, int], ImagePart]
+) -> Message:
+    """A copy of the message holding its shrunk images."""
+    parts: list[Part] = [replaced.get((index, at), p) for at, p in enumerate(message.parts)]
+    return message.model_copy(update={"parts": tuple(parts)})
+
+
+def _over_budget(
+    plan: _Plan,
+    max_tokens: int,
+    provider: Provider,
+    model: str | None,
+    shrunk: bool,
+    *,
+    hint: bool,
+) -> BudgetExceeded:
+    """The error for a budget nothing fits: what the smallest conversation would need."""
+    last = plan.cuts[-1]
+    # With shrinking, the newest turn was costed first; without, its size is a suffix sum.
+    smallest = plan.smallest if shrunk and plan.smallest is not None else plan.size(last)
+    named = []
+    if len(plan.rest) < plan.length:
+        named.append("the system messages")
+    if plan.rest:
+        named.append(f"the newest turn (messages {plan.rest[last]} to {plan.length - 1})")
+    what = " and ".join(named) or "an empty conversation"
+    shrunk_note = " with its images shrunk" if shrunk else ""
+    advice = "; shrink_images=True may help: it holds images" if hint else ""
+    on = provider.name if model is None else f"{provider.name} {excerpt(model)}"
+    return BudgetExceeded(
+        f"trim: {what}{shrunk_note} need {smallest} tokens on {on}, over max_tokens="
+        f"{max_tokens}; nothing smaller keeps a whole turn{advice}",
+        max_tokens=max_tokens,
+        tokens=smallest,
+        provider=provider.name,
+        model=model,
+    )
+
+
+def _refuse_unknown(
+    counted: TokenCount,
+    kept: list[int],
+    replaced: dict[tuple[int, int], ImagePart],
+    provider: Provider,
+    model: str | None,
+) -> None:
+    """Raise if a kept part's tokens are unknown: the result may not fit."""
+    unknown: list[tuple[int, PartTokens]] = [
+        (i, p)
+        for i in kept
+        for p in counted.messages[i].parts
+        if p.method == "unknown" and (i, p.index) not in replaced
+    ]
+    unknown += [(-1, p) for p in counted.framing if p.method == "unknown"]
+    if not unknown:
+        return
+    shown = "; ".join(
+        f"message {i} part {p.index} ({p.kind}): {p.how}" if i >= 0 else f"framing: {p.how}"
+        for i, p in unknown[:_SHOWN]
+    )
+    more = f"; and {len(unknown) - _SHOWN} more" if len(unknown) > _SHOWN else ""
+    raise NoDocumentedRule(
+        f"trim: the tokens of {len(unknown)} kept part(s) are unknown on {provider.name}, so "
+        f"the result may not fit: {shown}{more}. Pass unknown='ignore' to count them as 0, "
+        "or drop those parts first",
+        provider=provider.name,
+        model=model,
+    )
