@@ -362,7 +362,7 @@ def test_normalize_orientation_every_format(tmp_path: Path, fmt: str, orientatio
         ({"costs": 5}, "costs must be a tuple of ModelRule"),
         ({"image_media_types": 5}, "tuple of media type strings"),
         ({"vision": (ModelRule("*", MediaRates("x")),)}, "vision row's rule must be a Vision"),
-        ({"costs": (ModelRule("*", OpenAITiles(85, 170)),)}, "costs row's rule must be a MediaC"),
+        ({"costs": (ModelRule("*", OpenAITiles(85, 170)),)}, "costs row's rule must be a MediaR"),
     ],
 )
 def test_with_rules_refuses_bad_overrides(overrides: dict[str, object], message: str) -> None:
