@@ -28,7 +28,7 @@ from mediaparts.providers._wire._protocol import (
     Wire,
 )
 
-__all__ = ["Provider", "built_in", "moved_to_wire"]
+__all__ = ["Provider", "built_in", "former_names"]
 
 _NO_QUIRKS: Mapping[str, Any] = types.MappingProxyType({})
 
@@ -258,7 +258,7 @@ _ON_RECORD: Mapping[str, str] = types.MappingProxyType(
 )
 
 
-def moved_to_wire(
+def former_names(
     module: str,
     wire: str,
     provider: Callable[[], Provider],

@@ -11,6 +11,6 @@ from mediaparts.providers.anthropic._tables import FILES_BETA
 PROVIDER = _record.built_in(_tables.RULES, "anthropic", _files.FILES, _batch)
 RULES = PROVIDER.rules
 
-__getattr__ = _record.moved_to_wire(__name__, "anthropic", lambda: PROVIDER)
+__getattr__ = _record.former_names(__name__, "anthropic", lambda: PROVIDER)
 
 __all__ = ["FILES_BETA", "PROVIDER", "RULES"]

@@ -10,7 +10,7 @@ from mediaparts.providers.bedrock import _batch, _files, _tables
 PROVIDER = _record.built_in(_tables.RULES, "bedrock", _files.FILES, _batch)
 RULES = PROVIDER.rules
 
-__getattr__ = _record.moved_to_wire(
+__getattr__ = _record.former_names(
     __name__,
     "bedrock",
     lambda: PROVIDER,

@@ -12,6 +12,6 @@ PROVIDER = _record.built_in(
 )
 RULES = PROVIDER.rules
 
-__getattr__ = _record.moved_to_wire(__name__, "gemini", lambda: PROVIDER)
+__getattr__ = _record.former_names(__name__, "gemini", lambda: PROVIDER)
 
 __all__ = ["PROVIDER", "RULES"]

@@ -16,7 +16,7 @@ PROVIDER = _record.built_in(
 )
 RULES = PROVIDER.rules
 
-__getattr__ = _record.moved_to_wire(
+__getattr__ = _record.former_names(
     __name__,
     "openai",
     lambda: PROVIDER,
