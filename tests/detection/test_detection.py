@@ -41,6 +41,8 @@ ODT = "application/vnd.oasis.opendocument.text"
 ODS = "application/vnd.oasis.opendocument.spreadsheet"
 EPUB = "application/epub+zip"
 
+OCTET = "application/octet-stream"
+
 
 # --- builders for synthetic inputs ------------------------------------------------------------
 
@@ -779,9 +781,12 @@ def test_detect_unknown_binary_is_octet_stream(data: bytes) -> None:
             "application/x-custom",
             ("application/x-custom", "declared", False),
         ),
-        (b"\x00\x01\x02\x03", "clip.mkv", "video/mp4", ("video/x-matroska", "extension", False)),
-        (b"", "a.pdf", None, ("application/pdf", "extension", False)),
-        (b"", None, "image/png", ("image/png", "declared", False)),
+        # Bytes win: a name or type of a format whose signature we know is not believed
+        # for bytes that lack it (nor for no bytes at all).
+        (b"\x00\x01\x02\x03", "clip.mkv", "video/mp4", (OCTET, "unknown", True)),
+        (b"", "a.pdf", None, (OCTET, "unknown", True)),
+        (b"", None, "image/png", (OCTET, "unknown", True)),
+        (b"\x00" * 5000, "bogus.pdf", "application/pdf", (OCTET, "unknown", True)),
         (b"", None, None, ("application/octet-stream", "unknown", False)),
         (
             b"\x00\x01",
@@ -793,7 +798,7 @@ def test_detect_unknown_binary_is_octet_stream(data: bytes) -> None:
         (b"\x00\x01", None, "/", ("application/octet-stream", "unknown", False)),
         (b"\x00\x01", None, "image/", ("application/octet-stream", "unknown", False)),
         (b"\x00\x01", None, "not a type/at all", ("application/octet-stream", "unknown", False)),
-        (b"\x00\x01", "a.pdf", "/", ("application/pdf", "extension", False)),
+        (b"\x00\x01", "a.pdf", "/", (OCTET, "unknown", True)),
     ],
 )
 def test_detect_uses_name_and_declared_in_order(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import io
 import sys
 from collections.abc import Callable
@@ -263,6 +264,42 @@ def test_normalize_refusal_by_a_provider_that_takes_one_kind() -> None:
         mp.normalize(mp.FilePart.from_bytes(_zip()), png_only)
     assert str(refused.value).endswith("; it takes images (PNG) only")
     assert refused.value.accepted == ("image/png",)
+
+
+# 5,000 bytes with no signature, under names and types of formats whose signatures we know.
+_NOT_A_PDF = bytes(range(7, 256)) * 20
+
+
+def _bogus_route(route: str, tmp_path: Path, httpx_mock: HTTPXMock) -> Any:
+    encoded = base64.b64encode(_NOT_A_PDF).decode()
+    if route == "path":
+        (tmp_path / "bogus.pdf").write_bytes(_NOT_A_PDF)
+        return {"path": str(tmp_path / "bogus.pdf")}
+    if route == "url":
+        url = "https://example.com/bogus.pdf"
+        headers = {"content-type": "application/pdf"}
+        httpx_mock.add_response(url=url, content=_NOT_A_PDF, headers=headers)
+        return {"url": url}
+    return {
+        "bytes and name": {"data": _NOT_A_PDF, "filename": "bogus.pdf"},
+        "bytes and type": {"data": _NOT_A_PDF, "media_type": "application/pdf"},
+        "data URI": {"data": f"data:application/pdf;base64,{encoded}"},
+        "base64 and type": {"data": encoded, "media_type": "application/pdf"},
+    }[route]
+
+
+@pytest.mark.parametrize(
+    "route", ["path", "url", "bytes and name", "bytes and type", "data URI", "base64 and type"]
+)
+def test_normalize_bytes_win_on_every_route(
+    route: str, tmp_path: Path, httpx_mock: HTTPXMock
+) -> None:
+    """Bytes named or declared a PDF but lacking its signature are never sent as one."""
+    given = _bogus_route(route, tmp_path, httpx_mock)
+    with pytest.raises(mp.UnsupportedMediaType, match=r"application/octet-stream") as refused:
+        mp.normalize(given, "openai", urls="inline")
+    if route in ("path", "bytes and name"):
+        assert "says application/pdf, but the bytes are not one" in str(refused.value)
 
 
 def test_normalize_urls_modes(httpx_mock: HTTPXMock, testdata: Path) -> None:

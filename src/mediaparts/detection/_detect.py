@@ -2,7 +2,8 @@
 
 The order: the bytes win whenever they identify a type; the file name and the
 declared type only fill in what the bytes leave open (no signature, generic text, or a generic
-container), and otherwise only set `mismatch`.
+container), and otherwise only set `mismatch`. A hint naming a format whose signature we know
+never stands in for bytes that lack it: `bogus.pdf` holding no PDF is octet-stream.
 """
 
 from __future__ import annotations
@@ -148,11 +149,22 @@ def _refines(guess: TextGuess, hint: str) -> bool:
     return False
 
 
+def _unsigned(hints: list[tuple[str, DetectionSource]]) -> Detection:
+    """Decide from the hints alone, for bytes no signature or text sniffing identified.
+
+    A hint naming a format whose signature we know (PNG, PDF, MP3, docx: `OWNED_TYPES`) is
+    not believed: bytes of that format would have carried its signature. Only a hint of a
+    format without one (a registered format with no `magic`, a rare type) is taken.
+    """
+    for hint, source in hints:
+        if hint not in OWNED_TYPES:
+            return _result(hint, source)
+    return _result(OCTET_STREAM, "unknown", mismatch=bool(hints))
+
+
 def _decide(probe: ByteWindow, hints: list[tuple[str, DetectionSource]]) -> Detection:
     if not probe.head:
-        if hints:
-            return _result(hints[0][0], hints[0][1])
-        return _result(OCTET_STREAM, "unknown")
+        return _unsigned(hints)
 
     guess: TextGuess | None = None
     if starts_with_bom(probe.head):
@@ -173,9 +185,7 @@ def _decide(probe: ByteWindow, hints: list[tuple[str, DetectionSource]]) -> Dete
         hit = _from_filetype(probe.head)
 
     if hit is None:
-        if hints:
-            return _result(hints[0][0], hints[0][1])
-        return _result(OCTET_STREAM, "unknown")
+        return _unsigned(hints)
 
     media_type = canonical_media_type(hit.media_type)
     if hit.generic:

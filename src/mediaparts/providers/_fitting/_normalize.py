@@ -33,7 +33,7 @@ from mediaparts._errors import (
     rewrap,
 )
 from mediaparts.converting import TransformPolicy, default_transforms
-from mediaparts.detection import kind_of
+from mediaparts.detection import kind_of, media_type_from_filename
 from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
@@ -59,6 +59,7 @@ _ANORMALIZING = Boundary("normalizing")
 _NORMALIZING = Boundary("normalizing")
 
 UrlMode = Literal["auto", "inline", "pass"]
+_OCTET_STREAM = "application/octet-stream"
 _PASSED = ("url pass-through",)
 # Which URLs may pass through to a provider: public hosts only, whatever the fetch policy.
 _PUBLIC_ONLY = FetchPolicy(allow_private=False)
@@ -71,9 +72,17 @@ def _media(value: Any) -> MediaPart:
     return made
 
 
-def _refuse(provider: Provider, kind: Kind, media_type: str) -> MediaError:
+def _refuse(
+    provider: Provider, kind: Kind, media_type: str, filename: str | None = None
+) -> MediaError:
+    named = media_type_from_filename(filename) if filename else None
+    why = ""
+    if media_type == _OCTET_STREAM and named not in (None, _OCTET_STREAM):
+        # Bytes win (docs/detection.md): a name never stands in for a missing signature.
+        why = f" (its name {excerpt(filename)} says {named}, but the bytes are not one)"
     return UnsupportedMediaType(
-        f"{provider.name} does not accept {media_type} ({kind}); it takes {takes(provider.rules)}",
+        f"{provider.name} does not accept {media_type} ({kind}){why}; it takes "
+        f"{takes(provider.rules)}",
         media_type=media_type,
         provider=provider.name,
         accepted=accepted_types(provider.rules),
@@ -462,7 +471,7 @@ def _file(
             steps=("as text", *how),
             part=media,
         )
-    raise _refuse(provider, "file", media_type)
+    raise _refuse(provider, "file", media_type, media.filename)
 
 
 def image_spec(
