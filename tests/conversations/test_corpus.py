@@ -68,6 +68,12 @@ def test_corpus_request_validates_with_its_sdk(case: tuple[str, str]) -> None:
     validate_request(case[0], _request(case))
 
 
+@pytest.mark.parametrize("case", REQUESTS, ids="/".join)
+def test_corpus_request_passes_check(case: tuple[str, str]) -> None:
+    """No false alarms: every payload of the corpus, which its API accepts, has no violation."""
+    assert mp.check(_request(case), case[0]) == []
+
+
 @pytest.mark.parametrize("twin", [False, True], ids=["built-in", "twin"])
 @pytest.mark.parametrize("case", REQUESTS, ids="/".join)
 def test_corpus_request_reads_whole_or_as_its_message_list(
@@ -201,6 +207,7 @@ def test_corpus_request_carries_to_every_provider(
     for warning in caught:
         assert issubclass(warning.category, mp.ConversionWarning), warning.message
     validate_request(SHAPE[target], payload)
+    assert mp.check(payload, target) == []
     warned = "\n".join(str(w.message) for w in caught)
     assert _missing(messages, payload, warned) == []
 

@@ -38,12 +38,12 @@ def test_arender_passes_urls_where_the_provider_fetches(
 
 
 def test_arender_loads_each_url_once(media: MediaFactory, media_urls: MediaURLs) -> None:
-    """Anthropic takes base64 only: both URLs are fetched, once each, and inlined."""
+    """urls="inline": both URLs are fetched, once each, and inlined."""
     media_urls.add(PHOTO, media.image(64, 64))
     media_urls.add(REPORT, media.pdf(pages=1))
     photo = mp.ImagePart.from_url(PHOTO)
     parts = [photo, mp.FilePart.from_url(REPORT), photo]
-    payload = asyncio.run(mp.arender(mp.User(parts), "anthropic"))
+    payload = asyncio.run(mp.arender(mp.User(parts), "anthropic", urls="inline"))
     blocks = payload["messages"][0]["content"]
     assert [b["source"]["type"] for b in blocks] == ["base64", "base64", "base64"]
     assert sorted(media_urls.requests) == sorted([PHOTO, REPORT])
@@ -53,5 +53,5 @@ def test_arender_refuses_as_render_does(media_urls: MediaURLs) -> None:
     """urls="pass" where the provider does not fetch raises UnsupportedMediaType, unfetched."""
     part = mp.ImagePart.from_url(PHOTO)
     with pytest.raises(mp.UnsupportedMediaType, match="urls='pass'"):
-        asyncio.run(mp.arender(mp.User([part]), "anthropic", urls="pass"))
+        asyncio.run(mp.arender(mp.User([part]), "bedrock", urls="pass"))
     assert media_urls.requests == []

@@ -12,6 +12,13 @@ import pytest
 import mediaparts as mp
 
 PROVIDERS = mp.providers.names()
+# The rules of a conversation's structure, which fragments of payloads break by design.
+_STRUCTURE = ("request.", "message.", "conversation.", "tool.", "text.")
+
+
+def _media_rules(violations: list[mp.Violation]) -> list[str]:
+    """The rules of the violations, leaving out those of the conversation's structure."""
+    return [v.rule for v in violations if not v.rule.startswith(_STRUCTURE)]
 
 
 def _message(testdata: Path) -> list[mp.Message]:
@@ -164,8 +171,8 @@ def _nested(depth: int, leaf: Any) -> dict[str, Any]:
 def test_check_deeply_nested_payload(provider: str) -> None:
     """A payload nested deeper than Python's recursion limit is reported, not a RecursionError."""
     violations = mp.check(_nested(5000, "text"), provider)
-    assert [v.rule for v in violations] == ["payload.shape"]
-    assert violations[0].path == "$"
+    assert _media_rules(violations) == ["payload.shape"]
+    assert [v.path for v in violations if v.rule == "payload.shape"] == ["$"]
 
 
 def test_check_finds_deeply_nested_media(testdata: Path) -> None:
@@ -173,7 +180,7 @@ def test_check_finds_deeply_nested_media(testdata: Path) -> None:
     tiff = base64.b64encode((testdata / "image.tiff").read_bytes()).decode()
     block = {"type": "image_url", "image_url": {"url": f"data:image/tiff;base64,{tiff}"}}
     violations = mp.check(_nested(300, block), "openai")
-    assert [v.rule for v in violations] == ["image.media_type"]
+    assert _media_rules(violations) == ["image.media_type"]
     assert violations[0].path.endswith(".x.image_url.url")
 
 
@@ -249,6 +256,6 @@ def test_check_path_shortens_hostile_keys(testdata: Path) -> None:
     tiff = base64.b64encode((testdata / "image.tiff").read_bytes()).decode()
     block = {"type": "image_url", "image_url": {"url": f"data:image/tiff;base64,{tiff}"}}
     payload = {"messages": [{"k" * 1_000_000: [block, block]}]}
-    violations = mp.check(payload, "openai")
-    assert [v.rule for v in violations] == ["image.media_type"] * 2
+    violations = [v for v in mp.check(payload, "openai") if v.rule == "image.media_type"]
+    assert len(violations) == 2
     assert violations[1].path == "$.messages[0]." + "k" * 40 + "…[1].image_url.url"

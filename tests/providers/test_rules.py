@@ -37,7 +37,8 @@ FACTS: list[tuple[str, str, Any]] = [
     ("anthropic", "image.max_width", 8000),
     ("anthropic", "image.max_height", 8000),
     ("anthropic", "image.max_count", 100),  # 100 for 200k-context models, 600 for the others
-    ("anthropic", "image.url_types", ()),  # "only base64-encoded sources" on Bedrock, Vertex
+    ("anthropic", "image.url_types", _WEB),  # the direct API fetches URL sources
+    ("anthropic", "file.url_types", {"application/pdf"}),
     ("anthropic", "audio.media_types", set()),
     ("anthropic", "video.media_types", set()),
     ("anthropic", "file.media_types", {"application/pdf"}),
@@ -68,7 +69,7 @@ def _rule(provider: str, path: str) -> Any:
     value: Any = mp.providers.get(provider).rules
     for name in path.split("."):
         value = getattr(value, name)
-    return set(value) if path.endswith("media_types") else value
+    return set(value) if path.endswith(("media_types", "url_types")) else value
 
 
 @pytest.mark.parametrize(

@@ -212,6 +212,21 @@ REVIEWED: dict[str, Reviewed] = {
         f"an upload's file name, made ASCII; {_UNTRUSTED}",
         lambda n: "-é" * (n // 2),
     ),
+    "mediaparts.providers.wires.messages._check:_ID": Reviewed(
+        r"[a-zA-Z0-9_-]+",
+        f"a tool_use id in a payload given to mp.check (fullmatch); {_UNTRUSTED}",
+        lambda n: "a" * n + "!",
+    ),
+    "mediaparts.providers.wires.converse._check:_ID": Reviewed(
+        r"[a-zA-Z0-9_.:-]{1,64}",
+        f"a toolUseId in a payload given to mp.check (fullmatch); {_UNTRUSTED}",
+        lambda n: "a" * n + "!",
+    ),
+    "mediaparts.providers.wires.converse._check:_NAME": Reviewed(
+        r"[a-zA-Z0-9_-]{1,64}",
+        f"a toolUse name in a payload given to mp.check (fullmatch); {_UNTRUSTED}",
+        lambda n: "a" * n + "!",
+    ),
     "mediaparts.formats._imageinfo:_ENTROPY_END": Reviewed(
         rb"\xff[^\x00\xd0-\xd7]",
         f"a JPEG's entropy-coded data, from one scan to the next marker; {_UNTRUSTED}",

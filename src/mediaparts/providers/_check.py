@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +118,9 @@ def check(
         levels = _detail_levels(chosen, model)
         for site in _sites(payload, _readers(chosen), problems):
             problems.extend(_site_problems(site, chosen, counts, levels))
+        structure = getattr(chosen.shape, "check_request", None)
+        if structure is not None:
+            problems.extend(structure(payload, chosen))
         limit = chosen.rules.max_request_bytes
         try:
             total = _request_size(payload)
@@ -181,23 +184,9 @@ def _site_problems(
         yield site.path, f"{kind}.url", f"{provider.name} does not fetch {kind} URLs"
     if site.data is None:
         return
-    declared = site.declared
-    if declared is not None and not isinstance(declared, str):
-        yield (
-            site.path,
-            f"{kind}.media_type",
-            f"the declared media type {excerpt(declared)} is not text",
-        )
-        declared = None
-    found = detect(site.data, declared=declared)
-    if declared and found.source == "magic" and found.media_type != canonical_media_type(declared):
-        yield (
-            site.path,
-            f"{kind}.media_type",
-            f"declared {canonical_media_type(declared)} but the bytes are {found.media_type}",
-        )
-    actual = found.media_type if found.source == "magic" else (declared or found.media_type)
-    actual = canonical_media_type(actual)
+    actual = yield from _sniffed(site)
+    if actual is None:
+        return
     if actual not in rules.media_types + getattr(rules, "text_types", ()):
         yield site.path, f"{kind}.media_type", f"{provider.name} does not accept {actual} {kind}s"
     if not rules.fits(len(site.data)):
@@ -211,6 +200,42 @@ def _site_problems(
         yield from _image_problems(site.path, site.data, actual, provider)
     if actual == "application/pdf":
         yield from _page_problems(site.path, site.data, provider, counts)
+
+
+def _sniffed(site: Site) -> Generator[tuple[str, str, str], None, str | None]:
+    """Yield what a block's bytes say against it; return the type they are, or None when
+    they are no media of its kind at all (nothing more of the block is then checked).
+
+    Nothing the payload declares is trusted: empty data, bytes with no signature of the
+    block's kind, text in an image, audio or video block, and a declared type the bytes
+    contradict are each a violation.
+    """
+    kind, data = site.kind, site.data
+    if not data:
+        yield site.path, f"{kind}.data", f"the {kind} block holds no bytes"
+        return None
+    declared = site.declared
+    if declared is not None and not isinstance(declared, str):
+        what = f"the declared media type {excerpt(declared)} is not text"
+        yield site.path, f"{kind}.media_type", what
+        declared = None
+    stated = canonical_media_type(declared) if declared else None
+    found = detect(data, declared=declared)
+    if found.source == "unknown":
+        claim = f" (declared {stated})" if stated else ""
+        what = f"the bytes carry no signature of any {kind} format we know{claim}"
+        yield site.path, f"{kind}.data", what
+        return None
+    if found.source == "content" and kind != "file":
+        yield site.path, f"{kind}.data", f"the bytes are text ({found.media_type}), not {kind}"
+        return None
+    if found.mismatch and stated:
+        yield (
+            site.path,
+            f"{kind}.media_type",
+            f"declared {stated} but the bytes are {found.media_type}",
+        )
+    return found.media_type
 
 
 def _page_problems(

@@ -30,6 +30,10 @@ providers on that wire with `InvalidConfig`):
   they differ from the body `render` returns (`mp.sdk_kwargs`; without it, the payload).
 - `check_quirks(name, quirks)`: raise `InvalidConfig` for a quirk of the wrong form, so that
   `register` refuses it (`name` is the provider's, for the message).
+- `check_request(payload, served)`: what the API would refuse in a payload's conversation
+  (unanswered tool calls, unpaired results, role order, empty content, id patterns), as
+  `(JSON path, rule, message)` problems for `mp.check`; the turn and pairing rules the wires
+  share are in `_wire/_structure.py`.
 
 What belongs to a provider, not to its wire (its file store, its batch envelope, its limits),
 is on the `Provider` record.
@@ -96,6 +100,7 @@ OPTIONAL = {
     "replays": "a function (part, served) -> str | None",
     "sdk_kwargs": "a function (payload, served) -> dict",
     "check_quirks": "a function (name, quirks) -> None, raising InvalidConfig",
+    "check_request": "a function (payload, served) -> list of (path, rule, message)",
 }
 
 

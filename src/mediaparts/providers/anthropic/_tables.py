@@ -146,11 +146,12 @@ RULES = Rules(
     # Google Cloud; we default to 5 MB, which works on every route (5,242,880: the API's own error
     # reads "image exceeds 5 MB maximum: … bytes > 5242880 bytes"), measured on the base64 text.
     # Images per request: 100 for 200k-context models, 600 for the others; 100 is safe for all.
-    # 8000×8000 px at most. Animations: "only the first frame is used". URL sources work only on
-    # the direct API ("only base64-encoded sources" on Bedrock and Google Cloud), so no URL is
-    # passed through by default; `with_rules(image_url_types=...)` enables it.
+    # 8000×8000 px at most. Animations: "only the first frame is used". URL sources: the direct
+    # API fetches them (`URLImageSourceParam`); Bedrock and Google Cloud take "only
+    # base64-encoded sources", which is for providers of those routes to say, not this one.
     image=ImageRules(
         media_types=_IMAGE_TYPES,
+        url_types=_IMAGE_TYPES,
         max_bytes=5 * 2**20,
         measure="base64",
         max_count=100,
@@ -166,10 +167,11 @@ RULES = Rules(
     # PDFs as `base64` documents ("Standard PDF (no passwords/encryption)"; "Maximum pages per
     # request 600 (100 when the request's context window is under 1M tokens)", pdf-support
     # page, read 2026-11: 100 here, which holds for every model); text files as `text` documents
-    # (PlainTextSourceParam takes media_type "text/plain" only). URLs: base64 by default, as
-    # for images.
+    # (PlainTextSourceParam takes media_type "text/plain" only). PDF URLs are fetched by the
+    # direct API (`URLPDFSourceParam`), as images are.
     file=FileRules(
         media_types=("application/pdf",),
+        url_types=("application/pdf",),
         max_request_pages=100,
         text_types=TEXT_TYPES,
         source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "

@@ -50,6 +50,7 @@ Internal exports, for `openai_responses` (not in `__all__`, no compatibility pro
 `finish_reason` values in the common vocabulary).
 """
 
+from mediaparts.providers.wires.chat_completions._check import check_request
 from mediaparts.providers.wires.chat_completions._common import QUIRKS, check_quirks
 from mediaparts.providers.wires.chat_completions._common import read_breakpoint as read_breakpoint
 from mediaparts.providers.wires.chat_completions._common import (
@@ -64,6 +65,7 @@ from mediaparts.providers.wires.chat_completions._shapes import STOP_REASONS as 
 __all__ = [
     "QUIRKS",
     "check_quirks",
+    "check_request",
     "file_data_site",
     "media_site",
     "read",

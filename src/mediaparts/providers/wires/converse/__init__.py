@@ -32,6 +32,7 @@ type, and back), `media_type_of`, `VALID_NAME`, `NAME_BAD`, `NAME_MAX` (the docu
 rule) and `STOP_REASONS` (its stop reasons in the common vocabulary).
 """
 
+from mediaparts.providers.wires.converse._check import check_request
 from mediaparts.providers.wires.converse._read import read, read_response
 from mediaparts.providers.wires.converse._render import media_site, render
 from mediaparts.providers.wires.converse._shapes import FORMAT_NAMES as FORMAT_NAMES
@@ -43,6 +44,7 @@ from mediaparts.providers.wires.converse._shapes import formats as formats
 from mediaparts.providers.wires.converse._shapes import media_type_of as media_type_of
 
 __all__ = [
+    "check_request",
     "media_site",
     "read",
     "read_response",

@@ -40,6 +40,7 @@ Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (th
 stop reasons in the common vocabulary).
 """
 
+from mediaparts.providers.wires.generate_content._check import check_request
 from mediaparts.providers.wires.generate_content._read import read
 from mediaparts.providers.wires.generate_content._render import media_site, render
 from mediaparts.providers.wires.generate_content._response import read_response
@@ -50,6 +51,7 @@ from mediaparts.providers.wires.generate_content._shapes import STOP_REASONS as 
 __all__ = [
     "QUIRKS",
     "check_quirks",
+    "check_request",
     "media_site",
     "read",
     "read_response",

@@ -40,11 +40,13 @@ Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (th
 stop reasons in the common vocabulary).
 """
 
+from mediaparts.providers.wires.messages._check import check_request
 from mediaparts.providers.wires.messages._read import read, read_response
 from mediaparts.providers.wires.messages._render import media_site, render, replays
 from mediaparts.providers.wires.messages._shapes import STOP_REASONS as STOP_REASONS
 
 __all__ = [
+    "check_request",
     "media_site",
     "read",
     "read_response",

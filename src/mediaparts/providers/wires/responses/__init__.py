@@ -49,6 +49,7 @@ provider without it takes none, and breakpoints are left out.
 """
 
 from mediaparts.providers.wires.chat_completions import QUIRKS, check_quirks
+from mediaparts.providers.wires.responses._check import check_request
 from mediaparts.providers.wires.responses._read import read, read_response
 from mediaparts.providers.wires.responses._render import media_site, render, replays
 from mediaparts.providers.wires.responses._shapes import STOP_REASONS as STOP_REASONS
@@ -56,6 +57,7 @@ from mediaparts.providers.wires.responses._shapes import STOP_REASONS as STOP_RE
 __all__ = [
     "QUIRKS",
     "check_quirks",
+    "check_request",
     "media_site",
     "read",
     "read_response",

@@ -1,0 +1,61 @@
+"""`check_request`: the conversation rules of Chat Completions, checked before it runs.
+
+From the API's own validation messages (openai-python's `ChatCompletionMessageParam` types and
+the API reference, read 2026-12): `messages` is a non-empty list; roles are `system`,
+`developer`, `user`, `assistant`, `tool` (and the legacy `function`); a content array is never
+empty; an `assistant` message has content, tool calls, a refusal or audio; "an assistant
+message with 'tool_calls' must be followed by tool messages responding to each
+'tool_call_id'", and "messages with role 'tool' must be a response to a preceding message
+with 'tool_calls'". Roles need not alternate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mediaparts._errors import excerpt
+from mediaparts.providers._wire._media_sites import Problems
+from mediaparts.providers._wire._protocol import Served
+from mediaparts.providers._wire._structure import Turn, messages_of, pair_next_turn
+
+__all__ = ["check_request"]
+
+_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+
+
+def check_request(payload: dict[str, Any], served: Served) -> Problems:
+    """Return what Chat Completions would refuse in a payload's conversation."""
+    problems: Problems = []
+    turns: list[Turn] = []
+    for i, message in messages_of(payload, "messages", problems):
+        at = f"$.messages[{i}]"
+        role = message.get("role")
+        if role not in _ROLES:
+            wrong = f"role {excerpt(role)} is not one of {', '.join(_ROLES)}"
+            problems.append((f"{at}.role", "message.role", wrong))
+            continue
+        content = message.get("content")
+        if isinstance(content, list) and not content:
+            problems.append((f"{at}.content", "message.empty", "the content array is empty"))
+        if role == "tool":
+            # Consecutive tool messages answer one assistant turn together.
+            if not turns or turns[-1].role != "tool":
+                turns.append(Turn("tool", at))
+            turns[-1].results.append((str(message.get("tool_call_id")), at))
+            continue
+        turn = Turn(role, at)
+        turns.append(turn)
+        if role != "assistant":
+            continue
+        calls = message.get("tool_calls")
+        for j, call in enumerate(calls if isinstance(calls, list) else ()):
+            if isinstance(call, dict):
+                turn.calls.append((str(call.get("id")), f"{at}.tool_calls[{j}]"))
+        others = (calls, message.get("refusal"), message.get("audio"), message.get("function_call"))
+        if content is None and all(value in (None, []) for value in others):
+            empty = "an assistant message needs content or tool_calls"
+            problems.append((at, "message.empty", empty))
+    problems.extend(
+        pair_next_turn(turns, call="tool call", result="tool message", answered_by=("tool",))
+    )
+    return problems

@@ -1,0 +1,96 @@
+"""`check_request`: the conversation rules of the Messages API, checked before it runs.
+
+From the API reference and the tool-use guide (platform.claude.com/docs, read 2026-12):
+consecutive `user` or `assistant` messages are combined into one turn (so alternation is not
+required), and a `system` message in place (anthropic-sdk-python 2.17 `SystemMessageParam`)
+is no turn; every message but an optional final `assistant` one has content, and a text block
+holds non-whitespace text; each `tool_use` is answered by a `tool_result` in the turn right
+after it, whose `tool_result` blocks come before any other content; every `tool_result`
+answers a `tool_use` of the turn before; tool-use ids match `^[a-zA-Z0-9_-]+$` (the API's
+validation message) and are unique.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mediaparts._errors import excerpt
+from mediaparts.providers._wire._media_sites import Problems
+from mediaparts.providers._wire._protocol import Served
+from mediaparts.providers._wire._structure import (
+    Turn,
+    blank,
+    check_id,
+    messages_of,
+    pair_next_turn,
+)
+
+__all__ = ["check_request"]
+
+_ID = re.compile(r"[a-zA-Z0-9_-]+")
+_ROLES = ("user", "assistant", "system")
+
+
+def check_request(payload: dict[str, Any], served: Served) -> Problems:
+    """Return what the Messages API would refuse in a payload's conversation."""
+    problems: Problems = []
+    messages = messages_of(payload, "messages", problems)
+    turns: list[Turn] = []
+    last = messages[-1][0] if messages else -1
+    for i, message in messages:
+        at = f"$.messages[{i}]"
+        role = message.get("role")
+        if role not in _ROLES:
+            wrong = f"role {excerpt(role)} is not one of {', '.join(_ROLES)}"
+            problems.append((f"{at}.role", "message.role", wrong))
+            continue
+        if role == "system":  # instructions in place (SystemMessageParam): text, no turn
+            _content(message.get("content"), at, Turn(role, at), False, problems)
+            continue
+        if not turns or turns[-1].role != role:
+            turns.append(Turn(role, at))
+        _content(message.get("content"), at, turns[-1], i == last and role == "assistant", problems)
+    problems.extend(
+        pair_next_turn(turns, call="tool_use", result="tool_result", answered_by=("user",))
+    )
+    return problems
+
+
+def _content(content: Any, at: str, turn: Turn, final: bool, problems: Problems) -> None:
+    """Note the calls and results of one message, and its empty text."""
+    if isinstance(content, str):
+        if not content and not final:
+            problems.append((f"{at}.content", "message.empty", "the message has no content"))
+        elif blank(content) and not final:
+            problems.append((f"{at}.content", "text.empty", "the text is only whitespace"))
+        return
+    if not isinstance(content, list):
+        return  # the SDK's types refuse it; not a rule of the conversation
+    if not content and not final:
+        problems.append((f"{at}.content", "message.empty", "the message has no content"))
+    # Results open their turn: any other block before one (in this message, or an earlier
+    # message of the same merged turn) puts it out of place.
+    for j, block in enumerate(content):
+        where = f"{at}.content[{j}]"
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text" and blank(block.get("text")):
+            problems.append((f"{where}.text", "text.empty", "a text block holds no text"))
+        if kind == "tool_use":
+            problems.extend(check_id(block.get("id"), f"{where}.id", _ID, "tool_use id"))
+            turn.calls.append((str(block.get("id")), where))
+        elif kind == "tool_result":
+            key = block.get("tool_use_id")
+            problems.extend(check_id(key, f"{where}.tool_use_id", _ID, "tool_use_id"))
+            turn.results.append((str(key), where))
+            if turn.other:
+                problems.append(
+                    (
+                        where,
+                        "tool.order",
+                        "a tool_result comes after other content; tool_result blocks come first "
+                        "in their turn",
+                    )
+                )
+        else:
+            turn.other = True
