@@ -74,7 +74,7 @@ def _content(content: Any, turn: Turn, problems: Problems) -> None:
     if not isinstance(content, list) or not content:
         problems.append((f"{at}.content", "message.empty", "the message's content is empty"))
         return
-    kinds = set()
+    kinds: set[str] = set()
     for j, block in enumerate(content):
         if not isinstance(block, dict):
             continue
