@@ -259,3 +259,49 @@ def test_check_path_shortens_hostile_keys(testdata: Path) -> None:
     violations = [v for v in mp.check(payload, "openai") if v.rule == "image.media_type"]
     assert len(violations) == 2
     assert violations[1].path == "$.messages[0]." + "k" * 40 + "…[1].image_url.url"
+
+
+def _image_block(provider: str, data: bytes) -> tuple[dict[str, Any], str]:
+    """A payload holding one PNG-declared image block of `data`, and the path of its bytes."""
+    text = base64.b64encode(data).decode()
+    if provider == "anthropic":
+        source = {"type": "base64", "media_type": "image/png", "data": text}
+        block = {"type": "image", "source": source}
+        return {"messages": [{"role": "user", "content": [block]}]}, "content[0].source.data"
+    if provider == "openai":
+        block = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{text}"}}
+        return {"messages": [{"role": "user", "content": [block]}]}, "content[0].image_url.url"
+    if provider == "openai-responses":
+        block = {"type": "input_image", "image_url": f"data:image/png;base64,{text}"}
+        return {"input": [{"role": "user", "content": [block]}]}, "content[0].image_url"
+    if provider == "gemini":
+        part = {"inlineData": {"mimeType": "image/png", "data": text}}
+        return {"contents": [{"role": "user", "parts": [part]}]}, "parts[0].inlineData.data"
+    block = {"image": {"format": "png", "source": {"bytes": data}}}
+    return {"messages": [{"role": "user", "content": [block]}]}, "content[0].image.source.bytes"
+
+
+# Bytes an image block may hold that are no PNG, and the rule each breaks.
+_NOT_IMAGES = [
+    (b"", "image.data"),
+    (b"hello", "image.data"),  # text
+    (bytes(range(7, 256)) * 20, "image.data"),  # 5,000 bytes with no signature
+    (b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n", "image.media_type"),  # a PDF
+]
+
+
+@pytest.mark.parametrize(("data", "rule"), _NOT_IMAGES, ids=["empty", "text", "random", "pdf"])
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_sniffs_every_inline_image(provider: str, data: bytes, rule: str) -> None:
+    """An image block whose bytes are empty, text, garbage or another format is a violation
+    at the path of its bytes, whatever the block declares."""
+    payload, path = _image_block(provider, data)
+    found = {(v.path, v.rule) for v in mp.check(payload, provider)}
+    assert any(p.endswith(path) and r == rule for p, r in found), found
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_sniffed_png_is_clean(provider: str, testdata: Path) -> None:
+    """The same block holding a real PNG gives no violation (no false alarm)."""
+    payload, _ = _image_block(provider, (testdata / "alpha.png").read_bytes())
+    assert mp.check(payload, provider) == []
