@@ -305,3 +305,17 @@ def test_check_sniffed_png_is_clean(provider: str, testdata: Path) -> None:
     """The same block holding a real PNG gives no violation (no false alarm)."""
     payload, _ = _image_block(provider, (testdata / "alpha.png").read_bytes())
     assert mp.check(payload, provider) == []
+
+
+def test_check_documents_bytes_per_request(testdata: Path) -> None:
+    """Documents whose bytes together pass the request's limit are flagged at the one that
+    passes it (OpenAI: 32 MB of PDFs in one request), once."""
+    pdf = (testdata / "document.pdf").read_bytes()
+    assert mp.providers.get("openai").rules.file.max_request_bytes == 32_000_000
+    openai = mp.providers.get("openai").with_rules(file_max_request_bytes=2 * len(pdf) + 1)
+    payload = mp.render(mp.User("Compare", files=[testdata / "document.pdf"] * 4), "openai")
+    violations = mp.check(payload, openai)
+    assert [(v.path, v.rule) for v in violations] == [
+        ("$.messages[0].content[3].file.file_data", "file.max_request_bytes")
+    ]
+    assert mp.check(payload, "openai") == []

@@ -198,6 +198,8 @@ def _site_problems(
         )
     if site.kind == "image":
         yield from _image_problems(site.path, site.data, actual, provider)
+    if site.kind == "file" and actual in rules.media_types:
+        yield from _request_bytes(site.path, len(site.data), provider, counts)
     if actual == "application/pdf":
         yield from _page_problems(site.path, site.data, provider, counts)
 
@@ -236,6 +238,22 @@ def _sniffed(site: Site) -> Generator[tuple[str, str, str], None, str | None]:
             f"declared {stated} but the bytes are {found.media_type}",
         )
     return found.media_type
+
+
+def _request_bytes(
+    path: str, size: int, provider: Provider, counts: dict[tuple[str, str], int]
+) -> Iterator[tuple[str, str, str]]:
+    """Yield the document where the request's documents pass the provider's bytes a request."""
+    limit = provider.rules.file.max_request_bytes
+    before = counts.get(("file bytes", ""), 0)
+    counts[("file bytes", "")] = before + size
+    if limit is not None and before <= limit < before + size:
+        yield (
+            path,
+            "file.max_request_bytes",
+            f"the request's documents reach {before + size:,} bytes here, over the limit of "
+            f"{limit:,} in one request",
+        )
 
 
 def _page_problems(

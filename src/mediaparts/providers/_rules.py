@@ -117,11 +117,15 @@ class FileRules(KindRules):
         max_request_pages: Most PDF pages one request may hold, across all its documents; a
             PDF longer than that alone cannot be sent in one request, split or not (`check`
             counts the whole request). None: no documented limit.
+        max_request_bytes: Most bytes of documents one request may hold, across all of them
+            (raw bytes; OpenAI's "32MB of total content in a single request"); `check`
+            counts the whole request. None: no documented limit.
     """
 
     text_types: tuple[str, ...] = ()
     max_pages: int | None = None
     max_request_pages: int | None = None
+    max_request_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

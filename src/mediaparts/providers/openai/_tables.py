@@ -218,12 +218,13 @@ RULES = Rules(
     video=KindRules(source="openai-python chat_completion_content_part_param.py (read 2026-08)"),
     # The `file` part takes `file_data` or `file_id`, not a URL. PDFs: "up to 100 pages and 32MB
     # of total content in a single request … across multiple file inputs" (pdf-files guide, the
-    # newest figure found): the pages per request, and the bytes as a per-file bound. Text
-    # formats go as text parts.
+    # newest figure found): the pages and the bytes per request, and the bytes as a per-file
+    # bound too. Text formats go as text parts.
     file=FileRules(
         media_types=("application/pdf", *OFFICE_TYPES),
         max_bytes=32_000_000,
         max_request_pages=100,
+        max_request_bytes=32_000_000,
         text_types=TEXT_TYPES,
         source="developers.openai.com/api/docs/guides/file-inputs and pdf-files; openai-python "
         "chat_completion_content_part_param.py (read 2026-08)",
