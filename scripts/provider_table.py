@@ -92,6 +92,11 @@ def rules_markdown() -> str:
             f"- Request size: {_mib(rules.max_request_bytes)}"
             + (f" ({rules.source})" if rules.source else "")
         )
+        pages, request_pages = rules.file.max_pages, rules.file.max_request_pages
+        out.append(
+            f"- Documents: {pages or '—'} pages each, {request_pages or '—'} pages and "
+            f"{_mib(rules.file.max_request_bytes)} a request"
+        )
         out.append("")
         out += _models(rules)
     return "\n".join(out)
