@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -273,3 +274,12 @@ def test_boundary_names_the_file_of_an_os_error(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(mp.InternalError, match=r"'/srv/missing\.png': No such file") as caught:
         mp.normalize(PNG, "openai")
     assert caught.value.doing == "normalizing"
+
+
+def test_boundary_passes_a_warning_raised_as_an_error(testdata: Path) -> None:
+    """A warning the caller's filter turned into an error leaves as that warning, not as an
+    InternalError: the filter is the caller's own choice."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mp.UnknownModelWarning)
+        with pytest.raises(mp.UnknownModelWarning):
+            mp.normalize(testdata / "alpha.png", "openai", model="totally-made-up")

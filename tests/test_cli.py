@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -452,6 +453,31 @@ def test_render_says_the_model_on_stderr(
     assert err == note
 
 
+@pytest.fixture
+def strict_models() -> Iterator[None]:
+    """Unknown models are errors for the test, as `mp.configure(unknown_models="error")` sets."""
+    mp.configure(unknown_models="error")
+    try:
+        yield
+    finally:
+        mp.configure(unknown_models="warn")
+
+
+def test_unknown_model_warns_once_and_goes_on(
+    testdata: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """By default a --model no row matches is said once on stderr, naming the default rules
+    used, and the command runs with them, as the library does (UnknownModelWarning)."""
+    photo = str(testdata / "photo.jpg")
+    assert main(["inspect", photo, "--provider", "anthropic", "--model", "gpt-9"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("warning: unknown model 'gpt-9' for anthropic") == 1
+    assert "using the default rules, for 'claude-3*'" in err
+    assert "anthropic" in out
+    with pytest.warns(mp.UnknownModelWarning, match=r"gpt-9.*default rules"):
+        mp.normalize(photo, "anthropic", model="gpt-9")
+
+
 @pytest.mark.parametrize(
     ("command", "provider"),
     [
@@ -462,10 +488,11 @@ def test_render_says_the_model_on_stderr(
         (["convert", "payload.json", "--from", "openai", "--to", "anthropic"], "anthropic"),
     ],
 )
-def test_unknown_model_is_a_usage_error(
-    command: list[str], provider: str, capsys: pytest.CaptureFixture[str]
+def test_unknown_model_is_a_usage_error_when_unknown_models_are_errors(
+    command: list[str], provider: str, capsys: pytest.CaptureFixture[str], strict_models: None
 ) -> None:
-    """A --model no row of a provider's model table matches: exit 2, naming the known patterns."""
+    """With unknown models errors (as for the library), a --model no row matches: exit 2,
+    naming the known patterns."""
     assert main([*command, "--model", "gpt-4o-mini"]) == 2
     out, err = capsys.readouterr()
     patterns = ", ".join(mp.providers.get(provider).rules.model_patterns)

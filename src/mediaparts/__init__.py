@@ -9,15 +9,15 @@ msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"
 spelling too, without a warning: the errors in `mediaparts.errors` (`BlockedPath`,
 `BlockedURL`, `BudgetExceeded`, `CodecUnavailable`, `ConversionError`, `ConversionWarning`,
 `FetchError`, `InternalError`, `InvalidConfig`, `InvalidMedia`, `MediaTooLarge`,
-`NoDocumentedRule`, `OfflineError`, `ProviderLimitError`, `UnknownProvider`,
-`UnsupportedMediaType`); batch files in `mediaparts.batch` (`BatchError`, `BatchFile`,
-`BatchResult`, `BatchWriter`, `batch_line`, `read_batch_results`, `write_batch`); token counts
-in `mediaparts.tokens` (`TokenCount`, `MessageTokens`, `PartTokens`); money in
-`mediaparts.pricing` (`Cost`, `Price`, `Prices`); upload caches in `mediaparts.uploading`
-(`UploadCache`, `MemoryUploadCache`, `SqliteUploadCache`, `UploadCacheEntry`,
-`UploadCacheKey`); `safe_client` and `safe_async_client` in `mediaparts.fetching`;
-`detect_media_type` and `canonical_media_type` in `mediaparts.detection`; `TransformPolicy`
-and `using_transforms` in `mediaparts.converting`.
+`NoDocumentedRule`, `OfflineError`, `ProviderLimitError`, `UnknownModel`,
+`UnknownModelWarning`, `UnknownProvider`, `UnsupportedMediaType`); batch files in
+`mediaparts.batch` (`BatchError`, `BatchFile`, `BatchResult`, `BatchWriter`, `batch_line`,
+`read_batch_results`, `write_batch`); token counts in `mediaparts.tokens` (`TokenCount`,
+`MessageTokens`, `PartTokens`); money in `mediaparts.pricing` (`Cost`, `Price`, `Prices`);
+upload caches in `mediaparts.uploading` (`UploadCache`, `MemoryUploadCache`,
+`SqliteUploadCache`, `UploadCacheEntry`, `UploadCacheKey`); `safe_client` and
+`safe_async_client` in `mediaparts.fetching`; `detect_media_type` and `canonical_media_type` in
+`mediaparts.detection`; `TransformPolicy` and `using_transforms` in `mediaparts.converting`.
 """
 
 import importlib as _importlib
@@ -71,6 +71,8 @@ from mediaparts.errors import MediaTooLarge as MediaTooLarge
 from mediaparts.errors import NoDocumentedRule as NoDocumentedRule
 from mediaparts.errors import OfflineError as OfflineError
 from mediaparts.errors import ProviderLimitError as ProviderLimitError
+from mediaparts.errors import UnknownModel as UnknownModel
+from mediaparts.errors import UnknownModelWarning as UnknownModelWarning
 from mediaparts.errors import UnknownProvider as UnknownProvider
 from mediaparts.errors import UnsupportedMediaType as UnsupportedMediaType
 from mediaparts.fetching import FetchPolicy

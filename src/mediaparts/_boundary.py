@@ -33,6 +33,8 @@ class Boundary:
 
     - a `MediaError`: unchanged (and anything not an `Exception`, `KeyboardInterrupt`,
       `SystemExit`, `GeneratorExit`, `asyncio.CancelledError`, is never caught);
+    - a warning raised as an error (the caller's `warnings.simplefilter("error", ...)` turned
+      an `UnknownModelWarning` or `ConversionWarning` into one): unchanged, it is theirs too;
     - what the caller's own code raised (its innermost frame is neither in mediaparts nor in
       the standard library or an installed package: a progress callback, a generator of
       requests, a file object of the application's): unchanged, it is theirs;
@@ -51,7 +53,7 @@ class Boundary:
 
     def reraise(self, error: Exception) -> NoReturn:
         """Raise `error` again when it may leave as it is, else ours, caused by it."""
-        if isinstance(error, MediaError) or getattr(error, _THEIRS, False):
+        if isinstance(error, MediaError | Warning) or getattr(error, _THEIRS, False):
             raise error
         if _raised_by_caller(error):
             raise error

@@ -1,5 +1,5 @@
-"""`mp.configure`: the fetch settings (`fetching.configure`) and how new messages are stamped
-(`_stamps`), set in one call.
+"""`mp.configure`: the fetch settings (`fetching.configure`), how new messages are stamped
+(`_stamps`), the default transforms and what an unknown model does, set in one call.
 
 The fetching package is loaded only when a fetch setting is given, so that
 `mp.configure(message_ids="uuid7")` does not import httpx.
@@ -7,11 +7,11 @@ The fetching package is loaded only when a fetch setting is given, so that
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from mediaparts import fetching
 from mediaparts._conversation._stamps import UNSET, IdScheme, Unset, check_stamps, set_stamps
-from mediaparts._errors import InvalidConfig
+from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.converting import TransformPolicy, set_default_transforms
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ def configure(
     message_ids: IdScheme | Unset | None = UNSET,
     message_timestamps: bool | Unset = UNSET,
     transforms: TransformPolicy | None = None,
+    unknown_models: Literal["warn", "error"] | None = None,
 ) -> None:
     """Set the default fetch policy, the httpx clients URL parts use, message stamping, and
     the default policy for converting audio, video, SVG and documents.
@@ -47,11 +48,18 @@ def configure(
             time (UTC); `False` turns it off (the default setting).
         transforms: The `TransformPolicy` every `normalize` and `render` uses unless a call
             passes its own (`mp.using_transforms` sets one for a block of code).
+        unknown_models: What a model that matches no row of a provider's model table does:
+            `"warn"` (the default, also `MEDIAPARTS_UNKNOWN_MODELS`): the default rules are
+            used, with an `mp.UnknownModelWarning` naming them; `"error"`: `mp.UnknownModel`.
 
     Raises:
         InvalidConfig: An argument is not of its type (checked before anything is set).
     """
     check_stamps(message_ids=message_ids, message_timestamps=message_timestamps)
+    if unknown_models is not None and unknown_models not in ("warn", "error"):
+        raise InvalidConfig(
+            f"unknown_models must be 'warn' or 'error', got {excerpt(unknown_models)}"
+        )
     if transforms is not None and not isinstance(transforms, TransformPolicy):
         raise InvalidConfig(
             f"transforms must be a TransformPolicy, got {type(transforms).__name__}"
@@ -61,3 +69,8 @@ def configure(
     set_stamps(message_ids=message_ids, message_timestamps=message_timestamps)
     if transforms is not None:
         set_default_transforms(transforms)
+    if unknown_models is not None:
+        # Imported here: configuring stamps or fetching must not load the providers.
+        from mediaparts.providers._budgets._vision import set_unknown_models
+
+        set_unknown_models(unknown_models)

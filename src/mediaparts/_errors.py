@@ -10,7 +10,8 @@ malformed are also a `ValueError`, so code that already catches `ValueError` kee
     ├── InvalidMedia (ValueError) corrupt or truncated media, bad base64, data URI or shorthand
     │   └── BlockedPath           untrusted input (a message dict) names a local file
     ├── InvalidConfig (ValueError) a setting, option or rule override is wrong
-    │   └── UnknownProvider       no provider has that name (carries `name`, `known`)
+    │   ├── UnknownProvider       no provider has that name (carries `name`, `known`)
+    │   └── UnknownModel          no row of a model table matches, and unknown models are errors
     ├── MediaTooLarge             more bytes (or pixels) than a cap allows
     ├── ProviderLimitError        cannot be fitted to a provider's limits
     │   └── BudgetExceeded        no trim of the conversation fits the token budget
@@ -65,6 +66,8 @@ __all__ = [
     "NoDocumentedRule",
     "OfflineError",
     "ProviderLimitError",
+    "UnknownModel",
+    "UnknownModelWarning",
     "UnknownProvider",
     "UnsupportedMediaType",
     "cut_middle",
@@ -217,6 +220,34 @@ class UnknownProvider(InvalidConfig):
         )
         self.name = name
         self.known = known
+
+
+class UnknownModel(InvalidConfig):
+    """No row of the provider's model table matches the model, and unknown models are errors
+    (`mp.configure(unknown_models="error")` or `MEDIAPARTS_UNKNOWN_MODELS=error`).
+
+    Attributes:
+        provider: The provider whose table was read.
+        model: The model asked for.
+        known: The table's model patterns.
+    """
+
+    def __init__(
+        self, message: str, *, provider: str, model: str, known: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.model = model
+        self.known = known
+
+
+class UnknownModelWarning(UserWarning):
+    """A model matched no row of the provider's model table: its default rules were used.
+
+    The message names the model, the provider and the row whose rules were used. Make it an
+    error with `mp.configure(unknown_models="error")` (or `MEDIAPARTS_UNKNOWN_MODELS=error`),
+    which raises `UnknownModel` instead.
+    """
 
 
 class MediaTooLarge(MediaError):

@@ -6,13 +6,13 @@ The tree (drawn in full in the docs' errors page)::
     ├── UnsupportedMediaType      (CodecUnavailable)
     ├── NoDocumentedRule
     ├── InvalidMedia (ValueError) (BlockedPath)
-    ├── InvalidConfig (ValueError) (UnknownProvider)
+    ├── InvalidConfig (ValueError) (UnknownProvider, UnknownModel)
     ├── MediaTooLarge
     ├── ProviderLimitError        (BudgetExceeded)
     ├── ConversionError
     ├── FetchError                (BlockedURL, OfflineError)
     └── InternalError
-    ConversionWarning (a UserWarning)
+    ConversionWarning, UnknownModelWarning (UserWarnings)
 
 `MediaError` is also at the top level (`mp.MediaError`), and every class here keeps its
 top-level spelling (`mp.InvalidConfig`), without a warning: the top level's `__all__` lists
@@ -35,6 +35,8 @@ from mediaparts._errors import (
     NoDocumentedRule,
     OfflineError,
     ProviderLimitError,
+    UnknownModel,
+    UnknownModelWarning,
     UnknownProvider,
     UnsupportedMediaType,
 )
@@ -55,6 +57,8 @@ __all__ = [
     "NoDocumentedRule",
     "OfflineError",
     "ProviderLimitError",
+    "UnknownModel",
+    "UnknownModelWarning",
     "UnknownProvider",
     "UnsupportedMediaType",
 ]

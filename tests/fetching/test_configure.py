@@ -18,6 +18,7 @@ from mediaparts.fetching import _fetch, default_policy
         ({"fetch": 5}, r"fetch=\.\.\.\) takes a mediaparts.FetchPolicy or None, got int"),
         ({"client": "http://x"}, r"client=\.\.\.\) takes a httpx.Client"),
         ({"async_client": httpx.Client()}, r"async_client=\.\.\.\) takes a httpx.AsyncClient"),
+        ({"unknown_models": "ignore"}, r"unknown_models must be 'warn' or 'error'"),
     ],
 )
 def test_configure_refuses_a_wrong_argument(arguments: dict[str, object], message: str) -> None:

@@ -29,9 +29,19 @@ def test_check_model_decides_detail_levels(
 
 
 def test_check_model_unknown_checks_no_detail(media: MediaFactory) -> None:
-    """A model the table does not know has nothing documented to check against."""
+    """A model the table does not know has nothing documented to check against, and says
+    so (UnknownModelWarning); configured as errors, it raises UnknownModel."""
     payload = mp.render(mp.User([media.image(32, 32)]), "openai", model="gpt-4o")
-    assert mp.check(payload, "openai", model="some-future-model") == []
+    with pytest.warns(mp.UnknownModelWarning, match="'some-future-model'"):
+        assert mp.check(payload, "openai", model="some-future-model") == []
+    mp.configure(unknown_models="error")
+    try:
+        with pytest.raises(mp.UnknownModel) as refused:
+            mp.check(payload, "openai", model="some-future-model")
+    finally:
+        mp.configure(unknown_models="warn")
+    assert (refused.value.provider, refused.value.model) == ("openai", "some-future-model")
+    assert "gpt-4o*" in refused.value.known
 
 
 def test_check_model_must_be_text() -> None:

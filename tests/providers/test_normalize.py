@@ -462,8 +462,10 @@ def test_entry_points_refuse_a_model_that_is_no_string(call: Callable[[], object
 
 
 def test_normalize_unknown_model_fits_but_does_not_price(testdata: Path) -> None:
-    """An unknown model is fitted by the default rule, but no token count is guessed."""
-    result = mp.normalize(testdata / "alpha.png", "openai", model="totally-made-up")
+    """An unknown model is fitted by the default rule (saying so), but no token count is
+    guessed."""
+    with pytest.warns(mp.UnknownModelWarning, match="using the default rules, for 'gpt-4o\\*'"):
+        result = mp.normalize(testdata / "alpha.png", "openai", model="totally-made-up")
     assert result.data is not None and result.tokens is None
     with pytest.raises(mp.MediaError, match="no documented rule for model"):
         mp.estimate_tokens(testdata / "alpha.png", "openai", model="totally-made-up")
@@ -515,3 +517,24 @@ def test_normalize_private_url_is_never_passed_through(url: str) -> None:
     assert mp.normalize(
         mp.part("https://example.com/photo.jpg", media_type="image/jpeg"), "openai"
     ).steps == ("url pass-through",)
+
+
+def test_normalize_without_model_fits_every_current_model(media: Any) -> None:
+    """No model: OpenAI's default row is gpt-4o's (taken by every current model), so a
+    4000x3000 photo is fitted to 1024x768, not sent whole as the newest model would take it."""
+    photo = media.image(4000, 3000, format="jpeg")
+    fitted = mp.normalize(photo, "openai")
+    assert (fitted.width, fitted.height) == (1024, 768)
+    newest = mp.normalize(photo, "openai", model="gpt-5.6")
+    assert (newest.width, newest.height) == (4000, 3000)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_normalize_unknown_model_warns_naming_the_rules(media: Any, provider: str) -> None:
+    """A model no row matches is never used silently: UnknownModelWarning names the default
+    rules used (a provider whose tables match every model has nothing to warn about)."""
+    rules = mp.providers.get(provider).rules
+    if rules.model_row("zz-unknown-9") is not None or not rules.model_patterns:
+        pytest.skip("every model name matches a row of this provider's tables")
+    with pytest.warns(mp.UnknownModelWarning, match=rf"{provider}: model 'zz-unknown-9'"):
+        mp.normalize(media.image(64, 64), provider, model="zz-unknown-9")

@@ -27,6 +27,7 @@ import io
 import json
 import os
 import sys
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,7 +39,7 @@ from mediaparts._boundary import translated
 from mediaparts._conversation._make_part import part
 from mediaparts._conversation._messages import User
 from mediaparts._conversation._parts import ImagePart, MediaPart
-from mediaparts._errors import CodecUnavailable, MediaError, excerpt
+from mediaparts._errors import CodecUnavailable, MediaError, UnknownModelWarning, excerpt
 from mediaparts.cli._batch import add_batch_commands, run_batch
 from mediaparts.cli._conversations import (
     add_conversation_commands,
@@ -50,6 +51,7 @@ from mediaparts.cli._files import as_given, out_problem, shown, written
 from mediaparts.cli._urls import add_allow_private, allowing_private, said
 from mediaparts.detection import detect
 from mediaparts.providers import NormalizedPart, get, names
+from mediaparts.providers._budgets._vision import unknown_models
 
 __all__ = ["main"]
 
@@ -251,14 +253,22 @@ def _providers_asked(args: argparse.Namespace) -> list[str]:
 
 
 def _unknown_model(command: str, providers: list[str], model: str | None) -> str | None:
-    """Say why `--model` is a usage error: no row of a provider's model table matches it."""
+    """Say, once, what the library says of a `--model` no row of a provider's table matches.
+
+    One policy with the library: a warning naming the default rules used (the command goes
+    on), or, with `MEDIAPARTS_UNKNOWN_MODELS=error`, a usage error (returned, for exit 2).
+    """
     for rules in (get(provider).rules for provider in providers):
         if model is not None and rules.model_patterns and rules.model_row(model) is None:
-            return (
-                f"mediaparts {command}: error: unknown model {excerpt(model)} "
-                f"for {rules.provider}; "
+            row = rules.model_row(None)
+            said = (
+                f"unknown model {excerpt(model)} for {rules.provider}; "
                 f"its known model patterns: {', '.join(rules.model_patterns)}"
             )
+            if unknown_models() == "error":
+                return f"mediaparts {command}: error: {said}"
+            used = f"; using the default rules, for {row.pattern!r}" if row else ""
+            print(f"mediaparts {command}: warning: {said}{used}", file=sys.stderr)
     return None
 
 
@@ -428,7 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:  # a usage error, as argparse's own
             print(unknown, file=sys.stderr)
             return 2
-        with allowing_private(getattr(args, "allow_private", False)):
+        with allowing_private(getattr(args, "allow_private", False)), warnings.catch_warnings():
+            # Said once above, in the command's words; not again for every part.
+            warnings.simplefilter("ignore", UnknownModelWarning)
             return run[args.command](args)
     except BrokenPipeError:
         # The reader went away (`mediaparts inspect ... | head`): stop quietly, as `cat` does,

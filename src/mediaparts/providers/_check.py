@@ -20,7 +20,7 @@ from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type, detect
 from mediaparts.formats import pdf_page_count
 from mediaparts.imaging import image_size, is_animated
-from mediaparts.providers._budgets._vision import check_model
+from mediaparts.providers._budgets._vision import check_model, unknown_model
 from mediaparts.providers._registry import Provider, get, registered
 from mediaparts.providers._rules import base64_size
 from mediaparts.providers._wire._media_sites import Problems, Site, Where
@@ -96,7 +96,7 @@ def check(
             which image `detail` levels are valid (`"original"` on gpt-5.4 but not on gpt-4o);
             None reads the payload's own string `"model"` key (the whole `create()` kwargs
             carry one); with neither, no detail level is checked, nor for a model the table
-            does not know.
+            does not know (an `UnknownModelWarning` says so).
 
     Returns:
         The violations, each with the JSON path of the offending value; empty when it fits.
@@ -150,7 +150,10 @@ def _detail_levels(provider: Provider, model: str | None) -> tuple[str, ...] | N
     try:
         geometry = provider.rules.vision_for(model, strict=True)
     except NoDocumentedRule:
-        return None  # a model the table does not know: nothing documented to check against
+        # A model the table does not know: nothing documented to check its levels against,
+        # and never silently so (UnknownModelWarning, or UnknownModel when configured).
+        unknown_model(provider.name, model, provider.rules.vision)
+        return None
     return geometry.detail_levels if geometry.documented else None
 
 

@@ -22,7 +22,13 @@ from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._budgets._media_rates import MediaRates
 from mediaparts.providers._budgets._text import GENERIC_TEXT, TextRule
-from mediaparts.providers._budgets._vision import ModelRule, VisionGeometry, check_model, lookup
+from mediaparts.providers._budgets._vision import (
+    ModelRule,
+    VisionGeometry,
+    check_model,
+    default_row,
+    lookup,
+)
 
 _Row = TypeVar("_Row")
 
@@ -140,13 +146,14 @@ class Rules:
         file: Rules for kind `"file"`: documents (PDF, office) and text files.
         max_request_bytes: Most bytes one request may have, when documented.
         vision: Model-keyed image geometry (resize target and token formula), first match
-            wins; `model=None` takes the first row.
+            wins; `model=None` takes the default row (`ModelRule.default`, else the first).
         costs: Model-keyed audio, video and PDF token rates.
         source: Where the request-level facts come from, and when they were read.
         vision_source: Where the `vision` table comes from, and when it was read.
         costs_source: Where the `costs` table comes from, and when it was read.
         text: Model-keyed text rules (tokenizer or approximation, framing, replayed
-            reasoning), first match wins; `model=None` takes the first row. Empty: the generic
+            reasoning), first match wins; `model=None` takes the default row
+            (`ModelRule.default`, else the first). Empty: the generic
             approximation (`GENERIC_TEXT`).
         text_source: Where the `text` table comes from, and when it was read.
         file_store: Whose uploaded files the API reads by id (`file_id`, `file_uri`, an S3
@@ -209,11 +216,13 @@ class Rules:
     def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
         """Return the image geometry (resize target and token formula) of a model.
 
-        The first row whose pattern matches the model name wins; `model=None` takes the first
-        row, and so does an unknown name unless `strict`.
+        The first row whose pattern matches the model name wins; `model=None` takes the default
+        row, and so does an unknown name (with an `UnknownModelWarning` naming it) unless
+        `strict`.
 
         Raises:
             NoDocumentedRule: No vision table, or `strict` and no row matches the model.
+            UnknownModel: No row matches, and unknown models are errors.
         """
         if not self.vision:
             raise NoDocumentedRule(
@@ -233,12 +242,13 @@ class Rules:
                 provider=self.provider,
                 model=model,
             )
-        return lookup(self.costs, model)
+        return lookup(self.costs, model, owner=self.provider)
 
     def text_for(self, model: str | None = None, *, strict: bool = False) -> TextRule:
         """Return how a model's text is counted (first matching row of `text`).
 
-        `model=None` takes the first row, and so does an unknown name unless `strict`; a
+        `model=None` takes the default row, and so does an unknown name (with an
+        `UnknownModelWarning`) unless `strict`; a
         provider without a table gets `GENERIC_TEXT`.
 
         Raises:
@@ -251,7 +261,7 @@ class Rules:
     def _row(self, table: Sequence[ModelRule[_Row]], model: str | None, *, strict: bool) -> _Row:
         """`lookup`, its error naming this provider."""
         try:
-            return lookup(table, model, strict=strict)
+            return lookup(table, model, strict=strict, owner=self.provider)
         except NoDocumentedRule as exc:
             error = rewrap(exc, f"{self.provider}: {exc}")
             error.provider = self.provider
@@ -266,7 +276,7 @@ class Rules:
         """Return the model table row whose rules apply to a model, to say which those are.
 
         The row of `vision` (else of `costs`) that `vision_for` and `costs_for` take: the first
-        whose pattern matches the model name, or the first row (the table's default) for
+        whose pattern matches the model name, or the default row (`ModelRule.default`) for
         `model=None`. None when no row matches, or there is no table.
 
         Raises:
@@ -275,7 +285,7 @@ class Rules:
         check_model(model)
         table: tuple[ModelRule[Any], ...] = self.vision or self.costs
         if model is None:
-            return table[0] if table else None
+            return default_row(table) if table else None
         return next((row for row in table if row.matches(model)), None)
 
     def for_kind(self, kind: Kind) -> KindRules:

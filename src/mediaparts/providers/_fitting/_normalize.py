@@ -38,7 +38,7 @@ from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers._budgets import _rates as _costs
-from mediaparts.providers._budgets._vision import check_model
+from mediaparts.providers._budgets._vision import VisionGeometry, check_model
 from mediaparts.providers._fitting import _convert, _documents
 from mediaparts.providers._fitting._accepted import accepted_types, takes
 from mediaparts.providers._fitting._normalized import PASSED_URL, NormalizedPart
@@ -89,6 +89,13 @@ def _refuse(
     )
 
 
+def _named(provider: Provider, model: str | None) -> VisionGeometry | None:
+    """The geometry of a named model, for the detail of a part sent by reference (a URL or a
+    file id): nothing is fitted, so without a model its own level, if the provider takes it,
+    is kept rather than judged by the default row (gpt-4o's has no "original")."""
+    return None if model is None else _costs.vision(provider, model)
+
+
 def _passed_url(
     part: MediaPart, provider: Provider, urls: UrlMode, model: str | None, detail: str | None
 ) -> NormalizedPart | None:
@@ -117,7 +124,7 @@ def _passed_url(
             url=part.url,
             filename=part.filename,
             detail=_costs.choose_detail(
-                provider, _costs.vision(provider, model), detail, getattr(part, "detail", None)
+                provider, _named(provider, model), detail, getattr(part, "detail", None)
             )
             if kind == "image"
             else None,
@@ -186,7 +193,7 @@ def _reference(
         file_id=part.file_id,
         filename=part.filename,
         detail=_costs.choose_detail(
-            provider, _costs.vision(provider, model), detail, getattr(part, "detail", None)
+            provider, _named(provider, model), detail, getattr(part, "detail", None)
         )
         if part.kind == "image"
         else None,

@@ -62,7 +62,10 @@ _O_SERIES_TILES = OpenAITiles(base=75, tile=150)
 # multipliers, tile bases), read 2026-08 (gpt-5.5 `low` from the same
 # page's sizing table). Rows after gpt-4.1-mini that the current page drops from its sizing
 # table (gpt-5-mini/nano, gpt-4.1-nano, o4-mini: multipliers only) keep the older page's
-# 1,536-patch budget. computer-use-preview is from the mid-2025 page. First row = default.
+# 1,536-patch budget. computer-use-preview is from the mid-2025 page. The default row (for
+# model=None and unknown names) is gpt-4o's: its fit (2048 px box, 768 px short side) is taken
+# by every current model, where the first row's (gpt-5.6, `original`) would send a phone photo
+# whole, a request of many megabytes, to a user of an older model who named none.
 VISION: VisionTable = (
     ModelRule(
         "gpt-5.6*",
@@ -99,7 +102,7 @@ VISION: VisionTable = (
     ModelRule("gpt-5", _GPT_5_TILES),
     ModelRule("gpt-5-*", _GPT_5_TILES),
     ModelRule("gpt-4o-mini*", OpenAITiles(base=2833, tile=5667)),
-    ModelRule("gpt-4o*", _GPT_4O_TILES),
+    ModelRule("gpt-4o*", _GPT_4O_TILES, default=True),
     ModelRule("chatgpt-4o*", _GPT_4O_TILES),
     ModelRule("gpt-4.1*", _GPT_4O_TILES),
     ModelRule("gpt-4.5*", _GPT_4O_TILES),
