@@ -1,4 +1,5 @@
-"""Bytes the tests share: the testdata files, and PNGs whose header claims any size.
+"""Bytes the tests share: the testdata files, PNGs whose header claims any size, and the
+smallest compound file (legacy Office) and OpenDocument package detection tells apart.
 
 Plain functions (no pytest), so the limits harness's child processes can import them too.
 Pictures with real pixels come from `mediaparts.testing.MediaFactory` (the `media` fixture) or
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import io
 import struct
+import zipfile
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,3 +75,33 @@ def png_header(width: int, height: int) -> bytes:
         + png_chunk(b"IDAT", idat)
         + png_chunk(b"IEND", b"")
     )
+
+
+def ole2_file(*directory_sectors: tuple[str, ...]) -> bytes:
+    """A minimal compound file ([MS-CFB]) whose directory spans the given sectors."""
+    header = bytearray(512)
+    header[0:8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+    header[0x1E:0x20] = struct.pack("<H", 9)  # 512-byte sectors
+    header[0x30:0x34] = struct.pack("<I", 1)  # the directory starts at sector 1
+    header[0x4C:0x50] = struct.pack("<I", 0)  # the FAT is sector 0
+    header[0x50:0x200] = b"\xff" * (0x200 - 0x50)
+    count = len(directory_sectors)
+    fat = [0xFFFFFFFD] + [n + 1 for n in range(1, count)] + [0xFFFFFFFE]
+    sectors = [struct.pack(f"<{len(fat)}I", *fat).ljust(512, b"\xff")]
+    for names in directory_sectors:
+        entries = b""
+        for name in names:
+            encoded = (name + "\x00").encode("utf-16-le")
+            entries += encoded.ljust(64, b"\x00") + struct.pack("<H", len(encoded)) + bytes(62)
+        sectors.append(entries.ljust(512, b"\x00"))
+    return bytes(header) + b"".join(sectors)
+
+
+def odf_package(media_type: str) -> bytes:
+    """An OpenDocument package (ODF 1.2 part 3, 3.3): its `mimetype` entry first, stored."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as package:
+        package.writestr(zipfile.ZipInfo("mimetype"), media_type)
+        package.writestr("content.xml", "<office:document-content/>")
+        package.writestr("META-INF/manifest.xml", "<manifest:manifest/>")
+    return buffer.getvalue()

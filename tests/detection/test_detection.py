@@ -33,6 +33,7 @@ from mediaparts.detection import (
     kind_of,
     media_type_from_filename,
 )
+from tests._builders import ole2_file
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -1103,26 +1104,6 @@ def test_detect_real_encoder_output(
 def test_detect_text_with_file_name(text: bytes, filename: str | None, expected: str) -> None:
     """Uncertain text sniffing (fragments, tables, plain) yields to a textual file name."""
     assert detect_media_type(text, filename=filename) == expected
-
-
-def ole2_file(*directory_sectors: tuple[str, ...]) -> bytes:
-    """A minimal compound file ([MS-CFB]) whose directory spans the given sectors."""
-    header = bytearray(512)
-    header[0:8] = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-    header[0x1E:0x20] = struct.pack("<H", 9)  # 512-byte sectors
-    header[0x30:0x34] = struct.pack("<I", 1)  # the directory starts at sector 1
-    header[0x4C:0x50] = struct.pack("<I", 0)  # the FAT is sector 0
-    header[0x50:0x200] = b"\xff" * (0x200 - 0x50)
-    count = len(directory_sectors)
-    fat = [0xFFFFFFFD] + [n + 1 for n in range(1, count)] + [0xFFFFFFFE]
-    sectors = [struct.pack(f"<{len(fat)}I", *fat).ljust(512, b"\xff")]
-    for names in directory_sectors:
-        entries = b""
-        for name in names:
-            encoded = (name + "\x00").encode("utf-16-le")
-            entries += encoded.ljust(64, b"\x00") + struct.pack("<H", len(encoded)) + bytes(62)
-        sectors.append(entries.ljust(512, b"\x00"))
-    return bytes(header) + b"".join(sectors)
 
 
 @pytest.mark.parametrize(

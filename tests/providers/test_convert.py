@@ -193,7 +193,13 @@ def test_svg_without_a_rasteriser_is_sent_as_text(
 
 @pytest.mark.parametrize(
     ("provider", "as_is"),
-    [("openai", True), ("openai-responses", True), ("anthropic", False), ("gemini", False)],
+    [
+        ("openai", False),
+        ("openai-responses", True),
+        ("anthropic", False),
+        ("gemini", False),
+        ("bedrock", True),
+    ],
 )
 def test_docx_is_sent_as_markdown_where_not_taken(
     testdata: Path, provider: str, as_is: bool

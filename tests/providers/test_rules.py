@@ -42,7 +42,7 @@ FACTS: list[tuple[str, str, Any]] = [
     ("anthropic", "audio.media_types", set()),
     ("anthropic", "video.media_types", set()),
     ("anthropic", "file.media_types", {"application/pdf"}),
-    ("anthropic", "max_request_bytes", 20_000_000),  # "Amazon Bedrock allows 20 MB"
+    ("anthropic", "max_request_bytes", 32_000_000),  # "32 MB for the Messages API"
     ("gemini", "image.media_types", {*_WEB - {"image/gif"}, "image/heic", "image/heif"}),
     (
         "gemini",
@@ -283,3 +283,23 @@ def test_kind_rules_refuse_wrong_fields_when_built(
 def test_kind_rules_keep_lists_as_tuples() -> None:
     """A list of media types given to a kind's rules is kept as a tuple (rules are frozen)."""
     assert mp.providers.KindRules(media_types=["audio/wav"]).media_types == ("audio/wav",)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("route", "limit", "refused"),
+    [
+        ("the Messages API", None, False),  # 32 MB (Anthropic API overview)
+        ("Amazon Bedrock", 20_000_000, True),  # "Amazon Bedrock allows 20 MB"
+        ("Google Cloud", 30_000_000, False),  # "Google Cloud 30 MB"
+    ],
+)
+def test_rules_anthropic_request_size_is_the_messages_apis(
+    route: str, limit: int | None, refused: bool
+) -> None:
+    """A 25 MB Anthropic request is within the Messages API's 32 MB; on a route with a lower
+    limit, set with `with_rules`, `check` reports it."""
+    anthropic = mp.providers.get("anthropic")
+    provider = anthropic if limit is None else anthropic.with_rules(max_request_bytes=limit)
+    payload = mp.render([mp.User("x" * 25_000_000)], provider)
+    rules = {violation.rule for violation in mp.check(payload, provider)}
+    assert ("request.max_bytes" in rules) is refused, route

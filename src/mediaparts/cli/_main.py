@@ -276,6 +276,10 @@ def _assumed(provider: str, model: str | None) -> str:
     """Say in one line which model, or which default rules, the provider's rules are for."""
     rules = get(provider).rules
     row = rules.model_row(model)
+    if row is None and model and rules.model_patterns:
+        default = rules.model_row(None)
+        assert default is not None  # a table has a default row
+        return f"{provider}: model {model}, unknown: the default rules, for {default.pattern}"
     if row is None:
         return f"{provider}: model {model}" if model else f"{provider}: no --model"
     if model is not None:

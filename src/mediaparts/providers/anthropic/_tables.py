@@ -146,9 +146,10 @@ RULES = Rules(
     # Google Cloud; we default to 5 MB, which works on every route (5,242,880: the API's own error
     # reads "image exceeds 5 MB maximum: … bytes > 5242880 bytes"), measured on the base64 text.
     # Images per request: 100 for 200k-context models, 600 for the others; 100 is safe for all.
-    # 8000×8000 px at most. Animations: "only the first frame is used". URL sources: the direct
-    # API fetches them (`URLImageSourceParam`); Bedrock and Google Cloud take "only
-    # base64-encoded sources", which is for providers of those routes to say, not this one.
+    # 8000×8000 px at most (both re-read on the vision page, 2026-12). Animations: "only the
+    # first frame is used". URL sources: the direct API fetches them (`URLImageSourceParam`);
+    # Bedrock and Google Cloud take "only base64-encoded sources", which is for providers of
+    # those routes to say, not this one.
     image=ImageRules(
         media_types=_IMAGE_TYPES,
         url_types=_IMAGE_TYPES,
@@ -177,16 +178,22 @@ RULES = Rules(
         source="Anthropic pdf-support page; anthropic-sdk-python document_block_param.py, "
         "plain_text_source_param.py (read 2026-08)",
     ),
-    # Messages API: 32 MB per request, but "Amazon Bedrock allows 20 MB and Google Cloud 30 MB";
-    # 20 MB works on every route (Anthropic API overview, request size, read 2026-08).
-    max_request_bytes=20_000_000,
-    source="Anthropic API overview, errors / request size (read 2026-08)",
+    # "32 MB for the Messages API, 256 MB for Message Batches, and 500 MB for the Files API"
+    # (an Anthropic maintainer, anthropic-sdk-python#938, 2026-08-05, citing the API
+    # overview's "Request size limits"); the vision page: "32 MB for standard endpoints; lower
+    # on some partner-operated platforms" (read 2026-12). MB read as 10^6 bytes, the smaller
+    # reading. This is the limit of the API these rules render for: a request between 20 and
+    # 32 MB is not refused (nor its media uploaded) for a route it is not sent to. On Amazon
+    # Bedrock (20 MB) or Google Cloud (30 MB), `with_rules(max_request_bytes=20_000_000)`.
+    max_request_bytes=32_000_000,
+    source="Anthropic API overview, request size limits; anthropic-sdk-python#938 (read 2026-12)",
 )
 
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).
 PROVIDER = RULES.provider
 
-# Anthropic's Files API (beta `files-api-2025-04-14`): "Maximum file size: 500 MB per file";
+# Anthropic's Files API (beta `files-api-2025-04-14`): "Maximum file size: 500 MB per file"
+# ("500 MB for the Files API", an Anthropic maintainer, anthropic-sdk-python#938, read 2026-12);
 # files are kept until deleted; a Messages request references images (`image` block) and PDFs
 # and plain text (`document` block) by `file_id`; other types only serve the code execution
 # tool (docs.claude.com/en/docs/build-with-claude/files, read 2026-12). Not on Bedrock or

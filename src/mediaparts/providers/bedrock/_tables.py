@@ -1,7 +1,8 @@
 """Bedrock facts: VISION, COSTS and RULES, with sources (its format names are its wire's).
 
 Shapes and limits come from botocore's `bedrock-runtime` service model (botocore 1.44,
-`botocore/data/bedrock-runtime/2023-09-30/service-2.json`, read 2026-08): `image`,
+`botocore/data/bedrock-runtime/2023-09-30/service-2.json`, read 2026-08; botocore 1.44.18,
+re-read 2026-12): `image`,
 `document`, `video` and `audio` blocks with raw `bytes` (botocore base64-encodes them) or an
 `s3Location`; `toolUse` and `toolResult` blocks; `system` as a list of text blocks.
 """
@@ -114,9 +115,12 @@ RULES = Rules(
     batch_max_requests=50_000,
     batch_max_bytes=1_000_000_000,
     batch_source="docs.aws.amazon.com/bedrock/latest/userguide/quotas.html (read 2026-12-02)",
-    # Message.content (read 2026-08): "up to 20 images. Each image's size, height, and width must
-    # be no more than 3.75 MB, 8000 px, and 8000 px" (raw bytes; 3.75 MB is Anthropic's 5 MB of
-    # base64 × 3/4; an inference, as the docs do not say). The 20 is per message. Only `s3://`
+    # Message.content (read 2026-08; unchanged in botocore 1.44.18, read 2026-12): "up to 20
+    # images. Each image's size, height, and width must be no more than 3.75 MB, 8000 px, and
+    # 8000 px" (raw bytes; 3.75 MB is Anthropic's 5 MB of base64 × 3/4; an inference, as the
+    # docs do not say). The 20 is per message. The user guide's "API restrictions" page (read
+    # 2026-12) says Bedrock itself "doesn't impose restrictions on image count and size", the
+    # model does; the API reference's figures are kept, as they hold for Claude. Only `s3://`
     # URIs can be given instead of bytes, so no http(s) URL passes through.
     image=ImageRules(
         media_types=tuple(formats("image")),
@@ -126,34 +130,40 @@ RULES = Rules(
         max_width=8000,
         max_height=8000,
         animated=False,
-        source="botocore bedrock-runtime service-2.json Message, ImageFormat (read 2026-08)",
+        source="botocore bedrock-runtime service-2.json Message, ImageFormat (read 2026-12)",
     ),
-    # AudioFormat (read 2026-08); no size limit is documented.
+    # AudioFormat (read 2026-12); no size limit is documented.
     audio=KindRules(
         media_types=tuple(formats("audio")),
-        source="botocore bedrock-runtime service-2.json AudioFormat (read 2026-08)",
+        source="botocore bedrock-runtime service-2.json AudioFormat (read 2026-12)",
     ),
     # VideoSource: "base64-encoded string as long as the encoded file is less than 25MB"
-    # (read 2026-08); up to 1 GB from S3.
+    # (read 2026-08, unchanged 2026-12); up to 1 GB from S3.
     video=KindRules(
         media_types=tuple(formats("video")),
         max_bytes=25 * 2**20,
         measure="base64",
-        source="botocore bedrock-runtime service-2.json VideoSource, VideoFormat (read 2026-08)",
+        source="botocore bedrock-runtime service-2.json VideoSource, VideoFormat (read 2026-12)",
     ),
     # Message.content: "up to five documents. Each document's size must be no more than 4.5 MB"
-    # (per message). DocumentFormat's types are sent as bytes; other text formats are sent as
-    # `txt` documents with a `text` source.
+    # (per message; botocore 1.44.18, read 2026-12). The user guide's "API restrictions" page
+    # (read 2026-12) says "up to 5 documents per request" and lifts the 4.5 MB for PDFs on
+    # "Claude 4 and subsequent versions" (PDF and DOCX on Nova): the rules are not per model, so
+    # 4.5 MB holds for all (`with_rules(file_max_bytes=...)` for those models). DocumentFormat's
+    # types are sent as bytes; other text formats are sent as `txt` documents with a `text`
+    # source.
     file=FileRules(
         media_types=tuple(formats("file")),
         max_bytes=4_718_592,
         max_count=5,
         count_scope="message",
         text_types=tuple(t for t in TEXT_TYPES if t not in formats("file")),
-        source="botocore bedrock-runtime service-2.json Message, DocumentFormat (read 2026-08)",
+        source="botocore bedrock-runtime service-2.json Message, DocumentFormat; Bedrock user "
+        "guide, inference-api-restrictions (read 2026-12)",
     ),
-    # Converse documents no request size (InvokeModel's body is ≤25,000,000 bytes).
-    source="botocore bedrock-runtime service-2.json (read 2026-08)",
+    # Converse documents no request size (InvokeModel's body is ≤25,000,000 bytes; botocore
+    # 1.44.18 and the user guide, read 2026-12).
+    source="botocore bedrock-runtime service-2.json (read 2026-12)",
 )
 
 

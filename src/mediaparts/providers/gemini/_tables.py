@@ -133,8 +133,9 @@ RULES = Rules(
         source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-08)",
     ),
     # "100 MB per request or payload (50 MB for PDFs)"; the Jan 2026 raise counts the base64
-    # text (file-input-methods; blog.google gemini-api-new-file-limits, read 2026-08). Text
-    # formats (the doc's html, css, plain, xml, csv, javascript, json and more) go as text parts.
+    # text (file-input-methods; blog.google gemini-api-new-file-limits, read 2026-08; re-read
+    # 2026-12: "PDFs are limited to 50MB for this method"). Text formats (the doc's html, css,
+    # plain, xml, csv, javascript, json and more) go as text parts.
     file=FileRules(
         media_types=("application/pdf",),
         url_types=("application/pdf",),
@@ -143,13 +144,17 @@ RULES = Rules(
         text_types=TEXT_TYPES,
         # Up to 1,000 pages a document (document-processing page).
         max_pages=1000,
-        source="ai.google.dev/gemini-api/docs/file-input-methods, document-processing "
-        "(read 2026-08)",
+        source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-12), "
+        "document-processing (read 2026-08)",
     ),
-    # Inline data was 20 MB per request before January 2026, 100 MB since; Vertex AI differs
-    # (7 MB per inline image) and needs its own rules (Vertex AI documents a different limit).
+    # "we are increasing the maximum payload size for inline data from 20MB to 100MB (base64
+    # encoded, with varying limits based on data types)" (blog.google, "Increased file size
+    # limits and expanded inputs support in Gemini API", January 2026, read 2026-12): 100 MB of
+    # the request's JSON, where media are base64 text. Vertex AI differs (7 MB per inline image)
+    # and needs its own rules.
     max_request_bytes=100_000_000,
-    source="ai.google.dev/gemini-api/docs/file-input-methods (read 2026-08)",
+    source="ai.google.dev/gemini-api/docs/file-input-methods; blog.google "
+    "gemini-api-new-file-limits (read 2026-12)",
 )
 
 # The provider's name, as every module of this package writes it (in `native`, `provider=`).

@@ -3,13 +3,15 @@
 Each value of its rules is sourced and dated in `_tables`; it speaks the wire
 `mediaparts.providers.wires.chat_completions`.
 
-Internal export, for `openai_responses` (not in `__all__`): `batch_writer`, the Batch
-API envelope of one endpoint.
+Internal exports, for `openai_responses` (not in `__all__`): `batch_writer`, the Batch
+API envelope of one endpoint, and `RESPONSES_OFFICE_TYPES`, the Office documents the
+Responses API reads (Chat Completions takes PDF files only).
 """
 
 from mediaparts.providers import _record
 from mediaparts.providers.openai import _batch, _files, _tables
 from mediaparts.providers.openai._batch import batch_writer as batch_writer
+from mediaparts.providers.openai._tables import RESPONSES_OFFICE_TYPES as RESPONSES_OFFICE_TYPES
 
 PROVIDER = _record.built_in(
     _tables.RULES, "openai", _files.FILES, _batch, breakpoint_models=_tables.BREAKPOINT_MODELS
@@ -20,7 +22,7 @@ __getattr__ = _record.former_names(
     __name__,
     "openai",
     lambda: PROVIDER,
-    {"OFFICE_TYPES": "mediaparts.providers.openai._tables:OFFICE_TYPES"},
+    {"OFFICE_TYPES": "mediaparts.providers.openai:RESPONSES_OFFICE_TYPES"},
 )
 
 __all__ = ["PROVIDER", "RULES"]

@@ -20,8 +20,8 @@ __all__ = [
     "COSTS",
     "COSTS_SOURCE",
     "FILE_STORE",
-    "OFFICE_TYPES",
     "PROVIDER",
+    "RESPONSES_OFFICE_TYPES",
     "RULES",
     "TEXT",
     "TEXT_SOURCE",
@@ -31,10 +31,14 @@ __all__ = [
 
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
 
-# Binary documents OpenAI reads: "doc, docx, rtf, odt; ppt, pptx; … xls, xlsx" beside PDF
-# (developers.openai.com/api/docs/guides/file-inputs, read 2026-08). Only PDFs on vision models
-# get page images; the others are read as text by OpenAI.
-OFFICE_TYPES: tuple[str, ...] = (
+# Binary documents OpenAI's Responses API reads as `input_file`, besides PDF: "Rich documents .doc,
+# .docx, .rtf, .odt; Presentations .ppt, .pptx; Spreadsheets … .xls, .xlsx" (file-inputs
+# guide, "Accepted file types", read 2026-12). Only PDFs on vision models get page images;
+# OpenAI reads the others as text ("the API extracts text only"), a spreadsheet's "first
+# 1,000 rows per sheet". Chat Completions takes none of them ("accepts only PDF files as file
+# content parts", the same page): this list is the Responses API's, kept here with the other
+# facts of OpenAI's shared pages. The former `openai.OFFICE_TYPES` (deprecated) is this list.
+RESPONSES_OFFICE_TYPES: tuple[str, ...] = (
     "application/msword",
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "application/rtf",
@@ -219,18 +223,23 @@ RULES = Rules(
     ),
     # Chat Completions has no video input (no content part type for it, SDK read 2026-08).
     video=KindRules(source="openai-python chat_completion_content_part_param.py (read 2026-08)"),
-    # The `file` part takes `file_data` or `file_id`, not a URL. PDFs: "up to 100 pages and 32MB
-    # of total content in a single request … across multiple file inputs" (pdf-files guide, the
-    # newest figure found): the pages and the bytes per request, and the bytes as a per-file
-    # bound too. Text formats go as text parts.
+    # "Chat Completions accepts only PDF files as file content parts", by `file_data` or
+    # `file_id`; `file_url` is "Not supported" there (file-inputs guide, read 2026-12). Other
+    # documents are the Responses API's (`input_file`); here "read the file in your application
+    # and send its contents as a text content part" (same page): `normalize` sends a docx,
+    # xlsx, pptx or RTF as its Markdown or text, and refuses what it cannot read (doc, xls,
+    # ppt, odt). Text formats go as text parts. PDFs: "up to 100 pages and 32MB of total
+    # content in a single request … across multiple file inputs" (pdf-files guide, read
+    # 2026-08; the current file-inputs page gives no figure, read 2026-12): the pages and the
+    # bytes per request, and the bytes as a per-file bound too.
     file=FileRules(
-        media_types=("application/pdf", *OFFICE_TYPES),
+        media_types=("application/pdf",),
         max_bytes=32_000_000,
         max_request_pages=100,
         max_request_bytes=32_000_000,
         text_types=TEXT_TYPES,
-        source="developers.openai.com/api/docs/guides/file-inputs and pdf-files; openai-python "
-        "chat_completion_content_part_param.py (read 2026-08)",
+        source="developers.openai.com/api/docs/guides/file-inputs (read 2026-12) and pdf-files "
+        "(read 2026-08); openai-python chat_completion_content_part_param.py (read 2026-12)",
     ),
     # "Up to 512 MB total payload per request" (images-vision guide, read 2026-08).
     max_request_bytes=512_000_000,

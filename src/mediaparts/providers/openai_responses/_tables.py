@@ -62,7 +62,7 @@ TEXT: TextTable = (
 )
 
 # The same limits as Chat Completions (the images-vision and file-inputs guides cover both APIs,
-# read 2026-08), except:
+# read 2026-08, re-read 2026-12), except:
 RULES: Rules = dataclasses.replace(
     CHAT_RULES,
     provider="openai-responses",
@@ -77,13 +77,17 @@ RULES: Rules = dataclasses.replace(
     audio=KindRules(
         source="openai-python responses/response_input_message_content_list_param.py (read 2026-08)"
     ),
-    # `input_file` also takes `file_url`, so OpenAI fetches document URLs itself
-    # (openai-python responses/response_input_file_param.py, read 2026-08).
+    # `input_file` takes Office documents besides PDF (`openai.RESPONSES_OFFICE_TYPES`: doc,
+    # docx, rtf, odt, ppt, pptx, xls, xlsx), which Chat Completions does not, and `file_url`, so
+    # OpenAI fetches document URLs itself ("External file URL (file_url): Supported file
+    # types", file-inputs guide, read 2026-12; openai-python
+    # responses/response_input_file_param.py, read 2026-12).
     file=dataclasses.replace(
         CHAT_RULES.file,
-        url_types=CHAT_RULES.file.media_types,
-        source="developers.openai.com/api/docs/guides/file-inputs; openai-python "
-        "responses/response_input_file_param.py (read 2026-08)",
+        media_types=(*CHAT_RULES.file.media_types, *openai.RESPONSES_OFFICE_TYPES),
+        url_types=(*CHAT_RULES.file.media_types, *openai.RESPONSES_OFFICE_TYPES),
+        source="developers.openai.com/api/docs/guides/file-inputs (read 2026-12); openai-python "
+        "responses/response_input_file_param.py (read 2026-12)",
     ),
 )
 
