@@ -19,7 +19,12 @@ from typing_extensions import Never
 
 from mediaparts._boundary import Boundary
 from mediaparts._conversation._construct import construct, keyword_only, model_hash, public_name
-from mediaparts._conversation._json_data import NativeHints, json_copy, reading_dicts
+from mediaparts._conversation._json_data import (
+    NativeHints,
+    copy_metadata,
+    json_copy,
+    reading_dicts,
+)
 from mediaparts._conversation._make_part import is_single_source
 from mediaparts._conversation._message_content import to_parts
 from mediaparts._conversation._parts import MediaPart, Part, TextPart, ToolCall
@@ -100,6 +105,14 @@ class Usage(BaseModel):
 
 
 class _Message(BaseModel):
+    """What every message has.
+
+    Attributes:
+        metadata: The application's own JSON data about the message (a trace id, who wrote
+            it, a rating), kept by `to_dict()` and never sent to any provider. Copied deeply
+            when the message is made, so it shares nothing with the dict given.
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     role: str
@@ -107,6 +120,7 @@ class _Message(BaseModel):
     created_at: datetime | None = None
     parts: tuple[AnyPart, ...] = ()
     native: NativeHints = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
     _use: ClassVar[str] = _ONE_LIST  # what to pass instead of more than one positional content
 
@@ -138,14 +152,22 @@ class _Message(BaseModel):
         return model_hash(self)
 
     def __repr_args__(self) -> Any:
-        # Bounded, as parts' reprs are: empty fields left out, at most _REPR_PARTS parts.
+        # Bounded, as parts' reprs are: empty fields left out, at most _REPR_PARTS parts;
+        # the application's metadata last, after what the message says.
         for name, value in super().__repr_args__():
             if name == "parts":
                 shown = ", ".join(repr(p) for p in value[:_REPR_PARTS])
                 more = len(value) - _REPR_PARTS
                 yield name, verbatim(f"({shown}{f', … +{more} parts' if more > 0 else ''})")
-            elif value is not None and value != {}:
+            elif value is not None and value != {} and name != "metadata":
                 yield name, bounded(value)
+        if self.metadata:
+            yield "metadata", bounded(self.metadata)
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _json_metadata(cls, value: Any) -> dict[str, Any]:
+        return copy_metadata(value)
 
     @field_validator("created_at", mode="before")
     @classmethod
@@ -185,10 +207,17 @@ class _Message(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict that `mp.message_from_dict` turns back into this message.
 
-        It carries `"v": 2`, the format version; fields at their default are left out.
+        It carries `"v": 2`, the format version; fields at their default are left out, and
+        `metadata`, when there is any, comes just before `parts`.
         """
         out: dict[str, Any] = {"v": FORMAT_VERSION, "role": self.role}
-        out.update(self.model_dump(mode="json", exclude={"role", "parts"}, exclude_defaults=True))
+        out.update(
+            self.model_dump(
+                mode="json", exclude={"role", "parts", "metadata"}, exclude_defaults=True
+            )
+        )
+        if self.metadata:  # a copy: the dict returned shares nothing with the message
+            out.update(self.model_dump(mode="json", include={"metadata"}))
         out["parts"] = [p.to_dict() for p in self.parts]
         return out
 
