@@ -857,3 +857,74 @@ def test_message_metadata_is_never_sent(testdata: Path, provider: str) -> None:
     assert "Thanks." in sent  # the conversation is there...
     assert "secret-" not in sent and "key-" not in sent and "nested" not in sent  # ...not this
     assert payload == mp.render(_conversation(testdata, lambda _: {}), provider)
+
+
+# -- text and reasoning ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        (mp.System("Be brief."), "Be brief."),
+        (mp.User(["Compare", mp.part(b"%PDF-1.4\n"), "these"]), "Compare\n\nthese"),
+        (mp.Assistant(tool_calls=[mp.ToolCall(id="1", name="f")]), ""),
+        (
+            mp.Assistant(
+                parts=[mp.ReasoningPart(text="hmm"), "One.", mp.RefusalPart("No."), "Two."]
+            ),
+            "One.\n\nTwo.",
+        ),
+        (mp.Tool("42", tool_call_id="1"), "42"),
+    ],
+)
+def test_message_text_joins_the_text_parts(message: mp.Message, text: str) -> None:
+    """Every message's `text` is its text parts joined with a blank line, and `content` too."""
+    assert message.text == text
+    assert message.content == text
+
+
+@pytest.mark.parametrize(
+    ("parts", "reasoning"),
+    [
+        (
+            [mp.ReasoningPart(text="First."), "Answer.", mp.ReasoningPart(text="Then.")],
+            "First.\n\nThen.",
+        ),
+        (
+            [mp.ReasoningPart(summary=["Looked up.", "Compared."], data="enc")],
+            "Looked up.\n\nCompared.",
+        ),
+        ([mp.ReasoningPart(text="Full.", summary=["Short."])], "Full."),
+        ([mp.ReasoningPart(data=b"\x00redacted", provider="anthropic", signature="s")], ""),
+        ([mp.ReasoningPart(text="")], ""),
+        (["No reasoning."], ""),
+    ],
+)
+def test_assistant_reasoning_joins_readable_reasoning(parts: list[Any], reasoning: str) -> None:
+    """`reasoning` is each reasoning part's text, else its summary; opaque data adds nothing."""
+    message = mp.Assistant(parts=parts)
+    assert message.reasoning == reasoning
+    assert reasoning == "" or reasoning not in message.text
+
+
+def test_assistant_views_read_a_provider_response() -> None:
+    """text, reasoning and tool_calls read an Anthropic reply with thinking and a tool call."""
+    reply = mp.message_from_response(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [
+                {"type": "thinking", "thinking": "Need the weather.", "signature": "sig"},
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "tu1", "name": "weather", "input": {"city": "Paris"}},
+            ],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 5, "output_tokens": 7},
+        },
+        "anthropic",
+    )
+    assert isinstance(reply, mp.Assistant)
+    assert (reply.text, reply.reasoning) == ("Checking.", "Need the weather.")
+    assert [(c.id, c.name) for c in reply.tool_calls] == [("tu1", "weather")]

@@ -31,6 +31,12 @@ messages: list[mp.Message] = [
     mp.Tool(["Cropped:", photo], tool_call_id="c1", name="zoom"),
 ]
 merged: list[mp.Message] = mp.merge_runs(messages)
+noted = mp.User("hi", metadata={"trace": "t1", "tags": ["a"]})
+note: dict[str, object] = noted.metadata
+said: str = messages[0].text
+reply = mp.Assistant(parts=[mp.ReasoningPart(text="think"), "Done."])
+thought: str = reply.reasoning
+calls: tuple[mp.ToolCall, ...] = reply.tool_calls
 shown: str = mp.show(messages, max_text=200)
 one_shown: str = mp.show(photo)
 no_images: list[mp.Message] = mp.filter_messages(messages, kinds=["image"], exclude=True)

@@ -27,7 +27,7 @@ from mediaparts._conversation._json_data import (
 )
 from mediaparts._conversation._make_part import is_single_source
 from mediaparts._conversation._message_content import to_parts
-from mediaparts._conversation._parts import MediaPart, Part, TextPart, ToolCall
+from mediaparts._conversation._parts import MediaPart, Part, ReasoningPart, TextPart, ToolCall
 from mediaparts._conversation._reprs import bounded, verbatim
 from mediaparts._conversation._stamps import stamp
 from mediaparts._errors import InvalidMedia, excerpt
@@ -195,9 +195,18 @@ class _Message(BaseModel):
         return value
 
     @property
-    def content(self) -> str:
-        """The message's text parts, joined with blank lines."""
+    def text(self) -> str:
+        """The message's text parts, joined with blank lines ("" when it has none).
+
+        Only `TextPart`s: reasoning, refusals, tool calls and media are not the message's
+        text (`Assistant.reasoning` is the reasoning's).
+        """
         return _SEPARATOR.join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def content(self) -> str:
+        """The message's text parts, joined with blank lines: the same as `text`."""
+        return self.text
 
     @property
     def files(self) -> tuple[MediaPart, ...]:
@@ -305,6 +314,22 @@ class Assistant(_Message):
     def tool_calls(self) -> tuple[ToolCall, ...]:
         """The tool calls among the parts, in order."""
         return tuple(p for p in self.parts if isinstance(p, ToolCall))
+
+    @property
+    def reasoning(self) -> str:
+        """The readable reasoning, joined with blank lines ("" when there is none).
+
+        Each `ReasoningPart` gives its `text`, or, where the provider returned only a summary
+        (OpenAI Responses), its summary's pieces. Encrypted or redacted reasoning has no
+        text and adds nothing: it stays in `parts`, with its signature, for the replay.
+        """
+        said = [
+            piece
+            for p in self.parts
+            if isinstance(p, ReasoningPart)
+            for piece in ((p.text,) if p.text is not None else p.summary)
+        ]
+        return _SEPARATOR.join(said)
 
     @field_validator("output")
     @classmethod
