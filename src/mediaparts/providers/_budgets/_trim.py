@@ -22,20 +22,16 @@ from typing import Any, Literal, TypeAlias, get_args
 from mediaparts._boundary import Boundary
 from mediaparts._conversation._make_part import Conversation
 from mediaparts._conversation._messages import Message, System, User
-from mediaparts._conversation._parts import Detail, ImagePart, Part
+from mediaparts._conversation._parts import ImagePart, Part
 from mediaparts._conversation._tool_pairs import answered_calls
 from mediaparts._errors import (
     BudgetExceeded,
     InvalidConfig,
-    MediaError,
     NoDocumentedRule,
-    UnsupportedMediaType,
     excerpt,
-    rewrap,
 )
-from mediaparts.imaging import fit_image
 from mediaparts.providers._budgets._count import PartTokens, TokenCount, count_tokens
-from mediaparts.providers._fitting._normalize import image_spec
+from mediaparts.providers._budgets._shrink import Shrinker
 from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
@@ -49,7 +45,6 @@ Unknown: TypeAlias = Literal["error", "ignore"]
 """What `trim` does when a message it keeps holds a part whose tokens nobody can count."""
 
 _UNKNOWN = get_args(Unknown)
-_DETAILS: tuple[str, ...] = get_args(Detail)
 # How many unknown parts an error lists before saying "and N more".
 _SHOWN = 5
 
@@ -122,7 +117,7 @@ def trim(
         cut = plan.cut(max_tokens)
         replaced: dict[tuple[int, int], ImagePart] = {}
         if shrink_images and plan.size(0) > max_tokens:
-            shrinker = _Shrinker(conversation, counted, chosen, model, shrink_to)
+            shrinker = Shrinker(conversation, counted, chosen, model, shrink_to)
             cut = plan.cut_shrunk(max_tokens, shrinker)
             replaced = plan.shrink(cut, max_tokens, shrinker)
         if cut is None:
@@ -210,7 +205,7 @@ class _Plan:
         """The first cut whose conversation fits, or None."""
         return next((c for c in self.cuts if self.size(c) <= max_tokens), None)
 
-    def cut_shrunk(self, max_tokens: int, shrinker: _Shrinker) -> int | None:
+    def cut_shrunk(self, max_tokens: int, shrinker: Shrinker) -> int | None:
         """The first cut that fits with every kept image at its cheapest, or None.
 
         Walks the cuts from the newest turn back and stops at the first turn that does not
@@ -230,7 +225,7 @@ class _Plan:
         return found
 
     def shrink(
-        self, cut: int | None, max_tokens: int, shrinker: _Shrinker
+        self, cut: int | None, max_tokens: int, shrinker: Shrinker
     ) -> dict[tuple[int, int], ImagePart]:
         """Shrink the kept images, oldest first, until the conversation fits."""
         replaced: dict[tuple[int, int], ImagePart] = {}
@@ -271,100 +266,6 @@ def _cuts(messages: Sequence[Message], rest: list[int]) -> list[int]:
         if p and not open_pairs and isinstance(messages[index], User):
             cuts.append(p)
     return cuts
-
-
-class _Shrinker:
-    """Finds each message's images' cheaper copies, once, when first asked."""
-
-    def __init__(
-        self,
-        messages: Sequence[Message],
-        counted: TokenCount,
-        provider: Provider,
-        model: str | None,
-        side: int,
-    ) -> None:
-        self._messages = messages
-        self._counted = counted
-        self._provider = provider
-        self._model = model
-        self._side = side
-        self._found: dict[int, list[tuple[int, ImagePart, int]]] = {}
-
-    def cheaper(self, index: int) -> list[tuple[int, ImagePart, int]]:
-        """Message `index`'s images that have a cheaper form: (part index, copy, tokens saved)."""
-        found = self._found.get(index)
-        if found is None:
-            counts = {p.index: p for p in self._counted.messages[index].parts}
-            found = []
-            for at, part in enumerate(self._messages[index].parts):
-                known = counts.get(at)
-                if (
-                    not isinstance(part, ImagePart)
-                    or part.file_id is not None  # in a file store: no pixels here to shrink
-                    or known is None
-                    or known.method == "unknown"
-                    or known.tokens == 0  # not sent (another store's file): nothing to save
-                ):
-                    continue
-                try:
-                    smaller = self._cheapest(part, known.tokens)
-                except MediaError as exc:
-                    error = rewrap(exc, f"trim: cannot shrink message {index} part {at}: {exc}")
-                    raise error from exc
-                if smaller is not None:
-                    found.append((at, smaller[0], known.tokens - smaller[1]))
-            self._found[index] = found
-        return found
-
-    def saving(self, index: int) -> int:
-        """The tokens message `index` saves with every image at its cheapest."""
-        return sum(saved for _, _, saved in self.cheaper(index))
-
-    def _cheapest(self, image: ImagePart, tokens: int) -> tuple[ImagePart, int] | None:
-        """A lower detail level that costs less, else a smaller copy that does, else None."""
-        best: tuple[ImagePart, int] | None = None
-        for level in self._provider.rules.image.detail_levels:
-            if level not in _DETAILS or level == image.detail:
-                continue
-            lower = image.model_copy(update={"detail": level})
-            cost = self._tokens(lower)
-            if cost is not None and cost < (tokens if best is None else best[1]):
-                best = lower, cost
-        if best is not None:
-            return best
-        smaller = self._smaller(image)
-        cost = None if smaller is None else self._tokens(smaller)
-        if smaller is None or cost is None or cost >= tokens:
-            return None
-        return smaller, cost
-
-    def _smaller(self, image: ImagePart) -> ImagePart | None:
-        """A copy whose long side is at most `side` pixels, or None if it is that small."""
-        width, height = image.width, image.height
-        if width is None or height is None or max(width, height) <= self._side:
-            return None
-        spec = image_spec(self._provider.rules.image, side=self._side)
-        try:
-            fitted = fit_image(image.data, image.effective_media_type or "", spec)
-        except UnsupportedMediaType:
-            return None  # a type this Pillow cannot decode (SVG): it stays as it is
-        if fitted.unchanged:
-            return None
-        return ImagePart(
-            data=fitted.data,
-            media_type=fitted.media_type,
-            filename=image.filename,
-            detail=image.detail,
-            cache=image.cache,
-            metadata=image.metadata,
-        )
-
-    def _tokens(self, image: ImagePart) -> int | None:
-        """The image's own tokens, as `count_tokens` counts it, or None if unknown."""
-        counted = count_tokens(image, self._provider, model=self._model)
-        own = next(p for p in counted.messages[0].parts if p.index == 0)
-        return None if own.method == "unknown" else own.tokens
 
 
 def _with_parts(
