@@ -66,6 +66,15 @@ texts: mp.Provider = mp.providers.get("gemini").with_rules(
     text=(mp.providers.ModelRule("gemini-*", ratio),), text_source="measured (2026-11)"
 )
 trimmed: list[mp.Message] = mp.trim(messages, "anthropic", max_tokens=100_000, shrink_images=True)
+
+
+def my_count(conversation: list[mp.Message]) -> int:
+    return sum(len(m.text) // 4 for m in conversation)
+
+
+counted_mine: list[mp.Message] = mp.trim(
+    messages, "openai", max_tokens=8_000, token_counter=my_count
+)
 settings = mp.Options(model="gpt-4o", urls="inline", on_loss="drop", foreign_reasoning="text")
 same_settings: dict[str, object] = mp.render(messages, "openai", options=settings)
 counted_too: int = mp.estimate_tokens(messages, "openai", options=settings)

@@ -9,40 +9,39 @@ call (a `User` message between a call and its result) is not a cut. See docs/tri
 
 The conversation is counted once (`count_tokens`); each cut's size is a suffix sum of the
 messages' counts. Asked to shrink images, trim makes a cheaper copy of an image only for the
-turns it may keep.
+turns it may keep. A caller's own `token_counter` counts whole candidate conversations
+instead, the cuts searched by bisection.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
-from mediaparts._boundary import Boundary
+from mediaparts._boundary import Boundary, theirs
 from mediaparts._conversation._make_part import Conversation
 from mediaparts._conversation._messages import Message, System, User
 from mediaparts._conversation._parts import ImagePart, Part
 from mediaparts._conversation._tool_pairs import answered_calls
-from mediaparts._errors import (
-    BudgetExceeded,
-    InvalidConfig,
-    NoDocumentedRule,
-    excerpt,
-)
+from mediaparts._errors import BudgetExceeded, InvalidConfig, NoDocumentedRule, excerpt
 from mediaparts.providers._budgets._count import PartTokens, TokenCount, count_tokens
 from mediaparts.providers._budgets._shrink import Shrinker
 from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 
-__all__ = ["Unknown", "trim"]
+__all__ = ["TokenCounter", "Unknown", "trim"]
 
 # Only MediaError leaves trim (see Boundary).
 _TRIMMING = Boundary("trimming a conversation")
 
 Unknown: TypeAlias = Literal["error", "ignore"]
 """What `trim` does when a message it keeps holds a part whose tokens nobody can count."""
+
+TokenCounter: TypeAlias = Callable[[list[Message]], int]
+"""A caller's own count of a conversation's input tokens, for `trim(token_counter=...)`."""
 
 _UNKNOWN = get_args(Unknown)
 # How many unknown parts an error lists before saying "and N more".
@@ -59,6 +58,7 @@ def trim(
     shrink_to: int = 512,
     unknown: Unknown = "error",
     options: Options | None = None,
+    token_counter: TokenCounter | None = None,
 ) -> list[Message]:
     """Return the conversation cut down to `max_tokens`: system messages and newest turns.
 
@@ -75,6 +75,16 @@ def trim(
     long side is `shrink_to` pixels (decoded and re-encoded; never enlarged), kept only when
     it counts fewer tokens.
 
+    With `token_counter=fn`, `fn(messages)` counts instead of `count_tokens`: it is given
+    candidate conversations (new lists of the caller's messages: the system messages and the
+    turns from one cut on) and returns their tokens, an int >= 0. Cuts and their guarantees
+    are the same. It is asked about the whole conversation, then the newest turn, then by
+    bisection, so a conversation of n turns costs about 2 + log2(n) calls; this assumes that
+    dropping a turn never raises the count, and the result is always a conversation `fn`
+    said fits. `shrink_images=True` is refused with it (shrinking sizes each image copy by
+    the provider's rules, which `fn` replaces), and `unknown` does not apply (`fn` counts
+    every part); `model` and `options` then only name the model in errors.
+
     Args:
         messages: The conversation: messages, or parts for one user message (a `str` is a
             prompt, as for `render`).
@@ -90,6 +100,8 @@ def trim(
             `"error"` raises, `"ignore"` keeps it and trusts the rest of the count.
         options: The count's settings as one `mp.Options` value (its `model`, `detail` and
             `transforms`, as for `count_tokens`); a keyword that is given wins over its field.
+        token_counter: Your own count of a list of messages, used instead of
+            `count_tokens`; what it raises is raised as it is.
 
     Returns:
         A new list: the kept messages, in their order, the same objects as given (a message
@@ -99,7 +111,8 @@ def trim(
         BudgetExceeded: Even the system messages and the newest turn (shrunk, if asked) are
             over `max_tokens`; it carries the fewest tokens possible (`tokens`).
         NoDocumentedRule: `unknown="error"` and a kept part's tokens are unknown.
-        InvalidConfig: An option is out of range.
+        InvalidConfig: An option is out of range; `token_counter` is not callable, returns
+            something other than an int >= 0, or is given with `shrink_images=True`.
         UnknownProvider: No provider has that name.
         MediaTooLarge, InvalidMedia: An image to shrink cannot be decoded.
     """
@@ -111,6 +124,9 @@ def trim(
         chosen = get(provider)
         _check_options(max_tokens, shrink_images, shrink_to, unknown)
         assert max_tokens is not None  # checked
+        if token_counter is not None:
+            _check_counter(token_counter, shrink_images)
+            return _trim_counted(as_messages(messages), max_tokens, token_counter, chosen, model)
         conversation = as_messages(messages)
         counted = count_tokens(conversation, chosen, options=opts)
         plan = _Plan.of(conversation, counted)
@@ -125,7 +141,17 @@ def trim(
             hint = not shrink_images and any(
                 isinstance(p, ImagePart) for m in newest for p in m.parts
             )
-            raise _over_budget(plan, max_tokens, chosen, model, shrink_images, hint=hint)
+            # With shrinking, the newest turn was costed first; without, it is a suffix sum.
+            least = plan.smallest if shrink_images else None
+            raise _over_budget(
+                plan.length,
+                plan.rest,
+                plan.cuts[-1],
+                plan.size(plan.cuts[-1]) if least is None else least,
+                (max_tokens, chosen, model),
+                note=" with its images shrunk" if shrink_images else "",
+                hint=hint,
+            )
         kept = plan.kept(cut)
         if unknown == "error":
             _refuse_unknown(counted, kept, replaced, chosen, model)
@@ -166,6 +192,77 @@ def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown:
         raise InvalidConfig(f"shrink_to must be an int >= 1 (pixels), got {excerpt(shrink_to)}")
     if unknown not in _UNKNOWN:
         raise InvalidConfig(f"unknown must be one of {', '.join(_UNKNOWN)}, got {excerpt(unknown)}")
+
+
+def _check_counter(counter: Any, shrink_images: bool) -> None:
+    if not callable(counter):
+        raise InvalidConfig(
+            f"token_counter must be a function of a list of messages, got {type(counter).__name__}"
+        )
+    if shrink_images:
+        raise InvalidConfig(
+            "trim: shrink_images=True cannot be used with token_counter: shrinking chooses and "
+            "sizes each image's cheaper copy by the provider's rules, which your counter "
+            "replaces. Shrink images before trimming, or let trim count (no token_counter)"
+        )
+
+
+def _trim_counted(
+    conversation: list[Message],
+    max_tokens: int,
+    counter: TokenCounter,
+    provider: Provider,
+    model: str | None,
+) -> list[Message]:
+    """Trim with the caller's count of whole conversations: the first cut whose conversation
+    fits, found by bisection (dropping turns never adds tokens)."""
+    rest = [i for i, m in enumerate(conversation) if not isinstance(m, System)]
+    cuts = _cuts(conversation, rest)
+
+    def keeping(cut: int) -> list[Message]:
+        dropped = set(rest[:cut])
+        return [m for i, m in enumerate(conversation) if i not in dropped]
+
+    whole = keeping(cuts[0])
+    total = _count(counter, whole)
+    if total <= max_tokens:
+        return whole
+    newest = keeping(cuts[-1]) if len(cuts) > 1 else whole
+    smallest = _count(counter, newest) if len(cuts) > 1 else total
+    if smallest > max_tokens:
+        raise _over_budget(
+            len(conversation),
+            rest,
+            cuts[-1],
+            smallest,
+            (max_tokens, provider, model),
+            note=" (as token_counter counts them)",
+        )
+    # cuts[low] is over the budget and cuts[high] fits; the first that fits lies in between.
+    low, high, fitting = 0, len(cuts) - 1, newest
+    while high - low > 1:
+        middle = (low + high) // 2
+        candidate = keeping(cuts[middle])
+        if _count(counter, candidate) <= max_tokens:
+            high, fitting = middle, candidate
+        else:
+            low = middle
+    return fitting
+
+
+def _count(counter: TokenCounter, messages: list[Message]) -> int:
+    """The caller's count of `messages`, checked; what the counter raises passes unchanged."""
+    try:
+        tokens = counter(list(messages))  # its own list: the counter may keep or change it
+    except Exception as exc:
+        theirs(exc)  # their code's error, whichever library raised it (see Boundary)
+        raise
+    if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
+        raise InvalidConfig(
+            f"token_counter must return an int >= 0, got {excerpt(tokens)} "
+            f"({type(tokens).__name__}) for {len(messages)} message(s)"
+        )
+    return tokens
 
 
 @dataclass
@@ -277,29 +374,37 @@ def _with_parts(
 
 
 def _over_budget(
-    plan: _Plan,
-    max_tokens: int,
-    provider: Provider,
-    model: str | None,
-    shrunk: bool,
+    length: int,
+    rest: list[int],
+    last: int,
+    smallest: int,
+    budget: tuple[int, Provider, str | None],
     *,
-    hint: bool,
+    note: str,
+    hint: bool = False,
 ) -> BudgetExceeded:
-    """The error for a budget nothing fits: what the smallest conversation would need."""
-    last = plan.cuts[-1]
-    # With shrinking, the newest turn was costed first; without, its size is a suffix sum.
-    smallest = plan.smallest if shrunk and plan.smallest is not None else plan.size(last)
+    """The error for a budget nothing fits: what the smallest conversation would need.
+
+    Args:
+        length: How many messages the conversation has.
+        rest: The indices of the messages that are not system messages.
+        last: The newest cut: the position in `rest` where the newest turn starts.
+        smallest: The tokens of the smallest conversation trim may return.
+        budget: `max_tokens`, the provider and the model.
+        note: How they were counted (" with its images shrunk"), after what is named.
+        hint: Whether to say that shrinking images may help.
+    """
+    max_tokens, provider, model = budget
     named = []
-    if len(plan.rest) < plan.length:
+    if len(rest) < length:
         named.append("the system messages")
-    if plan.rest:
-        named.append(f"the newest turn (messages {plan.rest[last]} to {plan.length - 1})")
+    if rest:
+        named.append(f"the newest turn (messages {rest[last]} to {length - 1})")
     what = " and ".join(named) or "an empty conversation"
-    shrunk_note = " with its images shrunk" if shrunk else ""
     advice = "; shrink_images=True may help: it holds images" if hint else ""
     on = provider.name if model is None else f"{provider.name} {excerpt(model)}"
     return BudgetExceeded(
-        f"trim: {what}{shrunk_note} need {smallest} tokens on {on}, over max_tokens="
+        f"trim: {what}{note} need {smallest} tokens on {on}, over max_tokens="
         f"{max_tokens}; nothing smaller keeps a whole turn{advice}",
         max_tokens=max_tokens,
         tokens=smallest,
