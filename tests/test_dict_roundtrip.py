@@ -2,8 +2,9 @@
 
 Strategies build all nine part classes (citations, cache, native hints with bytes, file
 references, inline media from testdata/ files, URL parts) and all four message classes with
-every field; each message must come back equal from `json.dumps(m.to_dict())`, and its dict
-must match the published schema (docs/message.schema.json).
+every field (the application's metadata too); each message must come back equal from
+`json.dumps(m.to_dict())`, and its dict must match the published schema
+(docs/message.schema.json).
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ data_dicts = st.dictionaries(keys, provider_data, max_size=3)
 native = st.dictionaries(st.sampled_from(PROVIDERS), data_dicts, max_size=2)
 cache = st.none() | st.sampled_from(["5m", "1h"])
 common = st.fixed_dictionaries({}, optional={"cache": cache, "native": native})
+# The application's own data on a message: any JSON, "$bytes" keys included (never bytes).
+metadata = st.dictionaries(texts, json_data, max_size=3)
 
 citations = st.builds(
     mp.Citation,
@@ -217,6 +220,7 @@ def systems(draw: st.DrawFn) -> mp.System:
         id=draw(ids),
         created_at=draw(times),
         native=draw(native),
+        metadata=draw(metadata),
     )
 
 
@@ -228,6 +232,7 @@ def users(draw: st.DrawFn) -> mp.User:
         id=draw(ids),
         created_at=draw(times),
         native=draw(native),
+        metadata=draw(metadata),
     )
 
 
@@ -251,6 +256,7 @@ def assistants(draw: st.DrawFn) -> mp.Assistant:
         id=draw(ids),
         created_at=draw(times),
         native=draw(native),
+        metadata=draw(metadata),
         usage=draw(st.none() | usages),
         output=draw(json_data),
         model=draw(st.none() | names),
@@ -274,6 +280,7 @@ def tools(draw: st.DrawFn) -> mp.Tool:
         id=draw(ids),
         created_at=draw(times),
         native=draw(native),
+        metadata=draw(metadata),
         **fields,
     )
 
@@ -455,3 +462,10 @@ def test_dict_roundtrip_empty_media_is_refused(stored: dict[str, Any]) -> None:
     """Stored empty bytes of any type but text are still 'empty (0 bytes)': no such media exists."""
     with pytest.raises(mp.InvalidMedia, match=r"empty \(0 bytes\)"):
         mp.message_from_dict({"v": 2, "role": "user", "parts": [stored]})
+
+
+def test_dict_roundtrip_metadata_that_looks_like_bytes_stays_a_dict() -> None:
+    """Metadata is the application's JSON: a `{"$bytes": ...}` in it is read back as that dict."""
+    message = mp.User("hi", metadata={"blob": {"$bytes": "AAEC"}, "$bytes": "x"})
+    _, back = _through_json(message)
+    assert back.metadata == {"blob": {"$bytes": "AAEC"}, "$bytes": "x"}

@@ -54,7 +54,12 @@ def _messages() -> list[mp.Message]:
     return [
         mp.System("Be terse."),
         mp.System("Follow the style guide.", role="developer", name="lead", id="m0"),
-        mp.User("Stamped", id="0192f0c4-7b5e-7000-8000-000000000000", created_at=_NOON),
+        mp.User(
+            "Stamped",
+            id="0192f0c4-7b5e-7000-8000-000000000000",
+            created_at=_NOON,
+            metadata={"trace": "t1", "nested": {"$bytes": [1, None]}},
+        ),
         mp.User("Write a haiku"),
         mp.User(
             [
@@ -101,6 +106,7 @@ def _messages() -> list[mp.Message]:
             model="claude-test",
             stop_reason="tool_call",
             stop_reason_raw="tool_use",
+            metadata={"rating": 4.5},
         ),
         mp.Tool("42", tool_call_id="call_1", name="lookup"),
         mp.Tool("boom", error="timed out", error_type="Timeout"),
@@ -190,6 +196,7 @@ ASSISTANT = mp.Assistant("ok", tool_calls=[{"id": "c", "name": "f"}], usage=mp.U
         (_edit(USER, lambda d: d["parts"][1].update(data="not base64!")), "not base64"),
         (_edit(USER, lambda d: d["parts"][1].update(cache="1d")), "oneOf"),
         (_edit(USER, lambda d: d.update(native={"openai": 1})), "expected object"),
+        (_edit(USER, lambda d: d.update(metadata=["trace"])), "expected object"),
         (_edit(ASSISTANT, lambda d: d.update(stop_reason="done")), "is not one of"),
         (_edit(ASSISTANT, lambda d: d["usage"].update(input_tokens=-1)), "below 0"),
         (_edit(ASSISTANT, lambda d: d["usage"].update(output_tokens=True)), "expected integer"),

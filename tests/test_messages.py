@@ -739,3 +739,192 @@ def test_message_called_with_two_contents_says_what_to_pass(cls: type[Any], advi
         cls("a", "b")
     assert str(caught.value).endswith(advice)
     assert "mp._MyUser" not in str(caught.value)
+
+
+# -- the application's metadata ------------------------------------------------------------
+
+METADATA_CLASSES = [mp.System, mp.User, mp.Assistant, mp.Tool]
+
+
+@pytest.mark.parametrize("cls", METADATA_CLASSES, ids=lambda c: c.__name__)
+def test_message_metadata_is_a_deep_copy(cls: type[Any]) -> None:
+    """Every message keeps metadata as JSON data that shares nothing with the caller's dict."""
+    given: dict[str, Any] = {"trace": {"ids": ("t1", "t2")}, "rating": 4.5, "ok": None}
+    message = cls("hello", metadata=given)
+    given["trace"]["ids"] = ["changed"]
+    given["rating"] = 0
+    assert message.metadata == {"trace": {"ids": ["t1", "t2"]}, "rating": 4.5, "ok": None}
+    assert cls("hello").metadata == {}
+
+
+@pytest.mark.parametrize(
+    ("metadata", "problem"),
+    [
+        (None, "metadata must be a dict, got NoneType"),
+        (["a"], "metadata must be a dict, got list"),
+        ("trace", "metadata must be a dict, got str"),
+        ({"when": object()}, "metadata (it is kept in to_dict()) must be JSON data"),
+        ({"raw": b"\x00"}, "must be JSON data"),
+        ({"score": float("nan")}, "must be JSON data"),
+        ({1: "one"}, "metadata keys must be strings (JSON's are), got 1"),
+        ({"deep": [{2: "x"}]}, "metadata keys must be strings (JSON's are), got 2"),
+    ],
+)
+@pytest.mark.parametrize("cls", METADATA_CLASSES, ids=lambda c: c.__name__)
+def test_message_metadata_refuses_what_is_not_json(
+    cls: type[Any], metadata: object, problem: str
+) -> None:
+    """Metadata that is not a dict of JSON data is InvalidMedia, saying what was wrong."""
+    with pytest.raises(mp.InvalidMedia, match=re.escape(problem)):
+        cls("hello", metadata=metadata)
+
+
+def test_part_metadata_refuses_keys_that_are_not_strings() -> None:
+    """A media part's metadata follows the same rule: JSON would turn 1 into "1" silently."""
+    with pytest.raises(mp.InvalidMedia, match="metadata keys must be strings"):
+        mp.part(b"%PDF-1.4\n", metadata={"pages": {1: "cover"}})
+
+
+def test_message_metadata_round_trips_and_is_written_before_parts() -> None:
+    """to_dict() writes metadata (a copy) just before parts; message_from_dict reads it back."""
+    message = mp.Assistant("Done.", metadata={"run": "r1", "steps": [1, 2]}, model="m")
+    out = message.to_dict()
+    assert list(out) == ["v", "role", "model", "metadata", "parts"]
+    out["metadata"]["steps"].append(3)
+    assert message.metadata == {"run": "r1", "steps": [1, 2]}
+    back = mp.message_from_dict(json.loads(json.dumps(message.to_dict())))
+    assert back == message and back.metadata == {"run": "r1", "steps": [1, 2]}
+    assert "metadata" not in mp.User("no metadata").to_dict()
+
+
+def test_message_metadata_is_read_from_an_openai_style_dict() -> None:
+    """A `{"role", "content", "metadata"}` dict keeps its metadata."""
+    made = mp.message_from_dict({"role": "user", "content": "hi", "metadata": {"from": "form"}})
+    assert made.metadata == {"from": "form"}
+
+
+def test_message_metadata_repr_is_last_and_bounded() -> None:
+    """The repr shows metadata after the message's own fields, long values cut."""
+    message = mp.User("hi", name="alice", metadata={"note": "x" * 500})
+    shown = repr(message)
+    assert shown.endswith(f"name='alice', metadata={{'note': '{'x' * 80}'…(+420 chars)}})")
+    assert "metadata" not in repr(mp.User("hi"))
+
+
+def test_message_metadata_makes_messages_differ() -> None:
+    """Two messages that differ only in metadata are not equal."""
+    assert mp.User("hi", metadata={"a": 1}) != mp.User("hi", metadata={"a": 2})
+    assert mp.User("hi", metadata={"a": 1}) == mp.User("hi", metadata={"a": 1})
+
+
+def test_merge_runs_keeps_messages_whose_metadata_differs() -> None:
+    """Two users with different metadata stay two: merging would lose one's metadata."""
+    first, second = mp.User("a", metadata={"n": 1}), mp.User("b", metadata={"n": 2})
+    assert mp.merge_runs([first, second]) == [first, second]
+    (merged,) = mp.merge_runs([mp.User("a", metadata={"n": 1}), mp.User("b", metadata={"n": 1})])
+    assert (merged.content, merged.metadata) == ("a\n\nb", {"n": 1})
+
+
+def _secret(name: str) -> dict[str, Any]:
+    return {f"key-{name}": f"secret-{name}", "nested": {"deep": [f"secret-{name}-deep"]}}
+
+
+def _conversation(testdata: Path, tag: Callable[[str], dict[str, Any]]) -> list[mp.Message]:
+    """A conversation whose every message, and every part that takes metadata, has `tag(name)`."""
+    png = (testdata / "palette.png").read_bytes()
+    return [
+        mp.System("Be brief.", metadata=tag("system")),
+        mp.User(
+            ["What is this?", mp.part(png, metadata=tag("image"))],
+            metadata=tag("user"),
+        ),
+        mp.Assistant(
+            "Looking.",
+            tool_calls=[mp.ToolCall(id="call_1", name="zoom", arguments='{"x": 1}')],
+            metadata=tag("assistant"),
+        ),
+        mp.Tool("A palette.", tool_call_id="call_1", name="zoom", metadata=tag("tool")),
+        mp.Assistant("A palette of colours.", metadata=tag("answer")),
+        mp.User("Thanks.", metadata=tag("last")),
+    ]
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+def test_message_metadata_is_never_sent(testdata: Path, provider: str) -> None:
+    """Rendering for any provider sends none of the messages' or parts' metadata, keys or values."""
+    payload = mp.render(_conversation(testdata, _secret), provider)
+    sent = json.dumps(payload, default=repr)
+    assert "Thanks." in sent  # the conversation is there...
+    assert "secret-" not in sent and "key-" not in sent and "nested" not in sent  # ...not this
+    assert payload == mp.render(_conversation(testdata, lambda _: {}), provider)
+
+
+# -- text and reasoning ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        (mp.System("Be brief."), "Be brief."),
+        (mp.User(["Compare", mp.part(b"%PDF-1.4\n"), "these"]), "Compare\n\nthese"),
+        (mp.Assistant(tool_calls=[mp.ToolCall(id="1", name="f")]), ""),
+        (
+            mp.Assistant(
+                parts=[mp.ReasoningPart(text="hmm"), "One.", mp.RefusalPart("No."), "Two."]
+            ),
+            "One.\n\nTwo.",
+        ),
+        (mp.Tool("42", tool_call_id="1"), "42"),
+    ],
+)
+def test_message_text_joins_the_text_parts(message: mp.Message, text: str) -> None:
+    """Every message's `text` is its text parts joined with a blank line, and `content` too."""
+    assert message.text == text
+    assert message.content == text
+
+
+@pytest.mark.parametrize(
+    ("parts", "reasoning"),
+    [
+        (
+            [mp.ReasoningPart(text="First."), "Answer.", mp.ReasoningPart(text="Then.")],
+            "First.\n\nThen.",
+        ),
+        (
+            [mp.ReasoningPart(summary=["Looked up.", "Compared."], data="enc")],
+            "Looked up.\n\nCompared.",
+        ),
+        ([mp.ReasoningPart(text="Full.", summary=["Short."])], "Full."),
+        ([mp.ReasoningPart(data=b"\x00redacted", provider="anthropic", signature="s")], ""),
+        ([mp.ReasoningPart(text="")], ""),
+        (["No reasoning."], ""),
+    ],
+)
+def test_assistant_reasoning_joins_readable_reasoning(parts: list[Any], reasoning: str) -> None:
+    """`reasoning` is each reasoning part's text, else its summary; opaque data adds nothing."""
+    message = mp.Assistant(parts=parts)
+    assert message.reasoning == reasoning
+    assert reasoning == "" or reasoning not in message.text
+
+
+def test_assistant_views_read_a_provider_response() -> None:
+    """text, reasoning and tool_calls read an Anthropic reply with thinking and a tool call."""
+    reply = mp.message_from_response(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [
+                {"type": "thinking", "thinking": "Need the weather.", "signature": "sig"},
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "tu1", "name": "weather", "input": {"city": "Paris"}},
+            ],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 5, "output_tokens": 7},
+        },
+        "anthropic",
+    )
+    assert isinstance(reply, mp.Assistant)
+    assert (reply.text, reply.reasoning) == ("Checking.", "Need the weather.")
+    assert [(c.id, c.name) for c in reply.tool_calls] == [("tu1", "weather")]

@@ -6,6 +6,7 @@ tests hold whatever the text counts are.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -492,3 +493,118 @@ def test_trim_pairs_a_result_whose_id_no_call_has_by_name() -> None:
     for budget in range(size(conversation[-1:]), size(conversation) + 1):
         out = mp.trim(conversation, "anthropic", max_tokens=budget)
         assert (conversation[3] in out) == (conversation[1] in out)
+
+
+# -- a caller's own token counter -------------------------------------------------------------
+
+
+def by_message(messages: list[mp.Message]) -> int:
+    """A counter of the caller's: ten tokens a message."""
+    return 10 * len(messages)
+
+
+@pytest.mark.parametrize("name", CUTS)
+def test_trim_token_counter_cuts_between_whole_turns(name: str) -> None:
+    """With the caller's counter, trim keeps the same whole turns as with its own count."""
+    build, budget_of, expected = CUTS[name]
+    conversation = build()
+    out = mp.trim(
+        conversation, "anthropic", max_tokens=10 * len(budget_of), token_counter=by_message
+    )
+    assert kept(out, conversation) == expected
+
+
+def test_trim_token_counter_replaces_count_tokens() -> None:
+    """The caller's count decides: a budget count_tokens calls ample is over by theirs."""
+    conversation: list[mp.Message] = [s(), u("one"), a("one"), u("two"), a("two")]
+    ample = size(conversation)
+    assert mp.trim(conversation, "anthropic", max_tokens=ample) == conversation
+    out = mp.trim(conversation, "anthropic", max_tokens=30, token_counter=by_message)
+    assert kept(out, conversation) == [0, 3, 4]
+
+
+def test_trim_token_counter_sees_candidates_it_may_keep_or_change() -> None:
+    """The counter gets new lists holding the system messages and whole turns; changing one
+    changes neither the input nor the result."""
+    conversation: list[mp.Message] = [s(), *[m for n in range(6) for m in (u(f"q{n}"), a())]]
+    before = list(conversation)
+    seen: list[list[mp.Message]] = []
+
+    def spoiling(messages: list[mp.Message]) -> int:
+        seen.append(list(messages))
+        tokens = 10 * len(messages)
+        messages.clear()
+        return tokens
+
+    out = mp.trim(conversation, "openai", max_tokens=50, token_counter=spoiling)
+    assert kept(out, conversation) == [0, 9, 10, 11, 12]
+    assert conversation == before
+    for candidate in seen:
+        assert candidate[0] is conversation[0] and isinstance(candidate[1], mp.User)
+
+
+def test_trim_token_counter_is_asked_a_logarithmic_number_of_times() -> None:
+    """A conversation of 256 turns costs the whole, the newest turn and a bisection."""
+    conversation: list[mp.Message] = [m for n in range(256) for m in (u(f"q{n}"), a())]
+    calls: list[int] = []
+
+    def counting(messages: list[mp.Message]) -> int:
+        calls.append(len(messages))
+        return len(messages)
+
+    out = mp.trim(conversation, "gemini", max_tokens=101, token_counter=counting)
+    assert len(out) == 100 and out[0] is conversation[-100]
+    assert calls[:2] == [512, 2]
+    assert len(calls) <= 2 + 8
+
+
+def test_trim_token_counter_raises_when_even_the_newest_turn_is_over() -> None:
+    """BudgetExceeded carries the counter's size of the system messages and newest turn."""
+    conversation: list[mp.Message] = [s(), u("one"), a("one"), u("two"), a("two")]
+    with pytest.raises(mp.BudgetExceeded, match="as token_counter counts them") as caught:
+        mp.trim(conversation, "bedrock", max_tokens=29, token_counter=by_message)
+    assert (caught.value.tokens, caught.value.max_tokens) == (30, 29)
+    assert "the system messages and the newest turn (messages 3 to 4)" in str(caught.value)
+    assert "shrink_images" not in str(caught.value)
+
+
+def test_trim_token_counter_counts_what_count_tokens_cannot() -> None:
+    """`unknown` is about trim's own count: the caller's counter counts every part."""
+    conversation: list[mp.Message] = [_stored(), a("It says...")]
+    assert mp.trim(conversation, "anthropic", max_tokens=20, token_counter=by_message) == (
+        conversation
+    )
+
+
+@pytest.mark.parametrize(
+    "returned", [1.5, -1, True, "30", None, [3]], ids=lambda v: type(v).__name__ + repr(v)
+)
+def test_trim_token_counter_result_is_checked(returned: Any) -> None:
+    """A counter that returns anything but an int >= 0 is InvalidConfig, saying what it gave."""
+    with pytest.raises(mp.InvalidConfig, match=r"token_counter must return an int >= 0, got"):
+        mp.trim([u(), a()], "openai", max_tokens=100, token_counter=lambda _: returned)
+
+
+def test_trim_token_counter_must_be_callable() -> None:
+    """A counter that is not a function is InvalidConfig."""
+    with pytest.raises(mp.InvalidConfig, match="token_counter must be a function"):
+        mp.trim([u()], "openai", max_tokens=100, token_counter=100)  # type: ignore[arg-type]
+
+
+def test_trim_token_counter_refuses_shrinking_images() -> None:
+    """shrink_images needs trim's own image rules, which the caller's counter replaces."""
+    conversation: list[mp.Message] = [mp.User("see", files=[PHOTO])]
+    with pytest.raises(mp.InvalidConfig, match="shrink_images=True cannot be used with"):
+        mp.trim(
+            conversation, "openai", max_tokens=10**6, shrink_images=True, token_counter=by_message
+        )
+
+
+def test_trim_token_counter_errors_pass_unchanged() -> None:
+    """What the caller's counter raises, even from inside a library, reaches them as it is."""
+
+    def broken(messages: list[mp.Message]) -> int:
+        return int(json.loads("{"))
+
+    with pytest.raises(json.JSONDecodeError):
+        mp.trim([u(), a()], "openai", max_tokens=100, token_counter=broken)

@@ -5,12 +5,13 @@ with text, signed reasoning and tool calls, tool results (answering an open call
 in any order, so users fall inside tool loops and results lose their calls. The oracle tries
 every cut on its own, counting each candidate with `mp.count_tokens` (whose total counts a
 part of unknown size as 0: trim runs with `unknown="ignore"` to match, whatever parts the
-counting rules come to call unknown; the default is tested in test_trim.py).
+counting rules come to call unknown; the default is tested in test_trim.py). With a caller's
+own `token_counter`, the oracle counts each candidate with that counter instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -98,13 +99,24 @@ def cut_at(messages: Sequence[mp.Message], k: int) -> list[mp.Message]:
     return out
 
 
-def oracle(messages: Sequence[mp.Message], budget: int, provider: str) -> list[mp.Message] | None:
-    """The first valid cut whose conversation fits, each counted on its own; None if none."""
+Counter = Callable[[list[mp.Message]], int]
+
+
+def oracle(
+    messages: Sequence[mp.Message], budget: int, provider: str, count: Counter | None = None
+) -> list[mp.Message] | None:
+    """The first valid cut whose conversation fits, each counted on its own (by `count`, if
+    given); None if none."""
     for k in valid_cuts(messages):
         candidate = cut_at(messages, k)
-        if size(candidate, provider) <= budget:
+        if (size(candidate, provider) if count is None else count(candidate)) <= budget:
             return candidate
     return None
+
+
+def by_characters(messages: list[mp.Message]) -> int:
+    """A caller's own counter: a token per character of text, and five per message and part."""
+    return sum(5 + len(m.text) + 5 * len(m.parts) for m in messages)
 
 
 @st.composite
@@ -208,3 +220,21 @@ def test_trim_is_idempotent_and_deterministic(
         mp.trim(messages, provider, max_tokens=budget, shrink_images=shrink, unknown="ignore")
         == out
     )
+
+
+@PROPERTY
+@given(messages=conversations(), budget=st.integers(0, 600))
+def test_trim_with_a_token_counter_keeps_what_the_brute_force_keeps(
+    messages: list[mp.Message], budget: int
+) -> None:
+    """With `token_counter`, the result is the first cut that fits as the counter counts it,
+    with the system messages and tool pairs kept; BudgetExceeded when none fits."""
+    expected = oracle(messages, budget, "anthropic", by_characters)
+    if expected is None:
+        with pytest.raises(mp.BudgetExceeded, match="as token_counter counts them"):
+            mp.trim(messages, "anthropic", max_tokens=budget, token_counter=by_characters)
+        return
+    out = mp.trim(messages, "anthropic", max_tokens=budget, token_counter=by_characters)
+    assert len(out) == len(expected) and all(o is e for o, e in zip(out, expected, strict=True))
+    assert by_characters(out) <= budget
+    check_shape(messages, out)

@@ -31,6 +31,12 @@ messages: list[mp.Message] = [
     mp.Tool(["Cropped:", photo], tool_call_id="c1", name="zoom"),
 ]
 merged: list[mp.Message] = mp.merge_runs(messages)
+noted = mp.User("hi", metadata={"trace": "t1", "tags": ["a"]})
+note: dict[str, object] = noted.metadata
+said: str = messages[0].text
+reply = mp.Assistant(parts=[mp.ReasoningPart(text="think"), "Done."])
+thought: str = reply.reasoning
+calls: tuple[mp.ToolCall, ...] = reply.tool_calls
 shown: str = mp.show(messages, max_text=200)
 one_shown: str = mp.show(photo)
 no_images: list[mp.Message] = mp.filter_messages(messages, kinds=["image"], exclude=True)
@@ -60,6 +66,15 @@ texts: mp.Provider = mp.providers.get("gemini").with_rules(
     text=(mp.providers.ModelRule("gemini-*", ratio),), text_source="measured (2026-11)"
 )
 trimmed: list[mp.Message] = mp.trim(messages, "anthropic", max_tokens=100_000, shrink_images=True)
+
+
+def my_count(conversation: list[mp.Message]) -> int:
+    return sum(len(m.text) // 4 for m in conversation)
+
+
+counted_mine: list[mp.Message] = mp.trim(
+    messages, "openai", max_tokens=8_000, token_counter=my_count
+)
 settings = mp.Options(model="gpt-4o", urls="inline", on_loss="drop", foreign_reasoning="text")
 same_settings: dict[str, object] = mp.render(messages, "openai", options=settings)
 counted_too: int = mp.estimate_tokens(messages, "openai", options=settings)

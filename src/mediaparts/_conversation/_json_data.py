@@ -54,11 +54,38 @@ InlineBytes = Annotated[
 """A part's bytes: base64 text accepted on the way in, written as base64 in JSON."""
 
 
-def copy_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """Copy metadata deeply, as JSON data, so the part shares nothing with the caller."""
-    copied = json_copy(metadata, what="metadata")
+def copy_metadata(metadata: Any) -> dict[str, Any]:
+    """Copy a part's or message's metadata deeply, as JSON data, sharing nothing with the caller.
+
+    Raises:
+        InvalidMedia: `metadata` is not a dict, or not JSON data: a value that is not (an
+            object, bytes, NaN), a key that is not a string (JSON would make `1` the key
+            `"1"`, and the caller's `metadata[1]` would no longer find it), or nesting too
+            deep to encode.
+    """
+    if not isinstance(metadata, Mapping):
+        raise InvalidMedia(f"metadata must be a dict, got {type(metadata).__name__}")
+    given = dict(metadata)  # a Mapping that is not a dict (json encodes dicts only)
+    copied = json_copy(given, what="metadata")
+    _string_keys(given)  # after json_copy: no cycle (json refuses one), depth bounded
     assert isinstance(copied, dict)
     return copied
+
+
+def _string_keys(value: Any) -> None:
+    # A loop, not recursion: the value may be nested as deep as json could encode.
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, Mapping):
+            for key, inner in item.items():
+                if not isinstance(key, str):
+                    raise InvalidMedia(
+                        f"metadata keys must be strings (JSON's are), got {excerpt(key)}"
+                    )
+                pending.append(inner)
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
 
 
 def json_text(value: Any, *, what: str) -> str:

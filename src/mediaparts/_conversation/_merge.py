@@ -21,10 +21,11 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
     Parts are concatenated in order, and two plain text parts that meet (no citations, cache
     or native hints) are joined with a blank line; usage is added up; the later message's
     model and stop reason win. Tool messages are never merged (each answers its own call),
-    nor are messages whose `name` or `native` hints differ (so that nothing either holds is
-    lost). The merged message keeps the first message's `id` and `created_at` (the second's
-    when the first has none): ids name messages for the application and never keep turns
-    apart, or a conversation would merge differently with `mp.configure(message_ids=...)`.
+    nor are messages whose `name`, `native` hints or `metadata` differ (so that nothing
+    either holds is lost). The merged message keeps the first message's `id` and
+    `created_at` (the second's when the first has none): ids name messages for the
+    application and never keep turns apart, or a conversation would merge differently with
+    `mp.configure(message_ids=...)`.
     """
     if isinstance(messages, str | Mapping) or not isinstance(messages, Iterable):
         raise InvalidMedia(f"merge_runs() takes a list of messages, got {type(messages).__name__}")
@@ -44,10 +45,13 @@ def merge_runs(messages: Sequence[Message]) -> list[Message]:
 
 
 def _mergeable(first: Message, second: Message) -> bool:
-    """Same role, not tool results, and nothing that would be lost: name and hints agree."""
+    """Same role, not tool results, and nothing that would be lost: name, hints and the
+    application's metadata agree."""
     if first.role != second.role or isinstance(second, Tool):
         return False
-    return all(getattr(first, f, None) == getattr(second, f, None) for f in ("name", "native"))
+    return all(
+        getattr(first, f, None) == getattr(second, f, None) for f in ("name", "native", "metadata")
+    )
 
 
 def _plain(part: Any) -> TypeGuard[TextPart]:

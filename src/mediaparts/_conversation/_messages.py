@@ -19,10 +19,15 @@ from typing_extensions import Never
 
 from mediaparts._boundary import Boundary
 from mediaparts._conversation._construct import construct, keyword_only, model_hash, public_name
-from mediaparts._conversation._json_data import NativeHints, json_copy, reading_dicts
+from mediaparts._conversation._json_data import (
+    NativeHints,
+    copy_metadata,
+    json_copy,
+    reading_dicts,
+)
 from mediaparts._conversation._make_part import is_single_source
 from mediaparts._conversation._message_content import to_parts
-from mediaparts._conversation._parts import MediaPart, Part, TextPart, ToolCall
+from mediaparts._conversation._parts import MediaPart, Part, ReasoningPart, TextPart, ToolCall
 from mediaparts._conversation._reprs import bounded, verbatim
 from mediaparts._conversation._stamps import stamp
 from mediaparts._errors import InvalidMedia, excerpt
@@ -100,6 +105,14 @@ class Usage(BaseModel):
 
 
 class _Message(BaseModel):
+    """What every message has.
+
+    Attributes:
+        metadata: The application's own JSON data about the message (a trace id, who wrote
+            it, a rating), kept by `to_dict()` and never sent to any provider. Copied deeply
+            when the message is made, so it shares nothing with the dict given.
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     role: str
@@ -107,6 +120,7 @@ class _Message(BaseModel):
     created_at: datetime | None = None
     parts: tuple[AnyPart, ...] = ()
     native: NativeHints = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
     _use: ClassVar[str] = _ONE_LIST  # what to pass instead of more than one positional content
 
@@ -138,14 +152,22 @@ class _Message(BaseModel):
         return model_hash(self)
 
     def __repr_args__(self) -> Any:
-        # Bounded, as parts' reprs are: empty fields left out, at most _REPR_PARTS parts.
+        # Bounded, as parts' reprs are: empty fields left out, at most _REPR_PARTS parts;
+        # the application's metadata last, after what the message says.
         for name, value in super().__repr_args__():
             if name == "parts":
                 shown = ", ".join(repr(p) for p in value[:_REPR_PARTS])
                 more = len(value) - _REPR_PARTS
                 yield name, verbatim(f"({shown}{f', … +{more} parts' if more > 0 else ''})")
-            elif value is not None and value != {}:
+            elif value is not None and value != {} and name != "metadata":
                 yield name, bounded(value)
+        if self.metadata:
+            yield "metadata", bounded(self.metadata)
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _json_metadata(cls, value: Any) -> dict[str, Any]:
+        return copy_metadata(value)
 
     @field_validator("created_at", mode="before")
     @classmethod
@@ -173,9 +195,18 @@ class _Message(BaseModel):
         return value
 
     @property
-    def content(self) -> str:
-        """The message's text parts, joined with blank lines."""
+    def text(self) -> str:
+        """The message's text parts, joined with blank lines ("" when it has none).
+
+        Only `TextPart`s: reasoning, refusals, tool calls and media are not the message's
+        text (`Assistant.reasoning` is the reasoning's).
+        """
         return _SEPARATOR.join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def content(self) -> str:
+        """The message's text parts, joined with blank lines: the same as `text`."""
+        return self.text
 
     @property
     def files(self) -> tuple[MediaPart, ...]:
@@ -185,10 +216,17 @@ class _Message(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict that `mp.message_from_dict` turns back into this message.
 
-        It carries `"v": 2`, the format version; fields at their default are left out.
+        It carries `"v": 2`, the format version; fields at their default are left out, and
+        `metadata`, when there is any, comes just before `parts`.
         """
         out: dict[str, Any] = {"v": FORMAT_VERSION, "role": self.role}
-        out.update(self.model_dump(mode="json", exclude={"role", "parts"}, exclude_defaults=True))
+        out.update(
+            self.model_dump(
+                mode="json", exclude={"role", "parts", "metadata"}, exclude_defaults=True
+            )
+        )
+        if self.metadata:  # a copy: the dict returned shares nothing with the message
+            out.update(self.model_dump(mode="json", include={"metadata"}))
         out["parts"] = [p.to_dict() for p in self.parts]
         return out
 
@@ -276,6 +314,22 @@ class Assistant(_Message):
     def tool_calls(self) -> tuple[ToolCall, ...]:
         """The tool calls among the parts, in order."""
         return tuple(p for p in self.parts if isinstance(p, ToolCall))
+
+    @property
+    def reasoning(self) -> str:
+        """The readable reasoning, joined with blank lines ("" when there is none).
+
+        Each `ReasoningPart` gives its `text`, or, where the provider returned only a summary
+        (OpenAI Responses), its summary's pieces. Encrypted or redacted reasoning has no
+        text and adds nothing: it stays in `parts`, with its signature, for the replay.
+        """
+        said = [
+            piece
+            for p in self.parts
+            if isinstance(p, ReasoningPart)
+            for piece in ((p.text,) if p.text is not None else p.summary)
+        ]
+        return _SEPARATOR.join(said)
 
     @field_validator("output")
     @classmethod

@@ -139,6 +139,8 @@ def _describe(thing: Any) -> str:
             return f"{name} {thing.name}({_excerpt(thing.arguments)})"
         case MediaPart() if thing.file_id is not None:
             return f"{name} {excerpt(thing.file_id)} ({thing.file_provider} file)"
+        case System() | User() | Assistant() | Tool():
+            return name  # a field of the message is lost, not its text: `_where` names it
         case _ if hasattr(thing, "text"):
             return f"{name} {_excerpt(str(thing.text))}"
     return name

@@ -9,38 +9,30 @@ call (a `User` message between a call and its result) is not a cut. See docs/tri
 
 The conversation is counted once (`count_tokens`); each cut's size is a suffix sum of the
 messages' counts. Asked to shrink images, trim makes a cheaper copy of an image only for the
-turns it may keep.
+turns it may keep. A caller's own `token_counter` counts whole candidate conversations
+instead, the cuts searched by bisection.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
-from mediaparts._boundary import Boundary
+from mediaparts._boundary import Boundary, theirs
 from mediaparts._conversation._make_part import Conversation
 from mediaparts._conversation._messages import Message, System, User
-from mediaparts._conversation._parts import Detail, ImagePart, Part
+from mediaparts._conversation._parts import ImagePart, Part
 from mediaparts._conversation._tool_pairs import answered_calls
-from mediaparts._errors import (
-    BudgetExceeded,
-    InvalidConfig,
-    MediaError,
-    NoDocumentedRule,
-    UnsupportedMediaType,
-    excerpt,
-    rewrap,
-)
-from mediaparts.imaging import fit_image
+from mediaparts._errors import BudgetExceeded, InvalidConfig, NoDocumentedRule, excerpt
 from mediaparts.providers._budgets._count import PartTokens, TokenCount, count_tokens
-from mediaparts.providers._fitting._normalize import image_spec
+from mediaparts.providers._budgets._shrink import Shrinker
 from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
 
-__all__ = ["Unknown", "trim"]
+__all__ = ["TokenCounter", "Unknown", "trim"]
 
 # Only MediaError leaves trim (see Boundary).
 _TRIMMING = Boundary("trimming a conversation")
@@ -48,8 +40,10 @@ _TRIMMING = Boundary("trimming a conversation")
 Unknown: TypeAlias = Literal["error", "ignore"]
 """What `trim` does when a message it keeps holds a part whose tokens nobody can count."""
 
+TokenCounter: TypeAlias = Callable[[list[Message]], int]
+"""A caller's own count of a conversation's input tokens, for `trim(token_counter=...)`."""
+
 _UNKNOWN = get_args(Unknown)
-_DETAILS: tuple[str, ...] = get_args(Detail)
 # How many unknown parts an error lists before saying "and N more".
 _SHOWN = 5
 
@@ -64,6 +58,7 @@ def trim(
     shrink_to: int = 512,
     unknown: Unknown = "error",
     options: Options | None = None,
+    token_counter: TokenCounter | None = None,
 ) -> list[Message]:
     """Return the conversation cut down to `max_tokens`: system messages and newest turns.
 
@@ -80,6 +75,16 @@ def trim(
     long side is `shrink_to` pixels (decoded and re-encoded; never enlarged), kept only when
     it counts fewer tokens.
 
+    With `token_counter=fn`, `fn(messages)` counts instead of `count_tokens`: it is given
+    candidate conversations (new lists of the caller's messages: the system messages and the
+    turns from one cut on) and returns their tokens, an int >= 0. Cuts and their guarantees
+    are the same. It is asked about the whole conversation, then the newest turn, then by
+    bisection, so a conversation of n turns costs about 2 + log2(n) calls; this assumes that
+    dropping a turn never raises the count, and the result is always a conversation `fn`
+    said fits. `shrink_images=True` is refused with it (shrinking sizes each image copy by
+    the provider's rules, which `fn` replaces), and `unknown` does not apply (`fn` counts
+    every part); `model` and `options` then only name the model in errors.
+
     Args:
         messages: The conversation: messages, or parts for one user message (a `str` is a
             prompt, as for `render`).
@@ -95,6 +100,8 @@ def trim(
             `"error"` raises, `"ignore"` keeps it and trusts the rest of the count.
         options: The count's settings as one `mp.Options` value (its `model`, `detail` and
             `transforms`, as for `count_tokens`); a keyword that is given wins over its field.
+        token_counter: Your own count of a list of messages, used instead of
+            `count_tokens`; what it raises is raised as it is.
 
     Returns:
         A new list: the kept messages, in their order, the same objects as given (a message
@@ -104,7 +111,8 @@ def trim(
         BudgetExceeded: Even the system messages and the newest turn (shrunk, if asked) are
             over `max_tokens`; it carries the fewest tokens possible (`tokens`).
         NoDocumentedRule: `unknown="error"` and a kept part's tokens are unknown.
-        InvalidConfig: An option is out of range.
+        InvalidConfig: An option is out of range; `token_counter` is not callable, returns
+            something other than an int >= 0, or is given with `shrink_images=True`.
         UnknownProvider: No provider has that name.
         MediaTooLarge, InvalidMedia: An image to shrink cannot be decoded.
     """
@@ -116,13 +124,16 @@ def trim(
         chosen = get(provider)
         _check_options(max_tokens, shrink_images, shrink_to, unknown)
         assert max_tokens is not None  # checked
+        if token_counter is not None:
+            _check_counter(token_counter, shrink_images)
+            return _trim_counted(as_messages(messages), max_tokens, token_counter, chosen, model)
         conversation = as_messages(messages)
         counted = count_tokens(conversation, chosen, options=opts)
         plan = _Plan.of(conversation, counted)
         cut = plan.cut(max_tokens)
         replaced: dict[tuple[int, int], ImagePart] = {}
         if shrink_images and plan.size(0) > max_tokens:
-            shrinker = _Shrinker(conversation, counted, chosen, model, shrink_to)
+            shrinker = Shrinker(conversation, counted, chosen, model, shrink_to)
             cut = plan.cut_shrunk(max_tokens, shrinker)
             replaced = plan.shrink(cut, max_tokens, shrinker)
         if cut is None:
@@ -130,7 +141,17 @@ def trim(
             hint = not shrink_images and any(
                 isinstance(p, ImagePart) for m in newest for p in m.parts
             )
-            raise _over_budget(plan, max_tokens, chosen, model, shrink_images, hint=hint)
+            # With shrinking, the newest turn was costed first; without, it is a suffix sum.
+            least = plan.smallest if shrink_images else None
+            raise _over_budget(
+                plan.length,
+                plan.rest,
+                plan.cuts[-1],
+                plan.size(plan.cuts[-1]) if least is None else least,
+                (max_tokens, chosen, model),
+                note=" with its images shrunk" if shrink_images else "",
+                hint=hint,
+            )
         kept = plan.kept(cut)
         if unknown == "error":
             _refuse_unknown(counted, kept, replaced, chosen, model)
@@ -173,6 +194,77 @@ def _check_options(max_tokens: Any, shrink_images: Any, shrink_to: Any, unknown:
         raise InvalidConfig(f"unknown must be one of {', '.join(_UNKNOWN)}, got {excerpt(unknown)}")
 
 
+def _check_counter(counter: Any, shrink_images: bool) -> None:
+    if not callable(counter):
+        raise InvalidConfig(
+            f"token_counter must be a function of a list of messages, got {type(counter).__name__}"
+        )
+    if shrink_images:
+        raise InvalidConfig(
+            "trim: shrink_images=True cannot be used with token_counter: shrinking chooses and "
+            "sizes each image's cheaper copy by the provider's rules, which your counter "
+            "replaces. Shrink images before trimming, or let trim count (no token_counter)"
+        )
+
+
+def _trim_counted(
+    conversation: list[Message],
+    max_tokens: int,
+    counter: TokenCounter,
+    provider: Provider,
+    model: str | None,
+) -> list[Message]:
+    """Trim with the caller's count of whole conversations: the first cut whose conversation
+    fits, found by bisection (dropping turns never adds tokens)."""
+    rest = [i for i, m in enumerate(conversation) if not isinstance(m, System)]
+    cuts = _cuts(conversation, rest)
+
+    def keeping(cut: int) -> list[Message]:
+        dropped = set(rest[:cut])
+        return [m for i, m in enumerate(conversation) if i not in dropped]
+
+    whole = keeping(cuts[0])
+    total = _count(counter, whole)
+    if total <= max_tokens:
+        return whole
+    newest = keeping(cuts[-1]) if len(cuts) > 1 else whole
+    smallest = _count(counter, newest) if len(cuts) > 1 else total
+    if smallest > max_tokens:
+        raise _over_budget(
+            len(conversation),
+            rest,
+            cuts[-1],
+            smallest,
+            (max_tokens, provider, model),
+            note=" (as token_counter counts them)",
+        )
+    # cuts[low] is over the budget and cuts[high] fits; the first that fits lies in between.
+    low, high, fitting = 0, len(cuts) - 1, newest
+    while high - low > 1:
+        middle = (low + high) // 2
+        candidate = keeping(cuts[middle])
+        if _count(counter, candidate) <= max_tokens:
+            high, fitting = middle, candidate
+        else:
+            low = middle
+    return fitting
+
+
+def _count(counter: TokenCounter, messages: list[Message]) -> int:
+    """The caller's count of `messages`, checked; what the counter raises passes unchanged."""
+    try:
+        tokens = counter(list(messages))  # its own list: the counter may keep or change it
+    except Exception as exc:
+        theirs(exc)  # their code's error, whichever library raised it (see Boundary)
+        raise
+    if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
+        raise InvalidConfig(
+            f"token_counter must return an int >= 0, got {excerpt(tokens)} "
+            f"({type(tokens).__name__}) for {len(messages)} message(s)"
+        )
+    return tokens
+
+
 @dataclass
 class _Plan:
     """A conversation's cuts and sizes.
@@ -210,7 +302,7 @@ class _Plan:
         """The first cut whose conversation fits, or None."""
         return next((c for c in self.cuts if self.size(c) <= max_tokens), None)
 
-    def cut_shrunk(self, max_tokens: int, shrinker: _Shrinker) -> int | None:
+    def cut_shrunk(self, max_tokens: int, shrinker: Shrinker) -> int | None:
         """The first cut that fits with every kept image at its cheapest, or None.
 
         Walks the cuts from the newest turn back and stops at the first turn that does not
@@ -230,7 +322,7 @@ class _Plan:
         return found
 
     def shrink(
-        self, cut: int | None, max_tokens: int, shrinker: _Shrinker
+        self, cut: int | None, max_tokens: int, shrinker: Shrinker
     ) -> dict[tuple[int, int], ImagePart]:
         """Shrink the kept images, oldest first, until the conversation fits."""
         replaced: dict[tuple[int, int], ImagePart] = {}
@@ -273,100 +365,6 @@ def _cuts(messages: Sequence[Message], rest: list[int]) -> list[int]:
     return cuts
 
 
-class _Shrinker:
-    """Finds each message's images' cheaper copies, once, when first asked."""
-
-    def __init__(
-        self,
-        messages: Sequence[Message],
-        counted: TokenCount,
-        provider: Provider,
-        model: str | None,
-        side: int,
-    ) -> None:
-        self._messages = messages
-        self._counted = counted
-        self._provider = provider
-        self._model = model
-        self._side = side
-        self._found: dict[int, list[tuple[int, ImagePart, int]]] = {}
-
-    def cheaper(self, index: int) -> list[tuple[int, ImagePart, int]]:
-        """Message `index`'s images that have a cheaper form: (part index, copy, tokens saved)."""
-        found = self._found.get(index)
-        if found is None:
-            counts = {p.index: p for p in self._counted.messages[index].parts}
-            found = []
-            for at, part in enumerate(self._messages[index].parts):
-                known = counts.get(at)
-                if (
-                    not isinstance(part, ImagePart)
-                    or part.file_id is not None  # in a file store: no pixels here to shrink
-                    or known is None
-                    or known.method == "unknown"
-                    or known.tokens == 0  # not sent (another store's file): nothing to save
-                ):
-                    continue
-                try:
-                    smaller = self._cheapest(part, known.tokens)
-                except MediaError as exc:
-                    error = rewrap(exc, f"trim: cannot shrink message {index} part {at}: {exc}")
-                    raise error from exc
-                if smaller is not None:
-                    found.append((at, smaller[0], known.tokens - smaller[1]))
-            self._found[index] = found
-        return found
-
-    def saving(self, index: int) -> int:
-        """The tokens message `index` saves with every image at its cheapest."""
-        return sum(saved for _, _, saved in self.cheaper(index))
-
-    def _cheapest(self, image: ImagePart, tokens: int) -> tuple[ImagePart, int] | None:
-        """A lower detail level that costs less, else a smaller copy that does, else None."""
-        best: tuple[ImagePart, int] | None = None
-        for level in self._provider.rules.image.detail_levels:
-            if level not in _DETAILS or level == image.detail:
-                continue
-            lower = image.model_copy(update={"detail": level})
-            cost = self._tokens(lower)
-            if cost is not None and cost < (tokens if best is None else best[1]):
-                best = lower, cost
-        if best is not None:
-            return best
-        smaller = self._smaller(image)
-        cost = None if smaller is None else self._tokens(smaller)
-        if smaller is None or cost is None or cost >= tokens:
-            return None
-        return smaller, cost
-
-    def _smaller(self, image: ImagePart) -> ImagePart | None:
-        """A copy whose long side is at most `side` pixels, or None if it is that small."""
-        width, height = image.width, image.height
-        if width is None or height is None or max(width, height) <= self._side:
-            return None
-        spec = image_spec(self._provider.rules.image, side=self._side)
-        try:
-            fitted = fit_image(image.data, image.effective_media_type or "", spec)
-        except UnsupportedMediaType:
-            return None  # a type this Pillow cannot decode (SVG): it stays as it is
-        if fitted.unchanged:
-            return None
-        return ImagePart(
-            data=fitted.data,
-            media_type=fitted.media_type,
-            filename=image.filename,
-            detail=image.detail,
-            cache=image.cache,
-            metadata=image.metadata,
-        )
-
-    def _tokens(self, image: ImagePart) -> int | None:
-        """The image's own tokens, as `count_tokens` counts it, or None if unknown."""
-        counted = count_tokens(image, self._provider, model=self._model)
-        own = next(p for p in counted.messages[0].parts if p.index == 0)
-        return None if own.method == "unknown" else own.tokens
-
-
 def _with_parts(
     message: Message, index: int, replaced: dict[tuple[int, int], ImagePart]
 ) -> Message:
@@ -376,29 +374,37 @@ def _with_parts(
 
 
 def _over_budget(
-    plan: _Plan,
-    max_tokens: int,
-    provider: Provider,
-    model: str | None,
-    shrunk: bool,
+    length: int,
+    rest: list[int],
+    last: int,
+    smallest: int,
+    budget: tuple[int, Provider, str | None],
     *,
-    hint: bool,
+    note: str,
+    hint: bool = False,
 ) -> BudgetExceeded:
-    """The error for a budget nothing fits: what the smallest conversation would need."""
-    last = plan.cuts[-1]
-    # With shrinking, the newest turn was costed first; without, its size is a suffix sum.
-    smallest = plan.smallest if shrunk and plan.smallest is not None else plan.size(last)
+    """The error for a budget nothing fits: what the smallest conversation would need.
+
+    Args:
+        length: How many messages the conversation has.
+        rest: The indices of the messages that are not system messages.
+        last: The newest cut: the position in `rest` where the newest turn starts.
+        smallest: The tokens of the smallest conversation trim may return.
+        budget: `max_tokens`, the provider and the model.
+        note: How they were counted (" with its images shrunk"), after what is named.
+        hint: Whether to say that shrinking images may help.
+    """
+    max_tokens, provider, model = budget
     named = []
-    if len(plan.rest) < plan.length:
+    if len(rest) < length:
         named.append("the system messages")
-    if plan.rest:
-        named.append(f"the newest turn (messages {plan.rest[last]} to {plan.length - 1})")
+    if rest:
+        named.append(f"the newest turn (messages {rest[last]} to {length - 1})")
     what = " and ".join(named) or "an empty conversation"
-    shrunk_note = " with its images shrunk" if shrunk else ""
     advice = "; shrink_images=True may help: it holds images" if hint else ""
     on = provider.name if model is None else f"{provider.name} {excerpt(model)}"
     return BudgetExceeded(
-        f"trim: {what}{shrunk_note} need {smallest} tokens on {on}, over max_tokens="
+        f"trim: {what}{note} need {smallest} tokens on {on}, over max_tokens="
         f"{max_tokens}; nothing smaller keeps a whole turn{advice}",
         max_tokens=max_tokens,
         tokens=smallest,
