@@ -835,12 +835,17 @@ def _conversation(testdata: Path, tag: Callable[[str], dict[str, Any]]) -> list[
     return [
         mp.System("Be brief.", metadata=tag("system")),
         mp.User(
-            ["What is this?", mp.part(png, metadata=tag("image"))],
+            [
+                mp.TextPart("What is this?", metadata=tag("text")),
+                mp.part(png, metadata=tag("image")),
+            ],
             metadata=tag("user"),
         ),
         mp.Assistant(
-            "Looking.",
-            tool_calls=[mp.ToolCall(id="call_1", name="zoom", arguments='{"x": 1}')],
+            parts=[mp.TextPart("Looking.", metadata=tag("said"))],
+            tool_calls=[
+                mp.ToolCall(id="call_1", name="zoom", arguments='{"x": 1}', metadata=tag("call"))
+            ],
             metadata=tag("assistant"),
         ),
         mp.Tool("A palette.", tool_call_id="call_1", name="zoom", metadata=tag("tool")),

@@ -58,8 +58,8 @@ def keyword_only(
             caller writes it, `public_name`).
         takes: What the class takes positionally, if anything ("one text").
     """
-    # The class's own fields first; those every part shares (cache, native) last.
-    names = sorted(cls.model_fields, key=lambda name: name in ("cache", "native"))
+    # The class's own fields first; those every part shares (cache, native, metadata) last.
+    names = sorted(cls.model_fields, key=lambda name: name in ("cache", "native", "metadata"))
     shown = ", ".join(f"{cls.model_fields[n].alias or n}=" for n in names if n != "kind")
     what = f"{takes} and keyword fields" if takes else "keyword fields only"
     count = f"{len(given)} positional argument{'s' * (len(given) > 1)}"

@@ -11,11 +11,17 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import Never
 
 from mediaparts._conversation._construct import construct, keyword_only, model_hash
-from mediaparts._conversation._json_data import JsonData, NativeHints, Opaque, json_text
+from mediaparts._conversation._json_data import (
+    JsonData,
+    NativeHints,
+    Opaque,
+    copy_metadata,
+    json_text,
+)
 from mediaparts._conversation._reprs import bounded
 from mediaparts._errors import InvalidMedia, excerpt
 
@@ -50,12 +56,21 @@ class PartFields(BaseModel):
         native: Provider name → what that provider's API wrote that the common fields do not
             hold (a spelling, an extra field), so that rendering back to it reproduces the
             payload exactly. Only the named provider reads its entry; the others ignore it.
+        metadata: The application's own JSON data about the part (a retrieval id, a tool
+            result's artifact, a timing), copied deeply, kept by `to_dict()`, never sent to
+            a provider.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     cache: Cache | None = None
     native: NativeHints = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _json_metadata(cls, value: Any) -> dict[str, Any]:
+        return copy_metadata(value)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict that `mp.message_from_dict` reads back as this part."""

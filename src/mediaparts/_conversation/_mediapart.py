@@ -121,7 +121,6 @@ class MediaPart(Constructors, PartFields):
     media_type: str | None = None
     filename: str | None = None
     url: str | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
     inline: InlineBytes | None = Field(default=None, alias="data", repr=False)
     file_id: str | None = None
     file_provider: str | None = None
