@@ -112,7 +112,7 @@ def test_check_flags_animation_for_stills_only(testdata: Path) -> None:
     ("payload", "rule"),
     [
         (None, "payload.shape"),
-        ([1, 2], "payload.shape"),
+        ([1, 2], "message.shape"),  # a message list whose items are no messages
         (
             {
                 "messages": [

@@ -308,3 +308,41 @@ def test_check_conversation_of_a_rendered_tool_loop_is_clean(provider: str) -> N
     assert mp.check(mp.render(messages, provider), provider) == []
     broken = mp.render([messages[0], messages[1], messages[3]], provider)
     assert "tool.unanswered" in {v.rule for v in mp.check(broken, provider)}
+
+
+@pytest.mark.parametrize("provider", mp.providers.names())
+def test_check_conversation_takes_edited_history(provider: str) -> None:
+    """History an application edited is checked as a message list: dropping a tool result
+    leaves its call unanswered, and keeping the pair whole is clean."""
+    call = mp.ToolCall(id="call_1", name="look", arguments={"q": "x"})
+    history = [
+        mp.User("Look"),
+        mp.Assistant(tool_calls=[call]),
+        mp.Tool("done", tool_call_id="call_1", name="look"),
+        mp.User("and?"),
+    ]
+    assert mp.check(history, provider) == []
+    edited = [m for m in history if not isinstance(m, mp.Tool)]
+    assert "tool.unanswered" in {v.rule for v in mp.check(edited, provider)}
+
+
+@pytest.mark.parametrize(
+    ("provider", "messages", "rule"),
+    [
+        ("anthropic", [_user("Look"), _said([_USE]), _user("and?")], "tool.unanswered"),
+        ("openai", [{"role": "tool", "tool_call_id": "x", "content": "y"}], "tool.unpaired"),
+        ("gemini", [_gemini("user")], "message.empty"),
+        ("bedrock", [_bedrock("assistant", {"text": "Hi"})], "conversation.first"),
+        (
+            "openai-responses",
+            [{"type": "function_call_output", "call_id": "c", "output": "x"}],
+            "tool.unpaired",
+        ),
+    ],
+)
+def test_check_conversation_takes_the_message_list_alone(
+    provider: str, messages: list[dict[str, Any]], rule: str
+) -> None:
+    """The wire's message list alone (what sits under messages, contents or input) is
+    checked as the payload holding it."""
+    assert rule in {v.rule for v in mp.check(messages, provider)}

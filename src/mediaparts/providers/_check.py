@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mediaparts._boundary import Boundary
+from mediaparts._conversation._messages import Message
 from mediaparts._errors import MediaError, NoDocumentedRule, excerpt
 from mediaparts.detection import canonical_media_type, detect
+from mediaparts.fetching import offline
 from mediaparts.formats import pdf_page_count
 from mediaparts.imaging import image_size, is_animated
 from mediaparts.providers._budgets._vision import check_model, unknown_model
 from mediaparts.providers._registry import Provider, get, registered
+from mediaparts.providers._render import render
 from mediaparts.providers._rules import base64_size
 from mediaparts.providers._wire._media_sites import Problems, Site, Where
 from mediaparts.providers._wire._protocol import SiteReader
@@ -85,12 +88,19 @@ def _readers(chosen: Provider) -> list[SiteReader]:
 
 
 def check(
-    payload: dict[str, Any], provider: str | Provider, *, model: str | None = None
+    payload: dict[str, Any] | Sequence[Any],
+    provider: str | Provider,
+    *,
+    model: str | None = None,
 ) -> list[Violation]:
     """Validate a rendered payload offline and return what breaks the provider's rules.
 
     Args:
-        payload: What `mp.render` returned (or any payload of that provider's shape).
+        payload: What `mp.render` returned (or any payload of that provider's shape); or its
+            message list alone (the list under `messages`, `contents` or `input`); or a list
+            of `Message`s, such as history an application edited, checked as `render` would
+            send it (rendered offline: media by URL that must be loaded raises
+            `OfflineError`).
         provider: The provider name or a `Provider` (with its rules, overrides included).
         model: The model the payload is for. Its row of the provider's vision table decides
             which image `detail` levels are valid (`"original"` on gpt-5.4 but not on gpt-4o);
@@ -108,6 +118,7 @@ def check(
     try:
         chosen = get(provider)
         check_model(model)
+        payload = _as_payload(payload, chosen, model)
         if not isinstance(payload, dict):
             got = type(payload).__name__
             return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
@@ -137,6 +148,21 @@ def check(
         return [Violation(path, rule, message) for path, rule, message in problems]
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _CHECKING.reraise(exc)
+
+
+# Where each built-in wire's payload keeps its list of messages (a user's wire: "messages").
+_MESSAGE_LISTS = {"gemini": "contents", "openai-responses": "input"}
+
+
+def _as_payload(given: Any, provider: Provider, model: str | None) -> Any:
+    """Return a payload for a message list: `Message`s rendered offline, a list of the
+    wire's own message dicts put under its key. Anything else is returned as it is."""
+    if not isinstance(given, list | tuple) or not given:
+        return given
+    if all(isinstance(m, Message) for m in given):
+        with offline():
+            return render(list(given), provider, model=model)
+    return {_MESSAGE_LISTS.get(provider.wire, "messages"): list(given)}
 
 
 # The message a block belongs to, for limits that hold per message (Bedrock's 20 images).
