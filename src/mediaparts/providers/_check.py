@@ -269,20 +269,24 @@ def _sniffed(site: Site) -> Generator[tuple[str, str, str], None, str | None]:
     return found.media_type
 
 
+def _request_total(
+    counts: dict[tuple[str, str], int], what: str, added: int, limit: int | None
+) -> str | None:
+    """Add to the request's running total of `what`; say so where it first passes `limit`."""
+    before = counts.get((what, ""), 0)
+    counts[(what, "")] = before + added
+    if limit is None or not before <= limit < before + added:
+        return None
+    return f"{before + added:,} {what} here, over the limit of {limit:,} in one request"
+
+
 def _request_bytes(
     path: str, size: int, provider: Provider, counts: dict[tuple[str, str], int]
 ) -> Iterator[tuple[str, str, str]]:
     """Yield the document where the request's documents pass the provider's bytes a request."""
-    limit = provider.rules.file.max_request_bytes
-    before = counts.get(("file bytes", ""), 0)
-    counts[("file bytes", "")] = before + size
-    if limit is not None and before <= limit < before + size:
-        yield (
-            path,
-            "file.max_request_bytes",
-            f"the request's documents reach {before + size:,} bytes here, over the limit of "
-            f"{limit:,} in one request",
-        )
+    over = _request_total(counts, "bytes of documents", size, provider.rules.file.max_request_bytes)
+    if over is not None:
+        yield path, "file.max_request_bytes", f"the request reaches {over}"
 
 
 def _page_problems(
@@ -303,16 +307,9 @@ def _page_problems(
         return
     if rules.max_pages is not None and pages > rules.max_pages:
         yield path, "file.max_pages", f"{pages:,} pages, over the limit of {rules.max_pages:,}"
-    before = counts.get(("pages", ""), 0)
-    counts[("pages", "")] = before + pages
-    limit = rules.max_request_pages
-    if limit is not None and before <= limit < before + pages:
-        yield (
-            path,
-            "file.max_request_pages",
-            f"the request's PDFs reach {before + pages:,} pages here, over the limit of "
-            f"{limit:,} in one request",
-        )
+    over = _request_total(counts, "pages", pages, rules.max_request_pages)
+    if over is not None:
+        yield path, "file.max_request_pages", f"the request's PDFs reach {over}"
 
 
 def _image_problems(

@@ -27,6 +27,7 @@ __all__ = [
     "check_id",
     "messages_of",
     "pair_next_turn",
+    "role_of",
 ]
 
 
@@ -74,6 +75,18 @@ def messages_of(
             shape = f"a message is an object, got {excerpt(message)}"
             problems.append((f"$.{key}[{i}]", "message.shape", shape))
     return found
+
+
+def role_of(
+    message: dict[str, Any], at: str, roles: tuple[str | None, ...], problems: Problems
+) -> str | None:
+    """Return a message's role, or None, noting the problem, when the API has no such role."""
+    role = message.get("role")
+    if role in roles:
+        return role if isinstance(role, str) else ""
+    named = ", ".join(r for r in roles if r is not None)
+    problems.append((f"{at}.role", "message.role", f"role {excerpt(role)} is not one of {named}"))
+    return None
 
 
 def blank(text: Any) -> bool:

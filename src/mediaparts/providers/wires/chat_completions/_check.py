@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import excerpt
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
-from mediaparts.providers._wire._structure import Turn, messages_of, pair_next_turn
+from mediaparts.providers._wire._structure import Turn, messages_of, pair_next_turn, role_of
 
 __all__ = ["check_request"]
 
@@ -29,10 +28,8 @@ def check_request(payload: dict[str, Any], served: Served) -> Problems:
     turns: list[Turn] = []
     for i, message in messages_of(payload, "messages", problems):
         at = f"$.messages[{i}]"
-        role = message.get("role")
-        if role not in _ROLES:
-            wrong = f"role {excerpt(role)} is not one of {', '.join(_ROLES)}"
-            problems.append((f"{at}.role", "message.role", wrong))
+        role = role_of(message, at, _ROLES, problems)
+        if role is None:
             continue
         content = message.get("content")
         if isinstance(content, list) and not content:

@@ -26,6 +26,7 @@ from mediaparts.providers._wire._structure import (
     check_id,
     messages_of,
     pair_next_turn,
+    role_of,
 )
 
 __all__ = ["check_request"]
@@ -41,10 +42,8 @@ def check_request(payload: dict[str, Any], served: Served) -> Problems:
     turns: list[Turn] = []
     for i, message in messages_of(payload, "messages", problems):
         at = f"$.messages[{i}]"
-        role = message.get("role")
-        if role not in _ROLES:
-            wrong = f"role {excerpt(role)} is not one of {', '.join(_ROLES)}"
-            problems.append((f"{at}.role", "message.role", wrong))
+        role = role_of(message, at, _ROLES, problems)
+        if role is None:
             continue
         turn = Turn(role, at)
         _content(message.get("content"), turn, problems)

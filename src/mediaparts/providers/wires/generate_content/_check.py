@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._errors import excerpt
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
-from mediaparts.providers._wire._structure import messages_of
+from mediaparts.providers._wire._structure import messages_of, role_of
 
 __all__ = ["check_request"]
 
@@ -27,10 +26,7 @@ def check_request(payload: dict[str, Any], served: Served) -> Problems:
     turns: list[tuple[str, int, int]] = []  # each content's path, calls and responses
     for i, content in messages_of(payload, "contents", problems):
         at = f"$.contents[{i}]"
-        role = content.get("role")
-        if role not in _ROLES:
-            wrong = f"role {excerpt(role)} is not user or model"
-            problems.append((f"{at}.role", "message.role", wrong))
+        role_of(content, at, _ROLES, problems)
         parts = content.get("parts")
         if not isinstance(parts, list) or not parts:
             problems.append((f"{at}.parts", "message.empty", "a content needs at least one part"))

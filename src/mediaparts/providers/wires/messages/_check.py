@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mediaparts._errors import excerpt
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
 from mediaparts.providers._wire._structure import (
@@ -24,6 +23,7 @@ from mediaparts.providers._wire._structure import (
     check_id,
     messages_of,
     pair_next_turn,
+    role_of,
 )
 
 __all__ = ["check_request"]
@@ -40,10 +40,8 @@ def check_request(payload: dict[str, Any], served: Served) -> Problems:
     last = messages[-1][0] if messages else -1
     for i, message in messages:
         at = f"$.messages[{i}]"
-        role = message.get("role")
-        if role not in _ROLES:
-            wrong = f"role {excerpt(role)} is not one of {', '.join(_ROLES)}"
-            problems.append((f"{at}.role", "message.role", wrong))
+        role = role_of(message, at, _ROLES, problems)
+        if role is None:
             continue
         if role == "system":  # instructions in place (SystemMessageParam): text, no turn
             _content(message.get("content"), at, Turn(role, at), False, problems)

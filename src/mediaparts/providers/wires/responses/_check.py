@@ -17,7 +17,7 @@ from typing import Any
 from mediaparts._errors import excerpt
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
-from mediaparts.providers._wire._structure import messages_of
+from mediaparts.providers._wire._structure import messages_of, role_of
 
 __all__ = ["check_request"]
 
@@ -41,10 +41,7 @@ def check_request(payload: dict[str, Any], served: Served) -> Problems:
         at = f"$.input[{i}]"
         kind = item.get("type", "message")
         if kind == "message":
-            role = item.get("role")
-            if role not in _ROLES:
-                wrong = f"role {excerpt(role)} is not one of {', '.join(_ROLES)}"
-                problems.append((f"{at}.role", "message.role", wrong))
+            role_of(item, at, _ROLES, problems)
             if item.get("content") == []:
                 problems.append((f"{at}.content", "message.empty", "the content array is empty"))
         elif kind in _OUTPUTS:
