@@ -9,6 +9,7 @@ from mediaparts.providers._budgets._vision import (
     OpenAIPatches,
     OpenAITiles,
     PatchBudget,
+    Undocumented,
     VisionTable,
 )
 from mediaparts.providers._files import FileStoreRules
@@ -115,6 +116,9 @@ VISION: VisionTable = (
     ModelRule("computer-use-preview*", OpenAITiles(base=65, tile=129)),
     # Input fidelity "high" adds 4,160 (square) or 6,240 tokens on top; not modelled here.
     ModelRule("gpt-image-1", OpenAITiles(base=65, tile=129, short_side=512)),
+    # The audio models of Chat Completions (gpt-audio, gpt-audio-mini; models page, read
+    # 2026-12) take text and audio in: known models, with no image rule to apply.
+    ModelRule("gpt-audio*", Undocumented("OpenAI", "images for the gpt-audio models")),
 )
 
 VISION_SOURCE = (
