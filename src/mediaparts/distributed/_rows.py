@@ -70,8 +70,9 @@ NORMALIZED_COLUMNS = (
 ERROR_COLUMNS = ("error_type", "error")
 
 # A conversation given as JSON text is parsed only up to this size: a row is one request, and
-# the largest request any provider takes inline is far below it (Gemini's 20 MB; OpenAI's
-# 50 MB of files per request, as base64 text about 67 MB).
+# the requests providers take inline are below it (Anthropic's 32 MB, Gemini's 100 MB; OpenAI's
+# 32 MB of documents, as base64 text about 43 MB; provider tables re-read 2026-12). OpenAI's
+# 512 MB payload limit is above it: a larger row is refused with the error saying this cap.
 MAX_JSON_CHARS = 128 * 1024 * 1024
 
 
