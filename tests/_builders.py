@@ -105,3 +105,14 @@ def odf_package(media_type: str) -> bytes:
         package.writestr("content.xml", "<office:document-content/>")
         package.writestr("META-INF/manifest.xml", "<manifest:manifest/>")
     return buffer.getvalue()
+
+
+# A model each built-in provider's tables know, for tests whose model is not the subject (an
+# unknown one would warn: UnknownModelWarning).
+KNOWN_MODELS = {
+    "openai": "gpt-4o",
+    "openai-responses": "gpt-4o",
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-2.5-flash",
+    "bedrock": "anthropic.claude-3-5-sonnet-20241022-v2:0",
+}

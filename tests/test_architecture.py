@@ -60,6 +60,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "base",
         frozenset({"mediaparts._errors", "mediaparts._inline", "mediaparts._surrogates"})
+        | frozenset({"mediaparts._models"})
         | frozenset(
             {
                 "mediaparts._conversation._reprs",

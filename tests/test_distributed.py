@@ -18,7 +18,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.distributed import normalize_dataset, render_dataset, write_batch_dataset
 from mediaparts.distributed._ray import ray_module
-from tests._builders import TESTDATA
+from tests._builders import KNOWN_MODELS, TESTDATA
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
@@ -170,7 +170,7 @@ def test_render_dataset_foreign_reasoning(how: str, tmp_path: Path) -> None:
     ds = ray.data.from_items(rows)
     (row,) = render_dataset(ds, "openai", **settings).take_all()
     assert json.loads(row["payload"]) == mp.render(thought, "openai", foreign_reasoning="text")
-    (batch,) = write_batch_dataset(ds, "openai", tmp_path, model="m", **settings)
+    (batch,) = write_batch_dataset(ds, "openai", tmp_path, model="gpt-4o", **settings)
     assert b"a thought" in batch.path.read_bytes()
 
 
@@ -203,7 +203,7 @@ def _local_batch(
 
 def _line(provider: str, custom_id: str, conversation: Any) -> bytes:
     return mp.batch_line(
-        custom_id, conversation, provider, model="test-model", params={"max_tokens": 64}
+        custom_id, conversation, provider, model=KNOWN_MODELS[provider], params={"max_tokens": 64}
     )
 
 
@@ -224,7 +224,7 @@ def test_write_batch_dataset_matches_the_local_files(provider: str, tmp_path: Pa
         tmp_path / "ray",
         prompt="p",
         media="m",
-        model="test-model",
+        model=KNOWN_MODELS[provider],
         params={"max_tokens": 64},
         max_requests=5,
         batch_size=2,
@@ -237,7 +237,7 @@ def test_write_batch_dataset_matches_the_local_files(provider: str, tmp_path: Pa
         requests,
         provider,
         tmp_path / "wb",
-        model="test-model",
+        model=KNOWN_MODELS[provider],
         params={"max_tokens": 64},
         max_requests=5,
         workers=1,
@@ -255,7 +255,7 @@ def test_write_batch_dataset_raises_the_local_error(tmp_path: Path) -> None:
         },
     ]
     with pytest.raises(mp.BlockedPath, match="hosts"):
-        write_batch_dataset(ray.data.from_items(rows), "openai", tmp_path, model="test-model")
+        write_batch_dataset(ray.data.from_items(rows), "openai", tmp_path, model="gpt-4o")
 
 
 def test_write_batch_dataset_keeps_going_on_errors(tmp_path: Path) -> None:
@@ -270,7 +270,7 @@ def test_write_batch_dataset_keeps_going_on_errors(tmp_path: Path) -> None:
         ray.data.from_items(rows),
         "openai",
         tmp_path / "out",
-        model="test-model",
+        model="gpt-4o",
         params={"max_tokens": 64},
         errors="keep",
     )

@@ -20,7 +20,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.distributed import _rows, _tables
 from mediaparts.fetching import default_policy
-from tests._builders import TESTDATA
+from tests._builders import KNOWN_MODELS, TESTDATA
 
 IMAGES = ("photo.jpg", "alpha.png", "image.bmp", "cmyk.jpg")
 
@@ -223,7 +223,7 @@ def _batch_providers() -> list[str]:
 
 def _line(provider: str, custom_id: str, messages: Any) -> bytes:
     return mp.batch_line(
-        custom_id, messages, provider, model="test-model", params={"max_tokens": 64}
+        custom_id, messages, provider, model=KNOWN_MODELS[provider], params={"max_tokens": 64}
     )
 
 
@@ -233,7 +233,7 @@ def test_line_table_matches_batch_line(pa: Any, provider: str) -> None:
     photo = (TESTDATA / "photo.jpg").read_bytes()
     table = pa.table({"custom_id": ["r1", "r2"], "prompt": ["one", "two"], "media": [photo, None]})
     columns = _tables.Columns("c", prompt="prompt", media="media", custom_id="custom_id")
-    opts = _opts(provider, model="test-model", params={"max_tokens": 64})
+    opts = _opts(provider, model=KNOWN_MODELS[provider], params={"max_tokens": 64})
     out = _tables.line_table(table, opts, columns).to_pylist()
     expected = [
         _line(provider, "r1", [mp.User("one", files=[photo])]),
@@ -247,12 +247,12 @@ def test_line_table_carries_the_error_itself(pa: Any) -> None:
     """With errors="raise", a failing row carries its exception for the driver to raise."""
     table = pa.table({"custom_id": ["r1", None], "prompt": ["a", "b"]})
     columns = _tables.Columns("c", prompt="prompt", custom_id="custom_id")
-    opts = _opts(model="test-model", params={"max_tokens": 64})
+    opts = _opts(model="gpt-4o", params={"max_tokens": 64})
     rows = _tables.line_table(table, opts, columns).to_pylist()
     assert rows[0]["error_type"] is None
     error = pickle.loads(rows[1]["error_pickle"])
     assert isinstance(error, mp.InvalidMedia) and rows[1]["custom_id"] is None
-    keep = _opts(model="test-model", params={"max_tokens": 64}, errors="keep")
+    keep = _opts(model="gpt-4o", params={"max_tokens": 64}, errors="keep")
     kept = _tables.line_table(table, keep, columns).to_pylist()
     assert kept[1]["error_type"] == "InvalidMedia" and kept[1]["error_pickle"] is None
 

@@ -71,6 +71,6 @@ def configure(
         set_default_transforms(transforms)
     if unknown_models is not None:
         # Imported here: configuring stamps or fetching must not load the providers.
-        from mediaparts.providers._budgets._vision import set_unknown_models
+        from mediaparts._models import set_unknown_models
 
         set_unknown_models(unknown_models)

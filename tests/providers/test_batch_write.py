@@ -102,7 +102,7 @@ def test_write_batch_reraises_losses_as_warnings(tmp_path: Path) -> None:
     """A part the provider cannot carry is reported here, as render would, from workers too."""
     lost = [mp.User(["hi"]), mp.Assistant([mp.ReasoningPart(text="t", provider="gemini")])]
     with pytest.warns(mp.ConversionWarning, match="ReasoningPart"):
-        mp.write_batch([("a", lost), ("b", lost)], "openai", tmp_path, model="m", workers=2)
+        mp.write_batch([("a", lost), ("b", lost)], "openai", tmp_path, model="gpt-4o", workers=2)
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_write_batch_leaves_the_conversations_unchanged(tmp_path: Path) -> None:
     """The caller's messages are not changed by rendering them."""
     conversation = [mp.User(["hi", mp.part(PNG)])]
     before = [m.to_dict() for m in conversation]
-    mp.write_batch([("a", conversation)], "openai", tmp_path, model="m", workers=1)
+    mp.write_batch([("a", conversation)], "openai", tmp_path, model="gpt-4o", workers=1)
     assert [m.to_dict() for m in conversation] == before
 
 
@@ -144,12 +144,12 @@ def test_write_batch_names_the_request_that_fails_in_process(tmp_path: Path) -> 
 def test_write_batch_chunk_returns_lines_and_warnings() -> None:
     """A worker's chunk gives back each id's line, and the warnings raised making them."""
     job = _batch_write._Job(
-        mp.providers.get("openai"), {}, mp.Options(model="m", transforms=mp.TransformPolicy())
+        mp.providers.get("openai"), {}, mp.Options(model="gpt-4o", transforms=mp.TransformPolicy())
     )
     lost = [mp.User(["hi"]), mp.Assistant([mp.ReasoningPart(text="t", provider="gemini")])]
     lines, caught = _batch_write._chunk(job, [("a", "hi"), ("b", lost)])
     assert [custom_id for custom_id, _ in lines] == ["a", "b"]
-    assert lines[0][1] == mp.batch_line("a", "hi", "openai", model="m")
+    assert lines[0][1] == mp.batch_line("a", "hi", "openai", model="gpt-4o")
     ((message, category),) = caught
     assert category is mp.ConversionWarning and "ReasoningPart" in message
 

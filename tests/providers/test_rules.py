@@ -167,7 +167,7 @@ def test_bedrock_formats_are_botocore_enums(kind: Kind, block: str, complete: bo
 @pytest.mark.parametrize(
     ("provider", "model", "pattern"),
     [
-        ("openai", None, "gpt-5.6*"),  # model=None: the first row, each table's default
+        ("openai", None, "gpt-4o*"),  # model=None: the default row, taken by every model
         ("openai", "gpt-4o-2024-08-06", "gpt-4o*"),
         ("anthropic", "Claude-Opus-4-7", "claude-*-4-[7-9]*"),
         ("bedrock", "us.anthropic.claude-opus-4-7", "*claude-*-4-[7-9]*"),
@@ -208,6 +208,7 @@ def _override_keys(provider: str) -> list[str]:
 NONE_TAKEN = {"max_request_bytes", "file_store", "prices_id"}
 NONE_TAKEN |= {f"{k}_{f}" for k in typing.get_args(Kind) for f in ("max_bytes", "max_count")}
 NONE_TAKEN |= {"image_max_width", "image_max_height", "file_max_pages", "file_max_request_pages"}
+NONE_TAKEN |= {"file_max_request_bytes"}
 NONE_TAKEN |= {"batch_max_requests", "batch_max_bytes"}  # None: no per-file limit
 WRONG = [None, 1.5, "x", [object()], {"a": 1}, object()]
 

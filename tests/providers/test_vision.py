@@ -301,7 +301,6 @@ def test_unknown_provider_raises() -> None:
         ("anthropic", "claude-sonnet-4-8-20270101", HIGH_RES),
         ("anthropic", "claude-opus-5", HIGH_RES),
         ("anthropic", None, STANDARD),
-        ("anthropic", "some-proxy-alias", STANDARD),
         ("bedrock", "us.anthropic.claude-opus-4-7-v1:0", HIGH_RES),
         ("bedrock", "anthropic.claude-3-5-sonnet-20241022-v2:0", STANDARD),
         ("bedrock", None, STANDARD),
@@ -312,8 +311,14 @@ def test_unknown_provider_raises() -> None:
     ],
 )
 def test_lookup_by_model(provider: str, model: str | None, expected: VisionGeometry) -> None:
-    """Model names map to the documented geometry; None and unknown names to the first row."""
+    """Model names map to the documented geometry; None to the default row."""
     assert vision_geometry(provider, model) == expected
+
+
+def test_lookup_unknown_name_takes_the_default_row_and_says_so() -> None:
+    """A name no row matches gets the default row, with an UnknownModelWarning naming it."""
+    with pytest.warns(mp.UnknownModelWarning, match="for 'claude-3\\*'"):
+        assert vision_geometry("anthropic", "some-proxy-alias") == STANDARD
 
 
 @pytest.mark.parametrize(
@@ -337,12 +342,13 @@ def test_lookup_patch_models(model: str, multiplier: float) -> None:
     assert geometry.multiplier == multiplier
 
 
-def test_openai_default_is_newest_rule() -> None:
-    """model=None on OpenAI is the newest documented rule (gpt-5.6, auto = original)."""
+def test_openai_default_is_the_rule_every_model_takes() -> None:
+    """model=None on OpenAI is gpt-4o's row (the default row), not the newest model's: a
+    9000x6000 photo is fitted to 2048 then 768 on its short side, where gpt-5.6 takes it whole."""
     geometry = vision_geometry("openai")
-    assert geometry == vision_geometry("openai", "gpt-5.6-terra")
-    assert geometry.target_size(9000, 6000) == (9000, 6000)
-    assert geometry.target_size(9000, 6000, "low") == (512, 341)
+    assert geometry == vision_geometry("openai", "gpt-4o")
+    assert geometry.target_size(9000, 6000) == (1152, 768)
+    assert vision_geometry("openai", "gpt-5.6-terra").target_size(9000, 6000) == (9000, 6000)
 
 
 def test_gpt_5_5_original_has_its_own_budget() -> None:
@@ -358,7 +364,10 @@ def test_lookup_first_match_wins_and_empty_table() -> None:
     """Rows are tried in order; an empty table is a configuration mistake."""
     table = (ModelRule("a*", 1), ModelRule("ab*", 2))
     assert lookup(table, "abc") == 1
-    assert lookup(table, "zzz") == 1
+    with pytest.warns(mp.UnknownModelWarning, match="'zzz'"):
+        assert lookup(table, "zzz") == 1
+    marked = (ModelRule("a*", 1), ModelRule("ab*", 2, default=True))
+    assert lookup(marked, None) == 2
     with pytest.raises(InvalidConfig, match="at least one"):
         lookup((), "x")
 

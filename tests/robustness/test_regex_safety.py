@@ -198,7 +198,7 @@ REVIEWED: dict[str, Reviewed] = {
         lambda n: "a" * n,
     ),
     "mediaparts.providers._check:_MESSAGE": Reviewed(
-        r"^\$\.(?:messages|contents|input)\[(\d+)\]",
+        r"^\$(?:\.(?:messages|contents|input))?\[(\d+)\]",
         "a JSON path mp.check built itself (match); trusted",
         lambda n: "$.messages[" + "1" * n,
     ),

@@ -40,6 +40,7 @@ from mediaparts._conversation._make_part import part
 from mediaparts._conversation._messages import User
 from mediaparts._conversation._parts import ImagePart, MediaPart
 from mediaparts._errors import CodecUnavailable, MediaError, UnknownModelWarning, excerpt
+from mediaparts._models import unknown_models
 from mediaparts.cli._batch import add_batch_commands, run_batch
 from mediaparts.cli._conversations import (
     add_conversation_commands,
@@ -51,7 +52,6 @@ from mediaparts.cli._files import as_given, out_problem, shown, written
 from mediaparts.cli._urls import add_allow_private, allowing_private, said
 from mediaparts.detection import detect
 from mediaparts.providers import NormalizedPart, get, names
-from mediaparts.providers._budgets._vision import unknown_models
 
 __all__ = ["main"]
 

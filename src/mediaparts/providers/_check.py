@@ -22,7 +22,7 @@ from mediaparts.detection import canonical_media_type, detect
 from mediaparts.fetching import offline
 from mediaparts.formats import pdf_page_count
 from mediaparts.imaging import image_size, is_animated
-from mediaparts.providers._budgets._vision import check_model, unknown_model
+from mediaparts.providers._budgets._model_rows import check_model, unknown_row
 from mediaparts.providers._registry import Provider, get, registered
 from mediaparts.providers._render import render
 from mediaparts.providers._rules import base64_size
@@ -119,10 +119,11 @@ def check(
         chosen = get(provider)
         check_model(model)
         payload = _as_payload(payload, chosen, model)
-        if not isinstance(payload, dict):
+        if not isinstance(payload, dict | list) or payload == []:
             got = type(payload).__name__
-            return [Violation("$", "payload.shape", f"a rendered payload is a dict, got {got}")]
-        if model is None and isinstance(payload.get("model"), str):
+            message = f"a rendered payload is a dict or its message list, got {got}"
+            return [Violation("$", "payload.shape", message)]
+        if model is None and isinstance(payload, dict) and isinstance(payload.get("model"), str):
             model = payload["model"]
         problems: Problems = []
         counts: dict[tuple[str, str], int] = {}
@@ -150,23 +151,19 @@ def check(
         _CHECKING.reraise(exc)
 
 
-# Where each built-in wire's payload keeps its list of messages (a user's wire: "messages").
-_MESSAGE_LISTS = {"gemini": "contents", "openai-responses": "input"}
-
-
 def _as_payload(given: Any, provider: Provider, model: str | None) -> Any:
-    """Return a payload for a message list: `Message`s rendered offline, a list of the
-    wire's own message dicts put under its key. Anything else is returned as it is."""
-    if not isinstance(given, list | tuple) or not given:
-        return given
-    if all(isinstance(m, Message) for m in given):
+    """Return what to check: a list of `Message`s rendered offline (as they would be sent),
+    any other list as the wire's message list alone, anything else as it is."""
+    if isinstance(given, tuple):
+        given = list(given)
+    if isinstance(given, list) and given and all(isinstance(m, Message) for m in given):
         with offline():
-            return render(list(given), provider, model=model)
-    return {_MESSAGE_LISTS.get(provider.wire, "messages"): list(given)}
+            return render(given, provider, model=model)
+    return given
 
 
 # The message a block belongs to, for limits that hold per message (Bedrock's 20 images).
-_MESSAGE = re.compile(r"^\$\.(?:messages|contents|input)\[(\d+)\]")
+_MESSAGE = re.compile(r"^\$(?:\.(?:messages|contents|input))?\[(\d+)\]")
 
 
 def _detail_levels(provider: Provider, model: str | None) -> tuple[str, ...] | None:
@@ -178,7 +175,7 @@ def _detail_levels(provider: Provider, model: str | None) -> tuple[str, ...] | N
     except NoDocumentedRule:
         # A model the table does not know: nothing documented to check its levels against,
         # and never silently so (UnknownModelWarning, or UnknownModel when configured).
-        unknown_model(provider.name, model, provider.rules.vision)
+        unknown_row(provider.name, model, provider.rules.vision)
         return None
     return geometry.detail_levels if geometry.documented else None
 
@@ -327,7 +324,7 @@ def _image_problems(
         yield path, "image.animated", f"{provider.name} takes still images; this one is animated"
 
 
-def _request_size(payload: dict[str, Any]) -> int:
+def _request_size(payload: dict[str, Any] | list[Any]) -> int:
     """Estimate the request's size on the wire, raw bytes counted as their base64 text."""
 
     def default(value: Any) -> Any:

@@ -21,14 +21,9 @@ from mediaparts._errors import InvalidConfig, NoDocumentedRule, excerpt, rewrap
 from mediaparts.formats import Kind
 from mediaparts.imaging import measured
 from mediaparts.providers._budgets._media_rates import MediaRates
+from mediaparts.providers._budgets._model_rows import ModelRule, check_model, default_row, lookup
 from mediaparts.providers._budgets._text import GENERIC_TEXT, TextRule
-from mediaparts.providers._budgets._vision import (
-    ModelRule,
-    VisionGeometry,
-    check_model,
-    default_row,
-    lookup,
-)
+from mediaparts.providers._budgets._vision import VisionGeometry
 
 _Row = TypeVar("_Row")
 

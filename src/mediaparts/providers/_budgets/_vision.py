@@ -16,26 +16,16 @@ reproduce every worked example those pages give.
 
 from __future__ import annotations
 
-import fnmatch
 import math
-import os
-import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar
 
-from mediaparts._errors import (
-    InvalidConfig,
-    InvalidMedia,
-    NoDocumentedRule,
-    UnknownModel,
-    UnknownModelWarning,
-    excerpt,
-)
-from mediaparts._surrogates import lone_surrogate
+from mediaparts._errors import InvalidConfig, InvalidMedia, NoDocumentedRule, excerpt
 from mediaparts.formats import Size
+from mediaparts.providers._budgets._model_rows import ModelRule, check_model, default_row, lookup
 
 __all__ = [
     "AnthropicPatches",
@@ -48,10 +38,10 @@ __all__ = [
     "Undocumented",
     "VisionGeometry",
     "VisionTable",
+    "check_model",
+    "default_row",
     "lookup",
 ]
-
-T = TypeVar("T")
 
 
 def _ceil_div(n: int, d: int) -> int:
@@ -419,139 +409,5 @@ class Undocumented(VisionGeometry):
         return f"no documented rule for {self.what}"
 
 
-@dataclass(frozen=True)
-class ModelRule(Generic[T]):
-    """One row of a model table: an `fnmatch` pattern over model names and its rule.
-
-    `default=True` marks the row `model=None` and unknown names get (else the first row): the
-    rules every current model of the provider honours, so a request made without a model is
-    never sized for the newest model alone.
-    """
-
-    pattern: str
-    rule: T
-    default: bool = False
-
-    def matches(self, model: str) -> bool:
-        """Tell whether this row is a model's: `fnmatch`, case-insensitive, on the name after
-        any `provider/` or path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`)."""
-        name = model.strip().lower().rsplit("/", 1)[-1]
-        return fnmatch.fnmatchcase(name, self.pattern.lower())
-
-
 VisionTable = tuple[ModelRule[VisionGeometry], ...]
 """A provider's model-keyed image geometry, first match wins (each provider's `VISION`)."""
-
-
-def check_model(model: object) -> None:
-    """Refuse a `model=` that is neither None nor a string: an option's value, so InvalidConfig.
-
-    Every entry point taking `model=` calls this first, so they refuse it alike.
-    """
-    if model is not None and not isinstance(model, str):
-        raise InvalidConfig(f"model must be a model name string, got {type(model).__name__}")
-    if model is not None and lone_surrogate(model):  # no payload could carry it
-        raise InvalidConfig(
-            f"model {excerpt(model)} holds a lone surrogate, which cannot be encoded as UTF-8; "
-            "decode the text it came from correctly"
-        )
-
-
-def lookup(
-    table: Sequence[ModelRule[T]], model: str | None, *, strict: bool = False, owner: str = ""
-) -> T:
-    """Return the rule of the first row whose pattern matches the model name.
-
-    Matching is `fnmatch`-style and case-insensitive, on the name after any `provider/` or
-    path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`). `model=None` gets the default
-    row (`default_row`: the one marked `default`, else the first; the rules every current
-    model honours, see each table's comment). A name no row matches gets the default row too,
-    with an `UnknownModelWarning` naming it (or `UnknownModel`, when so configured), unless
-    `strict`, for callers that must not guess (token estimates).
-
-    Args:
-        table: The rows, in precedence order.
-        model: A model name, or None for the table's default.
-        strict: Raise instead of falling back for an unknown model name.
-        owner: The provider whose table it is, for the warning.
-
-    Returns:
-        The matching row's rule.
-
-    Raises:
-        InvalidConfig: The table is empty.
-        InvalidConfig: `model` is not a string.
-        NoDocumentedRule: `strict` and no row matches the name.
-        UnknownModel: No row matches, and unknown models are errors.
-    """
-    if not table:
-        raise InvalidConfig("a model table needs at least one ModelRule row")
-    check_model(model)
-    if model is not None:
-        for row in table:
-            if row.matches(model):
-                return row.rule
-        if strict:
-            known = ", ".join(row.pattern for row in table)
-            raise NoDocumentedRule(
-                f"no documented rule for model {excerpt(model)} (known model patterns: {known}); "
-                "pass model=None for the provider's default rule",
-                model=model,
-            )
-        unknown_model(owner, model, table)
-    return default_row(table).rule
-
-
-def default_row(table: Sequence[ModelRule[T]]) -> ModelRule[T]:
-    """Return the row for `model=None`: the one marked `default`, else the first."""
-    return next((row for row in table if row.default), table[0])
-
-
-# What a model no row matches does: "warn" (UnknownModelWarning) or "error" (UnknownModel).
-UNKNOWN_MODELS = ("warn", "error")
-_unknown_models = [os.environ.get("MEDIAPARTS_UNKNOWN_MODELS", "warn").strip().lower()]
-
-
-def set_unknown_models(policy: str) -> None:
-    """Set what a model no row matches does (`mp.configure(unknown_models=...)`).
-
-    Raises:
-        InvalidConfig: `policy` is not "warn" or "error".
-    """
-    if policy not in UNKNOWN_MODELS:
-        raise InvalidConfig(f"unknown_models must be 'warn' or 'error', got {excerpt(policy)}")
-    _unknown_models[0] = policy
-
-
-def unknown_models() -> str:
-    """Return what a model no row matches does now: "warn" or "error"."""
-    return _unknown_models[0]
-
-
-def unknown_model(owner: str, model: str, table: Sequence[ModelRule[Any]]) -> None:
-    """Warn (or raise, as configured) that no row of `owner`'s table matches `model`, naming
-    the row whose rules are used instead. Never silent: the library and the CLI both call it.
-
-    Raises:
-        UnknownModel: Unknown models are errors (`mp.configure(unknown_models="error")` or
-            `MEDIAPARTS_UNKNOWN_MODELS=error`).
-    """
-    known = tuple(row.pattern for row in table)
-    used = default_row(table).pattern
-    who = f"{owner}: " if owner else ""
-    message = (
-        f"{who}model {excerpt(model)} matches no row of the model table (known patterns: "
-        f"{', '.join(known)})"
-    )
-    if _unknown_models[0] == "error":
-        raise UnknownModel(
-            f"{message}; pass a known model, or unknown_models='warn' to use the default rules",
-            provider=owner,
-            model=model,
-            known=known,
-        )
-    warnings.warn(
-        f"{message}; using the default rules, for {used!r}",
-        UnknownModelWarning,
-        stacklevel=3,
-    )

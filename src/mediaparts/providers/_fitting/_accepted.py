@@ -8,10 +8,15 @@ from the provider's rules, so a rule override (`with_rules`) changes what is sai
 from __future__ import annotations
 
 from mediaparts import formats
+from mediaparts._errors import MediaError, UnsupportedMediaType, excerpt
+from mediaparts.detection import media_type_from_filename
 from mediaparts.formats import Kind
+from mediaparts.providers._registry import Provider
 from mediaparts.providers._rules import Rules
 
-__all__ = ["accepted_types", "extension_name", "takes"]
+__all__ = ["accepted_types", "extension_name", "refusal", "takes"]
+
+OCTET_STREAM = "application/octet-stream"
 
 # The groups, in the order said: each kind's types, then the text formats read as text.
 _GROUPS: tuple[tuple[Kind, str], ...] = (
@@ -50,6 +55,25 @@ def takes(rules: Rules) -> str:
     if len(said) == 1:
         return f"{said[0]} only"
     return f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def refusal(
+    provider: Provider, kind: Kind, media_type: str, filename: str | None = None
+) -> MediaError:
+    """The error for media a provider does not take, saying what it takes; for bytes a name
+    claims to be of a known format (`bogus.pdf`), what the name claimed."""
+    named = media_type_from_filename(filename) if filename else None
+    why = ""
+    if media_type == OCTET_STREAM and named not in (None, OCTET_STREAM):
+        # Bytes win (docs/detection.md): a name never stands in for a missing signature.
+        why = f" (its name {excerpt(filename)} says {named}, but the bytes are not one)"
+    return UnsupportedMediaType(
+        f"{provider.name} does not accept {media_type} ({kind}){why}; it takes "
+        f"{takes(provider.rules)}",
+        media_type=media_type,
+        provider=provider.name,
+        accepted=accepted_types(provider.rules),
+    )
 
 
 def _names(media_types: tuple[str, ...]) -> str:

@@ -33,14 +33,14 @@ from mediaparts._errors import (
     rewrap,
 )
 from mediaparts.converting import TransformPolicy, default_transforms
-from mediaparts.detection import kind_of, media_type_from_filename
+from mediaparts.detection import kind_of
 from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
 from mediaparts.imaging import FitSpec, fit_image
 from mediaparts.providers._budgets import _rates as _costs
 from mediaparts.providers._budgets._vision import VisionGeometry, check_model
 from mediaparts.providers._fitting import _convert, _documents
-from mediaparts.providers._fitting._accepted import accepted_types, takes
+from mediaparts.providers._fitting._accepted import refusal
 from mediaparts.providers._fitting._normalized import PASSED_URL, NormalizedPart
 from mediaparts.providers._fitting._textfiles import decode_text, read_text
 from mediaparts.providers._options import Options, resolve
@@ -59,7 +59,6 @@ _ANORMALIZING = Boundary("normalizing")
 _NORMALIZING = Boundary("normalizing")
 
 UrlMode = Literal["auto", "inline", "pass"]
-_OCTET_STREAM = "application/octet-stream"
 _PASSED = ("url pass-through",)
 # Which URLs may pass through to a provider: public hosts only, whatever the fetch policy.
 _PUBLIC_ONLY = FetchPolicy(allow_private=False)
@@ -70,23 +69,6 @@ def _media(value: Any) -> MediaPart:
     if not isinstance(made, MediaPart):
         raise InvalidMedia("normalize() takes media, not text; text needs no normalizing")
     return made
-
-
-def _refuse(
-    provider: Provider, kind: Kind, media_type: str, filename: str | None = None
-) -> MediaError:
-    named = media_type_from_filename(filename) if filename else None
-    why = ""
-    if media_type == _OCTET_STREAM and named not in (None, _OCTET_STREAM):
-        # Bytes win (docs/detection.md): a name never stands in for a missing signature.
-        why = f" (its name {excerpt(filename)} says {named}, but the bytes are not one)"
-    return UnsupportedMediaType(
-        f"{provider.name} does not accept {media_type} ({kind}){why}; it takes "
-        f"{takes(provider.rules)}",
-        media_type=media_type,
-        provider=provider.name,
-        accepted=accepted_types(provider.rules),
-    )
 
 
 def _named(provider: Provider, model: str | None) -> VisionGeometry | None:
@@ -379,7 +361,7 @@ def _image(
 ) -> NormalizedPart:
     rules = provider.rules.image
     if not rules.media_types:
-        raise _refuse(provider, "image", media_type)
+        raise refusal(provider, "image", media_type)
     geometry = _costs.vision(provider, model)
     detail = _costs.choose_detail(provider, geometry, detail, getattr(media, "detail", None))
     target = None if geometry is None else lambda w, h: geometry.target_size(w, h, detail)
@@ -391,7 +373,7 @@ def _image(
             raise
         if media_type not in readable():
             # A type Pillow has no decoder for (SVG): the refusal is the news, not "corrupt".
-            raise _refuse(provider, "image", media_type) from exc
+            raise refusal(provider, "image", media_type) from exc
         # A type we convert (HEIC, TIFF, AVIF) whose bytes do not decode: say both.
         raise InvalidMedia(
             f"{provider.name} does not accept {media_type} as is, and this one cannot be "
@@ -478,7 +460,7 @@ def _file(
             steps=("as text", *how),
             part=media,
         )
-    raise _refuse(provider, "file", media_type, media.filename)
+    raise refusal(provider, "file", media_type, media.filename)
 
 
 def image_spec(

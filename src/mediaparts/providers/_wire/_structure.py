@@ -51,29 +51,31 @@ class Turn:
 
 
 def messages_of(
-    payload: dict[str, Any], key: str, problems: Problems, *, required: bool = True
-) -> list[tuple[int, dict[str, Any]]]:
-    """Return the payload's messages under `key` with their indexes, noting what is malformed.
+    payload: dict[str, Any] | list[Any], key: str, problems: Problems, *, required: bool = True
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return the payload's messages under `key` (or the payload itself, a message list given
+    alone) with their JSON paths, noting what is malformed.
 
     A missing or empty list (when the API requires messages) and items that are not objects
     are problems; the objects are returned for the wire to read.
     """
-    messages = payload.get(key)
+    root = "$" if isinstance(payload, list) else f"$.{key}"
+    messages = payload if isinstance(payload, list) else payload.get(key)
     if messages is None and not required:
         return []
     if not isinstance(messages, list):
         got = excerpt(messages)
-        problems.append((f"$.{key}", "request.messages", f"{key} must be a list, got {got}"))
+        problems.append((root, "request.messages", f"{key} must be a list, got {got}"))
         return []
     if not messages and required:
-        problems.append((f"$.{key}", "request.messages", f"{key} is empty: a request needs one"))
+        problems.append((root, "request.messages", f"{key} is empty: a request needs one"))
     found = []
     for i, message in enumerate(messages):
         if isinstance(message, dict):
-            found.append((i, message))
+            found.append((f"{root}[{i}]", message))
         else:
             shape = f"a message is an object, got {excerpt(message)}"
-            problems.append((f"$.{key}[{i}]", "message.shape", shape))
+            problems.append((f"{root}[{i}]", "message.shape", shape))
     return found
 
 

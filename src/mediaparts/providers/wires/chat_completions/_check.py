@@ -22,12 +22,11 @@ __all__ = ["check_request"]
 _ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 
 
-def check_request(payload: dict[str, Any], served: Served) -> Problems:
+def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Problems:
     """Return what Chat Completions would refuse in a payload's conversation."""
     problems: Problems = []
     turns: list[Turn] = []
-    for i, message in messages_of(payload, "messages", problems):
-        at = f"$.messages[{i}]"
+    for at, message in messages_of(payload, "messages", problems):
         role = role_of(message, at, _ROLES, problems)
         if role is None:
             continue

@@ -36,12 +36,11 @@ _NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _ROLES = ("user", "assistant", "system")
 
 
-def check_request(payload: dict[str, Any], served: Served) -> Problems:
+def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Problems:
     """Return what Converse would refuse in a payload's conversation."""
     problems: Problems = []
     turns: list[Turn] = []
-    for i, message in messages_of(payload, "messages", problems):
-        at = f"$.messages[{i}]"
+    for at, message in messages_of(payload, "messages", problems):
         role = role_of(message, at, _ROLES, problems)
         if role is None:
             continue

@@ -20,12 +20,11 @@ __all__ = ["check_request"]
 _ROLES = (None, "user", "model", "function")
 
 
-def check_request(payload: dict[str, Any], served: Served) -> Problems:
+def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Problems:
     """Return what generateContent would refuse in a payload's contents."""
     problems: Problems = []
     turns: list[tuple[str, int, int]] = []  # each content's path, calls and responses
-    for i, content in messages_of(payload, "contents", problems):
-        at = f"$.contents[{i}]"
+    for at, content in messages_of(payload, "contents", problems):
         role_of(content, at, _ROLES, problems)
         parts = content.get("parts")
         if not isinstance(parts, list) or not parts:

@@ -32,14 +32,13 @@ _ID = re.compile(r"[a-zA-Z0-9_-]+")
 _ROLES = ("user", "assistant", "system")
 
 
-def check_request(payload: dict[str, Any], served: Served) -> Problems:
+def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Problems:
     """Return what the Messages API would refuse in a payload's conversation."""
     problems: Problems = []
     messages = messages_of(payload, "messages", problems)
     turns: list[Turn] = []
-    last = messages[-1][0] if messages else -1
-    for i, message in messages:
-        at = f"$.messages[{i}]"
+    last = messages[-1][0] if messages else ""
+    for at, message in messages:
         role = role_of(message, at, _ROLES, problems)
         if role is None:
             continue
@@ -48,7 +47,9 @@ def check_request(payload: dict[str, Any], served: Served) -> Problems:
             continue
         if not turns or turns[-1].role != role:
             turns.append(Turn(role, at))
-        _content(message.get("content"), at, turns[-1], i == last and role == "assistant", problems)
+        _content(
+            message.get("content"), at, turns[-1], at == last and role == "assistant", problems
+        )
     problems.extend(
         pair_next_turn(turns, call="tool_use", result="tool_result", answered_by=("user",))
     )

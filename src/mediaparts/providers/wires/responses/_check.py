@@ -30,15 +30,15 @@ _OUTPUTS = {
 _CALLS = {output: call for call, output in _OUTPUTS.items()}
 
 
-def check_request(payload: dict[str, Any], served: Served) -> Problems:
+def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Problems:
     """Return what the Responses API would refuse in a payload's input items."""
     problems: Problems = []
-    if isinstance(payload.get("input"), str):
+    given = payload if isinstance(payload, dict) else {}
+    if isinstance(given.get("input"), str):
         return problems
-    continued = payload.get("previous_response_id") or payload.get("conversation")
+    continued = given.get("previous_response_id") or given.get("conversation")
     calls: dict[tuple[str, str], str] = {}  # (call type, call_id) -> path, until answered
-    for i, item in messages_of(payload, "input", problems, required=False):
-        at = f"$.input[{i}]"
+    for at, item in messages_of(payload, "input", problems, required=False):
         kind = item.get("type", "message")
         if kind == "message":
             role_of(item, at, _ROLES, problems)
