@@ -284,6 +284,8 @@ async def _check_pixels(files: list[FormFile]) -> None:
     size at no cost (over MAX_PIXELS or MAX_BYTES), or that is no image, counts 0."""
     total = 0
     for upload in files:
+        if (upload.size or 0) > MAX_BYTES:  # refused from its declared size: not worth reading
+            continue
         await upload.seek(0)
         data = await upload.read(MAX_BYTES + 1)
         await upload.seek(0)
