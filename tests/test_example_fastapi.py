@@ -618,3 +618,25 @@ def test_example_inspect_counts(
             assert "reason" not in result
         else:
             assert reason in result["reason"]
+
+
+def test_example_pixel_budget_skips_oversized(
+    app: Any, example: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request's pixel budget does not read a file declared over MAX_BYTES (afrom_upload
+    refuses it from that size): only its first 256 KiB are read, to say what its bytes are."""
+    from starlette.datastructures import UploadFile
+
+    reads: list[tuple[str | None, int]] = []
+    read_upload = UploadFile.read
+
+    async def spy(self: UploadFile, size: int = -1) -> bytes:
+        reads.append((self.filename, size))
+        return await read_upload(self, size)
+
+    monkeypatch.setattr(UploadFile, "read", spy)
+    huge = b"\xff\xd8\xff\xe0" + bytes(example.MAX_BYTES)
+    response = send(app, [("huge.jpg", huge), ("photo.jpg", read("photo.jpg"))], ["gemini"])
+    assert response.status_code == 200, response.text
+    assert [size for name, size in reads if name == "huge.jpg"] == [256 * 2**10]
+    assert (response.json()["ready"], response.json()["refused"]) == (1, 1)
