@@ -1,9 +1,9 @@
-"""Bytes the tests share: the testdata files, PNGs whose header claims any size, and the
-smallest compound file (legacy Office) and OpenDocument package detection tells apart.
+"""Bytes the tests share: the testdata files, PNGs whose header claims any size, a heavy photo,
+and the smallest compound file (legacy Office) and OpenDocument package detection tells apart.
 
 Plain functions (no pytest), so the limits harness's child processes can import them too.
 Pictures with real pixels come from `mediaparts.testing.MediaFactory` (the `media` fixture) or
-from testdata/; what is here is what neither makes: headers that lie.
+from testdata/; what is here is what neither makes: headers that lie, and a photo's weight.
 """
 
 from __future__ import annotations
@@ -55,6 +55,20 @@ def encode(image: Image.Image, format: str, **options: Any) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format=format, **options)
     return buffer.getvalue()
+
+
+def camera_photo(width: int = 4000, height: int = 3000, grain: float = 10) -> bytes:
+    """Return a photo with camera grain, at JPEG quality 100: as heavy as a phone's photo gets.
+
+    The scene is testdata's upright.jpg enlarged; grain (Gaussian noise of `grain` levels in each
+    channel) is what a JPEG cannot compress: 4000x3000 (12 MP) weighs about 12 MB.
+    """
+    from PIL import Image, ImageChops
+
+    with Image.open(TESTDATA / "upright.jpg") as scene:
+        enlarged = scene.convert("RGB").resize((width, height), Image.Resampling.BICUBIC)
+    noise = Image.merge("RGB", [Image.effect_noise((width, height), grain) for _ in range(3)])
+    return encode(ImageChops.add(enlarged, noise, offset=-128), "JPEG", quality=100)
 
 
 def png_chunk(tag: bytes, body: bytes) -> bytes:

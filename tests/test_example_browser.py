@@ -30,7 +30,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests._builders import ROOT, TESTDATA
+from tests._builders import ROOT, TESTDATA, camera_photo
 
 CHROMIUM = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
@@ -61,8 +61,14 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 SCREENSHOT = ROOT / "docs" / "img" / "upload-page.png"
-WINDOW = (1280, 2480)  # tall enough for the cards and the first payload, open
+WINDOW = (1280, 2920)  # tall enough for the cards and the first payload, open
 PROVIDERS = ("anthropic", "openai", "gemini")  # three columns: a screenshot a reader can read
+PHONE = (390, 844)  # a phone's viewport in CSS pixels, where the cells stack in one column
+# A phone photo saved again from a chat, caption and all: a name wider than the page.
+PHOTO = (
+    "PXL_20261205_171523_424.NIGHT~2 (shared from the family chat and saved again, with its "
+    "caption: the harbour at dusk, all of us on the pier, the boat we took back, the gulls).jpg"
+)
 # Chromium as root in a container: no sandbox, no GPU, and none of its own network traffic
 # (updates, sync, field trials), which would otherwise flood a closed network.
 FLAGS = (
@@ -174,6 +180,39 @@ class Cell:
     preview: tuple[int, int] | None  # the <img>'s natural size, when there is one
 
 
+# A box as page JavaScript measures it: left, top, width, height in CSS pixels.
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name shown on one line: its text, its box, its text's full width, and how it is cut."""
+
+    text: str
+    box: Box
+    text_width: float  # scrollWidth: what the whole name would take
+    overflow: str  # text-overflow: `ellipsis` where a name too long is cut with "..."
+
+
+@dataclass(frozen=True)
+class CellBox:
+    """Where one provider cell and its picture are: the frame, and the image inside it."""
+
+    cell: Box
+    frame: Box | None  # the preview's frame, or the "not an image" box of the same size
+    image: Box | None  # the <img>, when there is one
+    natural: tuple[int, int] | None  # the image's own width and height
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The boxes of the results, measured in the browser at one viewport width."""
+
+    page_width: float  # what the page's content takes (scrollWidth)
+    viewport_width: float  # what the window shows (clientWidth)
+    cards: list[tuple[Box, Name, list[CellBox]]]  # each card, its file name, its cells
+
+
 @dataclass(frozen=True)
 class Shown:
     """What the page showed after the upload."""
@@ -183,6 +222,8 @@ class Shown:
     payloads: dict[str, str]  # provider -> the payload block's text
     status: str
     chosen: str  # the chips of the chosen files
+    chips: dict[str, str]  # file name -> its chip's text: name, size, and then its outcome
+    layouts: dict[str, Layout]  # "desktop" (WINDOW) and "phone" (PHONE) -> what was measured
     limits: str  # the hint under the drop zone
     first_payload: tuple[bool, float]  # the first payload block: open, and its bottom edge (px)
     console: list[str]  # what the page logged (errors, failed loads), from load to results
@@ -200,22 +241,84 @@ def _cell(element: WebElement) -> Cell:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The uploads: real testdata files, an empty one and one over the app's MAX_BYTES."""
+    """The uploads: real testdata files, a 12 MB phone photo, an empty file and one over the
+    app's MAX_BYTES."""
     folder = tmp_path_factory.mktemp("uploads")
     chosen = {name: TESTDATA / name for name in ("photo.jpg", "photo.heic", "document.pdf")}
     chosen["mislabelled.jpg"] = TESTDATA / "mislabelled.jpg"  # a PNG named .jpg
-    (folder / "empty.png").write_bytes(b"")
-    (folder / "huge.jpg").write_bytes(b"\xff\xd8\xff\xe0" + bytes(_max_bytes()))
-    return {**chosen, "empty.png": folder / "empty.png", "huge.jpg": folder / "huge.jpg"}
+    made = {
+        PHOTO: camera_photo(),
+        "empty.png": b"",
+        "huge.jpg": b"\xff\xd8\xff\xe0" + bytes(_max_bytes()),
+    }
+    for name, content in made.items():
+        (folder / name).write_bytes(content)
+    assert 11e6 < len(made[PHOTO]) < 13e6  # as heavy as a phone's photo gets: about 12 MB
+    return {**chosen, **{name: folder / name for name in made}}
+
+
+# The boxes of the result cards, their names, cells, frames and images (see Layout).
+MEASURE = """
+const box = (node) => {
+  const r = node.getBoundingClientRect();
+  return [r.left, r.top, r.width, r.height];
+};
+const name = (node) =>
+  [node.textContent, box(node), node.scrollWidth, getComputedStyle(node).textOverflow];
+const page = document.documentElement;
+return [page.scrollWidth, page.clientWidth, Array.from(document.querySelectorAll("article.card"),
+  (card) => [box(card), name(card.querySelector("h2")), Array.from(card.querySelectorAll(".cell"),
+    (cell) => {
+      const frame = cell.querySelector(".frame");
+      const image = cell.querySelector("img");
+      return [box(cell), frame && box(frame), image && box(image),
+        image && [image.naturalWidth, image.naturalHeight]];
+    })])];
+"""
+
+
+def measure(driver: WebDriver, width: int, height: int) -> Layout:
+    """Lay the page out in a viewport of `width` x `height` and measure its results."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    WebDriverWait(driver, 30).until(  # every preview decoded, so it has its own size
+        lambda d: d.execute_script("return Array.from(document.images).every((i) => i.complete)")
+    )
+    page_width, viewport_width, cards = driver.execute_script(MEASURE)
+    return Layout(
+        float(page_width),
+        float(viewport_width),
+        [
+            (
+                _box(card),
+                Name(str(name[0]), _box(name[1]), float(name[2]), str(name[3])),
+                [
+                    CellBox(
+                        _box(cell),
+                        frame and _box(frame),
+                        image and _box(image),
+                        natural and (int(natural[0]), int(natural[1])),
+                    )
+                    for cell, frame, image, natural in cells
+                ],
+            )
+            for card, name, cells in cards
+        ],
+    )
+
+
+def _box(values: list[float]) -> Box:
+    left, top, width, height = (float(value) for value in values)
+    return left, top, width, height
 
 
 @pytest.fixture(scope="module")
 def shown(browser: WebDriver, server: str, files: dict[str, Path]) -> Shown:
-    """Upload every file once, then read what the page shows."""
+    """Upload every file once, then read what the page shows, at WINDOW and on a phone."""
     inspect(browser, server, list(files.values()))
     cards, cells = {}, {}
     for card in browser.find_elements(By.CSS_SELECTOR, "article.card"):
-        name = card.find_element(By.CSS_SELECTOR, "h2").text
+        name = str(card.find_element(By.CSS_SELECTOR, "h2").get_property("textContent"))
         cards[name] = card.text
         for cell in card.find_elements(By.CSS_SELECTOR, ".cell"):
             cells[(name, str(cell.get_attribute("data-provider")))] = _cell(cell)
@@ -224,24 +327,36 @@ def shown(browser: WebDriver, server: str, files: dict[str, Path]) -> Shown:
         for block in browser.find_elements(By.CSS_SELECTOR, "details.payload")
     }
     status = browser.find_element(By.ID, "status").text
+    chips = {
+        str(chip.find_element(By.CSS_SELECTOR, ".name").get_attribute("title")): chip.text
+        for chip in browser.find_elements(By.CSS_SELECTOR, "#chosen li")
+    }
+    desktop = measure(browser, *WINDOW)
     first = browser.execute_script(
         "const b = document.querySelector('details.payload');"
         "return [b.open, b.getBoundingClientRect().bottom];"
     )
+    chosen = browser.find_element(By.ID, "chosen").text
+    limits = browser.find_element(By.ID, "limits").text
+    # What `Chrome.get_log("browser")` does, through the typed `execute`.
+    console = [
+        str(entry["message"]) for entry in browser.execute("getLog", {"type": "browser"})["value"]
+    ]
+    screenshot = browser.get_screenshot_as_png()
+    phone = measure(browser, *PHONE)
+    measure(browser, *WINDOW)  # back to the window the other tests expect
     return Shown(
         cards,
         cells,
         payloads,
         status,
-        browser.find_element(By.ID, "chosen").text,
-        browser.find_element(By.ID, "limits").text,
+        chosen,
+        chips,
+        {"desktop": desktop, "phone": phone},
+        limits,
         (bool(first[0]), float(first[1])),
-        # What `Chrome.get_log("browser")` does, through the typed `execute`.
-        [
-            str(entry["message"])
-            for entry in browser.execute("getLog", {"type": "browser"})["value"]
-        ],
-        browser.get_screenshot_as_png(),
+        console,
+        screenshot,
     )
 
 
@@ -258,9 +373,48 @@ def test_page_served_without_cdn(server: str) -> None:
 def test_page_shows_every_file(shown: Shown, files: dict[str, Path]) -> None:
     """One card per uploaded file, in order, each with a cell per chosen provider."""
     assert list(shown.cards) == list(files)
-    assert shown.status == f"Done: {len(files)} file(s)."
-    for name in ("photo.jpg", "photo.heic", "document.pdf", "mislabelled.jpg"):
+    for name in ("photo.jpg", "photo.heic", "document.pdf", "mislabelled.jpg", PHOTO):
         assert {provider for (file, provider) in shown.cells if file == name} == set(PROVIDERS)
+
+
+def test_page_status_counts(shown: Shown) -> None:
+    """The status line counts the files ready and those refused."""
+    assert shown.status == "5 ready, 2 refused"
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome"),
+    [
+        ("photo.jpg", "ready"),
+        (PHOTO, "ready"),
+        ("document.pdf", "ready"),
+        ("empty.png", "refused: the upload 'empty.png' is empty (0 bytes)"),
+        ("huge.jpg", "refused: the upload 'huge.jpg' is 20,971,524 bytes, over the upload limit"),
+    ],
+)
+def test_page_outcome_beside_each_file(shown: Shown, name: str, outcome: str) -> None:
+    """Each chosen file's chip says beside its name whether it is ready, or refused and why."""
+    chip = shown.chips[name]
+    assert chip.endswith(outcome) if outcome == "ready" else outcome in chip
+    assert ("refused" in chip) == (outcome != "ready")
+
+
+@pytest.mark.parametrize(
+    ("provider", "size", "steps"),
+    [
+        ("anthropic", "1270×952", "resize 4000x3000→1270x952"),
+        ("openai", "4000×3000", "Steps\nnone"),
+        ("gemini", "4000×3000", "Steps\nnone"),
+    ],
+)
+def test_page_phone_photo_fitted(shown: Shown, provider: str, size: str, steps: str) -> None:
+    """A 12 MB phone photo is accepted and fitted to each provider, with a picture of it."""
+    assert "image/jpeg · 4000×3000 · " in shown.cards[PHOTO]
+    cell = shown.cells[(PHOTO, provider)]
+    assert size in cell.text
+    assert steps in cell.text
+    assert cell.preview is not None
+    assert cell.preview[0] > cell.preview[1] > 0
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -310,11 +464,19 @@ def test_page_mislabelled_typed_by_bytes(shown: Shown) -> None:
     ("name", "says"),
     [
         ("empty.png", ("Refused (422 InvalidMedia)", "empty")),
-        ("huge.jpg", ("Refused (413 MediaTooLarge)", "5,242,880")),
+        (
+            "huge.jpg",
+            (
+                "Refused (413 MediaTooLarge)",
+                "over the upload limit of 20,971,520 bytes",
+                "this page takes files of up to 20 MiB each",
+            ),
+        ),
     ],
 )
 def test_page_refusals(shown: Shown, name: str, says: tuple[str, ...]) -> None:
-    """An empty file and one over MAX_BYTES are refused on their card, with status and why."""
+    """An empty file and one over MAX_BYTES are refused on their card, with status and why
+    (the page's own cap in its own units)."""
     assert all(words in shown.cards[name] for words in says)
     assert not [cell for (file, _), cell in shown.cells.items() if file == name]
 
@@ -349,8 +511,8 @@ def test_page_no_console_errors(shown: Shown) -> None:
 
 def test_page_binary_units(shown: Shown) -> None:
     """The page's own sizes are binary (KiB, MiB) like its limits, and it says so."""
-    assert "huge.jpg (5.0 MiB)" in shown.chosen
-    assert "5 MiB each" in shown.limits
+    assert "huge.jpg\n(20.0 MiB)" in shown.chosen
+    assert "20 MiB each" in shown.limits
     assert "1 MiB = 1,048,576 bytes" in shown.limits
 
 
@@ -359,6 +521,60 @@ def test_page_pixel_limits_shown(shown: Shown) -> None:
     assert "images up to 25 MP each, 100 MP in all" in shown.limits
     said = [shown.chosen, *shown.cards.values(), *(cell.text for cell in shown.cells.values())]
     assert not [text for text in said if re.search(r"\d (KB|MB|GB)\b", text)]
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_page_previews_align(shown: Shown, screen: str) -> None:
+    """The provider cells are equal columns; every picture has a frame of one size, at one
+    height in each row of cells, and keeps its shape inside it; nothing is wider than the page."""
+    layout = shown.layouts[screen]
+    assert layout.page_width <= layout.viewport_width
+    frames = [cell.frame for _, _, cells in layout.cards for cell in cells if cell.frame]
+    assert len(frames) == 5 * len(PROVIDERS)  # the five files ready, each with a frame
+    assert {frame[2:] for frame in frames} == {(130.0, 130.0)}
+    rows: dict[tuple[int, float], list[CellBox]] = {}
+    for index, (card, _, cells) in enumerate(layout.cards):
+        for cell in cells:
+            assert _inside(cell.cell, card)
+            rows.setdefault((index, cell.cell[1]), []).append(cell)
+    per_row = {len(row) for row in rows.values()}
+    assert per_row == ({len(PROVIDERS)} if screen == "desktop" else {1})
+    for row in rows.values():
+        assert len({cell.cell[2] for cell in row}) == 1  # equal widths
+        assert len({cell.frame[1] for cell in row if cell.frame}) <= 1  # pictures' tops equal
+    for cell in (cell for _, _, cells in layout.cards for cell in cells):
+        if cell.image is None:
+            continue
+        assert cell.frame is not None and cell.natural is not None
+        assert _inside(cell.image, cell.frame)
+        (width, height), (natural_width, natural_height) = cell.image[2:], cell.natural
+        assert max(width, height) == min(130, max(cell.natural))  # shrunk to fit, never grown
+        assert abs(width * natural_height - height * natural_width) <= max(cell.natural)
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_page_long_name_ellipsised(shown: Shown, screen: str) -> None:
+    """A file name wider than its card is cut with an ellipsis on one line, never spilling over;
+    the whole name is still the card's, the chip's and the tooltip's."""
+    names = {name.text: (card, name) for card, name, _ in shown.layouts[screen].cards}
+    card, name = names[PHOTO]
+    assert name.text_width > name.box[2]  # too long for its card: cut
+    assert name.overflow == "ellipsis"
+    assert _inside(name.box, card)
+    assert name.box[3] < 2 * names["photo.jpg"][1].box[3]  # one line, as a short name's
+    assert PHOTO in shown.chips
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    """Whether `inner` lies within `outer` (to half a pixel, for rounding)."""
+    left, top, width, height = inner
+    outer_left, outer_top, outer_width, outer_height = outer
+    return (
+        left >= outer_left - 0.5
+        and top >= outer_top - 0.5
+        and left + width <= outer_left + outer_width + 0.5
+        and top + height <= outer_top + outer_height + 0.5
+    )
 
 
 def test_page_first_payload_in_screenshot(shown: Shown) -> None:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 import mediaparts as mp
-from tests._builders import ROOT, TESTDATA, png_header, read
+from tests._builders import ROOT, TESTDATA, camera_photo, png_header, read
 
 pytest.importorskip("fastapi")
 if not (importlib.util.find_spec("python_multipart") or importlib.util.find_spec("multipart")):
@@ -101,11 +101,11 @@ def test_example_typed_by_bytes(
     [
         (
             "big.png",
-            b"\x89PNG\r\n\x1a\n" + bytes(6 * 2**20),
+            b"\x89PNG\r\n\x1a\n" + bytes(20 * 2**20),
             "image/png",
             413,
             "MediaTooLarge",
-            "5,242,880",
+            "over the upload limit of 20,971,520 bytes",
         ),
         (
             "bomb.png",
@@ -204,7 +204,11 @@ def test_example_limits_list_the_registered_providers(app: Any) -> None:
     """GET /limits offers the registered providers and the request's caps."""
     body = request(app, "GET", "/limits").json()
     assert body["providers"] == list(mp.providers.names())
-    assert (body["max_files"], body["max_bytes"]) == (8, 5 * 2**20)
+    assert (body["max_files"], body["max_bytes"], body["max_total_bytes"]) == (
+        8,
+        20 * 2**20,
+        40 * 2**20,
+    )
     assert (body["max_pixels"], body["max_total_pixels"]) == (25_000_000, 100_000_000)
 
 
@@ -311,7 +315,8 @@ def test_example_inspect_bounds_the_request(
     monkeypatch.setattr(example, "MAX_TOTAL_BYTES", 3000)
     response = inspect(app, ["mislabelled.jpg"] * 2, ["anthropic"])
     assert response.status_code == 413, response.text
-    assert "at most 2.9 KiB at once" in response.json()["detail"]
+    total = 2 * len(read("mislabelled.jpg"))
+    assert response.json()["detail"] == f"{total:,} bytes in all; at most 3,000 (2.9 KiB) at once"
 
 
 def test_example_no_favicon_404(app: Any) -> None:
@@ -521,3 +526,117 @@ def test_example_heavy_work_queues(app: Any, monkeypatch: pytest.MonkeyPatch) ->
     responses = asyncio.run(send_all())
     assert [r.status_code for r in responses] == [200] * 5
     assert most == 2
+
+
+@pytest.fixture(scope="module")
+def phone_photo() -> bytes:
+    """A 12 MP phone photo of about 12 MB (grain, quality 100)."""
+    photo = camera_photo()
+    assert 11e6 < len(photo) < 13e6
+    return photo
+
+
+def test_example_phone_photo_fitted(app: Any, phone_photo: bytes) -> None:
+    """A 12 MB phone photo is accepted (under MAX_BYTES, within the decode budget) and fitted:
+    Anthropic is sent it resized, the providers that take it whole are sent it unchanged."""
+    response = send(app, [("PXL_0001.jpg", phone_photo)], ["anthropic", "gemini"])
+    assert response.status_code == 200, response.text
+    body = response.json()
+    (photo,) = body["files"]
+    assert (photo["media_type"], photo["width"], photo["height"]) == ("image/jpeg", 4000, 3000)
+    assert photo["size"] == len(phone_photo)
+    anthropic, gemini = photo["providers"]
+    assert anthropic["steps"][0] == "resize 4000x3000→1270x952"
+    assert anthropic["bytes"] < 500_000
+    assert (gemini["width"], gemini["steps"]) == (4000, [])
+    assert anthropic["preview"].startswith("data:image/jpeg;base64,")
+    assert (body["ready"], body["refused"]) == (1, 0)
+
+
+def test_example_over_max_bytes_refused_clearly(app: Any, example: Any) -> None:
+    """One byte over MAX_BYTES is a 413 naming the exact limit, and the page's cap in MiB."""
+    over = b"\xff\xd8\xff\xe0" + bytes(example.MAX_BYTES - 3)
+    body = send(app, [("huge.jpg", over)], ["openai"]).json()
+    error = body["files"][0]["error"]
+    assert (error["status"], error["error"]) == (413, "MediaTooLarge")
+    assert "is 20,971,521 bytes, over the upload limit of 20,971,520 bytes" in error["detail"]
+    assert error["hint"] == "this page takes files of up to 20 MiB each"
+
+
+EMPTY = ("empty.png", b"")
+SVG = ("drawing.svg", read("drawing.svg"))
+
+
+@pytest.mark.parametrize(
+    ("files", "providers", "models", "counts", "reasons"),
+    [
+        (["photo.jpg", "document.pdf"], ["anthropic", "openai"], {}, (2, 0), [None, None]),
+        (["photo.jpg", EMPTY], ["gemini"], {}, (1, 1), [None, "is empty (0 bytes)"]),
+        (
+            [EMPTY, SVG, "mislabelled.jpg"],
+            ["openai"],
+            {},
+            (1, 2),
+            ["is empty (0 bytes)", "image/svg+xml", None],
+        ),
+        (
+            ["photo.jpg"],
+            ["anthropic"],
+            {"anthropic": "gpt-4o"},
+            (0, 1),
+            ["no provider chosen takes it (anthropic: unknown model 'gpt-4o' for anthropic"],
+        ),
+        (
+            ["photo.jpg"],
+            ["anthropic", "gemini"],
+            {"anthropic": "gpt-4o"},
+            (1, 0),
+            [None],
+        ),
+    ],
+    ids=["all-ready", "one-empty", "two-refused", "every-provider-refuses", "one-provider-takes"],
+)
+def test_example_inspect_counts(
+    app: Any,
+    files: list[str | tuple[str, bytes]],
+    providers: list[str],
+    models: dict[str, str],
+    counts: tuple[int, int],
+    reasons: list[str | None],
+) -> None:
+    """The answer counts the files ready (some provider chosen takes them) and refused (the
+    upload, or every provider chosen, refused them); each refused file says why, and only it."""
+    named = [(f, read(f)) if isinstance(f, str) else f for f in files]
+    fields = {f"model.{provider}": model for provider, model in models.items()}
+    response = send(app, named, providers, **fields)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["ready"], body["refused"]) == counts
+    for result, reason in zip(body["files"], reasons, strict=True):
+        assert result["ready"] is (reason is None)
+        if reason is None:
+            assert "reason" not in result
+        else:
+            assert reason in result["reason"]
+
+
+def test_example_pixel_budget_skips_oversized(
+    app: Any, example: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request's pixel budget does not read a file declared over MAX_BYTES (afrom_upload
+    refuses it from that size): only its first 256 KiB are read, to say what its bytes are."""
+    from starlette.datastructures import UploadFile
+
+    reads: list[tuple[str | None, int]] = []
+    read_upload = UploadFile.read
+
+    async def spy(self: UploadFile, size: int = -1) -> bytes:
+        reads.append((self.filename, size))
+        return await read_upload(self, size)
+
+    monkeypatch.setattr(UploadFile, "read", spy)
+    huge = b"\xff\xd8\xff\xe0" + bytes(example.MAX_BYTES)
+    response = send(app, [("huge.jpg", huge), ("photo.jpg", read("photo.jpg"))], ["gemini"])
+    assert response.status_code == 200, response.text
+    assert [size for name, size in reads if name == "huge.jpg"] == [256 * 2**10]
+    assert (response.json()["ready"], response.json()["refused"]) == (1, 1)

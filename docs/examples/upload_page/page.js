@@ -86,14 +86,35 @@ async function loadLimits() {
   }
 }
 
+// A name that may be long: one line, cut with an ellipsis by the CSS, whole in its tooltip.
+function nameLine(tag, className, name) {
+  const node = el(tag, className ? `${className} name` : "name", name);
+  node.title = name;
+  return node;
+}
+
 function choose(files) {
   selected = Array.from(files);
   chosenList.replaceChildren(...selected.map((file) => {
-    const chip = el("li", "", `${file.name} (${size(file.size)})`);
-    chip.title = exact(file.size);
+    const chip = el("li");
+    const bytes = el("span", "size", `(${size(file.size)})`);
+    bytes.title = exact(file.size);
+    chip.append(nameLine("span", "", file.name), bytes);
     return chip;
   }));
   setStatus(selected.length ? `${selected.length} file(s) chosen` : "");
+}
+
+// Each chosen file's outcome beside its name: ready, or refused and why (the answer lists the
+// files in the order they were sent, which is the order chosen).
+function markChosen(files) {
+  files.forEach((file, index) => {
+    const chip = chosenList.children[index];
+    if (!chip) return;
+    chip.querySelector(".outcome")?.remove();
+    chip.dataset.state = file.ready ? "ready" : "refused";
+    chip.append(el("span", "outcome", file.ready ? "ready" : `refused: ${file.reason}`));
+  });
 }
 
 input.addEventListener("change", () => choose(input.files));
@@ -128,20 +149,24 @@ function fact(list, term, value, title) {
 function providerCell(sent) {
   const cell = el("div", "cell");
   cell.dataset.provider = sent.provider;
-  const heading = el("h3", "", sent.provider);
+  const heading = el("h3", "name", sent.provider);
   if (sent.model) heading.append(el("span", "model", sent.model));
+  heading.title = sent.model ? `${sent.provider} ${sent.model}` : sent.provider;
   cell.append(heading);
   if (sent.error) {
     cell.append(refusal(sent.error));
     return cell;
   }
+  // Every cell's picture sits in a frame of one size, so previews line up whatever their shape.
   if (typeof sent.preview === "string" && sent.preview.startsWith("data:image/")) {
+    const frame = el("div", "frame thumb");
     const img = el("img", "preview");
     img.alt = `what ${sent.provider} is sent`;
     img.src = sent.preview;
-    cell.append(img);
+    frame.append(img);
+    cell.append(frame);
   } else {
-    cell.append(el("div", "nopreview", sent.note || "no preview"));
+    cell.append(el("div", "frame nopreview", sent.note || "no preview"));
   }
   const list = el("dl");
   fact(list, "Type", sent.media_type);
@@ -156,8 +181,9 @@ function providerCell(sent) {
 
 function fileCard(file) {
   const card = el("article", "card");
+  card.dataset.state = file.ready ? "ready" : "refused";
   const head = el("header");
-  head.append(el("h2", "filename", file.filename || "(no name)"));
+  head.append(nameLine("h2", "filename", file.filename || "(no name)"));
   if (file.error) {
     const said = file.size ? ` · bytes say ${file.detected}` : "";
     const meta = el("p", "meta", `${size(file.size)} uploaded${said}`);
@@ -173,6 +199,7 @@ function fileCard(file) {
   if (file.upload_steps.length) {
     head.append(el("p", "steps", `On upload: ${file.upload_steps.join(", ")}`));
   }
+  if (!file.ready) head.append(el("p", "reason", `Refused: ${file.reason}`));
   const grid = el("div", "grid");
   grid.append(...file.providers.map(providerCell));
   card.append(head, grid);
@@ -229,7 +256,8 @@ form.addEventListener("submit", async (event) => {
       return;
     }
     show(body);
-    setStatus(`Done: ${body.files.length} file(s).`);
+    markChosen(body.files);
+    setStatus(`${body.ready} ready, ${body.refused} refused`, body.refused > 0 && !body.ready);
   } catch (failure) {
     setStatus(`The server did not answer: ${failure}`, true);
   } finally {
