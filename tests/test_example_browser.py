@@ -403,7 +403,7 @@ def test_page_outcome_beside_each_file(shown: Shown, name: str, outcome: str) ->
     ("provider", "size", "steps"),
     [
         ("anthropic", "1270×952", "resize 4000x3000→1270x952"),
-        ("openai", "4000×3000", "Steps\nnone"),
+        ("openai", "1024×768", "resize 4000x3000→1024x768"),  # no model: gpt-4o's rules
         ("gemini", "4000×3000", "Steps\nnone"),
     ],
 )
