@@ -27,6 +27,7 @@ from mediaparts.providers._wire._rendering import (
     call_ids,
     filename_for,
     hints,
+    left_out,
     parts,
     text_file,
     unsupported,
@@ -324,18 +325,18 @@ def _made_from(block: Block, part: Part, prepare: Prepare) -> bool:
         # its first piece: the same object `prepare` gives again (it fits each part once).
         sent = _sent(part, prepare)
         return bool(sent) and block is sent[0]
-    # `normalize` may return a loaded copy of the part; `parts` leaves media out only when it
-    # is a file of another store.
+    # `normalize` may return a loaded copy of the part; `parts` leaves media out only when
+    # `left_out` says so (a file of another store, another API's own link).
     if not isinstance(part, MediaPart):
         return False
-    return block.part is part or part.file_id is None or part.file_provider == prepare.rules.store
+    return block.part is part or left_out(part, prepare.provider, prepare.rules) is None
 
 
 def _sent(part: Part, prepare: Prepare) -> tuple[Block, ...]:
     """What `parts` sent for a media part it kept; () for anything else."""
     if not isinstance(part, MediaPart):
         return ()
-    if part.file_id is not None and not prepare.rules.reads(part.file_provider):
+    if left_out(part, prepare.provider, prepare.rules) is not None:
         return ()  # `parts` left it out
     return prepare(part).sent
 
