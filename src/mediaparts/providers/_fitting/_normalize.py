@@ -157,13 +157,8 @@ def _start(
     media = _media(part)
     if media.file_id is not None:
         return media, chosen, _reference(media, chosen, model, detail)
-    why = left_out(media, chosen.name, chosen.rules)
-    if why is not None:  # another API's own link: refused before anything is fetched
-        raise UnsupportedMediaType(
-            f"{chosen.name} is not given this part: {why}",
-            media_type=media.media_type,
-            provider=chosen.name,
-        )
+    if (why := left_out(media, chosen.name, chosen.rules)) is not None:  # before any fetch
+        raise UnsupportedMediaType(why, media_type=media.media_type, provider=chosen.name)
     return media, chosen, _passed_url(media, chosen, mode, model, detail)
 
 

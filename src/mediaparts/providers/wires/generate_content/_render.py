@@ -43,7 +43,7 @@ SKIP_SIGNATURE = "skip_thought_signature_validator"
 # `caches.create`) (ai.google.dev/gemini-api/docs/caching, read 2026-11). A breakpoint is
 # therefore reported as lost, not dropped quietly.
 _NO_BREAKPOINTS = (
-    "its cache breakpoint: a generateContent request has none (Gemini caches prefixes by "
+    "its cache breakpoint: a generateContent request has none (the API caches prefixes by "
     "itself, or reads a cachedContent made beforehand); the part is kept"
 )
 
