@@ -51,8 +51,9 @@ class PartFields(BaseModel):
 
     Attributes:
         cache: A cache breakpoint after this part (`"5m"` or `"1h"`): Anthropic
-            `cache_control`, Bedrock `cachePoint`, OpenAI `prompt_cache_breakpoint`; Gemini,
-            which caches by itself, ignores it.
+            `cache_control`, Bedrock `cachePoint`, OpenAI `prompt_cache_breakpoint`. Where a
+            request has no place for it (Gemini, an OpenAI tool call), `render` reports it
+            lost through `on_loss`.
         native: Provider name → what that provider's API wrote that the common fields do not
             hold (a spelling, an extra field), so that rendering back to it reproduces the
             payload exactly. Only the named provider reads its entry; the others ignore it.

@@ -31,6 +31,7 @@ from mediaparts.providers._fitting._normalized import NormalizedPart
 from mediaparts.providers._fitting._uploads import PartUploader, RenderUrls
 from mediaparts.providers._options import ForeignReasoning, OnLoss, Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
+from mediaparts.providers._wire._rendering import left_out
 
 __all__ = ["ForeignReasoning", "OnLoss", "Preparer", "arender", "as_messages", "render"]
 
@@ -356,7 +357,7 @@ async def arender(
                 id(p): p
                 for m in conversation
                 for p in m.files
-                if p.file_id is None or chosen.rules.reads(p.file_provider)
+                if left_out(p, chosen.name, chosen.rules) is None  # never fetch what is left out
             }.values()
         )
         ready = await asyncio.gather(*(prepared(p) for p in media))

@@ -152,7 +152,12 @@ def test_read_thought_signature_as_bytes_is_kept_as_base64() -> None:
             mp.ToolCall(
                 name="f",
                 arguments="{}",
-                native={"gemini": {"extra": {"thoughtSignature": SIGNATURE}}},
+                native={
+                    "gemini": {
+                        "extra": {"thoughtSignature": SIGNATURE},
+                        "own_fields": ["thoughtSignature"],
+                    }
+                },
             ),
         ),
     ],

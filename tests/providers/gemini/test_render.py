@@ -138,7 +138,6 @@ def test_render_new_message_after_a_read_conversation() -> None:
             mp.Assistant([mp.RefusalPart("I can't help with that.")]),
             [{"text": "I can't help with that."}],
         ),
-        (mp.Assistant([mp.TextPart("Cached.", cache="1h")]), [{"text": "Cached."}]),
         (
             mp.Assistant(
                 [
@@ -162,7 +161,7 @@ def test_render_new_message_after_a_read_conversation() -> None:
     ],
 )
 def test_render_fallbacks_and_no_ops(message: mp.Assistant, expected: list[Any]) -> None:
-    """Refusals become text; cache hints and Gemini's own citations are no-ops; own blocks go as is."""
+    """Refusals become text; Gemini's own citations are no-ops; own blocks go as is."""
     rendered = _quiet([mp.User("Q"), message])
     assert rendered["contents"][1]["parts"] == expected
 
@@ -420,3 +419,26 @@ def test_render_unsigned_gemini_thought_is_sent_back() -> None:
         {"text": "Let me see.", "thought": True},
         {"text": "A"},
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        mp.System(parts=[mp.TextPart("Be brief.", cache="1h")]),
+        mp.User(parts=[mp.TextPart("Long document…", cache="5m")]),
+        mp.Assistant(parts=[mp.TextPart("Cached.", cache="1h")]),
+        mp.Assistant(parts=[mp.ToolCall(id="c1", name="f", arguments="{}", cache="5m")]),
+    ],
+    ids=["system", "user", "assistant", "tool-call"],
+)
+def test_render_reports_cache_breakpoints(message: mp.Message) -> None:
+    """Gemini has no cache breakpoints: each one is named, the part kept; "error" raises."""
+    messages: list[mp.Message] = [mp.User("Q"), message]
+    with pytest.warns(mp.ConversionWarning) as caught:
+        payload = mp.render(messages, "gemini")
+    (lost,) = [str(w.message) for w in caught]
+    assert lost.startswith(f"gemini cannot carry {type(message.parts[0]).__name__}")
+    assert "in message 1" in lost and "its cache breakpoint" in lost
+    assert payload == _quiet(messages, on_loss="drop")
+    with pytest.raises(mp.ConversionError, match="cache breakpoint"):
+        mp.render(messages, "gemini", on_loss="error")

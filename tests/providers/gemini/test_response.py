@@ -129,7 +129,9 @@ def test_read_response_thoughts_and_signatures() -> None:
     thought, call = gemini.PROVIDER.read_response(sdk).parts
     assert thought == mp.ReasoningPart(text="Think.", provider="gemini")
     assert isinstance(call, mp.ToolCall)
-    assert call.native == {"gemini": {"extra": {"thoughtSignature": SIGNATURE}}}
+    assert call.native == {
+        "gemini": {"extra": {"thoughtSignature": SIGNATURE}, "own_fields": ["thoughtSignature"]}
+    }
 
 
 def test_read_response_citations_land_on_the_text_they_cite() -> None:

@@ -240,12 +240,33 @@ def test_render_foreign_conversation_validates() -> None:
 
 def test_render_foreign_conversation_names_each_loss() -> None:
     """Each thing left out is named in its own warning: reasoning twice, citations, the block,
-    the tool result's error flag."""
+    the tool call's cache breakpoint, the tool result's error flag."""
     with pytest.warns(mp.ConversionWarning) as caught:
         mp.render(_foreign_conversation(), "openai", urls="pass")
     found = [str(w.message) for w in caught]
-    assert len(found) == 5
+    assert len(found) == 6
+    assert any(
+        m.startswith("openai cannot carry ToolCall crop(") and "cache breakpoint" in m
+        for m in found
+    )
     assert sum("ReasoningPart" in m for m in found) == 2
     assert any("error flag" in m for m in found)
     assert any("citations" in m for m in found)
     assert any("server_tool_use" in m for m in found)
+
+
+@pytest.mark.parametrize(
+    "part",
+    [mp.ToolCall(id="c1", name="f", arguments="{}", cache="5m"), mp.RefusalPart("No.", cache="1h")],
+    ids=["call", "refusal"],
+)
+def test_render_cache_on_a_call_or_refusal_is_reported(part: Any) -> None:
+    """A tool call and the `refusal` field have no breakpoint: it is reported, the part sent."""
+    messages = [mp.User("Q"), mp.Assistant([part])]
+    with pytest.warns(mp.ConversionWarning, match="its cache breakpoint") as caught:
+        payload = mp.render(messages, "openai")
+    assert len(caught) == 1
+    assert payload == mp.render(messages, "openai", on_loss="drop")
+    assert "prompt_cache_breakpoint" not in str(payload)
+    with pytest.raises(mp.ConversionError, match="cache breakpoint"):
+        mp.render(messages, "openai", on_loss="error")

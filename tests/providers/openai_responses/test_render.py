@@ -88,11 +88,23 @@ def test_render_developer_and_cache_breakpoints() -> None:
     }
 
 
-def test_render_cache_on_assistant_text_is_a_no_op() -> None:
-    """Assistant text has no breakpoint field; OpenAI caches prefixes itself, so nothing warns."""
-    assert _render([mp.Assistant([mp.TextPart("Hi", cache="5m")])]) == {
-        "input": [{"role": "assistant", "content": "Hi"}]
-    }
+@pytest.mark.parametrize(
+    "part",
+    [
+        mp.TextPart("Hi", cache="5m"),
+        mp.RefusalPart("No.", cache="1h"),
+        mp.ToolCall(id="c1", name="f", arguments="{}", cache="5m"),
+    ],
+    ids=["text", "refusal", "call"],
+)
+def test_render_cache_on_assistant_items_is_reported(part: Any) -> None:
+    """The assistant's items have no breakpoint field: the breakpoint is reported, the part sent."""
+    messages = [mp.Assistant([part])]
+    with pytest.warns(mp.ConversionWarning, match="its cache breakpoint") as caught:
+        payload = mp.render(messages, "openai-responses")
+    assert len(caught) == 1
+    assert payload == mp.render(messages, "openai-responses", on_loss="drop")
+    assert "prompt_cache_breakpoint" not in str(payload)
 
 
 @pytest.mark.parametrize(

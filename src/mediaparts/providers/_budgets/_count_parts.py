@@ -36,7 +36,7 @@ from mediaparts.providers._budgets._tokens import Method, PartTokens
 from mediaparts.providers._fitting._convert import converts, estimating
 from mediaparts.providers._fitting._normalize import decode_text, normalize
 from mediaparts.providers._registry import Provider
-from mediaparts.providers._wire._rendering import TEXT_TYPES, error_text
+from mediaparts.providers._wire._rendering import TEXT_TYPES, error_text, left_out
 
 __all__ = ["Counter"]
 
@@ -213,8 +213,8 @@ class Counter:
 
     def _media_part(self, part: MediaPart, index: int) -> PartTokens:
         provider = self.provider
-        if part.file_id is not None and not provider.rules.reads(part.file_provider):
-            why = f"a file in {part.file_provider}'s store, which it does not read"
+        why = left_out(part, provider.name, provider.rules)
+        if why is not None:
             return self._not_sent(part.kind, index, why)
         try:
             media = resolved(part, provider, self.model)

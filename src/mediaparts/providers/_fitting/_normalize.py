@@ -46,6 +46,7 @@ from mediaparts.providers._fitting._textfiles import decode_text, read_text
 from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._rules import ImageRules, KindRules
+from mediaparts.providers._wire._rendering import left_out
 
 __all__ = ["UrlMode", "anormalize", "decode_text", "image_spec", "normalize", "normalize_many"]
 
@@ -154,6 +155,8 @@ def _start(
     media = _media(part)
     if media.file_id is not None:
         return media, chosen, _reference(media, chosen, model, detail)
+    if (why := left_out(media, chosen.name, chosen.rules)) is not None:  # before any fetch
+        raise UnsupportedMediaType(why, media_type=media.media_type, provider=chosen.name)
     return media, chosen, _passed_url(media, chosen, mode, model, detail)
 
 

@@ -28,6 +28,8 @@ from mediaparts.providers._fitting._normalized import NormalizedPart
 from mediaparts.providers._rules import Rules
 
 __all__ = [
+    "OWN_FIELDS",
+    "OWN_URL",
     "TEXT_TYPES",
     "Block",
     "Prepare",
@@ -40,6 +42,7 @@ __all__ = [
     "error_text",
     "filename_for",
     "hints",
+    "left_out",
     "merge_turns",
     "own",
     "parts",
@@ -91,6 +94,16 @@ class Prepare(Protocol):
     def lose(self, part: Any, why: str, /) -> None: ...
 
 
+# Keys of a provider's `native` hints that generic code reads (beside `PASSED_URL`), so that
+# rendering for another provider reports what only that provider's API reads, whatever wire
+# the reader is. A reader sets `OWN_FIELDS` on a part to the names of the fields it keeps for
+# its own API alone (Gemini's `thoughtSignature` on a function call, its `videoMetadata`): for
+# another provider the part is sent without them, and their loss reported. It sets `OWN_URL`
+# (True) on a URL part whose URL only its API reads (a Gemini `fileData` link: a YouTube
+# video, a web page Google fetches), which is then left out for another provider, unfetched.
+OWN_FIELDS = "own_fields"
+OWN_URL = "own_url"
+
 Block: TypeAlias = TextPart | NormalizedPart | ReasoningPart | ToolCall | RefusalPart | ProviderPart
 """One part of a message as `parts` gives it: media prepared, everything else as it is."""
 
@@ -120,9 +133,11 @@ def parts(message: Message, prepare: Prepare, *, assistant_media: bool = False) 
     """Return a message's parts in order, media prepared, for the provider `prepare` fits to.
 
     What no provider but its own can take is reported through `prepare.lose` and left out:
-    a file reference of another file store, a `ProviderPart` of another provider, and
-    reasoning signed by another provider (`openai` and `openai-responses` share files, not
-    reasoning). Empty text parts are left out too, unless they have citations or this
+    media `left_out` says so of (a file of another store, another API's own URL), a
+    `ProviderPart` of another provider, and reasoning signed by another provider (`openai`
+    and `openai-responses` share files, not reasoning). A part sent without the fields
+    another provider's reader kept for that API alone (`OWN_FIELDS`: a Gemini signature) is
+    reported too. Empty text parts are left out, unless they have citations or this
     provider's own hints (Gemini replays an empty text part that carries a signature).
     Media in an assistant message is reported and left out too, unless the provider takes
     media from the model (`assistant_media`, Gemini).
@@ -131,6 +146,7 @@ def parts(message: Message, prepare: Prepare, *, assistant_media: bool = False) 
     for part in message.parts:
         match part:
             case TextPart():
+                _lose_own_fields(part, prepare)
                 if part.text or part.citations or prepare.provider in part.native:
                     out.append(part)
             case MediaPart():
@@ -141,13 +157,11 @@ def parts(message: Message, prepare: Prepare, *, assistant_media: bool = False) 
                         "not in the model's turn",
                     )
                     continue
-                if part.file_id is not None and not prepare.rules.reads(part.file_provider):
-                    prepare.lose(
-                        part,
-                        f"it is a file in {part.file_provider}'s file store, and "
-                        f"{prepare.provider} reads only {prepare.rules.store}'s",
-                    )
+                why = left_out(part, prepare.provider, prepare.rules)
+                if why is not None:
+                    prepare.lose(part, why)
                     continue
+                _lose_own_fields(part, prepare)
                 out.extend(prepare(part).sent)  # several pieces: frames, split PDFs
             case ReasoningPart() | ProviderPart():
                 if part.provider is not None and not own(part, prepare):
@@ -155,10 +169,45 @@ def parts(message: Message, prepare: Prepare, *, assistant_media: bool = False) 
                     continue
                 out.append(part)
             case ToolCall() | RefusalPart():
+                _lose_own_fields(part, prepare)
                 out.append(part)
             case _:
                 assert_never(part)
     return out
+
+
+def left_out(part: MediaPart, provider: str, rules: Rules) -> str | None:
+    """Return why `provider` (with `rules`) is never sent a media part, or None if it may be.
+
+    A file in a store the provider does not read, and a URL that another provider's reader
+    marked as one only its API reads (`OWN_URL`), are left out before anything is fetched.
+    """
+    if part.file_id is not None and not rules.reads(part.file_provider):
+        return (
+            f"it is a file in {part.file_provider}'s file store, and {provider} reads only "
+            f"{rules.store}'s"
+        )
+    if part.url is not None:
+        for reader, hint in part.native.items():
+            if reader != provider and isinstance(hint, dict) and hint.get(OWN_URL) is True:
+                return (
+                    f"its URL is {reader}'s own file link (a YouTube video or a web page that "
+                    f"{reader}'s API fetches itself): it is not fetched for {provider}"
+                )
+    return None
+
+
+def _lose_own_fields(part: Any, prepare: Prepare) -> None:
+    """Report the fields another provider's reader kept on `part` for its API alone."""
+    for reader, hint in part.native.items():
+        fields = hint.get(OWN_FIELDS) if isinstance(hint, dict) else None
+        if reader != prepare.provider and fields:
+            named = ", ".join(str(f) for f in fields)
+            prepare.lose(
+                part,
+                f"its {named}: only {reader}'s API reads {'it' if len(fields) == 1 else 'them'} "
+                "(the rest of the part is kept)",
+            )
 
 
 def hints(holder: Any, provider: str) -> dict[str, Any]:

@@ -40,7 +40,7 @@ CACHE_BREAKPOINTS: Mapping[Cache, Mapping[str, str]] = {
 }
 # The quirk naming the models that take `prompt_cache_breakpoint` (fnmatch patterns). OpenAI's
 # record sets it (its `_tables.BREAKPOINT_MODELS`); a provider without it takes none, and a
-# breakpoint for it is left out, a documented no-op (as for Gemini).
+# breakpoint for it is left out, a documented no-op (the API caches prefixes by itself).
 BREAKPOINT_MODELS = "breakpoint_models"
 QUIRKS: Mapping[str, str] = {
     BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint; "

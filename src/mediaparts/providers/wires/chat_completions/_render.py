@@ -51,6 +51,15 @@ from mediaparts.providers.wires.chat_completions._shapes import (
 __all__ = ["file_data_site", "media_site", "render"]
 
 _NO_REASONING = "Chat Completions requests carry no reasoning"
+# `prompt_cache_breakpoint` sits on a content part; a tool call and the assistant's `refusal`
+# string have no such field (openai-python 3.54
+# chat_completion_message_function_tool_call_param.py, read 2026-11).
+_NO_CALL_BREAKPOINT = (
+    "its cache breakpoint: a Chat Completions tool call takes none (the call is kept)"
+)
+_NO_REFUSAL_BREAKPOINT = (
+    "its cache breakpoint: the assistant's refusal field takes none (the refusal is kept)"
+)
 # Content part type → the kind of media it carries.
 _MEDIA_BLOCKS = {"image_url": "image", "input_audio": "audio", "file": "file"}
 
@@ -211,6 +220,8 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
                     )
                 else:
                     refusals.append(block.text)
+                    if block.cache is not None:
+                        prepare.lose(block, _NO_REFUSAL_BREAKPOINT)
             case ToolCall():
                 if (
                     _hints(block, provider).get("in") == "function_call"
@@ -219,6 +230,8 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
                     fields["function_call"] = {"name": block.name, "arguments": block.arguments}
                 else:
                     calls.append(_tool_call(block, ids[id(block)], provider))
+                if block.cache is not None:
+                    prepare.lose(block, _NO_CALL_BREAKPOINT)
             case ProviderPart():
                 place = _hints(block, provider).get("in", "content")
                 if place == "message":

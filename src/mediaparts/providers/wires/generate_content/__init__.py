@@ -23,15 +23,19 @@ What a body holds beyond the common model is kept under `native["gemini"]`, so t
   (no `response`); `"inner"` (the function response's other fields, e.g. `willContinue`).
 - On a part: `"snake": True` (spelled in snake_case), `"extra"` (the Part's fields we do not
   model, verbatim: `thoughtSignature` on text and function calls, `videoMetadata`,
-  `mediaResolution`, `partMetadata`), `"inner"` (the other fields of its `inlineData`,
-  `fileData` or `functionCall`, e.g. `displayName`), `"bytes": True` (inline data or a thought
+  `mediaResolution`, `partMetadata`), `"own_fields"` (the names of those fields: rendered for
+  another provider, the part goes without them and a `ConversionWarning` names them),
+  `"inner"` (the other fields of its `inlineData`, `fileData` or `functionCall`, e.g.
+  `displayName`), `"bytes": True` (inline data or a thought
   signature given as bytes, as the SDK types them), `"nested": True` (media read from inside a
   `functionResponse`), `"empty": True` (an empty text part the body had), `"no_args": True` (a
   function call without `args`), `"unsigned": True` (the first function call of a model
   Content, read without a `thoughtSignature`: sent back without one, where an unsigned call
   rendered for Gemini 3 gets Google's validator-skipping signature), `"passed_url": True` (a
   `fileData` web URL, which Gemini fetched: rendering it back for Gemini passes it through,
-  even without a `mimeType`).
+  even without a `mimeType`), `"own_url": True` (the same link: a YouTube video or a web page
+  that Gemini reads itself, left out for any other provider, through `on_loss`, before
+  anything is fetched).
 
 Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on a text or a
 function call part stays a hint of that part (Gemini 3 requires it back on the same part).

@@ -35,7 +35,7 @@ from mediaparts.providers._wire._reading import (
     shown,
     url_media,
 )
-from mediaparts.providers._wire._rendering import Served
+from mediaparts.providers._wire._rendering import OWN_FIELDS, OWN_URL, Served
 from mediaparts.providers.wires.generate_content._spelling import (
     SYSTEM_FIELDS,
     absent,
@@ -229,6 +229,7 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     extra = _rest(node, (key,), at)
     if extra:
         hint["extra"] = extra
+        hint[OWN_FIELDS] = sorted(extra)  # what no other API carries: reported if left out
     if name == "text":
         if not isinstance(data, str):
             raise InvalidMedia(f"{at}.text: expected a string, got {type(data).__name__}")
@@ -307,6 +308,9 @@ def _media(served: Served, name: str, value: Any, at: str, hint: dict[str, Any])
         hint["inner"] = inner
     if uri.startswith(_WEB) and not uri.startswith(_FILES_API):
         hint[PASSED_URL] = True  # Gemini fetched it: rendering it back fetches nothing
+        # A link Gemini reads itself (a YouTube video, a web page): no other provider is
+        # given it, and nothing is fetched for one (`left_out`).
+        hint[OWN_URL] = True
         return url_media(
             None, uri, media_type, f"{at}.{uri_key}", native=_native(served, hint), **fields
         )
@@ -374,4 +378,5 @@ def _nested(served: Served, value: Any, at: str) -> MediaPart:
     extra = _rest(node, (key,), at)
     if extra:
         hint["extra"] = extra
+        hint[OWN_FIELDS] = sorted(extra)
     return _media(served, name, data, f"{at}.{key}", hint)

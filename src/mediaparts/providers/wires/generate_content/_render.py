@@ -38,6 +38,15 @@ __all__ = ["SKIP_SIGNATURE", "media_site", "render"]
 # (ai.google.dev/gemini-api/docs/thought-signatures, read 2026-11).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
 
+# A generateContent request has no cache breakpoint in its contents: Gemini caches a prefix
+# by itself (implicit caching) or reads a cache made beforehand (`cachedContent`, made with
+# `caches.create`) (ai.google.dev/gemini-api/docs/caching, read 2026-11). A breakpoint is
+# therefore reported as lost, not dropped quietly.
+_NO_BREAKPOINTS = (
+    "its cache breakpoint: a generateContent request has none (the API caches prefixes by "
+    "itself, or reads a cachedContent made beforehand); the part is kept"
+)
+
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     """Render messages as a `generateContent` request body.
@@ -68,6 +77,9 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     for message in messages:
         if not isinstance(message, Tool) and message.name is not None:
             prepare.lose(message, "a generateContent turn has no name for a participant")
+        for part in message.parts:
+            if part.cache is not None:
+                prepare.lose(part, _NO_BREAKPOINTS)
     contents = _contents(_runs(rest, provider), tool_names(messages), prepare)
     return {
         "contents": _as_string(contents, rest, provider) or contents,

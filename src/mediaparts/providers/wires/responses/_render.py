@@ -27,6 +27,7 @@ from mediaparts.providers._wire._rendering import (
     call_ids,
     filename_for,
     hints,
+    left_out,
     parts,
     text_file,
     unsupported,
@@ -42,6 +43,14 @@ from mediaparts.providers.wires.chat_completions import (
 __all__ = ["media_site", "render"]
 
 Json = dict[str, Any]
+
+# `prompt_cache_breakpoint` sits on an input_text, input_image or input_file block; the
+# assistant's items (an output message, `function_call`, `reasoning`) have no such field
+# (openai-python 3.54 responses/response_output_message_param.py,
+# response_function_tool_call_param.py, response_reasoning_item_param.py, read 2026-11).
+_NO_ITEM_BREAKPOINT = (
+    "its cache breakpoint: the assistant's items in Responses take none (the part is kept)"
+)
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
@@ -263,10 +272,13 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
             run.append(block)
             continue
         match block:
-            case ToolCall():
-                items.append(_function_call(block, ids, provider))
-            case ReasoningPart():
-                items += _reasoning(block, prepare)
+            case ToolCall() | ReasoningPart():
+                if block.cache is not None:
+                    prepare.lose(block, _NO_ITEM_BREAKPOINT)
+                if isinstance(block, ToolCall):
+                    items.append(_function_call(block, ids, provider))
+                else:
+                    items += _reasoning(block, prepare)
             case ProviderPart():
                 items.append(dict(block.data))
             case NormalizedPart() | TextPart() | RefusalPart():  # media raised above; text in runs
@@ -324,18 +336,18 @@ def _made_from(block: Block, part: Part, prepare: Prepare) -> bool:
         # its first piece: the same object `prepare` gives again (it fits each part once).
         sent = _sent(part, prepare)
         return bool(sent) and block is sent[0]
-    # `normalize` may return a loaded copy of the part; `parts` leaves media out only when it
-    # is a file of another store.
+    # `normalize` may return a loaded copy of the part; `parts` leaves media out only when
+    # `left_out` says so (a file of another store, another API's own link).
     if not isinstance(part, MediaPart):
         return False
-    return block.part is part or part.file_id is None or part.file_provider == prepare.rules.store
+    return block.part is part or left_out(part, prepare.provider, prepare.rules) is None
 
 
 def _sent(part: Part, prepare: Prepare) -> tuple[Block, ...]:
     """What `parts` sent for a media part it kept; () for anything else."""
     if not isinstance(part, MediaPart):
         return ()
-    if part.file_id is not None and not prepare.rules.reads(part.file_provider):
+    if left_out(part, prepare.provider, prepare.rules) is not None:
         return ()  # `parts` left it out
     return prepare(part).sent
 
@@ -365,9 +377,10 @@ def _message_item(run: list[Block], prepare: Prepare) -> Json:
 def _assistant_text(block: Block, prepare: Prepare) -> str | None:
     """Return the text an easy assistant message carries for one block of its run.
 
-    A cache breakpoint there is a no-op (OpenAI caches prefixes by itself); citations and
-    kept blocks have no place in a string and are reported.
+    Cache breakpoints, citations and kept blocks have no place in a string and are reported.
     """
+    if isinstance(block, TextPart | RefusalPart) and block.cache is not None:
+        prepare.lose(block, _NO_ITEM_BREAKPOINT)
     match block:
         case TextPart():
             if block.citations:
@@ -391,6 +404,8 @@ def _assistant_text(block: Block, prepare: Prepare) -> str | None:
 def _output_block(block: Block, prepare: Prepare) -> Json:
     """Return one block of an output message: `output_text` with its annotations, `refusal`."""
     provider = prepare.served.name
+    if isinstance(block, TextPart | RefusalPart) and block.cache is not None:
+        prepare.lose(block, _NO_ITEM_BREAKPOINT)
     match block:
         case TextPart():
             mine = [c for c in block.citations if c.provider == provider]
