@@ -58,10 +58,15 @@ def takes(rules: Rules) -> str:
 
 
 def refusal(
-    provider: Provider, kind: Kind, media_type: str, filename: str | None = None
+    provider: Provider,
+    kind: Kind,
+    media_type: str,
+    hint: str = "",
+    *,
+    filename: str | None = None,
 ) -> MediaError:
-    """The error for media a provider does not take, saying what it takes; for bytes a name
-    claims to be of a known format (`bogus.pdf`), what the name claimed."""
+    """The error for media a provider does not take, saying what it takes (then `hint`); for
+    bytes a name claims to be of a known format (`bogus.pdf`), what the name claimed."""
     named = media_type_from_filename(filename) if filename else None
     why = ""
     if media_type == OCTET_STREAM and named not in (None, OCTET_STREAM):
@@ -69,7 +74,7 @@ def refusal(
         why = f" (its name {excerpt(filename)} says {named}, but the bytes are not one)"
     return UnsupportedMediaType(
         f"{provider.name} does not accept {media_type} ({kind}){why}; it takes "
-        f"{takes(provider.rules)}",
+        f"{takes(provider.rules)}{hint}",
         media_type=media_type,
         provider=provider.name,
         accepted=accepted_types(provider.rules),

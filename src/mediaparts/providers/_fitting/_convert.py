@@ -39,7 +39,7 @@ from mediaparts._errors import (
 from mediaparts.converting import Converted, TransformPolicy
 from mediaparts.detection import extension_for
 from mediaparts.formats import Kind
-from mediaparts.providers._fitting._accepted import accepted_types, takes
+from mediaparts.providers._fitting._accepted import refusal
 from mediaparts.providers._fitting._normalized import NormalizedPart
 from mediaparts.providers._registry import Provider
 
@@ -96,16 +96,6 @@ _FRAME_SIDE = 2048
 # Otherwise the first of these the provider takes: MP3 is small and every audio API reads it;
 # WAV last, as it is the largest.
 _TARGETS = ("audio/mpeg", "audio/ogg", "audio/aac", "audio/flac", "audio/wav")
-
-
-def refusal(provider: Provider, kind: Kind, media_type: str, hint: str = "") -> MediaError:
-    return UnsupportedMediaType(
-        f"{provider.name} does not accept {media_type} ({kind}); it takes "
-        f"{takes(provider.rules)}{hint}",
-        media_type=media_type,
-        provider=provider.name,
-        accepted=accepted_types(provider.rules),
-    )
 
 
 def to_limit(run: Callable[[], Any], provider: Provider, limit: int | None, media_type: str) -> Any:

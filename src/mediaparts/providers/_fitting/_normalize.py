@@ -463,7 +463,7 @@ def _file(
             steps=("as text", *how),
             part=media,
         )
-    raise refusal(provider, "file", media_type, media.filename)
+    raise refusal(provider, "file", media_type, filename=media.filename)
 
 
 def image_spec(
