@@ -346,3 +346,38 @@ def test_check_conversation_takes_the_message_list_alone(
     """The wire's message list alone (what sits under messages, contents or input) is
     checked as the payload holding it."""
     assert rule in {v.rule for v in mp.check(messages, provider)}
+
+
+def _nested_id(depth: int) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("provider", "message"),
+    [
+        ("anthropic", _said([{**_USE, "id": _nested_id(100_000)}])),
+        ("openai", {"role": "assistant", "tool_calls": [{**_CALL, "id": _nested_id(100_000)}]}),
+        (
+            "bedrock",
+            _bedrock(
+                "assistant", {"toolUse": {**_TU["toolUse"], "toolUseId": _nested_id(100_000)}}
+            ),
+        ),
+    ],
+)
+def test_check_conversation_hostile_id_is_a_violation(
+    provider: str, message: dict[str, Any]
+) -> None:
+    """An id nested 100,000 deep is reported as a violation, not turned to text (which would
+    overflow the stack) nor raised."""
+    payload = {
+        "messages": [
+            _user("Look") if provider != "bedrock" else _bedrock("user", {"text": "Look"}),
+            message,
+        ]
+    }
+    rules = {v.rule for v in mp.check(payload, provider)}
+    assert "tool.unanswered" in rules

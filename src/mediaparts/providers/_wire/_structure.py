@@ -25,6 +25,7 @@ __all__ = [
     "Turn",
     "blank",
     "check_id",
+    "id_of",
     "messages_of",
     "pair_next_turn",
     "role_of",
@@ -96,6 +97,15 @@ def blank(text: Any) -> bool:
     return isinstance(text, str) and not text.strip()
 
 
+def id_of(value: Any) -> str:
+    """Return an id for pairing: the text itself, else a stand-in naming its type.
+
+    Never `str()` of what a payload holds: a list nested thousands deep would overflow the
+    stack, and a large one cost its whole size, for an id the API refuses anyway.
+    """
+    return value if isinstance(value, str) else f"<{type(value).__name__}>"
+
+
 def check_id(value: Any, path: str, pattern: re.Pattern[str], what: str) -> Iterator[Problem]:
     """Yield a problem when an id is not text matching the API's pattern."""
     if not isinstance(value, str) or not pattern.fullmatch(value):
@@ -108,7 +118,6 @@ def pair_next_turn(
     call: str,
     result: str,
     answered_by: tuple[str, ...],
-    trailing: bool = True,
 ) -> Iterator[Problem]:
     """Yield the tool calls not answered in the turn right after, and results that answer
     no call of the turn right before (the rule of Messages, Chat Completions and Converse).
@@ -118,7 +127,6 @@ def pair_next_turn(
         call: What the API calls a tool call (`"tool_use"`), for messages.
         result: What it calls a result (`"tool_result"`).
         answered_by: The roles of a turn that may hold results.
-        trailing: Whether calls in the last turn, with nothing after them, are a problem.
     """
     seen: set[str] = set()
     for i, turn in enumerate(turns):
@@ -127,7 +135,7 @@ def pair_next_turn(
                 yield path, "tool.duplicate_id", f"{call} id {excerpt(call_id)} is used twice"
             seen.add(call_id)
         after = turns[i + 1] if i + 1 < len(turns) else None
-        if turn.calls and (after is not None or trailing):
+        if turn.calls:
             answering = after is not None and after.role in answered_by
             answers = {rid for rid, _ in after.results} if after and answering else set()
             for call_id, path in turn.calls:

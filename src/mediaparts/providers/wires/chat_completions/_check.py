@@ -15,7 +15,7 @@ from typing import Any
 
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
-from mediaparts.providers._wire._structure import Turn, messages_of, pair_next_turn, role_of
+from mediaparts.providers._wire._structure import Turn, id_of, messages_of, pair_next_turn, role_of
 
 __all__ = ["check_request"]
 
@@ -37,7 +37,7 @@ def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Proble
             # Consecutive tool messages answer one assistant turn together.
             if not turns or turns[-1].role != "tool":
                 turns.append(Turn("tool", at))
-            turns[-1].results.append((str(message.get("tool_call_id")), at))
+            turns[-1].results.append((id_of(message.get("tool_call_id")), at))
             continue
         turn = Turn(role, at)
         turns.append(turn)
@@ -46,7 +46,7 @@ def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Proble
         calls = message.get("tool_calls")
         for j, call in enumerate(calls if isinstance(calls, list) else ()):
             if isinstance(call, dict):
-                turn.calls.append((str(call.get("id")), f"{at}.tool_calls[{j}]"))
+                turn.calls.append((id_of(call.get("id")), f"{at}.tool_calls[{j}]"))
         others = (calls, message.get("refusal"), message.get("audio"), message.get("function_call"))
         if content is None and all(value in (None, []) for value in others):
             empty = "an assistant message needs content or tool_calls"

@@ -24,6 +24,7 @@ from mediaparts.providers._wire._structure import (
     Turn,
     blank,
     check_id,
+    id_of,
     messages_of,
     pair_next_turn,
     role_of,
@@ -94,12 +95,12 @@ def _content(content: Any, turn: Turn, problems: Problems) -> None:
                         f"tool name {excerpt(name)} does not match {_NAME.pattern}",
                     )
                 )
-            turn.calls.append((str(use.get("toolUseId")), where))
+            turn.calls.append((id_of(use.get("toolUseId")), where))
         result = block.get("toolResult")
         if isinstance(result, dict):
             key = result.get("toolUseId")
             problems.extend(check_id(key, f"{where}.toolResult.toolUseId", _ID, "toolUseId"))
-            turn.results.append((str(key), where))
+            turn.results.append((id_of(key), where))
     media = sorted(kinds & {"image", "document"})
     if media and turn.role != "user":
         problems.append(

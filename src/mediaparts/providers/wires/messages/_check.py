@@ -21,6 +21,7 @@ from mediaparts.providers._wire._structure import (
     Turn,
     blank,
     check_id,
+    id_of,
     messages_of,
     pair_next_turn,
     role_of,
@@ -77,11 +78,11 @@ def _content(content: Any, at: str, turn: Turn, final: bool, problems: Problems)
             problems.append((f"{where}.text", "text.empty", "a text block holds no text"))
         if kind == "tool_use":
             problems.extend(check_id(block.get("id"), f"{where}.id", _ID, "tool_use id"))
-            turn.calls.append((str(block.get("id")), where))
+            turn.calls.append((id_of(block.get("id")), where))
         elif kind == "tool_result":
             key = block.get("tool_use_id")
             problems.extend(check_id(key, f"{where}.tool_use_id", _ID, "tool_use_id"))
-            turn.results.append((str(key), where))
+            turn.results.append((id_of(key), where))
             if turn.other:
                 problems.append(
                     (

@@ -17,7 +17,7 @@ from typing import Any
 from mediaparts._errors import excerpt
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
-from mediaparts.providers._wire._structure import messages_of, role_of
+from mediaparts.providers._wire._structure import id_of, messages_of, role_of
 
 __all__ = ["check_request"]
 
@@ -45,9 +45,9 @@ def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Proble
             if item.get("content") == []:
                 problems.append((f"{at}.content", "message.empty", "the content array is empty"))
         elif kind in _OUTPUTS:
-            calls[kind, str(item.get("call_id"))] = at
+            calls[kind, id_of(item.get("call_id"))] = at
         elif kind in _CALLS:
-            key = (_CALLS[kind], str(item.get("call_id")))
+            key = (_CALLS[kind], id_of(item.get("call_id")))
             if calls.pop(key, None) is None and not continued:
                 problems.append(
                     (
