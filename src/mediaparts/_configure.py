@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Literal
 
 from mediaparts import fetching
 from mediaparts._conversation._stamps import UNSET, IdScheme, Unset, check_stamps, set_stamps
-from mediaparts._errors import InvalidConfig, excerpt
+from mediaparts._errors import InvalidConfig
+from mediaparts._models import check_unknown_models, set_unknown_models
 from mediaparts.converting import TransformPolicy, set_default_transforms
 
 if TYPE_CHECKING:
@@ -56,10 +57,8 @@ def configure(
         InvalidConfig: An argument is not of its type (checked before anything is set).
     """
     check_stamps(message_ids=message_ids, message_timestamps=message_timestamps)
-    if unknown_models is not None and unknown_models not in ("warn", "error"):
-        raise InvalidConfig(
-            f"unknown_models must be 'warn' or 'error', got {excerpt(unknown_models)}"
-        )
+    if unknown_models is not None:
+        check_unknown_models(unknown_models)
     if transforms is not None and not isinstance(transforms, TransformPolicy):
         raise InvalidConfig(
             f"transforms must be a TransformPolicy, got {type(transforms).__name__}"
@@ -70,7 +69,4 @@ def configure(
     if transforms is not None:
         set_default_transforms(transforms)
     if unknown_models is not None:
-        # Imported here: configuring stamps or fetching must not load the providers.
-        from mediaparts._models import set_unknown_models
-
         set_unknown_models(unknown_models)

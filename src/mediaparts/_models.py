@@ -13,10 +13,22 @@ import warnings
 
 from mediaparts._errors import InvalidConfig, UnknownModel, UnknownModelWarning, excerpt
 
-__all__ = ["UNKNOWN_MODELS", "set_unknown_models", "unknown_model", "unknown_models"]
+__all__ = [
+    "UNKNOWN_MODELS",
+    "check_unknown_models",
+    "set_unknown_models",
+    "unknown_model",
+    "unknown_models",
+]
 
 UNKNOWN_MODELS = ("warn", "error")
 _policy = [os.environ.get("MEDIAPARTS_UNKNOWN_MODELS", "warn").strip().lower()]
+
+
+def check_unknown_models(policy: object) -> None:
+    """Refuse a policy other than "warn" or "error" with `InvalidConfig`."""
+    if policy not in UNKNOWN_MODELS:
+        raise InvalidConfig(f"unknown_models must be 'warn' or 'error', got {excerpt(policy)}")
 
 
 def set_unknown_models(policy: str) -> None:
@@ -25,8 +37,7 @@ def set_unknown_models(policy: str) -> None:
     Raises:
         InvalidConfig: `policy` is not "warn" or "error".
     """
-    if policy not in UNKNOWN_MODELS:
-        raise InvalidConfig(f"unknown_models must be 'warn' or 'error', got {excerpt(policy)}")
+    check_unknown_models(policy)
     _policy[0] = policy
 
 
@@ -41,7 +52,12 @@ def unknown_model(owner: str, model: str, known: tuple[str, ...], used: str) -> 
 
     Raises:
         UnknownModel: Unknown models are errors.
+        InvalidConfig: `MEDIAPARTS_UNKNOWN_MODELS` holds neither "warn" nor "error".
     """
+    if _policy[0] not in UNKNOWN_MODELS:  # a typo in the environment is said, not ignored
+        raise InvalidConfig(
+            f"MEDIAPARTS_UNKNOWN_MODELS must be 'warn' or 'error', got {excerpt(_policy[0])}"
+        )
     who = f"{owner}: " if owner else ""
     message = (
         f"{who}model {excerpt(model)} matches no row of the model table (known patterns: "

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 
 import pytest
 
 import mediaparts as mp
 from mediaparts.testing import MediaFactory
+from tests._builders import ROOT
 
 
 @pytest.mark.parametrize(
@@ -113,3 +117,20 @@ def test_rules_for_kind_unknown_is_invalid_config() -> None:
     rules = mp.providers.get("openai").rules
     with pytest.raises(mp.InvalidConfig, match="the kinds are image, audio, video, file"):
         rules.for_kind("document")  # type: ignore[arg-type]  # wrong on purpose
+
+
+def test_unknown_models_setting_from_the_environment_is_checked() -> None:
+    """A MEDIAPARTS_UNKNOWN_MODELS that is neither warn nor error is InvalidConfig naming the
+    variable when an unknown model is met, not silently read as "warn"."""
+    code = (
+        "import mediaparts as mp\n"
+        "try:\n"
+        "    mp.normalize('testdata/photo.jpg', 'openai', model='zz-unknown')\n"
+        "except mp.InvalidConfig as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    env = {**os.environ, "MEDIAPARTS_UNKNOWN_MODELS": "erorr"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("InvalidConfig MEDIAPARTS_UNKNOWN_MODELS must be")
