@@ -9,7 +9,7 @@ msg = mp.User("Describe this", files=[photo, {"url": "https://example.com/a.pdf"
 spelling too, without a warning: the errors in `mediaparts.errors` (`BlockedPath`,
 `BlockedURL`, `BudgetExceeded`, `CodecUnavailable`, `ConversionError`, `ConversionWarning`,
 `FetchError`, `InternalError`, `InvalidConfig`, `InvalidMedia`, `MediaTooLarge`,
-`NoDocumentedRule`, `OfflineError`, `ProviderLimitError`, `UnknownModel`,
+`NoDocumentedRule`, `OfflineError`, `ProviderLimitError`, `StreamError`, `UnknownModel`,
 `UnknownModelWarning`, `UnknownProvider`, `UnsupportedMediaType`); batch files in
 `mediaparts.batch` (`BatchError`, `BatchFile`, `BatchResult`, `BatchWriter`, `batch_line`,
 `read_batch_results`, `write_batch`); token counts in `mediaparts.tokens` (`TokenCount`,
@@ -71,6 +71,7 @@ from mediaparts.errors import MediaTooLarge as MediaTooLarge
 from mediaparts.errors import NoDocumentedRule as NoDocumentedRule
 from mediaparts.errors import OfflineError as OfflineError
 from mediaparts.errors import ProviderLimitError as ProviderLimitError
+from mediaparts.errors import StreamError as StreamError
 from mediaparts.errors import UnknownModel as UnknownModel
 from mediaparts.errors import UnknownModelWarning as UnknownModelWarning
 from mediaparts.errors import UnknownProvider as UnknownProvider
@@ -93,12 +94,14 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts.providers import BatchResult as BatchResult
     from mediaparts.providers import BatchWriter as BatchWriter
     from mediaparts.providers import Cost as Cost
-    from mediaparts.providers import MessageTokens as MessageTokens
     from mediaparts.providers import (
+        Delta,
         NormalizedPart,
         Options,
         Provider,
+        StreamReader,
         Violation,
+        amessage_from_stream,
         anormalize,
         arender,
         check,
@@ -106,6 +109,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         count_tokens,
         estimate_tokens,
         message_from_response,
+        message_from_stream,
         messages_from,
         normalize,
         normalize_many,
@@ -113,6 +117,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         sdk_kwargs,
         trim,
     )
+    from mediaparts.providers import MessageTokens as MessageTokens
     from mediaparts.providers import PartTokens as PartTokens
     from mediaparts.providers import Price as Price
     from mediaparts.providers import Prices as Prices
@@ -136,6 +141,10 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
 # facade is the one place a lazy import may close a cycle (tests/test_architecture.py).
 _LAZY = {
     "NormalizedPart": "mediaparts.providers",
+    "Delta": "mediaparts.providers",
+    "StreamReader": "mediaparts.providers",
+    "message_from_stream": "mediaparts.providers",
+    "amessage_from_stream": "mediaparts.providers",
     "Options": "mediaparts.providers",
     "TransformPolicy": "mediaparts.converting",
     "using_transforms": "mediaparts.converting",
@@ -206,6 +215,7 @@ __all__ = [
     "AudioPart",
     "Citation",
     "Conversation",
+    "Delta",
     "Detection",
     "FetchPolicy",
     "FilePart",
@@ -222,6 +232,7 @@ __all__ = [
     "ReasoningPart",
     "RefusalPart",
     "StopReason",
+    "StreamReader",
     "System",
     "TextPart",
     "Tool",
@@ -232,6 +243,7 @@ __all__ = [
     "VideoPart",
     "Violation",
     "afrom_upload",
+    "amessage_from_stream",
     "anormalize",
     "arender",
     "aupload",
@@ -248,6 +260,7 @@ __all__ = [
     "merge_runs",
     "message_from_dict",
     "message_from_response",
+    "message_from_stream",
     "messages_from",
     "normalize",
     "normalize_many",

@@ -8,7 +8,8 @@ malformed are also a `ValueError`, so code that already catches `ValueError` kee
     │   └── CodecUnavailable      this machine lacks the decoder (carries `package`, `extra`)
     ├── NoDocumentedRule          the provider documents no rule for this (a model's formula, ...)
     ├── InvalidMedia (ValueError) corrupt or truncated media, bad base64, data URI or shorthand
-    │   └── BlockedPath           untrusted input (a message dict) names a local file
+    │   ├── BlockedPath           untrusted input (a message dict) names a local file
+    │   └── StreamError           a streamed reply failed or ended early (carries `partial`)
     ├── InvalidConfig (ValueError) a setting, option or rule override is wrong
     │   ├── UnknownProvider       no provider has that name (carries `name`, `known`)
     │   └── UnknownModel          no row of a model table matches, and unknown models are errors
@@ -66,6 +67,7 @@ __all__ = [
     "NoDocumentedRule",
     "OfflineError",
     "ProviderLimitError",
+    "StreamError",
     "UnknownModel",
     "UnknownModelWarning",
     "UnknownProvider",
@@ -198,6 +200,21 @@ class BlockedPath(InvalidMedia):
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
         super().__init__(message, path=path)
+
+
+class StreamError(InvalidMedia):
+    """A streamed reply failed (the API sent an error event) or ended before its final event.
+
+    Attributes:
+        partial: The `Assistant` message read so far (None when nothing was read).
+        error: The API's error, as its event said it (`{"type": "overloaded_error", ...}`),
+            or None when the stream was cut short.
+    """
+
+    def __init__(self, message: str, *, partial: Any = None, error: Any = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+        self.error = error
 
 
 class InvalidConfig(MediaError, ValueError):

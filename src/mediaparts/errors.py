@@ -5,7 +5,7 @@ The tree (drawn in full in the docs' errors page)::
     MediaError
     ├── UnsupportedMediaType      (CodecUnavailable)
     ├── NoDocumentedRule
-    ├── InvalidMedia (ValueError) (BlockedPath)
+    ├── InvalidMedia (ValueError) (BlockedPath, StreamError)
     ├── InvalidConfig (ValueError) (UnknownProvider, UnknownModel)
     ├── MediaTooLarge
     ├── ProviderLimitError        (BudgetExceeded)
@@ -35,6 +35,7 @@ from mediaparts._errors import (
     NoDocumentedRule,
     OfflineError,
     ProviderLimitError,
+    StreamError,
     UnknownModel,
     UnknownModelWarning,
     UnknownProvider,
@@ -57,6 +58,7 @@ __all__ = [
     "NoDocumentedRule",
     "OfflineError",
     "ProviderLimitError",
+    "StreamError",
     "UnknownModel",
     "UnknownModelWarning",
     "UnknownProvider",

@@ -55,6 +55,7 @@ from mediaparts.providers._registry import (
     unregister,
 )
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
+from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._media_sites import (
     Problems,
     Site,
@@ -63,6 +64,7 @@ from mediaparts.providers._wire._media_sites import (
     url_text_site,
 )
 from mediaparts.providers._wire._protocol import Prepare, Served, Wire
+from mediaparts.providers._wire._streaming import Fragments, StreamState
 
 if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
     from mediaparts.providers._batching._lines import BatchWriter, batch_line
@@ -85,6 +87,11 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plai
     from mediaparts.providers._read import message_from_response, messages_from
     from mediaparts.providers._render import ForeignReasoning, OnLoss, arender, render
     from mediaparts.providers._sending import sdk_kwargs
+    from mediaparts.providers._stream import (
+        StreamReader,
+        amessage_from_stream,
+        message_from_stream,
+    )
 
 # The operations over providers, by the module that defines it: they load on first use, so
 # looking a provider up (`names()`, `get()`) loads neither imaging glue nor asyncio.
@@ -105,6 +112,9 @@ _LAZY = {
     "message_from_response": "mediaparts.providers._read",
     "messages_from": "mediaparts.providers._read",
     "sdk_kwargs": "mediaparts.providers._sending",
+    "StreamReader": "mediaparts.providers._stream",
+    "message_from_stream": "mediaparts.providers._stream",
+    "amessage_from_stream": "mediaparts.providers._stream",
     "OnLoss": "mediaparts.providers._render",
     "Options": "mediaparts.providers._options",
     "ForeignReasoning": "mediaparts.providers._render",
@@ -142,10 +152,12 @@ __all__ = [
     "BatchResult",
     "BatchWriter",
     "Cost",
+    "Delta",
     "FileApi",
     "FileRules",
     "FileStoreRules",
     "ForeignReasoning",
+    "Fragments",
     "GeminiMediaResolution",
     "GeminiTiles",
     "ImageRules",
@@ -172,6 +184,8 @@ __all__ = [
     "Served",
     "Site",
     "Stored",
+    "StreamReader",
+    "StreamState",
     "TextRule",
     "TextTable",
     "TokenCount",
@@ -182,6 +196,7 @@ __all__ = [
     "VisionTable",
     "Where",
     "Wire",
+    "amessage_from_stream",
     "anormalize",
     "arender",
     "batch_line",
@@ -191,6 +206,7 @@ __all__ = [
     "estimate_tokens",
     "get",
     "message_from_response",
+    "message_from_stream",
     "messages_from",
     "names",
     "normalize",

@@ -9,7 +9,7 @@ from mediaparts._conversation._messages import Assistant, Message
 from mediaparts._sources import untrusted_paths
 from mediaparts.providers._registry import Provider, get
 
-__all__ = ["message_from_response", "messages_from"]
+__all__ = ["message_from_response", "messages_from", "settled"]
 
 # Only MediaError leaves message_from_response (see Boundary).
 _READING_A_RESPONSE = Boundary("reading a provider response")
@@ -74,11 +74,15 @@ def message_from_response(response: Any, provider: str | Provider) -> Assistant:
     try:
         chosen = get(provider)
         with untrusted_paths("mp.message_from_response()", None):
-            reply = chosen.read_response(response)
-        if reply.stop_reason == "end" and reply.tool_calls:
-            # One meaning for every API: a reply that asks for tools stopped for them, even where
-            # the API said "stop" (OpenAI does, for a forced tool choice; the raw value is kept).
-            reply = reply.model_copy(update={"stop_reason": "tool_call"})
-        return reply
+            return settled(chosen.read_response(response))
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _READING_A_RESPONSE.reraise(exc)
+
+
+def settled(reply: Assistant) -> Assistant:
+    """Return a reply with one meaning of its stop reason for every API: a reply that asks for
+    tools stopped for them, even where the API said "stop" (OpenAI does, for a forced tool
+    choice; the raw value is kept)."""
+    if reply.stop_reason == "end" and reply.tool_calls:
+        return reply.model_copy(update={"stop_reason": "tool_call"})
+    return reply

@@ -30,6 +30,10 @@ providers on that wire with `InvalidConfig`):
   they differ from the body `render` returns (`mp.sdk_kwargs`; without it, the payload).
 - `check_quirks(name, quirks)`: raise `InvalidConfig` for a quirk of the wrong form, so that
   `register` refuses it (`name` is the provider's, for the message).
+- `stream(served)`: a fresh `StreamState` (`_wire/_streaming.py`) reading one streamed
+  response: `feed(event)` returns the `Delta`s one event added, `message()` the `Assistant`
+  so far, `finished` whether the final event has arrived (`mp.StreamReader`; without it,
+  streams of the providers on that wire are refused with `InvalidConfig`).
 - `check_request(payload, served)`: what the API would refuse in a payload's conversation
   (unanswered tool calls, unpaired results, role order, empty content, id patterns), as
   `(JSON path, rule, message)` problems for `mp.check`; the turn and pairing rules the wires
@@ -101,6 +105,7 @@ OPTIONAL = {
     "sdk_kwargs": "a function (payload, served) -> dict",
     "check_quirks": "a function (name, quirks) -> None, raising InvalidConfig",
     "check_request": "a function (payload, served) -> list of (path, rule, message)",
+    "stream": "a function (served) -> StreamState",
 }
 
 

@@ -1,0 +1,95 @@
+"""What a wire's stream reader is (`StreamState`), and the pieces the wires' readers share.
+
+A wire that reads streams has a `stream(served)` member returning a fresh `StreamState` for
+one streamed response. The generic `mp.StreamReader` decodes what the application holds
+(server-sent event bytes, the JSON text of one event) into event objects, feeds them to the
+state one at a time, and asks it for the message so far; the state never sees bytes.
+
+What every wire's state promises (the tests hold each wire to it):
+
+- `feed(event)` takes one event, the SDK's object or its dict, and returns the deltas it
+  added, in order; a malformed event is `InvalidMedia` naming its field, an error the API
+  sent mid-stream `StreamError` (its `error` the API's error object). It costs time in
+  proportion to the event: fragments are appended, never joined again (`Fragments`).
+- `message()` is the `Assistant` so far; once the final event has arrived it equals what the
+  wire's `read_response` gives for the non-streamed response of the same content (most states
+  build that response as a dict and read it with `read_response`, so the two cannot drift).
+- `finished` is true once the API's final event has arrived.
+- An event type the state does not know is skipped, unless it carries content the reply
+  holds, which is kept (as a `ProviderPart` where the wire's `read_response` keeps such
+  blocks); never a crash.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Protocol
+
+from mediaparts._conversation._messages import Assistant
+from mediaparts._errors import InvalidMedia
+from mediaparts.providers._wire._deltas import Delta
+from mediaparts.providers._wire._reading import shown
+
+__all__ = ["Fragments", "StreamState", "event_index"]
+
+
+class StreamState(Protocol):
+    """One streamed response being read by a wire (what its `stream(served)` returns)."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the API's final event has arrived."""
+        ...
+
+    def feed(self, event: Any, /) -> list[Delta]:
+        """Take one event (the SDK's object or its dict); return the deltas it added."""
+        ...
+
+    def message(self) -> Assistant:
+        """Return the message so far."""
+        ...
+
+
+class Fragments:
+    """Text that arrives in fragments: appended in constant time, joined once when read.
+
+    Memory grows with the text, not with the number of fragments (a million one-character
+    fragments cost a million characters, not a million string objects).
+    """
+
+    __slots__ = ("_buffer", "_text")
+
+    def __init__(self, text: str = "") -> None:
+        self._buffer = io.StringIO()
+        self._buffer.write(text)
+        self._text: str | None = text
+
+    def add(self, fragment: str) -> None:
+        """Append a fragment."""
+        if fragment:
+            self._buffer.write(fragment)
+            self._text = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._buffer.getvalue()
+        return self._text
+
+    def __bool__(self) -> bool:
+        return self._buffer.tell() > 0
+
+
+def event_index(value: Any, at: str, known: int) -> int:
+    """Return a stream's block index: a whole number no greater than the count of blocks
+    seen so far (`known`), so a hostile index can neither allocate nor skip ahead.
+
+    Raises:
+        InvalidMedia: It is not a whole number, or not one the stream could have reached.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidMedia(f"{at}: expected a whole number, got {shown(value)}")
+    if not 0 <= value <= known:
+        raise InvalidMedia(
+            f"{at}: index {shown(value)} is out of order (the stream has had {known} blocks)"
+        )
+    return value

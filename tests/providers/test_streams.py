@@ -1,0 +1,263 @@
+"""Streamed replies on every wire: the recorded streams of `tests/golden/streams` (see
+`_streams.py`) give the message their non-streamed response gives, however they arrive."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import defaultdict
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from tests.providers._streams import NOT_SSE, cases, chunks, sse_bytes
+
+CASES = cases()
+WITH_RESPONSE = [c for c in CASES if c.values[2]["response"] is not None]
+SSE_CASES = [c for c in CASES if c.values[0] not in NOT_SSE]
+
+
+def _read(events: list[Any], provider: str) -> tuple[list[mp.Delta], mp.StreamReader]:
+    reader = mp.StreamReader(provider)
+    deltas = [d for event in events for d in reader.feed(event)]
+    return deltas, reader
+
+
+def test_streams_every_wire_has_recorded_streams() -> None:
+    """Each wire has recorded streams, each with a non-streamed response to compare."""
+    providers = {c.values[0] for c in WITH_RESPONSE}
+    assert providers >= {"openai", "openai-responses", "anthropic", "gemini", "bedrock"}
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), WITH_RESPONSE)
+def test_stream_same_message_as_response(provider: str, name: str, case: dict[str, Any]) -> None:
+    """A stream gives the message its non-streamed response gives."""
+    streamed = mp.message_from_stream(case["events"], provider)
+    assert streamed == mp.message_from_response(case["response"], provider)
+    assert streamed.stop_reason is not None
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), WITH_RESPONSE)
+def test_stream_renders_back_as_response(provider: str, name: str, case: dict[str, Any]) -> None:
+    """A streamed reply renders back exactly as the non-streamed one does."""
+    streamed = mp.message_from_stream(case["events"], provider)
+    whole = mp.message_from_response(case["response"], provider)
+    question = mp.User("Go on")
+    assert mp.render([question, streamed, question], provider) == mp.render(
+        [question, whole, question], provider
+    )
+
+
+def _part_text(part: Any) -> str:
+    if part.kind == "reasoning":
+        return part.text if part.text is not None else "".join(part.summary)
+    return str(part.text)
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_deltas_concatenate(provider: str, name: str, case: dict[str, Any]) -> None:
+    """The deltas of each part concatenate to its text or arguments, at its index."""
+    deltas, reader = _read(case["events"], provider)
+    reply = reader.result()
+    texts: dict[int, list[str]] = defaultdict(list)
+    arguments: dict[int, list[str]] = defaultdict(list)
+    expected_kind = {
+        "text": "text",
+        "reasoning": "reasoning",
+        "refusal": "refusal",
+        "tool_call": "tool_call",
+        "citation": "text",
+        "provider": "provider",
+    }
+    for delta in deltas:
+        if delta.kind in ("usage", "stop"):
+            assert delta.index is None
+            continue
+        assert delta.index is not None and 0 <= delta.index < len(reply.parts), delta
+        assert reply.parts[delta.index].kind == expected_kind[delta.kind], delta
+        if delta.kind in ("text", "reasoning", "refusal"):
+            texts[delta.index].append(delta.text)
+        elif delta.kind == "tool_call":
+            arguments[delta.index].append(delta.arguments)
+            call = reply.parts[delta.index]
+            assert delta.id in (None, call.id) and delta.name in (None, call.name), delta
+        elif delta.kind == "citation":
+            assert delta.citation in reply.parts[delta.index].citations
+    for index, pieces in texts.items():
+        assert "".join(pieces) == _part_text(reply.parts[index]), index
+    for index, pieces in arguments.items():
+        said, kept = "".join(pieces), reply.parts[index].arguments
+        try:
+            assert json.loads(said) == json.loads(kept), index
+        except ValueError:  # arguments that never became JSON are kept as they arrived
+            assert said == kept, index
+    grown = {d.index for d in deltas if d.kind in ("text", "reasoning", "refusal")}
+    for index, part in enumerate(reply.parts):
+        if part.kind in ("text", "refusal") and part.text:
+            assert index in grown, f"part {index} ({part.kind}) grew without a delta"
+    stops = [d for d in deltas if d.kind == "stop"]
+    assert stops and stops[-1].stop_reason == reply.stop_reason
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_partial_message_at_every_event(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """After every event the message so far reads; text only grows; no stop reason early."""
+    reader = mp.StreamReader(provider)
+    before = ""
+    for event in case["events"]:
+        was_finished = reader.finished
+        reader.feed(event)
+        so_far = reader.message
+        assert isinstance(so_far, mp.Assistant)
+        if not reader.finished and not was_finished:
+            assert so_far.stop_reason is None
+        assert so_far.text.startswith(before) or not before
+        before = so_far.text
+    assert reader.finished
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_cut_short_raises_with_partial(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """A stream that ends before its final event raises StreamError carrying the reply so far."""
+    reader = mp.StreamReader(provider)
+    events = case["events"]
+    last = 0
+    for i, event in enumerate(events):
+        reader.feed(event)
+        if reader.finished:
+            last = i
+            break
+    with pytest.raises(mp.StreamError) as caught:
+        mp.message_from_stream(events[:last], provider)
+    assert isinstance(caught.value, mp.InvalidMedia)
+    assert isinstance(caught.value.partial, mp.Assistant)
+    assert caught.value.partial.stop_reason is None
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_json_text_same_as_dicts(provider: str, name: str, case: dict[str, Any]) -> None:
+    """The JSON text of each event reads as its dict does."""
+    texts = [json.dumps(e) for e in case["events"]]
+    assert mp.message_from_stream(texts, provider) == mp.message_from_stream(
+        case["events"], provider
+    )
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), SSE_CASES)
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_stream_raw_sse_bytes_cut_anywhere(
+    provider: str, name: str, case: dict[str, Any], newline: str
+) -> None:
+    """Raw server-sent event bytes, cut at random places, read as the events do."""
+    body = sse_bytes(
+        provider, case["events"], newline=newline, names=case.get("sse_event_names", False)
+    )
+    rng = random.Random(f"{provider}/{name}")
+    sizes = iter(lambda: rng.choice((1, 2, 3, 7, 64, 4096)), None)
+    expected = mp.message_from_stream(case["events"], provider)
+    assert mp.message_from_stream(chunks(body, sizes), provider) == expected
+    assert mp.message_from_stream([body], provider) == expected
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_async_same_as_sync(provider: str, name: str, case: dict[str, Any]) -> None:
+    """amessage_from_stream over an async iterator gives what message_from_stream gives."""
+
+    async def events() -> Any:
+        for event in case["events"]:
+            await asyncio.sleep(0)
+            yield event
+
+    got = asyncio.run(mp.amessage_from_stream(events(), provider))
+    assert got == mp.message_from_stream(case["events"], provider)
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_relay_yields_events_unchanged(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """relay passes every event through as it was and holds the reply at the end."""
+    reader = mp.StreamReader(provider)
+    passed = list(reader.relay(iter(case["events"])))
+    assert all(a is b for a, b in zip(passed, case["events"], strict=True))
+    assert reader.result() == mp.message_from_stream(case["events"], provider)
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_registered_provider_on_same_wire(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """A provider registered on the same wire streams the same way (its own name in hints)."""
+    served = mp.providers.get(provider)
+    mp.providers.register("streams-elsewhere", wire=served.wire, rules=served.rules, replace=True)
+    try:
+        theirs = mp.message_from_stream(case["events"], "streams-elsewhere")
+    finally:
+        mp.providers.unregister("streams-elsewhere")
+    ours = mp.message_from_stream(case["events"], provider)
+    assert [p.kind for p in theirs.parts] == [p.kind for p in ours.parts]
+    assert theirs.text == ours.text and theirs.usage == ours.usage
+    assert theirs.stop_reason == ours.stop_reason
+
+
+# An event of a kind each wire's reader does not know, carrying no content.
+UNKNOWN_EVENTS = {
+    "openai": {"object": "something.new.2027", "detail": {"x": 1}},
+    "openai-responses": {"type": "response.something_new_2027", "detail": {"x": 1}},
+    "anthropic": {"type": "something_new_2027", "detail": {"x": 1}},
+    "gemini": {"somethingNew2027": {"x": 1}},
+    "bedrock": {"somethingNew2027": {"x": 1}},
+}
+
+
+@pytest.mark.parametrize("provider", sorted(UNKNOWN_EVENTS))
+def test_stream_unknown_event_is_skipped(provider: str) -> None:
+    """An event of a type the reader does not know, carrying no content, adds nothing."""
+    case = next(c.values[2] for c in CASES if c.values[0] == provider)
+    events = list(case["events"])
+    events.insert(1, UNKNOWN_EVENTS[provider])
+    assert mp.message_from_stream(events, provider) == mp.message_from_stream(
+        case["events"], provider
+    )
+
+
+@pytest.mark.parametrize("event", [b"\xff\xfe", "not json", '{"type": ', "[1, 2"])
+def test_stream_undecodable_event_is_invalid_media(event: Any) -> None:
+    """Bytes that are not UTF-8, or text that is not JSON, are InvalidMedia naming the stream."""
+    reader = mp.StreamReader("anthropic")
+    with pytest.raises(mp.InvalidMedia):  # noqa: PT012 - bytes may fail when fed or closed
+        reader.feed(event)
+        reader.close()
+
+
+def test_stream_reader_refuses_a_wire_without_streams() -> None:
+    """A wire with no stream() is refused with InvalidConfig naming the provider."""
+
+    class NoStreams:
+        render = staticmethod(lambda messages, prepare: {})
+        media_site = staticmethod(lambda node, at, problems: None)
+
+    mp.providers.register("no-streams", wire=NoStreams(), rules=mp.providers.get("openai").rules)
+    try:
+        with pytest.raises(mp.InvalidConfig, match=r"no-streams.*cannot read streams"):
+            mp.StreamReader("no-streams")
+    finally:
+        mp.providers.unregister("no-streams")
+
+
+def test_stream_sse_comments_and_fields_ignored() -> None:
+    """Comments, `event`, `id` and `retry` lines and a byte-order mark carry no data."""
+    from mediaparts.providers._wire._events import SSEDecoder
+
+    decoder = SSEDecoder()
+    body = '\ufeff: keep-alive\nid: 7\nretry: 10\nevent: x\ndata: {"a":\ndata: 1}\n\ndata\n\n'
+    raw = body.encode()
+    got = [d for at in range(0, len(raw), 3) for d in decoder.feed(raw[at : at + 3])]
+    assert got == ['{"a":\n1}', ""]
+    assert decoder.close() == []
