@@ -17,7 +17,9 @@ spelling too, without a warning: the errors in `mediaparts.errors` (`BlockedPath
 upload caches in `mediaparts.uploading` (`UploadCache`, `MemoryUploadCache`,
 `SqliteUploadCache`, `UploadCacheEntry`, `UploadCacheKey`); `safe_client` and
 `safe_async_client` in `mediaparts.fetching`; `detect_media_type` and `canonical_media_type` in
-`mediaparts.detection`; `TransformPolicy` and `using_transforms` in `mediaparts.converting`.
+`mediaparts.detection`; `TransformPolicy` and `using_transforms` in `mediaparts.converting`;
+streamed replies in `mediaparts.providers` (`StreamReader`, `Delta`, `message_from_stream`,
+`amessage_from_stream`).
 """
 
 import importlib as _importlib
@@ -94,14 +96,13 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
     from mediaparts.providers import BatchResult as BatchResult
     from mediaparts.providers import BatchWriter as BatchWriter
     from mediaparts.providers import Cost as Cost
+    from mediaparts.providers import Delta as Delta
+    from mediaparts.providers import MessageTokens as MessageTokens
     from mediaparts.providers import (
-        Delta,
         NormalizedPart,
         Options,
         Provider,
-        StreamReader,
         Violation,
-        amessage_from_stream,
         anormalize,
         arender,
         check,
@@ -109,7 +110,6 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         count_tokens,
         estimate_tokens,
         message_from_response,
-        message_from_stream,
         messages_from,
         normalize,
         normalize_many,
@@ -117,12 +117,14 @@ if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see them
         sdk_kwargs,
         trim,
     )
-    from mediaparts.providers import MessageTokens as MessageTokens
     from mediaparts.providers import PartTokens as PartTokens
     from mediaparts.providers import Price as Price
     from mediaparts.providers import Prices as Prices
+    from mediaparts.providers import StreamReader as StreamReader
     from mediaparts.providers import TokenCount as TokenCount
+    from mediaparts.providers import amessage_from_stream as amessage_from_stream
     from mediaparts.providers import batch_line as batch_line
+    from mediaparts.providers import message_from_stream as message_from_stream
     from mediaparts.providers import read_batch_results as read_batch_results
     from mediaparts.providers import write_batch as write_batch
     from mediaparts.uploading import MemoryUploadCache as MemoryUploadCache
@@ -215,7 +217,6 @@ __all__ = [
     "AudioPart",
     "Citation",
     "Conversation",
-    "Delta",
     "Detection",
     "FetchPolicy",
     "FilePart",
@@ -232,7 +233,6 @@ __all__ = [
     "ReasoningPart",
     "RefusalPart",
     "StopReason",
-    "StreamReader",
     "System",
     "TextPart",
     "Tool",
@@ -243,7 +243,6 @@ __all__ = [
     "VideoPart",
     "Violation",
     "afrom_upload",
-    "amessage_from_stream",
     "anormalize",
     "arender",
     "aupload",
@@ -260,7 +259,6 @@ __all__ = [
     "merge_runs",
     "message_from_dict",
     "message_from_response",
-    "message_from_stream",
     "messages_from",
     "normalize",
     "normalize_many",
