@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tests._builders import TESTDATA, png_chunk, read
-from tests.robustness import limits_misc
+from tests.robustness import limits_misc, limits_streams
 from tests.robustness.limits_audio import audio_cases
 from tests.robustness.limits_harness import MAX_INPUT, Case
 from tests.robustness.limits_office import office_cases
@@ -486,6 +486,7 @@ def large_set() -> list[Case]:
     cases += svg_cases(True)
     cases += video_cases(True)
     cases += audio_cases(True)
+    cases += limits_streams.stream_cases(True)
     return _unique(cases)
 
 
@@ -497,6 +498,7 @@ def small_set() -> list[Case]:
     cases += svg_cases(False)
     cases += video_cases(False)
     cases += audio_cases(False)
+    cases += limits_streams.stream_cases(False)
     return _unique([case for case in cases if case.ci])
 
 

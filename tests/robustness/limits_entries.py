@@ -266,6 +266,20 @@ def _write_batch(value: Any, options: Mapping[str, Any]) -> Calls:
     yield "write_batch", write
 
 
+def _stream(value: Any, options: Mapping[str, Any]) -> Calls:
+    """`message_from_stream` over raw server-sent event bytes, in chunks of `options["chunk"]`."""
+    import mediaparts as mp
+
+    size = int(options.get("chunk") or 4096)
+    for provider in _providers(options):
+
+        def read(p: str = provider) -> Any:
+            pieces = (value[at : at + size] for at in range(0, len(value), size))
+            return mp.message_from_stream(pieces, p)
+
+        yield f"message_from_stream[{provider}]", read
+
+
 ENTRIES: dict[str, Callable[[Any, Mapping[str, Any]], Calls]]
 ENTRIES = {
     "detect": _detect,
@@ -284,4 +298,5 @@ ENTRIES = {
     "misbehave": _misbehave,
     "read_batch_results": _read_batch_results,
     "write_batch": _write_batch,
+    "stream": _stream,
 }

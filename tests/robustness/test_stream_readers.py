@@ -1,0 +1,83 @@
+"""Streams are hostile input: every recorded stream, mutated at every node of every event, is
+read with only our own errors, and the reply so far reads after every event that was taken."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from tests.providers._streams import cases
+
+# What each node is replaced by: one value of each JSON type (and removal, `...`).
+_REPLACEMENTS: tuple[Any, ...] = (..., None, True, -1, 10**30, "", "a\ud800b", [], {}, {"type": 1})
+_Path = tuple[str | int, ...]
+
+
+def _paths(value: Any, at: _Path = ()) -> Iterator[_Path]:
+    """Yield the path of every node under `value` (not the root)."""
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return
+    for key, item in items:
+        yield (*at, key)
+        yield from _paths(item, (*at, key))
+
+
+def _mutated(value: Any, path: _Path, replacement: Any) -> Any:
+    copied = copy.deepcopy(value)
+    node = copied
+    for key in path[:-1]:
+        node = node[key]
+    if replacement is ... and isinstance(node, dict):
+        del node[path[-1]]
+    else:
+        node[path[-1]] = None if replacement is ... else replacement
+    return copied
+
+
+def _read(events: list[Any], provider: str) -> None:
+    reader = mp.StreamReader(provider)
+    for event in events:
+        try:
+            reader.feed(event)
+        except mp.MediaError:
+            break
+        try:
+            mp.show([reader.message])
+        except mp.MediaError:
+            pass
+    try:
+        reader.result()
+    except mp.MediaError:
+        pass
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("provider", "name", "case"), cases())
+def test_stream_reader_refuses_every_mutation_with_our_errors(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """Any one node of any event replaced or removed: a reply or a MediaError, never a crash."""
+    events = case["events"]
+    for i, event in enumerate(events):
+        for path in _paths(event):
+            for replacement in _REPLACEMENTS:
+                mutated = [*events[:i], _mutated(event, path, replacement), *events[i + 1 :]]
+                _read(mutated, provider)
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), cases())
+def test_stream_reader_takes_events_in_any_order_with_our_errors(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """Events reversed, or each sent twice: a reply or a MediaError, never a crash."""
+    events = case["events"]
+    _read(events[::-1], provider)
+    _read([e for event in events for e in (event, event)], provider)
