@@ -167,6 +167,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_peers
     import bench_ray
     import bench_render
+    import bench_streams
     import bench_svg
     import bench_uploads
     import bench_video
@@ -187,6 +188,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "import": rows_only(bench_import.run),
         "count": rows_only(bench_count.run),
         "render": rows_only(bench_render.run),
+        "streams": rows_only(bench_streams.run),
         "office": rows_only(bench_office.run),
         "pdf": rows_only(bench_pdf.run),
         "video": rows_only(bench_video.run),

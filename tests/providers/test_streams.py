@@ -61,6 +61,7 @@ def test_stream_deltas_concatenate(provider: str, name: str, case: dict[str, Any
     """The deltas of each part concatenate to its text or arguments, at its index."""
     deltas, reader = _read(case["events"], provider)
     reply = reader.result()
+    parts: list[Any] = list(reply.parts)
     texts: dict[int, list[str]] = defaultdict(list)
     arguments: dict[int, list[str]] = defaultdict(list)
     expected_kind = {
@@ -75,26 +76,26 @@ def test_stream_deltas_concatenate(provider: str, name: str, case: dict[str, Any
         if delta.kind in ("usage", "stop"):
             assert delta.index is None
             continue
-        assert delta.index is not None and 0 <= delta.index < len(reply.parts), delta
-        assert reply.parts[delta.index].kind == expected_kind[delta.kind], delta
+        assert delta.index is not None and 0 <= delta.index < len(parts), delta
+        assert parts[delta.index].kind == expected_kind[delta.kind], delta
         if delta.kind in ("text", "reasoning", "refusal"):
             texts[delta.index].append(delta.text)
         elif delta.kind == "tool_call":
             arguments[delta.index].append(delta.arguments)
-            call = reply.parts[delta.index]
+            call = parts[delta.index]
             assert delta.id in (None, call.id) and delta.name in (None, call.name), delta
         elif delta.kind == "citation":
-            assert delta.citation in reply.parts[delta.index].citations
+            assert delta.citation in parts[delta.index].citations
     for index, pieces in texts.items():
-        assert "".join(pieces) == _part_text(reply.parts[index]), index
+        assert "".join(pieces) == _part_text(parts[index]), index
     for index, pieces in arguments.items():
-        said, kept = "".join(pieces), reply.parts[index].arguments
+        said, kept = "".join(pieces), parts[index].arguments
         try:
             assert json.loads(said) == json.loads(kept), index
         except ValueError:  # arguments that never became JSON are kept as they arrived
             assert said == kept, index
     grown = {d.index for d in deltas if d.kind in ("text", "reasoning", "refusal")}
-    for index, part in enumerate(reply.parts):
+    for index, part in enumerate(parts):
         if part.kind in ("text", "refusal") and part.text:
             assert index in grown, f"part {index} ({part.kind}) grew without a delta"
     stops = [d for d in deltas if d.kind == "stop"]
@@ -240,8 +241,8 @@ def test_stream_reader_refuses_a_wire_without_streams() -> None:
     """A wire with no stream() is refused with InvalidConfig naming the provider."""
 
     class NoStreams:
-        render = staticmethod(lambda messages, prepare: {})
-        media_site = staticmethod(lambda node, at, problems: None)
+        render: Any = staticmethod(lambda messages, prepare: {})
+        media_site: Any = staticmethod(lambda node, at, problems: None)
 
     mp.providers.register("no-streams", wire=NoStreams(), rules=mp.providers.get("openai").rules)
     try:
