@@ -3,6 +3,7 @@ read with only our own errors, and the reply so far reads after every event that
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Iterator
 from typing import Any
@@ -49,14 +50,10 @@ def _read(events: list[Any], provider: str) -> None:
             reader.feed(event)
         except mp.MediaError:
             break
-        try:
+        with contextlib.suppress(mp.MediaError):
             mp.show([reader.message])
-        except mp.MediaError:
-            pass
-    try:
+    with contextlib.suppress(mp.MediaError):
         reader.result()
-    except mp.MediaError:
-        pass
 
 
 @pytest.mark.slow
