@@ -126,7 +126,8 @@ class GenerateContentStream:
         for i, item in enumerate(candidates):
             where = f"{at}.candidates[{i}]"
             node = as_dict(item, where)
-            if node.get("index") in (None, 0):  # the first candidate (an absent index is 0)
+            index = node.get("index")
+            if index is None or (type(index) is int and index == 0):  # absent means 0
                 stop = self._candidate_chunk(node, where, deltas)
                 break
         for name in _STRINGS:
