@@ -4,7 +4,23 @@
 `functionCall`, `functionResponse`, in camelCase); `read` reads that body back, in camelCase
 or in the Python SDK's snake_case, or just its `contents`; `read_response` reads a
 `GenerateContentResponse`, the SDK's object or its dict (google-genai 3.4 `types.py`, read
-2026-11).
+2026-11); `stream` reads a streamed reply (`streamGenerateContent`, the SDK's
+`generate_content_stream`): each event is one `GenerateContentResponse` chunk, the SDK's
+object or its dict in either spelling.
+
+A stream is read by adding its chunks up into the one non-streamed response of the same
+content and reading that with `read_response`, so both give the same message: consecutive
+text fragments of one kind (thought or not) are one part; a function call (sent whole),
+media and code parts are kept where they sit; a `thoughtSignature` stays on the part it came
+on, and one on a text fragment (often an empty last one) signs the run of text it ends, as the
+non-streamed response holds it; a run takes one signature, so a second starts a new part.
+The last chunk's `finishReason`, `usageMetadata`, `modelVersion` and `responseId` count;
+citations add up. Arguments streamed in pieces (`partialArgs`, Vertex AI's
+`streamFunctionCallArguments`) are put together. Deltas: `index` is the part's position in
+the message; a function call is one `"tool_call"` delta with its whole arguments (a streamed
+one: a first delta with its name, then one with its arguments when they are whole); media
+parts get no delta; citations get theirs when the reply ends. A chunk `{"error": {...}}`
+raises `StreamError` with that error.
 
 What a body holds beyond the common model is kept under `native["gemini"]`, so that
 `render(read(body))` gives the body back exactly. The hints:
@@ -51,6 +67,7 @@ from mediaparts.providers.wires.generate_content._response import read_response
 from mediaparts.providers.wires.generate_content._sdk import sdk_kwargs
 from mediaparts.providers.wires.generate_content._shapes import QUIRKS, check_quirks
 from mediaparts.providers.wires.generate_content._shapes import STOP_REASONS as STOP_REASONS
+from mediaparts.providers.wires.generate_content._stream import stream
 
 __all__ = [
     "QUIRKS",
@@ -61,4 +78,5 @@ __all__ = [
     "read_response",
     "render",
     "sdk_kwargs",
+    "stream",
 ]

@@ -29,7 +29,7 @@ from mediaparts.providers.wires.generate_content._read import Read, read_part
 from mediaparts.providers.wires.generate_content._shapes import STOP_REASONS
 from mediaparts.providers.wires.generate_content._spelling import absent, camel, pick
 
-__all__ = ["read_response"]
+__all__ = ["read_response", "usage_of", "wire_dict"]
 
 
 # What a GenerateContentResponse holds at least one of: a reply, the reason a prompt was
@@ -52,8 +52,8 @@ def read_response(response: Any, served: Served) -> Assistant:
     Raises:
         InvalidMedia: Anything not shaped as the API documents, naming its JSON path.
     """
-    body = as_dict(_wire(response), "response")
-    if all(body.get(key) is None for key in _EXPECTED):  # camelCase by now (`_wire`)
+    body = wire_dict(response, "response")
+    if all(body.get(key) is None for key in _EXPECTED):  # camelCase by now (`wire_dict`)
         keys = ", ".join(excerpt(k) for k in list(body)[:5]) or "none"
         raise InvalidMedia(
             "response: expected a GenerateContentResponse with 'candidates', 'promptFeedback' "
@@ -87,7 +87,7 @@ def read_response(response: Any, served: Served) -> Assistant:
         reason = "tool_call"
     return Assistant(
         parts=parts,
-        usage=_usage(body),
+        usage=usage_of(body, "response"),
         model=_text(body, "modelVersion", "response"),
         id=_text(body, "responseId", "response"),
         stop_reason=reason,
@@ -95,10 +95,15 @@ def read_response(response: Any, served: Served) -> Assistant:
     )
 
 
-def _wire(response: Any) -> Any:
-    """Return the response as the REST API writes it: a dict, bytes as base64 text."""
+def wire_dict(response: Any, at: str) -> dict[str, Any]:
+    """Return a response (or one streamed chunk of one) as the REST API writes it: a dict in
+    camelCase, bytes as base64 text; `at` names it in errors.
+
+    Raises:
+        InvalidMedia: It is neither the SDK's object nor a dict of JSON data.
+    """
     # camelCase aliases: the spelling of the REST API's JSON.
-    return _camel(data_copy(plain(response, by_alias=True), what="response"), "response")
+    return as_dict(_camel(data_copy(plain(response, by_alias=True), what=at), at), at)
 
 
 def _camel(value: Any, at: str) -> Any:
@@ -161,7 +166,7 @@ def _index(node: dict[str, Any], name: str, at: str) -> int:
     return value
 
 
-def _usage(body: dict[str, Any]) -> Usage | None:
+def usage_of(body: dict[str, Any], at: str) -> Usage | None:
     """Convert `usageMetadata` to `Usage` (input counts all of it, output counts thoughts).
 
     `promptTokenCount` already includes the cached tokens; `candidatesTokenCount` leaves out
@@ -169,10 +174,10 @@ def _usage(body: dict[str, Any]) -> Usage | None:
     are input read on top of the prompt (ai.google.dev/api/generate-content#UsageMetadata,
     read 2026-11: total = prompt + tool-use prompt + candidates + thoughts).
     """
-    key, value = pick(body, "usageMetadata", "response")
+    key, value = pick(body, "usageMetadata", at)
     if value is None:
         return None
-    at = f"response.{key}"
+    at = f"{at}.{key}"
     node = as_dict(value, at)
     thoughts = _tokens(node, "thoughtsTokenCount", at)
     return Usage(

@@ -1,0 +1,343 @@
+"""Gemini streams: the SDK's own chunks, either spelling, signatures, errors and hostile streams."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mediaparts as mp
+from tests.providers._streams import STREAMS, sse_bytes
+from tests.providers.gemini._payloads import SIGNATURE
+
+genai = pytest.importorskip("google.genai")
+httpx = pytest.importorskip("httpx")
+from google.genai import types  # noqa: E402 - after the SDK is known to be there
+
+CASES = sorted((STREAMS / "gemini").glob("*.json"))
+MODEL = "gemini-2.5-flash"
+
+
+def _case(path: Path) -> dict[str, Any]:
+    case: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return case
+
+
+def _body(events: list[Any]) -> bytes:
+    return sse_bytes("gemini", events)
+
+
+def _client(body: bytes) -> Any:
+    """An SDK client whose requests all get `body` as a server-sent event stream."""
+
+    def reply(request: Any) -> Any:
+        assert request.url.path.endswith(":streamGenerateContent")
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    transport = httpx.MockTransport(reply)
+
+    async def areply(request: Any) -> Any:
+        return reply(request)
+
+    options = types.HttpOptions(
+        httpx_client=httpx.Client(transport=transport),
+        httpx_async_client=httpx.AsyncClient(transport=httpx.MockTransport(areply)),
+    )
+    return genai.Client(api_key="test-key", http_options=options)
+
+
+def _chunk(*parts: dict[str, Any], **candidate: Any) -> dict[str, Any]:
+    return {"candidates": [{"content": {"role": "model", "parts": list(parts)}, **candidate}]}
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_sdk_stream_reads_as_its_dicts(path: Path) -> None:
+    """The SDK's GenerateContentResponse chunks give the message and deltas their dicts give."""
+    case = _case(path)
+    client = _client(_body(case["events"]))
+    chunks = list(client.models.generate_content_stream(model=MODEL, contents="Go on"))
+    assert all(isinstance(c, types.GenerateContentResponse) for c in chunks)
+    from_sdk = mp.StreamReader("gemini")
+    from_dicts = mp.StreamReader("gemini")
+    sdk_deltas = [d for chunk in chunks for d in from_sdk.feed(chunk)]
+    dict_deltas = [d for event in case["events"] for d in from_dicts.feed(event)]
+    assert sdk_deltas == dict_deltas
+    assert from_sdk.result() == from_dicts.result()
+    assert from_sdk.result() == mp.message_from_response(case["response"], "gemini")
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_sdk_async_stream_reads_as_its_dicts(path: Path) -> None:
+    """The async client's stream (client.aio) reads as the dicts do."""
+    case = _case(path)
+    client = _client(_body(case["events"]))
+
+    async def read() -> mp.Assistant:
+        stream = await client.aio.models.generate_content_stream(model=MODEL, contents="Go on")
+        return await mp.amessage_from_stream(stream, "gemini")
+
+    assert asyncio.run(read()) == mp.message_from_stream(case["events"], "gemini")
+
+
+@pytest.mark.parametrize("mode", ["json", "python"])
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_snake_case_dicts_read_as_camel_case(path: Path, mode: str) -> None:
+    """The SDK's own dumps (snake_case; bytes as URL-safe base64 or bytes) read as the REST JSON."""
+    case = _case(path)
+    dumps = [
+        types.GenerateContentResponse.model_validate(e).model_dump(mode=mode, exclude_none=True)
+        for e in case["events"]
+    ]
+    assert any("_" in key for d in dumps for key in json.dumps(d, default=str).split('"'))
+    assert mp.message_from_stream(dumps, "gemini") == mp.message_from_stream(
+        case["events"], "gemini"
+    )
+
+
+SIGNED_TEXT = {"text": "", "thoughtSignature": SIGNATURE}
+CALL = {"functionCall": {"name": "f", "args": {}}}
+
+
+@pytest.mark.parametrize(
+    ("chunks", "expected"),
+    [
+        # The signature on an empty last fragment signs the run it ends.
+        (
+            [{"text": "a"}, {"text": "b"}, SIGNED_TEXT],
+            [{"text": "ab", "thoughtSignature": SIGNATURE}],
+        ),
+        # On the first fragment: the run keeps growing, signed.
+        (
+            [{"text": "a", "thoughtSignature": SIGNATURE}, {"text": "b"}],
+            [{"text": "ab", "thoughtSignature": SIGNATURE}],
+        ),
+        # A run takes one signature: a second starts a new part.
+        (
+            [
+                {"text": "a", "thoughtSignature": SIGNATURE},
+                {"text": "b", "thoughtSignature": "eA=="},
+            ],
+            [
+                {"text": "a", "thoughtSignature": SIGNATURE},
+                {"text": "b", "thoughtSignature": "eA=="},
+            ],
+        ),
+        # Thought and answer are runs of their own; the thought's signature stays on it.
+        (
+            [
+                {"text": "t", "thought": True},
+                {"text": "", "thought": True, "thoughtSignature": SIGNATURE},
+                {"text": "a"},
+            ],
+            [{"text": "t", "thought": True, "thoughtSignature": SIGNATURE}, {"text": "a"}],
+        ),
+        # A signature after a function call has no run to sign: kept where it sits.
+        ([CALL, SIGNED_TEXT], [CALL, SIGNED_TEXT]),
+        ([CALL, {"thoughtSignature": SIGNATURE}], [CALL, {"thoughtSignature": SIGNATURE}]),
+        # Text after a call is a new run; an empty unsigned fragment adds nothing.
+        ([{"text": "a"}, CALL, {"text": ""}, {"text": "b"}], [{"text": "a"}, CALL, {"text": "b"}]),
+        # A text part with fields beyond text and its signature is kept whole.
+        (
+            [{"text": "a"}, {"text": "b", "partMetadata": {"k": 1}}, {"text": "c"}],
+            [{"text": "a"}, {"text": "b", "partMetadata": {"k": 1}}, {"text": "c"}],
+        ),
+    ],
+)
+def test_signature_placement_matches_the_whole_response(
+    chunks: list[dict[str, Any]], expected: list[dict[str, Any]]
+) -> None:
+    """Text runs merge and signatures land on the part the non-streamed response has them on."""
+    events = [*(_chunk(part) for part in chunks), _chunk(finishReason="STOP")]
+    assert mp.message_from_stream(events, "gemini") == mp.message_from_response(
+        _chunk(*expected, finishReason="STOP"), "gemini"
+    )
+
+
+def test_signed_reply_renders_back_with_its_signature_on_the_same_part() -> None:
+    """A signature streamed on an empty last chunk goes back on the text it signs."""
+    events = [_chunk({"text": "Hi"}), _chunk({"text": " there"}), _chunk(SIGNED_TEXT)]
+    events[-1]["candidates"][0]["finishReason"] = "STOP"
+    reply = mp.message_from_stream(events, "gemini")
+    payload = mp.render([mp.User("Hello"), reply, mp.User("Go on")], "gemini")
+    assert payload["contents"][1]["parts"] == [{"text": "Hi there", "thoughtSignature": SIGNATURE}]
+
+
+def test_error_chunk_raises_stream_error_with_partial() -> None:
+    """An error chunk is StreamError carrying the API's error and the reply so far."""
+    error = {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}
+    events = [_chunk({"text": "Half a"}), {"error": error}]
+    with pytest.raises(mp.StreamError, match="UNAVAILABLE") as caught:
+        mp.message_from_stream(events, "gemini")
+    assert caught.value.error == error
+    assert isinstance(caught.value.partial, mp.Assistant)
+    assert caught.value.partial.text == "Half a"
+
+
+def test_only_the_first_candidate_is_read() -> None:
+    """Of several candidates, the one whose index is 0 grows the reply, wherever it sits."""
+    other = {"index": 1, "content": {"parts": [{"text": "other"}]}, "finishReason": "STOP"}
+    first = {"index": 0, "content": {"parts": [{"text": "first"}]}, "finishReason": "STOP"}
+    reply = mp.message_from_stream([{"candidates": [other, first]}], "gemini")
+    assert reply.text == "first"
+
+
+def test_long_stream_of_small_chunks_reads() -> None:
+    """Twenty thousand one-character chunks read into one text part."""
+    events = [_chunk({"text": "x"}) for _ in range(20_000)]
+    events.append(_chunk({"text": "", "thoughtSignature": SIGNATURE}, finishReason="STOP"))
+    reply = mp.message_from_stream(events, "gemini")
+    assert len(reply.parts) == 1
+    assert reply.text == "x" * 20_000
+
+
+def test_many_parts_in_one_chunk_read_in_order() -> None:
+    """A chunk of many parts (calls between texts) keeps each where it sits."""
+    parts: list[dict[str, Any]] = []
+    for i in range(2_000):
+        parts += [{"text": str(i)}, {"functionCall": {"name": "f", "args": {"i": i}}}]
+    reply = mp.message_from_stream([_chunk(*parts, finishReason="STOP")], "gemini")
+    assert len(reply.parts) == 4_000
+    assert reply.stop_reason == "tool_call"
+
+
+@pytest.mark.parametrize(
+    ("event", "named"),
+    [
+        ({"candidates": "x"}, "event[0].candidates"),
+        ({"candidates": [3]}, "event[0].candidates[0]"),
+        (_chunk({"text": 5}), "event[0].candidates[0].content.parts[0].text"),
+        (_chunk({"text": "a", "thoughtSignature": 5}), "parts[0].thoughtSignature"),
+        (_chunk({"functionCall": {"args": {}}}), "parts[0].functionCall.name"),
+        ({"candidates": [{"finishReason": 7}]}, "event[0].candidates[0].finishReason"),
+        ({"usageMetadata": {"promptTokenCount": "many"}}, "event[0].usageMetadata"),
+        ({"modelVersion": 3}, "event[0].modelVersion"),
+        ({"promptFeedback": []}, "event[0].promptFeedback"),
+        ({"candidates": [{"citationMetadata": {"citations": 1}}]}, "citationMetadata.citations"),
+        (
+            _chunk({"functionCall": {"name": "f", "partialArgs": [{"jsonPath": "a"}]}}),
+            "partialArgs[0].jsonPath",
+        ),
+        ("[[[", "not JSON"),
+        (42, "expected"),
+    ],
+)
+def test_malformed_chunk_is_invalid_media_naming_the_field(event: Any, named: str) -> None:
+    """A malformed chunk is InvalidMedia naming where it is wrong."""
+    with pytest.raises(mp.InvalidMedia) as caught:
+        mp.StreamReader("gemini").feed(event)
+    assert named in str(caught.value)
+    assert not isinstance(caught.value, mp.StreamError)
+
+
+# Vertex AI's streamed function-call arguments (`streamFunctionCallArguments`).
+_STREAMED_CALL = [
+    _chunk({"functionCall": {"name": "get_weather", "willContinue": True}}),
+    _chunk(
+        {
+            "functionCall": {
+                "partialArgs": [
+                    {"jsonPath": "$.location", "stringValue": "Bos", "willContinue": True},
+                ],
+                "willContinue": True,
+            },
+            "thoughtSignature": SIGNATURE,
+        }
+    ),
+    _chunk(
+        {
+            "functionCall": {
+                "name": "get_weather",
+                "partialArgs": [
+                    {"jsonPath": "$.location", "stringValue": "ton"},
+                    {"jsonPath": "$.unit", "stringValue": "C"},
+                    {"jsonPath": "$['days'][0]", "numberValue": 1.0},
+                    {"jsonPath": "$.days[1]", "numberValue": 2.5},
+                    {"jsonPath": "$.country", "nullValue": "NULL_VALUE"},
+                    {"jsonPath": "$.opts.metric", "boolValue": True},
+                ],
+                "willContinue": False,
+            }
+        }
+    ),
+    _chunk({"text": "Calling it."}, finishReason="STOP"),
+]
+_WHOLE_CALL = {
+    "functionCall": {
+        "name": "get_weather",
+        "args": {
+            "location": "Boston",
+            "unit": "C",
+            "days": [1, 2.5],
+            "country": None,
+            "opts": {"metric": True},
+        },
+    },
+    "thoughtSignature": SIGNATURE,
+}
+
+
+def test_streamed_arguments_add_up_to_the_whole_call() -> None:
+    """partialArgs pieces give the call the non-streamed response holds."""
+    reply = mp.message_from_stream(_STREAMED_CALL, "gemini")
+    whole = _chunk(_WHOLE_CALL, {"text": "Calling it."}, finishReason="STOP")
+    assert reply == mp.message_from_response(whole, "gemini")
+    assert reply.stop_reason == "tool_call"
+
+
+def test_streamed_arguments_deltas_name_then_arguments() -> None:
+    """A streamed call's deltas: its name first, its whole arguments once they are complete."""
+    reader = mp.StreamReader("gemini")
+    deltas = [d for event in _STREAMED_CALL for d in reader.feed(event)]
+    calls = [d for d in deltas if d.kind == "tool_call"]
+    assert [(d.index, d.name, bool(d.arguments)) for d in calls] == [
+        (0, "get_weather", False),
+        (0, None, True),
+    ]
+    assert json.loads(calls[1].arguments) == _WHOLE_CALL["functionCall"]["args"]
+    part = reader.result().parts[0]
+    assert isinstance(part, mp.ToolCall) and part.arguments == calls[1].arguments
+
+
+def test_streamed_call_cut_short_holds_what_arrived() -> None:
+    """A call whose arguments are still streaming is in the reply so far with what came."""
+    reader = mp.StreamReader("gemini")
+    for event in _STREAMED_CALL[:2]:
+        reader.feed(event)
+    (part,) = reader.message.parts
+    assert isinstance(part, mp.ToolCall)
+    assert json.loads(part.arguments) == {"location": "Bos"}
+
+
+# The snippet docs/ shows for reading an SDK stream (tested as written, on a mock transport).
+SNIPPET = """
+import mediaparts as mp
+from google import genai
+
+client = genai.Client()
+stream = client.models.generate_content_stream(
+    model="gemini-2.5-flash", contents="Why is the sky blue?"
+)
+reader = mp.StreamReader("gemini", model="gemini-2.5-flash")
+for chunk in stream:
+    for delta in reader.feed(chunk):
+        if delta.kind == "text":
+            print(delta.text, end="", flush=True)
+reply = reader.result()  # mp.Assistant: text, thoughts, tool calls, usage, stop reason
+"""
+
+
+def test_docs_snippet_reads_an_sdk_stream(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The docs' snippet prints the text as it comes and ends with the whole reply."""
+    case = _case(STREAMS / "gemini" / "text_chunks.json")
+    mock = _client(_body(case["events"]))
+    monkeypatch.setattr(genai, "Client", lambda *args, **kwargs: mock)
+    scope: dict[str, Any] = {}
+    exec(compile(SNIPPET, "snippet", "exec"), scope)  # the snippet under test, as written
+    reply = scope["reply"]
+    assert capsys.readouterr().out == reply.text
+    assert reply == mp.message_from_response(case["response"], "gemini")
