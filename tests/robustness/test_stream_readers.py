@@ -56,7 +56,6 @@ def _read(events: list[Any], provider: str) -> None:
         reader.result()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("provider", "name", "case"), cases())
 def test_stream_reader_refuses_every_mutation_with_our_errors(
     provider: str, name: str, case: dict[str, Any]
