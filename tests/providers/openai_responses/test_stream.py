@@ -276,6 +276,20 @@ def test_stream_completed_without_output_takes_the_streamed_items() -> None:
     assert reply.parts[0].native[P]["item"]["status"] == "completed"
 
 
+@pytest.mark.parametrize(
+    ("kind", "stop", "raw"),
+    [("response.completed", "end", "completed"), ("response.incomplete", "other", "incomplete")],
+)
+def test_stream_final_event_without_status_says_how_it_ended(
+    kind: str, stop: str, raw: str
+) -> None:
+    """A final response that does not say its status has the one its event's type says."""
+    final = _event(kind, response={"id": "resp_1", "status": None, "output": []})
+    deltas, reader = _deltas([CREATED, final])
+    assert (reader.result().stop_reason, reader.result().stop_reason_raw) == (stop, raw)
+    assert (deltas[-1].stop_reason, deltas[-1].text) == (stop, raw)
+
+
 def test_stream_custom_tool_call_grows_as_provider_deltas() -> None:
     """A custom tool call's input grows in `provider` deltas; the part is kept verbatim."""
     item = {"id": "ctc_1", "type": "custom_tool_call", "call_id": "call_9", "name": "sql"}

@@ -116,7 +116,8 @@ class ResponsesStream:
 
     def _finish(self, event: Event, at: str) -> list[Delta]:
         response = as_dict(event.get("response"), f"{at}.response")
-        response.setdefault("status", _FINAL[at])
+        if response.get("status") is None:  # the event's type says how it ended
+            response["status"] = _FINAL[at]
         if response.get("output") is None:  # a stream may leave the items to their done events
             response["output"] = [i for slot in self._slots if (i := slot.built()) is not None]
         reply = read_response(response, self._served)
