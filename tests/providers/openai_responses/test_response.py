@@ -63,6 +63,18 @@ def test_read_response_from_the_sdk_object() -> None:
     assert [p.kind for p in from_dict.parts] == ["reasoning", "tool_call", "tool_call"]
 
 
+def test_read_response_parsed_response_same_as_plain() -> None:
+    """What `responses.parse()` adds (`parsed`, `parsed_arguments`) is left out, never sent back."""
+    pytest.importorskip("openai")
+    from openai.lib._parsing._responses import parse_response
+    from openai.types.responses import Response
+
+    data = _load("02_reasoning_parallel_tool_calls")
+    response = Response.model_validate(data)
+    parsed = parse_response(text_format=None, input_tools=data["tools"], response=response)
+    assert mp.message_from_response(parsed, P) == mp.message_from_response(data, P)
+
+
 def test_read_response_sdk_object_keeps_api_field_names() -> None:
     """A field the SDK renames (`async` is `async_` in Python) is read by its API name."""
     responses = pytest.importorskip("openai.types.responses")

@@ -223,7 +223,9 @@ def plain(
     """Return a response as a dict: the SDK's pydantic object dumped, or the dict itself.
 
     The dump leaves out fields that are None, or, with `sent`, the fields the API did not
-    send (a null it did send is kept).
+    send (a null it did send is kept). Pydantic's serializer warnings are off: the SDKs'
+    parsed generics (the openai stream helper's `ParsedResponse[TextFormatT]`) warn on every
+    dump although they dump right.
 
     Raises:
         InvalidMedia: It is neither.
@@ -233,7 +235,13 @@ def plain(
     dump = getattr(response, "model_dump", None)
     if callable(dump):
         try:
-            dumped = dump(mode=mode, by_alias=by_alias, exclude_none=not sent, exclude_unset=sent)
+            dumped = dump(
+                mode=mode,
+                by_alias=by_alias,
+                exclude_none=not sent,
+                exclude_unset=sent,
+                warnings=False,
+            )
         except Exception as exc:  # a foreign object's failure, reported as ours
             raise InvalidMedia(
                 f"response: {type(response).__name__}.model_dump() failed: {exc!s:.200}"

@@ -40,6 +40,36 @@ back exactly (other providers ignore it):
   refusals joined by blank lines, citations and kept blocks reported as lost), and `empty`
   (its content was `[]`).
 
+`stream(served)` reads a streamed reply (`responses.create(stream=True)`, or the events of the
+SDK's `responses.stream()` helper, whose snapshots it ignores) for `mp.StreamReader`:
+
+- `response.created` / `.queued` / `.in_progress` give the response's shell (id, model);
+  `response.output_item.added` begins an output item and `.done` gives it whole (an item
+  whose deltas were left out is said then: what it adds to what was read); the text of
+  `output_text`, `refusal`, function-call arguments, custom tool-call input, reasoning
+  summaries and reasoning text grows by their `.delta` events and settles at their `.done`.
+- The final event, `response.completed` or `response.incomplete`, carries the whole response,
+  read with `read_response` (a response without `output` takes the items the stream gave);
+  before it, the message is the response as it stands (items so far, texts accumulated; a
+  function call whose arguments are not JSON yet keeps its text), with no stop reason.
+- `response.failed` and `error` events raise `StreamError` (its `error` the response's error
+  object, or the `error` event itself). Events of other types (a server tool's progress,
+  audio, ...) are skipped: their items come whole in `output_item.done`. Events after the
+  final one are skipped too (a successor response is another stream).
+- Deltas: `index` is the part's position in the final message, in `read_response`'s order:
+  the items in order, a message one part per content block (one empty text when it has
+  none), any other item one part. A message's text and refusal blocks grow by `"text"` and
+  `"refusal"` deltas, an annotation is a `"citation"` delta; a function call's first delta
+  (on `output_item.added`) carries its `call_id` as `id` and its `name`; a reasoning item's
+  summary texts are `"reasoning"` deltas that concatenate to the summary texts joined with
+  nothing between them, its reasoning texts to its `text` (a blank line between two); a
+  custom tool call, a server tool's item or a block we do not model begins with a
+  `"provider"` delta (`name` its type; a custom call's input grows in `text`). The final
+  event adds a `"usage"` and a `"stop"` delta.
+- Hostile input: an `output_index`, `content_index`, `summary_index` or `annotation_index`
+  no greater than the count of items or blocks so far (else `InvalidMedia` naming it); each
+  added or done item is read as `read_response` reads it when it arrives.
+
 Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (its
 `incomplete_details.reason` and `status` values in the common vocabulary).
 
@@ -53,6 +83,7 @@ from mediaparts.providers.wires.responses._check import check_request
 from mediaparts.providers.wires.responses._read import read, read_response
 from mediaparts.providers.wires.responses._render import media_site, render, replays
 from mediaparts.providers.wires.responses._shapes import STOP_REASONS as STOP_REASONS
+from mediaparts.providers.wires.responses._stream import stream
 
 __all__ = [
     "QUIRKS",
@@ -63,4 +94,5 @@ __all__ = [
     "read_response",
     "render",
     "replays",
+    "stream",
 ]

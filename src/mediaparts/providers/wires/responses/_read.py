@@ -415,7 +415,9 @@ def _citation(raw: Any, at: str, served: Served) -> Citation:
 def _function_call(item: dict[str, Any], at: str, served: Served) -> ToolCall:
     """Read a `function_call`: `call_id` is the id results answer, `id` the item's (fc_…)."""
     node = _Node(item, at)
-    node.taken.add("type")
+    # `parsed_arguments` is what `client.responses.parse()` and the SDK's stream helper add;
+    # no request may carry it back.
+    node.taken.update(("type", "parsed_arguments"))
     return ToolCall(
         id=node.need("call_id", str),
         name=node.need("name", str),
