@@ -1,5 +1,5 @@
 """Streams are hostile input: every recorded stream, mutated at every node of every event, is
-read with only our own errors, and the reply so far reads after every event that was taken."""
+read with only our own errors, and the reply so far reads or is refused with one of them."""
 
 from __future__ import annotations
 
@@ -44,14 +44,15 @@ def _mutated(value: Any, path: _Path, replacement: Any) -> Any:
 
 
 def _read(events: list[Any], provider: str) -> None:
+    """Feed every event (stopping at a refusal), then show the reply so far and ask for the whole."""
     reader = mp.StreamReader(provider)
     for event in events:
         try:
             reader.feed(event)
         except mp.MediaError:
             break
-        with contextlib.suppress(mp.MediaError):
-            mp.show([reader.message])
+    with contextlib.suppress(mp.MediaError):
+        mp.show([reader.message])
     with contextlib.suppress(mp.MediaError):
         reader.result()
 
