@@ -34,6 +34,22 @@ On a part:
 - `transcript`: `True` on the text of an audio reply's transcript, which `render` leaves out
   when the audio goes back by id.
 
+`stream(served)` reads a streamed reply (`stream=True`; openai-python 3.63's
+`ChatCompletionChunk`, read 2026-12-05) for `mp.StreamReader`: the chunks (the SDK's objects,
+their dicts, or the `chunk` events of its `chat.completions.stream()` helper, whose derived
+events are skipped) are gathered into the non-streamed `ChatCompletion` and read by
+`read_response`, so both read alike. Only the first choice is read, as `read_response` reads
+it; the reply is finished when its `finish_reason` arrives (the usage-only chunk of
+`stream_options={"include_usage": True}` may follow). A delta's `index` is where its part
+stands in the message, in `read_response`'s order: the text, an audio reply's transcript, the
+audio (announced once, by a `"provider"` delta, when its last update or the stop arrives), the
+refusal, the legacy `function_call`, then the tool calls by their `index`. The API sends
+these in that order; a field arriving after one that follows it moves the later parts, and
+the deltas already given keep the index they had. A custom tool's deltas carry the JSON text
+of its arguments `{"input": ...}` in pieces, closed when the reply stops; a tool call of a
+type we do not know is kept as its first fragment said it. An `{"error": ...}` chunk raises
+`StreamError` carrying it.
+
 Its one quirk (`QUIRKS`, checked by `check_quirks`), shared with Responses:
 `breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint`
 (OpenAI's record: gpt-5.6 and later); a provider without it takes none, and breakpoints are
@@ -61,6 +77,7 @@ from mediaparts.providers.wires.chat_completions._common import write_breakpoint
 from mediaparts.providers.wires.chat_completions._read import read, read_response
 from mediaparts.providers.wires.chat_completions._render import file_data_site, media_site, render
 from mediaparts.providers.wires.chat_completions._shapes import STOP_REASONS as STOP_REASONS
+from mediaparts.providers.wires.chat_completions._stream import stream
 
 __all__ = [
     "QUIRKS",
@@ -71,4 +88,5 @@ __all__ = [
     "read",
     "read_response",
     "render",
+    "stream",
 ]

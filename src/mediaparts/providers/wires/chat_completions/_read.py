@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._conversation._dialogue import Cache
-from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
+from mediaparts._conversation._messages import (
+    Assistant,
+    Message,
+    StopReason,
+    System,
+    Tool,
+    Usage,
+    User,
+)
 from mediaparts._conversation._parts import (
     Citation,
     MediaPart,
@@ -47,7 +55,7 @@ from mediaparts.providers.wires.chat_completions._shapes import (
     default_shape,
 )
 
-__all__ = ["read", "read_response"]
+__all__ = ["finish_reason", "read", "read_citation", "read_response", "read_usage"]
 
 Read: TypeAlias = Part | MediaPart
 """A part as read: one of `Part`, or a media part of the class its bytes call for."""
@@ -336,7 +344,7 @@ def read_response(response: Any, served: Served) -> Assistant:
     if content:
         annotations = message.get("annotations") or []
         citations = tuple(
-            _citation(as_dict(a, f"{at}.annotations[{i}]"), served.name)
+            read_citation(as_dict(a, f"{at}.annotations[{i}]"), served.name)
             for i, a in enumerate(as_list(annotations, f"{at}.annotations"))
         )
         parts.append(TextPart(content, citations=citations))
@@ -360,20 +368,30 @@ def read_response(response: Any, served: Served) -> Assistant:
     for i, call in enumerate(as_list(message.get("tool_calls") or [], f"{at}.tool_calls")):
         where = f"{at}.tool_calls[{i}]"
         parts.append(_tool_call(as_dict(call, where), where, served.name))
-    reason, raw = stop_reason(choice.get("finish_reason"), STOP_REASONS, "choices[0].finish_reason")
-    if refusal is not None and raw == "stop":
-        reason = "refusal"
+    reason, raw = finish_reason(
+        choice.get("finish_reason"), refusal is not None, "choices[0].finish_reason"
+    )
     return Assistant(
         parts=parts,
         id=maybe(data, "id", "response", str),
         model=maybe(data, "model", "response", str),
-        usage=_usage(data.get("usage")),
+        usage=read_usage(data.get("usage")),
         stop_reason=reason,
         stop_reason_raw=raw,
     )
 
 
-def _citation(node: dict[str, Any], provider: str) -> Citation:
+def finish_reason(raw: Any, refused: bool, at: str) -> tuple[StopReason | None, str | None]:
+    """Return (our stop reason, the API's own) for a choice's `finish_reason`: a reply that
+    refused and stopped naturally stopped as a refusal."""
+    reason, said = stop_reason(raw, STOP_REASONS, at)
+    if refused and said == "stop":
+        reason = "refusal"
+    return reason, said
+
+
+def read_citation(node: dict[str, Any], provider: str) -> Citation:
+    """Read one annotation of the message's text as a citation (a `url_citation`, or kept)."""
     spec = node.get("url_citation")
     if node.get("type") != "url_citation" or not isinstance(spec, dict):
         return Citation(provider=provider, data=node)
@@ -386,7 +404,7 @@ def _citation(node: dict[str, Any], provider: str) -> Citation:
     )
 
 
-def _usage(value: Any) -> Usage | None:
+def read_usage(value: Any) -> Usage | None:
     """Convert `CompletionUsage`: prompt tokens already include cached ones, completion tokens
     reasoning ones (openai-python completion_usage.py, read 2026-11), as `Usage` counts them."""
     if value is None:
