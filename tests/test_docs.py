@@ -150,6 +150,20 @@ def _files_client(name: str) -> Any:
     return servers.docs_client(name)
 
 
+def _streaming(provider: str, name: str, *, raw: bool = False) -> Any:
+    """A provider SDK's client answering with a recorded stream (docs/streams.md), or with
+    `raw`, the HTTP response holding its body."""
+    clients = pytest.importorskip("tests.providers._stream_clients")
+    if provider == "bedrock":
+        return clients.bedrock_client(clients.case(provider, name)["events"])
+    body = clients.body(provider, name)
+    if raw:
+        return clients.response_body(body)
+    make = {"openai": clients.openai_client, "openai-responses": clients.openai_client,
+            "anthropic": clients.anthropic_client, "gemini": clients.gemini_client}  # fmt: skip
+    return make[provider](body)
+
+
 def _pil(data: bytes) -> Any:
     from PIL import Image
 
@@ -191,6 +205,14 @@ GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
     "anthropic_client": lambda media, urls: _files_client("anthropic"),
     "gemini_client": lambda media, urls: _files_client("gemini"),
     "s3": lambda media, urls: _files_client("s3"),
+    "openai_stream_client": lambda media, urls: _streaming("openai", "text_usage"),
+    "responses_stream_client": lambda media, urls: _streaming(
+        "openai-responses", "web_search_url_citations"
+    ),
+    "anthropic_stream_client": lambda media, urls: _streaming("anthropic", "ANTHROPIC_CASE"),
+    "anthropic_stream_body": lambda media, urls: _streaming("anthropic", "ANTHROPIC_CASE", raw=True),
+    "gemini_stream_client": lambda media, urls: _streaming("gemini", "text_chunks"),
+    "bedrock_stream_client": lambda media, urls: _streaming("bedrock", "BEDROCK_CASE"),
 }
 
 
