@@ -192,7 +192,7 @@ class MessagesStream:
             if text is not None:
                 raw[i] = text
         node["content"] = content
-        if self._usage:
+        if self._counted():
             node["usage"] = dict(self._usage)
         for key in _ENDING:
             node.pop(key, None)
@@ -223,7 +223,7 @@ class MessagesStream:
         deltas: list[Delta] = []
         if usage is not None:
             self._usage = as_dict(usage, f"{at}.usage")
-            deltas.append(self._usage_delta(at))
+            deltas.extend(self._usage_delta(at))
         for i, block in enumerate(content):
             deltas.extend(self._begin(i, block, f"{at}.content[{i}]"))
         return deltas
@@ -314,7 +314,7 @@ class MessagesStream:
         if node.get("usage") is not None:
             given = as_dict(node["usage"], "message_delta.usage")
             self._usage.update((k, v) for k, v in given.items() if v is not None)
-            deltas.append(self._usage_delta("message_delta"))
+            deltas.extend(self._usage_delta("message_delta"))
         self._ending.update(said)
         if reason is not None:
             if reason == "end" and self._tool_calls:
@@ -322,10 +322,18 @@ class MessagesStream:
             deltas.append(Delta(kind="stop", text=raw or "", stop_reason=reason))
         return deltas
 
-    def _usage_delta(self, at: str) -> Delta:
+    def _counted(self) -> bool:
+        """Whether the stream has said both token counts a usage needs (an abridged stream,
+        as in the API docs' examples, may leave them out: the message then has no usage)."""
+        return all(self._usage.get(k) is not None for k in ("input_tokens", "output_tokens"))
+
+    def _usage_delta(self, at: str) -> list[Delta]:
+        """Return the usage delta: the message's usage so far, once it is known."""
+        if not self._counted():
+            return []
         with located(at):
             usage: Usage | None = _usage(self._usage)
-        return Delta(kind="usage", usage=usage)
+        return [Delta(kind="usage", usage=usage)]
 
     def _error(self, node: dict[str, Any]) -> StreamError:
         error = node.get("error")
