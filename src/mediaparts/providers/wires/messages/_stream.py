@@ -241,17 +241,22 @@ class MessagesStream:
         kind = need(node, "type", at, str)
         block = _Block(node, kind)
         delta: Delta
-        if kind in ("text", "thinking"):
-            key = "text" if kind == "text" else "thinking"
-            block.text.add(maybe(node, key, at, str) or "")
-            if kind == "text" and node.get("citations") is not None:
+        if kind == "text":
+            text = maybe(node, "text", at, str) or ""
+            if node.get("citations") is not None:
                 items = as_list(node["citations"], f"{at}.citations")
                 for i, item in enumerate(items):
                     _citation(self._served, item, f"{at}.citations[{i}]")
                 block.citations = items
-            grows = "text" if kind == "text" else "reasoning"
-            delta = Delta(kind=grows, index=index, text=str(block.text))
+            block.text.add(text)
+            delta = Delta(kind="text", index=index, text=text)
+        elif kind == "thinking":
+            text = maybe(node, "thinking", at, str) or ""
+            maybe(node, "signature", at, str)
+            block.text.add(text)
+            delta = Delta(kind="reasoning", index=index, text=text)
         elif kind == "redacted_thinking":
+            need(node, "data", at, str)
             delta = Delta(kind="reasoning", index=index)
         elif kind == "tool_use":
             call_id, name = need(node, "id", at, str), need(node, "name", at, str)
@@ -261,7 +266,10 @@ class MessagesStream:
             delta = Delta(kind="tool_call", index=index, id=call_id, name=name, arguments=arguments)
             self._tool_calls += 1
         else:
-            delta = Delta(kind="provider", index=index, name=kind, id=maybe(node, "id", at, str))
+            # A block read_response keeps whole: its shape is not checked here either.
+            block_id = node.get("id")
+            block_id = block_id if isinstance(block_id, str) else None
+            delta = Delta(kind="provider", index=index, name=kind, id=block_id)
         self._blocks.append(block)
         return [delta]
 
@@ -385,4 +393,3 @@ def _json_object(text: str) -> dict[str, Any] | None:
     except InvalidMedia:  # NaN, or nested too deeply to keep
         return None
     return value
-
