@@ -1,4 +1,5 @@
-"""Anthropic Messages API: media rules, `render` to `messages.create` arguments, and readers.
+"""Anthropic Messages API: media rules, `render` to `messages.create` arguments, and readers
+of responses and streams.
 
 The shapes follow the anthropic SDK's `MessageParam` (anthropic-sdk-python 2.12, read
 2026-11): text (with citations), `image` and `document` blocks (`base64`, `url`, `text`,
@@ -36,6 +37,18 @@ Block types the parts do not model (`server_tool_use`, `web_search_tool_result` 
 server-tool results, `search_result`, `content` documents, `container_upload`, ...) are read
 as `ProviderPart`s and sent back verbatim, to Anthropic only.
 
+`stream(served)` reads one streamed response (`messages.create(..., stream=True)`, or the
+`messages.stream()` helper's events, whose own synthetic events and snapshots are skipped):
+it returns the wire's `StreamState`, whose message is what `read_response` gives for the
+`Message` the events add up to (`_stream.py` lists the events and how each is read). Its
+deltas' `index` is the content block's `index`, which is the part's position: every block is
+one part. Each `content_block_start` adds one delta announcing the part (a `tool_call` with
+its id and name, a `provider` delta naming a server tool's block type, or the block's initial
+text); `signature_delta` adds none (a signature is no text); `input_json_delta` grows a
+`tool_call` (on `tool_use`) or a `provider` delta (on a server tool's block); the `stop` delta
+comes with `message_delta`, although the message so far has no stop reason before
+`message_stop`.
+
 Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (the API's
 stop reasons in the common vocabulary).
 """
@@ -44,6 +57,7 @@ from mediaparts.providers.wires.messages._check import check_request
 from mediaparts.providers.wires.messages._read import read, read_response
 from mediaparts.providers.wires.messages._render import media_site, render, replays
 from mediaparts.providers.wires.messages._shapes import STOP_REASONS as STOP_REASONS
+from mediaparts.providers.wires.messages._stream import stream
 
 __all__ = [
     "check_request",
@@ -52,4 +66,5 @@ __all__ = [
     "read_response",
     "render",
     "replays",
+    "stream",
 ]
