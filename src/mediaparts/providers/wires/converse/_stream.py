@@ -18,9 +18,10 @@ How the events become the blocks of `output.message.content` (one block per
 - Images: `start.image.format`, then `delta.image.source` bytes (appended) or `s3Location`.
 - Tool results (of a tool the API ran): `start.toolResult` and `delta.toolResult` items, the
   text of consecutive text items joined.
-- A block whose start or first delta this reader does not know is kept as a `ProviderPart`
-  holding what arrived, `{"start": {...}, "deltas": [{...}, ...]}`; a delta member it does
-  not know, for a block of a kind it does, is skipped, as is an event type it does not know.
+- A block whose start or first delta this reader does not know (member `key`) is kept as a
+  `ProviderPart` holding what arrived, `{key: {"start": {key: ...}, "deltas": [{...}, ...]}}`
+  (so is an image block before its first bytes); a delta member it does not know, for a block
+  of a kind it does, is skipped, as is an event type it does not know.
 - A `contentBlockStop` for the next block (none of its events came before) is an empty text
   block: Converse starts a text block with its first delta.
 
@@ -62,6 +63,9 @@ ERRORS = frozenset(
         "serviceUnavailableException",
     }
 )
+
+# The members of `ConverseStreamMetadataEvent` that `ConverseResponse` has too.
+_METADATA = ("usage", "metrics", "trace", "performanceConfig", "serviceTier")
 
 _BLOB = (bytes, bytearray, memoryview, str)
 
@@ -278,7 +282,8 @@ class _Converse:
         return [Delta(kind="stop", stop_reason=reason, text=raw or "")]
 
     def _metadata(self, value: dict[str, Any]) -> list[Delta]:
-        meta = {k: v for k, v in value.items() if v is not None}
+        # Only the members `ConverseResponse` has too: none of them can reach the content.
+        meta = {k: value[k] for k in _METADATA if value.get(k) is not None}
         if "usage" not in meta:
             self._meta = meta
             return []
@@ -300,7 +305,7 @@ class _Converse:
         return [Delta(kind="citation", index=index, citation=made)]
 
     def _tool_input(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
-        fragment = _string(need(as_dict(value, at), "input", at, str), f"{at}.input")
+        fragment = need(as_dict(value, at), "input", at, str)
         block.text.add(fragment)
         if block.start.get("type") is not None:
             return [Delta(kind="provider", index=index, name="toolUse", text=fragment)]
