@@ -184,6 +184,13 @@ def test_stream_unknown_block_kept_as_provider_part() -> None:
     assert [(d.kind, d.index) for d in deltas[:-1]] == [("provider", 0)] * 2 + [("provider", 1)]
 
 
+def test_stream_unknown_start_member_left_out() -> None:
+    """A start member added later is left out; the tool call reads as without it."""
+    events = [START, _start(0, {"toolUse": {"toolUseId": "t", "name": "f", "new2027": 1}}), STOP]
+    (call,) = mp.message_from_stream(events, "bedrock").tool_calls
+    assert (call.id, call.name, call.arguments) == ("t", "f", "{}")
+
+
 def test_stream_unknown_member_of_known_block_skipped() -> None:
     """A delta member added later, for a text block, is skipped; the text stays."""
     events = [START, _delta(0, {"text": "Hi"}), _delta(0, {"textNew2027": {"x": 1}}), STOP]
@@ -309,6 +316,8 @@ HOSTILE = [
     ({"contentBlockDelta": {"contentBlockIndex": 0}}, r"contentBlockDelta\.delta: missing"),
     (_start(1, {"toolUse": {"name": "f"}}), r"start\.toolUse\.toolUseId: missing"),
     (_start(1, {"image": {}}), r"start\.image\.format: missing"),
+    (_start(1, {"toolUse": {"toolUseId": "t", "name": 3}}), r"start\.toolUse\.name: expected"),
+    (_start(1, {"toolResult": {"toolUseId": "t", "status": []}}), r"toolResult\.status: expected"),
     ({"messageStart": {"role": "user"}}, r"messageStart\.role"),
     ({"messageStop": {"stopReason": 7}}, r"messageStop\.stopReason"),
     ({"metadata": {"usage": {"inputTokens": -1}}}, r"metadata\.usage\.inputTokens"),

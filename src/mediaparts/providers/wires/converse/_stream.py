@@ -43,7 +43,14 @@ from mediaparts._conversation._parts import Part, ToolCall
 from mediaparts._errors import InvalidMedia, MediaError, StreamError, rewrap
 from mediaparts._inline import b64decode
 from mediaparts.providers._wire._deltas import Delta
-from mediaparts.providers._wire._reading import as_dict, as_list, json_arguments, need, shown
+from mediaparts.providers._wire._reading import (
+    as_dict,
+    as_list,
+    json_arguments,
+    maybe,
+    need,
+    shown,
+)
 from mediaparts.providers._wire._reading import stop_reason as read_stop
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import Fragments, StreamState, event_index
@@ -63,6 +70,13 @@ ERRORS = frozenset(
         "serviceUnavailableException",
     }
 )
+
+# The members of each `ContentBlockStart` this reader knows: (required, optional).
+_START_MEMBERS = {
+    "toolUse": (("toolUseId", "name"), ("type",)),
+    "toolResult": (("toolUseId",), ("type", "status")),
+    "image": (("format",), ()),
+}
 
 # The members of `ConverseStreamMetadataEvent` that `ConverseResponse` has too.
 _METADATA = ("usage", "metrics", "trace", "performanceConfig", "serviceTier")
@@ -222,19 +236,21 @@ class _Converse:
         key, start = one_key(need(value, "start", at, dict), f"{at}.start")
         where = f"{at}.start.{key}"
         body = as_dict(start, where)
+        if key in _START_MEMBERS:
+            # Its members, strings all; one added after 2026-12 is left out (the block it
+            # starts could not be read back with it).
+            required, optional = _START_MEMBERS[key]
+            kept = {k: need(body, k, where, str) for k in required}
+            body = kept | {k: body[k] for k in optional if maybe(body, k, where, str) is not None}
         if key == "toolUse":
-            call_id = need(body, "toolUseId", where, str)
-            name = need(body, "name", where, str)
             self._blocks.append(_Block("toolUse", body))
             if body.get("type") is not None:  # a tool the API runs itself
                 return [Delta(kind="provider", index=index, name="toolUse")]
-            return [Delta(kind="tool_call", index=index, id=call_id, name=name)]
+            return [Delta(kind="tool_call", index=index, id=body["toolUseId"], name=body["name"])]
         if key == "toolResult":
-            need(body, "toolUseId", where, str)
             self._blocks.append(_Block("toolResult", body))
             return [Delta(kind="provider", index=index, name="toolResult")]
         if key == "image":
-            need(body, "format", where, str)
             self._blocks.append(_Block("image", body))
             return []
         self._blocks.append(_Block(key, body))
