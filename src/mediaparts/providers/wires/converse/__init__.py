@@ -2,6 +2,12 @@
 
 `read` turns `converse` arguments (or their `messages` list) back into messages and
 `read_response` a `converse` response into an `Assistant`; `render(read(p))` gives `p` back.
+`stream` reads a `converse_stream` reply (the event dicts of its `["stream"]`, as
+`mp.StreamReader` feeds them) into the `Assistant` that `read_response` gives for the
+non-streamed response of the same content: one part per `contentBlockIndex` (a delta's
+`index`), tool input JSON fragments parsed at the end (kept as the text that arrived when they
+never make a JSON object), `finished` once `messageStop` arrives (`metadata` with the usage
+usually follows), error events raised as `StreamError` (see `_stream.py`).
 What the common model does not hold is kept under `native["bedrock"]`, and only `render` for
 Bedrock reads it:
 
@@ -42,6 +48,7 @@ from mediaparts.providers.wires.converse._shapes import STOP_REASONS as STOP_REA
 from mediaparts.providers.wires.converse._shapes import VALID_NAME as VALID_NAME
 from mediaparts.providers.wires.converse._shapes import formats as formats
 from mediaparts.providers.wires.converse._shapes import media_type_of as media_type_of
+from mediaparts.providers.wires.converse._stream import stream
 
 __all__ = [
     "check_request",
@@ -49,4 +56,5 @@ __all__ = [
     "read",
     "read_response",
     "render",
+    "stream",
 ]

@@ -38,7 +38,7 @@ from mediaparts.providers.wires.converse._read_blocks import (
 )
 from mediaparts.providers.wires.converse._shapes import STOP_REASONS
 
-__all__ = ["read", "read_response"]
+__all__ = ["read", "read_response", "read_usage"]
 
 Point: TypeAlias = tuple[Cache, Extra, Any]
 """A `cachePoint` that follows a block: its TTL, its hints, and the block as written."""
@@ -83,13 +83,14 @@ def read_response(response: Any, served: Served) -> Assistant:
     content = as_list(message.get("content"), "output.message.content")
     parts = [_part(served, *block) for block in _walk(content, "output.message.content")]
     reason, raw = stop_reason(body.get("stopReason"), STOP_REASONS, "stopReason")
-    usage = None if body.get("usage") is None else _usage(as_dict(body["usage"], "usage"))
+    usage = None if body.get("usage") is None else read_usage(as_dict(body["usage"], "usage"))
     return Assistant(parts=parts, usage=usage, stop_reason=reason, stop_reason_raw=raw)
 
 
-def _usage(usage: Mapping[str, Any]) -> Usage:
+def read_usage(usage: Mapping[str, Any], at: str = "usage") -> Usage:
+    """Return a `TokenUsage` (of a response, or of a stream's `metadata` at `at`) as `Usage`."""
     counts = {
-        key: token_count(usage, key, "usage")
+        key: token_count(usage, key, at)
         for key in ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
     }
     read, written = counts["cacheReadInputTokens"], counts["cacheWriteInputTokens"]

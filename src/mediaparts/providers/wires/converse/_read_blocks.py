@@ -41,7 +41,16 @@ from mediaparts.providers._wire._reading import (
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers.wires.converse._shapes import FORMAT_NAMES, formats
 
-__all__ = ["Extra", "Made", "cache_point", "json_result", "one_key", "part", "provider_part"]
+__all__ = [
+    "Extra",
+    "Made",
+    "cache_point",
+    "citation",
+    "json_result",
+    "one_key",
+    "part",
+    "provider_part",
+]
 
 Made: TypeAlias = Part | MediaPart
 """A part read from a block (media is typed `MediaPart` by the readers that build it)."""
@@ -257,11 +266,11 @@ def _citations(served: Served, value: Any, at: str, hints: Extra, cache: Cache |
     if len(chunks) != 1:
         hints["chunks"] = chunks
     cited = as_list(block.get("citations", []), f"{at}.citations")
-    found = tuple(_citation(served, item, f"{at}.citations[{i}]") for i, item in enumerate(cited))
+    found = tuple(citation(served, item, f"{at}.citations[{i}]") for i, item in enumerate(cited))
     return TextPart(text=text, citations=found, **fields(served, hints, cache))
 
 
-def _citation(served: Served, value: Any, at: str) -> Citation:
+def citation(served: Served, value: Any, at: str) -> Citation:
     """Return one `Citation` (botocore): title, source, sourceContent and a location."""
     item = as_dict(value, at)
     title = maybe(item, "title", at, str)
