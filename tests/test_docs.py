@@ -209,10 +209,10 @@ GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
     "responses_stream_client": lambda media, urls: _streaming(
         "openai-responses", "web_search_url_citations"
     ),
-    "anthropic_stream_client": lambda media, urls: _streaming("anthropic", "ANTHROPIC_CASE"),
-    "anthropic_stream_body": lambda media, urls: _streaming("anthropic", "ANTHROPIC_CASE", raw=True),
+    "anthropic_stream_client": lambda media, urls: _streaming("anthropic", "thinking"),
+    "anthropic_stream_body": lambda media, urls: _streaming("anthropic", "thinking", raw=True),
     "gemini_stream_client": lambda media, urls: _streaming("gemini", "text_chunks"),
-    "bedrock_stream_client": lambda media, urls: _streaming("bedrock", "BEDROCK_CASE"),
+    "bedrock_stream_client": lambda media, urls: _streaming("bedrock", "text_with_usage"),
 }
 
 

@@ -85,3 +85,12 @@ def response_body(content: bytes) -> Any:
     """An `httpx.Response` holding `content`: what `httpx.stream(...)` gives an application."""
     httpx = pytest.importorskip("httpx")
     return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=content)
+
+
+def bedrock_client(events: list[Any]) -> Any:
+    """A botocore `bedrock-runtime` client whose `converse_stream` answers with `events`, as
+    AWS event-stream frames (boto3's client is this one)."""
+    pytest.importorskip("botocore")
+    from tests.providers.bedrock._eventstream import client, event_frame
+
+    return client(b"".join(event_frame(event) for event in events))
