@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 import mediaparts as mp
 from tests.conversations._corpus import PROVIDERS, cases, load, path_of
+from tests.robustness._mutations import mutated, paths
 
 # What each node is replaced by: one value of each JSON type, and an empty one of each.
 _REPLACEMENTS: tuple[Any, ...] = (
@@ -36,33 +36,6 @@ _REPLACEMENTS: tuple[Any, ...] = (
     [{}],
     {"type": 1},
 )
-_Path = tuple[str | int, ...]
-
-
-def _paths(value: Any, at: _Path = ()) -> Iterator[_Path]:
-    """Yield the path of every node under `value` (not the root)."""
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        return
-    for key, item in items:
-        yield (*at, key)
-        yield from _paths(item, (*at, key))
-
-
-def _mutated(value: Any, path: _Path, replacement: Any) -> Any:
-    """Return a copy of `value` with the node at `path` replaced (or removed, for `...`)."""
-    copied = copy.deepcopy(value)
-    node = copied
-    for key in path[:-1]:
-        node = node[key]
-    if replacement is ... and isinstance(node, dict):
-        del node[path[-1]]
-    else:
-        node[path[-1]] = None if replacement is ... else replacement
-    return copied
 
 
 def _read(kind: str, value: Any, provider: str) -> None:
@@ -87,11 +60,11 @@ def test_reader_refuses_every_mutation_with_our_errors(kind: str, case: tuple[st
     provider, name = case
     original = load(path_of(provider, kind, name))
     before = copy.deepcopy(original)
-    for path in _paths(original):
+    for path in paths(original):
         for replacement in (*_REPLACEMENTS, ...):
-            mutated = _mutated(original, path, replacement)
+            changed = mutated(original, path, replacement)
             try:
-                _read(kind, mutated, provider)
+                _read(kind, changed, provider)
             except mp.MediaError:
                 pass
             except Exception as exc:

@@ -4,43 +4,16 @@ read with only our own errors, and the reply so far reads or is refused with one
 from __future__ import annotations
 
 import contextlib
-import copy
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import mediaparts as mp
 from tests.providers._streams import cases
+from tests.robustness._mutations import mutated, paths
 
 # What each node is replaced by: one value of each JSON type (and removal, `...`).
 _REPLACEMENTS: tuple[Any, ...] = (..., None, True, -1, 10**30, "", "a\ud800b", [], {}, {"type": 1})
-_Path = tuple[str | int, ...]
-
-
-def _paths(value: Any, at: _Path = ()) -> Iterator[_Path]:
-    """Yield the path of every node under `value` (not the root)."""
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        return
-    for key, item in items:
-        yield (*at, key)
-        yield from _paths(item, (*at, key))
-
-
-def _mutated(value: Any, path: _Path, replacement: Any) -> Any:
-    copied = copy.deepcopy(value)
-    node = copied
-    for key in path[:-1]:
-        node = node[key]
-    if replacement is ... and isinstance(node, dict):
-        del node[path[-1]]
-    else:
-        node[path[-1]] = None if replacement is ... else replacement
-    return copied
 
 
 def _read(events: list[Any], provider: str) -> None:
@@ -64,10 +37,10 @@ def test_stream_reader_refuses_every_mutation_with_our_errors(
     """Any one node of any event replaced or removed: a reply or a MediaError, never a crash."""
     events = case["events"]
     for i, event in enumerate(events):
-        for path in _paths(event):
+        for path in paths(event):
             for replacement in _REPLACEMENTS:
-                mutated = [*events[:i], _mutated(event, path, replacement), *events[i + 1 :]]
-                _read(mutated, provider)
+                changed = [*events[:i], mutated(event, path, replacement), *events[i + 1 :]]
+                _read(changed, provider)
 
 
 @pytest.mark.parametrize(("provider", "name", "case"), cases())

@@ -9,7 +9,7 @@ returns the deltas and holds the message so far.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 from mediaparts._boundary import Boundary
@@ -58,7 +58,7 @@ class StreamReader:
         UnknownProvider: No provider has that name.
     """
 
-    __slots__ = ("_cached", "_closed", "_model", "_provider", "_sse", "_state")
+    __slots__ = ("_cached", "_model", "_provider", "_sse", "_state")
 
     def __init__(self, provider: str | Provider, model: str | None = None) -> None:
         try:
@@ -71,7 +71,6 @@ class StreamReader:
         self._model = model
         self._sse: SSEDecoder | None = None
         self._cached: Assistant | None = None
-        self._closed = False
 
     @property
     def provider(self) -> Provider:
@@ -105,30 +104,13 @@ class StreamReader:
             StreamError: The API sent an error mid-stream (its `.partial` is the reply so
                 far, its `.error` the API's error).
         """
-        try:
-            with untrusted_paths("mp.StreamReader.feed()", None):
-                return self._feed(event)
-        except StreamError as exc:
-            if exc.partial is None:
-                exc.partial = self._partial()
-            raise
-        except Exception as exc:  # only MediaError leaves (see Boundary)
-            _READING_A_STREAM.reraise(exc)
+        return self._guarded("feed", lambda: self._feed(event))
 
     def close(self) -> list[Delta]:
         """Read what raw bytes left unfinished (an event the body did not end with a blank
         line); return its deltas. Feeding events after `close` is allowed (it is idempotent)."""
-        if self._sse is None:
-            return []
-        try:
-            with untrusted_paths("mp.StreamReader.close()", None):
-                return self._events(self._sse.close())
-        except StreamError as exc:
-            if exc.partial is None:
-                exc.partial = self._partial()
-            raise
-        except Exception as exc:  # only MediaError leaves (see Boundary)
-            _READING_A_STREAM.reraise(exc)
+        sse = self._sse
+        return [] if sse is None else self._guarded("close", lambda: self._events(sse.close()))
 
     def result(self) -> Assistant:
         """Return the whole reply, once the stream has ended.
@@ -163,6 +145,19 @@ class StreamReader:
         async for event in stream:
             self.feed(event)
             yield event
+
+    def _guarded(self, method: str, read: Callable[[], list[Delta]]) -> list[Delta]:
+        """Run `read` as a public method: readers name no path, only MediaError leaves, and a
+        StreamError carries the reply so far."""
+        try:
+            with untrusted_paths(f"mp.StreamReader.{method}()", None):
+                return read()
+        except StreamError as exc:
+            if exc.partial is None:
+                exc.partial = self._partial()
+            raise
+        except Exception as exc:  # only MediaError leaves (see Boundary)
+            _READING_A_STREAM.reraise(exc)
 
     def _feed(self, event: Any) -> list[Delta]:
         self._cached = None

@@ -23,14 +23,16 @@ What every wire's state promises (the tests hold each wire to it):
 from __future__ import annotations
 
 import io
+import json
 from typing import Any, Protocol
 
+from mediaparts._conversation._json_data import json_text
 from mediaparts._conversation._messages import Assistant
 from mediaparts._errors import InvalidMedia
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import shown
 
-__all__ = ["Fragments", "StreamState", "event_index"]
+__all__ = ["Fragments", "StreamState", "event_index", "json_object"]
 
 
 class StreamState(Protocol):
@@ -92,4 +94,21 @@ def event_index(value: Any, at: str, known: int) -> int:
         raise InvalidMedia(
             f"{at}: index {shown(value)} is out of order (the stream has had {known} blocks)"
         )
+    return value
+
+
+def json_object(text: str) -> dict[str, Any] | None:
+    """Return the JSON object streamed tool input adds up to, or None when it holds none a
+    message could keep (not JSON, not an object, NaN, nested too deeply): the caller then keeps
+    the text as it arrived."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    try:
+        json_text(value, what="the tool input")
+    except InvalidMedia:
+        return None
     return value

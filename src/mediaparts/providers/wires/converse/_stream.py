@@ -34,7 +34,6 @@ An error event (`throttlingException`, `modelStreamErrorException`, ...) raises
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,14 +45,18 @@ from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
-    json_arguments,
     maybe,
     need,
     shown,
 )
 from mediaparts.providers._wire._reading import stop_reason as read_stop
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers._wire._streaming import Fragments, StreamState, event_index
+from mediaparts.providers._wire._streaming import (
+    Fragments,
+    StreamState,
+    event_index,
+    json_object,
+)
 from mediaparts.providers.wires.converse._read import read_response, read_usage
 from mediaparts.providers.wires.converse._read_blocks import citation, one_key, provider_part
 from mediaparts.providers.wires.converse._shapes import STOP_REASONS
@@ -203,7 +206,7 @@ class _Converse:
     def _tool_use(self, block: _Block) -> tuple[dict[str, Any], str | None]:
         raw = str(block.text)
         call = dict(block.start)
-        value = _json_object(raw) if raw else {}
+        value = json_object(raw) if raw else {}
         if value is None:  # not (yet) a JSON object: kept as the text that arrived
             if call.get("type") is not None:
                 return {"toolUse": {**call, "input": raw}}, None
@@ -406,19 +409,4 @@ _KNOWN = frozenset(_DELTA_KINDS.values())
 def _string(value: Any, at: str) -> str:
     if not isinstance(value, str):
         raise InvalidMedia(f"{at}: expected a string, got {shown(value)}")
-    return value
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    """Return the JSON object `text` holds, or None when it holds none we could keep."""
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(value, dict):
-        return None
-    try:
-        json_arguments(value, "input")
-    except MediaError:  # NaN, a number too large, nesting too deep: kept as text
-        return None
     return value

@@ -38,7 +38,6 @@ Tool input JSON that never becomes a JSON object is kept as the text that arrive
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,7 +56,7 @@ from mediaparts.providers._wire._reading import (
 )
 from mediaparts.providers._wire._reading import stop_reason as read_stop_reason
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers._wire._streaming import Fragments, event_index
+from mediaparts.providers._wire._streaming import Fragments, event_index, json_object
 from mediaparts.providers.wires.messages._read import _citation, _usage, read_response
 from mediaparts.providers.wires.messages._shapes import STOP_REASONS
 
@@ -117,7 +116,7 @@ class _Block:
             node["signature"] = signature if signature is not None else ""  # not yet arrived
         elif self.type in _TAKES_JSON and self.json:
             said = str(self.json)
-            parsed = _json_object(said)
+            parsed = json_object(said)
             if parsed is None:
                 if self.type != "tool_use":
                     node["input"] = said
@@ -378,18 +377,3 @@ def _event_dict(event: Any) -> dict[str, Any]:
         return plain(event, sent=True)
     except MediaError as exc:
         raise InvalidMedia(f"event: {exc}") from exc
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    """Return the JSON object `text` holds, or None when it holds none we can keep."""
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(value, dict):
-        return None
-    try:
-        json_text(value, what="the tool input")
-    except InvalidMedia:  # NaN, or nested too deeply to keep
-        return None
-    return value
