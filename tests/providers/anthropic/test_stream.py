@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 import mediaparts as mp
+from tests.providers._stream_clients import anthropic_client
 from tests.providers._streams import cases, sse_bytes
 
 anthropic = pytest.importorskip("anthropic")
@@ -31,32 +30,8 @@ def _case(name: str) -> dict[str, Any]:
     return next(c.values[2] for c in CASES if c.values[1] == name)
 
 
-def _handler(events: list[Any]) -> Any:
-    body = sse_bytes("anthropic", events, names=True)
-
-    def handle(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    return handle
-
-
-@contextmanager
-def _client(events: list[Any]) -> Iterator[Any]:
-    transport = httpx2.MockTransport(_handler(events))
-    client = anthropic.Anthropic(
-        api_key="sk-test", http_client=httpx2.Client(transport=transport), max_retries=0
-    )
-    try:
-        yield client
-    finally:
-        client.close()
-
-
-def _async_client(events: list[Any]) -> Any:
-    transport = httpx2.MockTransport(_handler(events))
-    return anthropic.AsyncAnthropic(
-        api_key="sk-test", http_client=httpx2.AsyncClient(transport=transport), max_retries=0
-    )
+def _body(events: list[Any]) -> bytes:
+    return sse_bytes("anthropic", events, names=True)
 
 
 def _deltas(events: list[Any]) -> list[mp.Delta]:
@@ -67,7 +42,10 @@ def _deltas(events: list[Any]) -> list[mp.Delta]:
 @pytest.mark.parametrize(("provider", "name", "case"), CASES)
 def test_sdk_raw_events_same_as_dicts(provider: str, name: str, case: dict[str, Any]) -> None:
     """`messages.create(stream=True)`'s event objects give the message and deltas the dicts do."""
-    with _client(case["events"]) as client, client.messages.create(stream=True, **CALL) as stream:
+    with (
+        anthropic_client(_body(case["events"])) as client,
+        client.messages.create(stream=True, **CALL) as stream,
+    ):
         events = list(stream)
     assert mp.message_from_stream(events, provider) == mp.message_from_stream(
         case["events"], provider
@@ -78,7 +56,10 @@ def test_sdk_raw_events_same_as_dicts(provider: str, name: str, case: dict[str, 
 @pytest.mark.parametrize(("provider", "name", "case"), CASES)
 def test_sdk_helper_events_same_as_dicts(provider: str, name: str, case: dict[str, Any]) -> None:
     """The `messages.stream()` helper's events (synthetic ones and snapshots included) count once."""
-    with _client(case["events"]) as client, client.messages.stream(**CALL) as stream:
+    with (
+        anthropic_client(_body(case["events"])) as client,
+        client.messages.stream(**CALL) as stream,
+    ):
         events = list(stream)
     assert {"text", "input_json", "thinking", "citation"} & {e.type for e in events}
     assert _deltas(events) == _deltas(case["events"])
@@ -91,7 +72,10 @@ def test_sdk_helper_events_same_as_dicts(provider: str, name: str, case: dict[st
 def test_sdk_final_message_same_as_ours(provider: str, name: str, case: dict[str, Any]) -> None:
     """The helper's `get_final_message()` reads as the message we read from its stream."""
     reader = mp.StreamReader(provider)
-    with _client(case["events"]) as client, client.messages.stream(**CALL) as stream:
+    with (
+        anthropic_client(_body(case["events"])) as client,
+        client.messages.stream(**CALL) as stream,
+    ):
         for event in reader.relay(stream):
             assert event is not None
         final = stream.get_final_message()
@@ -104,7 +88,7 @@ def test_sdk_async_stream_same_as_dicts(provider: str, name: str, case: dict[str
     """The async client's raw stream and helper read as the dicts do."""
 
     async def read() -> tuple[mp.Assistant, mp.Assistant]:
-        client = _async_client(case["events"])
+        client = anthropic_client(_body(case["events"]), aio=True)
         try:
             raw = await mp.amessage_from_stream(
                 await client.messages.create(stream=True, **CALL), provider
@@ -149,7 +133,7 @@ def test_docs_snippet_reads_an_sdk_stream(
 ) -> None:
     """The docs' snippet prints the text as it streams and reads the whole reply."""
     case = _case("tool_use")
-    with _client(case["events"]) as client:
+    with anthropic_client(_body(case["events"])) as client:
         monkeypatch.setattr(anthropic, "Anthropic", lambda: client)
         scope: dict[str, Any] = {}
         exec(compile(DOCS_SNIPPET, "docs-snippet", "exec"), scope)
@@ -405,11 +389,14 @@ def test_deltas_of_a_web_search() -> None:
         ("stop", None, None),
     ]
     provider = "".join(d.arguments for d in deltas if d.kind == "provider")
-    assert json.loads(provider) == reply.parts[1].data["input"]
+    server_tool, text = reply.parts[1], reply.parts[4]
+    assert isinstance(server_tool, mp.ProviderPart) and isinstance(text, mp.TextPart)
+    assert json.loads(provider) == server_tool.data["input"]
     (cited,) = [d for d in deltas if d.kind == "citation"]
-    assert cited.citation == reply.parts[4].citations[0]
+    assert cited.citation == text.citations[0]
     usage, stop = deltas[-2:]
-    assert usage.usage == reply.usage and usage.usage.input_tokens == 10682
+    assert usage.usage == reply.usage
+    assert usage.usage is not None and usage.usage.input_tokens == 10682
     assert (stop.text, stop.stop_reason) == ("end_turn", "end")
 
 

@@ -25,6 +25,11 @@ START = {"messageStart": {"role": "assistant"}}
 STOP = {"messageStop": {"stopReason": "end_turn"}}
 
 
+def _wrong(value: object) -> Any:
+    """`value`, of a type the helper it is passed to would not take: for hostile events."""
+    return value
+
+
 def _delta(index: int, delta: dict[str, Any]) -> dict[str, Any]:
     return {"contentBlockDelta": {"contentBlockIndex": index, "delta": delta}}
 
@@ -64,7 +69,7 @@ def test_botocore_stream_same_message_as_dicts(provider: str, name: str, case: A
 
 
 # Streams of each content kind, with the `converse` content block the same content is.
-KINDS = {
+KINDS: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "server_tool": (
         [
             _start(0, {"toolUse": {"toolUseId": "s1", "name": "web", "type": "server_tool_use"}}),
@@ -180,6 +185,7 @@ def test_stream_unknown_block_kept_as_provider_part() -> None:
             }
         },
     )
+    assert isinstance(second, mp.ProviderPart)
     assert second.data == {"otherNew2027": {"deltas": [{"otherNew2027": "y"}]}}
     assert [(d.kind, d.index) for d in deltas[:-1]] == [("provider", 0)] * 2 + [("provider", 1)]
 
@@ -220,7 +226,9 @@ def test_stream_redacted_reasoning_bytes(encoded: bool) -> None:
         {"reasoningContent": {"redactedContent": b"".join(pieces)}}, {"text": "Done."}
     )
     assert reply == mp.message_from_response(whole, "bedrock")
-    assert reply.parts[0].data == b"".join(pieces)
+    reasoning = reply.parts[0]
+    assert isinstance(reasoning, mp.ReasoningPart)
+    assert reasoning.data == b"".join(pieces)
     assert [d.kind for d in deltas if d.index == 0] == ["reasoning", "reasoning"]
     via_botocore = mp.message_from_stream(_stream_of(events), "bedrock")
     assert via_botocore == reply
@@ -303,7 +311,7 @@ HOSTILE = [
     (_end(10**18), r"contentBlockStop\.contentBlockIndex"),
     (_delta(-1, {"text": "x"}), r"contentBlockDelta\.contentBlockIndex"),
     (_delta(True, {"text": "x"}), r"contentBlockDelta\.contentBlockIndex"),
-    (_delta("0", {"text": "x"}), r"contentBlockDelta\.contentBlockIndex"),
+    (_delta(_wrong("0"), {"text": "x"}), r"contentBlockDelta\.contentBlockIndex"),
     (_delta(2, {"text": "x"}), r"contentBlockDelta\.contentBlockIndex: index 2"),
     (_delta(1, {"toolUse": {"input": "{}"}}), r"delta\.toolUse: block 1 was never started"),
     (_delta(1, {"image": {"source": {"bytes": PNG}}}), r"delta\.image: block 1 was never started"),
@@ -343,7 +351,9 @@ def test_stream_hostile_event_is_invalid_media(event: Any, names: str) -> None:
 def test_stream_metadata_cannot_reach_the_content() -> None:
     """metadata members the response has not (`output`, `stopReason`) are left out."""
     events = [START, _delta(0, {"text": "Hi"}), STOP]
-    hostile = {"metadata": {"output": {"message": {"role": "assistant", "content": []}}}}
+    hostile: dict[str, Any] = {
+        "metadata": {"output": {"message": {"role": "assistant", "content": []}}}
+    }
     hostile["metadata"]["stopReason"] = "max_tokens"
     reply = mp.message_from_stream([*events, hostile], "bedrock")
     assert reply == mp.message_from_stream(events, "bedrock")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from tests.providers._stream_clients import gemini_client
 from tests.providers._streams import STREAMS, sse_bytes
 from tests.providers.gemini._payloads import SIGNATURE
 
@@ -30,25 +31,6 @@ def _body(events: list[Any]) -> bytes:
     return sse_bytes("gemini", events)
 
 
-def _client(body: bytes) -> Any:
-    """An SDK client whose requests all get `body` as a server-sent event stream."""
-
-    def reply(request: Any) -> Any:
-        assert request.url.path.endswith(":streamGenerateContent")
-        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    transport = httpx.MockTransport(reply)
-
-    async def areply(request: Any) -> Any:
-        return reply(request)
-
-    options = types.HttpOptions(
-        httpx_client=httpx.Client(transport=transport),
-        httpx_async_client=httpx.AsyncClient(transport=httpx.MockTransport(areply)),
-    )
-    return genai.Client(api_key="test-key", http_options=options)
-
-
 def _chunk(*parts: dict[str, Any], **candidate: Any) -> dict[str, Any]:
     return {"candidates": [{"content": {"role": "model", "parts": list(parts)}, **candidate}]}
 
@@ -57,7 +39,7 @@ def _chunk(*parts: dict[str, Any], **candidate: Any) -> dict[str, Any]:
 def test_sdk_stream_reads_as_its_dicts(path: Path) -> None:
     """The SDK's GenerateContentResponse chunks give the message and deltas their dicts give."""
     case = _case(path)
-    client = _client(_body(case["events"]))
+    client = gemini_client(_body(case["events"]))
     chunks = list(client.models.generate_content_stream(model=MODEL, contents="Go on"))
     assert all(isinstance(c, types.GenerateContentResponse) for c in chunks)
     from_sdk = mp.StreamReader("gemini")
@@ -73,7 +55,7 @@ def test_sdk_stream_reads_as_its_dicts(path: Path) -> None:
 def test_sdk_async_stream_reads_as_its_dicts(path: Path) -> None:
     """The async client's stream (client.aio) reads as the dicts do."""
     case = _case(path)
-    client = _client(_body(case["events"]))
+    client = gemini_client(_body(case["events"]))
 
     async def read() -> mp.Assistant:
         stream = await client.aio.models.generate_content_stream(model=MODEL, contents="Go on")
@@ -264,7 +246,7 @@ _STREAMED_CALL = [
     ),
     _chunk({"text": "Calling it."}, finishReason="STOP"),
 ]
-_WHOLE_CALL = {
+_WHOLE_CALL: dict[str, Any] = {
     "functionCall": {
         "name": "get_weather",
         "args": {
@@ -334,7 +316,7 @@ def test_docs_snippet_reads_an_sdk_stream(
 ) -> None:
     """The docs' snippet prints the text as it comes and ends with the whole reply."""
     case = _case(STREAMS / "gemini" / "text_chunks.json")
-    mock = _client(_body(case["events"]))
+    mock = gemini_client(_body(case["events"]))
     monkeypatch.setattr(genai, "Client", lambda *args, **kwargs: mock)
     scope: dict[str, Any] = {}
     exec(compile(SNIPPET, "snippet", "exec"), scope)  # the snippet under test, as written

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from tests.providers._stream_clients import openai_client
 from tests.providers._streams import sse_bytes
 
 STREAMS = Path(__file__).resolve().parents[2] / "golden" / "streams" / "openai"
@@ -33,29 +34,6 @@ def _deltas(events: list[Any]) -> tuple[list[mp.Delta], mp.Assistant]:
     reader = mp.StreamReader("openai")
     deltas = [d for event in events for d in reader.feed(event)]
     return deltas, reader.result()
-
-
-def _handler(body: bytes) -> Any:
-    httpx2 = pytest.importorskip("httpx2")
-
-    def reply(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    return httpx2.MockTransport(reply)
-
-
-def _client(body: bytes) -> Any:
-    openai = pytest.importorskip("openai")
-    httpx2 = pytest.importorskip("httpx2")
-    http = httpx2.Client(transport=_handler(body))
-    return openai.OpenAI(api_key="x", http_client=http, max_retries=0)
-
-
-def _async_client(body: bytes) -> Any:
-    openai = pytest.importorskip("openai")
-    httpx2 = pytest.importorskip("httpx2")
-    http = httpx2.AsyncClient(transport=_handler(body))
-    return openai.AsyncOpenAI(api_key="x", http_client=http, max_retries=0)
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None, index: int = 0) -> dict[str, Any]:
@@ -80,7 +58,7 @@ def _call(index: int, **fields: Any) -> dict[str, Any]:
 def test_sdk_chunks_read_as_their_dicts(name: str) -> None:
     """The SDK's ChatCompletionChunk objects give the deltas and message their dicts give."""
     case = _case(name)
-    client = _client(sse_bytes("openai", case["events"]))
+    client = openai_client(sse_bytes("openai", case["events"]))
     chunks = list(client.chat.completions.create(**ASK, stream=True))
     assert _deltas(chunks) == _deltas(case["events"])
     assert _deltas(chunks)[1] == mp.message_from_response(case["response"], "openai")
@@ -90,7 +68,7 @@ def test_sdk_chunks_read_as_their_dicts(name: str) -> None:
 def test_sdk_stream_helper_events_read_as_the_chunks(name: str) -> None:
     """The stream() helper's events give the same deltas: its derived events are skipped."""
     case = _case(name)
-    client = _client(sse_bytes("openai", case["events"]))
+    client = openai_client(sse_bytes("openai", case["events"]))
     with client.chat.completions.stream(**ASK) as stream:
         events = list(stream)
     if name != "audio":  # the helper derives no event from audio
@@ -108,11 +86,11 @@ def test_sdk_async_client_reads_as_the_dicts(name: str) -> None:
     expected = mp.message_from_stream(case["events"], "openai")
 
     async def chunks() -> mp.Assistant:
-        stream = await _async_client(body).chat.completions.create(**ASK, stream=True)
+        stream = await openai_client(body, aio=True).chat.completions.create(**ASK, stream=True)
         return await mp.amessage_from_stream(stream, "openai")
 
     async def helper() -> mp.Assistant:
-        async with _async_client(body).chat.completions.stream(**ASK) as stream:
+        async with openai_client(body, aio=True).chat.completions.stream(**ASK) as stream:
             return await mp.amessage_from_stream(stream, "openai")
 
     assert asyncio.run(chunks()) == expected
@@ -158,7 +136,7 @@ def test_docs_snippet_reads_an_sdk_stream(
     openai = pytest.importorskip("openai")
     case = _case("text_usage")
     body = sse_bytes("openai", case["events"])
-    client = _client(body)
+    client = openai_client(body)
     monkeypatch.setattr(openai, "OpenAI", lambda: client)
     scope: dict[str, Any] = {}
     exec(compile(SNIPPET, "snippet", "exec"), scope)
@@ -216,6 +194,7 @@ def test_stream_tool_arguments_never_json_kept() -> None:
     ]
     deltas, reply = _deltas(events)
     (call,) = reply.parts
+    assert isinstance(call, mp.ToolCall)
     assert call.arguments == '{"city": "Paris'
     assert "".join(d.arguments for d in deltas) == '{"city": "Paris'
 
@@ -230,6 +209,7 @@ def test_stream_custom_tool_input_as_arguments() -> None:
     ]
     deltas, reply = _deltas(events)
     (call,) = reply.parts
+    assert isinstance(call, mp.ToolCall)
     assert (call.id, call.name, json.loads(call.arguments)) == ("call_1", "python", {"input": text})
     assert "".join(d.arguments for d in deltas if d.kind == "tool_call") == call.arguments
     whole = {"id": "call_1", "type": "custom", "custom": {"name": "python", "input": text}}
@@ -255,7 +235,9 @@ def test_stream_legacy_function_call() -> None:
     ]
     deltas, reply = _deltas(events)
     assert [p.kind for p in reply.parts] == ["text", "tool_call"]
-    assert (reply.parts[1].name, reply.parts[1].arguments) == ("lookup", '{"q": 1}')
+    call = reply.parts[1]
+    assert isinstance(call, mp.ToolCall)
+    assert (call.name, call.arguments) == ("lookup", '{"q": 1}')
     assert {d.index for d in deltas if d.kind == "tool_call"} == {1}
     assert reply.stop_reason == "tool_call"
 
@@ -284,7 +266,9 @@ def test_stream_citation_before_text_waits_for_it() -> None:
     events = [_chunk({"annotations": [note]}), _chunk({"content": "Hi"}), _chunk({}, "stop")]
     deltas, reply = _deltas(events)
     assert [d.kind for d in deltas] == ["text", "citation", "stop"]
-    assert reply.parts[0].citations[0].url == "https://a.example"
+    text = reply.parts[0]
+    assert isinstance(text, mp.TextPart)
+    assert text.citations[0].url == "https://a.example"
 
 
 def test_stream_usage_on_last_choice_chunk() -> None:
@@ -326,7 +310,9 @@ def test_stream_tool_call_index_out_of_reach_invalid(index: Any) -> None:
     with pytest.raises(mp.InvalidMedia) as caught:
         reader.feed(_call(index, function={"arguments": "x"}))
     assert str(caught.value).startswith(INDEX_AT)
-    assert reader.message.parts[0].name == "f"
+    call = reader.message.parts[0]
+    assert isinstance(call, mp.ToolCall)
+    assert call.name == "f"
 
 
 def _broken(at: list[Any], value: Any) -> dict[str, Any]:
@@ -401,4 +387,6 @@ def test_stream_twenty_thousand_deltas_read(kind: str) -> None:
     if kind == "text":
         assert reply.text == "a" * n
     else:
-        assert reply.parts[0].arguments == '"' + "a" * n + '"'
+        call = reply.parts[0]
+        assert isinstance(call, mp.ToolCall)
+        assert call.arguments == '"' + "a" * n + '"'

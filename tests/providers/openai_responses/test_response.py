@@ -71,7 +71,8 @@ def test_read_response_parsed_response_same_as_plain() -> None:
 
     data = _load("02_reasoning_parallel_tool_calls")
     response = Response.model_validate(data)
-    parsed = parse_response(text_format=None, input_tools=data["tools"], response=response)
+    text_format: Any = None  # no format; the SDK annotates this `type[T] | Omit`
+    parsed = parse_response(text_format=text_format, input_tools=data["tools"], response=response)
     assert mp.message_from_response(parsed, P) == mp.message_from_response(data, P)
 
 

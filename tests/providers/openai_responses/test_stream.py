@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from tests.providers._stream_clients import openai_client
 from tests.providers._streams import STREAMS, sse_bytes
 from tests.providers.openai_responses._stream_events import (
     CALL,
@@ -37,22 +38,6 @@ def _sse(events: list[Any]) -> bytes:
     return sse_bytes(P, events, names=True)
 
 
-def _client(body: bytes, *, aio: bool = False) -> Any:
-    """An `openai.OpenAI` (`AsyncOpenAI`) answering every request with the SSE `body`."""
-    openai = pytest.importorskip("openai")
-    httpx = pytest.importorskip("httpx")
-
-    def answer(request: Any) -> Any:
-        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    transport = httpx.MockTransport(answer)
-    if aio:
-        http = httpx.AsyncClient(transport=transport)
-        return openai.AsyncOpenAI(api_key="sk-test", http_client=http, max_retries=0)
-    http = httpx.Client(transport=transport)
-    return openai.OpenAI(api_key="sk-test", http_client=http, max_retries=0)
-
-
 def _tools(case: dict[str, Any]) -> list[Any]:
     """The request's function tools (the helper parses their calls' arguments with them)."""
     return [t for t in case["response"]["tools"] if t["type"] == "function"]
@@ -65,7 +50,7 @@ def _tools(case: dict[str, Any]) -> list[Any]:
 def test_stream_sdk_create_events_same_as_dicts(name: str) -> None:
     """`responses.create(stream=True)` event objects give the deltas and message the dicts do."""
     case = recorded(name)
-    client = _client(_sse(case["events"]))
+    client = openai_client(_sse(case["events"]))
     events = list(client.responses.create(model="m", input="hi", stream=True))
     assert [e.type for e in events] == [e["type"] for e in case["events"]]
     assert read_deltas(events)[0] == read_deltas(case["events"])[0]
@@ -77,7 +62,7 @@ def test_stream_sdk_create_events_same_as_dicts(name: str) -> None:
 def test_stream_sdk_helper_same_as_dicts(name: str) -> None:
     """The `responses.stream()` helper's events (snapshots on some) count nothing twice."""
     case = recorded(name)
-    client = _client(_sse(case["events"]))
+    client = openai_client(_sse(case["events"]))
     with client.responses.stream(model="m", input="hi", tools=_tools(case)) as events:
         got = list(events)
     assert read_deltas(got)[0] == read_deltas(case["events"])[0]
@@ -95,7 +80,7 @@ def test_stream_sdk_async_same_as_dicts(name: str) -> None:
     whole = mp.message_from_response(case["response"], P)
 
     async def read() -> tuple[mp.Assistant, mp.Assistant]:
-        client = _client(_sse(case["events"]), aio=True)
+        client = openai_client(_sse(case["events"]), aio=True)
         created = await client.responses.create(model="m", input="hi", stream=True)
         one = await mp.amessage_from_stream(created, P)
         async with client.responses.stream(model="m", input="hi", tools=_tools(case)) as events:
@@ -125,7 +110,7 @@ history = [mp.User("Where is TRAPPIST-1?"), reply]
 def test_stream_docs_snippet_runs(capsys: pytest.CaptureFixture[str]) -> None:
     """The docs' snippet reads an SDK stream into the reply the response gives."""
     case = recorded("web_search_url_citations")
-    scope: dict[str, Any] = {"client": _client(_sse(case["events"]))}
+    scope: dict[str, Any] = {"client": openai_client(_sse(case["events"]))}
     exec(DOCS_SNIPPET, scope)
     reply = scope["reply"]
     assert reply == mp.message_from_response(case["response"], P)
@@ -165,7 +150,9 @@ def test_stream_delta_index_follows_read_response_order() -> None:
         ("stop", None),
     ]
     assert (deltas[2].id, deltas[2].name, deltas[3].id) == ("call_1", "zoom", None)
-    assert reply.parts[2].arguments == '{"x":1}'
+    call = reply.parts[2]
+    assert isinstance(call, mp.ToolCall)
+    assert call.arguments == '{"x":1}'
 
 
 def test_stream_reasoning_keeps_encrypted_content_and_id() -> None:
@@ -179,6 +166,7 @@ def test_stream_reasoning_keeps_encrypted_content_and_id() -> None:
         if event["type"] == "response.output_item.done":
             break
     part = reader.message.parts[0]
+    assert isinstance(part, mp.ReasoningPart)
     assert (part.data, part.id) == (item["encrypted_content"], item["id"])
     assert part.summary == tuple(s["text"] for s in item["summary"])
     for event in events:
@@ -197,6 +185,7 @@ def test_stream_reasoning_texts_join_with_a_blank_line() -> None:
     ]
     deltas, reader = read_deltas(events)
     part = reader.result().parts[0]
+    assert isinstance(part, mp.ReasoningPart)
     assert part.text == "".join(d.text for d in deltas if d.kind == "reasoning") == "One\n\nTwo"
 
 
@@ -210,7 +199,9 @@ def test_stream_items_without_deltas_are_said_when_done() -> None:
     assert reply == mp.message_from_response(case["response"], P)
     assert "".join(d.text for d in deltas if d.kind == "text") == reply.text
     cited = [d.citation for d in deltas if d.kind == "citation"]
-    assert tuple(cited) == reply.parts[1].citations
+    text = reply.parts[1]
+    assert isinstance(text, mp.TextPart)
+    assert tuple(cited) == text.citations
     assert read_deltas(case["events"])[0] != deltas  # the full stream said them as they came
 
 
@@ -274,7 +265,9 @@ def test_stream_custom_tool_call_grows_as_provider_deltas() -> None:
         ("provider", "custom_tool_call", "SELECT "),
         ("provider", "custom_tool_call", "1"),
     ]
-    assert reader.result().parts[0].data == whole
+    part = reader.result().parts[0]
+    assert isinstance(part, mp.ProviderPart)
+    assert part.data == whole
 
 
 def test_stream_events_after_the_final_one_are_skipped() -> None:
@@ -295,7 +288,9 @@ def test_stream_partial_function_call_keeps_its_text() -> None:
     reader = mp.StreamReader(P)
     for event in case["events"][:5]:
         reader.feed(event)
-    assert reader.message.parts[0].arguments == '{"city":"P'
+    call = reader.message.parts[0]
+    assert isinstance(call, mp.ToolCall)
+    assert call.arguments == '{"city":"P'
     assert reader.message.stop_reason is None
 
 
@@ -314,6 +309,7 @@ def test_stream_malformed_function_call_json_is_kept() -> None:
     ]
     deltas, reader = read_deltas(events)
     call = reader.result().parts[0]
+    assert isinstance(call, mp.ToolCall)
     assert call.arguments == "".join(d.arguments for d in deltas if d.kind == "tool_call") == said
     with pytest.raises(mp.InvalidMedia, match="not valid JSON"):
         call.parsed_arguments()
@@ -356,7 +352,7 @@ def test_stream_api_error_raises_stream_error(
 def test_stream_api_error_from_the_sdk_keeps_the_error() -> None:
     """The SDK's `error` event object raises the same StreamError as its dict."""
     event = make_event("error", code="server_error", message="Oops", param=None, sequence_number=3)
-    client = _client(_sse([CREATED, event]))
+    client = openai_client(_sse([CREATED, event]))
     with pytest.raises(mp.StreamError) as caught:
         mp.message_from_stream(client.responses.create(model="m", input="hi", stream=True), P)
     assert caught.value.error == event

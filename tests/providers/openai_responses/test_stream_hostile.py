@@ -24,6 +24,12 @@ from tests.providers.openai_responses._stream_events import (
     text_delta,
 )
 
+
+def _wrong(value: object) -> Any:
+    """`value`, of a type the helper it is passed to would not take: for malformed events."""
+    return value
+
+
 # -- hostile streams -----------------------------------------------------------------------------
 
 HUGE = 10**18
@@ -81,8 +87,8 @@ def test_stream_huge_index_is_invalid_media(event: dict[str, Any], field: str) -
 MALFORMED: list[tuple[Any, str]] = [
     (42, "expected the SDK's response object or its dict"),
     ({"delta": "x"}, r"event\.type: expected a string"),
-    (text_delta(0, 0, 5), r"response\.output_text\.delta\.delta: expected a string"),
-    (text_delta("0", 0, "x"), r"output_text\.delta\.output_index: expected a whole number"),
+    (text_delta(0, 0, _wrong(5)), r"response\.output_text\.delta\.delta: expected a string"),
+    (text_delta(_wrong("0"), 0, "x"), r"output_text\.delta\.output_index: expected a whole number"),
     (text_delta(True, 0, "x"), r"output_text\.delta\.output_index: expected a whole number"),
     (text_delta(1, 0, "x"), r"output_index: output item 1 is a 'reasoning', not a message"),
     (text_delta(2, 0, "x"), r"output_index: no output item 2 has been added"),
@@ -90,7 +96,7 @@ MALFORMED: list[tuple[Any, str]] = [
         text_delta(0, 0, "x", "refusal"),
         r"content_index: block 0 of output item 0 is a 'output_text'",
     ),
-    (item_added(2, "an item"), r"response\.output_item\.added\.item: expected an object"),
+    (item_added(2, _wrong("an item")), r"response\.output_item\.added\.item: expected an object"),
     (item_added(2, {"type": 7}), r"response\.output_item\.added\.item\.type: expected a string"),
     (
         item_added(0, REASONING),
