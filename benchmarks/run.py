@@ -211,6 +211,7 @@ SECTION_NAMES = (
     "import",
     "count",
     "render",
+    "streams",
     "office",
     "pdf",
     "video",

@@ -9,13 +9,13 @@ returns the deltas and holds the message so far.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any, NoReturn
 
 from mediaparts._boundary import Boundary
 from mediaparts._conversation._messages import Assistant
 from mediaparts._errors import InvalidConfig, StreamError, excerpt
-from mediaparts._sources import untrusted_paths
+from mediaparts._paths import UntrustedPaths
 from mediaparts.providers._read import settled
 from mediaparts.providers._record import Provider
 from mediaparts.providers._registry import get
@@ -58,7 +58,7 @@ class StreamReader:
         UnknownProvider: No provider has that name.
     """
 
-    __slots__ = ("_cached", "_model", "_provider", "_sse", "_state")
+    __slots__ = ("_cached", "_guard", "_model", "_provider", "_sse", "_state")
 
     def __init__(self, provider: str | Provider, model: str | None = None) -> None:
         try:
@@ -71,6 +71,8 @@ class StreamReader:
         self._model = model
         self._sse: SSEDecoder | None = None
         self._cached: Assistant | None = None
+        # Readers name no path; a second guard, entered once per event, so a cheap one.
+        self._guard = UntrustedPaths("mp.StreamReader")
 
     @property
     def provider(self) -> Provider:
@@ -91,7 +93,8 @@ class StreamReader:
         """
         if self._cached is None:
             try:
-                self._cached = self._reply()
+                with self._guard:
+                    self._cached = self._reply()
             except Exception as exc:  # only MediaError leaves (see Boundary)
                 _READING_A_STREAM.reraise(exc)
         return self._cached
@@ -104,13 +107,22 @@ class StreamReader:
             StreamError: The API sent an error mid-stream (its `.partial` is the reply so
                 far, its `.error` the API's error).
         """
-        return self._guarded("feed", lambda: self._feed(event))
+        try:
+            with self._guard:
+                return self._feed(event)
+        except Exception as exc:  # only MediaError leaves (see Boundary)
+            self._reraise(exc)
 
     def close(self) -> list[Delta]:
         """Read what raw bytes left unfinished (an event the body did not end with a blank
         line); return its deltas. Feeding events after `close` is allowed (it is idempotent)."""
-        sse = self._sse
-        return [] if sse is None else self._guarded("close", lambda: self._events(sse.close()))
+        if self._sse is None:
+            return []
+        try:
+            with self._guard:
+                return self._events(self._sse.close())
+        except Exception as exc:  # only MediaError leaves (see Boundary)
+            self._reraise(exc)
 
     def result(self) -> Assistant:
         """Return the whole reply, once the stream has ended.
@@ -146,18 +158,12 @@ class StreamReader:
             self.feed(event)
             yield event
 
-    def _guarded(self, method: str, read: Callable[[], list[Delta]]) -> list[Delta]:
-        """Run `read` as a public method: readers name no path, only MediaError leaves, and a
-        StreamError carries the reply so far."""
-        try:
-            with untrusted_paths(f"mp.StreamReader.{method}()", None):
-                return read()
-        except StreamError as exc:
-            if exc.partial is None:
-                exc.partial = self._partial()
-            raise
-        except Exception as exc:  # only MediaError leaves (see Boundary)
-            _READING_A_STREAM.reraise(exc)
+    def _reraise(self, error: Exception) -> NoReturn:
+        """Raise what may leave a public method (see Boundary), a StreamError with the reply
+        so far."""
+        if isinstance(error, StreamError) and error.partial is None:
+            error.partial = self._partial()
+        _READING_A_STREAM.reraise(error)
 
     def _feed(self, event: Any) -> list[Delta]:
         self._cached = None

@@ -92,7 +92,7 @@ def stream(served: Served) -> StreamState:
     return _Converse(served)
 
 
-class _Block:
+class _ContentBlock:
     """One content block as it arrives: its kind and what its events have said so far."""
 
     __slots__ = ("citations", "data", "items", "kind", "signature", "start", "text")
@@ -123,7 +123,7 @@ class _Converse:
 
     def __init__(self, served: Served) -> None:
         self._served = served
-        self._blocks: list[_Block] = []
+        self._blocks: list[_ContentBlock] = []
         self._role = "assistant"
         self._stop: dict[str, Any] = {}
         self._meta: dict[str, Any] = {}
@@ -170,7 +170,7 @@ class _Converse:
 
     # -- the response's blocks ---------------------------------------------------------------
 
-    def _written(self, block: _Block, at: str) -> tuple[dict[str, Any], Part | str | None]:
+    def _written(self, block: _ContentBlock, at: str) -> tuple[dict[str, Any], Part | str | None]:
         """Return the block as `converse` writes it, and what to put in the place of the part
         read from it when the block alone cannot say it: a part, or a tool call's arguments."""
         kind = block.kind
@@ -203,7 +203,7 @@ class _Converse:
             return {"toolResult": {**block.start, "content": items}}, None
         return {"text": ""}, self._other(block, kind, at)
 
-    def _tool_use(self, block: _Block) -> tuple[dict[str, Any], str | None]:
+    def _tool_use(self, block: _ContentBlock) -> tuple[dict[str, Any], str | None]:
         raw = str(block.text)
         call = dict(block.start)
         value = json_object(raw) if raw else {}
@@ -215,7 +215,7 @@ class _Converse:
         call["input"] = value
         return {"toolUse": call}, None
 
-    def _other(self, block: _Block, key: str, at: str) -> Part:
+    def _other(self, block: _ContentBlock, key: str, at: str) -> Part:
         data: dict[str, Any] = {"deltas": list(block.items)}
         if block.start:
             data = {"start": {key: block.start}, **data}
@@ -246,17 +246,17 @@ class _Converse:
             kept = {k: need(body, k, where, str) for k in required}
             body = kept | {k: body[k] for k in optional if maybe(body, k, where, str) is not None}
         if key == "toolUse":
-            self._blocks.append(_Block("toolUse", body))
+            self._blocks.append(_ContentBlock("toolUse", body))
             if body.get("type") is not None:  # a tool the API runs itself
                 return [Delta(kind="provider", index=index, name="toolUse")]
             return [Delta(kind="tool_call", index=index, id=body["toolUseId"], name=body["name"])]
         if key == "toolResult":
-            self._blocks.append(_Block("toolResult", body))
+            self._blocks.append(_ContentBlock("toolResult", body))
             return [Delta(kind="provider", index=index, name="toolResult")]
         if key == "image":
-            self._blocks.append(_Block("image", body))
+            self._blocks.append(_ContentBlock("image", body))
             return []
-        self._blocks.append(_Block(key, body))
+        self._blocks.append(_ContentBlock(key, body))
         return [Delta(kind="provider", index=index, name=key)]
 
     def _block_delta(self, value: dict[str, Any]) -> list[Delta]:
@@ -271,7 +271,7 @@ class _Converse:
                 raise InvalidMedia(
                     f"{where}: block {index} was never started (its contentBlockStart comes first)"
                 )
-            self._blocks.append(_Block(kind or key))
+            self._blocks.append(_ContentBlock(kind or key))
         block = self._blocks[index]
         if kind is None:
             if block.kind in _KNOWN:
@@ -286,7 +286,7 @@ class _Converse:
         at = "contentBlockStop.contentBlockIndex"
         index = event_index(value.get("contentBlockIndex"), at, len(self._blocks))
         if index == len(self._blocks):  # a text block that had no delta
-            self._blocks.append(_Block("text"))
+            self._blocks.append(_ContentBlock("text"))
         return []
 
     def _message_stop(self, value: dict[str, Any]) -> list[Delta]:
@@ -312,25 +312,25 @@ class _Converse:
 
     # -- deltas ------------------------------------------------------------------------------
 
-    def _text(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
+    def _text(self, block: _ContentBlock, index: int, value: Any, at: str) -> list[Delta]:
         text = _string(value, at)
         block.text.add(text)
         return [Delta(kind="text", index=index, text=text)]
 
-    def _citation(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
+    def _citation(self, block: _ContentBlock, index: int, value: Any, at: str) -> list[Delta]:
         item = as_dict(value, at)
         made = citation(self._served, item, at)
         block.citations.append(item)
         return [Delta(kind="citation", index=index, citation=made)]
 
-    def _tool_input(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
+    def _tool_input(self, block: _ContentBlock, index: int, value: Any, at: str) -> list[Delta]:
         fragment = need(as_dict(value, at), "input", at, str)
         block.text.add(fragment)
         if block.start.get("type") is not None:
             return [Delta(kind="provider", index=index, name="toolUse", text=fragment)]
         return [Delta(kind="tool_call", index=index, arguments=fragment)]
 
-    def _reasoning(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
+    def _reasoning(self, block: _ContentBlock, index: int, value: Any, at: str) -> list[Delta]:
         key, inner = one_key(value, at)
         where = f"{at}.{key}"
         if key == "text":
@@ -349,7 +349,7 @@ class _Converse:
             return [Delta(kind="reasoning", index=index)]
         return []  # a member added after 2026-12: skipped
 
-    def _image(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
+    def _image(self, block: _ContentBlock, index: int, value: Any, at: str) -> list[Delta]:
         body = as_dict(value, at)
         if body.get("error") is not None:
             block.start["error"] = as_dict(body["error"], f"{at}.error")
@@ -361,7 +361,7 @@ class _Converse:
                 block.items.append({key: inner})
         return []
 
-    def _tool_result(self, block: _Block, index: int, value: Any, at: str) -> list[Delta]:
+    def _tool_result(self, block: _ContentBlock, index: int, value: Any, at: str) -> list[Delta]:
         deltas: list[Delta] = []
         for i, item in enumerate(as_list(value, at)):
             key, inner = one_key(item, f"{at}[{i}]")

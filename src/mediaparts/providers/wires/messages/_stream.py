@@ -89,7 +89,7 @@ def stream(served: Served) -> MessagesStream:
     return MessagesStream(served)
 
 
-class _Block:
+class _StreamedBlock:
     """One content block as it grows: the block its start gave, and what its deltas added."""
 
     __slots__ = ("citations", "json", "node", "signature", "text", "type")
@@ -135,7 +135,7 @@ class MessagesStream:
     def __init__(self, served: Served) -> None:
         self._served = served
         self._shell: dict[str, Any] | None = None
-        self._blocks: list[_Block] = []
+        self._blocks: list[_StreamedBlock] = []
         self._usage: dict[str, Any] = {}
         self._ending: dict[str, Any] = {}
         self._finished = False
@@ -238,7 +238,7 @@ class MessagesStream:
         """Start block `index`; return the delta announcing its part."""
         node = as_dict(value, at)
         kind = need(node, "type", at, str)
-        block = _Block(node, kind)
+        block = _StreamedBlock(node, kind)
         delta: Delta
         if kind == "text":
             text = maybe(node, "text", at, str) or ""
@@ -272,7 +272,7 @@ class MessagesStream:
         self._blocks.append(block)
         return [delta]
 
-    def _started(self, node: dict[str, Any], at: str) -> tuple[int, _Block]:
+    def _started(self, node: dict[str, Any], at: str) -> tuple[int, _StreamedBlock]:
         """Return the index an event names, of a block that has started, and the block."""
         index = event_index(node.get("index"), at, len(self._blocks))
         if index == len(self._blocks):
@@ -355,12 +355,23 @@ class MessagesStream:
         )
 
 
+# The one field of each delta that carries its content, by the delta's type.
+_DELTA_FIELDS = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "input_json_delta": "partial_json",
+    "signature_delta": "signature",
+}
+
+
 def _event_dict(event: Any) -> dict[str, Any]:
     """Return an event as a dict: an SDK object dumped with the fields the API sent.
 
     An SDK object of a type not read here (the helper's synthetic events, `ping`) is not
     dumped, nor the snapshot the helper adds to `content_block_stop` and `message_stop`.
     """
+    if type(event) is dict:
+        return event  # read, never changed: its keys are checked where they are read
     if isinstance(event, Mapping):
         return as_dict(event, "event")
     if not callable(getattr(event, "model_dump", None)):
@@ -373,6 +384,19 @@ def _event_dict(event: Any) -> dict[str, Any]:
         return {"type": kind}
     if kind in ("content_block_stop", "message_stop"):
         return {"type": kind, "index": getattr(event, "index", None)}
+    if kind == "content_block_delta":
+        # Most of a stream: its one field read straight from the object, not the whole dumped
+        # (checked as any dict's is, downstream: the SDK builds its objects unvalidated).
+        delta = getattr(event, "delta", None)
+        said = getattr(delta, "type", None)
+        field = _DELTA_FIELDS.get(said) if isinstance(said, str) else None
+        if field is not None:
+            value = getattr(delta, field, None)
+            return {
+                "type": kind,
+                "index": getattr(event, "index", None),
+                "delta": {"type": said, field: value},
+            }
     try:
         return plain(event, sent=True)
     except MediaError as exc:
