@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import base64
 import bisect
+import functools
+import math
 from typing import Any
 
 from mediaparts._conversation._json_data import data_copy
 from mediaparts._conversation._messages import Assistant, StopReason, Tool, Usage
 from mediaparts._conversation._parts import Citation, TextPart, ToolCall
 from mediaparts._errors import InvalidMedia, excerpt
+from mediaparts._surrogates import SURROGATE
 from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
@@ -39,11 +42,14 @@ _EXPECTED = ("candidates", "promptFeedback", "usageMetadata")
 
 # The fields whose value is a caller's JSON (function arguments and results, part metadata):
 # their keys are not field names, and keep their spelling.
-_VERBATIM = ("args", "response", "partMetadata")
+_VERBATIM = frozenset({"args", "response", "partMetadata"})
 # Bytes fields, which pydantic's JSON dump (`to_json_dict()`) writes in the URL-safe base64
 # alphabet: read in the standard one, as the REST API writes them (the same bytes).
 _BASE64 = {("thoughtSignature", False), ("thoughtSignature", True), ("data", True)}
 _STANDARD = str.maketrans("-_", "+/")
+# `data_copy`'s bounds, which the fast copy (`_quick`) keeps: nesting, and a number's range.
+_MAX_DEPTH = 64
+_LOWEST, _BEYOND = -(2**63), 2**64
 
 
 def read_response(response: Any, served: Served) -> Assistant:
@@ -103,7 +109,115 @@ def wire_dict(response: Any, at: str) -> dict[str, Any]:
         InvalidMedia: It is neither the SDK's object nor a dict of JSON data.
     """
     # camelCase aliases: the spelling of the REST API's JSON.
-    return as_dict(_camel(data_copy(plain(response, by_alias=True), what=at), at), at)
+    body = response if type(response) is dict else plain(response, by_alias=True)
+    try:
+        return _quick(body, at.endswith(".inlineData"), 0)
+    except _Unusual:  # the checked passes decide: the error they raise, or what they make
+        return as_dict(_camel(data_copy(plain(body, by_alias=True), what=at), at), at)
+
+
+class _Unusual(Exception):
+    """Something the one-pass copy leaves to `data_copy` and `_camel`: an error, a type
+    other than JSON's own (a tuple, a Mapping, a subclass), keys that clash, nesting near the
+    bound, a `{"$bytes": ...}` dict (bytes inside `reading_dicts()`)."""
+
+
+def _quick(node: dict[str, Any], inline: bool, depth: int) -> dict[str, Any]:
+    """Return what `_camel(data_copy(node))` does for plain JSON data, in one pass.
+
+    `inline` tells whether `node` is an `inlineData` (whose `data` is base64 text); error paths
+    are not built, since any error is raised by the checked passes (`_Unusual`).
+    """
+    if depth >= _MAX_DEPTH or (len(node) == 1 and "$bytes" in node):
+        raise _Unusual
+    out: dict[str, Any] = {}
+    for key, item in node.items():
+        if type(key) is not str:
+            raise _Unusual
+        name = key if key.isascii() else SURROGATE.sub("\ufffd", key)
+        if "_" in name:
+            name = _camel_name(name) if len(name) <= 64 else camel(name)
+        if name in out:
+            raise _Unusual
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():
+                item = SURROGATE.sub("\ufffd", item)
+            # `_BASE64`; a verbatim field's text is kept as it is.
+            if name == "thoughtSignature" or (inline and name == "data"):
+                item = item.translate(_STANDARD)
+            out[name] = item
+        elif kind is int and _LOWEST <= item < _BEYOND:
+            out[name] = item
+        elif name in _VERBATIM:
+            out[name] = _data(item, depth + 1)
+        elif kind is dict:
+            # As `_camel`'s path `{at}.{name}` ending in ".inlineData" (a key may hold dots).
+            inner = name == "inlineData" or name.endswith(".inlineData")
+            out[name] = _quick(item, inner, depth + 1)
+        elif kind is list:
+            out[name] = _items(item, depth + 1)
+        else:
+            out[name] = _scalar(item)
+    return out
+
+
+def _items(node: list[Any], depth: int) -> list[Any]:
+    """Return what `_camel(data_copy(node))` does for a list of plain JSON data."""
+    if depth >= _MAX_DEPTH:
+        raise _Unusual
+    out: list[Any] = []
+    for item in node:
+        kind = type(item)
+        if kind is dict:
+            out.append(_quick(item, False, depth + 1))  # at `{at}[i]`: not an inlineData
+        elif kind is list:
+            out.append(_items(item, depth + 1))
+        else:
+            out.append(_scalar(item))
+    return out
+
+
+def _data(value: Any, depth: int) -> Any:
+    """Return what `_b64(data_copy(value))` does for plain JSON data (keys kept as they are)."""
+    if type(value) is dict:
+        if depth >= _MAX_DEPTH or (len(value) == 1 and "$bytes" in value):
+            raise _Unusual
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            # Keys equal once cleaned are one, the last value in the first one's place.
+            out[key if key.isascii() else SURROGATE.sub("\ufffd", key)] = _data(item, depth + 1)
+        return out
+    if type(value) is list:
+        if depth >= _MAX_DEPTH:
+            raise _Unusual
+        return [_data(item, depth + 1) for item in value]
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> Any:
+    """Return a JSON scalar as `data_copy` then `_camel` make it (bytes as base64 text)."""
+    kind = type(value)
+    if kind is str:
+        return value if value.isascii() else SURROGATE.sub("\ufffd", value)
+    if value is None or kind is bool:
+        return value
+    if kind is int and _LOWEST <= value < _BEYOND:
+        return value
+    if kind is float and math.isfinite(value):
+        return value
+    if kind is bytes:
+        return base64.b64encode(value).decode("ascii")
+    raise _Unusual
+
+
+@functools.lru_cache(maxsize=256)
+def _camel_name(key: str) -> str:
+    """`camel(key)`, remembered for the few field names a response spells in snake_case
+    (keys are the sender's: only short ones are kept, and at most 256)."""
+    return camel(key)
 
 
 def _camel(value: Any, at: str) -> Any:

@@ -122,19 +122,23 @@ class GenerateContentStream:
             raise StreamError(_error_text(self._served.name, body["error"]), error=body["error"])
         deltas: list[Delta] = []
         stop: list[Delta] = []
-        candidates = as_list(absent(body.get("candidates"), []), f"{at}.candidates")
+        # `wire_dict` made the body afresh, of dicts with string keys and lists only: a
+        # field's type is checked in place, and its path built only to name it in an error.
+        candidates = body.get("candidates")
+        if type(candidates) is not list:
+            candidates = as_list(absent(candidates, []), f"{at}.candidates")
         for i, item in enumerate(candidates):
-            where = f"{at}.candidates[{i}]"
-            node = as_dict(item, where)
+            node = item if type(item) is dict else as_dict(item, f"{at}.candidates[{i}]")
             index = node.get("index")
             if index is None or (type(index) is int and index == 0):  # absent means 0
-                stop = self._candidate_chunk(node, where, deltas)
+                stop = self._candidate_chunk(node, at, i, deltas)
                 break
         for name in _STRINGS:
-            if body.get(name) is not None:
-                if not isinstance(body[name], str):
-                    raise InvalidMedia(f"{at}.{name}: expected a string, got {shown(body[name])}")
-                self._response[name] = body[name]
+            value = body.get(name)
+            if value is not None:
+                if not isinstance(value, str):
+                    raise InvalidMedia(f"{at}.{name}: expected a string, got {shown(value)}")
+                self._response[name] = value
         if body.get("promptFeedback") is not None:
             feedback = as_dict(body["promptFeedback"], f"{at}.promptFeedback")
             self._response["promptFeedback"] = feedback
@@ -149,7 +153,7 @@ class GenerateContentStream:
         if stop and not self._cited:
             self._cited = True
             deltas += self._citation_deltas()
-        return deltas + stop
+        return deltas + stop if stop else deltas
 
     def message(self) -> Assistant:
         """Return the reply so far, read as the non-streamed response it adds up to."""
@@ -172,44 +176,56 @@ class GenerateContentStream:
             response["candidates"] = [candidate]
         return response
 
-    def _candidate_chunk(self, node: dict[str, Any], at: str, deltas: list[Delta]) -> list[Delta]:
-        """Add candidate 0's chunk; put its parts' deltas in `deltas`, return its stop delta."""
+    def _candidate_chunk(
+        self, node: dict[str, Any], event: str, i: int, deltas: list[Delta]
+    ) -> list[Delta]:
+        """Add candidate 0's chunk (`candidates[i]` of the chunk at the path `event`); put its
+        parts' deltas in `deltas`, return its stop delta."""
         self._seen = True
-        if node.get("content") is not None:
-            content = as_dict(node["content"], f"{at}.content")
-            parts = as_list(absent(content.get("parts"), []), f"{at}.content.parts")
+        content = node.get("content")
+        if content is not None:
+            if type(content) is not dict:
+                content = as_dict(content, f"{event}.candidates[{i}].content")
+            parts = content.get("parts")
+            if type(parts) is not list:
+                parts = as_list(absent(parts, []), f"{event}.candidates[{i}].content.parts")
             for j, part in enumerate(parts):
-                deltas += self._part(part, f"{at}.content.parts[{j}]")
+                deltas += self._part(part, event, i, j)
         for key, value in node.items():
             if key == "citationMetadata" and value is not None:
-                where = f"{at}.{key}"
+                where = f"{event}.candidates[{i}].{key}"
                 cites = absent(as_dict(value, where).get("citations"), [])
                 self._citations += as_list(cites, f"{where}.citations")
             elif key == "groundingMetadata" and value is not None:
-                self._grounding.update(as_dict(value, f"{at}.{key}"))
+                self._grounding.update(as_dict(value, f"{event}.candidates[{i}].{key}"))
             elif key not in ("content", "index", "finishReason"):
                 self._candidate[key] = value
         if node.get("finishReason") is None:
             return []
         deltas += self._close_call()  # the reply ends: a call still streaming ends with it
-        reason, raw = stop_reason(node["finishReason"], STOP_REASONS, f"{at}.finishReason")
+        at = f"{event}.candidates[{i}].finishReason"
+        reason, raw = stop_reason(node["finishReason"], STOP_REASONS, at)
         if reason == "end" and self._calls:
             reason = "tool_call"
         self._reason = raw
         self._finished = True
         return [Delta(kind="stop", stop_reason=reason, text=raw or "")]
 
-    def _part(self, value: Any, at: str) -> list[Delta]:
-        node = as_dict(value, at)
-        call = streamed(node, at, self._call, len(self._runs))
-        if call is not None:
-            return self._streamed_call(call)
-        closed = self._close_call()
-        if set(node) <= _TEXT_FIELDS and (
+    def _part(self, value: Any, event: str, i: int, j: int) -> list[Delta]:
+        """Add part `j` of `candidates[i]` of the chunk at the path `event`."""
+        node = value if type(value) is dict else as_dict(value, _part_at(event, i, j))
+        if node.get("functionCall") is not None:  # else no streamed call
+            call = streamed(node, _part_at(event, i, j), self._call, len(self._runs))
+            if call is not None:
+                return self._streamed_call(call)
+        closed = self._close_call() if self._call is not None else None
+        if _TEXT_FIELDS.issuperset(node) and (
             isinstance(node.get("text"), str) or ("text" not in node and _SIGNATURE in node)
         ):
-            return closed + self._text(node, at)
-        return closed + self._kept(node, at)
+            added = self._text(node, event, i, j)
+        else:
+            added = self._kept(node, _part_at(event, i, j))
+        return added if closed is None else closed + added
 
     def _kept(self, node: dict[str, Any], at: str) -> list[Delta]:
         """Add a part kept as it arrived (a function call, media, code, ...)."""
@@ -235,17 +251,19 @@ class GenerateContentStream:
             return [Delta(kind="provider", index=index, name=name)]
         return []  # media: no delta describes it; the message holds it
 
-    def _text(self, node: dict[str, Any], at: str) -> list[Delta]:
+    def _text(self, node: dict[str, Any], event: str, i: int, j: int) -> list[Delta]:
         """Add a text fragment (or a signature alone) to the run it continues, or start one."""
         signature = node.get(_SIGNATURE)
         if signature is not None and not isinstance(signature, str):
+            at = _part_at(event, i, j)
             raise InvalidMedia(f"{at}.{_SIGNATURE}: expected base64 text, got {shown(signature)}")
         text = node.get("text", "")
+        thought = node.get("thought")
         last = self._runs[-1] if self._runs else None
         if (
             last is not None
             and last.text is not None
-            and last.thought == node.get("thought")
+            and last.thought == thought
             and not (signature is not None and _SIGNATURE in last.node)
         ):
             last.text.add(text)
@@ -263,7 +281,7 @@ class GenerateContentStream:
                 self._runs.append(_Run(node, None))
         if not text:
             return []
-        grows: DeltaKind = "reasoning" if node.get("thought") is True else "text"
+        grows: DeltaKind = "reasoning" if thought is True else "text"
         return [Delta(kind=grows, index=index, text=text)]
 
     def _streamed_call(self, call: StreamedCall) -> list[Delta]:
@@ -301,6 +319,11 @@ class GenerateContentStream:
 def stream(served: Served) -> GenerateContentStream:
     """Return a fresh reader of one streamed `generateContent` reply (`mp.StreamReader`)."""
     return GenerateContentStream(served)
+
+
+def _part_at(event: str, i: int, j: int) -> str:
+    """The path of part `j` of `candidates[i]` (built only when it is named)."""
+    return f"{event}.candidates[{i}].content.parts[{j}]"
 
 
 def _error_text(name: str, error: Any) -> str:
