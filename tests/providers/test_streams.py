@@ -50,9 +50,9 @@ def test_stream_renders_back_as_response(provider: str, name: str, case: dict[st
     )
 
 
-def _part_text(part: Any) -> str:
+def _part_text(part: Any, summary: bool) -> str:
     if part.kind == "reasoning":
-        return part.text if part.text is not None else "".join(part.summary)
+        return "".join(part.summary) if summary else part.text or ""
     return str(part.text)
 
 
@@ -62,7 +62,7 @@ def test_stream_deltas_concatenate(provider: str, name: str, case: dict[str, Any
     deltas, reader = _read(case["events"], provider)
     reply = reader.result()
     parts: list[Any] = list(reply.parts)
-    texts: dict[int, list[str]] = defaultdict(list)
+    texts: dict[tuple[int, bool], list[str]] = defaultdict(list)
     arguments: dict[int, list[str]] = defaultdict(list)
     expected_kind = {
         "text": "text",
@@ -79,15 +79,15 @@ def test_stream_deltas_concatenate(provider: str, name: str, case: dict[str, Any
         assert delta.index is not None and 0 <= delta.index < len(parts), delta
         assert parts[delta.index].kind == expected_kind[delta.kind], delta
         if delta.kind in ("text", "reasoning", "refusal"):
-            texts[delta.index].append(delta.text)
+            texts[(delta.index, delta.name == "summary")].append(delta.text)
         elif delta.kind == "tool_call":
             arguments[delta.index].append(delta.arguments)
             call = parts[delta.index]
             assert delta.id in (None, call.id) and delta.name in (None, call.name), delta
         elif delta.kind == "citation":
             assert delta.citation in parts[delta.index].citations
-    for index, pieces in texts.items():
-        assert "".join(pieces) == _part_text(parts[index]), index
+    for (index, summary), pieces in texts.items():
+        assert "".join(pieces) == _part_text(parts[index], summary), index
     for index, pieces in arguments.items():
         said, kept = "".join(pieces), parts[index].arguments
         try:
@@ -95,6 +95,7 @@ def test_stream_deltas_concatenate(provider: str, name: str, case: dict[str, Any
         except ValueError:  # arguments that never became JSON are kept as they arrived
             assert said == kept, index
     grown = {d.index for d in deltas if d.kind in ("text", "reasoning", "refusal")}
+    assert all(d.name in (None, "summary") for d in deltas if d.kind == "reasoning")
     for index, part in enumerate(parts):
         if part.kind in ("text", "refusal") and part.text:
             assert index in grown, f"part {index} ({part.kind}) grew without a delta"
@@ -262,3 +263,98 @@ def test_stream_sse_comments_and_fields_ignored() -> None:
     got = [d for at in range(0, len(raw), 3) for d in decoder.feed(raw[at : at + 3])]
     assert got == ['{"a":\n1}', ""]
     assert decoder.close() == []
+
+
+def _messages_tool(*fragments: str) -> list[Any]:
+    start = {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+             "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
+             "usage": {"input_tokens": 5, "output_tokens": 1}}}  # fmt: skip
+    block = {"type": "tool_use", "id": "toolu_1", "name": "now", "input": {}}
+    return [
+        start,
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        *(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": f},
+            }
+            for f in fragments
+        ),
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use"},
+            "usage": {"output_tokens": 9},
+        },
+        {"type": "message_stop"},
+    ]
+
+
+def _converse_tool(*fragments: str) -> list[Any]:
+    start = {"toolUse": {"toolUseId": "tooluse_1", "name": "now"}}
+    return [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockStart": {"contentBlockIndex": 0, "start": start}},
+        *(
+            {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": f}}}}
+            for f in fragments
+        ),
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "tool_use"}},
+    ]
+
+
+# Tool calls whose input comes in odd pieces: none at all (a tool without parameters), an
+# empty fragment, or a character's escape cut in two.
+TOOL_INPUTS = [
+    pytest.param("anthropic", _messages_tool(), "{}", id="anthropic-no-input"),
+    pytest.param("anthropic", _messages_tool(""), "{}", id="anthropic-empty-fragment"),
+    pytest.param("anthropic", _messages_tool('{"s": "\\u00', 'e9"}'), '{"s":"é"}', id="anthropic-escape-cut"),
+    pytest.param("bedrock", _converse_tool(), "{}", id="bedrock-no-input"),
+    pytest.param("bedrock", _converse_tool('{"s": ', '"x"}'), '{"s":"x"}', id="bedrock-two-pieces"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("provider", "events", "arguments"), TOOL_INPUTS)
+def test_stream_tool_call_deltas_add_up_to_its_arguments(
+    provider: str, events: list[Any], arguments: str
+) -> None:
+    """A tool call's argument deltas add up to its JSON, a call without input's to `{}`."""
+    reader = mp.StreamReader(provider)
+    deltas = [d for event in events for d in reader.feed(event)]
+    call = reader.result().tool_calls[0]
+    assert call.arguments == arguments
+    said = "".join(d.arguments for d in deltas if d.kind == "tool_call")
+    assert json.loads(said) == json.loads(arguments)
+
+
+def test_stream_surrogate_pair_cut_between_events_is_one_character() -> None:
+    """Half a surrogate pair in each of two events' JSON escapes reads as the one character."""
+    events = [
+        *_messages_tool()[:1],
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "a\ud83d"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "\ude00b"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 3}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    texts = [json.dumps(event) for event in events]  # the halves are JSON escapes, as sent
+    assert mp.message_from_stream(texts, "anthropic").text == "a\U0001f600b"
+
+
+@pytest.mark.parametrize("events", [5, None, object()])
+def test_stream_events_that_are_not_a_stream_are_invalid_media(events: Any) -> None:
+    """What is not an iterable of events is InvalidMedia, never a TypeError."""
+    with pytest.raises(mp.InvalidMedia, match="iterable of events"):
+        mp.message_from_stream(events, "gemini")
+
+
+def test_stream_whole_body_as_bytes_reads() -> None:
+    """A whole text/event-stream body given as one bytes value reads as its events do."""
+    case = next(c.values[2] for c in CASES if c.values[0] == "anthropic")
+    body = sse_bytes("anthropic", case["events"], names=True)
+    assert mp.message_from_stream(body, "anthropic") == mp.message_from_stream(
+        case["events"], "anthropic"
+    )

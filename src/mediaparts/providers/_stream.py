@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from mediaparts._boundary import Boundary
 from mediaparts._conversation._messages import Assistant
-from mediaparts._errors import InvalidConfig, StreamError, excerpt
+from mediaparts._errors import InvalidConfig, InvalidMedia, StreamError, excerpt
 from mediaparts._paths import UntrustedPaths
 from mediaparts.providers._read import settled
 from mediaparts.providers._record import Provider
@@ -218,7 +218,8 @@ def message_from_stream(
 
     Args:
         events: The stream: the SDK's stream (its event objects), their dicts, the JSON text
-            of each server-sent event, or the raw bytes of the body in chunks.
+            of each server-sent event, or the raw bytes of the body in chunks (or whole, as
+            one `bytes`).
         provider: A provider name or `Provider` whose wire reads streams.
         model: The model the request named, for a stream that does not say it.
 
@@ -230,9 +231,27 @@ def message_from_stream(
         UnknownProvider: No provider has that name.
     """
     reader = StreamReader(provider, model)
-    for event in events:
+    for event in _iterable(events):
         reader.feed(event)
     return reader.result()
+
+
+def _iterable(events: Any) -> Iterable[Any]:
+    """Return the events to iterate: a whole body (bytes) or one JSON text is one event.
+
+    What the caller's iterator raises while iterating (its SDK's errors) passes unchanged.
+
+    Raises:
+        InvalidMedia: `events` is not iterable.
+    """
+    if isinstance(events, str | bytes | bytearray | memoryview):
+        return [events]
+    if not isinstance(events, Iterable):
+        raise InvalidMedia(
+            f"events must be a stream or an iterable of events (or a whole body as bytes), "
+            f"got {type(events).__name__}"
+        )
+    return events
 
 
 async def amessage_from_stream(
@@ -249,6 +268,6 @@ async def amessage_from_stream(
         async for event in events:
             reader.feed(event)
     else:
-        for event in events:
+        for event in _iterable(events):
             reader.feed(event)
     return reader.result()

@@ -323,3 +323,27 @@ def test_docs_snippet_reads_an_sdk_stream(
     reply = scope["reply"]
     assert capsys.readouterr().out == reply.text
     assert reply == mp.message_from_response(case["response"], "gemini")
+
+
+def test_streamed_call_ended_by_the_next_says_its_arguments() -> None:
+    """A call still streaming when the next call starts ends with its arguments delta."""
+
+    def chunk(parts: list[dict[str, Any]], finish: str | None = None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
+        return {"candidates": [candidate | ({"finishReason": finish} if finish else {})]}
+
+    first = {"name": "a", "partialArgs": [{"jsonPath": "$.x", "stringValue": "hel"}],
+             "willContinue": True}  # fmt: skip
+    second = {"name": "b", "partialArgs": [{"jsonPath": "$.y", "numberValue": 1}]}
+    events = [
+        chunk([{"functionCall": first}]),
+        chunk([{"functionCall": second}]),
+        chunk([], "STOP"),
+    ]
+    reader = mp.StreamReader("gemini")
+    deltas = [d for event in events for d in reader.feed(event)]
+    calls = reader.result().tool_calls
+    for index, call in enumerate(calls):
+        said = "".join(d.arguments for d in deltas if d.kind == "tool_call" and d.index == index)
+        assert json.loads(said) == json.loads(call.arguments)
+    assert [c.name for c in calls] == ["a", "b"]

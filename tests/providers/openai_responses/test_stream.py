@@ -356,3 +356,33 @@ def test_stream_api_error_from_the_sdk_keeps_the_error() -> None:
     with pytest.raises(mp.StreamError) as caught:
         mp.message_from_stream(client.responses.create(model="m", input="hi", stream=True), P)
     assert caught.value.error == event
+
+
+def test_reasoning_summary_and_text_deltas_are_told_apart() -> None:
+    """Summary deltas are named "summary" and add up to the summaries; the rest to the text."""
+    shell = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "o4",
+             "output": []}  # fmt: skip
+    summaries = [{"type": "summary_text", "text": "**Plan**\n\nA."},
+                 {"type": "summary_text", "text": "**Check**\n\nB."}]  # fmt: skip
+    item = {"id": "rs_1", "type": "reasoning", "summary": summaries,
+            "content": [{"type": "reasoning_text", "text": "think"}]}  # fmt: skip
+    events = [
+        {"type": "response.created", "response": shell},
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {"id": "rs_1", "type": "reasoning", "summary": []}},
+        {"type": "response.reasoning_summary_text.delta", "output_index": 0, "summary_index": 0,
+         "delta": "**Plan**\n\nA."},
+        {"type": "response.reasoning_summary_text.delta", "output_index": 0, "summary_index": 1,
+         "delta": "**Check**\n\nB."},
+        {"type": "response.reasoning_text.delta", "output_index": 0, "content_index": 0,
+         "delta": "think"},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {"type": "response.completed", "response": {**shell, "status": "completed", "output": [item]}},
+    ]  # fmt: skip
+    reader = mp.StreamReader("openai-responses")
+    deltas = [d for event in events for d in reader.feed(event)]
+    part = reader.result().parts[0]
+    assert isinstance(part, mp.ReasoningPart)
+    summary = "".join(d.text for d in deltas if d.kind == "reasoning" and d.name == "summary")
+    text = "".join(d.text for d in deltas if d.kind == "reasoning" and d.name is None)
+    assert (summary, text) == ("".join(part.summary), part.text)

@@ -9,7 +9,10 @@ from pydantic import BaseModel, ConfigDict
 from mediaparts._conversation._dialogue import Citation
 from mediaparts._conversation._messages import StopReason, Usage
 
-__all__ = ["Delta", "DeltaKind"]
+__all__ = ["SUMMARY", "Delta", "DeltaKind"]
+
+# The `name` of a reasoning delta that grows the reasoning's summary, not its text.
+SUMMARY = "summary"
 
 DeltaKind = Literal[
     "text", "reasoning", "tool_call", "citation", "refusal", "provider", "usage", "stop"
@@ -23,7 +26,8 @@ class Delta(BaseModel):
     of one `index` concatenate to that part's text (a `TextPart`, a `RefusalPart`, a
     `ReasoningPart`'s text or summary), and the `arguments` of a tool call's deltas to its
     arguments (the same JSON value; the same bytes where the API streams the JSON text it
-    returns whole, as Chat Completions and Responses do).
+    returns whole, as Chat Completions and Responses do). A reasoning part's deltas add up to
+    its `text`, and those named `"summary"` to its summaries, joined (`"".join(part.summary)`).
 
     Attributes:
         kind: What grew: `"text"`, `"reasoning"` (thinking, or a reasoning summary),
@@ -35,7 +39,8 @@ class Delta(BaseModel):
             `"stop"`, which grow the message itself.
         text: The fragment of text; for `"stop"`, the API's own stop reason.
         id: A tool call's id (on its first delta, where the API sends it then).
-        name: A tool call's name (on its first delta), or a provider block's type.
+        name: A tool call's name (on its first delta), a provider block's type, or
+            `"summary"` on a reasoning delta that grows the reasoning's summary.
         arguments: A fragment of a tool call's JSON arguments.
         citation: The citation a `"citation"` delta added.
         usage: The message's usage so far (`"usage"`).

@@ -109,5 +109,7 @@ def json_events(text: str, at: str) -> list[Any]:
         value = json.loads(stripped)
     except json.JSONDecodeError as exc:
         raise InvalidMedia(f"{at}: not JSON ({exc.msg} at character {exc.pos})") from exc
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise InvalidMedia(f"{at}: holds a number of more than 4,300 digits") from exc
     # Gemini without `alt=sse` streams one JSON array of responses.
     return list(value) if isinstance(value, list) else [value]

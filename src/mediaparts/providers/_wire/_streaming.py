@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from mediaparts._conversation._json_data import json_text
 from mediaparts._conversation._messages import Assistant
 from mediaparts._errors import InvalidMedia
+from mediaparts._surrogates import SURROGATE
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import shown
 
@@ -56,29 +57,43 @@ class Fragments:
     """Text that arrives in fragments: appended in constant time, joined once when read.
 
     Memory grows with the text, not with the number of fragments (a million one-character
-    fragments cost a million characters, not a million string objects).
+    fragments cost a million characters, not a million string objects). Two halves of a
+    surrogate pair that arrived in two fragments are joined into their character.
     """
 
-    __slots__ = ("_buffer", "_text")
+    __slots__ = ("_buffer", "_length", "_text")
 
     def __init__(self, text: str = "") -> None:
         self._buffer = io.StringIO()
         self._buffer.write(text)
+        self._length = len(text)
         self._text: str | None = text
 
     def add(self, fragment: str) -> None:
         """Append a fragment."""
         if fragment:
             self._buffer.write(fragment)
+            self._length += len(fragment)
             self._text = None
+
+    def __len__(self) -> int:
+        """The characters appended (a surrogate pair's halves count two), without joining."""
+        return self._length
 
     def __str__(self) -> str:
         if self._text is None:
-            self._text = self._buffer.getvalue()
+            text = self._buffer.getvalue()
+            if not text.isascii() and SURROGATE.search(text):
+                # A character the API split between two events (half a surrogate pair in the
+                # JSON escapes of each) is one character again; a lone half stays lone.
+                text = text.encode("utf-16-le", "surrogatepass").decode(
+                    "utf-16-le", "surrogatepass"
+                )
+            self._text = text
         return self._text
 
     def __bool__(self) -> bool:
-        return self._buffer.tell() > 0
+        return self._length > 0
 
 
 def event_index(value: Any, at: str, known: int) -> int:

@@ -287,6 +287,11 @@ class _Converse:
         index = event_index(value.get("contentBlockIndex"), at, len(self._blocks))
         if index == len(self._blocks):  # a text block that had no delta
             self._blocks.append(_ContentBlock("text"))
+        block = self._blocks[index]
+        if block.kind == "toolUse" and not block.text and block.start.get("type") is None:
+            # A call of a tool without parameters sends no input: its arguments are `{}`,
+            # said once, so that a tool call's deltas always add up to its JSON.
+            return [Delta(kind="tool_call", index=index, arguments="{}")]
         return []
 
     def _message_stop(self, value: dict[str, Any]) -> list[Delta]:

@@ -286,8 +286,9 @@ class GenerateContentStream:
 
     def _streamed_call(self, call: StreamedCall) -> list[Delta]:
         deltas: list[Delta] = []
-        if call is not self._call:  # a new call
-            self._close_call()
+        if call is not self._call:  # a new call (the one before it ends, its arguments said)
+            if self._call is not None:
+                deltas += self._close_call()
             self._calls = True
             self._call = call
             self._runs.append(_Run({}, None))  # its place; filled in when it is whole

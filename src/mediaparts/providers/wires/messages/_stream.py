@@ -168,7 +168,11 @@ class MessagesStream:
                     return self._block_start(node)
                 if kind == "content_block_delta":
                     return self._block_delta(node)
-                self._started(node, "content_block_stop.index")
+                index, block = self._started(node, "content_block_stop.index")
+                if block.type == "tool_use" and not block.json:
+                    # A call of a tool without parameters streams no input (or only ""):
+                    # its arguments, said once, so a tool call's deltas add up to its JSON.
+                    return [Delta(kind="tool_call", index=index, arguments=_arguments(block))]
                 return []
             case "message_delta":
                 self._need_start(kind)
@@ -353,6 +357,12 @@ class MessagesStream:
             "error.error is the API's error, error.partial the reply so far",
             error=error,
         )
+
+
+def _arguments(block: _StreamedBlock) -> str:
+    """The JSON text of a tool call whose input came whole at its start (`{}`, as a rule)."""
+    given = block.node.get("input")
+    return json_text(given if isinstance(given, Mapping) else {}, what="the tool input")
 
 
 # The one field of each delta that carries its content, by the delta's type.

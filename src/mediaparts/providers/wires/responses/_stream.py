@@ -17,7 +17,7 @@ from typing import Any
 
 from mediaparts._conversation._messages import Assistant
 from mediaparts._errors import InvalidMedia, StreamError, excerpt
-from mediaparts.providers._wire._deltas import Delta, DeltaKind
+from mediaparts.providers._wire._deltas import SUMMARY, Delta, DeltaKind
 from mediaparts.providers._wire._reading import as_dict, need, plain, shown
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import event_index
@@ -278,7 +278,7 @@ class ResponsesStream:
         s = event_index(event.get("summary_index"), f"{at}.summary_index", len(slot.summary))
         if s == len(slot.summary):
             slot.summary.append(Block.of_reasoning({"type": "summary_text", "text": ""}))
-        return self._grow(slot.summary[s], event, at, self._offsets.start(k))
+        return self._grow(slot.summary[s], event, at, self._offsets.start(k), SUMMARY)
 
     def _reasoning_text(self, event: Event, at: str) -> list[Delta]:
         """`reasoning_text.delta` / `.done`, and a reasoning item's `content_part.*`."""
@@ -292,12 +292,17 @@ class ResponsesStream:
                 deltas.append(Delta(kind="reasoning", index=index, text=REASONING_JOIN))
         return deltas + self._grow(slot.blocks[j], event, at, index)
 
-    def _grow(self, block: Block, event: Event, at: str, index: int) -> list[Delta]:
-        """Grow a reasoning block by an event's `delta`, or settle it to its `text` or `part`."""
+    def _grow(
+        self, block: Block, event: Event, at: str, index: int, name: str | None = None
+    ) -> list[Delta]:
+        """Grow a reasoning block by an event's `delta`, or settle it to its `text` or `part`
+        (`name` is "summary" for a summary's deltas)."""
         if "delta" in event:
             fragment = need(event, "delta", at, str)
             block.text.add(fragment)
-            return [Delta(kind="reasoning", index=index, text=fragment)] if fragment else []
+            if not fragment:
+                return []
+            return [Delta(kind="reasoning", index=index, text=fragment, name=name)]
         if "part" in event:
             part = as_dict(event["part"], f"{at}.part")
             final = need(part, "text", f"{at}.part", str)
@@ -305,7 +310,7 @@ class ResponsesStream:
         else:
             final = need(event, "text", at, str)
         grew = block.settle(final)
-        return [Delta(kind="reasoning", index=index, text=grew)] if grew else []
+        return [Delta(kind="reasoning", index=index, text=grew, name=name)] if grew else []
 
 
 def _described(error: Any) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from mediaparts._conversation._dialogue import Citation
-from mediaparts.providers._wire._deltas import Delta, DeltaKind
+from mediaparts.providers._wire._deltas import SUMMARY, Delta, DeltaKind
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import Fragments
 from mediaparts.providers.wires.responses._read import _citation
@@ -84,7 +84,9 @@ class Block:
 
     def holds(self, old: Block) -> bool:
         """Whether this block (given whole) holds all that `old` had: its text and notes."""
-        return str(self.text).startswith(str(old.text)) and len(self.notes) >= len(old.notes)
+        if len(self.text) < len(old.text) or len(self.notes) < len(old.notes):
+            return False  # decided without joining the text (a hostile stream alternates)
+        return str(self.text).startswith(str(old.text))
 
     def built(self) -> dict[str, Any]:
         """The block as it stands."""
@@ -243,7 +245,7 @@ def _reasoning_grown(old: Slot, new: Slot, start: int) -> list[Delta]:
         before = str(old.summary[j].text) if j < len(old.summary) else ""
         grew = suffix(before, str(block.text))
         if grew:
-            deltas.append(Delta(kind="reasoning", index=start, text=grew))
+            deltas.append(Delta(kind="reasoning", index=start, text=grew, name=SUMMARY))
     for j, block in enumerate(new.blocks):
         begun = j < len(old.blocks)
         grew = suffix(str(old.blocks[j].text) if begun else "", str(block.text))
