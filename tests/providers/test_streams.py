@@ -358,3 +358,22 @@ def test_stream_whole_body_as_bytes_reads() -> None:
     assert mp.message_from_stream(body, "anthropic") == mp.message_from_stream(
         case["events"], "anthropic"
     )
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), CASES)
+def test_stream_arelay_yields_events_unchanged(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """arelay passes every event of an async stream through as it was and reads it on the way."""
+
+    async def events() -> Any:
+        for event in case["events"]:
+            yield event
+
+    async def relayed(reader: mp.StreamReader) -> list[Any]:
+        return [event async for event in reader.arelay(events())]
+
+    reader = mp.StreamReader(provider)
+    passed = asyncio.run(relayed(reader))
+    assert all(a is b for a, b in zip(passed, case["events"], strict=True))
+    assert reader.result() == mp.message_from_stream(case["events"], provider)
