@@ -265,32 +265,6 @@ def test_stream_sse_comments_and_fields_ignored() -> None:
     assert decoder.close() == []
 
 
-def _messages_tool(*fragments: str) -> list[Any]:
-    start = {"type": "message_start", "message": {"id": "msg_1", "type": "message",
-             "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
-             "usage": {"input_tokens": 5, "output_tokens": 1}}}  # fmt: skip
-    block = {"type": "tool_use", "id": "toolu_1", "name": "now", "input": {}}
-    return [
-        start,
-        {"type": "content_block_start", "index": 0, "content_block": block},
-        *(
-            {
-                "type": "content_block_delta",
-                "index": 0,
-                "delta": {"type": "input_json_delta", "partial_json": f},
-            }
-            for f in fragments
-        ),
-        {"type": "content_block_stop", "index": 0},
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": "tool_use"},
-            "usage": {"output_tokens": 9},
-        },
-        {"type": "message_stop"},
-    ]
-
-
 def _converse_tool(*fragments: str) -> list[Any]:
     start = {"toolUse": {"toolUseId": "tooluse_1", "name": "now"}}
     return [
@@ -305,12 +279,8 @@ def _converse_tool(*fragments: str) -> list[Any]:
     ]
 
 
-# Tool calls whose input comes in odd pieces: none at all (a tool without parameters), an
-# empty fragment, or a character's escape cut in two.
+# Bedrock tool calls whose input comes in odd pieces (Anthropic's: its own tests).
 TOOL_INPUTS = [
-    pytest.param("anthropic", _messages_tool(), "{}", id="anthropic-no-input"),
-    pytest.param("anthropic", _messages_tool(""), "{}", id="anthropic-empty-fragment"),
-    pytest.param("anthropic", _messages_tool('{"s": "\\u00', 'e9"}'), '{"s":"é"}', id="anthropic-escape-cut"),
     pytest.param("bedrock", _converse_tool(), "{}", id="bedrock-no-input"),
     pytest.param("bedrock", _converse_tool('{"s": ', '"x"}'), '{"s":"x"}', id="bedrock-two-pieces"),
 ]  # fmt: skip
@@ -332,7 +302,9 @@ def test_stream_tool_call_deltas_add_up_to_its_arguments(
 def test_stream_surrogate_pair_cut_between_events_is_one_character() -> None:
     """Half a surrogate pair in each of two events' JSON escapes reads as the one character."""
     events = [
-        *_messages_tool()[:1],
+        {"type": "message_start", "message": {"id": "msg_1", "type": "message",
+         "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
+         "usage": {"input_tokens": 5, "output_tokens": 1}}},
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "a\ud83d"}},
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "\ude00b"}},
