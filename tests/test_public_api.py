@@ -78,6 +78,7 @@ NAMESPACES = (
     "fetching",
     "detection",
     "converting",
+    "providers",
 )
 # Every public package and module, whose `__all__` names must report a public module.
 PUBLIC_MODULES = (
