@@ -229,7 +229,11 @@ def test_stream_unknown_event_is_skipped(provider: str) -> None:
     )
 
 
-@pytest.mark.parametrize("event", [b"\xff\xfe", "not json", '{"type": ', "[1, 2"])
+@pytest.mark.parametrize(
+    "event",
+    [b"\xff\xfe", b"data: \xc3", "not json", '{"type": ', "[1, 2", '{"n": ' + "9" * 5000 + "}"],
+    ids=["not-utf8", "utf8-cut-at-the-end", "not-json", "json-cut", "array-cut", "5000-digits"],
+)
 def test_stream_undecodable_event_is_invalid_media(event: Any) -> None:
     """Bytes that are not UTF-8, or text that is not JSON, are InvalidMedia naming the stream."""
     reader = mp.StreamReader("anthropic")
@@ -349,3 +353,35 @@ def test_stream_arelay_yields_events_unchanged(
     passed = asyncio.run(relayed(reader))
     assert all(a is b for a, b in zip(passed, case["events"], strict=True))
     assert reader.result() == mp.message_from_stream(case["events"], provider)
+
+
+def test_stream_sse_event_without_its_blank_line_is_read_at_close() -> None:
+    """An event the body ended without a blank line (its last line unended too) is read."""
+    from mediaparts.providers._wire._events import SSEDecoder
+
+    decoder = SSEDecoder()
+    assert decoder.feed(b"data: 1\n\ndata: 2\r") == ["1"]
+    assert decoder.feed(b"\ndata: 3") == []
+    assert decoder.close() == ["2\n3"]
+
+
+def test_stream_reader_names_its_provider_and_refuses_a_model_not_a_string() -> None:
+    """A reader says its provider; a model that is not a string is InvalidConfig."""
+    assert mp.StreamReader("gemini", model="gemini-2.5-flash").provider.name == "gemini"
+    with pytest.raises(mp.InvalidConfig, match="model must be a string"):
+        mp.StreamReader("gemini", model=5)  # type: ignore[arg-type]  # the wrong type, on purpose
+
+
+def test_stream_amessage_takes_a_plain_iterable() -> None:
+    """amessage_from_stream reads a list of events as message_from_stream does."""
+    case = next(c.values[2] for c in CASES if c.values[0] == "gemini")
+    got = asyncio.run(mp.amessage_from_stream(case["events"], "gemini"))
+    assert got == mp.message_from_stream(case["events"], "gemini")
+
+
+def test_stream_close_of_bytes_that_end_inside_a_character_is_invalid_media() -> None:
+    """Raw bytes that end in the middle of a UTF-8 character are InvalidMedia at close."""
+    reader = mp.StreamReader("openai")
+    reader.feed(b"data: \xe2\x82")
+    with pytest.raises(mp.InvalidMedia, match="inside a UTF-8 character"):
+        reader.close()

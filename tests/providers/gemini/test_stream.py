@@ -347,3 +347,64 @@ def test_streamed_call_ended_by_the_next_says_its_arguments() -> None:
         said = "".join(d.arguments for d in deltas if d.kind == "tool_call" and d.index == index)
         assert json.loads(said) == json.loads(call.arguments)
     assert [c.name for c in calls] == ["a", "b"]
+
+
+def _streamed_call(*pieces: dict[str, Any], name: Any = "f") -> list[dict[str, Any]]:
+    call: dict[str, Any] = {"name": name, "partialArgs": list(pieces), "willContinue": False}
+    parts = [{"functionCall": call}]
+    return [{"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}]}]
+
+
+# Streamed function-call pieces that are malformed, and the words the refusal names.
+BAD_PIECES = [
+    pytest.param({"jsonPath": "x", "stringValue": "a"}, "starting with", id="no-dollar"),
+    pytest.param({"jsonPath": "$", "stringValue": "a"}, "names no argument", id="root"),
+    pytest.param({"jsonPath": "$.", "stringValue": "a"}, "empty name", id="empty-name"),
+    pytest.param({"jsonPath": "$['a", "stringValue": "a"}, "unclosed name", id="unclosed"),
+    pytest.param({"jsonPath": "$[x]", "stringValue": "a"}, "expected an index", id="bad-index"),
+    pytest.param({"jsonPath": "$[1234567890]", "stringValue": "a"}, "expected an index", id="long-index"),
+    pytest.param({"jsonPath": "$a", "stringValue": "a"}, "unexpected", id="bare-name"),
+    pytest.param({"jsonPath": "$" + ".a" * 65, "stringValue": "a"}, "more than", id="deep"),
+    pytest.param({"jsonPath": "$[0]", "stringValue": "a"}, "does not fit", id="index-on-object"),
+    pytest.param({"jsonPath": "$.a", "stringValue": "a", "numberValue": 1}, "one value", id="two-values"),
+    pytest.param({"jsonPath": "$.a", "numberValue": True}, "expected a number", id="bool-number"),
+    pytest.param({"jsonPath": "$.a", "boolValue": "yes"}, "expected a bool", id="string-bool"),
+    pytest.param({"jsonPath": "$.a", "stringValue": 5}, "expected a string", id="number-string"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("piece", "words"), BAD_PIECES)
+def test_streamed_call_malformed_piece_is_invalid_media(piece: dict[str, Any], words: str) -> None:
+    """A malformed piece of streamed arguments is InvalidMedia saying what is wrong."""
+    with pytest.raises(mp.InvalidMedia, match=words):
+        mp.StreamReader("gemini").feed(_streamed_call(piece)[0])
+
+
+@pytest.mark.parametrize(
+    ("pieces", "arguments"),
+    [
+        ([{"jsonPath": "$['a b']", "stringValue": "x"}], {"a b": "x"}),
+        ([{"jsonPath": "$.a[0].b", "numberValue": 2.0}], {"a": [{"b": 2}]}),
+        ([{"jsonPath": "$.a", "nullValue": "NULL_VALUE"}, {"jsonPath": "$.b", "boolValue": False}],
+         {"a": None, "b": False}),
+        ([{"jsonPath": "$.a", "numberValue": 0.5}], {"a": 0.5}),
+    ],
+)  # fmt: skip
+def test_streamed_call_pieces_build_the_arguments(
+    pieces: list[dict[str, Any]], arguments: dict[str, Any]
+) -> None:
+    """Pieces at names, quoted names and indices build the arguments, numbers as JSON writes them."""
+    events = [*_streamed_call(*pieces), {"candidates": [{"finishReason": "STOP", "index": 0}]}]
+    reply = mp.message_from_stream(events, "gemini")
+    assert json.loads(reply.tool_calls[0].arguments) == arguments
+
+
+@pytest.mark.parametrize(
+    ("name", "words"), [(5, "function's name"), (None, "starts with its name")]
+)
+def test_streamed_call_without_a_name_is_invalid_media(name: Any, words: str) -> None:
+    """A streamed call starts with its function's name, a string."""
+    with pytest.raises(mp.InvalidMedia, match=words):
+        mp.StreamReader("gemini").feed(
+            _streamed_call({"jsonPath": "$.a", "stringValue": "x"}, name=name)[0]
+        )
