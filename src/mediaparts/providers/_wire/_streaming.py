@@ -28,12 +28,12 @@ from typing import Any, Protocol
 
 from mediaparts._conversation._json_data import json_text
 from mediaparts._conversation._messages import Assistant
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, StreamError
 from mediaparts._surrogates import SURROGATE
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import shown
 
-__all__ = ["Fragments", "StreamState", "event_index", "json_object"]
+__all__ = ["Fragments", "StreamState", "api_error", "event_index", "json_object"]
 
 
 class StreamState(Protocol):
@@ -127,3 +127,28 @@ def json_object(text: str) -> dict[str, Any] | None:
     except InvalidMedia:
         return None
     return value
+
+
+def api_error(name: str, error: Any, kind: str | None = None) -> StreamError:
+    """Return the `StreamError` for an error the API sent mid-stream: `error` is its error
+    object (kept whole as `.error`), `kind` what the event named it when the object does not
+    (Bedrock's exception events); the message shows the error's kind and text, bounded.
+    """
+    said: list[str] = [] if kind is None else [kind]
+    if isinstance(error, dict):
+        if kind is None:
+            said += [str(error[k]) for k in ("type", "status", "code") if _scalar(error.get(k))]
+        if isinstance(error.get("message"), str):
+            said.append(error["message"])
+    elif error is not None:
+        said.append(shown(error))
+    text = ": ".join(piece if len(piece) <= 200 else piece[:199] + "…" for piece in said)
+    return StreamError(
+        f"the {name} stream sent an error mid-stream ({text or 'no details'}); "
+        "error.error is the API's error, error.partial the reply so far",
+        error=error,
+    )
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))

@@ -30,11 +30,10 @@ from typing import Any
 
 from mediaparts._conversation._messages import Assistant
 from mediaparts._conversation._parts import Citation
-from mediaparts._errors import StreamError, excerpt
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import as_dict, as_list, maybe, plain
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers._wire._streaming import Fragments, event_index
+from mediaparts.providers._wire._streaming import Fragments, api_error, event_index
 from mediaparts.providers.wires.chat_completions._read import (
     finish_reason,
     read_citation,
@@ -142,7 +141,7 @@ class ChunkStream:
         if chunk is None:
             return []
         if chunk.get("error") is not None:
-            raise self._error(chunk["error"])
+            raise api_error(self._served.name, chunk["error"])
         kind = chunk.get("object")
         if kind is not None and kind != _CHUNK:
             return []  # an event we do not know
@@ -307,11 +306,6 @@ class ChunkStream:
                     Delta(kind="tool_call", index=self._call_at(i), arguments=_CLOSE_INPUT)
                 )
         deltas.append(Delta(kind="stop", text=said or "", stop_reason=reason))
-
-    def _error(self, error: Any) -> StreamError:
-        said = error.get("message") if isinstance(error, Mapping) else error
-        detail = excerpt(said) if isinstance(said, str) else "(no message)"
-        return StreamError(f"the {self._served.name} stream sent an error: {detail}", error=error)
 
     # -- where each part stands in the message (read_response's order) -------------------
 

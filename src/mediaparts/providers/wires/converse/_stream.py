@@ -39,7 +39,7 @@ from typing import Any
 
 from mediaparts._conversation._messages import Assistant
 from mediaparts._conversation._parts import Part, ToolCall
-from mediaparts._errors import InvalidMedia, MediaError, StreamError, rewrap
+from mediaparts._errors import InvalidMedia, MediaError, rewrap
 from mediaparts._inline import b64decode
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import (
@@ -54,6 +54,7 @@ from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import (
     Fragments,
     StreamState,
+    api_error,
     event_index,
     json_object,
 )
@@ -135,10 +136,11 @@ class _Converse:
             raise InvalidMedia(f"stream event: expected an object, got {type(event).__name__}")
         key, value = one_key(event, "stream event")
         if key in ERRORS:
-            body = value if isinstance(value, Mapping) else {}
-            said = body.get("message")
-            detail = f": {said[:500]}" if isinstance(said, str) else ""
-            raise StreamError(f"the stream sent {key}{detail}", error=dict(event))
+            failed = api_error(
+                self._served.name, dict(value) if isinstance(value, Mapping) else None, key
+            )
+            failed.error = dict(event)  # the whole event: its key names the exception
+            raise failed
         read = _READERS.get(key)
         return [] if read is None else read(self, as_dict(value, key))
 

@@ -28,11 +28,11 @@ from typing import Any
 
 from mediaparts._conversation._messages import Assistant
 from mediaparts._conversation._parts import ProviderPart, ReasoningPart, TextPart, ToolCall
-from mediaparts._errors import InvalidMedia, StreamError, excerpt
+from mediaparts._errors import InvalidMedia
 from mediaparts.providers._wire._deltas import Delta, DeltaKind
 from mediaparts.providers._wire._reading import as_dict, as_list, shown, stop_reason
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers._wire._streaming import Fragments
+from mediaparts.providers._wire._streaming import Fragments, api_error
 from mediaparts.providers.wires.generate_content._read import read_part
 from mediaparts.providers.wires.generate_content._response import (
     read_response,
@@ -119,7 +119,7 @@ class GenerateContentStream:
         self._events += 1
         body = wire_dict(event, at)
         if body.get("error") is not None:
-            raise StreamError(_error_text(self._served.name, body["error"]), error=body["error"])
+            raise api_error(self._served.name, body["error"])
         deltas: list[Delta] = []
         stop: list[Delta] = []
         # `wire_dict` made the body afresh, of dicts with string keys and lists only: a
@@ -325,13 +325,3 @@ def stream(served: Served) -> GenerateContentStream:
 def _part_at(event: str, i: int, j: int) -> str:
     """The path of part `j` of `candidates[i]` (built only when it is named)."""
     return f"{event}.candidates[{i}].content.parts[{j}]"
-
-
-def _error_text(name: str, error: Any) -> str:
-    """Describe an error chunk (`{"code", "message", "status"}`), bounded."""
-    if not isinstance(error, dict):
-        return f"the {name} stream sent an error: {shown(error)}"
-    said = [excerpt(error[k]) for k in ("status", "code") if isinstance(error.get(k), str | int)]
-    message = error.get("message")
-    text = f": {message:.500}" if isinstance(message, str) else ""
-    return f"the {name} stream sent an error mid-stream ({', '.join(said) or 'no status'}){text}"

@@ -43,7 +43,7 @@ from typing import Any
 
 from mediaparts._conversation._json_data import json_text
 from mediaparts._conversation._messages import Assistant, Usage
-from mediaparts._errors import InvalidMedia, MediaError, StreamError, excerpt
+from mediaparts._errors import InvalidMedia, MediaError
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import (
     as_dict,
@@ -56,7 +56,7 @@ from mediaparts.providers._wire._reading import (
 )
 from mediaparts.providers._wire._reading import stop_reason as read_stop_reason
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers._wire._streaming import Fragments, event_index, json_object
+from mediaparts.providers._wire._streaming import Fragments, api_error, event_index, json_object
 from mediaparts.providers.wires.messages._read import _citation, _usage, read_response
 from mediaparts.providers.wires.messages._shapes import STOP_REASONS
 
@@ -161,7 +161,7 @@ class MessagesStream:
             case "message_start":
                 return self._message_start(node)
             case "error":
-                raise self._error(node)
+                raise api_error(self._served.name, node.get("error"))
             case "content_block_start" | "content_block_delta" | "content_block_stop":
                 self._need_start(kind)
                 if kind == "content_block_start":
@@ -345,18 +345,6 @@ class MessagesStream:
         with located(at):
             usage: Usage | None = _usage(self._usage)
         return [Delta(kind="usage", usage=usage)]
-
-    def _error(self, node: dict[str, Any]) -> StreamError:
-        error = node.get("error")
-        said = "no details"
-        if isinstance(error, Mapping):
-            kind, message = error.get("type"), error.get("message")
-            said = ": ".join(excerpt(v) for v in (kind, message) if isinstance(v, str)) or said
-        return StreamError(
-            f"the {self._served.name} stream sent an error mid-stream ({said}); "
-            "error.error is the API's error, error.partial the reply so far",
-            error=error,
-        )
 
 
 def _arguments(block: _StreamedBlock) -> str:

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from mediaparts._conversation._messages import Assistant
-from mediaparts._errors import InvalidMedia, StreamError, excerpt
+from mediaparts._errors import InvalidMedia
 from mediaparts.providers._wire._deltas import SUMMARY, Delta, DeltaKind
 from mediaparts.providers._wire._reading import as_dict, need, plain, shown
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers._wire._streaming import event_index
+from mediaparts.providers._wire._streaming import api_error, event_index
 from mediaparts.providers.wires.responses._read import (
     _assistant_side,
     _output_block,
@@ -82,13 +82,13 @@ class ResponsesStream:
         if not isinstance(kind, str):
             raise InvalidMedia(f"event.type: expected a string, got {shown(kind)}")
         if kind == "error":
-            raise StreamError(f"the stream sent an error: {_described(body)}", error=body)
+            raise api_error(self._served.name, body)
         if self._final is not None:
             return []  # nothing follows the final event; a successor response is another stream
         if kind == "response.failed":
             response = as_dict(body.get("response"), f"{kind}.response")
             error = response.get("error")
-            raise StreamError(f"the response failed: {_described(error)}", error=error)
+            raise api_error(self._served.name, error, "response.failed")
         if kind in _FINAL:
             return self._finish(body, kind)
         handler = _HANDLERS.get(kind)
@@ -311,15 +311,6 @@ class ResponsesStream:
             final = need(event, "text", at, str)
         grew = block.settle(final)
         return [Delta(kind="reasoning", index=index, text=grew, name=name)] if grew else []
-
-
-def _described(error: Any) -> str:
-    """An error object, bounded for a message: its code and message."""
-    if not isinstance(error, dict):
-        return "no error object" if error is None else excerpt(error)
-    code, text = error.get("code"), error.get("message")
-    said = [excerpt(v) for v in (code, text) if v is not None]
-    return ": ".join(said) or excerpt(error)
 
 
 Handler = Callable[[ResponsesStream, Event, str], list[Delta]]
