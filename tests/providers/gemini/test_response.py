@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mediaparts as mp
 from mediaparts.providers import gemini
@@ -193,3 +195,34 @@ def test_read_response_hostile_input_names_the_field(response: Any, named: str) 
     with pytest.raises(mp.InvalidMedia) as caught:
         mp.message_from_response(response, "gemini")
     assert named in str(caught.value)
+
+
+_KEYS = st.sampled_from(["text", "inline_data", "inlineData", "data", "mime_type", "thought",
+                         "a_b", "aB", "x\ud800", "é", "$bytes", "function_call", "args"])  # fmt: skip
+_LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True), st.text(max_size=6), st.binary(max_size=6),
+    st.sampled_from(["a\ud800b", "\udcff", "é+/", "ab-_"]),  # lone surrogates, base64 alphabets
+)  # fmt: skip
+_JSON = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(body=st.dictionaries(_KEYS, _JSON, max_size=4))
+def test_wire_dict_one_pass_matches_the_checked_passes(body: dict[str, Any]) -> None:
+    """The one-pass copy gives what the checked copy and respelling give, error for error."""
+    from mediaparts._conversation._json_data import data_copy
+    from mediaparts.providers.wires.generate_content._response import _camel, wire_dict
+
+    def outcome(read: Any) -> Any:
+        try:
+            return read()
+        except mp.MediaError as exc:
+            return type(exc), str(exc)
+
+    checked = outcome(lambda: _camel(data_copy(body, what="response"), "response"))
+    assert outcome(lambda: wire_dict(body, "response")) == checked
