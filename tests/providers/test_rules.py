@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import re
 import typing
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import mediaparts as mp
 from mediaparts.formats import Kind
@@ -89,6 +91,8 @@ def test_rules_name_source_and_date(provider: str) -> None:
     rules = mp.providers.get(provider).rules
     for where in (rules.image, rules.audio, rules.video, rules.file, rules):
         assert _DATED.search(where.source), f"{provider}: {where.source!r} has no (read YYYY-MM)"
+    for row in rules.models:  # what a model takes differently is sourced and dated too
+        assert _DATED.search(row.rule.source), f"{provider} {row.pattern}: {row.rule.source!r}"
 
 
 def _literal(annotation: Any) -> set[str]:
@@ -304,3 +308,88 @@ def test_rules_anthropic_request_size_is_the_messages_apis(
     payload = mp.render([mp.User("x" * 25_000_000)], provider)
     rules = {violation.rule for violation in mp.check(payload, provider)}
     assert ("request.max_bytes" in rules) is refused, route
+
+
+def _by_model(**changes: Any) -> mp.providers.Provider:
+    """An OpenAI-shaped provider whose `text-*` models take no images (or `changes`)."""
+    rows = (
+        mp.providers.ModelRule(
+            "text-*",
+            mp.providers.ModelRules(
+                changes or {"image_media_types": (), "image_url_types": ()}, "test (read 2026-12)"
+            ),
+        ),
+        mp.providers.ModelRule(
+            "acme/*", mp.providers.ModelRules({"image_max_bytes": 1000}, "test (read 2026-12)")
+        ),
+    )
+    rules = dataclasses.replace(mp.providers.get("openai").rules, provider="by-model", models=rows)
+    return mp.providers.Provider("by-model", rules, "openai")
+
+
+def test_for_model_applies_the_first_matching_row() -> None:
+    """A model of the `models` table gets its row's changes; the record says which row."""
+    provider = _by_model()
+    served = provider.for_model("text-large")
+    assert served.rules.image.media_types == () and served.model_rules == "text-*"
+    assert provider.rules.image.media_types  # the provider's own rules are unchanged
+    assert served.label == "by-model (model 'text-large', rules for 'text-*')"
+    assert provider.for_model("text-large") is served  # made once per model
+
+
+@pytest.mark.parametrize("model", [None, "gpt-4o", "vision-text-1"])
+def test_for_model_keeps_the_rules_for_other_models(model: str | None) -> None:
+    """No model, or one no row matches, keeps the provider's own rules (and record)."""
+    provider = _by_model()
+    assert provider.for_model(model) is provider and provider.model_rules is None
+
+
+def test_for_model_matches_a_vendor_prefix_pattern_on_the_whole_name() -> None:
+    """A pattern with a `/` (a router's vendor prefix) matches the whole model name."""
+    provider = _by_model()
+    assert provider.for_model("acme/vision-9").rules.image.max_bytes == 1000
+    assert provider.for_model("other/vision-9") is provider
+
+
+def test_for_model_from_a_model_record_starts_from_the_provider() -> None:
+    """A model's record asked for another model serves that one, not both rows at once."""
+    provider = _by_model()
+    assert provider.for_model("text-1").for_model("acme/x").rules.image.media_types
+
+
+def test_for_model_refusal_names_the_model_and_what_it_takes() -> None:
+    """Media a model takes none of is refused by the §4 rules, naming the model's row."""
+    provider = _by_model()
+    image = mp.part(Image.new("RGB", (8, 8)))
+    with pytest.raises(mp.UnsupportedMediaType, match=r"model 'text-1', rules for 'text-\*'"):
+        mp.normalize(image, provider, model="text-1")
+    assert mp.normalize(image, provider, model="gpt-4o").media_type == "image/png"
+
+
+def test_for_model_record_pickles_with_its_row() -> None:
+    """A model's record pickles (for worker processes) with its rules and label."""
+    served = pickle.loads(pickle.dumps(_by_model().for_model("text-1")))
+    assert served.rules.image.media_types == () and served.model_rules == "text-*"
+
+
+def test_for_model_refuses_a_row_naming_no_rule() -> None:
+    """A row whose changes name no rule is an InvalidConfig when a model uses it."""
+    provider = _by_model(image_colour=1)
+    with pytest.raises(mp.InvalidConfig, match="no rule named 'image_colour'"):
+        provider.for_model("text-1")
+
+
+@pytest.mark.parametrize("changes", [{"models": ()}, {"provider": "x"}, [("a", 1)]])
+def test_model_rules_refuse_what_is_no_change(changes: Any) -> None:
+    """A row cannot rename the provider or change the table itself; changes are a mapping."""
+    with pytest.raises(mp.InvalidConfig):
+        mp.providers.ModelRules(changes)
+
+
+def test_get_with_a_model_returns_its_record() -> None:
+    """`get(name, model)` is `get(name).for_model(model)`."""
+    mp.providers.register("by-model", wire="openai", rules=_by_model().rules, replace=True)
+    try:
+        assert mp.providers.get("by-model", "text-2").model_rules == "text-*"
+    finally:
+        mp.providers.unregister("by-model")

@@ -206,6 +206,7 @@ def _inspect_one(source: str, providers: list[str], model: str | None) -> dict[s
         for p, verdict in info["providers"].items():  # and the model table row it was given
             row = get(p).rules.model_row(model)
             verdict.update(model=model, model_rule=row.pattern if row else None)
+            verdict["media_rule"] = get(p, model).model_rules
     return info
 
 
@@ -273,7 +274,15 @@ def _unknown_model(command: str, providers: list[str], model: str | None) -> str
 
 
 def _assumed(provider: str, model: str | None) -> str:
-    """Say in one line which model, or which default rules, the provider's rules are for."""
+    """Say in one line which model, or which default rules, the provider's rules are for
+    (and the row of its `models` table, where what it takes differs by model)."""
+    row = get(provider, model).model_rules
+    said = _assumed_tables(provider, model)
+    return said if row is None else f"{said}; what it takes: the rules for {row}"
+
+
+def _assumed_tables(provider: str, model: str | None) -> str:
+    """Say which row of the provider's token tables its model gets."""
     rules = get(provider).rules
     row = rules.model_row(model)
     if row is None and model and rules.model_patterns:

@@ -54,6 +54,7 @@ from mediaparts.providers._registry import (
     registered,
     unregister,
 )
+from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._media_sites import (
@@ -165,6 +166,7 @@ __all__ = [
     "MediaRates",
     "MessageTokens",
     "ModelRule",
+    "ModelRules",
     "NormalizedPart",
     "OnLoss",
     "OpenAIPatches",

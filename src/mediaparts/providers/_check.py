@@ -125,6 +125,7 @@ def check(
             return [Violation("$", "payload.shape", message)]
         if model is None and isinstance(payload, dict) and isinstance(payload.get("model"), str):
             model = payload["model"]
+        chosen = get(chosen, model)  # the rules of that model, where they differ by model
         problems: Problems = []
         counts: dict[tuple[str, str], int] = {}
         levels = _detail_levels(chosen, model)

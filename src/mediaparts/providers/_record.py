@@ -19,6 +19,7 @@ from mediaparts._conversation._parts import ReasoningPart
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.providers import wires
 from mediaparts.providers._files import FileApi
+from mediaparts.providers._model_rules import model_rules_row
 from mediaparts.providers._rules import Rules, replace_rules
 from mediaparts.providers._wire._protocol import (
     BatchReader,
@@ -31,6 +32,8 @@ from mediaparts.providers._wire._protocol import (
 __all__ = ["Provider", "built_in", "former_names"]
 
 _NO_QUIRKS: Mapping[str, Any] = types.MappingProxyType({})
+# The most model records one provider keeps (`for_model`), its names being the callers'.
+_MODELS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,14 @@ class Provider:
     batch_result: BatchReader | None = field(default=None, repr=False, compare=False)
     quirks: Mapping[str, Any] = field(default_factory=lambda: _NO_QUIRKS, repr=False)
     _shape: Wire | None = field(init=False, default=None, repr=False, compare=False)
+    # `for_model`: the records made for models (model -> record), and, on one of those, the
+    # record it was made from and the model and row it is for.
+    _for_models: dict[str, Provider] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+    _model: tuple[Provider, str, str] | None = field(
+        init=False, default=None, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         _check_record(self)
@@ -68,6 +79,7 @@ class Provider:
         state = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         state["quirks"] = dict(self.quirks)
         shape = state.pop("_shape")
+        state.pop("_for_models")  # made again when asked
         if self.wire not in wires.names() and isinstance(shape, types.ModuleType):
             state["_module"] = shape.__name__
         elif self.wire not in wires.names():
@@ -79,6 +91,8 @@ class Provider:
         module = state.pop("_module", None)
         state["quirks"] = types.MappingProxyType(state["quirks"])
         state.setdefault("_shape", None)
+        state["_for_models"] = {}
+        state.setdefault("_model", None)
         for name, value in state.items():
             object.__setattr__(self, name, value)
         if module is not None:
@@ -147,6 +161,43 @@ class Provider:
         """Say why its wire leaves out one of its reasoning parts (None: sent), or None."""
         replays = getattr(self.shape, "replays", None)
         return None if replays is None else lambda part: _why(replays(part, self))
+
+    def for_model(self, model: str | None) -> Provider:
+        """Return this provider as it serves one model: its rules changed by the first row of
+        `rules.models` matching the model (`Rules.for_model`), or itself when none matches.
+
+        The record returned says which row it used (`model_rules`) and its refusals name the
+        model (`label`); it is made once per row.
+
+        Raises:
+            InvalidConfig: `model` is not a string, or the row's changes name no rule.
+        """
+        base = self._model[0] if self._model is not None else self
+        row = model_rules_row(base.rules.models, model) if base.rules.models else None
+        if row is None:
+            return base
+        assert model is not None
+        made = base._for_models.get(model)
+        if made is None:
+            made = dataclasses.replace(base, rules=base.rules.for_model(model))
+            object.__setattr__(made, "_model", (base, model, row.pattern))
+            if len(base._for_models) >= _MODELS_KEPT:  # names come from callers: bounded
+                base._for_models.clear()
+            base._for_models[model] = made
+        return made
+
+    @property
+    def model_rules(self) -> str | None:
+        """The pattern of the `rules.models` row this record serves (`for_model`), or None."""
+        return None if self._model is None else self._model[2]
+
+    @property
+    def label(self) -> str:
+        """Its name, and the model its rules are for when they are a model's (`for_model`):
+        `deepseek (model deepseek-chat)`, as refusals say it."""
+        if self._model is None:
+            return self.name
+        return f"{self.name} (model {excerpt(self._model[1])}, rules for {self._model[2]!r})"
 
     def with_rules(self, **overrides: Any) -> Provider:
         """Return a copy with some rules changed.

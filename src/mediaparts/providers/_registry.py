@@ -213,17 +213,20 @@ def unregister(name: str) -> None:
     del _registry[name]
 
 
-def get(name: str | Provider) -> Provider:
-    """Return the registered provider of that name (a `Provider` is returned as is).
+def get(name: str | Provider, model: str | None = None) -> Provider:
+    """Return the registered provider of that name (a `Provider` is returned as is), as it
+    serves `model` when one is given (`Provider.for_model`: a model of its `rules.models`
+    table gets that row's rules).
 
     Raises:
         UnknownProvider: No provider has that name (also when `name` is not a string).
+        InvalidConfig: `model` is not a string.
     """
     if isinstance(name, Provider):
-        return name
+        return name if model is None else name.for_model(model)
     entry = _registry.get(name) if isinstance(name, str) else None
     if isinstance(entry, Provider):
-        return entry
+        return entry if model is None else entry.for_model(model)
     if entry is None and isinstance(name, str) and not _plugins[0]:
         _discover()
         entry = _registry.get(name)
@@ -237,7 +240,7 @@ def get(name: str | Provider) -> Provider:
         provider = _installed(name, entry)
     assert isinstance(provider, Provider), entry
     _registry[name] = provider
-    return provider
+    return provider if model is None else provider.for_model(model)
 
 
 def _installed(name: str, entry: importlib.metadata.EntryPoint) -> Provider:

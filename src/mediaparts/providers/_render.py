@@ -291,7 +291,7 @@ def render(
             uploader=uploader,
         )
         fitting = _fitting(opts)
-        chosen = get(provider)
+        chosen = get(provider, opts.model)
         conversation = _conversation(messages, chosen, opts.foreign_reasoning)
         model, uploader = opts.model, opts.uploader
         done: dict[int, NormalizedPart] = {}
@@ -342,7 +342,7 @@ async def arender(
             uploader=uploader,
         )
         fitting = _fitting(opts)
-        chosen = get(provider)
+        chosen = get(provider, opts.model)
         conversation = _conversation(messages, chosen, opts.foreign_reasoning)
         model, uploader = opts.model, opts.uploader
 

@@ -10,22 +10,35 @@ from __future__ import annotations
 import dataclasses
 import functools
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar, get_args
 
 from typing_extensions import Never
 
-from mediaparts._conversation._construct import article
 from mediaparts._errors import InvalidConfig, NoDocumentedRule, excerpt, rewrap
 from mediaparts.formats import Kind
-from mediaparts.imaging import measured
 from mediaparts.providers._budgets._media_rates import MediaRates
 from mediaparts.providers._budgets._model_rows import ModelRule, check_model, default_row, lookup
 from mediaparts.providers._budgets._text import GENERIC_TEXT, TextRule
 from mediaparts.providers._budgets._vision import VisionGeometry
+from mediaparts.providers._kind_rules import (
+    FIELD_TYPES,
+    KINDS,
+    TABLES,
+    FileRules,
+    ImageRules,
+    KindRules,
+    Measure,
+    base64_size,
+    check_table,
+    checked,
+    wrong_rules,
+)
+from mediaparts.providers._model_rules import ModelRules, model_rules_row
 
 _Row = TypeVar("_Row")
+
 
 __all__ = [
     "FileRules",
@@ -33,100 +46,9 @@ __all__ = [
     "KindRules",
     "Measure",
     "Rules",
+    "base64_size",
     "replace_rules",
 ]
-
-Measure = Literal["raw", "base64"]
-
-
-def base64_size(n: int) -> int:
-    """Return the length of the base64 text of `n` bytes."""
-    return measured(n, "base64")
-
-
-@dataclass(frozen=True, slots=True)
-class KindRules:
-    """What a provider accepts for one kind of media.
-
-    Attributes:
-        media_types: Canonical media types accepted inline; empty when the kind is refused.
-        max_bytes: Most bytes one item may have, counted as `measure` says.
-        measure: Whether `max_bytes` counts the raw bytes or their base64 text.
-        url_types: Types the provider fetches from a URL itself (so a URL can pass through).
-        max_count: Most items of this kind in one request (or one message: `count_scope`).
-        count_scope: Whether `max_count` holds per `"request"` or per `"message"`.
-        source: Where the facts come from, and when they were read.
-    """
-
-    media_types: tuple[str, ...] = ()
-    max_bytes: int | None = None
-    measure: Measure = "raw"
-    url_types: tuple[str, ...] = ()
-    max_count: int | None = None
-    count_scope: Literal["request", "message"] = "request"
-    source: str = ""
-
-    def __post_init__(self) -> None:
-        # A wrong type here would surface later as a TypeError deep in normalize; refuse it
-        # now, naming the field. Lists of types are kept as tuples (frozen: __setattr__).
-        for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            label = f"{type(self).__name__}.{field.name}"
-            checked = _checked(field.name, value, field.default, label=label)
-            if checked is not value:
-                object.__setattr__(self, field.name, checked)
-
-    def accepts(self, media_type: str | None) -> bool:
-        """Tell whether this media type is accepted inline."""
-        return media_type is not None and media_type in self.media_types
-
-    def measured(self, n_bytes: int) -> int:
-        """Return `n_bytes` as this provider counts them against `max_bytes`."""
-        return measured(n_bytes, self.measure)
-
-    def fits(self, n_bytes: int) -> bool:
-        """Tell whether an item of `n_bytes` raw bytes is within `max_bytes`."""
-        return self.max_bytes is None or self.measured(n_bytes) <= self.max_bytes
-
-
-@dataclass(frozen=True, slots=True)
-class ImageRules(KindRules):
-    """Image rules: the kind's rules plus hard dimension limits and animation support.
-
-    Attributes:
-        max_width: Widest image accepted (larger ones are downscaled to fit).
-        max_height: Tallest image accepted.
-        animated: Whether animated images are taken (False: only the first frame is sent).
-        detail_levels: The `detail` values the API takes.
-    """
-
-    max_width: int | None = None
-    max_height: int | None = None
-    animated: bool = False
-    detail_levels: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class FileRules(KindRules):
-    """Rules for kind `"file"`: binary documents in `media_types`; text files in `text_types`.
-
-    Attributes:
-        text_types: Text formats the provider reads as text (sent as text, not as a file).
-        max_pages: Most pages one PDF may have; a longer one is split into several
-            documents, or sent as page images (`TransformPolicy.pdf`). None: no documented
-            limit.
-        max_request_pages: Most PDF pages one request may hold, across all its documents; a
-            PDF longer than that alone cannot be sent in one request, split or not (`check`
-            counts the whole request). None: no documented limit.
-        max_request_bytes: Most bytes of documents one request may hold, across all of them
-            (raw bytes; OpenAI's "32MB of total content in a single request"); `check`
-            counts the whole request. None: no documented limit.
-    """
-
-    text_types: tuple[str, ...] = ()
-    max_pages: int | None = None
-    max_request_pages: int | None = None
-    max_request_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +80,8 @@ class Rules:
             `openai`, `anthropic`, `google`, `aws`, ...); None means the provider's name.
         batch_max_requests, batch_max_bytes: Most requests and bytes one batch input file may
             hold (None: no documented limit); `batch_source` says where they come from.
+        models: What models take differently (rows of `ModelRules`, first match wins;
+            `for_model`); `models_source` says where they come from.
     """
 
     provider: str
@@ -178,6 +102,8 @@ class Rules:
     batch_max_requests: int | None = None
     batch_max_bytes: int | None = None
     batch_source: str = ""
+    models: tuple[ModelRule[ModelRules], ...] = ()
+    models_source: str = ""
 
     @property
     def store(self) -> str:
@@ -200,13 +126,22 @@ class Rules:
             )
         # A wrong row type would otherwise surface only later, as an AttributeError deep in
         # normalize or estimate_tokens; the error policy wants it here, naming the field.
-        for name, expected in _FIELD_TYPES.items():
+        for name, expected in FIELD_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, expected):
-                raise InvalidConfig(_wrong_rules(f"Rules.{name}", name, expected, value))
-        for name in _TABLES:
+                raise InvalidConfig(wrong_rules(f"Rules.{name}", name, expected, value))
+        for name in TABLES:
             # A list or other iterable of rows is taken, as a tuple (frozen: hence __setattr__).
-            object.__setattr__(self, name, _check_table(name, getattr(self, name)))
+            object.__setattr__(self, name, check_table(name, getattr(self, name)))
+
+    def for_model(self, model: str | None) -> Rules:
+        """Return one model's rules: these, changed by the first `models` row matching it.
+
+        Raises:
+            InvalidConfig: `model` is not a string, or the row's changes name no rule.
+        """
+        row = model_rules_row(self.models, model) if self.models else None
+        return self if row is None else replace_rules(self, dict(row.rule.changes))
 
     def vision_for(self, model: str | None = None, *, strict: bool = False) -> VisionGeometry:
         """Return the image geometry (resize target and token formula) of a model.
@@ -315,62 +250,6 @@ class Rules:
         return self.file
 
 
-# The model tables and the rule type of their rows.
-_TABLES: dict[str, type] = {"vision": VisionGeometry, "costs": MediaRates, "text": TextRule}
-
-_FIELD_TYPES: dict[str, type] = {
-    "image": ImageRules,
-    "audio": KindRules,
-    "video": KindRules,
-    "file": FileRules,
-}
-
-
-# What an empty table means, for the message refusing None: () is how to say "no rows".
-_EMPTY: dict[str, str] = {
-    "vision": "no per-model image rule (image token estimates then raise NoDocumentedRule)",
-    "costs": "no audio, video or PDF token rates (their estimates then raise NoDocumentedRule)",
-    "text": "no text table (text is then counted with the generic approximation)",
-}
-
-
-def _check_table(name: str, rows: object) -> tuple[Any, ...]:
-    """Return a model table as a tuple, or refuse it unless its rows are `ModelRule`s of the
-    table's rule type.
-
-    None is refused rather than read as "no rows": elsewhere in the rules None means "no
-    limit", and an empty table does not mean "no limit" (for `vision` it means no rule at
-    all), so the caller says () and the message says what that does.
-    """
-    rule = _TABLES[name]
-    shape = f"a tuple of ModelRule(pattern, {rule.__name__}(...)) rows"
-    if rows is None:
-        raise InvalidConfig(f"Rules.{name} must be {shape}, got None; pass () for {_EMPTY[name]}")
-    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
-        raise InvalidConfig(f"Rules.{name} must be {shape}, got {type(rows).__name__}")
-    rows = tuple(rows)
-    if not all(isinstance(row, ModelRule) and isinstance(row.pattern, str) for row in rows):
-        raise InvalidConfig(f"Rules.{name} must be {shape}, got {excerpt(rows)}")
-    for row in rows:
-        if not isinstance(row.rule, rule):
-            raise InvalidConfig(
-                f"Rules.{name}: the row {excerpt(row.pattern)} holds "
-                f"{article(type(row.rule).__name__)} {type(row.rule).__name__}; "
-                f"each {name} row's rule must be {article(rule.__name__)} {rule.__name__}"
-            )
-    return rows
-
-
-def _wrong_rules(label: str, name: str, expected: type, value: object) -> str:
-    """Say that a kind's rules are not of their class, and how to change them."""
-    kind = expected.__name__
-    return (
-        f"{label} must be {article(kind)} {kind}, got {type(value).__name__}; pass "
-        f"dataclasses.replace(provider.rules.{name}, ...), or change one field with "
-        f"with_rules({name}_<field>=...)"
-    )
-
-
 _generated_init = Rules.__init__
 
 
@@ -390,67 +269,6 @@ def _init(self: Rules, *args: Any, **kwargs: Any) -> None:
 
 
 Rules.__init__ = _init  # type: ignore[method-assign]
-
-
-_KINDS: tuple[str, ...] = get_args(Kind)
-_TYPE_LISTS = frozenset({"media_types", "url_types", "text_types", "detail_levels"})
-_SIZES = frozenset(
-    {"max_bytes", "max_count", "max_width", "max_height", "max_request_bytes", "max_pages"}
-    | {"max_request_pages", "batch_max_requests", "batch_max_bytes"}
-)
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "measure": ("raw", "base64"),
-    "count_scope": ("request", "message"),
-}
-
-
-# Fields where None is a value (the provider's own store, its own name in the price data).
-_NULLABLE = frozenset({"file_store", "prices_id"})
-
-
-def _checked(name: str, value: Any, current: Any, *, label: str | None = None) -> Any:
-    """Return an override in the form the rules hold, or refuse it with the reason.
-
-    `label` names the value as the caller wrote it (`image_max_bytes`, `ImageRules.max_bytes`).
-    """
-    label = label or name
-    if name in _TYPE_LISTS:
-        listed = isinstance(value, Iterable) and not isinstance(value, str | bytes | Mapping)
-        values = tuple(value) if listed else ()
-        if not listed or not all(isinstance(v, str) for v in values):
-            what = "detail level names" if name == "detail_levels" else "media type strings"
-            none = "; pass () for none" if value is None else ""
-            raise InvalidConfig(f"{label} must be a tuple of {what}, got {excerpt(value)}{none}")
-        return values
-    if name in _SIZES:
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise InvalidConfig(
-                f"{label} must be a whole number of bytes/pixels/items or None (no limit), "
-                f"got {type(value).__name__}"
-            )
-        if value is not None and value <= 0:
-            raise InvalidConfig(f"{label} must be positive (None for no limit), got {value}")
-        return value
-    if name in _CHOICES:
-        if value not in _CHOICES[name]:
-            raise InvalidConfig(
-                f"{label} must be one of {', '.join(_CHOICES[name])}, got {excerpt(value)}"
-            )
-        return value
-    if name in _TABLES:
-        return _check_table(name, value)
-    if name in _NULLABLE and value is None:
-        return value
-    if name in _FIELD_TYPES and not isinstance(value, _FIELD_TYPES[name]):
-        raise InvalidConfig(_wrong_rules(label, name, _FIELD_TYPES[name], value))
-    typed = isinstance(current, bool | str | tuple) or dataclasses.is_dataclass(current)
-    if typed and not isinstance(value, type(current)):
-        kind = type(current).__name__
-        hint = " (pass '' for none)" if name.endswith("source") and value is None else ""
-        raise InvalidConfig(
-            f"{label} must be {article(kind)} {kind}, got {type(value).__name__}{hint}"
-        )
-    return value
 
 
 def _respelled(item: tuple[str, Any]) -> tuple[str, Any]:
@@ -483,17 +301,17 @@ def replace_rules(rules: Rules, overrides: dict[str, Any]) -> Rules:
     names = {f.name for f in dataclasses.fields(rules)}
     for key, value in map(_respelled, overrides.items()):
         if key in names:
-            top[key] = _checked(key, value, getattr(rules, key))
+            top[key] = checked(key, value, getattr(rules, key))
             continue
         kind, _, field = key.partition("_")
-        target = getattr(rules, kind, None) if kind in _KINDS else None
+        target = getattr(rules, kind, None) if kind in KINDS else None
         if target is None or field not in {f.name for f in dataclasses.fields(target)}:
             raise InvalidConfig(
                 f"no rule named {excerpt(key)}: use a field of Rules ({', '.join(sorted(names))}) "
-                f"or <kind>_<field> with kind one of {', '.join(_KINDS)}"
+                f"or <kind>_<field> with kind one of {', '.join(KINDS)}"
             )
         current = getattr(target, field)
-        nested.setdefault(kind, {})[field] = _checked(field, value, current, label=key)
+        nested.setdefault(kind, {})[field] = checked(field, value, current, label=key)
     for kind, changes in nested.items():
         top[kind] = dataclasses.replace(top.get(kind, getattr(rules, kind)), **changes)
     return dataclasses.replace(rules, **top)

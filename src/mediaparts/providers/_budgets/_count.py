@@ -150,7 +150,7 @@ def _prepare(
     value: Any, provider: str | Provider, options: Options
 ) -> tuple[Provider, list[Message], bool]:
     """Return the provider, the messages, and whether `value` was one part on its own."""
-    chosen = get(provider)
+    chosen = get(provider, options.model)
     # A level the provider has no such level for is refused up front (an argument, not a
     # part's own hint), as normalize refuses it.
     _costs.choose_detail(chosen, None, options.detail, None)

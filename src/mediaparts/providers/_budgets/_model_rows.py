@@ -33,9 +33,11 @@ class ModelRule(Generic[T]):
 
     def matches(self, model: str) -> bool:
         """Tell whether this row is a model's: `fnmatch`, case-insensitive, on the name after
-        any `provider/` or path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`)."""
-        name = model.strip().lower().rsplit("/", 1)[-1]
-        return fnmatch.fnmatchcase(name, self.pattern.lower())
+        any `provider/` or path prefix (`openai/gpt-4o`, `models/gemini-2.5-pro`); a pattern
+        holding a `/` (`meta-llama/*`, a router's vendor prefix) matches the whole name."""
+        pattern = self.pattern.lower()
+        name = model.strip().lower()
+        return fnmatch.fnmatchcase(name if "/" in pattern else name.rsplit("/", 1)[-1], pattern)
 
 
 def check_model(model: object) -> None:

@@ -121,7 +121,7 @@ def trim(
     try:
         opts = resolve(options, model=model)
         model = opts.model
-        chosen = get(provider)
+        chosen = get(provider, model)
         _check_options(max_tokens, shrink_images, shrink_to, unknown)
         assert max_tokens is not None  # checked
         if token_counter is not None:

@@ -73,7 +73,7 @@ def refusal(
         # Bytes win (docs/detection.md): a name never stands in for a missing signature.
         why = f" (its name {excerpt(filename)} says {named}, but the bytes are not one)"
     return UnsupportedMediaType(
-        f"{provider.name} does not accept {media_type} ({kind}){why}; it takes "
+        f"{provider.label} does not accept {media_type} ({kind}){why}; it takes "
         f"{takes(provider.rules)}{hint}",
         media_type=media_type,
         provider=provider.name,

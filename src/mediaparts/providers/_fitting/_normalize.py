@@ -151,7 +151,7 @@ def _start(
     """Check the arguments; return the part, the provider, and the URL if it passes through."""
     _check_urls(urls, model)
     mode = cast(UrlMode, urls)  # checked just above
-    chosen = get(provider)
+    chosen = get(provider, model)
     media = _media(part)
     if media.file_id is not None:
         return media, chosen, _reference(media, chosen, model, detail)
@@ -301,7 +301,7 @@ def normalize_many(
     try:
         opts = resolve(options, model=model, detail=detail, urls=urls, transforms=transforms)
         _check_urls(opts.urls, opts.model)
-        chosen = get(provider)
+        chosen = get(provider, opts.model)
         # Given to each worker: a process does not inherit this one's configured default.
         opts = dataclasses.replace(opts, transforms=_policy(opts.transforms))
         if isinstance(parts, str | bytes) or not isinstance(parts, Sequence):
