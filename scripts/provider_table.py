@@ -7,6 +7,9 @@ MEDIAPARTS_UPDATE_GOLDEN=1 to rewrite docs/providers.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from mediaparts.providers import KindRules, MediaRates, Rules, get, names
 
 __all__ = ["rules_markdown"]
@@ -71,6 +74,7 @@ def rules_markdown() -> str:
             ),
         ]
         out.append(f"## `{name}`\n")
+        out.append(f"Speaks the `{get(name).wire}` wire.\n")
         out.append(
             "| kind | accepted inline | max per item | max count | fetched from URLs | source |"
         )
@@ -110,15 +114,33 @@ def _pdf(costs: MediaRates) -> str:
 
 
 def _models(rules: Rules) -> list[str]:
-    """Return the model-keyed image rules, media token rates and text rules of one provider."""
-    out = [
-        f"Image resizing and tokens by model (first matching pattern wins; `model=None` takes "
-        f"the first row). Source: {rules.vision_source or '—'}.",
-        "",
-        "| model pattern | rule |",
-        "|---|---|",
-    ]
-    out += [f"| `{row.pattern}` | {row.rule.describe()} |" for row in rules.vision]
+    """Return what models take differently, the model-keyed image rules, media token rates and
+    text rules of one provider."""
+    out = []
+    if rules.models:
+        out += [
+            f"What models take differently (first matching pattern wins; a model no row names, "
+            f"or none, takes the rules above). Source: {rules.models_source or '—'}.",
+            "",
+            "| model pattern | changes | source |",
+            "|---|---|---|",
+        ]
+        out += [
+            f"| `{row.pattern}` | {_changes(row.rule.changes)} | {row.rule.source or '—'} |"
+            for row in rules.models
+        ]
+        out.append("")
+    if rules.vision:
+        out += [
+            f"Image resizing and tokens by model (first matching pattern wins; `model=None` "
+            f"takes the first row). Source: {rules.vision_source or '—'}.",
+            "",
+            "| model pattern | rule |",
+            "|---|---|",
+        ]
+        out += [f"| `{row.pattern}` | {row.rule.describe()} |" for row in rules.vision]
+    else:
+        out.append(f"No image token rule is documented. Source: {rules.costs_source or '—'}.")
     out += [
         "",
         f"Audio, video and PDF tokens by model. Source: {rules.costs_source or '—'}.",
@@ -132,6 +154,9 @@ def _models(rules: Rules) -> list[str]:
         f"{_pdf(row.rule)} |"
         for row in rules.costs
     ]
+    if not rules.text:
+        out += ["", f"Text tokens: the generic approximation. Source: {rules.text_source}.", ""]
+        return out
     out += [
         "",
         f"Text tokens by model. Source: {rules.text_source or '—'}.",
@@ -146,6 +171,21 @@ def _models(rules: Rules) -> list[str]:
     ]
     out.append("")
     return out
+
+
+def _changes(changes: Mapping[str, Any]) -> str:
+    """Say a row's changes: `image_media_types`: refused, other values in short."""
+    said = []
+    for key, value in changes.items():
+        if isinstance(value, tuple) and not value:
+            said.append(f"`{key}`: none")
+        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            said.append(f"`{key}`: " + ", ".join(f"`{v}`" for v in value))
+        elif isinstance(value, int | str):
+            said.append(f"`{key}`: {value:,}" if isinstance(value, int) else f"`{key}`: {value}")
+        else:
+            said.append(f"`{key}`: {type(value).__name__}")
+    return "; ".join(said)
 
 
 def _rate(costs: MediaRates, kind: str, rate: int | None) -> str:

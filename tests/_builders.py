@@ -129,4 +129,5 @@ KNOWN_MODELS = {
     "anthropic": "claude-sonnet-4-5",
     "gemini": "gemini-2.5-flash",
     "bedrock": "anthropic.claude-3-5-sonnet-20241022-v2:0",
+    "groq": "meta-llama/llama-4-scout-17b-16e-instruct",
 }

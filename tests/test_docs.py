@@ -179,8 +179,15 @@ def _long_edge(limit: int) -> Callable[[int, int], tuple[int, int]]:
     return target
 
 
+def _send_client(provider: str) -> Any:
+    """A provider's own SDK client answered with a canned reply (docs/providers.md)."""
+    clients = pytest.importorskip("tests.providers._send_clients")
+    return clients.CLIENTS[provider]()
+
+
 # The names a `<!-- given: ... -->` block may use, each made fresh for the page.
 GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
+    "groq_client": lambda media, urls: _send_client("groq"),
     "client": lambda media, urls: _anthropic_client(),
     "upload": lambda media, urls: _upload(),
     "media": lambda media, urls: media,

@@ -15,18 +15,32 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-# The module each provider's checks import.
-SDK_MODULES = {
+import mediaparts as mp
+
+# The module whose types check each wire's payloads.
+WIRE_SDKS = {
     "openai": "openai",
     "openai-responses": "openai",
     "anthropic": "anthropic",
     "gemini": "google.genai",
     "bedrock": "botocore",
 }
+# Providers with an SDK of their own: its request types check their payloads too (besides
+# their wire's), and its module is the one a test needs (`importorskip`).
+OWN_SDKS = {"groq": "groq"}
+
+
+def wire(provider: str) -> str:
+    """Return the wire a provider speaks."""
+    return mp.providers.get(provider).wire
+
+
+# The module each provider's checks import: its own SDK's, else its wire's.
+SDK_MODULES = {p: OWN_SDKS.get(p, WIRE_SDKS[wire(p)]) for p in mp.providers.names()}
 
 # The keys of a request payload that hold the conversation (what `render` returns), per
-# provider; the others are call arguments the readers ignore.
-CONVERSATION_KEYS = {
+# wire; the others are call arguments the readers ignore.
+_CONVERSATION_KEYS = {
     "openai": {"messages"},
     "openai-responses": {"input", "instructions"},
     "anthropic": {"system", "messages"},
@@ -39,7 +53,8 @@ CONVERSATION_KEYS = {
 
 def conversation(provider: str, payload: dict[str, Any]) -> dict[str, Any]:
     """Return the conversation keys of a payload."""
-    return {k: v for k, v in payload.items() if k in CONVERSATION_KEYS[provider]}
+    keys = _CONVERSATION_KEYS[wire(provider)]
+    return {k: v for k, v in payload.items() if k in keys}
 
 
 def _materialized(value: Any) -> Any:
@@ -206,6 +221,13 @@ def _check_bedrock(payload: dict[str, Any]) -> None:
     assert_cache_rules(payload, "cachePoint")
 
 
+def _check_groq(payload: dict[str, Any]) -> None:
+    from groq.types.chat import ChatCompletionMessageParam
+
+    strict(list[ChatCompletionMessageParam], payload["messages"])
+
+
+# Each wire's check (its first provider's SDK), and the own SDK's check of a provider with one.
 _CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "openai": _check_openai,
     "openai-responses": _check_openai_responses,
@@ -213,11 +235,16 @@ _CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "gemini": _check_gemini,
     "bedrock": _check_bedrock,
 }
+_OWN_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {"groq": _check_groq}
 
 
 def validate_request(provider: str, payload: dict[str, Any]) -> None:
-    """Assert that the payload's conversation keys are what the provider's SDK types accept."""
-    _CHECKS[provider](conversation(provider, payload))
+    """Assert that the payload's conversation keys are what its wire's SDK types accept, and
+    its own SDK's, for a provider with one."""
+    sent = conversation(provider, payload)
+    _CHECKS[wire(provider)](sent)
+    if provider in _OWN_CHECKS:
+        _OWN_CHECKS[provider](sent)
 
 
 def _response_openai(data: dict[str, Any]) -> Any:
@@ -258,6 +285,12 @@ def _response_bedrock(data: dict[str, Any]) -> Any:
     return data
 
 
+def _response_groq(data: dict[str, Any]) -> Any:
+    from groq.types.chat import ChatCompletion
+
+    return ChatCompletion.model_validate(data)
+
+
 _RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {
     "openai": _response_openai,
     "openai-responses": _response_openai_responses,
@@ -265,8 +298,11 @@ _RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {
     "gemini": _response_gemini,
     "bedrock": _response_bedrock,
 }
+_OWN_RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {"groq": _response_groq}
 
 
 def sdk_response(provider: str, data: dict[str, Any]) -> Any:
-    """Return the SDK's response object for a response dict (Bedrock: the dict, checked)."""
-    return _RESPONSES[provider](data)
+    """Return the SDK's response object for a response dict (its own SDK's, for a provider
+    with one; Bedrock: the dict, checked)."""
+    own = _OWN_RESPONSES.get(provider)
+    return own(data) if own is not None else _RESPONSES[wire(provider)](data)

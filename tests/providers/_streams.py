@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+import mediaparts as mp
+
 STREAMS = Path(__file__).resolve().parent.parent / "golden" / "streams"
 
 # Providers whose events are not server-sent events (Bedrock's are AWS event-stream frames,
@@ -49,7 +51,7 @@ def sse_bytes(
             lines.append(f"event: {event['type']}")
         lines.append(f"data: {json.dumps(event, ensure_ascii=False)}")
         lines.append("")
-    if provider == "openai":
+    if mp.providers.get(provider).wire == "openai":  # Chat Completions ends with [DONE]
         lines += ["data: [DONE]", ""]
     return (newline.join(lines) + newline).encode()
 

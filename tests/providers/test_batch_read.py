@@ -100,6 +100,8 @@ SUCCESS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         CONVERSE,
     ),
 }
+# A provider on OpenAI's batch envelope (custom_id, response.body) reads its lines alike.
+SUCCESS["groq"] = SUCCESS["openai"]
 
 # Error lines: (provider, line, code, status).
 ERRORS = [

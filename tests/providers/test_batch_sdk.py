@@ -24,6 +24,7 @@ NEEDS: dict[str, dict[str, Any]] = {
     "anthropic": {"model": "claude-sonnet-4-5", "params": {"max_tokens": 50}},
     "gemini": {"params": {"generationConfig": {"maxOutputTokens": 50, "temperature": 0.2}}},
     "bedrock": {"params": {"inferenceConfig": {"maxTokens": 50}}},
+    "groq": {"model": "meta-llama/llama-4-scout-17b-16e-instruct", "params": {"max_tokens": 50}},
 }
 
 
@@ -103,12 +104,21 @@ def check_bedrock(record: dict[str, Any]) -> None:
     validate_request("bedrock", body)
 
 
+def check_groq(record: dict[str, Any]) -> None:
+    from groq.types.chat.completion_create_params import CompletionCreateParams
+
+    assert set(record) == {"custom_id", "method", "url", "body"}
+    assert (record["method"], record["url"]) == ("POST", "/v1/chat/completions")
+    strict(CompletionCreateParams, record["body"])
+
+
 CHECKS = {
     "openai": check_openai,
     "openai-responses": check_openai_responses,
     "anthropic": check_anthropic,
     "gemini": check_gemini,
     "bedrock": check_bedrock,
+    "groq": check_groq,
 }
 
 

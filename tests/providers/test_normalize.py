@@ -250,7 +250,8 @@ def test_normalize_refusal_names_what_is_taken_by_kind(provider: str) -> None:
     assert ("images (" in message) == bool(rules.image.media_types)
     assert ("audio (" in message) == bool(rules.audio.media_types)
     assert ("video (" in message) == bool(rules.video.media_types)
-    assert "documents (PDF" in message and " and text (" in message
+    assert ("documents (PDF" in message) == ("application/pdf" in rules.file.media_types)
+    assert " and text (" in message or message.endswith(") only")
     every = (rules.image, rules.audio, rules.video, rules.file)
     types = [t for kind_rules in every for t in kind_rules.media_types]
     assert refused.value.accepted == (*types, *rules.file.text_types)

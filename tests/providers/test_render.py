@@ -20,7 +20,7 @@ from mediaparts.providers import (
 )
 from mediaparts.providers._fitting._normalized import NormalizedPart
 from mediaparts.providers._wire._rendering import Prepare
-from tests._builders import TESTDATA
+from tests._builders import KNOWN_MODELS, TESTDATA
 from tests._golden import check_golden
 from tests.providers._prepare import StandIn
 from tests.providers._sdk import SDK_MODULES, converse_shape, enum_errors, strict, validate_request
@@ -186,10 +186,20 @@ _COMMON = [
 ]
 _URL_IMAGES = {"image_url_types": ("image/png",)}
 # (provider, conversation, rule overrides) rendered to golden files.
+
+
+def _takes(provider: str, conversation: str) -> bool:
+    """Whether the provider takes what the conversation holds (a PDF is refused by those that
+    take none, the §4 refusal the tests of normalize cover)."""
+    files = mp.providers.get(provider).rules.file.media_types
+    return conversation != "pdf" or "application/pdf" in files
+
+
 CASES: list[tuple[str, str, dict[str, Any]]] = [
-    *[(p, c, {}) for p in MODULES for c in _COMMON],
-    # Gemini takes no GIF (it would be converted): the other four get all four image types.
-    *[(p, "image_types", {}) for p in MODULES if p != "gemini"],
+    *[(p, c, {}) for p in mp.providers.names() for c in _COMMON if _takes(p, c)],
+    # Gemini takes no GIF (it would be converted): the others get all four image types (and
+    # convert those they take none of).
+    *[(p, "image_types", {}) for p in mp.providers.names() if p != "gemini"],
     ("openai", "image_url", {}),
     ("openai", "audio", {}),
     ("openai-responses", "image_url", {}),
@@ -352,6 +362,47 @@ def _send(provider: str, payload: dict[str, Any], http: httpx2.Client | httpx.Cl
 
 
 _SENT = [(p, c, o) for p, c, o in CASES if p in _REPLIES]
+
+
+def _send_groq(payload: dict[str, Any], http: httpx.Client) -> str:
+    """Send with groq's client (on httpx) and return the reply's text."""
+    import groq
+
+    client = groq.Groq(api_key="x", http_client=http, max_retries=0)
+    completion = client.chat.completions.create(model=KNOWN_MODELS["groq"], **payload)
+    return completion.choices[0].message.content or ""
+
+
+# Providers sent with an SDK of their own, on httpx: how, and the reply the mock gives.
+_OWN_CLIENTS: dict[str, tuple[Callable[[dict[str, Any], httpx.Client], str], dict[str, Any]]] = {
+    "groq": (_send_groq, _REPLIES["openai"]),
+}
+_OWN_SENT = [(p, c, o) for p, c, o in CASES if p in _OWN_CLIENTS]
+
+
+@pytest.mark.parametrize(
+    ("provider", "name", "overrides"), _OWN_SENT, ids=[f"{p}-{c}" for p, c, _ in _OWN_SENT]
+)
+def test_render_goes_through_the_providers_own_sdk_client(
+    provider: str, name: str, overrides: dict[str, Any]
+) -> None:
+    """A provider's own SDK client sends the payload unchanged (besides the model) to its
+    endpoint, and parses the reply."""
+    pytest.importorskip(SDK_MODULES[provider])
+    import httpx
+
+    payload = render(provider, CONVERSATIONS[name](), **overrides)
+    bodies: list[dict[str, Any]] = []
+    send, reply = _OWN_CLIENTS[provider]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json=reply)
+
+    with httpx.Client(transport=httpx.MockTransport(handler)) as http:
+        assert send(payload, http) == "ok"
+    (body,) = bodies
+    assert {k: v for k, v in body.items() if k != "model"} == json.loads(json.dumps(payload))
 
 
 @pytest.mark.parametrize(

@@ -195,9 +195,16 @@ def test_stream_relay_yields_events_unchanged(
 def test_stream_registered_provider_on_same_wire(
     provider: str, name: str, case: dict[str, Any]
 ) -> None:
-    """A provider registered on the same wire streams the same way (its own name in hints)."""
+    """A provider registered on the same wire, with the same quirks, streams the same way (its
+    own name in hints)."""
     served = mp.providers.get(provider)
-    mp.providers.register("streams-elsewhere", wire=served.wire, rules=served.rules, replace=True)
+    mp.providers.register(
+        "streams-elsewhere",
+        wire=served.wire,
+        rules=served.rules,
+        quirks=served.quirks,
+        replace=True,
+    )
     try:
         theirs = mp.message_from_stream(case["events"], "streams-elsewhere")
     finally:

@@ -210,7 +210,8 @@ def _warm_up() -> None:
     photo = mp.part(png.getvalue())
     for provider in mp.providers.names():
         mp.normalize(photo, provider)
-        mp.estimate_tokens(photo, provider)
+        if mp.providers.get(provider).rules.vision:  # else NoDocumentedRule, by design
+            mp.estimate_tokens(photo, provider)
         mp.render([mp.User(["x", photo])], provider)
         # The first count loads the provider's tokenizer (o200k_base: ~1 s, ~130 MB), a
         # once-per-process cost like an import, not the work of the case measured after it.

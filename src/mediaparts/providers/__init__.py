@@ -46,6 +46,7 @@ from mediaparts.providers._budgets._vision import (
 )
 from mediaparts.providers._files import FileApi, FileStoreRules, Stored, UploadRequest
 from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._registry import (
     Provider,
     get,
@@ -54,7 +55,6 @@ from mediaparts.providers._registry import (
     registered,
     unregister,
 )
-from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._media_sites import (

@@ -45,6 +45,7 @@ _BUILT_IN = {
     "anthropic": "mediaparts.providers.anthropic",
     "bedrock": "mediaparts.providers.bedrock",
     "gemini": "mediaparts.providers.gemini",
+    "groq": "mediaparts.providers.groq",
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
 }

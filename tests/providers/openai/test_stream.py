@@ -298,6 +298,32 @@ def test_stream_error_mid_stream_raises_with_partial(as_bytes: bool) -> None:
     assert caught.value.partial.stop_reason is None
 
 
+def test_stream_error_in_the_providers_own_object_raises() -> None:
+    """An `error` in the chunk object a provider's `stream_extra` quirk names (Groq's `x_groq`)
+    raises StreamError with it; on a provider without the quirk, the object is ignored."""
+    events = _case("text_usage")["events"][:3]
+    stopped = {**events[2], "choices": [], "x_groq": {"id": "req_1", "error": "over capacity"}}
+    with pytest.raises(mp.StreamError, match="over capacity") as caught:
+        mp.message_from_stream([*events, stopped], "groq")
+    assert caught.value.partial is not None and caught.value.partial.text
+    reply = mp.StreamReader("openai")
+    for event in [*events, stopped]:
+        reply.feed(event)
+    assert reply.message.text == caught.value.partial.text
+
+
+@pytest.mark.parametrize("value", ["", 5, ["x_groq"]])
+def test_stream_extra_quirk_must_name_a_key(value: Any) -> None:
+    """The `stream_extra` quirk is a non-empty key; anything else is refused at registration."""
+    with pytest.raises(mp.InvalidConfig, match="stream_extra quirk is a chunk key"):
+        mp.providers.register(
+            "bad-extra",
+            wire="openai",
+            rules=mp.providers.get("openai").rules,
+            quirks={"stream_extra": value},
+        )
+
+
 INDEX_AT = "choices[0].delta.tool_calls[0].index"
 
 

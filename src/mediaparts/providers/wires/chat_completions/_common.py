@@ -13,7 +13,7 @@ from typing import Any
 
 from mediaparts._conversation._dialogue import Cache
 from mediaparts._conversation._messages import Tool
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts.providers._wire._reading import as_dict, maybe, shown
 from mediaparts.providers._wire._rendering import Prepare, Served, check_names_quirk, error_text
 
@@ -21,6 +21,7 @@ __all__ = [
     "BREAKPOINT_MODELS",
     "CACHE_BREAKPOINTS",
     "QUIRKS",
+    "STREAM_EXTRA",
     "check_quirks",
     "read_breakpoint",
     "takes_breakpoints",
@@ -42,9 +43,14 @@ CACHE_BREAKPOINTS: Mapping[Cache, Mapping[str, str]] = {
 # record sets it (its `_tables.BREAKPOINT_MODELS`); a provider without it takes none, and a
 # breakpoint for it is left out, a documented no-op (the API caches prefixes by itself).
 BREAKPOINT_MODELS = "breakpoint_models"
+# The quirk naming the key of a provider's own object in a streamed chunk, whose `usage` (in the
+# final chunk) is the stream's usage and whose `error` says why the stream stopped early.
+STREAM_EXTRA = "stream_extra"
 QUIRKS: Mapping[str, str] = {
     BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint; "
     "without it none do, and breakpoints are left out",
+    STREAM_EXTRA: "the key of the provider's own object in a streamed chunk: its `usage` is "
+    "the stream's (when the chunk has none), its `error` ends the stream",
 }
 
 # Read back, a TTL is the cache it meets.
@@ -82,6 +88,12 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
         InvalidConfig: It is a string, not a sequence, or holds something else than strings.
     """
     check_names_quirk(name, quirks, BREAKPOINT_MODELS, "model patterns (fnmatch)")
+    extra = quirks.get(STREAM_EXTRA)
+    if extra is not None and (not isinstance(extra, str) or not extra):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: the {STREAM_EXTRA} quirk is a chunk key (a non-empty "
+            f"string), got {excerpt(extra)}"
+        )
 
 
 def takes_breakpoints(served: Served, model: str | None) -> bool:

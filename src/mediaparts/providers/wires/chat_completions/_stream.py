@@ -13,13 +13,14 @@ skipped): `delta.content` (text), `annotations` (citations of that text), `audio
 is checked and let go), `refusal`, `tool_calls` merged by their `index` (`id` and name on the
 first fragment, `function.arguments` fragments appended byte for byte; a `custom` call's
 `input` likewise), the legacy `function_call`, `finish_reason`, and the `usage` of the last
-chunk (`stream_options={"include_usage": True}`, whose `choices` are empty).
+chunk (`stream_options={"include_usage": True}`, whose `choices` are empty), or, for a
+provider whose `stream_extra` quirk names its own object of a chunk, that object's `usage`.
 
 Events that are skipped: an `object` other than `chat.completion.chunk`, and the events the
 SDK's `chat.completions.stream()` helper derives from its chunks (`content.delta`,
 `tool_calls.function.arguments.delta`, ...: any event with a `type` and no `choices`), whose
-`chunk` events are read for the chunk they carry. An `{"error": ...}` event raises
-`StreamError` with that error.
+`chunk` events are read for the chunk they carry. An `{"error": ...}` event, or an `error` in
+the provider's own object, raises `StreamError` with that error.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from mediaparts.providers._wire._deltas import Delta
 from mediaparts.providers._wire._reading import as_dict, as_list, maybe, plain
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import Fragments, api_error, event_index
+from mediaparts.providers.wires.chat_completions._common import STREAM_EXTRA
 from mediaparts.providers.wires.chat_completions._read import (
     finish_reason,
     read_citation,
@@ -159,11 +161,25 @@ class ChunkStream:
                 self._delta(as_dict(delta, f"{at}.delta"), f"{at}.delta", deltas)
             if choice.get("finish_reason") is not None and not self._finished:
                 self._stop(choice["finish_reason"], f"{at}.finish_reason", deltas)
-        if chunk.get("usage") is not None:
-            usage = read_usage(chunk["usage"])
-            self._usage = chunk["usage"]
+        found = chunk.get("usage")
+        if found is None:
+            found = self._extra(chunk)
+        if found is not None:
+            usage = read_usage(found)
+            self._usage = found
             deltas.append(Delta(kind="usage", usage=usage))
         return deltas
+
+    def _extra(self, chunk: dict[str, Any]) -> Any:
+        """Read the provider's own object of a chunk (its `stream_extra` quirk names the key):
+        raise its `error`, return its `usage` (or None)."""
+        key = self._served.quirks.get(STREAM_EXTRA)
+        extra = maybe(chunk, key, "chunk", dict) if key is not None else None
+        if extra is None:
+            return None
+        if extra.get("error") is not None:
+            raise api_error(self._served.name, extra["error"])
+        return extra.get("usage")
 
     # -- one chunk's parts ----------------------------------------------------------------
 

@@ -1,0 +1,26 @@
+"""Groq: the provider record (`PROVIDER`) and its rules (`RULES`).
+
+Groq serves Chat Completions at `https://api.groq.com/openai/v1`: it speaks the wire
+`mediaparts.providers.wires.chat_completions`, with its own limits (`_tables`, each value
+sourced and dated), OpenAI's Batch API envelope, and its `x_groq` chunk object (the
+`stream_extra` quirk). It has no file store for inputs (its Files
+API takes batch files only).
+"""
+
+from mediaparts.providers import _record, openai
+from mediaparts.providers.groq import _tables
+
+PROVIDER = _record.Provider(
+    "groq",
+    _tables.RULES,
+    "openai",
+    batch_request=openai.batch_writer("/v1/chat/completions", "groq"),
+    batch_result=openai.PROVIDER.batch_result,
+    # A streamed chunk's `x_groq` holds the stream's usage (final chunk) and the error that
+    # stopped it early (groq-python 1.7 types/chat/chat_completion_chunk.py `XGroq`, read
+    # 2026-12).
+    quirks={"stream_extra": "x_groq"},
+)
+RULES = PROVIDER.rules
+
+__all__ = ["PROVIDER", "RULES"]
