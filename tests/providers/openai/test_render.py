@@ -270,3 +270,28 @@ def test_render_cache_on_a_call_or_refusal_is_reported(part: Any) -> None:
     assert "prompt_cache_breakpoint" not in str(payload)
     with pytest.raises(mp.ConversionError, match="cache breakpoint"):
         mp.render(messages, "openai", on_loss="error")
+
+
+def test_render_refusal_as_text_for_an_api_without_refusals() -> None:
+    """With the `refusal_as_text` quirk (Groq's), a refusal goes as the assistant's text, and
+    that it was a refusal is reported lost; without it, the `refusal` field carries it."""
+    turn = mp.Assistant(parts=[mp.TextPart(text="Here is why."), mp.RefusalPart(text="No.")])
+    with pytest.warns(mp.ConversionWarning, match="no refusal field"):
+        payload = mp.render([mp.User("Help?"), turn], "groq", on_loss="warn")
+    sent = payload["messages"][1]
+    assert "refusal" not in sent
+    assert sent["content"] == "Here is why.\n\nNo."
+    plain = mp.render([mp.User("Help?"), turn], "openai")
+    assert plain["messages"][1]["refusal"] == "No."
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_refusal_as_text_quirk_is_true_or_false(value: Any) -> None:
+    """The quirk is a bool; anything else is refused at registration."""
+    with pytest.raises(mp.InvalidConfig, match="refusal_as_text quirk is true or false"):
+        mp.providers.register(
+            "bad-refusal",
+            wire="openai",
+            rules=mp.providers.get("openai").rules,
+            quirks={"refusal_as_text": value},
+        )

@@ -2,8 +2,8 @@
 
 Groq serves Chat Completions at `https://api.groq.com/openai/v1`: it speaks the wire
 `mediaparts.providers.wires.chat_completions`, with its own limits (`_tables`, each value
-sourced and dated), OpenAI's Batch API envelope, and its `x_groq` chunk object (the
-`stream_extra` quirk). It has no file store for inputs (its Files
+sourced and dated), OpenAI's Batch API envelope, its `x_groq` chunk object (the `stream_extra`
+quirk) and no refusal field (`refusal_as_text`). It has no file store for inputs (its Files
 API takes batch files only).
 """
 
@@ -19,7 +19,9 @@ PROVIDER = _record.Provider(
     # A streamed chunk's `x_groq` holds the stream's usage (final chunk) and the error that
     # stopped it early (groq-python 1.7 types/chat/chat_completion_chunk.py `XGroq`, read
     # 2026-12).
-    quirks={"stream_extra": "x_groq"},
+    # Its assistant message has no `refusal` (groq-python 1.7
+    # chat_completion_assistant_message_param.py, read 2026-12): a refusal goes as text.
+    quirks={"stream_extra": "x_groq", "refusal_as_text": True},
 )
 RULES = PROVIDER.rules
 

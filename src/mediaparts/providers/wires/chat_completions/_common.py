@@ -21,6 +21,7 @@ __all__ = [
     "BREAKPOINT_MODELS",
     "CACHE_BREAKPOINTS",
     "QUIRKS",
+    "REFUSAL_AS_TEXT",
     "STREAM_EXTRA",
     "check_quirks",
     "read_breakpoint",
@@ -46,11 +47,16 @@ BREAKPOINT_MODELS = "breakpoint_models"
 # The quirk naming the key of a provider's own object in a streamed chunk, whose `usage` (in the
 # final chunk) is the stream's usage and whose `error` says why the stream stopped early.
 STREAM_EXTRA = "stream_extra"
+# The quirk of an API without OpenAI's refusal (the assistant's `refusal` field and `refusal`
+# content parts): a refusal goes as the assistant's text instead.
+REFUSAL_AS_TEXT = "refusal_as_text"
 QUIRKS: Mapping[str, str] = {
     BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint; "
     "without it none do, and breakpoints are left out",
     STREAM_EXTRA: "the key of the provider's own object in a streamed chunk: its `usage` is "
     "the stream's (when the chunk has none), its `error` ends the stream",
+    REFUSAL_AS_TEXT: "true when the API has no refusal field or part: an assistant's refusal "
+    "goes as its text, and that it was a refusal is reported lost",
 }
 
 # Read back, a TTL is the cache it meets.
@@ -88,6 +94,11 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
         InvalidConfig: It is a string, not a sequence, or holds something else than strings.
     """
     check_names_quirk(name, quirks, BREAKPOINT_MODELS, "model patterns (fnmatch)")
+    if not isinstance(quirks.get(REFUSAL_AS_TEXT, False), bool):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: the {REFUSAL_AS_TEXT} quirk is true or false, got "
+            f"{excerpt(quirks[REFUSAL_AS_TEXT])}"
+        )
     extra = quirks.get(STREAM_EXTRA)
     if extra is not None and (not isinstance(extra, str) or not extra):
         raise InvalidConfig(

@@ -38,6 +38,7 @@ from mediaparts.providers._wire._rendering import (
     without_cache,
 )
 from mediaparts.providers.wires.chat_completions._common import (
+    REFUSAL_AS_TEXT,
     takes_breakpoints,
     tool_error,
     write_breakpoint,
@@ -57,6 +58,7 @@ _NO_REASONING = "Chat Completions requests carry no reasoning"
 _NO_CALL_BREAKPOINT = (
     "its cache breakpoint: a Chat Completions tool call takes none (the call is kept)"
 )
+_REFUSAL_AS_TEXT = "that it is a refusal: this API has no refusal field (its text is sent)"
 _NO_REFUSAL_BREAKPOINT = (
     "its cache breakpoint: the assistant's refusal field takes none (the refusal is kept)"
 )
@@ -213,6 +215,9 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
             case TextPart():
                 if not (audio and _hints(block, provider).get("transcript")):
                     content.append(_text(block, prepare))
+            case RefusalPart() if prepare.served.quirks.get(REFUSAL_AS_TEXT):
+                prepare.lose(block, _REFUSAL_AS_TEXT)
+                content.append({"type": "text", "text": block.text})
             case RefusalPart():
                 if _hints(block, provider).get("in") == "content":
                     content.append(
