@@ -327,6 +327,31 @@ def test_fit_noise_png_with_alpha_stays_png() -> None:
     assert max(image.size) < 600
 
 
+@pytest.mark.parametrize("limit", [60_000, 250_000])
+def test_fit_skips_lossless_coding_that_cannot_fit(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    """An opaque PNG far over the limit goes lossy without lossless encodes its own bytes
+    show cannot fit (each costs seconds at 12 MP); near the limit, lossless is tried first."""
+    import mediaparts.imaging._fit as fit_module
+
+    written: list[str] = []
+    real = fit_module.encode  # type: ignore[attr-defined]
+
+    def counted(image: Image.Image, media_type: str, *rest: object) -> bytes:
+        written.append(media_type)
+        return real(image, media_type, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fit_module, "encode", counted)
+    data = encoded(noise((600, 400)), "PNG")  # about 720 KB of noise
+    fitted = fit_image(data, "image/png", FitSpec(accepted=WEB, max_bytes=limit))
+    assert len(fitted.data) <= limit
+    if limit * 1.5 < len(data) * 0.75**4:  # hopeless at the smallest lossless scaling
+        assert "image/png" not in written and fitted.media_type == "image/jpeg"
+    else:
+        assert written[0] == "image/png"
+
+
 def test_fit_impossible_limit_raises() -> None:
     """A byte limit that even a 64 px image cannot meet raises ProviderLimitError."""
     data = encoded(noise((800, 600)), "PNG")

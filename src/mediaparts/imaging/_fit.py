@@ -101,7 +101,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
                     return animated
             # An animation the provider cannot take as its own type keeps its first frame.
             decoded = decode(head, size, first_frame=head.animated)
-            return _fit_still(head, decoded, size, spec)
+            return _fit_still(head, decoded, size, spec, len(data))
     except Image.DecompressionBombError as exc:  # a later frame larger than the header said
         raise MediaTooLarge(
             f"{head.media_type}: {exc}", limit=spec.pixel_cap, media_type=head.media_type
@@ -111,7 +111,11 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
 
 
 def _fit_still(
-    head: ImageHeader, decoded: Decoded, size: tuple[int, int], spec: FitSpec
+    head: ImageHeader,
+    decoded: Decoded,
+    size: tuple[int, int],
+    spec: FitSpec,
+    source_bytes: int | None = None,
 ) -> FittedImage:
     out = _output_type(head, decoded, spec)
     # A type with both modes (WebP) starts lossless only for a lossless source.
@@ -119,32 +123,41 @@ def _fit_still(
     lossy = modes.quality is not None and (modes.lossless is None or not head.lossless)
     steps = list(decoded.steps)
     current, tried = size, 0
+    # A lossless source of the type written tells, from its own bytes, whether lossless coding
+    # can fit at all: when it cannot, the (costly) lossless encodes are skipped.
+    hopeless = (
+        not lossy
+        and source_bytes is not None
+        and head.media_type == out
+        and head.lossless
+        and _lossy_route(out, decoded, spec) is not None
+        and _hopeless(source_bytes, (head.width, head.height), size, 0, spec)
+    )
     while True:
-        image = resize(decoded.image, current)
-        qualities: tuple[int | None, ...] = ladder(spec.jpeg_quality) if lossy else (None,)
-        for quality in qualities:
-            result = encode(image, out, quality, decoded.icc)
-            if _fits(len(result), spec):
-                steps += _describe(head, out, size, image.size)
-                encoded = label(out, quality)
-                if encoded != short_name(out) or out == head.media_type:
-                    steps.append(encoded)  # "gif→png" already says a bare "png"
-                return FittedImage(result, out, *image.size, tuple(steps), unchanged=False)
-        tried += 1
-        # Lossless sizes shrink by 0.75 exactly, so that JPEG gets its turn at full size.
-        smaller = shrink(current, _next_scale(len(result), spec) if lossy else _STEP)
-        if not lossy and (tried >= _LOSSLESS_SCALINGS or smaller == current):
+        if not hopeless:
+            image = resize(decoded.image, current)
+            qualities: tuple[int | None, ...] = ladder(spec.jpeg_quality) if lossy else (None,)
+            for quality in qualities:
+                result = encode(image, out, quality, decoded.icc)
+                if _fits(len(result), spec):
+                    steps += _describe(head, out, size, image.size)
+                    encoded = label(out, quality)
+                    if encoded != short_name(out) or out == head.media_type:
+                        steps.append(encoded)  # "gif→png" already says a bare "png"
+                    return FittedImage(result, out, *image.size, tuple(steps), unchanged=False)
+            tried += 1
+            # Lossless sizes shrink by 0.75 exactly, so that JPEG gets its turn at full size.
+            smaller = shrink(current, _next_scale(len(result), spec) if lossy else _STEP)
+            hopeless = (
+                not lossy
+                and _lossy_route(out, decoded, spec) is not None
+                and _hopeless(len(result), image.size, size, tried, spec)
+            )
+        if not lossy and (hopeless or tried >= _LOSSLESS_SCALINGS or smaller == current):
             # Lossless coding cannot fit even a smaller picture: go lossy, from the full size.
-            if encoding(out).quality is not None:  # its own lossy mode keeps the alpha channel
-                current, tried, lossy = size, 0, True
-                continue
-            fallback = first_writable(lossy=True)
-            if (
-                fallback is not None
-                and fallback in spec.accepted
-                and (not decoded.alpha or keeps_alpha(fallback))
-            ):
-                out, current, tried, lossy = fallback, size, 0, True
+            route = _lossy_route(out, decoded, spec)
+            if route is not None:
+                out, current, tried, lossy, hopeless = route, size, 0, True, False
                 continue
         if smaller == current:
             raise ProviderLimitError(
@@ -154,6 +167,39 @@ def _fit_still(
                 media_type=head.media_type,
             )
         current = smaller
+
+
+def _lossy_route(out: str, decoded: Decoded, spec: FitSpec) -> str | None:
+    """Return the lossy type to go to from lossless `out`: its own lossy mode (which keeps the
+    alpha channel), else the first lossy type written that is accepted and keeps what it must."""
+    if encoding(out).quality is not None:
+        return out
+    fallback = first_writable(lossy=True)
+    if (
+        fallback is not None
+        and fallback in spec.accepted
+        and (not decoded.alpha or keeps_alpha(fallback))
+    ):
+        return fallback
+    return None
+
+
+def _hopeless(
+    encoded: int, at: tuple[int, int], size: tuple[int, int], tried: int, spec: FitSpec
+) -> bool:
+    """Tell whether lossless coding cannot fit `spec.max_bytes` in the scalings it has left.
+
+    Its bytes grow about with the pixel count (a smaller picture holds more detail per pixel,
+    so if anything they shrink slower): `encoded` bytes at `at` predict the bytes at the
+    smallest size still to try, the full `size` scaled by 0.75 per scaling. Only a prediction
+    well over the limit (by half again) counts, so a picture near it still gets its tries.
+    """
+    if spec.max_bytes is None or tried >= _LOSSLESS_SCALINGS:
+        return False
+    smallest = _STEP ** (_LOSSLESS_SCALINGS - 1)
+    pixels = size[0] * size[1] * smallest * smallest
+    predicted = encoded * pixels / max(1, at[0] * at[1])
+    return measured(int(predicted), spec.measure) > 1.5 * spec.max_bytes
 
 
 def _next_scale(size: int, spec: FitSpec) -> float:
