@@ -8,6 +8,7 @@ untouched the naive pipeline still re-encodes, because it cannot know it need no
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 from collections.abc import Callable
@@ -18,11 +19,17 @@ from PIL import Image, ImageOps
 
 import mediaparts as mp
 
+# JPEG qualities, as mediaparts' ladder tries them (imaging/_encode.py QUALITY_LADDER from 85).
+_RUNGS = (85, 75, 65, 55, 45)
 _FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WEBP", "image/gif": "GIF"}
 
 
-def naive(data: bytes, size: tuple[int, int], media_type: str) -> bytes:
-    """Decode fully, transpose, LANCZOS to `size`, save as `media_type` (JPEG at q=85)."""
+def naive(
+    data: bytes, size: tuple[int, int], media_type: str, fits: Callable[[int], bool] = bool
+) -> bytes:
+    """Decode fully, transpose, LANCZOS to `size`, save as `media_type` (JPEG at q=85, then
+    down the same quality rungs as mediaparts until `fits` takes the size: a provider's byte
+    limit makes the obvious way try again too)."""
     with Image.open(io.BytesIO(data)) as image:
         image.load()
         upright = ImageOps.exif_transpose(image)
@@ -31,8 +38,11 @@ def naive(data: bytes, size: tuple[int, int], media_type: str) -> bytes:
         fmt = _FORMATS.get(media_type, "PNG")
         if fmt == "JPEG" and upright.mode not in ("RGB", "L"):
             upright = upright.convert("RGB")
-        buffer = io.BytesIO()
-        upright.save(buffer, format=fmt, **({"quality": 85} if fmt == "JPEG" else {}))
+        for quality in _RUNGS if fmt == "JPEG" else (None,):
+            buffer = io.BytesIO()
+            upright.save(buffer, format=fmt, **({"quality": quality} if quality else {}))
+            if fits(len(buffer.getvalue())):
+                break
         return buffer.getvalue()
 
 
@@ -53,19 +63,17 @@ def normalize_rows(providers: list[str] | None = None) -> list[Row]:
     for label, make, repeat in _images():
         data = make()
         part = mp.ImagePart.from_bytes(data)
-        baselines: dict[tuple[tuple[int, int], str], tuple[float, int]] = {}
+        baselines: dict[tuple[object, ...], tuple[float, int]] = {}
         for provider in providers or list(mp.providers.names()):
             fitted = mp.normalize(part, provider)
             size = (fitted.width or 0, fitted.height or 0)
             out_type = fitted.media_type
             ours = median_time(lambda p=provider, m=part: mp.normalize(m, p), repeat=repeat)
-            key = (size, out_type)
+            rules = mp.providers.get(provider).rules.image
+            key = (size, out_type, rules.max_bytes, rules.measure)
             if key not in baselines:  # same output, same job: measure it once per image
-                naive_out = naive(data, size, out_type)
-                baselines[key] = (
-                    median_time(lambda d=data, s=size, t=out_type: naive(d, s, t), repeat=repeat),
-                    len(naive_out),
-                )
+                job = functools.partial(naive, data, size, out_type, rules.fits)
+                baselines[key] = (median_time(job, repeat=repeat), len(job()))
             baseline, naive_bytes = baselines[key]
             passed = not fitted.steps
             out_kb = len(fitted.data or b"") / 1e3

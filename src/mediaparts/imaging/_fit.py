@@ -122,17 +122,22 @@ def _fit_still(
     modes = encoding(out)
     lossy = modes.quality is not None and (modes.lossless is None or not head.lossless)
     steps = list(decoded.steps)
-    current, tried = size, 0
-    # A lossless source of the type written tells, from its own bytes, whether lossless coding
-    # can fit at all: when it cannot, the (costly) lossless encodes are skipped.
-    hopeless = (
+    current, tried, hopeless = size, 0, False
+    if (
         not lossy
+        and spec.max_bytes is not None
         and source_bytes is not None
         and head.media_type == out
         and head.lossless
         and _lossy_route(out, decoded, spec) is not None
-        and _hopeless(source_bytes, (head.width, head.height), size, 0, spec)
-    )
+    ):
+        # A lossless source of the type written tells, from its own bytes, which lossless
+        # sizes cannot fit: those (costly) encodes are skipped, all of them when none can. Its
+        # bytes scaled by the pixel count are about the least a smaller picture takes (one
+        # holds more detail per pixel), so a prediction over the limit is not tried.
+        while tried < _LOSSLESS_SCALINGS and _over(source_bytes, head, current, spec):
+            current, tried = shrink(current, _STEP), tried + 1
+        hopeless = tried >= _LOSSLESS_SCALINGS
     while True:
         if not hopeless:
             image = resize(decoded.image, current)
@@ -182,6 +187,14 @@ def _lossy_route(out: str, decoded: Decoded, spec: FitSpec) -> str | None:
     ):
         return fallback
     return None
+
+
+def _over(source_bytes: int, head: ImageHeader, at: tuple[int, int], spec: FitSpec) -> bool:
+    """Tell whether the source's lossless bytes, scaled to `at` by the pixel count, are over
+    the limit (an encode at `at` would then not fit)."""
+    assert spec.max_bytes is not None  # callers hold a byte limit
+    predicted = source_bytes * at[0] * at[1] / max(1, head.width * head.height)
+    return measured(int(predicted), spec.measure) > spec.max_bytes
 
 
 def _hopeless(
