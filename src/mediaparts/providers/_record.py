@@ -18,6 +18,7 @@ from mediaparts._conversation._messages import Assistant, Message
 from mediaparts._conversation._parts import ReasoningPart
 from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts.providers import wires
+from mediaparts.providers._deployments import deployed
 from mediaparts.providers._files import FileApi
 from mediaparts.providers._model_rules import model_rules_row
 from mediaparts.providers._rules import Rules, replace_rules
@@ -209,6 +210,21 @@ class Provider:
             InvalidConfig: A key names no rule, or a value is of the wrong form.
         """
         return dataclasses.replace(self, rules=replace_rules(self.rules, overrides))
+
+    def with_deployments(self, deployments: Mapping[str, str]) -> Provider:
+        """Return a copy in which each deployment name takes the rules of its model.
+
+        Azure OpenAI's `model` is a deployment the user names, serving one model:
+        `get("azure-openai").with_deployments({"my-prod": "gpt-4o"})` sizes, counts and checks
+        `model="my-prod"` as gpt-4o in every model table. A deployment named after its model
+        needs no mapping; another unmapped name is an unknown model (its default rules, said
+        by an `UnknownModelWarning`). A mapped model the tables do not know is said at once.
+
+        Raises:
+            InvalidConfig: `deployments` is not a mapping of deployment names to model names.
+            UnknownModel: A mapped model is unknown, and unknown models are errors.
+        """
+        return dataclasses.replace(self, rules=deployed(self.rules, deployments))
 
 
 def _messages(value: Any) -> list[Message]:

@@ -43,6 +43,8 @@ __all__ = [
 # The built-in providers: name -> the package of this folder whose `PROVIDER` is the record.
 _BUILT_IN = {
     "anthropic": "mediaparts.providers.anthropic",
+    "azure-openai": "mediaparts.providers.azure_openai",
+    "azure-openai-responses": "mediaparts.providers.azure_openai_responses",
     "bedrock": "mediaparts.providers.bedrock",
     "gemini": "mediaparts.providers.gemini",
     "groq": "mediaparts.providers.groq",
