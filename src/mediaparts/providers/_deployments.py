@@ -21,6 +21,7 @@ from mediaparts._errors import InvalidConfig, excerpt
 from mediaparts._models import unknown_model
 from mediaparts._surrogates import lone_surrogate
 from mediaparts.providers._budgets._model_rows import ModelRule, default_row
+from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import Rules
 
 __all__ = ["deployed"]
@@ -94,11 +95,24 @@ def _deployed(
     """One table with a row per deployment in front; its default row stays the default."""
     default = default_row(table)
     rows = tuple(
-        ModelRule(_literal(name), next((r for r in table if r.matches(model)), default).rule)
+        ModelRule(
+            _literal(name),
+            _said(name, model, next((r for r in table if r.matches(model)), default)),
+        )
         for name, model in deployments.items()
     )
     kept = tuple(dataclasses.replace(r, default=True) if r is default else r for r in table)
     return (*rows, *kept)
+
+
+def _said(name: str, model: str, row: ModelRule[Any]) -> Any:
+    """A row's rule for a deployment; a `models` row (`ModelRules`) says whose it is, as the
+    record's `label` and refusals then show it."""
+    rule = row.rule
+    if isinstance(rule, ModelRules):
+        source = f"deployment {name} of {model}, as {row.pattern!r}: {rule.source}"
+        return ModelRules(rule.changes, source)
+    return rule
 
 
 def _literal(name: str) -> str:

@@ -12,13 +12,17 @@ from __future__ import annotations
 import dataclasses
 
 from mediaparts.providers import openai
+from mediaparts.providers._budgets._model_rows import ModelRule
 from mediaparts.providers._files import FileStoreRules
+from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import Rules
 
 __all__ = [
     "AZURE_FILE_STORE",
     "IMAGE_RULES",
     "IMAGE_SOURCE",
+    "MODELS",
+    "MODELS_SOURCE",
     "PROVIDER",
     "RULES",
     "STORE",
@@ -57,9 +61,13 @@ IMAGE_RULES = dataclasses.replace(
 )
 
 # The GPT-4o and GPT-4.1 families' 50 images (quotas-limits [02/17/2026], read 2026-12); the
-# patterns are model names, as OpenAI's tables write them.
-IMAGE_COUNT_MODELS = ("gpt-4o*", "gpt-4.1*")
+# patterns are model names, as OpenAI's tables write them (a deployment takes them through
+# `with_deployments`, or by being named after its model).
 MODELS_SOURCE = f"{_DOCS}quotas-limits [02/17/2026] (read 2026-12)"
+MODELS: tuple[ModelRule[ModelRules], ...] = tuple(
+    ModelRule(pattern, ModelRules({"image_max_count": 50}, MODELS_SOURCE))
+    for pattern in ("gpt-4o*", "gpt-4.1*")
+)
 
 RULES: Rules = dataclasses.replace(
     openai.RULES,
@@ -67,6 +75,8 @@ RULES: Rules = dataclasses.replace(
     # genai-prices' provider id for Azure OpenAI (genai_prices/data.py, read 2026-12).
     prices_id="azure",
     image=IMAGE_RULES,
+    models=MODELS,
+    models_source=MODELS_SOURCE,
     # Audio goes to the gpt-4o audio models' deployments as OpenAI's `input_audio` (base64 wav
     # or mp3; audio-completions-python [1/21/2025]); "Message size for audio files | 20 MB"
     # (quotas-limits [02/17/2026]), measured how not said: read as the audio's own bytes.

@@ -26,6 +26,8 @@ RULES: Rules = dataclasses.replace(
     # The resource's store, shared with Chat Completions.
     file_store=chat.STORE,
     image=chat.IMAGE_RULES,
+    models=chat.MODELS,
+    models_source=chat.MODELS_SOURCE,
     # "Models with vision capabilities support PDF input. PDF files can be provided either as
     # Base64-encoded data or as file IDs" (how-to/responses "File input" [01/14/2026]): PDF
     # only (no Office documents, which OpenAI's Responses API reads), no `file_url`. "In a
