@@ -50,10 +50,15 @@ of its arguments `{"input": ...}` in pieces, closed when the reply stops; a tool
 type we do not know is kept as its first fragment said it. An `{"error": ...}` chunk raises
 `StreamError` carrying it.
 
-Its one quirk (`QUIRKS`, checked by `check_quirks`), shared with Responses:
-`breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint`
-(OpenAI's record: gpt-5.6 and later); a provider without it takes none, and breakpoints are
-left out (a model not given: sent when any pattern is set).
+Its quirks (`QUIRKS`, checked by `check_quirks`; the Responses wire reads the same table):
+`breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint` (OpenAI's
+record: gpt-5.6 and later); a provider without it takes none, and breakpoints are left out (a
+model not given: sent when any pattern is set). `stream_extra` and `refusal_as_text`, for APIs
+whose chunks carry an object of their own and that have no refusal field (`_common`).
+`file_urls`, true for a provider that fetches a document given as an http(s) URL in the `file`
+part's `file_data` (OpenRouter's record), which the API's own shape has no field for: a file
+part by URL is then rendered so and read back as a URL part (without it, refused as
+`UnsupportedMediaType`).
 
 A tool result has no error flag in either OpenAI API: `Tool.error` is sent as the content's
 first line (`Error (type): message`), and `is_error` without error text is reported lost

@@ -20,10 +20,12 @@ from mediaparts.providers._wire._rendering import Prepare, Served, check_names_q
 __all__ = [
     "BREAKPOINT_MODELS",
     "CACHE_BREAKPOINTS",
+    "FILE_URLS",
     "QUIRKS",
     "REFUSAL_AS_TEXT",
     "STREAM_EXTRA",
     "check_quirks",
+    "file_urls",
     "read_breakpoint",
     "takes_breakpoints",
     "tool_error",
@@ -50,6 +52,11 @@ STREAM_EXTRA = "stream_extra"
 # The quirk of an API without OpenAI's refusal (the assistant's `refusal` field and `refusal`
 # content parts): a refusal goes as the assistant's text instead.
 REFUSAL_AS_TEXT = "refusal_as_text"
+# Chat Completions' `file` part takes `file_data` (a data URI, or bare base64) or `file_id`;
+# it has no URL field (openai-python 3.63 chat_completion_content_part_param.py, read
+# 2026-12). A provider that fetches a document given as a URL in `file_data` (OpenRouter's
+# record sets it) says so with this quirk: a file part by URL is then sent, and read back, so.
+FILE_URLS = "file_urls"
 QUIRKS: Mapping[str, str] = {
     BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint; "
     "without it none do, and breakpoints are left out",
@@ -57,6 +64,8 @@ QUIRKS: Mapping[str, str] = {
     "the stream's (when the chunk has none), its `error` ends the stream",
     REFUSAL_AS_TEXT: "true when the API has no refusal field or part: an assistant's refusal "
     "goes as its text, and that it was a refusal is reported lost",
+    FILE_URLS: "true when file_data may carry an http(s) URL the provider fetches (a file part "
+    "by URL is then sent as one); without it a file part by URL is refused (Chat Completions)",
 }
 
 # Read back, a TTL is the cache it meets.
@@ -88,10 +97,11 @@ def read_breakpoint(value: Any, at: str) -> tuple[Cache, dict[str, Any] | None]:
 
 
 def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
-    """Refuse a `breakpoint_models` quirk that is not a sequence of model patterns.
+    """Refuse a quirk of the wrong form: `breakpoint_models` not a sequence of model patterns,
+    `refusal_as_text` or `file_urls` not a bool, `stream_extra` not a non-empty string.
 
     Raises:
-        InvalidConfig: It is a string, not a sequence, or holds something else than strings.
+        InvalidConfig: A quirk is of the wrong form (naming it).
     """
     check_names_quirk(name, quirks, BREAKPOINT_MODELS, "model patterns (fnmatch)")
     if not isinstance(quirks.get(REFUSAL_AS_TEXT, False), bool):
@@ -105,6 +115,16 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
             f"provider {excerpt(name)}: the {STREAM_EXTRA} quirk is a chunk key (a non-empty "
             f"string), got {excerpt(extra)}"
         )
+    if not isinstance(quirks.get(FILE_URLS, False), bool):
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: the {FILE_URLS} quirk is true or false, got "
+            f"{excerpt(quirks[FILE_URLS])}"
+        )
+
+
+def file_urls(served: Served) -> bool:
+    """Tell whether the provider served fetches a document given as a URL in `file_data`."""
+    return served.quirks.get(FILE_URLS, False) is True
 
 
 def takes_breakpoints(served: Served, model: str | None) -> bool:

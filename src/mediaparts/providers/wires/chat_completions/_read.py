@@ -47,7 +47,7 @@ from mediaparts.providers._wire._reading import (
     url_media,
 )
 from mediaparts.providers._wire._rendering import Served
-from mediaparts.providers.wires.chat_completions._common import read_breakpoint
+from mediaparts.providers.wires.chat_completions._common import file_urls, read_breakpoint
 from mediaparts.providers.wires.chat_completions._shapes import (
     AUDIO_FORMATS,
     STOP_REASONS,
@@ -190,8 +190,9 @@ def _block(role: str, node: dict[str, Any], at: str, served: Served) -> Read:
         return _image(spec, where, _fields(cache, hints, served.name), served)
     if kind == "input_audio":
         return _audio(spec, where, _fields(cache, hints, served.name))
-    _file_hints(spec, hints)
-    return _file(spec, where, _fields(cache, hints, served.name), served.name)
+    urls = file_urls(served)
+    _file_hints(spec, hints, urls)
+    return _file(spec, where, _fields(cache, hints, served.name), served.name, urls)
 
 
 # The keys inside each media part (openai-python 3.54, read 2026-11); others are kept as hints.
@@ -238,9 +239,9 @@ def _audio(spec: dict[str, Any], at: str, fields: dict[str, Any]) -> Read:
     return inline_media("audio", data, _MEDIA_TYPES[fmt], f"{at}.data", **fields)
 
 
-def _file_hints(spec: dict[str, Any], hints: dict[str, Any]) -> None:
+def _file_hints(spec: dict[str, Any], hints: dict[str, Any], urls: bool) -> None:
     """Note how inline file data was written: without a file name, or as bare base64."""
-    if spec.get("file_id") is not None:
+    if spec.get("file_id") is not None or (urls and _is_url(spec.get("file_data"))):
         return
     if spec.get("filename") is None:
         hints["filename"] = False
@@ -249,7 +250,12 @@ def _file_hints(spec: dict[str, Any], hints: dict[str, Any]) -> None:
         hints["file_data"] = "base64"
 
 
-def _file(spec: dict[str, Any], at: str, fields: dict[str, Any], provider: str) -> Read:
+def _is_url(data: Any) -> bool:
+    """Tell whether `file_data` is an http(s) URL (read so under the `file_urls` quirk)."""
+    return isinstance(data, str) and data.startswith(("https://", "http://"))
+
+
+def _file(spec: dict[str, Any], at: str, fields: dict[str, Any], provider: str, urls: bool) -> Read:
     filename = maybe(spec, "filename", at, str)
     if filename is not None:
         fields = {**fields, "filename": filename}
@@ -257,7 +263,7 @@ def _file(spec: dict[str, Any], at: str, fields: dict[str, Any], provider: str) 
         file_id = need(spec, "file_id", at, str)
         return file_reference("file", file_id, provider, None, f"{at}.file_id", **fields)
     data = need(spec, "file_data", at, str)
-    if data.startswith("data:"):
+    if data.startswith("data:") or (urls and _is_url(data)):
         return url_media("file", data, None, f"{at}.file_data", **fields)
     return inline_media("file", data, None, f"{at}.file_data", **fields)
 

@@ -39,6 +39,7 @@ from mediaparts.providers._wire._rendering import (
 )
 from mediaparts.providers.wires.chat_completions._common import (
     REFUSAL_AS_TEXT,
+    file_urls,
     takes_breakpoints,
     tool_error,
     write_breakpoint,
@@ -161,7 +162,7 @@ def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
                 why = f"Chat Completions takes a file id only in a file part, not as {block.kind}"
                 prepare.lose(source or block, why)
             case NormalizedPart():
-                out.append(_block(block, source, provider))
+                out.append(_block(block, source, prepare))
             case ProviderPart():
                 out.append(block.data)
             case RefusalPart():  # a refusal outside the assistant's turn is just text
@@ -316,8 +317,11 @@ def _count(blocks: list[dict[str, Any]]) -> str:
     return " and ".join(counts)
 
 
-def _block(item: NormalizedPart, source: Part | MediaPart | None, provider: str) -> dict[str, Any]:
+def _block(
+    item: NormalizedPart, source: Part | MediaPart | None, prepare: Prepare
+) -> dict[str, Any]:
     """Return one Chat Completions content part for prepared media."""
+    provider = prepare.served.name
     hints = _hints(source, provider) if source is not None else {}
     block: dict[str, Any]
     if item.text is not None:  # a text file, read as text
@@ -330,7 +334,8 @@ def _block(item: NormalizedPart, source: Part | MediaPart | None, provider: str)
         case "audio":
             block = {"type": "input_audio", "input_audio": {**inner, **_audio(item, provider)}}
         case "file":
-            block = {"type": "file", "file": {**inner, **_file(item, hints, provider)}}
+            spec = _file(item, hints, provider, file_urls(prepare.served))
+            block = {"type": "file", "file": {**inner, **spec}}
         case "video":  # Chat Completions has no video input
             raise unsupported(provider, item, "in Chat Completions")
         case _:
@@ -338,10 +343,12 @@ def _block(item: NormalizedPart, source: Part | MediaPart | None, provider: str)
     return block if source is None else _extra(source, block, provider)
 
 
-def _file(item: NormalizedPart, hints: dict[str, Any], provider: str) -> dict[str, Any]:
+def _file(item: NormalizedPart, hints: dict[str, Any], provider: str, urls: bool) -> dict[str, Any]:
     if item.file_id is not None:
         named = {"filename": item.filename} if item.filename else {}
         return {"file_id": item.file_id, **named}
+    if item.url is not None and urls:  # the `file_urls` quirk: file_data carries the URL
+        return {"filename": filename_for(item), "file_data": item.url}
     if item.url is not None:
         raise unsupported(provider, item, "(the file part has no URL field)")
     data = item.base64 if hints.get("file_data") == "base64" else item.data_uri
