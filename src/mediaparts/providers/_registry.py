@@ -50,6 +50,7 @@ _BUILT_IN = {
     "groq": "mediaparts.providers.groq",
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
+    "openrouter": "mediaparts.providers.openrouter",
 }
 
 # Registered providers: name -> the record, or, for one not yet used, the import path of a

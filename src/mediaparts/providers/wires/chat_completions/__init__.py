@@ -66,12 +66,14 @@ first line (`Error (type): message`), and `is_error` without error text is repor
 
 Internal exports, for `openai_responses` (not in `__all__`, no compatibility promise):
 `read_breakpoint`, `write_breakpoint` (one reader and writer of breakpoints for both APIs),
-`takes_breakpoints` (whether the provider served takes them for a model), and
+`takes_breakpoints` (whether the provider served takes them for a model), `FILE_URLS` (the
+quirk's key, for a provider record setting it), and
 `tool_error` (a tool result's error line, the lost flag reported); `STOP_REASONS` (its
 `finish_reason` values in the common vocabulary).
 """
 
 from mediaparts.providers.wires.chat_completions._check import check_request
+from mediaparts.providers.wires.chat_completions._common import FILE_URLS as FILE_URLS
 from mediaparts.providers.wires.chat_completions._common import QUIRKS, check_quirks
 from mediaparts.providers.wires.chat_completions._common import read_breakpoint as read_breakpoint
 from mediaparts.providers.wires.chat_completions._common import (

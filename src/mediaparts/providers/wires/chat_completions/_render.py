@@ -63,6 +63,8 @@ _REFUSAL_AS_TEXT = "that it is a refusal: this API has no refusal field (its tex
 _NO_REFUSAL_BREAKPOINT = (
     "its cache breakpoint: the assistant's refusal field takes none (the refusal is kept)"
 )
+# The schemes of a `file_data` that is a URL, not bare base64.
+_WEB = ("https://", "http://")
 # Content part type → the kind of media it carries.
 _MEDIA_BLOCKS = {"image_url": "image", "input_audio": "audio", "file": "file"}
 
@@ -385,15 +387,22 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
         declared = canonical_media_type(declared) if declared else None
         return Site(where, "audio", declared, data=payload_bytes(spec.get("data"), where, problems))
     if kind_tag == "file" and isinstance(node.get("file", node), dict):
-        return file_data_site(node.get("file", node), f"{at}.file.file_data", problems)
+        spec = node.get("file", node)
+        return file_data_site(spec, f"{at}.file.file_data", problems, urls=True)
     return None
 
 
-def file_data_site(spec: dict[str, Any], where: str, problems: Problems) -> Site | None:
-    """Return the site of a `file_data` field (a data URI, or bare base64), if there is one."""
+def file_data_site(
+    spec: dict[str, Any], where: str, problems: Problems, *, urls: bool = False
+) -> Site | None:
+    """Return the site of a `file_data` field (a data URI, or bare base64; with `urls`, an
+    http(s) URL too), if there is one."""
     if spec.get("file_data") is None:
         return None
     site = url_text_site("file", spec["file_data"], where, problems)
-    if site.data is None and site.url is not None:  # bare base64
+    # In a Chat Completions `file` part an http(s) URL is a URL (sent so under the `file_urls`
+    # quirk; the rules say whether the provider fetches it); other text is bare base64.
+    web = urls and site.url is not None and site.url.startswith(_WEB)
+    if site.data is None and site.url is not None and not web:
         site = Site(where, "file", None, data=payload_bytes(spec["file_data"], where, problems))
     return site
