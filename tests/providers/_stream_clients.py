@@ -24,7 +24,12 @@ def case(provider: str, name: str) -> dict[str, Any]:
 def body(provider: str, name: str) -> bytes:
     """The `text/event-stream` body of a recorded stream, as the API writes it."""
     recorded = case(provider, name)
-    return sse_bytes(provider, recorded["events"], names=recorded.get("sse_event_names", False))
+    return sse_bytes(
+        provider,
+        recorded["events"],
+        names=recorded.get("sse_event_names", False),
+        comments=recorded.get("sse_comments", ()),
+    )
 
 
 def _answer(content: bytes) -> Any:

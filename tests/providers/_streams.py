@@ -9,13 +9,18 @@ A case file holds:
 - `"response"`: the non-streamed response of the same content (what the API returns without
   `stream`), or null when the case exercises the stream alone;
 - optional `"sse_event_names"`: true when the API names each event in an `event:` line (the
-  name is the event's `type`), as Anthropic and Responses do.
+  name is the event's `type`), as Anthropic and Responses do;
+- optional `"sse_comments"`: the comment lines the API sends before the first event (`:
+  OPENROUTER PROCESSING`, OpenRouter's keep-alive), each its own block of the body.
+
+The directory is the provider's name; a Chat Completions stream (any provider on that wire)
+ends with `data: [DONE]`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +47,17 @@ def cases() -> list[Any]:
 
 
 def sse_bytes(
-    provider: str, events: list[Any], *, newline: str = "\n", names: bool = False
+    provider: str,
+    events: list[Any],
+    *,
+    newline: str = "\n",
+    names: bool = False,
+    comments: Sequence[str] = (),
 ) -> bytes:
-    """The `text/event-stream` body of `events`, as the API writes it."""
+    """The `text/event-stream` body of `events`, as the API writes it (`comments` first)."""
     lines: list[str] = []
+    for comment in comments:
+        lines += [comment, ""]
     for event in events:
         if names and isinstance(event, dict) and isinstance(event.get("type"), str):
             lines.append(f"event: {event['type']}")

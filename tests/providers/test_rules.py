@@ -64,11 +64,51 @@ FACTS: list[tuple[str, str, Any]] = [
     ("bedrock", "file.max_count", 5),  # "up to five documents"
     ("bedrock", "video.max_bytes", 25 * 2**20),  # "less than 25MB" of base64
     ("bedrock", "video.measure", "base64"),
+    # Azure OpenAI (learn.microsoft.com/azure/ai-foundry/openai, read 2026-12): "PNG (.png),
+    # JPEG (.jpeg and .jpg), WEBP (.webp)"; "restricted to 50 MB"; "a limit of 10 images per
+    # chat call"; detail "low, high, or auto"; PDFs documented for the Responses API only.
+    ("azure-openai", "image.media_types", _WEB - {"image/gif"}),
+    ("azure-openai", "image.max_bytes", 50_000_000),
+    ("azure-openai", "image.max_count", 10),
+    ("azure-openai", "image.detail_levels", ("auto", "low", "high")),
+    ("azure-openai", "audio.max_bytes", 20_000_000),  # "Message size for audio files | 20 MB"
+    ("azure-openai", "file.media_types", set()),
+    ("azure-openai", "batch_max_requests", 100_000),  # "Max requests per file | 100,000"
+    ("azure-openai", "batch_max_bytes", 200_000_000),  # "Max input file size | 200 MB"
+    ("azure-openai-responses", "image.media_types", _WEB - {"image/gif"}),
+    ("azure-openai-responses", "file.media_types", {"application/pdf"}),
+    ("azure-openai-responses", "file.url_types", set()),  # "Base64-encoded data or file IDs"
+    ("azure-openai-responses", "audio.media_types", set()),
+    # OpenRouter (openrouter.ai/docs, read 2026-12): its four image types, by URL or base64;
+    # PDFs by URL or data URL "on any model"; audio base64 only; no documented limits.
+    ("openrouter", "image.media_types", _WEB),
+    ("openrouter", "image.url_types", _WEB),
+    ("openrouter", "image.max_count", None),  # "varies per provider and per model"
+    ("openrouter", "file.media_types", {"application/pdf"}),
+    ("openrouter", "file.url_types", {"application/pdf"}),
+    ("openrouter", "audio.media_types", {"audio/wav", "audio/mpeg"}),
+    ("openrouter", "audio.url_types", set()),  # "direct URLs are not supported"
+    ("openrouter", "video.media_types", set()),
+    ("openrouter", "max_request_bytes", None),
+]
+
+# (provider, model, rule, value): what one model takes differently (`Rules.models`).
+MODEL_FACTS: list[tuple[str, str, str, Any]] = [
+    ("azure-openai", "gpt-4o-mini", "image.max_count", 50),  # quotas-limits: GPT-4o, GPT-4.1
+    ("azure-openai", "gpt-4.1", "image.max_count", 50),
+    ("azure-openai", "gpt-5", "image.max_count", 10),
+    ("azure-openai-responses", "gpt-4o", "image.max_count", 50),
+    ("openrouter", "anthropic/claude-sonnet-4.5", "audio.media_types", set()),
+    ("openrouter", "anthropic/claude-sonnet-4.5", "image.media_types", _WEB),
+    ("openrouter", "meta-llama/llama-3.3-70b-instruct", "image.media_types", set()),
+    ("openrouter", "meta-llama/llama-3.1-8b-instruct", "audio.media_types", set()),
+    ("openrouter", "meta-llama/llama-3.1-8b-instruct", "file.media_types", {"application/pdf"}),
+    ("openrouter", "openai/gpt-4o", "audio.media_types", {"audio/wav", "audio/mpeg"}),
 ]
 
 
-def _rule(provider: str, path: str) -> Any:
-    value: Any = mp.providers.get(provider).rules
+def _rule(provider: str, path: str, model: str | None = None) -> Any:
+    value: Any = mp.providers.get(provider).for_model(model).rules
     for name in path.split("."):
         value = getattr(value, name)
     return set(value) if path.endswith(("media_types", "url_types")) else value
@@ -80,6 +120,18 @@ def _rule(provider: str, path: str) -> Any:
 def test_rules_hold_the_documented_facts(provider: str, path: str, value: Any) -> None:
     """Each rule holds the value its provider documents."""
     assert _rule(provider, path) == value
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "path", "value"),
+    MODEL_FACTS,
+    ids=[f"{p}-{m}-{r}" for p, m, r, _ in MODEL_FACTS],
+)
+def test_rules_hold_the_documented_facts_of_a_model(
+    provider: str, model: str, path: str, value: Any
+) -> None:
+    """A model's rules (`for_model`) hold what its provider documents for it."""
+    assert _rule(provider, path, model) == value
 
 
 _DATED = re.compile(r"\(read \d{4}-\d{2}\)")
@@ -394,3 +446,68 @@ def test_get_with_a_model_returns_its_record() -> None:
         assert mp.providers.get("by-model", "text-2").model_rules == "text-*"
     finally:
         mp.providers.unregister("by-model")
+
+
+def _azure(**deployments: str) -> mp.providers.Provider:
+    return mp.providers.get("azure-openai").with_deployments(deployments)
+
+
+@pytest.mark.parametrize(("deployment", "model"), [("my-prod", "gpt-4o"), ("fast.v2", "gpt-5.4")])
+def test_with_deployments_gives_a_deployment_its_models_rows(deployment: str, model: str) -> None:
+    """A deployment takes its model's row in every model table, and its per-model rules."""
+    provider = _azure(**{deployment: model})
+    for rules in (provider.rules, provider.for_model(deployment).rules):
+        assert rules.vision_for(deployment) == rules.vision_for(model)
+        assert rules.text_for(deployment) == rules.text_for(model)
+        assert rules.costs_for(deployment) == rules.costs_for(model)
+    served = provider.for_model(deployment)
+    assert served.rules.image == provider.for_model(model).rules.image
+    assert provider.rules.vision_for(None) == mp.providers.get("azure-openai").rules.vision_for()
+
+
+def test_with_deployments_counts_images_as_the_model_does() -> None:
+    """Eleven images are within a gpt-4o deployment's 50 and over a gpt-5 deployment's 10."""
+    provider = _azure(prod="gpt-4o", edge="gpt-5")
+    image = mp.part(Image.new("RGB", (8, 8)))
+    payload = mp.render([mp.User([image] * 11)], provider, model="prod")
+    assert mp.check(payload, provider, model="prod") == []
+    assert {v.rule for v in mp.check(payload, provider, model="edge")} == {"image.max_count"}
+
+
+def test_with_deployments_unmapped_name_is_an_unknown_model() -> None:
+    """A deployment no mapping names gets the default rules, with a warning naming them."""
+    with pytest.warns(mp.UnknownModelWarning, match=r"'my-other'.*default rules"):
+        _azure(prod="gpt-4o").rules.vision_for("my-other")
+
+
+def test_with_deployments_unknown_model_is_said_once_when_mapped() -> None:
+    """A mapped model the tables do not know is said at mapping; using it says nothing more."""
+    with pytest.warns(mp.UnknownModelWarning, match=r"gpt-99 \(deployment prod\)"):
+        provider = _azure(prod="gpt-99")
+    rules = provider.rules
+    assert rules.vision_for("prod") == rules.vision_for(None)  # no second warning (error filter)
+
+
+def test_with_deployments_name_is_matched_literally() -> None:
+    """fnmatch's special characters in a deployment name match only themselves."""
+    provider = _azure(**{"prod[1]*": "gpt-4o"})
+    assert provider.for_model("prod[1]*").rules.image.max_count == 50
+    with pytest.warns(mp.UnknownModelWarning):
+        provider.rules.vision_for("prod1-x")
+
+
+@pytest.mark.parametrize(
+    "deployments",
+    [["prod", "gpt-4o"], {"": "gpt-4o"}, {"a/b": "gpt-4o"}, {" prod": "gpt-4o"}, {"prod": 4}],
+    ids=["not-a-mapping", "empty-name", "slash", "padded", "model-not-a-string"],
+)
+def test_with_deployments_refuses_what_is_no_mapping_of_names(deployments: Any) -> None:
+    """A mapping of deployment names to model names is required; InvalidConfig says what."""
+    with pytest.raises(mp.InvalidConfig):
+        mp.providers.get("azure-openai").with_deployments(deployments)
+
+
+def test_with_deployments_name_like_another_model_takes_its_own_models_rules() -> None:
+    """A deployment named like one model and serving another takes the one it serves."""
+    provider = _azure(**{"gpt-4o-canary": "gpt-5"})
+    assert provider.for_model("gpt-4o-canary").rules.image.max_count == 10

@@ -158,7 +158,11 @@ def test_stream_raw_sse_bytes_cut_anywhere(
 ) -> None:
     """Raw server-sent event bytes, cut at random places, read as the events do."""
     body = sse_bytes(
-        provider, case["events"], newline=newline, names=case.get("sse_event_names", False)
+        provider,
+        case["events"],
+        newline=newline,
+        names=case.get("sse_event_names", False),
+        comments=case.get("sse_comments", ()),
     )
     rng = random.Random(f"{provider}/{name}")
     sizes = iter(lambda: rng.choice((1, 2, 3, 7, 64, 4096)), None)

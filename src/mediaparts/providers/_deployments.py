@@ -61,7 +61,10 @@ def deployed(rules: Rules, deployments: Mapping[str, str]) -> Rules:
                 tuple(row.pattern for row in main),
                 default_row(main).pattern,
             )
-    changes = {field: _deployed(table, deployments) for field, table in tables.items()}
+    changes = {
+        field: _deployed(table, deployments, own=field == "models")
+        for field, table in tables.items()
+    }
     return dataclasses.replace(rules, **changes)
 
 
@@ -90,17 +93,23 @@ def _tables(rules: Rules) -> dict[str, tuple[ModelRule[Any], ...]]:
 
 
 def _deployed(
-    table: tuple[ModelRule[Any], ...], deployments: Mapping[str, str]
+    table: tuple[ModelRule[Any], ...], deployments: Mapping[str, str], *, own: bool
 ) -> tuple[ModelRule[Any], ...]:
-    """One table with a row per deployment in front; its default row stays the default."""
+    """One table with a row per deployment in front; its default row stays the default.
+
+    With `own` (the `models` table, where a model no row matches keeps the provider's own
+    rules), a deployment whose model matches no row gets a row changing nothing, so that its
+    own name (`gpt-4o-canary` serving gpt-5) matches no other model's row.
+    """
     default = default_row(table)
-    rows = tuple(
-        ModelRule(
-            _literal(name),
-            _said(name, model, next((r for r in table if r.matches(model)), default)),
-        )
-        for name, model in deployments.items()
-    )
+    rows = []
+    for name, model in deployments.items():
+        row = next((r for r in table if r.matches(model)), None)
+        if row is None and own:
+            rule: Any = ModelRules({}, f"deployment {name} of {model}: the provider's own rules")
+        else:
+            rule = _said(name, model, row or default)
+        rows.append(ModelRule(_literal(name), rule))
     kept = tuple(dataclasses.replace(r, default=True) if r is default else r for r in table)
     return (*rows, *kept)
 

@@ -1,8 +1,9 @@
 """Streamed Chat Completions replies: the official SDK's chunks and stream helper, and this
 wire's own rules (other choices, custom and legacy calls, audio, hostile and broken chunks).
 
-The recorded streams are `tests/golden/streams/openai`; the rules every wire shares are
-tested in `tests/providers/test_streams.py`. The SDK is the real `openai` client over an
+The recorded streams are `tests/golden/streams/<provider>` of every provider on this wire (the
+SDK tests run them all: OpenRouter's, with its keep-alive comments, too); the rules every wire
+shares are tested in `tests/providers/test_streams.py`. The SDK is the real `openai` client over an
 `httpx2.MockTransport` (the transport its client takes) returning the server-sent events.
 """
 
@@ -20,18 +21,28 @@ import mediaparts as mp
 from tests.providers._stream_clients import openai_client
 from tests.providers._streams import sse_bytes
 
-STREAMS = Path(__file__).resolve().parents[2] / "golden" / "streams" / "openai"
-NAMES = sorted(p.stem for p in STREAMS.glob("*.json"))
+ROOT = Path(__file__).resolve().parents[2] / "golden" / "streams"
+# (provider, case) of every recorded stream of a provider on this wire.
+CASES = [
+    (path.parent.name, path.stem)
+    for path in sorted(ROOT.glob("*/*.json"))
+    if path.parent.name in mp.providers.names()
+    and mp.providers.get(path.parent.name).wire == "openai"
+]
 ASK = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Hello"}]}
 
 
-def _case(name: str) -> dict[str, Any]:
-    case: dict[str, Any] = json.loads((STREAMS / f"{name}.json").read_text("utf-8"))
+def _case(name: str, provider: str = "openai") -> dict[str, Any]:
+    case: dict[str, Any] = json.loads((ROOT / provider / f"{name}.json").read_text("utf-8"))
     return case
 
 
-def _deltas(events: list[Any]) -> tuple[list[mp.Delta], mp.Assistant]:
-    reader = mp.StreamReader("openai")
+def _body(provider: str, case: dict[str, Any]) -> bytes:
+    return sse_bytes(provider, case["events"], comments=case.get("sse_comments", ()))
+
+
+def _deltas(events: list[Any], provider: str = "openai") -> tuple[list[mp.Delta], mp.Assistant]:
+    reader = mp.StreamReader(provider)
     deltas = [d for event in events for d in reader.feed(event)]
     return deltas, reader.result()
 
@@ -54,44 +65,44 @@ def _call(index: int, **fields: Any) -> dict[str, Any]:
 # -- the official SDK -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_sdk_chunks_read_as_their_dicts(name: str) -> None:
+@pytest.mark.parametrize(("provider", "name"), CASES)
+def test_sdk_chunks_read_as_their_dicts(provider: str, name: str) -> None:
     """The SDK's ChatCompletionChunk objects give the deltas and message their dicts give."""
-    case = _case(name)
-    client = openai_client(sse_bytes("openai", case["events"]))
+    case = _case(name, provider)
+    client = openai_client(_body(provider, case))
     chunks = list(client.chat.completions.create(**ASK, stream=True))
-    assert _deltas(chunks) == _deltas(case["events"])
-    assert _deltas(chunks)[1] == mp.message_from_response(case["response"], "openai")
+    assert _deltas(chunks, provider) == _deltas(case["events"], provider)
+    assert _deltas(chunks, provider)[1] == mp.message_from_response(case["response"], provider)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_sdk_stream_helper_events_read_as_the_chunks(name: str) -> None:
+@pytest.mark.parametrize(("provider", "name"), CASES)
+def test_sdk_stream_helper_events_read_as_the_chunks(provider: str, name: str) -> None:
     """The stream() helper's events give the same deltas: its derived events are skipped."""
-    case = _case(name)
-    client = openai_client(sse_bytes("openai", case["events"]))
+    case = _case(name, provider)
+    client = openai_client(_body(provider, case))
     with client.chat.completions.stream(**ASK) as stream:
         events = list(stream)
     if name != "audio":  # the helper derives no event from audio
         assert {e.type for e in events} - {"chunk"}, "the helper derived no events"
-    assert _deltas(events) == _deltas(case["events"])
+    assert _deltas(events, provider) == _deltas(case["events"], provider)
     dumped = [e.model_dump(mode="json") for e in events]
-    assert _deltas(dumped) == _deltas(case["events"])
+    assert _deltas(dumped, provider) == _deltas(case["events"], provider)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_sdk_async_client_reads_as_the_dicts(name: str) -> None:
+@pytest.mark.parametrize(("provider", "name"), CASES)
+def test_sdk_async_client_reads_as_the_dicts(provider: str, name: str) -> None:
     """AsyncOpenAI's stream, and its stream() helper, read with amessage_from_stream."""
-    case = _case(name)
-    body = sse_bytes("openai", case["events"])
-    expected = mp.message_from_stream(case["events"], "openai")
+    case = _case(name, provider)
+    body = _body(provider, case)
+    expected = mp.message_from_stream(case["events"], provider)
 
     async def chunks() -> mp.Assistant:
         stream = await openai_client(body, aio=True).chat.completions.create(**ASK, stream=True)
-        return await mp.amessage_from_stream(stream, "openai")
+        return await mp.amessage_from_stream(stream, provider)
 
     async def helper() -> mp.Assistant:
         async with openai_client(body, aio=True).chat.completions.stream(**ASK) as stream:
-            return await mp.amessage_from_stream(stream, "openai")
+            return await mp.amessage_from_stream(stream, provider)
 
     assert asyncio.run(chunks()) == expected
     assert asyncio.run(helper()) == expected

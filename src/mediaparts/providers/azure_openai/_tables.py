@@ -86,8 +86,7 @@ RULES: Rules = dataclasses.replace(
         source=f"{_DOCS}includes/audio-completions-python [1/21/2025], quotas-limits "
         "[02/17/2026] (read 2026-12)",
     ),
-    # No video input (as OpenAI's Chat Completions).
-    video=dataclasses.replace(openai.RULES.video, source=f"{_DOCS}concepts/models (read 2026-12)"),
+    # No video input: Chat Completions has no part for it (OpenAI's rules, kept as they are).
     # PDF input is documented for the Responses API only ("Models with vision capabilities
     # support PDF input … as Base64-encoded data or as file IDs", how-to/responses "File input"
     # [01/14/2026]); the Chat Completions pages document no `file` part, so PDFs are refused
