@@ -308,6 +308,7 @@ def test_registry_breakpoint_models_quirk_decides_cache_breakpoints(
     [
         ("openai", "breakpoint_models"),
         ("openai-responses", "breakpoint_models"),
+        ("openai", "file_urls"),
         ("gemini", "older_models"),
     ],
 )
@@ -317,6 +318,38 @@ def test_registry_refuses_a_malformed_quirk(wire: str, quirk: str, value: Any) -
     with pytest.raises(mp.InvalidConfig, match=quirk):
         mp.providers.register("acme", wire=wire, rules=rules, quirks={quirk: value})
     assert "acme" not in mp.providers.names()
+
+
+@pytest.mark.parametrize("file_urls", [False, True])
+def test_registry_file_urls_quirk_decides_whether_a_file_goes_by_url(file_urls: bool) -> None:
+    """On Chat Completions, a PDF by URL goes in `file_data` only for a provider whose
+    `file_urls` quirk says it fetches it (OpenRouter); it reads back as the URL part."""
+    rules = mp.providers.get("openai").with_rules(file_url_types=("application/pdf",)).rules
+    mp.providers.register("acme", wire="openai", rules=rules, quirks={"file_urls": file_urls})
+    pdf = mp.FilePart.from_url("https://example.com/report.pdf")
+    try:
+        if not file_urls:
+            with pytest.raises(mp.UnsupportedMediaType, match="no URL field"):
+                mp.render([mp.User(["Read it.", pdf])], "acme", urls="pass")
+            return
+        payload = mp.render([mp.User(["Read it.", pdf])], "acme", urls="pass")
+        assert payload["messages"][0]["content"][1]["file"] == {
+            "filename": "report.pdf",
+            "file_data": "https://example.com/report.pdf",
+        }
+        assert mp.messages_from(payload, "acme")[0].parts[1] == pdf
+        assert mp.check(payload, "acme") == []
+    finally:
+        mp.providers.unregister("acme")
+
+
+def test_registry_file_urls_quirk_is_chat_completions_own() -> None:
+    """The Responses wire (which has `file_url`) reads no `file_urls` quirk."""
+    rules = mp.providers.get("openai-responses").rules
+    with pytest.raises(mp.InvalidConfig, match="reads no quirk file_urls"):
+        mp.providers.register(
+            "acme", wire="openai-responses", rules=rules, quirks={"file_urls": True}
+        )
 
 
 @pytest.mark.parametrize(
