@@ -5,10 +5,19 @@ limits (`_tables`, each value sourced and dated) and file store, on the wire
 `mediaparts.providers.wires.chat_completions`. The Responses API of the same resource is the
 provider `azure-openai-responses`. A request's `model` is a deployment's name; map yours to
 their models with `PROVIDER.with_deployments({"my-prod": "gpt-4o"})`.
+
+Internal exports, for `azure_openai_responses` (not in `__all__`): `IMAGE_RULES`, `MODELS` and
+`MODELS_SOURCE` (the image rules and per-model rows both APIs share), `STORE` and
+`AZURE_FILE_STORE` (the resource's file store).
 """
 
 from mediaparts.providers import _record
 from mediaparts.providers.azure_openai import _batch, _files, _tables
+from mediaparts.providers.azure_openai._tables import AZURE_FILE_STORE as AZURE_FILE_STORE
+from mediaparts.providers.azure_openai._tables import IMAGE_RULES as IMAGE_RULES
+from mediaparts.providers.azure_openai._tables import MODELS as MODELS
+from mediaparts.providers.azure_openai._tables import MODELS_SOURCE as MODELS_SOURCE
+from mediaparts.providers.azure_openai._tables import STORE as STORE
 
 PROVIDER = _record.built_in(_tables.RULES, "openai", _files.FILES, _batch)
 RULES = PROVIDER.rules

@@ -12,7 +12,6 @@ import dataclasses
 
 from mediaparts.providers import azure_openai, openai_responses
 from mediaparts.providers._rules import Rules
-from mediaparts.providers.azure_openai import _tables as chat
 
 __all__ = ["FILE_STORE", "PROVIDER", "RULES"]
 
@@ -24,10 +23,10 @@ RULES: Rules = dataclasses.replace(
     provider="azure-openai-responses",
     prices_id=_AZURE.prices_id,
     # The resource's store, shared with Chat Completions.
-    file_store=chat.STORE,
-    image=chat.IMAGE_RULES,
-    models=chat.MODELS,
-    models_source=chat.MODELS_SOURCE,
+    file_store=azure_openai.STORE,
+    image=azure_openai.IMAGE_RULES,
+    models=azure_openai.MODELS,
+    models_source=azure_openai.MODELS_SOURCE,
     # "Models with vision capabilities support PDF input. PDF files can be provided either as
     # Base64-encoded data or as file IDs" (how-to/responses "File input" [01/14/2026]): PDF
     # only (no Office documents, which OpenAI's Responses API reads), no `file_url`. "In a
@@ -56,4 +55,6 @@ PROVIDER = RULES.provider
 
 # The resource's store; the Responses API reads a PDF by `input_file.file_id` (how-to/responses,
 # "Upload PDF and analyze" [01/14/2026]). Images by id are not documented on Azure.
-FILE_STORE = dataclasses.replace(chat.AZURE_FILE_STORE, kinds=("file",), media_types={"file": _PDF})
+FILE_STORE = dataclasses.replace(
+    azure_openai.AZURE_FILE_STORE, kinds=("file",), media_types={"file": _PDF}
+)

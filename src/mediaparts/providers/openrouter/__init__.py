@@ -8,11 +8,13 @@ tables that size and count it, are keyed by its vendor-prefixed name (`_tables`)
 No file store, no batch API.
 """
 
-from mediaparts.providers._record import Provider
+from mediaparts.providers import _record
 from mediaparts.providers.openrouter import _tables
-from mediaparts.providers.wires.chat_completions import FILE_URLS
+from mediaparts.providers.wires import chat_completions
 
-PROVIDER = Provider(_tables.PROVIDER, _tables.RULES, "openai", quirks={FILE_URLS: True})
+PROVIDER = _record.Provider(
+    _tables.PROVIDER, _tables.RULES, "openai", quirks={chat_completions.FILE_URLS: True}
+)
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]
