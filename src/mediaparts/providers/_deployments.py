@@ -52,7 +52,7 @@ def deployed(rules: Rules, deployments: Mapping[str, str]) -> Rules:
     for name, model in deployments.items():
         _check(name, model)
     tables = _tables(rules)
-    main = rules.vision or rules.costs
+    main: tuple[ModelRule[Any], ...] = rules.vision or rules.costs
     for name, model in deployments.items():
         if main and not any(row.matches(model) for row in main):
             unknown_model(
@@ -61,7 +61,7 @@ def deployed(rules: Rules, deployments: Mapping[str, str]) -> Rules:
                 tuple(row.pattern for row in main),
                 default_row(main).pattern,
             )
-    changes = {
+    changes: dict[str, Any] = {
         field: _deployed(table, deployments, own=field == "models")
         for field, table in tables.items()
     }
