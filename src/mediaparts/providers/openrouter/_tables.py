@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from mediaparts.providers import anthropic, gemini, openai
 from mediaparts.providers._budgets._model_rows import ModelRule
+from mediaparts.providers._budgets._vision import Undocumented
 from mediaparts.providers._kind_rules import FileRules, ImageRules, KindRules
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import Rules
@@ -120,7 +121,15 @@ def _chat_text(rows: tuple[ModelRule[Any], ...]) -> tuple[ModelRule[Any], ...]:
     )
 
 
-VISION = _upstream("vision")
+# The text models of `MODELS` are known models with no image rule (they take no images).
+_TEXT_FAMILIES = ("llama-3-", "llama-3.1-", "llama-3.3-")
+VISION = (
+    *_upstream("vision"),
+    *(
+        ModelRule(f"meta-llama/{family}*", Undocumented("Meta", "images for its text models"))
+        for family in _TEXT_FAMILIES
+    ),
+)
 COSTS = _upstream("costs")
 TEXT = _chat_text(_upstream("text"))
 _TABLES_SOURCE = "the upstream vendors' tables ({}), their patterns prefixed with the vendor"
@@ -141,7 +150,7 @@ MODELS: tuple[ModelRule[ModelRules], ...] = (
     ),
     *(
         ModelRule(f"meta-llama/{family}*", ModelRules(_TEXT_ONLY, _META_CARDS))
-        for family in ("llama-3-", "llama-3.1-", "llama-3.3-")
+        for family in _TEXT_FAMILIES
     ),
 )
 
