@@ -13,8 +13,10 @@ from mediaparts.providers import openai as chat
 from mediaparts.providers._files import answer, awaited, fingerprint
 
 # The built-in providers whose API reads no uploaded file (Groq's Files API holds batch
-# input only: console.groq.com/docs/api-reference#files-upload, read 2026-12).
-NO_STORE = {"groq"}
+# input only: console.groq.com/docs/api-reference#files-upload, read 2026-12; OpenRouter's
+# multimodal pages document no file by id; Azure documents a file by id for its Responses API
+# only, `azure-openai-responses`; read 2026-12).
+NO_STORE = {"groq", "openrouter", "azure-openai"}
 
 
 @pytest.mark.parametrize("name", mp.providers.names())
@@ -41,6 +43,8 @@ def test_files_each_builtin_provider_has_a_store(name: str) -> None:
         ("anthropic", "audio", "audio/wav", False),
         ("gemini", "video", "video/mp4", True),
         ("bedrock", "audio", "audio/mpeg", True),
+        ("azure-openai-responses", "file", "application/pdf", True),
+        ("azure-openai-responses", "image", "image/png", False),  # not documented by id
     ],
 )
 def test_files_takes_by_reference(name: str, kind: str, media_type: str, takes: bool) -> None:

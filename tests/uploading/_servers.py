@@ -118,6 +118,28 @@ class OpenAIFiles(Store):
         )
 
 
+class AzureFiles(OpenAIFiles):
+    """An Azure OpenAI resource's `POST /openai/files?api-version=...`: answers a `FileObject`."""
+
+    def handle(self, request: httpx.Request) -> httpx.Response:
+        assert request.url.host == "res.openai.azure.com", request.url
+        assert request.url.path == "/openai/files" and "api-version" in request.url.params
+        # OpenAIFiles checks OpenAI's path; the rest of the exchange is the same.
+        request.url = request.url.copy_with(path="/v1/files")
+        return super().handle(request)
+
+    def client(self, api_key: str | Callable[[], str] = "azure-key") -> openai.OpenAI:
+        transport = httpx.MockTransport(self.handle)
+        return openai.AzureOpenAI(
+            azure_endpoint="https://res.openai.azure.com",
+            api_key=api_key if isinstance(api_key, str) else None,
+            azure_ad_token_provider=None if isinstance(api_key, str) else api_key,
+            api_version="2024-10-21",
+            http_client=httpx.Client(transport=transport),
+            max_retries=0,
+        )
+
+
 class AnthropicFiles(Store):
     """`POST /v1/files` (beta): answers a `FileMetadata`."""
 

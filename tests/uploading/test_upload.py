@@ -18,6 +18,7 @@ from tests._builders import TESTDATA
 from tests.uploading._servers import (
     GEMINI_EXPIRY_SECONDS,
     AnthropicFiles,
+    AzureFiles,
     GeminiFiles,
     OpenAIFiles,
     Stubber,
@@ -57,6 +58,19 @@ def test_upload_openai_sends_multipart_with_purpose(
     assert fields["file"].data == path.read_bytes()
     assert (made.file_id, made.file_provider, made.media_type) == ("file-1", "openai", media_type)
     assert made.filename == path.name and made.kind == mp.part(path).kind
+
+
+def test_upload_azure_openai_stores_a_pdf_as_assistants_in_its_resource() -> None:
+    """An Azure resource's store gets a PDF with purpose `assistants` (its stand-in for
+    `user_data`), through openai.AzureOpenAI; the reference is that store's."""
+    store = AzureFiles()
+    made = mp.upload(_pdf(), "azure-openai-responses", client=store.client(), cache=None)
+    (fields,) = store.uploads()
+    assert fields["purpose"].data.decode() == "assistants"
+    assert fields["file"].data == PDF.read_bytes()
+    assert (made.file_id, made.file_provider) == ("file-1", "azure-openai")
+    payload = mp.render([mp.User(["Summarise.", made])], "azure-openai-responses")
+    assert payload["input"][0]["content"][1] == {"type": "input_file", "file_id": "file-1"}
 
 
 @pytest.mark.parametrize(("path", "media_type"), [(PDF, "application/pdf"), (PNG, "image/png")])

@@ -7,19 +7,27 @@ provider `azure-openai-responses`. A request's `model` is a deployment's name; m
 their models with `PROVIDER.with_deployments({"my-prod": "gpt-4o"})`.
 
 Internal exports, for `azure_openai_responses` (not in `__all__`): `IMAGE_RULES`, `MODELS` and
-`MODELS_SOURCE` (the image rules and per-model rows both APIs share), `STORE` and
-`AZURE_FILE_STORE` (the resource's file store).
+`MODELS_SOURCE` (the image rules and per-model rows both APIs share), `STORE`,
+`AZURE_FILE_STORE` and `FILES` (the resource's file store and its upload calls, which the
+Responses API reads: Chat Completions on Azure takes no file by id, so this record has none).
 """
 
 from mediaparts.providers import _record
-from mediaparts.providers.azure_openai import _batch, _files, _tables
+from mediaparts.providers.azure_openai import _batch, _tables
+from mediaparts.providers.azure_openai._files import FILES as FILES
 from mediaparts.providers.azure_openai._tables import AZURE_FILE_STORE as AZURE_FILE_STORE
 from mediaparts.providers.azure_openai._tables import IMAGE_RULES as IMAGE_RULES
 from mediaparts.providers.azure_openai._tables import MODELS as MODELS
 from mediaparts.providers.azure_openai._tables import MODELS_SOURCE as MODELS_SOURCE
 from mediaparts.providers.azure_openai._tables import STORE as STORE
 
-PROVIDER = _record.built_in(_tables.RULES, "openai", _files.FILES, _batch)
+PROVIDER = _record.Provider(
+    _tables.PROVIDER,
+    _tables.RULES,
+    "openai",
+    batch_request=_batch.batch_request,
+    batch_result=_batch.batch_result,
+)
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

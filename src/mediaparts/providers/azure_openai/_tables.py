@@ -113,17 +113,19 @@ RULES: Rules = dataclasses.replace(
 # The provider's name, as every module of this package writes it.
 PROVIDER = RULES.provider
 
-# Azure's file store (the resource's own, shared by both APIs: `file_store="azure-openai"`). "A
-# `purpose` of `user_data` is currently not supported. As a temporary workaround you will need
-# to set purpose to `assistants`" (how-to/responses, "File input" [01/14/2026]); "Maximum file
-# size for assistants and fine-tuning | 512 MB via the API" (quotas-limits [02/17/2026]).
-# Files are kept until deleted. Chat Completions reads no file by id on Azure (no `file` part
-# documented): nothing is sent by reference there.
+# Azure's file store, the resource's own: "A `purpose` of `user_data` is currently not
+# supported. As a temporary workaround you will need to set purpose to `assistants`" (how-to/
+# responses, "File input" [01/14/2026]); "Maximum file size for assistants and fine-tuning |
+# 512 MB via the API" (quotas-limits [02/17/2026]). Files are kept until deleted. The Responses
+# API reads a PDF by `input_file.file_id` ("Upload PDF and analyze"); images by id are not
+# documented. Azure's Chat Completions documents no file part: `azure-openai` has no file API
+# (uploads for the Responses API go through `azure-openai-responses`).
 STORE = "azure-openai"
 AZURE_FILE_STORE = FileStoreRules(
     store=STORE,
     max_bytes=512 * 2**20,
-    kinds=(),
+    kinds=("file",),
+    media_types={"file": ("application/pdf",)},
     purposes={"file": "assistants"},
     source=f"{_DOCS}how-to/responses [01/14/2026], quotas-limits [02/17/2026] (read 2026-12)",
 )

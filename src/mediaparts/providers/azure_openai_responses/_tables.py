@@ -53,8 +53,5 @@ RULES: Rules = dataclasses.replace(
 # The provider's name, as every module of this package writes it.
 PROVIDER = RULES.provider
 
-# The resource's store; the Responses API reads a PDF by `input_file.file_id` (how-to/responses,
-# "Upload PDF and analyze" [01/14/2026]). Images by id are not documented on Azure.
-FILE_STORE = dataclasses.replace(
-    azure_openai.AZURE_FILE_STORE, kinds=("file",), media_types={"file": _PDF}
-)
+# The resource's store (its facts: `azure_openai.AZURE_FILE_STORE`).
+FILE_STORE = azure_openai.AZURE_FILE_STORE
