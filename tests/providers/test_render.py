@@ -668,3 +668,90 @@ def test_render_leaves_messages_unchanged() -> None:
     for provider in MODULES:
         render(provider, messages)
     assert [m.to_dict() for m in messages] == before
+
+
+# -- Azure OpenAI and OpenRouter: the openai SDK's clients for them, on a mock transport -----
+
+_AZURE_SENT = [
+    ("azure-openai", "system_text"),
+    ("azure-openai", "image"),
+    ("azure-openai", "audio"),
+    ("azure-openai", "tool_image"),
+    ("azure-openai-responses", "image"),
+    ("azure-openai-responses", "pdf"),
+    ("azure-openai-responses", "parallel_tools"),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "name"), _AZURE_SENT, ids=[f"{p}-{c}" for p, c in _AZURE_SENT]
+)
+def test_render_goes_through_azure_openai_to_the_deployment(provider: str, name: str) -> None:
+    """openai.AzureOpenAI sends the payload unchanged to the deployment named as the model:
+    Chat Completions in the URL's path, Responses in the body's `model`."""
+    pytest.importorskip("openai")
+    import httpx
+    import openai as openai_sdk
+
+    deployed = mp.providers.get(provider).with_deployments({"my-prod": "gpt-4o"})
+    payload = mp.render(CONVERSATIONS[name](), deployed, model="my-prod", urls="pass")
+    validate_request(deployed.wire, payload)
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json=_REPLIES[deployed.wire])
+
+    client = openai_sdk.AzureOpenAI(
+        azure_endpoint="https://res.openai.azure.com",
+        api_key="azure-key",
+        api_version="2024-10-21",
+        http_client=httpx.Client(transport=httpx.MockTransport(handler)),
+        max_retries=0,
+    )
+    if deployed.wire == "openai":
+        reply = client.chat.completions.create(model="my-prod", **payload)
+        assert reply.choices[0].message.content == "ok"
+    else:
+        assert client.responses.create(model="my-prod", **payload).output_text == "ok"
+    (request,) = sent
+    body = json.loads(request.content)
+    assert {k: v for k, v in body.items() if k != "model"} == json.loads(json.dumps(payload))
+    if deployed.wire == "openai":
+        assert request.url.path == "/openai/deployments/my-prod/chat/completions"
+    else:
+        assert request.url.path == "/openai/responses" and body["model"] == "my-prod"
+
+
+_OPENROUTER_SENT = ["system_text", "image", "image_url", "pdf", "pdf_url", "audio", "tool_image"]
+
+
+@pytest.mark.parametrize("name", _OPENROUTER_SENT)
+def test_render_goes_through_openai_to_openrouter(name: str) -> None:
+    """The openai client on OpenRouter's base URL (its documented setup) sends the payload
+    unchanged; the payload passes the SDK's own request types, a PDF by URL included."""
+    pytest.importorskip("openai")
+    import httpx
+    import openai as openai_sdk
+
+    payload = render("openrouter", CONVERSATIONS[name]())
+    validate_request("openai", payload)
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json=_REPLIES["openai"])
+
+    client = openai_sdk.OpenAI(
+        base_url="https://openrouter.ai/api/v1",
+        api_key="sk-or-test",
+        http_client=httpx.Client(transport=httpx.MockTransport(handler)),
+        max_retries=0,
+    )
+    reply = client.chat.completions.create(model="openai/gpt-4o", **payload)
+    assert reply.choices[0].message.content == "ok"
+    (request,) = sent
+    assert str(request.url) == "https://openrouter.ai/api/v1/chat/completions"
+    body = json.loads(request.content)
+    assert body.pop("model") == "openai/gpt-4o"
+    assert body == json.loads(json.dumps(payload))
