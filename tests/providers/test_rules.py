@@ -511,3 +511,12 @@ def test_with_deployments_name_like_another_model_takes_its_own_models_rules() -
     """A deployment named like one model and serving another takes the one it serves."""
     provider = _azure(**{"gpt-4o-canary": "gpt-5"})
     assert provider.for_model("gpt-4o-canary").rules.image.max_count == 10
+
+
+def test_with_deployments_of_a_models_record_starts_from_the_provider() -> None:
+    """Deployments mapped on a model's record are the provider's, not that model's rules."""
+    provider = (
+        mp.providers.get("azure-openai").for_model("gpt-4o").with_deployments({"edge": "gpt-5"})
+    )
+    assert provider.rules.image.max_count == 10 and provider.model_rules is None
+    assert provider.for_model("edge").rules.image.max_count == 10

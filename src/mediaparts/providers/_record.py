@@ -224,7 +224,8 @@ class Provider:
             InvalidConfig: `deployments` is not a mapping of deployment names to model names.
             UnknownModel: A mapped model is unknown, and unknown models are errors.
         """
-        return dataclasses.replace(self, rules=deployed(self.rules, deployments))
+        base = self._model[0] if self._model is not None else self  # not a model's rules
+        return dataclasses.replace(base, rules=deployed(base.rules, deployments))
 
 
 def _messages(value: Any) -> list[Message]:
