@@ -22,7 +22,12 @@ NEEDS: dict[str, dict[str, Any]] = {
     "gemini": {},
     "bedrock": {},
     "groq": {"model": "meta-llama/llama-4-scout-17b-16e-instruct"},
+    # The global batch deployment's name; one named after its model needs no mapping.
+    "azure-openai": {"model": "gpt-4o"},
+    "azure-openai-responses": {"model": "gpt-4o"},
 }
+# The providers with a batch format (OpenRouter has no batch API).
+BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]
 
 # The documented per-file limits (requests, bytes), as the tables' comments cite them.
 DOCUMENTED = {
@@ -32,6 +37,9 @@ DOCUMENTED = {
     "gemini": (None, 2_000_000_000),
     "bedrock": (50_000, 1_000_000_000),
     "groq": (None, None),  # none documented
+    # "Max requests per file | 100,000", "Max input file size | 200 MB" (Azure's global batch)
+    "azure-openai": (100_000, 200_000_000),
+    "azure-openai-responses": (100_000, 200_000_000),
 }
 
 # The top-level keys of each provider's line, and where the id goes.
@@ -42,6 +50,8 @@ SHAPES = {
     "gemini": ({"key", "request"}, "key"),
     "bedrock": ({"recordId", "modelInput"}, "recordId"),
     "groq": ({"custom_id", "method", "url", "body"}, "custom_id"),
+    "azure-openai": ({"custom_id", "method", "url", "body"}, "custom_id"),
+    "azure-openai-responses": ({"custom_id", "method", "url", "body"}, "custom_id"),
 }
 
 
@@ -54,7 +64,7 @@ def line(provider: str, custom_id: str = "req-1", text: str = "hello") -> bytes:
     return mp.batch_line(custom_id, text, provider, **NEEDS[provider])
 
 
-@pytest.mark.parametrize("provider", mp.providers.names())
+@pytest.mark.parametrize("provider", BATCHED)
 def test_batch_line_is_one_deterministic_json_line(provider: str) -> None:
     """A line is one compact JSON object ending in a newline, the same bytes every time."""
     first = mp.batch_line("req-1", conversation(), provider, **NEEDS[provider])
@@ -67,7 +77,7 @@ def test_batch_line_is_one_deterministic_json_line(provider: str) -> None:
     assert record[id_key] == "req-1"
 
 
-@pytest.mark.parametrize("provider", mp.providers.names())
+@pytest.mark.parametrize("provider", BATCHED)
 def test_batch_line_wraps_what_render_returns(provider: str) -> None:
     """The request in the line is `mp.render`'s payload (as JSON), plus model and params."""
     payload = mp.render(conversation(), provider, model=NEEDS[provider].get("model"))
@@ -242,6 +252,12 @@ def test_batch_line_refuses_a_provider_without_batch_format() -> None:
         mp.providers.unregister("nobatch")
 
 
+def test_batch_line_provider_without_batch_api() -> None:
+    """A provider with no batch API (OpenRouter) refuses batch lines, naming itself."""
+    with pytest.raises(mp.InvalidConfig, match="openrouter.* has no batch format"):
+        mp.batch_line("a", "hi", "openrouter")
+
+
 def test_batch_line_unknown_provider() -> None:
     """An unknown provider name is UnknownProvider."""
     with pytest.raises(mp.UnknownProvider):
@@ -251,7 +267,7 @@ def test_batch_line_unknown_provider() -> None:
 # -- the writer ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("provider", mp.providers.names())
+@pytest.mark.parametrize("provider", BATCHED)
 def test_batch_writer_default_limits_are_the_documented_ones(provider: str) -> None:
     """Without overrides, a writer splits at the limits the provider documents."""
     writer = mp.BatchWriter(provider, "unused")
@@ -415,9 +431,7 @@ def test_batch_writer_remembers_many_ids(tmp_path: Path) -> None:
     assert written.requests == 5000
 
 
-@pytest.mark.parametrize(
-    "provider", [p for p in mp.providers.names() if DOCUMENTED[p][0] is not None]
-)
+@pytest.mark.parametrize("provider", [p for p in BATCHED if DOCUMENTED[p][0] is not None])
 def test_batch_writer_splits_at_the_documented_request_limit(tmp_path: Path, provider: str) -> None:
     """With the default limits, a file holds exactly the documented number of requests."""
     limit = DOCUMENTED[provider][0]

@@ -25,6 +25,8 @@ NEEDS: dict[str, dict[str, Any]] = {
     "gemini": {"params": {"generationConfig": {"maxOutputTokens": 50, "temperature": 0.2}}},
     "bedrock": {"params": {"inferenceConfig": {"maxTokens": 50}}},
     "groq": {"model": "meta-llama/llama-4-scout-17b-16e-instruct", "params": {"max_tokens": 50}},
+    "azure-openai": {"model": "gpt-4o", "params": {"max_completion_tokens": 50}},
+    "azure-openai-responses": {"model": "gpt-4o", "params": {"max_output_tokens": 50}},
 }
 
 
@@ -119,10 +121,14 @@ CHECKS = {
     "gemini": check_gemini,
     "bedrock": check_bedrock,
     "groq": check_groq,
+    "azure-openai": check_openai,  # OpenAI's envelope, the deployment's name as the model
+    "azure-openai-responses": check_openai_responses,
 }
+# The providers with a batch format (OpenRouter has no batch API).
+BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]
 
 
-@pytest.mark.parametrize("provider", mp.providers.names())
+@pytest.mark.parametrize("provider", BATCHED)
 def test_batch_file_lines_validate_with_the_sdk_types(provider: str, tmp_path: Path) -> None:
     """Every line of a written batch file is what the provider's SDK types take."""
     pytest.importorskip(SDK_MODULES[provider])

@@ -343,15 +343,6 @@ def test_registry_file_urls_quirk_decides_whether_a_file_goes_by_url(file_urls: 
         mp.providers.unregister("acme")
 
 
-def test_registry_file_urls_quirk_is_chat_completions_own() -> None:
-    """The Responses wire (which has `file_url`) reads no `file_urls` quirk."""
-    rules = mp.providers.get("openai-responses").rules
-    with pytest.raises(mp.InvalidConfig, match="reads no quirk file_urls"):
-        mp.providers.register(
-            "acme", wire="openai-responses", rules=rules, quirks={"file_urls": True}
-        )
-
-
 @pytest.mark.parametrize(
     ("quirks", "nested"),
     [({}, True), ({"older_models": ("gemini-2",)}, False), ({"older_models": ("other-",)}, True)],

@@ -215,6 +215,12 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("bedrock", "audio", {}),
     ("bedrock", "video", {}),
     ("bedrock", "documents", {}),
+    ("azure-openai", "image_url", {}),
+    ("azure-openai", "audio", {}),  # a gpt-4o audio deployment's input_audio
+    ("azure-openai-responses", "image_url", {}),
+    ("openrouter", "image_url", {}),
+    ("openrouter", "pdf_url", {}),  # file_data carries the URL (the file_urls quirk)
+    ("openrouter", "audio", {}),
 ]
 IDS = [f"{p}-{c}" for p, c, _ in CASES]
 
