@@ -254,7 +254,7 @@ def test_batch_line_refuses_a_provider_without_batch_format() -> None:
 
 def test_batch_line_provider_without_batch_api() -> None:
     """A provider with no batch API (OpenRouter) refuses batch lines, naming itself."""
-    with pytest.raises(mp.InvalidConfig, match="openrouter.* has no batch format"):
+    with pytest.raises(mp.InvalidConfig, match=r"openrouter.* has no batch format"):
         mp.batch_line("a", "hi", "openrouter")
 
 
