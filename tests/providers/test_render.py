@@ -708,7 +708,8 @@ def test_render_goes_through_azure_openai_to_the_deployment(provider: str, name:
         sent.append(request)
         return httpx.Response(200, json=_REPLIES[deployed.wire])
 
-    client = openai_sdk.AzureOpenAI(
+    # openai checks at runtime for an httpx or an httpx2 client; its hints name httpx2 only.
+    client = openai_sdk.AzureOpenAI(  # type: ignore[call-overload]
         azure_endpoint="https://res.openai.azure.com",
         api_key="azure-key",
         api_version="2024-10-21",
@@ -751,7 +752,8 @@ def test_render_goes_through_openai_to_openrouter(name: str) -> None:
     client = openai_sdk.OpenAI(
         base_url="https://openrouter.ai/api/v1",
         api_key="sk-or-test",
-        http_client=httpx.Client(transport=httpx.MockTransport(handler)),
+        # openai checks at runtime for an httpx or an httpx2 client; its hints name httpx2.
+        http_client=httpx.Client(transport=httpx.MockTransport(handler)),  # type: ignore[arg-type]
         max_retries=0,
     )
     reply = client.chat.completions.create(model="openai/gpt-4o", **payload)
