@@ -188,6 +188,9 @@ def _send_client(provider: str) -> Any:
 # The names a `<!-- given: ... -->` block may use, each made fresh for the page.
 GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
     "groq_client": lambda media, urls: _send_client("groq"),
+    "azure_openai_client": lambda media, urls: _send_client("azure-openai"),
+    "azure_openai_responses_client": lambda media, urls: _send_client("azure-openai-responses"),
+    "openrouter_client": lambda media, urls: _send_client("openrouter"),
     "client": lambda media, urls: _anthropic_client(),
     "upload": lambda media, urls: _upload(),
     "media": lambda media, urls: media,

@@ -39,5 +39,64 @@ def groq_client() -> Any:
     return groq.Groq(api_key="gsk-test", http_client=_http(CHAT_REPLY), max_retries=0)
 
 
+# A Responses reply, as Azure's Responses API returns it.
+RESPONSES_REPLY: dict[str, Any] = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 0,
+    "model": "m",
+    "status": "completed",
+    "output": [
+        {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "ok", "annotations": []}],
+        }
+    ],
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+}
+
+
+def _azure(reply: dict[str, Any]) -> Any:
+    openai = pytest.importorskip("openai")
+    return openai.AzureOpenAI(
+        azure_endpoint="https://my-resource.openai.azure.com",
+        api_key="azure-test",
+        api_version="2024-10-21",
+        http_client=_http(reply),
+        max_retries=0,
+    )
+
+
+def azure_openai_client() -> Any:
+    """An `openai.AzureOpenAI` answering every request with `CHAT_REPLY`."""
+    return _azure(CHAT_REPLY)
+
+
+def azure_openai_responses_client() -> Any:
+    """An `openai.AzureOpenAI` answering every request with `RESPONSES_REPLY`."""
+    return _azure(RESPONSES_REPLY)
+
+
+def openrouter_client() -> Any:
+    """An `openai.OpenAI` on OpenRouter's base URL, answering with `CHAT_REPLY`."""
+    openai = pytest.importorskip("openai")
+    return openai.OpenAI(
+        base_url="https://openrouter.ai/api/v1",
+        api_key="sk-or-test",
+        http_client=_http(CHAT_REPLY),
+        max_retries=0,
+    )
+
+
 # The clients by provider, for the docs' `<!-- given: <provider>_client -->`.
-CLIENTS: dict[str, Callable[[], Any]] = {"groq": groq_client}
+CLIENTS: dict[str, Callable[[], Any]] = {
+    "groq": groq_client,
+    "azure-openai": azure_openai_client,
+    "azure-openai-responses": azure_openai_responses_client,
+    "openrouter": openrouter_client,
+}
