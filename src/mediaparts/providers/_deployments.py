@@ -36,7 +36,8 @@ def deployed(rules: Rules, deployments: Mapping[str, str]) -> Rules:
     A model that no row of the provider's main table (`vision`, else `costs`) matches is
     said at once (`UnknownModelWarning`, or `UnknownModel` when so configured), naming the
     deployment and the default rules it gets; in any table its model matches no row of, the
-    deployment takes the default row, so using it is not warned about again.
+    deployment takes the default row, so using it is not warned about again (in `models`, a
+    row changing nothing: the provider's own rules, as for its model).
 
     Raises:
         InvalidConfig: `deployments` is not a mapping of names to model names, or a name is
