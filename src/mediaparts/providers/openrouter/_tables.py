@@ -170,9 +170,11 @@ RULES = Rules(
     text_source=_TABLES_SOURCE.format("; ".join(f"{v}: {r.text_source}" for v, r in _UPSTREAM)),
     # genai-prices' provider id for OpenRouter (genai_prices/data.py, read 2026-12).
     prices_id="openrouter",
-    # No request size is documented (None). OpenRouter has no batch API (its API reference,
-    # read 2026-12).
-    source="openrouter.ai/docs/api-reference/overview (read 2026-12)",
+    # No request size is documented on the multimodal pages (None). No batch API: the tags of
+    # its OpenAPI document, as far as read, name none (openrouter.ai/docs/api/api-reference,
+    # read 2026-12; it has a Files tag, but no page read says a chat request reads a file id).
+    source=f"{_DOCS}images, pdfs, audio, videos; openrouter.ai/docs/api/api-reference "
+    "(read 2026-12)",
 )
 
 # The provider's name, as every module of this package writes it.
