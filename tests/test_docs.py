@@ -69,6 +69,7 @@ FILES = {
     "crop.png": "alpha.png",
     "uploads/cat.png": "alpha.png",
     "tests/data/report.pdf": "document.pdf",
+    "report.pdf": "document.pdf",
     "clip.mp4": "clip.mp4",
 }
 # The URLs the pages fetch, served from memory (each by its testdata file).
