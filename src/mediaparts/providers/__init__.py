@@ -4,8 +4,8 @@ import mediaparts as mp
 
 mp.providers.names()                      # ('anthropic', 'bedrock', 'gemini', ...)
 claude = mp.providers.get("anthropic")
-claude.rules.image.max_bytes              # 5242880, measured on the base64 text
-roomy = claude.with_rules(image_max_bytes=10 * 2**20)   # the direct API's limit
+claude.rules.image.max_bytes              # 10485760, measured on the base64 text
+tight = claude.with_rules(image_max_bytes=5 * 2**20)    # Claude on Bedrock and Vertex AI's
 
 A provider is a wire (the API shape it speaks: `mediaparts.providers.wires`) plus data: its
 rules, file store, batch envelope and quirks (`Provider`). The built-in ones are listed in

@@ -43,6 +43,8 @@ __all__ = [
 # The built-in providers: name -> the package of this folder whose `PROVIDER` is the record.
 _BUILT_IN = {
     "anthropic": "mediaparts.providers.anthropic",
+    "anthropic-bedrock": "mediaparts.providers.anthropic_bedrock",
+    "anthropic-vertex": "mediaparts.providers.anthropic_vertex",
     "azure-openai": "mediaparts.providers.azure_openai",
     "azure-openai-responses": "mediaparts.providers.azure_openai_responses",
     "bedrock": "mediaparts.providers.bedrock",
@@ -51,6 +53,7 @@ _BUILT_IN = {
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
     "openrouter": "mediaparts.providers.openrouter",
+    "vertex": "mediaparts.providers.vertex",
 }
 
 # Registered providers: name -> the record, or, for one not yet used, the import path of a

@@ -1,11 +1,17 @@
 """Anthropic: the provider record (`PROVIDER`) and its rules (`RULES`).
 
 Each value of its rules is sourced and dated in `_tables`; it speaks the wire
-`mediaparts.providers.wires.messages`.
+`mediaparts.providers.wires.messages`. These are the first-party API's rules: URL sources and
+Files API ids are taken.
+
+Internal exports, for `anthropic_vertex` and `anthropic_bedrock` (not in `__all__`):
+`on_cloud`, the Messages API's rules as a cloud serves them (its model tables in the route's
+model ids).
 """
 
 from mediaparts.providers import _record
 from mediaparts.providers.anthropic import _batch, _files, _tables
+from mediaparts.providers.anthropic._clouds import on_cloud as on_cloud
 from mediaparts.providers.anthropic._tables import FILES_BETA
 
 PROVIDER = _record.built_in(_tables.RULES, "anthropic", _files.FILES, _batch)

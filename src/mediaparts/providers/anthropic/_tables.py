@@ -142,18 +142,21 @@ RULES = Rules(
     batch_max_bytes=255_900_000,
     batch_source="platform.claude.com/docs/en/build-with-claude/batch-processing (read 2026-12-02)",
     # platform.claude.com/docs/en/build-with-claude/vision and the SDK's Base64ImageSourceParam
-    # Literal (read 2026-08). Per image: 10 MB of base64 on the direct API but 5 MB on Bedrock and
-    # Google Cloud; we default to 5 MB, which works on every route (5,242,880: the API's own error
-    # reads "image exceeds 5 MB maximum: … bytes > 5242880 bytes"), measured on the base64 text.
+    # Literal (read 2026-08). These rules are the first-party API's (Claude on Vertex AI and on
+    # Bedrock are `anthropic-vertex` and `anthropic-bedrock`). Per image: 10 MB of base64 on the
+    # direct API, 5 MB on Bedrock and Google Cloud (read 2026-08; re-read 2026-12 in the page's
+    # metadata, whose Bedrock and Google Cloud notes say "5 MB (base64-encoded)" while the
+    # Claude API has none), MB read as 2^20 as the API's older error did ("image exceeds 5 MB
+    # maximum: … bytes > 5242880 bytes"), measured on the base64 text.
     # Images per request: 100 for 200k-context models, 600 for the others; 100 is safe for all.
     # 8000×8000 px at most (both re-read on the vision page, 2026-12). Animations: "only the
-    # first frame is used". URL sources: the direct API fetches them (`URLImageSourceParam`);
-    # Bedrock and Google Cloud take "only base64-encoded sources", which is for providers of
-    # those routes to say, not this one.
+    # first frame is used". Sources: "base64", "url" and "file_id returned by the Files API"
+    # (the vision page, re-read 2026-12): the direct API fetches image URLs
+    # (`URLImageSourceParam`) and reads its Files API's ids (`FILE_STORE`).
     image=ImageRules(
         media_types=_IMAGE_TYPES,
         url_types=_IMAGE_TYPES,
-        max_bytes=5 * 2**20,
+        max_bytes=10 * 2**20,
         measure="base64",
         max_count=100,
         max_width=8000,
@@ -182,9 +185,8 @@ RULES = Rules(
     # (an Anthropic maintainer, anthropic-sdk-python#938, 2026-08-05, citing the API
     # overview's "Request size limits"); the vision page: "32 MB for standard endpoints; lower
     # on some partner-operated platforms" (read 2026-12). MB read as 10^6 bytes, the smaller
-    # reading. This is the limit of the API these rules render for: a request between 20 and
-    # 32 MB is not refused (nor its media uploaded) for a route it is not sent to. On Amazon
-    # Bedrock (20 MB) or Google Cloud (30 MB), `with_rules(max_request_bytes=20_000_000)`.
+    # reading. This is the first-party API's limit: Amazon Bedrock's 20 MB and Google Cloud's
+    # 30 MB are those of `anthropic-bedrock` and `anthropic-vertex`.
     max_request_bytes=32_000_000,
     source="Anthropic API overview, request size limits; anthropic-sdk-python#938 (read 2026-12)",
 )
@@ -197,7 +199,7 @@ PROVIDER = RULES.provider
 # files are kept until deleted; a Messages request references images (`image` block) and PDFs
 # and plain text (`document` block) by `file_id`; other types only serve the code execution
 # tool (docs.claude.com/en/docs/build-with-claude/files, read 2026-12). Not on Bedrock or
-# Vertex AI.
+# Vertex AI ("only base64-encoded sources", the vision page, read 2026-12).
 # The beta the Files API needs on every request that uploads or references a file (the same
 # page); anthropic-sdk-python 2.15 sends it only when asked (`betas=`).
 FILES_BETA = "files-api-2025-04-14"

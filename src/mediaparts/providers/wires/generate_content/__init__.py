@@ -53,6 +53,11 @@ What a body holds beyond the common model is kept under `native["gemini"]`, so t
   that Gemini reads itself, left out for any other provider, through `on_loss`, before
   anything is fetched).
 
+Its quirks (`QUIRKS`, checked by `check_quirks`): `older_models`, the model name prefixes
+older than multimodal function responses and signature-less replays; `file_uris`, the URI
+prefixes of the file stores the API behind the provider reads (a part stored elsewhere is
+refused by `render` and its `fileData` flagged by `check`; without it, every store).
+
 Gemini's signature of a thought is the `ReasoningPart.signature`; a signature on a text or a
 function call part stays a hint of that part (Gemini 3 requires it back on the same part).
 

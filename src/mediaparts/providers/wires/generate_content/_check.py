@@ -4,7 +4,8 @@ From the API's validation messages (read 2026-12): `contents` is not empty and e
 has parts; "please ensure that function response turn comes immediately after a function call
 turn", and "that the number of function response parts is equal to the number of function
 call parts of the function call turn". A call turn last in the request is the model's turn
-in progress, not an error. Roles need not alternate.
+in progress, not an error. Roles need not alternate. A `fileData` naming a file store the
+provider does not read (its `file_uris` quirk, `_stores`) is flagged too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from mediaparts.providers._wire._media_sites import Problems
 from mediaparts.providers._wire._protocol import Served
 from mediaparts.providers._wire._structure import messages_of, role_of
+from mediaparts.providers.wires.generate_content._stores import file_uri_problems
 
 __all__ = ["check_request"]
 
@@ -36,6 +38,7 @@ def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Proble
         )
         turns.append((at, called, answered))
     problems.extend(_counts(turns))
+    problems.extend(file_uri_problems(payload, served))
     return problems
 
 

@@ -42,6 +42,7 @@ from mediaparts.providers.wires.generate_content._spelling import (
     pick,
     spelled_snake,
 )
+from mediaparts.providers.wires.generate_content._stores import FILES_API, WEB
 
 __all__ = ["Read", "read", "read_part"]
 
@@ -53,11 +54,6 @@ Read: TypeAlias = Part | MediaPart
 # five are modelled; a part holding one of the others, or none, becomes a ProviderPart.
 _MODELLED = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
 _UNMODELLED = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
-# A `fileData.fileUri` naming a file in Google's stores rather than a page on the web: the Files
-# API (`files.upload` returns `https://generativelanguage.googleapis.com/v1beta/files/<id>`) and
-# Cloud Storage (`gs://`, Vertex AI) (ai.google.dev/gemini-api/docs/files, read 2026-11).
-_FILES_API = "https://generativelanguage.googleapis.com/"
-_WEB = ("https://", "http://")
 
 
 def read(payload: Any, served: Served) -> list[Message]:
@@ -306,7 +302,8 @@ def _media(served: Served, name: str, value: Any, at: str, hint: dict[str, Any])
     inner = _rest(node, (type_key, uri_key), at)
     if inner:
         hint["inner"] = inner
-    if uri.startswith(_WEB) and not uri.startswith(_FILES_API):
+    # a page on the web, not a file in a store (`_stores`)
+    if uri.startswith(WEB) and not uri.startswith(FILES_API):
         hint[PASSED_URL] = True  # Gemini fetched it: rendering it back fetches nothing
         # A link Gemini reads itself (a YouTube video, a web page): no other provider is
         # given it, and nothing is fetched for one (`left_out`).

@@ -35,6 +35,7 @@ from mediaparts.providers._wire._rendering import (
     text_file,
 )
 from mediaparts.providers.wires.generate_content._spelling import spell
+from mediaparts.providers.wires.generate_content._stores import FILE_URIS, stored_elsewhere
 
 __all__ = [
     "OLDER_MODELS",
@@ -62,16 +63,19 @@ OLDER_MODELS = "older_models"
 QUIRKS: Mapping[str, str] = {
     OLDER_MODELS: "the models (name prefixes) older than multimodal function responses and "
     "signature-less replays; a model not given, or not matched, is current",
+    FILE_URIS: "the URI prefixes of the file stores the API reads (`fileData.fileUri`); a part "
+    "stored elsewhere is refused and flagged; absent: every store",
 }
 
 
 def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
-    """Refuse an `older_models` quirk that is not a sequence of model name prefixes.
+    """Refuse an `older_models` or `file_uris` quirk that is not a sequence of prefixes.
 
     Raises:
         InvalidConfig: It is a string, not a sequence, or holds something else than strings.
     """
     check_names_quirk(name, quirks, OLDER_MODELS, "model name prefixes")
+    check_names_quirk(name, quirks, FILE_URIS, "URI prefixes")
 
 
 def current_model(served: Served, model: str | None) -> bool:
@@ -125,6 +129,8 @@ def blocks(message: Message, prepare: Prepare, role: str) -> list[dict[str, Any]
                 if shaped is not None:
                     out.append(shaped)
             case NormalizedPart():
+                if (error := stored_elsewhere(block, prepare.served)) is not None:
+                    raise error
                 out.append(media(block, provider))
             case ReasoningPart():
                 if block.provider is None:
@@ -222,6 +228,8 @@ def function_response(message: Tool, name: str, prepare: Prepare) -> list[dict[s
                     text(block, prepare)  # reports the citations it cannot carry
                 texts.append(block.text)
             case NormalizedPart():
+                if (error := stored_elsewhere(block, prepare.served)) is not None:
+                    raise error
                 inside = current_model(prepare.served, prepare.model) and (
                     hints_of(block.part, provider).get("nested") is True
                     or (

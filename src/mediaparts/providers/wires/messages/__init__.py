@@ -49,6 +49,10 @@ text); `signature_delta` adds none (a signature is no text); `input_json_delta` 
 comes with `message_delta`, although the message so far has no stop reason before
 `message_stop`.
 
+Its one quirk (`QUIRKS`, checked by `check_quirks`): `file_sources`, False when the API
+behind the provider reads no Files API `file` sources (the Messages API as some clouds serve
+it): `render` refuses a part given by file id, and `check` flags a `file` source.
+
 Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (the API's
 stop reasons in the common vocabulary).
 """
@@ -56,10 +60,13 @@ stop reasons in the common vocabulary).
 from mediaparts.providers.wires.messages._check import check_request
 from mediaparts.providers.wires.messages._read import read, read_response
 from mediaparts.providers.wires.messages._render import media_site, render, replays
+from mediaparts.providers.wires.messages._shapes import QUIRKS, check_quirks
 from mediaparts.providers.wires.messages._shapes import STOP_REASONS as STOP_REASONS
 from mediaparts.providers.wires.messages._stream import stream
 
 __all__ = [
+    "QUIRKS",
+    "check_quirks",
     "check_request",
     "media_site",
     "read",

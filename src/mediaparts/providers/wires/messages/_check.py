@@ -7,7 +7,8 @@ is no turn; every message but an optional final `assistant` one has content, and
 holds non-whitespace text; each `tool_use` is answered by a `tool_result` in the turn right
 after it, whose `tool_result` blocks come before any other content; every `tool_result`
 answers a `tool_use` of the turn before; tool-use ids match `^[a-zA-Z0-9_-]+$` (the API's
-validation message) and are unique.
+validation message) and are unique. For a provider whose API reads no Files API ids (the
+`file_sources` quirk), an image or document given by `file_id` is flagged.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from mediaparts.providers._wire._structure import (
     pair_next_turn,
     role_of,
 )
+from mediaparts.providers.wires.messages._shapes import reads_file_ids
 
 __all__ = ["check_request"]
 
@@ -51,9 +53,32 @@ def check_request(payload: dict[str, Any] | list[Any], served: Served) -> Proble
         _content(
             message.get("content"), at, turns[-1], at == last and role == "assistant", problems
         )
+        if not reads_file_ids(served):
+            problems.extend(_file_ids(message.get("content"), f"{at}.content", served.name))
     problems.extend(
         pair_next_turn(turns, call="tool_use", result="tool_result", answered_by=("user",))
     )
+    return problems
+
+
+def _file_ids(content: Any, at: str, provider: str) -> Problems:
+    """Flag each image or document given by Files API id (a `file` source), tool results'
+    content included, for a provider whose API reads none (the `file_sources` quirk)."""
+    problems: Problems = []
+    if not isinstance(content, list):
+        return problems
+    for j, block in enumerate(content):
+        if not isinstance(block, dict):
+            continue
+        where = f"{at}[{j}]"
+        source = block.get("source")
+        if block.get("type") in ("image", "document") and isinstance(source, dict):
+            if source.get("type") == "file":
+                kind = "image" if block["type"] == "image" else "file"
+                message = f"{provider} reads no Files API file ids: send the file's bytes"
+                problems.append((f"{where}.source", f"{kind}.file_id", message))
+        elif block.get("type") == "tool_result":
+            problems.extend(_file_ids(block.get("content"), f"{where}.content", provider))
     return problems
 
 

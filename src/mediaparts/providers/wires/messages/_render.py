@@ -18,7 +18,7 @@ from mediaparts._conversation._parts import (
     TextPart,
     ToolCall,
 )
-from mediaparts._errors import excerpt
+from mediaparts._errors import UnsupportedMediaType, excerpt
 from mediaparts.formats import Kind
 from mediaparts.providers._fitting._normalized import NormalizedPart
 from mediaparts.providers._wire._media_sites import (
@@ -42,6 +42,7 @@ from mediaparts.providers._wire._rendering import (
     parts,
     unsupported,
 )
+from mediaparts.providers.wires.messages._shapes import reads_file_ids
 
 __all__ = ["media_site", "render"]
 
@@ -175,7 +176,7 @@ def _block(block: Block, prepare: Prepare, ids: dict[int, str]) -> dict[str, Any
         case TextPart() | RefusalPart():  # a refusal is sent as the text it is
             return _text(block, prepare)
         case NormalizedPart():
-            return _media(block, provider)
+            return _media(block, prepare.served)
         case ReasoningPart():
             return _reasoning(block, prepare)
         case ToolCall():
@@ -231,8 +232,16 @@ def _reasoning(part: ReasoningPart, prepare: Prepare) -> dict[str, Any] | None:
     return block
 
 
-def _media(item: NormalizedPart, provider: str) -> dict[str, Any]:
+def _media(item: NormalizedPart, served: Served) -> dict[str, Any]:
     """Return one image or document block."""
+    provider = served.name
+    if item.file_id is not None and not reads_file_ids(served):
+        raise UnsupportedMediaType(
+            f"{provider} reads no Files API file ids ({excerpt(item.file_id)}): give the "
+            "file's bytes (they are sent base64)",
+            media_type=item.media_type,
+            provider=provider,
+        )
     hints = _hints(item.part, provider)
     if item.text is not None:
         source = {"type": "text", "media_type": "text/plain", "data": item.text}
