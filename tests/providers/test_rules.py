@@ -34,7 +34,7 @@ FACTS: list[tuple[str, str, Any]] = [
     ("openai-responses", "image.media_types", _WEB),
     ("openai-responses", "audio.media_types", set()),
     ("anthropic", "image.media_types", _WEB),
-    ("anthropic", "image.max_bytes", 5 * 2**20),  # 5 MB of base64 holds on every route
+    ("anthropic", "image.max_bytes", 10 * 2**20),  # 10 MB of base64 on the direct API
     ("anthropic", "image.measure", "base64"),
     ("anthropic", "image.max_width", 8000),
     ("anthropic", "image.max_height", 8000),
@@ -45,6 +45,27 @@ FACTS: list[tuple[str, str, Any]] = [
     ("anthropic", "video.media_types", set()),
     ("anthropic", "file.media_types", {"application/pdf"}),
     ("anthropic", "max_request_bytes", 32_000_000),  # "32 MB for the Messages API"
+    # Claude on Google Cloud and on Bedrock: "only base64-encoded sources", "5 MB
+    # (base64-encoded)" an image; "Amazon Bedrock allows 20 MB and Google Cloud 30 MB".
+    *[
+        (route, rule, value)
+        for route in ("anthropic-vertex", "anthropic-bedrock")
+        for rule, value in (
+            ("image.media_types", _WEB),
+            ("image.max_bytes", 5 * 2**20),
+            ("image.measure", "base64"),
+            ("image.url_types", set()),
+            ("file.url_types", set()),
+            ("file.media_types", {"application/pdf"}),
+            ("audio.media_types", set()),
+            ("video.media_types", set()),
+        )
+    ],
+    ("anthropic-vertex", "max_request_bytes", 30_000_000),
+    ("anthropic-bedrock", "max_request_bytes", 20_000_000),
+    ("anthropic-bedrock", "batch_max_requests", 50_000),  # Bedrock's batch quotas
+    ("anthropic-vertex", "prices_id", "google"),
+    ("anthropic-bedrock", "prices_id", "aws"),
     ("gemini", "image.media_types", {*_WEB - {"image/gif"}, "image/heic", "image/heif"}),
     (
         "gemini",
@@ -53,6 +74,23 @@ FACTS: list[tuple[str, str, Any]] = [
     ),
     ("gemini", "file.max_bytes", 50_000_000),  # "50 MB for PDFs"
     ("gemini", "max_request_bytes", 100_000_000),  # "100 MB per request or payload"
+    # Gemini on Vertex AI: "7 MB" an inline image file, "50 MB" a PDF, no URL fetched by
+    # default (only the newest models document "public HTTP or HTTPS URLs"), no AIFF or AVI.
+    ("vertex", "image.media_types", {*_WEB - {"image/gif"}, "image/heic", "image/heif"}),
+    ("vertex", "image.max_bytes", 7_000_000),
+    ("vertex", "image.measure", "raw"),
+    ("vertex", "image.url_types", set()),
+    ("vertex", "image.max_count", 900),  # Gemini 3 Pro: "Maximum images per prompt: 900"
+    ("vertex", "file.max_bytes", 50_000_000),
+    ("vertex", "file.max_pages", 900),
+    ("vertex", "video.max_count", 10),  # "Maximum number of videos per prompt: 10"
+    ("vertex", "max_request_bytes", None),  # not documented
+    (
+        "vertex",
+        "audio.media_types",
+        {"audio/aac", "audio/flac", "audio/mpeg", "audio/mp4", "audio/ogg", "audio/pcm"}
+        | {"audio/wav", "audio/webm"},
+    ),
     ("bedrock", "image.media_types", _WEB),
     ("bedrock", "image.max_bytes", 3_932_160),  # "3.75 MB"
     ("bedrock", "image.measure", "raw"),
@@ -344,23 +382,84 @@ def test_kind_rules_keep_lists_as_tuples() -> None:
 
 
 @pytest.mark.parametrize(
-    ("route", "limit", "refused"),
+    ("provider", "refused"),
     [
-        ("the Messages API", None, False),  # 32 MB (Anthropic API overview)
-        ("Amazon Bedrock", 20_000_000, True),  # "Amazon Bedrock allows 20 MB"
-        ("Google Cloud", 30_000_000, False),  # "Google Cloud 30 MB"
+        ("anthropic", False),  # 32 MB (Anthropic API overview)
+        ("anthropic-bedrock", True),  # "Amazon Bedrock allows 20 MB"
+        ("anthropic-vertex", False),  # "Google Cloud 30 MB"
     ],
 )
-def test_rules_anthropic_request_size_is_the_messages_apis(
-    route: str, limit: int | None, refused: bool
-) -> None:
-    """A 25 MB Anthropic request is within the Messages API's 32 MB; on a route with a lower
-    limit, set with `with_rules`, `check` reports it."""
-    anthropic = mp.providers.get("anthropic")
-    provider = anthropic if limit is None else anthropic.with_rules(max_request_bytes=limit)
+def test_rules_anthropic_request_size_is_the_routes(provider: str, refused: bool) -> None:
+    """A 25 MB Messages request is within the first-party API's 32 MB and Google Cloud's 30 MB,
+    and `check` reports it over Bedrock's 20 MB."""
     payload = mp.render([mp.User("x" * 25_000_000)], provider)
     rules = {violation.rule for violation in mp.check(payload, provider)}
-    assert ("request.max_bytes" in rules) is refused, route
+    assert ("request.max_bytes" in rules) is refused, provider
+
+
+# One model as the first-party API, Vertex AI and Bedrock name it (platform.claude.com
+# claude-on-vertex-ai and claude-on-amazon-bedrock, read 2026-12), paths and ARNs included.
+MODEL_IDS = [
+    (
+        "claude-sonnet-4-5-20250929",
+        "claude-sonnet-4-5@20250929",
+        "anthropic.claude-sonnet-4-5-20250929-v1:0",
+    ),
+    ("claude-opus-4-7", "claude-opus-4-7", "us.anthropic.claude-opus-4-7"),
+    (
+        "claude-3-5-sonnet-20241022",
+        "claude-3-5-sonnet-v2@20241022",
+        "anthropic.claude-3-5-sonnet-20241022-v2:0",
+    ),
+    (
+        "claude-haiku-4-5-20251001",
+        "claude-haiku-4-5@20251001",
+        "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+    ),
+    (
+        "claude-opus-4-6",
+        "publishers/anthropic/models/claude-opus-4-6",
+        "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-opus-4-6-v1",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("first", "vertex", "bedrock_id"), MODEL_IDS, ids=[m[0] for m in MODEL_IDS]
+)
+def test_rules_routes_read_anthropics_tables_in_their_model_ids(
+    first: str, vertex: str, bedrock_id: str
+) -> None:
+    """A model's image geometry, text rule and media rates on Vertex AI and Bedrock, named in
+    the route's ids, are the first-party API's for the same model."""
+    rules = mp.providers.get("anthropic").rules
+    for route, model in (("anthropic-vertex", vertex), ("anthropic-bedrock", bedrock_id)):
+        routed = mp.providers.get(route).rules
+        assert routed.vision_for(model, strict=True) == rules.vision_for(first, strict=True)
+        assert routed.text_for(model, strict=True) == rules.text_for(first, strict=True)
+        assert routed.costs_for(model) == rules.costs_for(first)
+
+
+@pytest.mark.parametrize(
+    ("model", "images", "pages", "audio"),
+    [
+        (None, 900, 900, None),  # the smallest documented limits hold for every model
+        ("gemini-3-pro-preview", 900, 900, None),  # "900" images, "900" pages a file
+        ("gemini-2.5-flash", 3000, 1000, 1),  # "3,000" images, "1,000" pages, 1 audio file
+        ("publishers/google/models/gemini-2.5-pro", 3000, 1000, 1),
+    ],
+)
+def test_rules_vertex_limits_by_model(
+    model: str | None, images: int, pages: int, audio: int | None
+) -> None:
+    """Vertex AI's per-model limits: Gemini 2.x models take more images and pages, and one
+    audio file a prompt."""
+    rules = mp.providers.get("vertex", model).rules
+    assert (rules.image.max_count, rules.file.max_pages, rules.audio.max_count) == (
+        images,
+        pages,
+        audio,
+    )
 
 
 def _by_model(**changes: Any) -> mp.providers.Provider:
