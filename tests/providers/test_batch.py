@@ -25,6 +25,8 @@ NEEDS: dict[str, dict[str, Any]] = {
     # The global batch deployment's name; one named after its model needs no mapping.
     "azure-openai": {"model": "gpt-4o"},
     "azure-openai-responses": {"model": "gpt-4o"},
+    "anthropic-vertex": {"params": {"max_tokens": 256}},
+    "anthropic-bedrock": {"params": {"max_tokens": 256}},
 }
 # The providers with a batch format (OpenRouter has no batch API).
 BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]
@@ -40,6 +42,8 @@ DOCUMENTED = {
     # "Max requests per file | 100,000", "Max input file size | 200 MB" (Azure's global batch)
     "azure-openai": (100_000, 200_000_000),
     "azure-openai-responses": (100_000, 200_000_000),
+    "anthropic-vertex": (None, None),  # Vertex AI's Claude batch page gives no file limit
+    "anthropic-bedrock": (50_000, 1_000_000_000),  # Bedrock's batch quotas
 }
 
 # The top-level keys of each provider's line, and where the id goes.
@@ -52,7 +56,10 @@ SHAPES = {
     "groq": ({"custom_id", "method", "url", "body"}, "custom_id"),
     "azure-openai": ({"custom_id", "method", "url", "body"}, "custom_id"),
     "azure-openai-responses": ({"custom_id", "method", "url", "body"}, "custom_id"),
+    "anthropic-vertex": ({"custom_id", "request"}, "custom_id"),
+    "anthropic-bedrock": ({"recordId", "modelInput"}, "recordId"),
 }
+
 
 
 def conversation(text: str = "What is in this image?") -> list[mp.Message]:
@@ -88,6 +95,43 @@ def test_batch_line_wraps_what_render_returns(provider: str) -> None:
     assert inner.get("model") == NEEDS[provider].get("model")
     for key, value in NEEDS[provider].get("params", {}).items():
         assert inner[key] == value
+
+
+@pytest.mark.parametrize(
+    ("provider", "body", "version"),
+    [
+        ("anthropic-vertex", "request", "vertex-2023-10-16"),  # Vertex AI's Claude batch page
+        ("anthropic-bedrock", "modelInput", "bedrock-2023-05-31"),  # Bedrock's batch example
+    ],
+)
+def test_batch_line_of_a_claude_route_carries_its_version(
+    provider: str, body: str, version: str
+) -> None:
+    """A Claude batch line on Vertex AI or Bedrock carries the route's `anthropic_version`
+    (no client adds it there) and no model (the job names it)."""
+    record = json.loads(line(provider))
+    assert record[body]["anthropic_version"] == version
+    assert record[body]["max_tokens"] == 256 and "model" not in record[body]
+
+
+@pytest.mark.parametrize("provider", ["anthropic-vertex", "anthropic-bedrock"])
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [({}, "max_tokens"), ({"max_tokens": 9, "model": "claude-sonnet-4-5"}, "names no model")],
+    ids=["no-max-tokens", "model"],
+)
+def test_batch_line_of_a_claude_route_refuses(
+    provider: str, params: dict[str, Any], match: str
+) -> None:
+    """A Claude route's batch line needs max_tokens and takes no model in its params."""
+    with pytest.raises(mp.InvalidConfig, match=match):
+        mp.batch_line("a", "hi", provider, params=params)
+
+
+def test_batch_line_vertex_has_no_batch_format() -> None:
+    """Vertex AI's Gemini batch lines carry no id to read results back by: none is written."""
+    with pytest.raises(mp.InvalidConfig, match="no batch format"):
+        mp.batch_line("a", "hi", "vertex")
 
 
 @pytest.mark.parametrize(

@@ -99,6 +99,14 @@ SUCCESS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"recordId": "img-1", "modelInput": {"messages": []}, "modelOutput": CONVERSE},
         CONVERSE,
     ),
+    "anthropic-vertex": (
+        {"custom_id": "img-1", "request": {"messages": []}, "response": MESSAGE, "status": ""},
+        MESSAGE,
+    ),
+    "anthropic-bedrock": (
+        {"recordId": "img-1", "modelInput": {"messages": []}, "modelOutput": MESSAGE},
+        MESSAGE,
+    ),
 }
 # A provider on OpenAI's batch envelope (custom_id, response.body) reads its lines alike.
 SUCCESS["groq"] = SUCCESS["azure-openai"] = SUCCESS["openai"]
@@ -163,6 +171,19 @@ ERRORS = [
     ("gemini", {"key": "img-2", "status": {"code": 13, "message": "internal"}}, "13", 13),
     ("gemini", {"key": "img-2", "error": {"message": "no code"}}, "error", None),
     ("bedrock", {"recordId": "img-2", "error": {"errorMessage": "no code"}}, "error", None),
+    (
+        "anthropic-vertex",
+        {"custom_id": "img-2", "request": {}, "status": "Bad Request: invalid image"},
+        "failed",
+        None,
+    ),
+    ("anthropic-vertex", {"custom_id": "img-2", "request": {}}, "failed", None),
+    (
+        "anthropic-bedrock",
+        {"recordId": "img-2", "modelInput": {}, "error": {"errorCode": 400, "errorMessage": "x"}},
+        "400",
+        400,
+    ),
     ("gemini", {"key": "img-2", "error": {"code": [[1]], "status": {}}}, "error", None),
     ("gemini", {"key": "img-2", "error": {"code": 4.5, "status": ""}}, "error", None),
     ("bedrock", {"recordId": "img-2", "error": {"errorCode": {"a": [1]}}}, "error", None),

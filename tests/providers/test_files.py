@@ -15,8 +15,10 @@ from mediaparts.providers._files import answer, awaited, fingerprint
 # The built-in providers whose API reads no uploaded file (Groq's Files API holds batch
 # input only: console.groq.com/docs/api-reference#files-upload, read 2026-12; OpenRouter's
 # multimodal pages document no file by id; Azure documents a file by id for its Responses API
-# only, `azure-openai-responses`; read 2026-12).
-NO_STORE = {"groq", "openrouter", "azure-openai"}
+# only, `azure-openai-responses`; read 2026-12); Vertex AI reads Cloud Storage objects, which
+# the caller stores; Claude on Vertex AI and on Bedrock read no files by id ("only
+# base64-encoded sources", Anthropic's vision page, read 2026-12).
+NO_STORE = {"groq", "openrouter", "azure-openai", "vertex", "anthropic-vertex", "anthropic-bedrock"}
 
 
 @pytest.mark.parametrize("name", mp.providers.names())
@@ -30,6 +32,16 @@ def test_files_each_builtin_provider_has_a_store(name: str) -> None:
     rules = provider.files.rules
     assert provider.rules.reads(rules.store)
     assert rules.max_bytes > 0 and rules.kinds and "(read 2026-12)" in rules.source
+
+
+@pytest.mark.parametrize("name", sorted(NO_STORE))
+def test_files_providers_without_a_file_api_refuse_uploads(name: str) -> None:
+    """A provider without a file API refuses an upload, naming itself, rather than sending the
+    file somewhere its API cannot read."""
+    with pytest.raises(mp.InvalidConfig, match=name):
+        mp.upload(
+            mp.FilePart(data=b"%PDF-1.4\n", media_type="application/pdf"), name, client=object()
+        )
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,11 @@ RULES = anthropic.on_cloud(
     # Its provider id in genai-prices' data: Claude on Google Cloud is priced under `google`
     # (genai_prices/data.py 0.2.5, read 2026-12).
     prices_id="google",
+    # Vertex AI's batch prediction for Claude documents no requests or bytes an input file
+    # (only "the number of concurrent batch requests ... is 4"; docs.cloud.google.com/
+    # vertex-ai/generative-ai/docs/partner-models/claude/batch, read 2026-12).
+    batch_source="docs.cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/batch"
+    " (read 2026-12): no limit a file documented",
     source="Anthropic API overview, request size limits (read 2026-12); platform.claude.com/"
     "docs/en/build-with-claude/vision (read 2026-12)",
 )
