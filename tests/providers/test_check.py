@@ -243,6 +243,75 @@ def test_check_flags_url_where_not_fetched() -> None:
     assert [v.rule for v in mp.check(gemini, "gemini")] == ["payload.base64"]
 
 
+_CLAUDE_REFERENCES = {
+    "messages": [
+        {"role": "user", "content": "Crop it."},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "crop", "input": {}}],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t1",
+                    "content": [{"type": "image", "source": {"type": "file", "file_id": "f2"}}],
+                },
+                {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}},
+                {"type": "document", "source": {"type": "file", "file_id": "file_011"}},
+                {"type": "text", "text": "Compare them."},
+            ],
+        },
+    ]
+}
+
+
+def _file_data(uri: str) -> dict[str, Any]:
+    part = {"fileData": {"mimeType": "application/pdf", "fileUri": uri}}
+    return {"contents": [{"role": "user", "parts": [{"text": "Summarise."}, part]}]}
+
+
+_FILES_API = "https://generativelanguage.googleapis.com/v1beta/files/abc"
+
+# (provider, payload, the rules it breaks): what each route reads by reference. Anthropic's
+# direct API fetches URL sources and reads Files API ids; Claude on Vertex AI and Bedrock
+# take "only base64-encoded sources"; Vertex AI reads Cloud Storage, not the Gemini API's
+# Files API.
+REFERENCES = [
+    ("anthropic", _CLAUDE_REFERENCES, []),
+    ("anthropic-vertex", _CLAUDE_REFERENCES, ["image.url", "image.file_id", "file.file_id"]),
+    ("anthropic-bedrock", _CLAUDE_REFERENCES, ["image.url", "image.file_id", "file.file_id"]),
+    ("vertex", _file_data("gs://bucket/report.pdf"), []),
+    ("vertex", _file_data(_FILES_API), ["file.uri"]),
+    ("vertex", _file_data("files/abc"), ["file.uri"]),
+    ("vertex", _file_data("https://example.com/report.pdf"), []),
+    ("gemini", _file_data(_FILES_API), []),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "payload", "rules"),
+    REFERENCES,
+    ids=[
+        "anthropic",
+        "claude-vertex",
+        "claude-bedrock",
+        "vertex-gs",
+        "vertex-files-api",
+        "vertex-files-id",
+        "vertex-web",
+        "gemini-files-api",
+    ],
+)
+def test_check_references_each_route_reads(
+    provider: str, payload: dict[str, Any], rules: list[str]
+) -> None:
+    """URL sources, file ids and file URIs are flagged where the route cannot read them, and
+    only there."""
+    assert [v.rule for v in mp.check(payload, provider)] == rules
+
+
 def test_violation_str_names_path_and_rule() -> None:
     """A violation reads as 'path: message (rule)'."""
     v = mp.Violation(path="$.a[0]", rule="image.max_bytes", message="too big")

@@ -310,6 +310,8 @@ def test_registry_breakpoint_models_quirk_decides_cache_breakpoints(
         ("openai-responses", "breakpoint_models"),
         ("openai", "file_urls"),
         ("gemini", "older_models"),
+        ("gemini", "file_uris"),
+        ("anthropic", "file_sources"),
     ],
 )
 def test_registry_refuses_a_malformed_quirk(wire: str, quirk: str, value: Any) -> None:
