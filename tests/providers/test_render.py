@@ -763,3 +763,68 @@ def test_render_goes_through_openai_to_openrouter(name: str) -> None:
     body = json.loads(request.content)
     assert body.pop("model") == "openai/gpt-4o"
     assert body == json.loads(json.dumps(payload))
+
+
+# -- what each route reads by reference ---------------------------------------------------------
+
+_STORED = [
+    (
+        "anthropic-vertex",
+        lambda: mp.FilePart(
+            file_id="file_011", file_provider="anthropic-vertex", media_type="application/pdf"
+        ),
+        "Files API",
+    ),
+    (
+        "anthropic-bedrock",
+        lambda: mp.ImagePart(
+            file_id="file_012", file_provider="anthropic-bedrock", media_type="image/png"
+        ),
+        "Files API",
+    ),
+    (
+        "vertex",
+        lambda: mp.FilePart(file_id="files/abc", file_provider="vertex", media_type="text/plain"),
+        "gs://",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "part", "match"), _STORED, ids=["claude-vertex", "claude-bedrock", "vertex"]
+)
+def test_render_refuses_a_file_its_route_cannot_read(
+    provider: str, part: Callable[[], Any], match: str
+) -> None:
+    """A file given by id that the route's API cannot read (a Files API id on Claude's cloud
+    routes, a Gemini Files API id on Vertex AI) raises UnsupportedMediaType naming it."""
+    with pytest.raises(mp.UnsupportedMediaType, match=match) as info:
+        mp.render([mp.User(["Read it.", part()])], provider)
+    assert info.value.provider == provider
+
+
+def test_render_vertex_sends_a_cloud_storage_object_by_reference() -> None:
+    """A Cloud Storage object given by reference is a `fileData` with its type, and reads back
+    as the same reference."""
+    stored = mp.FilePart(
+        file_id="gs://bucket/q3.pdf", file_provider="vertex", media_type="application/pdf"
+    )
+    payload = mp.render([mp.User(["Summarise.", stored])], "vertex")
+    part = {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://bucket/q3.pdf"}}
+    assert payload["contents"][0]["parts"][1] == part
+    assert mp.check(payload, "vertex") == []
+    (read,) = mp.messages_from(payload, "vertex")
+    assert read.parts[1] == stored
+
+
+@pytest.mark.parametrize("provider", ["anthropic-vertex", "anthropic-bedrock"])
+def test_render_claude_routes_inline_what_the_first_party_api_fetches(
+    provider: str, media_urls: Any
+) -> None:
+    """An image URL that Anthropic's API would fetch is loaded and sent base64 on Claude's
+    cloud routes, which take "only base64-encoded sources"."""
+    media_urls.add("https://example.com/cat.png", TESTDATA / "alpha.png")
+    messages = [mp.User(["Describe it.", mp.ImagePart.from_url("https://example.com/cat.png")])]
+    assert mp.render(messages, "anthropic")["messages"][0]["content"][1]["source"]["type"] == "url"
+    block = mp.render(messages, provider)["messages"][0]["content"][1]
+    assert block["source"]["type"] == "base64" and block["source"]["media_type"] == "image/png"
