@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ NEEDS: dict[str, dict[str, Any]] = {
     "groq": {"model": "meta-llama/llama-4-scout-17b-16e-instruct", "params": {"max_tokens": 50}},
     "azure-openai": {"model": "gpt-4o", "params": {"max_completion_tokens": 50}},
     "azure-openai-responses": {"model": "gpt-4o", "params": {"max_output_tokens": 50}},
+    "anthropic-vertex": {"params": {"max_tokens": 50}},
+    "anthropic-bedrock": {"params": {"max_tokens": 50}},
 }
 
 
@@ -114,7 +117,20 @@ def check_groq(record: dict[str, Any]) -> None:
     strict(CompletionCreateParams, record["body"])
 
 
-CHECKS = {
+def check_claude_route(record: dict[str, Any], keys: tuple[str, str], version: str) -> None:
+    """A Claude line of Vertex AI or Bedrock: the Messages body, with the route's version and
+    no model (the job names it), is what anthropic's `messages.create` types take."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+
+    id_key, body_key = keys
+    assert set(record) == {id_key, body_key}
+    body = dict(record[body_key])
+    assert body.pop("anthropic_version") == version and "model" not in body
+    strict(MessageCreateParamsNonStreaming, {"model": "claude-test-model", **body})
+    validate_request("anthropic", body)
+
+
+CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "openai": check_openai,
     "openai-responses": check_openai_responses,
     "anthropic": check_anthropic,
@@ -123,6 +139,12 @@ CHECKS = {
     "groq": check_groq,
     "azure-openai": check_openai,  # OpenAI's envelope, the deployment's name as the model
     "azure-openai-responses": check_openai_responses,
+    "anthropic-vertex": lambda record: check_claude_route(
+        record, ("custom_id", "request"), "vertex-2023-10-16"
+    ),
+    "anthropic-bedrock": lambda record: check_claude_route(
+        record, ("recordId", "modelInput"), "bedrock-2023-05-31"
+    ),
 }
 # The providers with a batch format (OpenRouter has no batch API).
 BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]

@@ -331,17 +331,18 @@ def test_check_path_shortens_hostile_keys(testdata: Path) -> None:
 def _image_block(provider: str, data: bytes) -> tuple[dict[str, Any], str]:
     """A payload holding one PNG-declared image block of `data`, and the path of its bytes."""
     text = base64.b64encode(data).decode()
-    if provider == "anthropic":
+    wire = mp.providers.get(provider).wire
+    if wire == "anthropic":
         source = {"type": "base64", "media_type": "image/png", "data": text}
         block = {"type": "image", "source": source}
         return {"messages": [{"role": "user", "content": [block]}]}, "content[0].source.data"
-    if provider == "openai":
+    if wire == "openai":
         block = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{text}"}}
         return {"messages": [{"role": "user", "content": [block]}]}, "content[0].image_url.url"
-    if provider == "openai-responses":
+    if wire == "openai-responses":
         block = {"type": "input_image", "image_url": f"data:image/png;base64,{text}"}
         return {"input": [{"role": "user", "content": [block]}]}, "content[0].image_url"
-    if provider == "gemini":
+    if wire == "gemini":
         part = {"inlineData": {"mimeType": "image/png", "data": text}}
         return {"contents": [{"role": "user", "parts": [part]}]}, "parts[0].inlineData.data"
     block = {"image": {"format": "png", "source": {"bytes": data}}}

@@ -204,8 +204,9 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("openai", "audio", {}),
     ("openai-responses", "image_url", {}),
     ("openai-responses", "pdf_url", {}),
-    ("anthropic", "image_url", _URL_IMAGES),  # Anthropic passes no URL by default
-    ("anthropic", "pdf_url", {"file_url_types": ("application/pdf",)}),
+    # The first-party API fetches image and PDF URL sources: they pass through as `url`.
+    ("anthropic", "image_url", {}),
+    ("anthropic", "pdf_url", {}),
     ("gemini", "image_url", {}),
     ("gemini", "pdf_url", {}),
     ("gemini", "audio", {}),
@@ -221,6 +222,8 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("openrouter", "image_url", {}),
     ("openrouter", "pdf_url", {}),  # file_data carries the URL (the file_urls quirk)
     ("openrouter", "audio", {}),
+    ("vertex", "audio", {}),
+    ("vertex", "video", {}),
 ]
 IDS = [f"{p}-{c}" for p, c, _ in CASES]
 
@@ -344,16 +347,41 @@ _REPLIES: dict[str, dict[str, Any]] = {
 }
 
 
+# The Messages API's providers and the client of each (the first-party API, Claude on Vertex
+# AI, Claude on Bedrock), with a model id as the route spells it.
+_CLAUDE_ROUTES = ("anthropic", "anthropic-vertex", "anthropic-bedrock")
+_REPLIES["anthropic-vertex"] = _REPLIES["anthropic-bedrock"] = _REPLIES["anthropic"]
+
+
+def _claude(provider: str, http: httpx2.Client) -> tuple[Any, str]:
+    """The anthropic SDK's client for one of `_CLAUDE_ROUTES`, and a model id of the route."""
+    import anthropic as anthropic_sdk
+
+    if provider == "anthropic-vertex":
+        vertex = anthropic_sdk.AnthropicVertex(
+            region="us-east5", project_id="p", access_token="t", http_client=http, max_retries=0
+        )
+        return vertex, "claude-sonnet-4-5@20250929"
+    if provider == "anthropic-bedrock":
+        # A bearer key rather than AWS keys: the client signs those with boto3, not installed.
+        bedrock_client = anthropic_sdk.AnthropicBedrock(
+            aws_region="us-east-1", api_key="k", http_client=http, max_retries=0
+        )
+        return bedrock_client, "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    # A made-up model name: the SDK warns (an error here) for deprecated ones.
+    return anthropic_sdk.Anthropic(
+        api_key="x", http_client=http, max_retries=0
+    ), "claude-test-model"
+
+
 def _send(provider: str, payload: dict[str, Any], http: httpx2.Client | httpx.Client) -> str:
     """Send the payload with the provider's real client and return the reply's text."""
-    if provider == "anthropic":
-        import anthropic as anthropic_sdk
+    if provider in _CLAUDE_ROUTES:
         import httpx2
 
         assert isinstance(http, httpx2.Client)  # anthropic 2.x takes only httpx2 clients
-        # A made-up model name: the SDK warns (an error here) for deprecated ones.
-        claude = anthropic_sdk.Anthropic(api_key="x", http_client=http, max_retries=0)
-        message = claude.messages.create(model="claude-test-model", max_tokens=64, **payload)
+        claude, model = _claude(provider, http)
+        message = claude.messages.create(model=model, max_tokens=64, **payload)
         block = message.content[0]
         assert block.type == "text"
         return str(block.text)  # Any: **payload leaves create()'s overloads undecided
@@ -424,17 +452,29 @@ def test_render_goes_through_sdk_client(
 
     payload = render(provider, CONVERSATIONS[name](), **overrides)
     bodies: list[dict[str, Any]] = []
+    urls: list[str] = []
 
     def handler(request: httpx2.Request) -> httpx2.Response:
         bodies.append(json.loads(request.content))
+        urls.append(str(request.url))
         return httpx2.Response(200, json=_REPLIES[provider])
 
     # The SDKs now ride on httpx2 (anthropic 2.x takes only httpx2 clients; openai takes both).
     with httpx2.Client(transport=httpx2.MockTransport(handler)) as http:
         assert _send(provider, payload, http) == "ok"
     (body,) = bodies
-    settings = {"model", "max_tokens"}
+    # Vertex AI's and Bedrock's clients name the model in the URL and add `anthropic_version`.
+    settings = {"model", "max_tokens", "anthropic_version"}
     assert {k: v for k, v in body.items() if k not in settings} == json.loads(json.dumps(payload))
+    assert urls[0].endswith(_ENDPOINTS.get(provider, urls[0]))
+
+
+# Where the cloud routes' clients send a Messages request (Vertex AI's rawPredict, Bedrock's
+# InvokeModel).
+_ENDPOINTS = {
+    "anthropic-vertex": "/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict",
+    "anthropic-bedrock": "/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke",
+}
 
 
 _GEMINI_REPLY = {
@@ -442,11 +482,30 @@ _GEMINI_REPLY = {
         {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
     ]
 }
-_GEMINI_SENT = [(p, c, o) for p, c, o in CASES if p == "gemini"]
+_GEMINI_SENT = [(p, c, o) for p, c, o in CASES if mp.providers.get(p).wire == "gemini"]
+
+
+def _genai(provider: str, http: httpx.Client) -> Any:
+    """google-genai's client for the Gemini API, or for Vertex AI (`vertex`) with a token."""
+    from google import genai
+    from google.genai import types
+
+    options = types.HttpOptions(httpx_client=http)
+    if provider == "vertex":
+        from google.oauth2.credentials import Credentials
+
+        return genai.Client(
+            vertexai=True,
+            project="p",
+            location="us-central1",
+            credentials=Credentials(token="t"),  # type: ignore[no-untyped-call]  # google-auth
+            http_options=options,
+        )
+    return genai.Client(api_key="x", http_options=options)
 
 
 @pytest.mark.parametrize(
-    ("provider", "name", "overrides"), _GEMINI_SENT, ids=[c for _, c, _ in _GEMINI_SENT]
+    ("provider", "name", "overrides"), _GEMINI_SENT, ids=[f"{p}-{c}" for p, c, _ in _GEMINI_SENT]
 )
 def test_render_goes_through_google_genai_with_sdk_kwargs(
     provider: str, name: str, overrides: dict[str, Any]
@@ -455,7 +514,6 @@ def test_render_goes_through_google_genai_with_sdk_kwargs(
     `render` wrote: the same contents and system instruction, part for part."""
     pytest.importorskip("google.genai")
     import httpx
-    from google import genai
     from google.genai import types
 
     payload = render(provider, CONVERSATIONS[name](), **overrides)
@@ -464,10 +522,12 @@ def test_render_goes_through_google_genai_with_sdk_kwargs(
 
     def handler(request: httpx.Request) -> httpx.Response:
         bodies.append(json.loads(request.content))
+        host = "aiplatform.googleapis.com" if provider == "vertex" else "generativelanguage"
+        assert host in str(request.url)
         return httpx.Response(200, json=_GEMINI_REPLY)
 
     with httpx.Client(transport=httpx.MockTransport(handler)) as http:
-        client = genai.Client(api_key="x", http_options=types.HttpOptions(httpx_client=http))
+        client = _genai(provider, http)
         reply = client.models.generate_content(
             model="gemini-2.5-flash", **mp.sdk_kwargs(payload, provider)
         )
@@ -486,7 +546,10 @@ def test_render_goes_through_google_genai_with_sdk_kwargs(
     )
 
 
-@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "bedrock"])
+@pytest.mark.parametrize(
+    "provider",
+    ["openai", "openai-responses", "anthropic", "bedrock", "anthropic-vertex", "anthropic-bedrock"],
+)
 def test_sdk_kwargs_is_the_payload_where_the_sdk_takes_the_body(provider: str) -> None:
     """For SDKs whose call takes the body as it is, the arguments are a copy of the payload."""
     payload = render(provider, CONVERSATIONS["system_text"]())
@@ -589,9 +652,12 @@ def test_render_refuses_media_without_a_shape(provider: str, part: Callable[[], 
     assert info.value.provider == provider
 
 
-@pytest.mark.parametrize("provider", [p for p in mp.providers.names() if p != "gemini"])
+@pytest.mark.parametrize(
+    "provider", [p for p in mp.providers.names() if mp.providers.get(p).wire != "gemini"]
+)
 def test_render_reports_media_from_the_assistant_as_lost(provider: str) -> None:
-    """Only Gemini takes media in the model's turn; the others leave it out through on_loss."""
+    """Only generateContent takes media in the model's turn; the other wires leave it out
+    through on_loss."""
     messages: list[mp.Message] = [mp.User("Draw."), mp.Assistant(["Here.", _image()])]
     with pytest.warns(mp.ConversionWarning, match="ImagePart in message 1 .*model's turn"):
         payload = mp.render(messages, provider)
