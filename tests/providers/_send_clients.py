@@ -93,10 +93,75 @@ def openrouter_client() -> Any:
     )
 
 
+# A Messages API reply, as the first-party API, Vertex AI and Bedrock return it.
+MESSAGE_REPLY: dict[str, Any] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "m",
+    "content": [{"type": "text", "text": "ok"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
+# A generateContent reply, as the Gemini API and Vertex AI return it.
+GENERATED_REPLY: dict[str, Any] = {
+    "candidates": [
+        {"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}
+    ]
+}
+
+
+def _http2(reply: dict[str, Any]) -> Any:
+    """An httpx2 client (anthropic 2.x takes no other) whose every request gets `reply`."""
+    httpx2 = pytest.importorskip("httpx2")
+    answer = httpx2.MockTransport(lambda _: httpx2.Response(200, json=reply))
+    return httpx2.Client(transport=answer)
+
+
+def vertex_client() -> Any:
+    """A `google.genai.Client(vertexai=True, ...)` with a token, answering `GENERATED_REPLY`."""
+    genai = pytest.importorskip("google.genai")
+    from google.genai import types
+    from google.oauth2.credentials import Credentials
+
+    return genai.Client(
+        vertexai=True,
+        project="my-project",
+        location="us-central1",
+        credentials=Credentials(token="t"),  # type: ignore[no-untyped-call]  # google-auth
+        http_options=types.HttpOptions(httpx_client=_http(GENERATED_REPLY)),
+    )
+
+
+def anthropic_vertex_client() -> Any:
+    """An `anthropic.AnthropicVertex` with a token, answering `MESSAGE_REPLY`."""
+    anthropic = pytest.importorskip("anthropic")
+    return anthropic.AnthropicVertex(
+        region="us-east5",
+        project_id="my-project",
+        access_token="t",
+        http_client=_http2(MESSAGE_REPLY),
+        max_retries=0,
+    )
+
+
+def anthropic_bedrock_client() -> Any:
+    """An `anthropic.AnthropicBedrock` with a bearer key (AWS keys are signed with boto3, not a
+    dependency here), answering `MESSAGE_REPLY`."""
+    anthropic = pytest.importorskip("anthropic")
+    return anthropic.AnthropicBedrock(
+        aws_region="us-east-1", api_key="k", http_client=_http2(MESSAGE_REPLY), max_retries=0
+    )
+
+
 # The clients by provider, for the docs' `<!-- given: <provider>_client -->`.
 CLIENTS: dict[str, Callable[[], Any]] = {
     "groq": groq_client,
     "azure-openai": azure_openai_client,
     "azure-openai-responses": azure_openai_responses_client,
     "openrouter": openrouter_client,
+    "vertex": vertex_client,
+    "anthropic-vertex": anthropic_vertex_client,
+    "anthropic-bedrock": anthropic_bedrock_client,
 }

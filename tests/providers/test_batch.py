@@ -61,7 +61,6 @@ SHAPES = {
 }
 
 
-
 def conversation(text: str = "What is in this image?") -> list[mp.Message]:
     """A small image conversation, as a batch of image prompts has."""
     return [mp.System("Answer briefly."), mp.User([text, mp.part(TESTDATA / "alpha.png")])]
