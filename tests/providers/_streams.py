@@ -31,8 +31,8 @@ import mediaparts as mp
 STREAMS = Path(__file__).resolve().parent.parent / "golden" / "streams"
 
 # Providers whose events are not server-sent events (Bedrock's are AWS event-stream frames,
-# which boto3 decodes into dicts).
-NOT_SSE = frozenset({"bedrock"})
+# which boto3, or for Claude's own body AnthropicBedrock, decodes into dicts).
+NOT_SSE = frozenset({"bedrock", "anthropic-bedrock"})
 
 
 def cases() -> list[Any]:
