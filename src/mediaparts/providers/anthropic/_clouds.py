@@ -2,11 +2,13 @@
 API's rules, changed where Anthropic's pages say those routes differ, its model tables in the
 model ids of the route.
 
-What the routes share, read on platform.claude.com/docs/en/build-with-claude/vision (the page
-and its metadata, read 2026-12): "On Amazon Bedrock and Google Cloud, only base64-encoded sources
-are currently available" (no `url` source, no Files API `file` source), and each image is
-limited to "5 MB (base64-encoded)" with "a smaller total request size". What the routes do not
-share (the request size, the model ids, the batch envelope) each route's package gives.
+What the routes share, read on platform.claude.com/docs/en/build-with-claude/vision (read
+2026-12): "On Amazon Bedrock and Google Cloud, only base64-encoded sources are currently
+available" (no `url` source, no Files API `file` source); the page's platform notes for Amazon
+Bedrock and Google Cloud (Google managed) add a limit of 5 MB of base64 an image and a smaller
+request (read in its German and Indonesian editions: "Limit pro Bild 5 MB (Base64-codiert)",
+2026-12). What the routes do not share (the request size, the model ids, the batch envelope)
+each route's package gives.
 """
 
 from __future__ import annotations

@@ -145,9 +145,9 @@ RULES = Rules(
     # Literal (read 2026-08). These rules are the first-party API's (Claude on Vertex AI and on
     # Bedrock are `anthropic-vertex` and `anthropic-bedrock`). Per image: 10 MB of base64 on the
     # direct API, 5 MB on Bedrock and Google Cloud (read 2026-08; re-read 2026-12 in the page's
-    # metadata, whose Bedrock and Google Cloud notes say "5 MB (base64-encoded)" while the
-    # Claude API has none), MB read as 2^20 as the API's older error did ("image exceeds 5 MB
-    # maximum: … bytes > 5242880 bytes"), measured on the base64 text.
+    # platform notes, German and Indonesian editions: the 5 MB of base64 is noted for Bedrock
+    # and Google Cloud, none for the Claude API), MB read as 2^20 as the API's older error did
+    # ("image exceeds 5 MB maximum: … bytes > 5242880 bytes"), measured on the base64 text.
     # Images per request: 100 for 200k-context models, 600 for the others; 100 is safe for all.
     # 8000×8000 px at most (both re-read on the vision page, 2026-12). Animations: "only the
     # first frame is used". Sources: "base64", "url" and "file_id returned by the Files API"
