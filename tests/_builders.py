@@ -130,6 +130,8 @@ KNOWN_MODELS = {
     "gemini": "gemini-2.5-flash",
     "bedrock": "anthropic.claude-3-5-sonnet-20241022-v2:0",
     "groq": "meta-llama/llama-4-scout-17b-16e-instruct",
+    "azure-openai": "gpt-4o",  # a deployment named after its model
+    "azure-openai-responses": "gpt-4o",
     "vertex": "gemini-2.5-flash",
     "anthropic-vertex": "claude-sonnet-4-5@20250929",
     "anthropic-bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
