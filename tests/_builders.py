@@ -135,4 +135,5 @@ KNOWN_MODELS = {
     "vertex": "gemini-2.5-flash",
     "anthropic-vertex": "claude-sonnet-4-5@20250929",
     "anthropic-bedrock": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "mistral": "mistral-small-latest",
 }

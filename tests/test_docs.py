@@ -195,6 +195,7 @@ GIVEN: dict[str, Callable[[MediaFactory, MediaURLs], object]] = {
     "vertex_client": lambda media, urls: _send_client("vertex"),
     "anthropic_vertex_client": lambda media, urls: _send_client("anthropic-vertex"),
     "anthropic_bedrock_client": lambda media, urls: _send_client("anthropic-bedrock"),
+    "mistral_client": lambda media, urls: _send_client("mistral"),
     "client": lambda media, urls: _anthropic_client(),
     "upload": lambda media, urls: _upload(),
     "media": lambda media, urls: media,

@@ -253,7 +253,7 @@ def test_example_inspect_refusal_per_file(app: Any, monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize(
     ("names", "providers", "status", "says"),
     [
-        (["photo.jpg"], ["mistral"], 422, "unknown provider 'mistral'"),
+        (["photo.jpg"], ["no-such-provider"], 422, "unknown provider 'no-such-provider'"),
         (["photo.jpg"], [], 422, "choose at least one provider"),
         ([], ["anthropic"], 422, "choose at least one file"),
     ],

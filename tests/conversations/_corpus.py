@@ -18,7 +18,7 @@ from typing import Any
 from tests._builders import TESTDATA
 
 CORPUS = Path(__file__).parent / "corpus"
-PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
+PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "mistral")
 # A user's provider on each built-in's wire, with its rules (registered by conftest.py).
 TWINS = {provider: f"{provider}-twin" for provider in PROVIDERS}
 # The built-in whose SDK and corpus folder a name (a built-in or its twin) goes by.

@@ -39,7 +39,7 @@ from tests.providers._sdk import (
 
 REQUESTS = cases("requests")
 RESPONSES = cases("responses")
-# Where each provider's payload keeps its list of messages.
+# Where the payload of each wire (`Provider.wire`) keeps its list of messages.
 _MESSAGE_LIST = {
     "openai": "messages",
     "openai-responses": "input",
@@ -84,7 +84,7 @@ def test_corpus_request_reads_whole_or_as_its_message_list(
     payload = _request(case)
     messages = mp.messages_from(payload, provider)
     assert messages
-    alone = mp.messages_from(payload[_MESSAGE_LIST[case[0]]], provider)
+    alone = mp.messages_from(payload[_MESSAGE_LIST[mp.providers.get(case[0]).wire]], provider)
     others = [m for m in messages if m.role not in ("system", "developer")]
     listed = [m for m in alone if m.role not in ("system", "developer")]
     assert listed == others

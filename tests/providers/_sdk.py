@@ -27,7 +27,10 @@ WIRE_SDKS = {
 }
 # Providers with an SDK of their own: its request types check their payloads too (besides
 # their wire's), and its module is the one a test needs (`importorskip`).
-OWN_SDKS = {"groq": "groq"}
+OWN_SDKS = {"groq": "groq", "mistral": "mistralai"}
+# Providers whose quirks change their wire's shapes (Mistral's document_url and bare-string
+# audio chunks): their own SDK's types alone check their payloads.
+OWN_SHAPES = frozenset({"mistral"})
 
 
 def wire(provider: str) -> str:
@@ -227,6 +230,13 @@ def _check_groq(payload: dict[str, Any]) -> None:
     strict(list[ChatCompletionMessageParam], payload["messages"])
 
 
+def _check_mistral(payload: dict[str, Any]) -> None:
+    from mistralai.client.models import ChatCompletionRequestMessageTypedDict
+
+    assert set(payload) == {"messages"}
+    strict(list[ChatCompletionRequestMessageTypedDict], payload["messages"])
+
+
 # Each wire's check (its first provider's SDK), and the own SDK's check of a provider with one.
 _CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "openai": _check_openai,
@@ -235,14 +245,19 @@ _CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "gemini": _check_gemini,
     "bedrock": _check_bedrock,
 }
-_OWN_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {"groq": _check_groq}
+_OWN_CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "groq": _check_groq,
+    "mistral": _check_mistral,
+}
 
 
 def validate_request(provider: str, payload: dict[str, Any]) -> None:
     """Assert that the payload's conversation keys are what its wire's SDK types accept, and
-    its own SDK's, for a provider with one."""
+    its own SDK's, for a provider with one (that alone, for one whose quirks change the
+    wire's shapes)."""
     sent = conversation(provider, payload)
-    _CHECKS[wire(provider)](sent)
+    if provider not in OWN_SHAPES:
+        _CHECKS[wire(provider)](sent)
     if provider in _OWN_CHECKS:
         _OWN_CHECKS[provider](sent)
 
@@ -291,6 +306,12 @@ def _response_groq(data: dict[str, Any]) -> Any:
     return ChatCompletion.model_validate(data)
 
 
+def _response_mistral(data: dict[str, Any]) -> Any:
+    from mistralai.client.models import ChatCompletionResponse
+
+    return ChatCompletionResponse.model_validate(data)
+
+
 _RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {
     "openai": _response_openai,
     "openai-responses": _response_openai_responses,
@@ -298,7 +319,10 @@ _RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {
     "gemini": _response_gemini,
     "bedrock": _response_bedrock,
 }
-_OWN_RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {"groq": _response_groq}
+_OWN_RESPONSES: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "groq": _response_groq,
+    "mistral": _response_mistral,
+}
 
 
 def sdk_response(provider: str, data: dict[str, Any]) -> Any:

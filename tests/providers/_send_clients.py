@@ -155,6 +155,30 @@ def anthropic_bedrock_client() -> Any:
     )
 
 
+# A chat completion as Mistral's docs show one (docs.mistral.ai/studio/conversations/vision's
+# output, read 2026-12).
+MISTRAL_REPLY: dict[str, Any] = {
+    "id": "a8251fb1c4a64014b80141bd5685f6c7",
+    "object": "chat.completion",
+    "created": 1756318369,
+    "model": "mistral-small-latest",
+    "usage": {"prompt_tokens": 2099, "total_tokens": 2235, "completion_tokens": 136},
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "stop",
+            "message": {"role": "assistant", "tool_calls": None, "content": "ok"},
+        }
+    ],
+}
+
+
+def mistral_client() -> Any:
+    """A `mistralai.client.Mistral` answering every request with `MISTRAL_REPLY`."""
+    client = pytest.importorskip("mistralai.client")
+    return client.Mistral(api_key="test", client=_http(MISTRAL_REPLY))
+
+
 # The clients by provider, for the docs' `<!-- given: <provider>_client -->`.
 CLIENTS: dict[str, Callable[[], Any]] = {
     "groq": groq_client,
@@ -164,4 +188,5 @@ CLIENTS: dict[str, Callable[[], Any]] = {
     "vertex": vertex_client,
     "anthropic-vertex": anthropic_vertex_client,
     "anthropic-bedrock": anthropic_bedrock_client,
+    "mistral": mistral_client,
 }

@@ -54,6 +54,14 @@ def openai_client(content: bytes, *, aio: bool = False) -> Any:
     )
 
 
+def mistral_client(content: bytes) -> Any:
+    """A `mistralai.client.Mistral` whose every request gets `content`."""
+    client = pytest.importorskip("mistralai.client")
+    httpx = pytest.importorskip("httpx")
+    http = httpx.Client(transport=httpx.MockTransport(_answer(content)))
+    return client.Mistral(api_key="test", client=http)
+
+
 def anthropic_client(content: bytes, *, aio: bool = False) -> Any:
     """An `anthropic.Anthropic` (`AsyncAnthropic` with `aio`) whose every request gets `content`."""
     anthropic = pytest.importorskip("anthropic")

@@ -27,6 +27,7 @@ NEEDS: dict[str, dict[str, Any]] = {
     "azure-openai-responses": {"model": "gpt-4o"},
     "anthropic-vertex": {"params": {"max_tokens": 256}},
     "anthropic-bedrock": {"params": {"max_tokens": 256}},
+    "mistral": {},
 }
 # The providers with a batch format (OpenRouter has no batch API).
 BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]
@@ -44,6 +45,7 @@ DOCUMENTED = {
     "azure-openai-responses": (100_000, 200_000_000),
     "anthropic-vertex": (None, None),  # Vertex AI's Claude batch page gives no file limit
     "anthropic-bedrock": (50_000, 1_000_000_000),  # Bedrock's batch quotas
+    "mistral": (100_000, 512_000_000),
 }
 
 # The top-level keys of each provider's line, and where the id goes.
@@ -58,6 +60,7 @@ SHAPES = {
     "azure-openai-responses": ({"custom_id", "method", "url", "body"}, "custom_id"),
     "anthropic-vertex": ({"custom_id", "request"}, "custom_id"),
     "anthropic-bedrock": ({"recordId", "modelInput"}, "recordId"),
+    "mistral": ({"custom_id", "body"}, "custom_id"),
 }
 
 

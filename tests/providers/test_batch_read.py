@@ -63,6 +63,22 @@ GENERATED = {
     ],
     "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 4, "totalTokenCount": 14},
 }
+# A chat completion as Mistral's batch result file holds it (docs.mistral.ai/studio/
+# batch-processing, the chat completion tab's result file, read 2026-12).
+MISTRAL_CHAT = {
+    "id": "85bcfa450e5643f2a2aed46472d97ffd",
+    "object": "chat.completion",
+    "model": "ministral-3b-latest",
+    "usage": {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14},
+    "created": 1761577934,
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "stop",
+            "message": {"role": "assistant", "content": "A red square.", "tool_calls": None},
+        }
+    ],
+}
 CONVERSE = {
     "output": {"message": {"role": "assistant", "content": [{"text": "A red square."}]}},
     "stopReason": "end_turn",
@@ -106,6 +122,15 @@ SUCCESS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "anthropic-bedrock": (
         {"recordId": "img-1", "modelInput": {"messages": []}, "modelOutput": MESSAGE},
         MESSAGE,
+    ),
+    "mistral": (
+        {
+            "id": "batch-cd0da3ab-1-377e2e82-7cbb-4f72-bc67-533512f70955",
+            "custom_id": "img-1",
+            "response": {"status_code": 200, "body": MISTRAL_CHAT},
+            "error": None,
+        },
+        MISTRAL_CHAT,
     ),
 }
 # A provider on OpenAI's batch envelope (custom_id, response.body) reads its lines alike.

@@ -30,6 +30,7 @@ NEEDS: dict[str, dict[str, Any]] = {
     "azure-openai-responses": {"model": "gpt-4o", "params": {"max_output_tokens": 50}},
     "anthropic-vertex": {"params": {"max_tokens": 50}},
     "anthropic-bedrock": {"params": {"max_tokens": 50}},
+    "mistral": {"model": "mistral-small-latest", "params": {"max_tokens": 50}},
 }
 
 
@@ -130,6 +131,14 @@ def check_claude_route(record: dict[str, Any], keys: tuple[str, str], version: s
     validate_request("anthropic", body)
 
 
+def check_mistral(record: dict[str, Any]) -> None:
+    from mistralai.client.models import BatchRequestTypedDict, ChatCompletionRequestTypedDict
+
+    assert set(record) == {"custom_id", "body"}
+    strict(BatchRequestTypedDict, record)
+    strict(ChatCompletionRequestTypedDict, record["body"])
+
+
 CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "openai": check_openai,
     "openai-responses": check_openai_responses,
@@ -145,6 +154,7 @@ CHECKS: dict[str, Callable[[dict[str, Any]], None]] = {
     "anthropic-bedrock": lambda record: check_claude_route(
         record, ("recordId", "modelInput"), "bedrock-2023-05-31"
     ),
+    "mistral": check_mistral,
 }
 # The providers with a batch format (OpenRouter has no batch API).
 BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]

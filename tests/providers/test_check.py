@@ -329,9 +329,14 @@ def test_check_path_shortens_hostile_keys(testdata: Path) -> None:
 
 
 def _image_block(provider: str, data: bytes) -> tuple[dict[str, Any], str]:
-    """A payload holding one PNG-declared image block of `data`, and the path of its bytes."""
+    """A payload holding one PNG-declared image block of `data`, and the path of its bytes
+    (the block of the provider's wire; a bare-string `image_url` where its quirk says so)."""
     text = base64.b64encode(data).decode()
-    wire = mp.providers.get(provider).wire
+    served = mp.providers.get(provider)
+    if served.quirks.get("image_url_string"):
+        chunk = {"type": "image_url", "image_url": f"data:image/png;base64,{text}"}
+        return {"messages": [{"role": "user", "content": [chunk]}]}, "content[0].image_url"
+    wire = served.wire
     if wire == "anthropic":
         source = {"type": "base64", "media_type": "image/png", "data": text}
         block = {"type": "image", "source": source}
@@ -387,3 +392,48 @@ def test_check_documents_bytes_per_request(testdata: Path) -> None:
         ("$.messages[0].content[3].file.file_data", "file.max_request_bytes")
     ]
     assert mp.check(payload, "openai") == []
+
+
+def _mistral_user(*chunks: dict[str, Any]) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": [{"type": "text", "text": "x"}, *chunks]}]}
+
+
+def test_check_mistral_chunks(testdata: Path) -> None:
+    """Mistral's own chunks are checked: a document_url of other bytes than its data URI
+    says, bare-string audio that is no audio, a ninth image, and the same chunks well made
+    are clean (a Voxtral model for the audio)."""
+    pdf = base64.b64encode((testdata / "document.pdf").read_bytes()).decode()
+    png = base64.b64encode((testdata / "alpha.png").read_bytes()).decode()
+    wav = base64.b64encode((testdata / "tone.wav").read_bytes()).decode()
+    good = _mistral_user(
+        {"type": "document_url", "document_url": f"data:application/pdf;base64,{pdf}"},
+        {"type": "document_url", "document_url": "https://media.example/document.pdf"},
+        {"type": "input_audio", "input_audio": wav},
+        {"type": "input_audio", "input_audio": "https://media.example/tone.wav"},
+        {"type": "file", "file_id": "9a90b93c-0e7d-4dd7-8520-07d051404d11"},
+    )
+    assert mp.check(good, "mistral", model="voxtral-small-latest") == []
+    bad = _mistral_user(
+        {"type": "document_url", "document_url": f"data:application/pdf;base64,{png}"},
+        {"type": "input_audio", "input_audio": base64.b64encode(b"hello").decode()},
+    )
+    paths = {(v.path, v.rule) for v in mp.check(bad, "mistral", model="voxtral-small-latest")}
+    assert ("$.messages[0].content[1].document_url", "file.media_type") in paths, paths
+    assert any(p == "$.messages[0].content[2].input_audio" for p, _ in paths), paths
+    image = {"type": "image_url", "image_url": f"data:image/png;base64,{png}"}
+    crowded = [v.rule for v in mp.check(_mistral_user(*[image] * 9), "mistral")]
+    assert crowded == ["image.max_count"]
+    named = {
+        "messages": [
+            {"role": "user", "content": "hi", "name": "alice"},
+            {"role": "assistant", "content": None, "refusal": "No."},
+        ]
+    }
+    assert [(v.path, v.rule) for v in mp.check(named, "mistral")] == [
+        ("$.messages[0].name", "message.name"),
+        ("$.messages[1].refusal", "message.refusal"),
+    ]
+    assert mp.check(named, "openai") == []
+    audio = _mistral_user({"type": "input_audio", "input_audio": wav})
+    refused = mp.check(audio, "mistral", model="mistral-small-latest")
+    assert [v.rule for v in refused] == ["audio.media_type"], refused

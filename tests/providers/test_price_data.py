@@ -28,6 +28,7 @@ IDS = {
     "anthropic": ("anthropic", "default"),
     "gemini": ("google", "default"),
     "bedrock": ("aws", "default"),
+    "mistral": ("mistral", "default"),
 }
 BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-20250514-v1:0"  # Converse responses name none
 

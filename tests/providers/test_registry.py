@@ -290,13 +290,17 @@ def test_registry_provider_on_an_existing_wire_is_one_call(media: MediaFactory) 
 def test_registry_breakpoint_models_quirk_decides_cache_breakpoints(
     wire: str, quirks: dict[str, Any], model: str | None, sent: bool
 ) -> None:
-    """Whether a cache breakpoint goes out is the provider's `breakpoint_models` quirk."""
+    """Whether a cache breakpoint goes out is the provider's `breakpoint_models` quirk; one
+    left out by a provider none of whose models takes one is reported lost."""
     rules = mp.providers.get("openai").rules
     mp.providers.register("acme", wire=wire, rules=rules, quirks=quirks)
+    conversation = [mp.User([mp.TextPart("Long context", cache="5m")])]
     try:
-        payload = mp.render(
-            [mp.User([mp.TextPart("Long context", cache="5m")])], "acme", model=model
-        )
+        if quirks:
+            payload = mp.render(conversation, "acme", model=model)
+        else:
+            with pytest.warns(mp.ConversionWarning, match="cache breakpoint: this API takes none"):
+                payload = mp.render(conversation, "acme", model=model)
     finally:
         mp.providers.unregister("acme")
     assert ("prompt_cache_breakpoint" in json.dumps(payload)) is sent
@@ -312,6 +316,12 @@ def test_registry_breakpoint_models_quirk_decides_cache_breakpoints(
         ("gemini", "older_models"),
         ("gemini", "file_uris"),
         ("anthropic", "file_sources"),
+        ("openai", "roles"),
+        ("openai", "message_names"),
+        ("openai", "refusals"),
+        ("openai", "image_url_string"),
+        ("openai", "audio_string"),
+        ("openai", "document_url"),
     ],
 )
 def test_registry_refuses_a_malformed_quirk(wire: str, quirk: str, value: Any) -> None:
@@ -374,17 +384,17 @@ def test_registry_older_models_quirk_decides_where_tool_media_goes(
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: mp.providers.get("mistral"),
-        lambda: mp.normalize(b"%PDF-1.4", "mistral"),
-        lambda: mp.render(mp.User("hi"), "mistral"),
-        lambda: mp.check({}, "mistral"),
-        lambda: mp.estimate_tokens(mp.User("hi"), "mistral"),
-        lambda: mp.providers.unregister("mistral"),
+        lambda: mp.providers.get("no-such-provider"),
+        lambda: mp.normalize(b"%PDF-1.4", "no-such-provider"),
+        lambda: mp.render(mp.User("hi"), "no-such-provider"),
+        lambda: mp.check({}, "no-such-provider"),
+        lambda: mp.estimate_tokens(mp.User("hi"), "no-such-provider"),
+        lambda: mp.providers.unregister("no-such-provider"),
     ],
 )
 def test_registry_unknown_name_is_unknown_provider(call: Any) -> None:
     """Every entry point raises UnknownProvider for a name nobody registered."""
-    with pytest.raises(mp.UnknownProvider, match="mistral") as info:
+    with pytest.raises(mp.UnknownProvider, match="no-such-provider") as info:
         call()
     assert info.value.known == mp.providers.names()
 
@@ -440,3 +450,29 @@ def test_registry_installed_provider_that_is_wrong_is_invalid_config(
     installed.append(_entry("broken", value))
     with pytest.raises(mp.InvalidConfig, match=message):
         mp.providers.get("broken")
+
+
+def test_registry_chunk_quirks_are_the_chat_wires_alone() -> None:
+    """The Chat Completions chunk and message quirks are not the Responses wire's."""
+    rules = mp.providers.get("openai-responses").rules
+    for quirk in ("roles", "document_url", "audio_string"):
+        with pytest.raises(mp.InvalidConfig, match="reads no quirk"):
+            mp.providers.register("acme", wire="openai-responses", rules=rules, quirks={quirk: 1})
+
+
+def test_registry_chat_quirks_shape_a_users_provider() -> None:
+    """A user's provider on the Chat Completions wire with Mistral's quirks renders and reads
+    as Mistral does: the quirks are the wire's, not Mistral's."""
+    mistral = mp.providers.get("mistral")
+    mp.providers.register(
+        "acme", wire="openai", rules=mistral.rules, quirks=mistral.quirks, replace=True
+    )
+    try:
+        document = mp.FilePart.from_url("https://media.example/report.pdf")
+        conversation = [mp.User(["Read it.", document])]
+        payload = mp.render(conversation, "acme", urls="pass")
+        assert payload == mp.render(conversation, "mistral", urls="pass")
+        assert payload["messages"][0]["content"][1]["type"] == "document_url"
+        assert mp.render(mp.messages_from(payload, "acme"), "acme", urls="pass") == payload
+    finally:
+        mp.providers.unregister("acme")

@@ -15,6 +15,7 @@ from mediaparts.providers import (
     anthropic,
     bedrock,
     gemini,
+    mistral,
     openai,
     openai_responses,
 )
@@ -24,6 +25,7 @@ from tests._builders import KNOWN_MODELS, TESTDATA
 from tests._golden import check_golden
 from tests.providers._prepare import StandIn
 from tests.providers._sdk import SDK_MODULES, converse_shape, enum_errors, strict, validate_request
+from tests.providers._send_clients import MISTRAL_REPLY
 
 if TYPE_CHECKING:
     import httpx
@@ -36,6 +38,7 @@ MODULES = {
     "anthropic": anthropic,
     "gemini": gemini,
     "bedrock": bedrock,
+    "mistral": mistral,
 }
 
 
@@ -80,9 +83,12 @@ def render(provider: str, messages: list[mp.Message], **overrides: Any) -> dict[
     """Render through the real pipeline (mp.render: normalize, then the provider's renderer).
 
     `urls="pass"` keeps the tests offline: URLs pass through where the provider fetches them.
+    An override `model=` renders for that model (its per-model rules, `Provider.for_model`).
     """
-    chosen = mp.providers.get(provider).with_rules(**overrides)
-    return mp.render(messages, chosen, urls="pass")
+    model = overrides.get("model")
+    rules = {k: v for k, v in overrides.items() if k != "model"}
+    chosen = mp.providers.get(provider).with_rules(**rules)
+    return mp.render(messages, chosen, urls="pass", model=model)
 
 
 # -- the conversations --------------------------------------------------------------------------
@@ -224,6 +230,10 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("openrouter", "audio", {}),
     ("vertex", "audio", {}),
     ("vertex", "video", {}),
+    ("mistral", "image_url", {}),
+    ("mistral", "pdf_url", {}),
+    ("mistral", "audio", {"model": "voxtral-small-latest"}),  # only Voxtral models take audio
+    ("mistral", "documents", {}),
 ]
 IDS = [f"{p}-{c}" for p, c, _ in CASES]
 
@@ -407,9 +417,23 @@ def _send_groq(payload: dict[str, Any], http: httpx.Client) -> str:
     return completion.choices[0].message.content or ""
 
 
+def _send_mistral(payload: dict[str, Any], http: httpx.Client) -> str:
+    """Send with mistralai's client (on httpx) and return the reply's text: the docs' one
+    line, `Mistral(api_key=...).chat.complete(model=..., **payload)`."""
+    from mistralai.client import Mistral
+
+    # mistralai's `HttpClient` is a Protocol its hints spell narrower than httpx.Client.
+    client = Mistral(api_key="x", client=http)  # type: ignore[arg-type]
+    answer = client.chat.complete(model=KNOWN_MODELS["mistral"], **payload)
+    message = answer.choices[0].message
+    assert message is not None
+    return str(message.content)
+
+
 # Providers sent with an SDK of their own, on httpx: how, and the reply the mock gives.
 _OWN_CLIENTS: dict[str, tuple[Callable[[dict[str, Any], httpx.Client], str], dict[str, Any]]] = {
     "groq": (_send_groq, _REPLIES["openai"]),
+    "mistral": (_send_mistral, MISTRAL_REPLY),
 }
 _OWN_SENT = [(p, c, o) for p, c, o in CASES if p in _OWN_CLIENTS]
 
@@ -436,7 +460,8 @@ def test_render_goes_through_the_providers_own_sdk_client(
     with httpx.Client(transport=httpx.MockTransport(handler)) as http:
         assert send(payload, http) == "ok"
     (body,) = bodies
-    assert {k: v for k, v in body.items() if k != "model"} == json.loads(json.dumps(payload))
+    sent = {k: v for k, v in body.items() if k not in ("model", "stream")}  # mistralai: stream
+    assert _without_sdk_defaults(sent) == json.loads(json.dumps(payload))
 
 
 @pytest.mark.parametrize(
@@ -475,6 +500,25 @@ _ENDPOINTS = {
     "anthropic-vertex": "/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict",
     "anthropic-bedrock": "/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke",
 }
+
+
+def _without_sdk_defaults(body: dict[str, Any]) -> dict[str, Any]:
+    """The body without the defaults mistralai's models write on their own: an assistant
+    message's `"prefix": false` and a tool call's `"index": 0` (mistralai 3.7
+    `AssistantMessage.prefix`, `ToolCall.index`)."""
+    messages = []
+    for message in body.get("messages", []):
+        message = dict(message)
+        if message.get("role") == "assistant" and message.get("prefix") is False:
+            del message["prefix"]
+        if message.get("tool_calls"):
+            calls = [
+                {k: v for k, v in c.items() if (k, v) != ("index", 0)}
+                for c in message["tool_calls"]
+            ]
+            message["tool_calls"] = calls
+        messages.append(message)
+    return {**body, "messages": messages} if "messages" in body else body
 
 
 _GEMINI_REPLY = {
@@ -548,7 +592,15 @@ def test_render_goes_through_google_genai_with_sdk_kwargs(
 
 @pytest.mark.parametrize(
     "provider",
-    ["openai", "openai-responses", "anthropic", "bedrock", "anthropic-vertex", "anthropic-bedrock"],
+    [
+        "openai",
+        "openai-responses",
+        "anthropic",
+        "bedrock",
+        "anthropic-vertex",
+        "anthropic-bedrock",
+        "mistral",
+    ],
 )
 def test_sdk_kwargs_is_the_payload_where_the_sdk_takes_the_body(provider: str) -> None:
     """For SDKs whose call takes the body as it is, the arguments are a copy of the payload."""

@@ -23,6 +23,8 @@ _WEB = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 # (provider, rule, value): facts from the providers' pages and SDKs as summarised in the
 # project's shared provider notes (read 2026-08). A change here is a change of fact: update
 # the rule, its source comment and docs/providers.md together.
+# Mistral's transcription formats, assumed for chat with the Voxtral models (known-limitations).
+_VOXTRAL = {"audio/wav", "audio/mpeg", "audio/flac", "audio/ogg", "audio/webm"}
 FACTS: list[tuple[str, str, Any]] = [
     ("openai", "image.media_types", _WEB),  # "PNG, JPEG, WEBP, non-animated GIF"
     ("openai", "image.animated", False),
@@ -128,6 +130,17 @@ FACTS: list[tuple[str, str, Any]] = [
     ("openrouter", "audio.url_types", set()),  # "direct URLs are not supported"
     ("openrouter", "video.media_types", set()),
     ("openrouter", "max_request_bytes", None),
+    # Mistral: the vision FAQ, Document QnA's FAQ, the audio page (read 2026-12).
+    ("mistral", "image.media_types", _WEB),  # "Non-animated GIF with only one frame"
+    ("mistral", "image.url_types", _WEB),
+    ("mistral", "image.max_bytes", 10_000_000),  # "The current file size limit is 10Mb"
+    ("mistral", "image.max_count", 8),  # "The maximum number images per request via API is 8"
+    ("mistral", "image.max_width", 10_000),  # "An error ... higher than 10000x10000"
+    ("mistral", "file.media_types", {"application/pdf"}),
+    ("mistral", "file.max_bytes", 50_000_000),  # "must not exceed 50 MB"
+    ("mistral", "file.max_pages", 1000),  # "no longer than 1,000 pages"
+    ("mistral", "audio.media_types", _VOXTRAL),  # the API's; only Voxtral models take it
+    ("mistral", "video.media_types", set()),
 ]
 
 # (provider, model, rule, value): what one model takes differently (`Rules.models`).
@@ -142,6 +155,15 @@ MODEL_FACTS: list[tuple[str, str, str, Any]] = [
     ("openrouter", "meta-llama/llama-3.1-8b-instruct", "audio.media_types", set()),
     ("openrouter", "meta-llama/llama-3.1-8b-instruct", "file.media_types", {"application/pdf"}),
     ("openrouter", "openai/gpt-4o", "audio.media_types", {"audio/wav", "audio/mpeg"}),
+    # Mistral's model cards (capabilities.input, read 2026-12)
+    ("mistral", "voxtral-small-latest", "audio.media_types", _VOXTRAL),
+    ("mistral", "voxtral-small-latest", "audio.url_types", _VOXTRAL),  # "a public url of a file"
+    ("mistral", "voxtral-small-latest", "image.media_types", set()),
+    ("mistral", "codestral-2508", "image.media_types", set()),  # input: text only
+    ("mistral", "codestral-2508", "audio.media_types", set()),
+    ("mistral", "codestral-2508", "file.media_types", {"application/pdf"}),  # document-qna
+    ("mistral", "mistral-small-latest", "audio.media_types", set()),
+    ("mistral", "mistral-small-latest", "image.media_types", _WEB),
 ]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import mediaparts as mp
+from tests.providers._stream_clients import body, mistral_client
 from tests.providers._streams import NOT_SSE, cases, chunks, sse_bytes
 
 CASES = cases()
@@ -396,3 +397,19 @@ def test_stream_close_of_bytes_that_end_inside_a_character_is_invalid_media() ->
     reader.feed(b"data: \xe2\x82")
     with pytest.raises(mp.InvalidMedia, match="inside a UTF-8 character"):
         reader.close()
+
+
+_MISTRAL = [c for c in CASES if c.values[0] == "mistral"]
+
+
+@pytest.mark.parametrize(("provider", "name", "case"), _MISTRAL)
+def test_stream_mistralai_events_read_as_the_chunks(
+    provider: str, name: str, case: dict[str, Any]
+) -> None:
+    """The `CompletionEvent`s of mistralai's `chat.stream` (each chunk under `data`) read as
+    the recorded chunks do."""
+    client = mistral_client(body(provider, name))
+    events = list(client.chat.stream(model="mistral-large-latest", messages=[]))
+    assert mp.message_from_stream(events, provider) == mp.message_from_stream(
+        case["events"], provider
+    )

@@ -169,6 +169,29 @@ def test_anthropic_vectors(
     assert HIGH_RES.tokens(*size) == high_tokens
 
 
+# Mistral's vision FAQ (docs.mistral.ai/studio/conversations/vision, read 2026-12): "≈ 3025"
+# tokens at most at 1540x1540 (Large 3, Small 3.2, Medium 3, Ministral 3) and "≈ 4096" at
+# 1024x1024 (Pixtral); larger images are downscaled to that maximum.
+MISTRAL_VECTORS = [
+    ("mistral-large-latest", (1540, 1540), (1540, 1540), 3025),
+    ("mistral-small-2506", (3080, 3080), (1540, 1540), 3025),
+    ("ministral-8b-2512", (784, 784), (784, 784), 784),
+    (None, (1540, 1540), (1540, 1540), 3025),
+    ("pixtral-large-latest", (1024, 1024), (1024, 1024), 4096),
+    ("pixtral-12b-2409", (2048, 1024), (1024, 512), 2048),
+]
+
+
+@pytest.mark.parametrize(("model", "size", "target", "tokens"), MISTRAL_VECTORS)
+def test_mistral_vectors(
+    model: str | None, size: tuple[int, int], target: tuple[int, int], tokens: int
+) -> None:
+    """Mistral's patch rules give the FAQ's maxima, and shrink larger images to the maximum."""
+    geometry = vision_geometry("mistral", model)
+    assert geometry.target_size(*size) == target
+    assert geometry.tokens(*size) == tokens
+
+
 def test_anthropic_screenshot_is_not_1568_wide() -> None:
     """A 1920x1080 screenshot "resizes to 1456x819, not 1568x882": the token limit binds."""
     assert STANDARD.target_size(1920, 1080) != (1568, 882)
@@ -272,8 +295,8 @@ def test_negative_duration_is_invalid() -> None:
 def test_unknown_provider_raises() -> None:
     """An unknown provider name is UnknownProvider listing the registered ones."""
     with pytest.raises(mp.UnknownProvider, match="the providers are anthropic") as info:
-        vision_geometry("mistral")
-    assert info.value.name == "mistral" and info.value.known == mp.providers.names()
+        vision_geometry("no-such-provider")
+    assert info.value.name == "no-such-provider" and info.value.known == mp.providers.names()
 
 
 # --- Model tables ---------------------------------------------------------------------------
@@ -308,6 +331,14 @@ def test_unknown_provider_raises() -> None:
         ("gemini", "models/gemini-2.0-flash", GeminiTiles()),
         ("gemini", "gemini-3-pro-preview", GeminiMediaResolution()),
         ("gemini", None, GeminiMediaResolution()),
+        ("mistral", "pixtral-large-2411", AnthropicPatches(1024, 4096, 16)),
+        ("mistral", "mistral-medium-latest", AnthropicPatches(1540, 3025, 28)),
+        (
+            "mistral",
+            "codestral-latest",
+            Undocumented("Mistral", "images on this model (it takes none)"),
+        ),
+        ("mistral", None, AnthropicPatches(1540, 3025, 28)),
     ],
 )
 def test_lookup_by_model(provider: str, model: str | None, expected: VisionGeometry) -> None:

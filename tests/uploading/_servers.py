@@ -26,6 +26,7 @@ pytest.importorskip("anthropic")
 pytest.importorskip("google.genai")
 pytest.importorskip("botocore")
 pytest.importorskip("httpx2")
+pytest.importorskip("mistralai")
 
 import anthropic
 import botocore.session
@@ -35,6 +36,7 @@ import openai
 from botocore.stub import Stubber as Stubber
 from google import genai
 from google.genai import types as genai_types
+from mistralai import client as mistral_sdk
 
 # The one expiration time the fake Gemini store answers (2026-12-04T00:00:00Z).
 GEMINI_EXPIRY = "2026-12-04T00:00:00Z"
@@ -137,6 +139,43 @@ class AzureFiles(OpenAIFiles):
             api_version="2024-10-21",
             http_client=httpx.Client(transport=transport),
             max_retries=0,
+        )
+
+
+class MistralFiles(Store):
+    """`POST /v1/files`: answers the upload's file object (docs.mistral.ai document QnA page's
+    "Upload a File" output, read 2026-12)."""
+
+    def handle(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        assert request.method == "POST" and request.url.path == "/v1/files"
+        fields = multipart(request.headers["content-type"], request.content)
+        sent = fields["file"]
+        return httpx.Response(
+            200,
+            json={
+                "id": f"9a90b93c-0e7d-4dd7-8520-07d05140{self.next_id()}",
+                "object": "file",
+                "bytes": len(sent.data),
+                "created_at": 1756754478,
+                "filename": sent.filename,
+                "purpose": fields["purpose"].data.decode(),
+                "sample_type": "ocr_input",
+                "num_lines": 0,
+                "mimetype": sent.content_type,
+                "source": "upload",
+            },
+        )
+
+    def uploads(self) -> list[dict[str, Field]]:
+        return [multipart(r.headers["content-type"], r.content) for r in self.requests]
+
+    def client(self) -> mistral_sdk.Mistral:
+        transport = httpx.MockTransport(self.handle)
+        return mistral_sdk.Mistral(
+            api_key="test",
+            client=httpx.Client(transport=transport),
+            async_client=httpx.AsyncClient(transport=transport),
         )
 
 

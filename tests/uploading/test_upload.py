@@ -20,6 +20,7 @@ from tests.uploading._servers import (
     AnthropicFiles,
     AzureFiles,
     GeminiFiles,
+    MistralFiles,
     OpenAIFiles,
     Stubber,
     expect_put,
@@ -71,6 +72,29 @@ def test_upload_azure_openai_stores_a_pdf_as_assistants_in_its_resource() -> Non
     assert (made.file_id, made.file_provider) == ("file-1", "azure-openai")
     payload = mp.render([mp.User(["Summarise.", made])], "azure-openai-responses")
     assert payload["input"][0]["content"][1] == {"type": "input_file", "file_id": "file-1"}
+
+
+@pytest.mark.parametrize("aio", [False, True], ids=["upload", "aupload"])
+def test_upload_mistral_sends_multipart_with_purpose_ocr(aio: bool) -> None:
+    """Mistral's Files API gets the PDF as the multipart `file` and purpose "ocr" (blocking or
+    `upload_async`), and the chat takes the stored file as a `file` chunk by id."""
+    store = MistralFiles()
+    client = store.client()
+    part, cache = _pdf(), mp.MemoryUploadCache()
+    if aio:
+        made = asyncio.run(mp.aupload(part, "mistral", client=client, cache=cache))
+    else:
+        made = mp.upload(part, "mistral", client=client, cache=cache)
+    (fields,) = store.uploads()
+    assert fields["purpose"].data.decode() == "ocr"
+    assert (fields["file"].filename, fields["file"].data) == (PDF.name, PDF.read_bytes())
+    assert made.file_provider == "mistral" and (made.file_id or "").startswith("9a90b93c-")
+    (entry,) = cache._entries.values()
+    assert entry.expires_at == 1756754478 + 30 * 24 * 3600  # kept 30 days after its upload
+    payload = mp.render([mp.User(["Summarise.", made])], "mistral")
+    chunk = payload["messages"][0]["content"][1]
+    assert chunk == {"type": "file", "file_id": made.file_id}
+    assert mp.render(mp.messages_from(payload, "mistral"), "mistral") == payload
 
 
 @pytest.mark.parametrize(("path", "media_type"), [(PDF, "application/pdf"), (PNG, "image/png")])

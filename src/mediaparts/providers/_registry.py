@@ -50,6 +50,7 @@ _BUILT_IN = {
     "bedrock": "mediaparts.providers.bedrock",
     "gemini": "mediaparts.providers.gemini",
     "groq": "mediaparts.providers.groq",
+    "mistral": "mediaparts.providers.mistral",
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
     "openrouter": "mediaparts.providers.openrouter",

@@ -237,6 +237,9 @@ class OpenAIPatches(VisionGeometry):
 class AnthropicPatches(VisionGeometry):
     """Anthropic's 28-px rule: tokens = ceil(w/28) * ceil(h/28), within two limits.
 
+    Mistral's rules are the same with its own patch and limits (1540 px and 28-px patches for
+    Mistral Large 3 and its siblings, 1024 px and 16-px patches for Pixtral).
+
     An image over `max_long_edge` or `max_tokens` is resized to the largest aspect-preserving
     size meeting both, found as in the doc's reference implementation: a binary search on the
     long edge, the short edge from Python's `round()` (halves to even), and the long edge

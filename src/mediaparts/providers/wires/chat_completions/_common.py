@@ -12,10 +12,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mediaparts._conversation._dialogue import Cache
-from mediaparts._conversation._messages import Tool
+from mediaparts._conversation._messages import Message, Tool
 from mediaparts._errors import InvalidConfig, InvalidMedia, excerpt
 from mediaparts.providers._wire._reading import as_dict, maybe, shown
-from mediaparts.providers._wire._rendering import Prepare, Served, check_names_quirk, error_text
+from mediaparts.providers._wire._rendering import (
+    Prepare,
+    Served,
+    check_names_quirk,
+    error_text,
+    without_cache,
+)
 
 __all__ = [
     "BREAKPOINT_MODELS",
@@ -29,6 +35,7 @@ __all__ = [
     "read_breakpoint",
     "takes_breakpoints",
     "tool_error",
+    "without_breakpoints",
     "write_breakpoint",
 ]
 
@@ -137,6 +144,24 @@ def takes_breakpoints(served: Served, model: str | None) -> bool:
     if model is None:
         return bool(patterns)
     return any(fnmatch.fnmatchcase(model, p) for p in patterns)
+
+
+# A provider whose record names no `breakpoint_models` takes no `prompt_cache_breakpoint` on
+# any model: each breakpoint is reported lost. For a model of one that names some, it is left
+# out quietly: that API caches prefixes by itself (a documented no-op).
+_NO_BREAKPOINTS = "its cache breakpoint: this API takes none (the part is kept)"
+
+
+def without_breakpoints(messages: Sequence[Message], prepare: Prepare) -> Sequence[Message]:
+    """Return the messages as the provider served takes them: with their cache breakpoints
+    where it takes them for the model, else without (each reported lost when the provider
+    names no model that takes them: `breakpoint_models` is not among its quirks)."""
+    if takes_breakpoints(prepare.served, prepare.model):
+        return messages
+    if BREAKPOINT_MODELS not in prepare.served.quirks:
+        for part in (p for m in messages for p in m.parts if p.cache is not None):
+            prepare.lose(part, _NO_BREAKPOINTS)
+    return without_cache(messages)
 
 
 def write_breakpoint(cache: Cache, written: Mapping[str, Any] | None = None) -> dict[str, Any]:

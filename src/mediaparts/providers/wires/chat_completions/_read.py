@@ -47,6 +47,7 @@ from mediaparts.providers._wire._reading import (
     url_media,
 )
 from mediaparts.providers._wire._rendering import Served
+from mediaparts.providers.wires.chat_completions import _variants
 from mediaparts.providers.wires.chat_completions._common import file_urls, read_breakpoint
 from mediaparts.providers.wires.chat_completions._shapes import (
     AUDIO_FORMATS,
@@ -166,8 +167,18 @@ _TYPES = {
 
 
 def _block(role: str, node: dict[str, Any], at: str, served: Served) -> Read:
-    """Read one content part; a type we do not model becomes a `ProviderPart`, verbatim."""
+    """Read one content part; a type we do not model becomes a `ProviderPart`, verbatim.
+
+    A user's chunk in a shape the provider's quirks name (`_variants`) is read as that shape.
+    """
     kind = node.get("type")
+    variant = _variants.read_block(node, at, served, _cache) if role == "user" else None
+    if variant is not None:
+        return variant
+    if role == "assistant" and kind == "thinking" and _variants.has(served, _variants.THINKING):
+        thinking = _variants.read_thinking(node, at, served)
+        if thinking is not None:
+            return thinking
     if not isinstance(kind, str) or role not in _TYPES.get(kind, ()):
         return ProviderPart(provider=served.name, data=node)
     hints: dict[str, Any] = {}
@@ -182,6 +193,8 @@ def _block(role: str, node: dict[str, Any], at: str, served: Served) -> Read:
         return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints, served.name))
     spec = need(node, kind, at, dict)
     known = _INNER[kind] - ({"file_data"} if spec.get("file_id") is not None else set())
+    if kind == "image_url" and not served.rules.image.detail_levels:
+        known = known - {"detail"}  # no detail setting: a `detail` written is kept as written
     inner = {k: v for k, v in spec.items() if k not in known}
     if inner:
         hints["inner"] = inner
@@ -220,8 +233,8 @@ def _cache(node: dict[str, Any], at: str, hints: dict[str, Any]) -> Cache | None
 
 def _image(spec: dict[str, Any], at: str, fields: dict[str, Any], served: Served) -> Read:
     url = need(spec, "url", at, str)
-    detail = maybe(spec, "detail", at, str)
     levels = served.rules.image.detail_levels
+    detail = maybe(spec, "detail", at, str) if levels else None  # else kept in `inner`
     if detail is not None and detail not in levels:
         raise InvalidMedia(f"{at}.detail: expected one of {', '.join(levels)}, got {shown(detail)}")
     if detail is not None:
@@ -298,9 +311,12 @@ def _message_field(key: str, value: Any, provider: str) -> ProviderPart:
 
 def _tool_call(node: dict[str, Any], at: str, provider: str) -> Read:
     kind = node.get("type")
-    if kind == "function":
+    if kind == "function" or ("type" not in node and isinstance(node.get("function"), dict)):
+        # A call without `type` (an API whose `type` defaults to "function") goes back so.
         call_id = need(node, "id", at, str)
-        return _function(need(node, "function", at, dict), f"{at}.function", call_id, {}, provider)
+        hints = {"type": "absent"} if kind is None else {}
+        spec = need(node, "function", at, dict)
+        return _function(spec, f"{at}.function", call_id, hints, provider)
     if kind == "custom":
         # A custom tool takes free text, not JSON: kept as {"input": text}, so that every
         # provider gets a JSON object, and written back as `custom.input`.
@@ -345,7 +361,10 @@ def read_response(response: Any, served: Served) -> Assistant:
     message = need(choice, "message", "choices[0]", dict)
     at = "choices[0].message"
     parts: list[Read] = []
-    content = maybe(message, "content", at, str)
+    chunks = message.get("content")
+    if isinstance(chunks, list):  # text and thinking chunks (`_variants.reply_chunks`)
+        parts.extend(_variants.reply_chunks(chunks, f"{at}.content", served))
+    content = maybe(message, "content", at, str) if not isinstance(chunks, list) else None
     audio = message.get("audio")
     if content:
         annotations = message.get("annotations") or []

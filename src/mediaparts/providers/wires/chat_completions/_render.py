@@ -35,13 +35,13 @@ from mediaparts.providers._wire._rendering import (
     parts,
     text_file,
     unsupported,
-    without_cache,
 )
+from mediaparts.providers.wires.chat_completions import _variants
 from mediaparts.providers.wires.chat_completions._common import (
     REFUSAL_AS_TEXT,
     file_urls,
-    takes_breakpoints,
     tool_error,
+    without_breakpoints,
     write_breakpoint,
 )
 from mediaparts.providers.wires.chat_completions._shapes import (
@@ -53,6 +53,7 @@ from mediaparts.providers.wires.chat_completions._shapes import (
 __all__ = ["file_data_site", "media_site", "render"]
 
 _NO_REASONING = "Chat Completions requests carry no reasoning"
+_NOT_OWN_REASONING = "reasoning not of this provider, or without its text, is not sent back"
 # `prompt_cache_breakpoint` sits on a content part; a tool call and the assistant's `refusal`
 # string have no such field (openai-python 3.54
 # chat_completion_message_function_tool_call_param.py, read 2026-11).
@@ -65,8 +66,13 @@ _NO_REFUSAL_BREAKPOINT = (
 )
 # The schemes of a `file_data` that is a URL, not bare base64.
 _WEB = ("https://", "http://")
-# Content part type → the kind of media it carries.
-_MEDIA_BLOCKS = {"image_url": "image", "input_audio": "audio", "file": "file"}
+# Content part type → the kind of media it carries (`document_url`: the `document_url` quirk).
+_MEDIA_BLOCKS = {
+    "image_url": "image",
+    "input_audio": "audio",
+    "file": "file",
+    "document_url": "file",
+}
 
 
 def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
@@ -93,8 +99,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     provider = prepare.served.name
     out: list[dict[str, Any]] = []
     tool_media: list[dict[str, Any]] = []
-    if not takes_breakpoints(prepare.served, prepare.model):
-        messages = without_cache(messages)
+    messages = without_breakpoints(messages, prepare)
     ids = call_ids(messages)
     for message in messages:
         if tool_media and not isinstance(message, Tool):
@@ -103,7 +108,9 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
         match message:
             case System() | User():
                 blocks = _content(message, prepare)
-                out.append(_turn(message, message.role, blocks, False, message.name, provider))
+                role = _role(message, prepare)
+                name = _name(message, prepare)
+                out.append(_turn(message, role, blocks, False, name, provider))
             case Assistant():
                 out.append(_assistant(message, prepare, ids))
             case Tool():
@@ -115,6 +122,24 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
     if tool_media:
         out.append({"role": "user", "content": tool_media})
     return {"messages": out}
+
+
+def _role(message: System | User, prepare: Prepare) -> str:
+    """Return a message's role, a `developer` one as `system` where the API has none."""
+    if message.role == "developer" and "developer" not in _variants.roles(
+        prepare.served, ("developer",)
+    ):
+        prepare.lose(message, "its developer role: this API has none (sent as a system message)")
+        return "system"
+    return message.role
+
+
+def _name(message: System | User | Assistant, prepare: Prepare) -> str | None:
+    """Return a message's name, or None, reporting it lost, where the API's messages have none."""
+    if message.name is not None and not _variants.takes(prepare.served, _variants.MESSAGE_NAMES):
+        prepare.lose(message, f"its name {message.name!r}: this API's messages have none")
+        return None
+    return message.name
 
 
 def _hints(part: Part | MediaPart | Message, provider: str) -> dict[str, Any]:
@@ -250,6 +275,11 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
                     content.append(block.data)
             case NormalizedPart():  # refused above
                 pass
+            case ReasoningPart() if _variants.has(prepare.served, _variants.THINKING):
+                if block.provider == provider and block.text is not None:
+                    content.append(_variants.thinking_block(block))
+                else:
+                    prepare.lose(block, _NOT_OWN_REASONING)
             case ReasoningPart():
                 prepare.lose(block, _NO_REASONING)
             case _:
@@ -258,7 +288,7 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
         fields["refusal"] = "\n\n".join(refusals)
     if calls:
         fields["tool_calls"] = calls
-    turn = _turn(message, "assistant", content, bool(fields), message.name, provider)
+    turn = _turn(message, "assistant", content, bool(fields), _name(message, prepare), provider)
     return {**turn, **fields}
 
 
@@ -284,6 +314,8 @@ def _tool_call(call: ToolCall, call_id: str, provider: str) -> dict[str, Any]:
         custom = {"name": call.name, "input": call.arguments if text is None else text}
         return {"id": call_id, "type": "custom", "custom": custom}
     function = {"name": call.name, "arguments": call.arguments}
+    if _hints(call, provider).get("type") == "absent":  # read without `type`
+        return {"id": call_id, "function": function}
     return {"id": call_id, "type": "function", "function": function}
 
 
@@ -322,8 +354,10 @@ def _count(blocks: list[dict[str, Any]]) -> str:
 def _block(
     item: NormalizedPart, source: Part | MediaPart | None, prepare: Prepare
 ) -> dict[str, Any]:
-    """Return one Chat Completions content part for prepared media."""
-    provider = prepare.served.name
+    """Return one Chat Completions content part for prepared media (in the shapes the
+    provider's quirks name, `_variants`)."""
+    served = prepare.served
+    provider = served.name
     hints = _hints(source, provider) if source is not None else {}
     block: dict[str, Any]
     if item.text is not None:  # a text file, read as text
@@ -331,10 +365,16 @@ def _block(
         return block if source is None else _extra(source, block, provider)
     inner = hints.get("inner", {})
     match item.kind:
+        case "image" if _variants.written_as_string(source, provider) and item.detail is None:
+            block = {"type": "image_url", "image_url": _image_url(item)["url"]}
         case "image":
             block = {"type": "image_url", "image_url": {**inner, **_image_url(item)}}
+        case "audio" if _variants.has(served, _variants.AUDIO_STRING):
+            block = _variants.audio_block(item)
         case "audio":
             block = {"type": "input_audio", "input_audio": {**inner, **_audio(item, provider)}}
+        case "file" if _variants.has(served, _variants.DOCUMENT_URL):
+            block = _variants.file_block(item, hints)
         case "file":
             spec = _file(item, hints, provider, file_urls(prepare.served))
             block = {"type": "file", "file": {**inner, **spec}}
@@ -374,7 +414,8 @@ def _audio(item: NormalizedPart, provider: str) -> dict[str, Any]:
 
 
 def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | None:
-    """Return the media block of Chat Completions that `node` is, if it is one (for `check`)."""
+    """Return the media block of Chat Completions that `node` is, if it is one (for `check`):
+    the openai SDK's shapes, and those of the chunk quirks (`_variants.site`)."""
     kind_tag = node.get("type")
     if kind_tag == "image_url" and isinstance(node.get("image_url"), dict):
         spec = node["image_url"]
@@ -389,7 +430,7 @@ def media_site(node: dict[str, Any], at: Where, problems: Problems) -> Site | No
     if kind_tag == "file" and isinstance(node.get("file", node), dict):
         spec = node.get("file", node)
         return file_data_site(spec, f"{at}.file.file_data", problems, urls=True)
-    return None
+    return _variants.site(node, at, problems)
 
 
 def file_data_site(

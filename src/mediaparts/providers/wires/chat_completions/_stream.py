@@ -8,19 +8,22 @@ arguments are appended to `Fragments`, and the response is built only when the m
 asked for.
 
 What is read, as `read_response` reads it (the first choice, `index` 0; the others are
-skipped): `delta.content` (text), `annotations` (citations of that text), `audio` (its `id`,
-`expires_at` and `transcript` fragments; its base64 `data`, which the message does not hold,
-is checked and let go), `refusal`, `tool_calls` merged by their `index` (`id` and name on the
-first fragment, `function.arguments` fragments appended byte for byte; a `custom` call's
-`input` likewise), the legacy `function_call`, `finish_reason`, and the `usage` of the last
-chunk (`stream_options={"include_usage": True}`, whose `choices` are empty), or, for a
-provider whose `stream_extra` quirk names its own object of a chunk, that object's `usage`.
+skipped): `delta.content` (text; a list of chunks: `thinking` chunks as the reasoning that
+comes first, `text` chunks as the text, as a reasoning model streams them), `annotations`
+(citations of that text), `audio` (its `id`, `expires_at` and `transcript` fragments; its
+base64 `data`, which the message does not hold, is checked and let go), `refusal`, `tool_calls`
+merged by their `index` (`id` and name on the first fragment, `function.arguments` fragments
+appended byte for byte; a `custom` call's `input` likewise), the legacy `function_call`,
+`finish_reason`, and the `usage` of the last chunk (`stream_options={"include_usage": True}`,
+whose `choices` are empty), or, for a provider whose `stream_extra` quirk names its own
+object of a chunk, that object's `usage`.
 
 Events that are skipped: an `object` other than `chat.completion.chunk`, and the events the
 SDK's `chat.completions.stream()` helper derives from its chunks (`content.delta`,
 `tool_calls.function.arguments.delta`, ...: any event with a `type` and no `choices`), whose
-`chunk` events are read for the chunk they carry. An `{"error": ...}` event, or an `error` in
-the provider's own object, raises `StreamError` with that error.
+`chunk` events are read for the chunk they carry; an SDK event object holding its chunk as
+`data` is read as that chunk. An `{"error": ...}` event, or an `error` in the provider's own
+object, raises `StreamError` with that error.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ from typing import Any
 
 from mediaparts._conversation._messages import Assistant
 from mediaparts._conversation._parts import Citation
+from mediaparts._errors import InvalidMedia
 from mediaparts.providers._wire._deltas import Delta
-from mediaparts.providers._wire._reading import as_dict, as_list, maybe, plain
+from mediaparts.providers._wire._reading import as_dict, as_list, maybe, need, plain, shown
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import Fragments, api_error, event_index
 from mediaparts.providers.wires.chat_completions._common import STREAM_EXTRA
@@ -107,6 +111,8 @@ class ChunkStream:
         "_head",
         "_refusal",
         "_served",
+        "_signature",
+        "_thinking",
         "_transcript",
         "_usage",
         "_waiting",
@@ -116,6 +122,8 @@ class ChunkStream:
         self._served = served
         self._head: dict[str, Any] = {}
         self._content: Fragments | None = None  # None until a content string arrives
+        self._thinking = Fragments()  # the text of `thinking` chunks (a list delta)
+        self._signature: str | None = None
         self._annotations: list[dict[str, Any]] = []
         self._waiting: list[Citation] = []  # citations whose text has not begun
         self._audio: dict[str, Any] | None = None
@@ -190,7 +198,10 @@ class ChunkStream:
                 self._head.setdefault(key, value)
 
     def _delta(self, delta: dict[str, Any], at: str, deltas: list[Delta]) -> None:
-        content = maybe(delta, "content", at, str)
+        chunks = delta.get("content")
+        if isinstance(chunks, list):
+            self._chunks(chunks, f"{at}.content", deltas)
+        content = maybe(delta, "content", at, str) if not isinstance(chunks, list) else None
         if content is not None:
             self._text(content, deltas)
         annotations = delta.get("annotations")
@@ -200,7 +211,7 @@ class ChunkStream:
                 self._annotations.append(annotation)
                 citation = read_citation(annotation, self._served.name)
                 if self._content:
-                    deltas.append(Delta(kind="citation", index=0, citation=citation))
+                    deltas.append(Delta(kind="citation", index=self._text_at(), citation=citation))
                 else:
                     self._waiting.append(citation)
         if delta.get("audio") is not None:
@@ -218,6 +229,27 @@ class ChunkStream:
                 where = f"{at}.tool_calls[{j}]"
                 self._tool_call(as_dict(node, where), where, deltas)
 
+    def _chunks(self, chunks: list[Any], at: str, deltas: list[Delta]) -> None:
+        """Read a delta whose content is a list of chunks: `thinking` chunks (their text
+        chunks) as reasoning, which comes first, then `text` chunks as the text."""
+        for i, node in enumerate(chunks):
+            where = f"{at}[{i}]"
+            chunk = as_dict(node, where)
+            kind = chunk.get("type")
+            if kind == "text":
+                self._text(need(chunk, "text", where, str), deltas)
+            elif kind == "thinking":
+                signature = maybe(chunk, "signature", where, str)
+                self._signature = signature if signature is not None else self._signature
+                inner = as_list(chunk.get("thinking") or [], f"{where}.thinking")
+                for j, piece in enumerate(inner):
+                    text = need(as_dict(piece, f"{where}.thinking[{j}]"), "text", where, str)
+                    if text:
+                        self._thinking.add(text)
+                        deltas.append(Delta(kind="reasoning", index=0, text=text))
+            else:
+                raise InvalidMedia(f"{where}.type: a streamed chunk of {shown(kind)} is not read")
+
     def _text(self, content: str, deltas: list[Delta]) -> None:
         if self._content is None:
             self._content = Fragments()
@@ -225,9 +257,10 @@ class ChunkStream:
             return
         began = not self._content
         self._content.add(content)
-        deltas.append(Delta(kind="text", index=0, text=content))
+        at = self._text_at()
+        deltas.append(Delta(kind="text", index=at, text=content))
         if began and self._waiting:
-            deltas.extend(Delta(kind="citation", index=0, citation=c) for c in self._waiting)
+            deltas.extend(Delta(kind="citation", index=at, citation=c) for c in self._waiting)
             self._waiting.clear()
 
     def _audio_delta(self, audio: dict[str, Any], at: str, deltas: list[Delta]) -> None:
@@ -325,8 +358,11 @@ class ChunkStream:
 
     # -- where each part stands in the message (read_response's order) -------------------
 
+    def _text_at(self) -> int:
+        return 1 if self._thinking else 0
+
     def _transcript_at(self) -> int:
-        return 1 if self._content else 0
+        return self._text_at() + (1 if self._content else 0)
 
     def _audio_at(self) -> int:
         return self._transcript_at() + (1 if self._transcript else 0)
@@ -348,6 +384,15 @@ class ChunkStream:
             "content": None if self._content is None else str(self._content),
             "refusal": str(self._refusal) if self._refusal else None,
         }
+        if self._thinking:  # as the reply gives it unstreamed: a list of chunks
+            thinking: dict[str, Any] = {
+                "type": "thinking",
+                "thinking": [{"type": "text", "text": str(self._thinking)}],
+            }
+            if self._signature is not None:
+                thinking["signature"] = self._signature
+            text = [{"type": "text", "text": str(self._content)}] if self._content else []
+            message["content"] = [thinking, *text]
         if self._annotations:
             message["annotations"] = list(self._annotations)
         if self._audio is not None:
@@ -370,8 +415,13 @@ def _chunk(event: Any) -> dict[str, Any] | None:
     """Return the chunk an event is or carries, as a dict; None for an event to skip.
 
     The SDK's stream helper wraps each chunk in a `chunk` event and derives other events
-    from it (`content.delta`, ...), which repeat what the chunks said.
+    from it (`content.delta`, ...), which repeat what the chunks said. An event holding its
+    chunk under `data` alone (an SDK's server-sent event object, `CompletionEvent(data=...)`)
+    is read as that chunk.
     """
+    data = getattr(event, "data", None) if not isinstance(event, Mapping) else None
+    if data is not None and not hasattr(event, "choices"):
+        return plain(data, sent=True)
     mapping = isinstance(event, Mapping)
     kind = event.get("type") if mapping else getattr(event, "type", None)
     if kind == "chunk":

@@ -75,10 +75,13 @@ Internal export (not in `__all__`, no compatibility promise): `STOP_REASONS` (it
 
 Its one quirk, shared with Chat Completions (`QUIRKS`, checked by `check_quirks`):
 `breakpoint_models`, the models (fnmatch patterns) that take `prompt_cache_breakpoint`; a
-provider without it takes none, and breakpoints are left out.
+provider without it takes none, and its breakpoints are left out and reported lost.
 """
 
-from mediaparts.providers.wires.chat_completions import QUIRKS, check_quirks
+from mediaparts.providers.wires.chat_completions import BREAKPOINT_QUIRKS as QUIRKS
+from mediaparts.providers.wires.chat_completions import (
+    check_breakpoint_quirks as check_quirks,
+)
 from mediaparts.providers.wires.responses._check import check_request
 from mediaparts.providers.wires.responses._read import read, read_response
 from mediaparts.providers.wires.responses._render import media_site, render, replays

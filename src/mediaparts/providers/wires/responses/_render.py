@@ -31,12 +31,11 @@ from mediaparts.providers._wire._rendering import (
     parts,
     text_file,
     unsupported,
-    without_cache,
 )
 from mediaparts.providers.wires.chat_completions import (
     file_data_site,
-    takes_breakpoints,
     tool_error,
+    without_breakpoints,
     write_breakpoint,
 )
 
@@ -76,8 +75,7 @@ def render(messages: Sequence[Message], prepare: Prepare) -> dict[str, Any]:
             assistant).
     """
     provider = prepare.served.name
-    if not takes_breakpoints(prepare.served, prepare.model):
-        messages = without_cache(messages)
+    messages = without_breakpoints(messages, prepare)
     ids = call_ids(messages)
     items: list[Json] = []
     out: dict[str, Any] = {}
