@@ -65,8 +65,9 @@ REFUSAL_AS_TEXT = "refusal_as_text"
 # record sets it) says so with this quirk: a file part by URL is then sent, and read back, so.
 FILE_URLS = "file_urls"
 QUIRKS: Mapping[str, str] = {
-    BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint; "
-    "without it none do, and breakpoints are left out",
+    BREAKPOINT_MODELS: "the models (fnmatch patterns) that take prompt_cache_breakpoint (the "
+    "provider's other models cache by themselves: breakpoints are left out); without it none "
+    "do, and breakpoints are reported lost",
     STREAM_EXTRA: "the key of the provider's own object in a streamed chunk: its `usage` is "
     "the stream's (when the chunk has none), its `error` ends the stream",
     REFUSAL_AS_TEXT: "true when the API has no refusal field or part: an assistant's refusal "
