@@ -48,13 +48,17 @@ _BUILT_IN = {
     "azure-openai": "mediaparts.providers.azure_openai",
     "azure-openai-responses": "mediaparts.providers.azure_openai_responses",
     "bedrock": "mediaparts.providers.bedrock",
+    "deepseek": "mediaparts.providers.deepseek",
     "gemini": "mediaparts.providers.gemini",
     "groq": "mediaparts.providers.groq",
     "mistral": "mediaparts.providers.mistral",
+    "ollama": "mediaparts.providers.ollama",
     "openai": "mediaparts.providers.openai",
     "openai-responses": "mediaparts.providers.openai_responses",
     "openrouter": "mediaparts.providers.openrouter",
     "vertex": "mediaparts.providers.vertex",
+    "xai": "mediaparts.providers.xai",
+    "xai-responses": "mediaparts.providers.xai_responses",
 }
 
 # Registered providers: name -> the record, or, for one not yet used, the import path of a
