@@ -8,11 +8,11 @@ the common vision models and text models (`mp.providers.get("ollama", model=...)
 is not rendered.)
 """
 
-from mediaparts.providers._record import Provider
+from mediaparts.providers import _record
 from mediaparts.providers.ollama import _tables
 
 # A local server: no file store, no batch API (docs/api/openai-compatibility.mdx, read 2026-12).
-PROVIDER = Provider(_tables.PROVIDER, _tables.RULES, "openai")
+PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai")
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

@@ -6,12 +6,12 @@ the wire `mediaparts.providers.wires.chat_completions` (its default), and `xai-r
 is sourced and dated in `_tables`.
 """
 
-from mediaparts.providers._record import Provider
+from mediaparts.providers import _record
 from mediaparts.providers.xai import _tables
 
 # No file store or batch envelope here: xAI documents files as Responses `input_file`
 # attachments (`xai-responses`), and its batch API is not modelled (docs.x.ai, read 2026-12).
-PROVIDER = Provider(_tables.PROVIDER, _tables.RULES, "openai")
+PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai")
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

@@ -5,10 +5,10 @@ The second name of xAI (`xai` speaks Chat Completions, its default): the same im
 `mediaparts.providers.wires.responses`. Each value is sourced and dated in `_tables`.
 """
 
-from mediaparts.providers._record import Provider
+from mediaparts.providers import _record
 from mediaparts.providers.xai_responses import _tables
 
-PROVIDER = Provider(_tables.PROVIDER, _tables.RULES, "openai-responses")
+PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai-responses")
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

@@ -7,7 +7,7 @@ import dataclasses
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
 from mediaparts.providers._budgets._vision import ModelRule
-from mediaparts.providers.xai import _tables as chat
+from mediaparts.providers import xai
 
 __all__ = ["COSTS", "PROVIDER", "RULES"]
 
@@ -23,9 +23,9 @@ COSTS: RatesTable = (
 
 # The image understanding page shows the Responses shape (`input_image` with `image_url` and
 # `detail`) and its limits hold for both APIs (read 2026-12): the images are Chat
-# Completions' (`xai._tables.IMAGE`). What differs:
+# Completions' (`xai.RULES.image`). What differs:
 RULES = dataclasses.replace(
-    chat.RULES,
+    xai.RULES,
     provider=PROVIDER,
     costs=COSTS,
     costs_source=f"{_FILES}; docs.x.ai/developers/models: no media token rates",
@@ -38,7 +38,7 @@ RULES = dataclasses.replace(
     # docs.x.ai/developers/rest-api-reference/files/upload, read 2026-12) is not wired here:
     # uploads are made from parts sent inline, and none are.
     file=dataclasses.replace(
-        chat.RULES.file,
+        xai.RULES.file,
         url_types=("application/pdf",),
         source=_FILES,
     ),
