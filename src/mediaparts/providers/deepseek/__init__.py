@@ -10,7 +10,7 @@ from mediaparts.providers.deepseek import _tables
 
 # No file store or batch envelope here: how Chat Completions references an image uploaded to
 # DeepSeek's Files API is not on the pages read, and DeepSeek has no batch API (read 2026-12).
-PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai")
+PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai", quirks=_tables.QUIRKS)
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

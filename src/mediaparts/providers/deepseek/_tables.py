@@ -8,17 +8,20 @@ reachable from here): the Vision guide (guides/vision.md) and the Files API guid
 from __future__ import annotations
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
 from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
 
-__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "RULES", "VISION"]
+__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "QUIRKS", "RULES", "TEXT", "VISION"]
 
 PROVIDER = "deepseek"
 
 _VISION = "api-docs.deepseek.com/guides/vision (read 2026-12)"
 _FILES = "api-docs.deepseek.com/guides/files_api (read 2026-12)"
+_THINKING = "api-docs.deepseek.com/guides/thinking_mode (read 2026-12)"
+_TOKENS = "api-docs.deepseek.com/quick_start/token_usage (read 2026-12)"
 
 # The Vision guide (read 2026-12): "The `deepseek-flash` model accepts images alongside text";
 # "Supported image formats: JPEG, PNG, GIF, and WebP. The format is detected from the actual
@@ -63,6 +66,31 @@ MODELS: tuple[ModelRule[ModelRules], ...] = (
     ModelRule("deepseek-reasoner", _TEXT_ONLY),
 )
 
+# Text: "1 English character ≈ 0.3 token. 1 Chinese character ≈ 0.6 token" (Token & Token
+# Usage, read 2026-12): 1/0.3 characters a token for English (the page's tokenizer is a
+# download, not a package). Reasoning: thinking mode is on by default and returns
+# `reasoning_content` beside `content`; between two user messages, a turn without tool calls
+# need not send it back (it is ignored), a turn with tool calls must send it back in every
+# later request, or the API answers 400 (Thinking Mode guide, read 2026-12). Counted, the
+# larger reading: the ignored turns' reasoning is counted too.
+TEXT: TextTable = (
+    ModelRule(
+        "*",
+        TextRule(
+            chars_per_token=1 / 0.3,
+            approximation=f"about 0.3 tokens an English character, 0.6 a Chinese one ({_TOKENS})",
+            reasoning="counted",
+            reasoning_source=f"{_THINKING}: reasoning_content of turns with tool calls is sent "
+            "back and read; of other turns, ignored (counted here too)",
+        ),
+    ),
+)
+
+# The wire's quirk for DeepSeek: its reasoning comes and goes back in `reasoning_content`
+# (the Thinking Mode guide, read 2026-12). No `prompt_cache_breakpoint`: DeepSeek caches
+# prompt prefixes by itself (no breakpoint is documented).
+QUIRKS = {"reasoning_field": "reasoning_content"}
+
 RULES = Rules(
     provider=PROVIDER,
     image=IMAGE,
@@ -77,6 +105,8 @@ RULES = Rules(
     vision_source=f"{_VISION}: no image token formula",
     costs=COSTS,
     costs_source=f"{_VISION}: no media token rates",
+    text=TEXT,
+    text_source=f"{_TOKENS}; {_THINKING}",
     models=MODELS,
     models_source=_VISION,
     source=_VISION,

@@ -12,7 +12,7 @@ from mediaparts.providers import _record
 from mediaparts.providers.ollama import _tables
 
 # A local server: no file store, no batch API (docs/api/openai-compatibility.mdx, read 2026-12).
-PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai")
+PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai", quirks=_tables.QUIRKS)
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

@@ -8,12 +8,13 @@ and server/prompt.go, and the integration tests' model lists.
 from __future__ import annotations
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
 from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
 
-__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "RULES", "VISION"]
+__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "QUIRKS", "RULES", "TEXT", "VISION"]
 
 PROVIDER = "ollama"
 
@@ -104,6 +105,27 @@ MODELS: tuple[ModelRule[ModelRules], ...] = (
     ),
 )
 
+# Text: each model has its own tokenizer, and Ollama documents no approximation: the common
+# rule of thumb, said so. Reasoning: `/v1` returns a thinking model's thoughts in the message's
+# `reasoning` field (and `delta.reasoning` when streamed) and reads `reasoning` of an
+# assistant message back as its thinking (openai/openai.go `Message.Reasoning`,
+# `Delta.Reasoning`, read 2026-12); what the model's template keeps of it is the model's.
+TEXT: TextTable = (
+    ModelRule(
+        "*",
+        TextRule(
+            approximation="about 4 characters a token (Ollama documents none: each model "
+            "tokenizes its own way; the common rule of thumb)",
+            reasoning="unknown",
+            reasoning_source=f"{_SOURCE}: reasoning is sent back; the model's template decides "
+            "what of it the prompt keeps",
+        ),
+    ),
+)
+
+# The wire's quirk for Ollama: reasoning in the message's `reasoning` field, both ways.
+QUIRKS = {"reasoning_field": "reasoning"}
+
 RULES = Rules(
     provider=PROVIDER,
     image=IMAGE,
@@ -120,6 +142,8 @@ RULES = Rules(
     vision_source=f"{_COMPAT}: no image token formula (the model's own)",
     costs=COSTS,
     costs_source=f"{_COMPAT}: no media token rates",
+    text=TEXT,
+    text_source=f"{_SOURCE}; no text rule documented",
     models=MODELS,
     models_source=f"{_COMPAT}; ollama server/images.go and integration tests (read 2026-12)",
     source=_COMPAT,

@@ -7,12 +7,13 @@ from here) and xai-sdk-python (4dab6a4, 2026-08-18).
 from __future__ import annotations
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
+from mediaparts.providers._budgets._text import TextRule, TextTable
 from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
 
-__all__ = ["COSTS", "IMAGE", "IMAGE_SOURCE", "MODELS", "PROVIDER", "RULES", "VISION"]
+__all__ = ["COSTS", "IMAGE", "IMAGE_SOURCE", "MODELS", "PROVIDER", "RULES", "TEXT", "VISION"]
 
 PROVIDER = "xai"
 
@@ -46,6 +47,21 @@ COSTS: RatesTable = (
 )
 
 _MODELS_PAGE = "docs.x.ai/developers/models (read 2026-12)"
+
+# Text: xAI documents no approximation on the pages read (its token counts come back in
+# `usage`); the common rule of thumb, said so. Reasoning: Chat Completions here sends none back
+# (the record has no `reasoning_field` quirk: whether xAI reads one back is not documented).
+TEXT: TextTable = (
+    ModelRule(
+        "*",
+        TextRule(
+            approximation="about 4 characters a token (xAI documents none; the common rule of "
+            "thumb)",
+            reasoning="not_sent",
+            reasoning_source="no reasoning field is sent back to xAI's Chat Completions",
+        ),
+    ),
+)
 # Which models take images. The models page (read 2026-12) lists grok-4.20 (reasoning,
 # non-reasoning, multi-agent) and grok-4-1-fast (reasoning, non-reasoning) as "text, image ->
 # text": the base rules (model=None, and a name no row matches) are theirs. Its 2024-12
@@ -85,6 +101,8 @@ RULES = Rules(
     vision_source="docs.x.ai/developers/models (read 2026-12): no image token formula",
     costs=COSTS,
     costs_source="docs.x.ai/developers/models (read 2026-12): no media token rates",
+    text=TEXT,
+    text_source=f"{_MODELS_PAGE}: no text rule documented",
     models=MODELS,
     models_source=_MODELS_PAGE,
     # No request size is documented (None).

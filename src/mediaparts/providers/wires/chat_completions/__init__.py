@@ -64,6 +64,14 @@ API's own shape has no field for: a file part by URL is then rendered so and rea
 URL part (without it, refused as `UnsupportedMediaType`). The others (`_variants`) name what
 an API takes instead of the openai SDK's shapes:
 
+- `reasoning_field`: the assistant message field in which the provider returns the model's
+  reasoning as text, and takes it back (`"reasoning_content"`, `"reasoning"`): `read`,
+  `read_response` and `stream` read it into a `ReasoningPart` of the provider served (first
+  in the message; a stream's reasoning deltas are at index 0), and `render` writes that
+  provider's own reasoning parts back into it (joined by a blank line); another provider's
+  reasoning is reported lost. Without it the field is kept verbatim by `read`, like any
+  field not modelled, and reasoning is not sent.
+
 - `image_url_string`: `image_url` may be a bare URL or data URI string. `read` takes it (the
   part's `form` hint is `"string"`) and `render` writes it back so; a new image is written as
   the object. `media_site` reads both forms for any provider.

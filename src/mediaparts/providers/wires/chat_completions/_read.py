@@ -27,6 +27,7 @@ from mediaparts._conversation._parts import (
     MediaPart,
     Part,
     ProviderPart,
+    ReasoningPart,
     RefusalPart,
     TextPart,
     ToolCall,
@@ -99,11 +100,14 @@ def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     if role not in _KNOWN:
         raise InvalidMedia(f"{at}.role: expected one of {', '.join(_KNOWN)}, got {shown(role)}")
     hints: dict[str, Any] = {}
+    # The provider's reasoning field (its `reasoning_field` quirk), when it holds text.
+    thought = _reasoning(node, at, served) if role == "assistant" else None
+    field = _variants.reasoning_field(served) if thought is not None else None
     # Unknown keys, and known ones written as null (or no calls), go back as they were written.
     extra = {
         k: v
         for k, v in node.items()
-        if k != "content" and (k not in _KNOWN[role] or v is None or v == [])
+        if k != "content" and k != field and (k not in _KNOWN[role] or v is None or v == [])
     }
     if extra:
         hints["fields"] = extra
@@ -121,11 +125,23 @@ def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     if role == "user":
         return User(parts=parts, native=native, **named)
     if role == "assistant":
-        return Assistant(parts=parts + more, native=native, **named)
+        first = [thought] if thought is not None else []
+        return Assistant(parts=first + parts + more, native=native, **named)
     if role == "tool":
         return Tool(parts=parts, tool_call_id=need(node, "tool_call_id", at, str), native=native)
     hints["role"] = "function"
     return Tool(parts=parts, name=need(node, "name", at, str), native={served.name: hints})
+
+
+def _reasoning(message: dict[str, Any], at: str, served: Served) -> ReasoningPart | None:
+    """Read the provider's reasoning field of an assistant message (its `reasoning_field`
+    quirk) as a `ReasoningPart`, when the field holds text (null or "": no reasoning, and a
+    payload's field is then kept verbatim, as written)."""
+    field = _variants.reasoning_field(served)
+    if field is None or message.get(field) is None:
+        return None
+    text = need(message, field, at, str)
+    return ReasoningPart(text=text, provider=served.name) if text else None
 
 
 def _written_shape(content: Any) -> Shape:
@@ -360,7 +376,8 @@ def read_response(response: Any, served: Served) -> Assistant:
     choice = as_dict(choices[0], "choices[0]")
     message = need(choice, "message", "choices[0]", dict)
     at = "choices[0].message"
-    parts: list[Read] = []
+    thought = _reasoning(message, at, served)
+    parts: list[Read] = [thought] if thought is not None else []
     chunks = message.get("content")
     if isinstance(chunks, list):  # text and thinking chunks (`_variants.reply_chunks`)
         parts.extend(_variants.reply_chunks(chunks, f"{at}.content", served))

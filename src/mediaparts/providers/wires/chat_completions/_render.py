@@ -234,6 +234,8 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
     """
     provider = prepare.served.name
     content: list[dict[str, Any]] = []
+    thoughts: list[str] = []
+    field = _variants.reasoning_field(prepare.served)
     refusals: list[str] = []
     fields: dict[str, Any] = {}
     calls: list[dict[str, Any]] = []
@@ -280,10 +282,17 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
                     content.append(_variants.thinking_block(block))
                 else:
                     prepare.lose(block, _NOT_OWN_REASONING)
+            case ReasoningPart() if field is not None:
+                if block.provider == provider and block.text is not None:
+                    thoughts.append(block.text)
+                else:
+                    prepare.lose(block, _NOT_OWN_REASONING)
             case ReasoningPart():
                 prepare.lose(block, _NO_REASONING)
             case _:
                 assert_never(block)
+    if thoughts and field is not None:  # its `reasoning_field` quirk
+        fields[field] = "\n\n".join(thoughts)
     if refusals:
         fields["refusal"] = "\n\n".join(refusals)
     if calls:

@@ -8,7 +8,8 @@ arguments are appended to `Fragments`, and the response is built only when the m
 asked for.
 
 What is read, as `read_response` reads it (the first choice, `index` 0; the others are
-skipped): `delta.content` (text; a list of chunks: `thinking` chunks as the reasoning that
+skipped): the provider's reasoning field (its `reasoning_field` quirk: reasoning deltas at
+index 0, the API sending it before the answer), `delta.content` (text; a list of chunks: `thinking` chunks as the reasoning that
 comes first, `text` chunks as the text, as a reasoning model streams them), `annotations`
 (citations of that text), `audio` (its `id`, `expires_at` and `transcript` fragments; its
 base64 `data`, which the message does not hold, is checked and let go), `refusal`, `tool_calls`
@@ -40,6 +41,7 @@ from mediaparts.providers._wire._reading import as_dict, as_list, maybe, need, p
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import Fragments, api_error, event_index
 from mediaparts.providers.wires.chat_completions._common import STREAM_EXTRA
+from mediaparts.providers.wires.chat_completions._variants import reasoning_field
 from mediaparts.providers.wires.chat_completions._read import (
     finish_reason,
     read_citation,
@@ -109,6 +111,7 @@ class ChunkStream:
         "_finished",
         "_function",
         "_head",
+        "_reasoning_field",
         "_refusal",
         "_served",
         "_signature",
@@ -123,6 +126,8 @@ class ChunkStream:
         self._head: dict[str, Any] = {}
         self._content: Fragments | None = None  # None until a content string arrives
         self._thinking = Fragments()  # the text of `thinking` chunks (a list delta)
+        # Or of the provider's reasoning field (its `reasoning_field` quirk), as text deltas.
+        self._reasoning_field = reasoning_field(served)
         self._signature: str | None = None
         self._annotations: list[dict[str, Any]] = []
         self._waiting: list[Citation] = []  # citations whose text has not begun
@@ -198,6 +203,11 @@ class ChunkStream:
                 self._head.setdefault(key, value)
 
     def _delta(self, delta: dict[str, Any], at: str, deltas: list[Delta]) -> None:
+        if self._reasoning_field is not None:
+            thought = maybe(delta, self._reasoning_field, at, str)
+            if thought:  # reasoning comes first: its part is at index 0
+                self._thinking.add(thought)
+                deltas.append(Delta(kind="reasoning", index=0, text=thought))
         chunks = delta.get("content")
         if isinstance(chunks, list):
             self._chunks(chunks, f"{at}.content", deltas)
@@ -384,7 +394,9 @@ class ChunkStream:
             "content": None if self._content is None else str(self._content),
             "refusal": str(self._refusal) if self._refusal else None,
         }
-        if self._thinking:  # as the reply gives it unstreamed: a list of chunks
+        if self._thinking and self._reasoning_field is not None:
+            message[self._reasoning_field] = str(self._thinking)
+        elif self._thinking:  # as the reply gives it unstreamed: a list of chunks
             thinking: dict[str, Any] = {
                 "type": "thinking",
                 "thinking": [{"type": "text", "text": str(self._thinking)}],

@@ -55,6 +55,7 @@ from mediaparts.providers._wire._reading import (
 from mediaparts.providers._wire._rendering import Served, check_names_quirk
 
 __all__ = [
+    "REASONING_FIELD",
     "AUDIO_STRING",
     "DOCUMENT_URL",
     "IMAGE_URL_STRING",
@@ -68,6 +69,7 @@ __all__ = [
     "has",
     "read_block",
     "read_thinking",
+    "reasoning_field",
     "reply_chunks",
     "roles",
     "site",
@@ -82,6 +84,12 @@ MESSAGE_NAMES = "message_names"
 IMAGE_URL_STRING = "image_url_string"
 AUDIO_STRING = "audio_string"
 DOCUMENT_URL = "document_url"
+# The assistant message field carrying the model's reasoning as text, in responses, stream
+# deltas and requests alike (DeepSeek's and xAI's `reasoning_content`, Ollama's `reasoning`;
+# the openai SDK's types have none): read as a `ReasoningPart` of the provider served, first
+# in the message, and that provider's own reasoning written back there. DeepSeek answers 400
+# when a tool-call turn's reasoning is not sent back (its Thinking Mode guide, read 2026-12).
+REASONING_FIELD = "reasoning_field"
 QUIRKS: Mapping[str, str] = {
     ROLES: "the message roles the API takes (a sequence); without it all six. A developer "
     "message is sent as system where developer is not among them (reported lost)",
@@ -94,6 +102,9 @@ QUIRKS: Mapping[str, str] = {
     AUDIO_STRING: "True: input_audio is a bare string, base64 data or a URL, with no format",
     DOCUMENT_URL: "True: documents go as document_url chunks (URL or data URI, document_name), "
     "stored files as {type: file, file_id}, instead of the file part",
+    REASONING_FIELD: "the assistant message field carrying reasoning text (read into a "
+    "ReasoningPart, the provider's own reasoning written back there); without it, reasoning "
+    "is neither read from nor sent in a message field",
 }
 
 
@@ -104,13 +115,25 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
         InvalidConfig: One of the flags is something else, naming the provider and the quirk.
     """
     check_names_quirk(name, quirks, ROLES, "message role names")
-    for quirk in QUIRKS.keys() - {ROLES}:
+    field = quirks.get(REASONING_FIELD, "reasoning")
+    if not isinstance(field, str) or not field.isidentifier():
+        raise InvalidConfig(
+            f"provider {excerpt(name)}: quirk {REASONING_FIELD} must name a message field (an "
+            f"identifier string), got {excerpt(field)}"
+        )
+    for quirk in QUIRKS.keys() - {ROLES, REASONING_FIELD}:
         value = quirks.get(quirk, False)
         if not isinstance(value, bool):
             raise InvalidConfig(
                 f"provider {excerpt(name)}: quirk {quirk} must be True or False, "
                 f"got {excerpt(value)}"
             )
+
+
+def reasoning_field(served: Served) -> str | None:
+    """Return the message field the provider served writes its reasoning in, or None."""
+    field: str | None = served.quirks.get(REASONING_FIELD)
+    return field
 
 
 def has(served: Served, quirk: str) -> bool:
