@@ -11,7 +11,7 @@ from mediaparts.providers.xai import _tables
 
 # No file store or batch envelope here: xAI documents files as Responses `input_file`
 # attachments (`xai-responses`), and its batch API is not modelled (docs.x.ai, read 2026-12).
-PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai")
+PROVIDER = _record.Provider(_tables.PROVIDER, _tables.RULES, "openai", quirks=_tables.QUIRKS)
 RULES = PROVIDER.rules
 
 __all__ = ["PROVIDER", "RULES"]

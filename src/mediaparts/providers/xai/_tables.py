@@ -13,7 +13,17 @@ from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
 
-__all__ = ["COSTS", "IMAGE", "IMAGE_SOURCE", "MODELS", "PROVIDER", "RULES", "TEXT", "VISION"]
+__all__ = [
+    "COSTS",
+    "IMAGE",
+    "IMAGE_SOURCE",
+    "MODELS",
+    "PROVIDER",
+    "QUIRKS",
+    "RULES",
+    "TEXT",
+    "VISION",
+]
 
 PROVIDER = "xai"
 
@@ -48,17 +58,27 @@ COSTS: RatesTable = (
 
 _MODELS_PAGE = "docs.x.ai/developers/models (read 2026-12)"
 
+_RECORDED = (
+    "api.x.ai traffic recorded in charmbracelet/fantasy's provider test cassettes "
+    "(xai-grok-code-fast/tool_streaming.yaml, read 2026-12)"
+)
+# Reasoning: xAI's Chat Completions returns a reasoning model's thoughts as
+# `reasoning_content` (`delta.reasoning_content` when streamed), and a request carrying it back
+# on the assistant message is answered (recorded traffic above); the pages read document
+# neither. The wire's quirk says so.
+QUIRKS = {"reasoning_field": "reasoning_content"}
+
 # Text: xAI documents no approximation on the pages read (its token counts come back in
-# `usage`); the common rule of thumb, said so. Reasoning: Chat Completions here sends none back
-# (the record has no `reasoning_field` quirk: whether xAI reads one back is not documented).
+# `usage`); the common rule of thumb, said so. What reasoning sent back costs: not documented.
 TEXT: TextTable = (
     ModelRule(
         "*",
         TextRule(
             approximation="about 4 characters a token (xAI documents none; the common rule of "
             "thumb)",
-            reasoning="not_sent",
-            reasoning_source="no reasoning field is sent back to xAI's Chat Completions",
+            reasoning="unknown",
+            reasoning_source=f"reasoning_content is sent back ({_RECORDED}); what it costs is "
+            "not documented",
         ),
     ),
 )
