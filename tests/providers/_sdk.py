@@ -255,11 +255,27 @@ def validate_request(provider: str, payload: dict[str, Any]) -> None:
     """Assert that the payload's conversation keys are what its wire's SDK types accept, and
     its own SDK's, for a provider with one (that alone, for one whose quirks change the
     wire's shapes)."""
-    sent = conversation(provider, payload)
+    sent = _without_reasoning(provider, conversation(provider, payload))
     if provider not in OWN_SHAPES:
         _CHECKS[wire(provider)](sent)
     if provider in _OWN_CHECKS:
         _OWN_CHECKS[provider](sent)
+
+
+def _without_reasoning(provider: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """Set aside a provider's reasoning field (the Chat Completions `reasoning_field` quirk,
+    which the SDKs' types do not name), checked to be text: the SDK sends a message's keys as
+    given."""
+    field = mp.providers.get(provider).quirks.get("reasoning_field")
+    if field is None or not isinstance(payload.get("messages"), list):
+        return payload
+    messages = []
+    for message in payload["messages"]:
+        if isinstance(message, dict) and field in message:
+            assert isinstance(message[field], str), message
+            message = {k: v for k, v in message.items() if k != field}
+        messages.append(message)
+    return {**payload, "messages": messages}
 
 
 def _response_openai(data: dict[str, Any]) -> Any:
@@ -330,3 +346,51 @@ def sdk_response(provider: str, data: dict[str, Any]) -> Any:
     with one; Bedrock: the dict, checked)."""
     own = _OWN_RESPONSES.get(provider)
     return own(data) if own is not None else _RESPONSES[wire(provider)](data)
+
+
+def xai_messages(payload: dict[str, Any]) -> list[Any]:
+    """Build xai-sdk's own gRPC messages (`xai_sdk.chat.user(...)`, ...) from a Chat Completions
+    payload rendered for xAI: each content part has an xai-sdk counterpart, or this fails.
+
+    xai-sdk speaks gRPC, not the REST body `render` returns (xAI documents the OpenAI SDK on
+    `https://api.x.ai/v1` for that); building its messages shows the content is representable.
+    """
+    from xai_sdk import chat
+    from xai_sdk.proto import chat_pb2
+
+    def contents(content: Any) -> list[Any]:
+        if isinstance(content, str):
+            return [chat.text(content)]
+        made = []
+        for block in content or []:
+            if block["type"] == "text":
+                made.append(chat.text(block["text"]))
+            else:
+                assert block["type"] == "image_url", block  # jpg/png only: no other media
+                spec = block["image_url"]
+                made.append(chat.image(spec["url"], detail=spec.get("detail", "auto")))
+        return made
+
+    out = []
+    for message in payload["messages"]:
+        role = message["role"]
+        if role == "tool":
+            made = chat.tool_result(message["content"], tool_call_id=message["tool_call_id"])
+        elif role == "assistant":
+            made = chat.assistant(*contents(message.get("content")))
+            for call in message.get("tool_calls", []):
+                made.tool_calls.append(
+                    chat_pb2.ToolCall(
+                        id=call["id"],
+                        function=chat_pb2.FunctionCall(
+                            name=call["function"]["name"], arguments=call["function"]["arguments"]
+                        ),
+                    )
+                )
+            if "reasoning_content" in message:
+                made.reasoning_content = message["reasoning_content"]
+        else:
+            make = chat.system if role == "system" else chat.user
+            made = make(*contents(message["content"]))
+        out.append(made)
+    return out

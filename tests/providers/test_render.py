@@ -24,7 +24,14 @@ from mediaparts.providers._wire._rendering import Prepare
 from tests._builders import KNOWN_MODELS, TESTDATA
 from tests._golden import check_golden
 from tests.providers._prepare import StandIn
-from tests.providers._sdk import SDK_MODULES, converse_shape, enum_errors, strict, validate_request
+from tests.providers._sdk import (
+    SDK_MODULES,
+    converse_shape,
+    enum_errors,
+    strict,
+    validate_request,
+    xai_messages,
+)
 from tests.providers._send_clients import MISTRAL_REPLY
 
 if TYPE_CHECKING:
@@ -234,6 +241,10 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("mistral", "pdf_url", {}),
     ("mistral", "audio", {"model": "voxtral-small-latest"}),  # only Voxtral models take audio
     ("mistral", "documents", {}),
+    ("xai", "image_url", {}),  # xAI fetches JPEG and PNG URLs; DeepSeek any of its types
+    ("xai-responses", "image_url", {}),
+    ("xai-responses", "pdf_url", {}),  # its documents go by URL (input_file.file_url)
+    ("deepseek", "image_url", {}),
 ]
 IDS = [f"{p}-{c}" for p, c, _ in CASES]
 
@@ -259,6 +270,26 @@ def test_render_validates_with_sdk_types(case: tuple[str, str, dict[str, Any]]) 
     provider, _, payload = case
     pytest.importorskip(SDK_MODULES[provider])
     validate_request(provider, payload)
+
+
+_XAI = [(p, c, o) for p, c, o in CASES if p == "xai"]
+
+
+@pytest.mark.parametrize(("provider", "name", "overrides"), _XAI, ids=[c for _, c, _ in _XAI])
+def test_render_xai_payload_builds_xai_sdk_messages(
+    provider: str, name: str, overrides: dict[str, Any]
+) -> None:
+    """xAI's payload (sent with the OpenAI SDK on api.x.ai) also builds xai-sdk's own gRPC
+    messages, part for part: its content is what xAI's own SDK can say."""
+    pytest.importorskip("xai_sdk")
+    payload = render(provider, CONVERSATIONS[name](), **overrides)
+    built = xai_messages(payload)
+    assert len(built) == len(payload["messages"])
+    for made, message in zip(built, payload["messages"], strict=True):
+        content = message.get("content")
+        expected = 1 if isinstance(content, str) else len(content or [])
+        assert len(made.content) == expected
+        assert len(made.tool_calls) == len(message.get("tool_calls", []))
 
 
 def _blobs(value: Any) -> Iterator[bytes]:
@@ -398,13 +429,27 @@ def _send(provider: str, payload: dict[str, Any], http: httpx2.Client | httpx.Cl
     import openai as openai_sdk
 
     # openai checks at runtime for an httpx or an httpx2 client; its hints name httpx2 only.
-    client = openai_sdk.OpenAI(api_key="x", http_client=http, max_retries=0)  # type: ignore[arg-type]
-    if provider == "openai":
+    client = openai_sdk.OpenAI(
+        api_key="x",
+        base_url=BASE_URLS.get(provider),
+        http_client=http,  # type: ignore[arg-type]
+        max_retries=0,
+    )
+    if mp.providers.get(provider).wire == "openai":
         completion = client.chat.completions.create(model="gpt-4o", **payload)
         return completion.choices[0].message.content or ""
     return str(client.responses.create(model="gpt-4o", **payload).output_text)
 
 
+# The built-in providers sent with the openai SDK on another base URL: the one their docs give
+# (docs.x.ai, api-docs.deepseek.com, ollama's openai-compatibility page; read 2026-12).
+BASE_URLS = {
+    "xai": "https://api.x.ai/v1",
+    "xai-responses": "https://api.x.ai/v1",
+    "deepseek": "https://api.deepseek.com",
+    "ollama": "http://localhost:11434/v1/",
+}
+_REPLIES.update({p: _REPLIES[mp.providers.get(p).wire] for p in BASE_URLS})
 _SENT = [(p, c, o) for p, c, o in CASES if p in _REPLIES]
 
 
@@ -492,6 +537,7 @@ def test_render_goes_through_sdk_client(
     settings = {"model", "max_tokens", "anthropic_version"}
     assert {k: v for k, v in body.items() if k not in settings} == json.loads(json.dumps(payload))
     assert urls[0].endswith(_ENDPOINTS.get(provider, urls[0]))
+    assert urls[0].startswith(BASE_URLS.get(provider, "https://"))
 
 
 # Where the cloud routes' clients send a Messages request (Vertex AI's rawPredict, Bedrock's
