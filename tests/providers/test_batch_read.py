@@ -14,6 +14,9 @@ import pytest
 import mediaparts as mp
 from tests.providers._sdk import SDK_MODULES, sdk_response
 
+# The providers with a batch API (a batch envelope on their record).
+BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]
+
 CHAT = {
     "id": "chatcmpl-1",
     "object": "chat.completion",

@@ -17,6 +17,9 @@ import mediaparts as mp
 from tests._builders import TESTDATA
 from tests.providers._sdk import SDK_MODULES, converse_shape, strict, validate_request
 
+# The providers with a batch API (a batch envelope on their record).
+BATCHED = [p for p in mp.providers.names() if mp.providers.get(p).batch_request is not None]
+
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="the SDKs need 3.11+")
 
 NEEDS: dict[str, dict[str, Any]] = {
