@@ -15,7 +15,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.testing import MediaURLs
 from tests._builders import TESTDATA
-from tests.conversations._corpus import PROVIDERS, TWINS, cases, load, media_files, path_of
+from tests.conversations._corpus import TWINS, cases, load, media_files, path_of
 from tests.conversations._losses import unwarned
 
 REQUESTS = cases("requests")
@@ -34,7 +34,7 @@ def _carried(messages: list[mp.Message], target: str) -> tuple[dict[str, Any] | 
 
 
 @pytest.mark.mediaparts(assert_all_requested=False)
-@pytest.mark.parametrize("target", [*PROVIDERS, *TWINS.values()])
+@pytest.mark.parametrize("target", [*mp.providers.names(), *TWINS.values()])
 @pytest.mark.parametrize("case", REQUESTS, ids="/".join)
 def test_losses_of_the_corpus_are_all_warned(
     case: tuple[str, str], target: str, media_urls: MediaURLs

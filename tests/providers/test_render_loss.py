@@ -399,3 +399,15 @@ def test_call_ids_skip_ids_that_results_already_use() -> None:
     ]
     ids = call_ids(messages)
     assert ids[id(messages[0].parts[0])] != "call_1"
+
+
+@pytest.mark.parametrize("provider", ["deepseek", "ollama", "xai", "xai-responses"])
+def test_render_loss_of_a_cached_part_names_its_message(provider: str) -> None:
+    """A part lost by a provider that takes no cache breakpoints (the wire renders a copy
+    without them) is still named with its message."""
+    stored = mp.FilePart(
+        file_id="file-abc", file_provider="openai", media_type="application/pdf", cache="5m"
+    )
+    messages = [mp.System("Read it."), mp.User(["Who signs?", stored])]
+    with pytest.warns(mp.ConversionWarning, match=r"FilePart .* in message 1 \(user\)"):
+        mp.render(messages, provider)

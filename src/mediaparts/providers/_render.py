@@ -109,9 +109,20 @@ class Preparer:
                 self._index[id(message)] = index
                 self._index.update((id(p), index) for p in message.parts)
         found = self._index.get(id(thing))
+        if found is None and getattr(thing, "cache", "") is None:
+            found = self._uncached(thing)
         if found is None:
             return ""
         return f" in message {found} ({self._messages[found].role})"
+
+    def _uncached(self, thing: Any) -> int | None:
+        """Find the message of a renderer's copy of a part made without its cache breakpoint
+        (`without_cache`, for a model that takes none), which is not the part itself."""
+        for index, message in enumerate(self._messages):
+            for part in message.parts:
+                if part.cache is not None and part.model_copy(update={"cache": None}) == thing:
+                    return index
+        return None
 
     def warn(self) -> None:
         """Issue one `ConversionWarning` per loss, attributed to the caller of `render`."""
