@@ -355,8 +355,9 @@ def xai_messages(payload: dict[str, Any]) -> list[Any]:
     xai-sdk speaks gRPC, not the REST body `render` returns (xAI documents the OpenAI SDK on
     `https://api.x.ai/v1` for that); building its messages shows the content is representable.
     """
-    from xai_sdk import chat
-    from xai_sdk.proto import chat_pb2
+    # xai-sdk ships no type information (no py.typed): its objects are Any here.
+    from xai_sdk import chat  # type: ignore[import-untyped]
+    from xai_sdk.proto import chat_pb2  # type: ignore[import-untyped]
 
     def contents(content: Any) -> list[Any]:
         if isinstance(content, str):

@@ -119,8 +119,8 @@ class Preparer:
         """Find the message of a renderer's copy of a part made without its cache breakpoint
         (`without_cache`, for a model that takes none), which is not the part itself."""
         for index, message in enumerate(self._messages):
-            for part in message.parts:
-                if part.cache is not None and part.model_copy(update={"cache": None}) == thing:
+            for given in message.parts:
+                if given.cache is not None and given.model_copy(update={"cache": None}) == thing:
                     return index
         return None
 

@@ -59,8 +59,7 @@ COSTS: RatesTable = (
 _VISION_MODEL = ModelRules({}, f"{_COMPAT}: a vision model takes the endpoint's images")
 _TEXT_MODEL = ModelRules(
     {"image_media_types": ()},
-    "ollama server/images.go (read 2026-12): a model without the vision capability takes no "
-    "images",
+    "ollama server/images.go (read 2026-12): a model without the vision capability takes no images",
 )
 MODELS: tuple[ModelRule[ModelRules], ...] = (
     ModelRule("gemma3:270m*", _TEXT_MODEL),

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from mediaparts.providers import xai
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
 from mediaparts.providers._budgets._vision import ModelRule
-from mediaparts.providers import xai
 
 __all__ = ["COSTS", "PROVIDER", "RULES"]
 
