@@ -141,9 +141,27 @@ FACTS: list[tuple[str, str, Any]] = [
     ("mistral", "file.max_pages", 1000),  # "no longer than 1,000 pages"
     ("mistral", "audio.media_types", _VOXTRAL),  # the API's; only Voxtral models take it
     ("mistral", "video.media_types", set()),
+    # The providers on the OpenAI wires, read 2026-12 (their tables cite each page).
+    ("xai", "image.media_types", {"image/jpeg", "image/png"}),  # "jpg/jpeg or png"
+    ("xai", "image.max_bytes", 20 * 2**20),  # "Maximum image size: 20MiB"
+    ("xai", "image.max_count", None),  # "Maximum number of images: No limit"
+    ("xai", "image.url_types", {"image/jpeg", "image/png"}),  # "the image's url on the Internet"
+    ("xai", "image.detail_levels", ("auto", "low", "high")),
+    ("xai", "file.media_types", set()),
+    ("xai-responses", "image.max_bytes", 20 * 2**20),
+    ("xai-responses", "file.url_types", {"application/pdf"}),  # input_file by file_url
+    ("deepseek", "image.media_types", _WEB),  # "JPEG, PNG, GIF, and WebP"
+    ("deepseek", "image.max_bytes", 32 * 2**20),  # "the 32 MiB per-image inline limit"
+    ("deepseek", "max_request_bytes", 48 * 2**20),  # "the 48 MiB request body limit"
+    ("deepseek", "file.media_types", set()),
+    ("ollama", "image.media_types", {"image/jpeg", "image/png", "image/webp"}),
+    ("ollama", "image.url_types", set()),  # "[ ] Image URL"
+    ("ollama", "file.media_types", set()),
+    ("ollama", "audio.media_types", set()),
 ]
 
 # (provider, model, rule, value): what one model takes differently (`Rules.models`).
+_OLLAMA_IMAGES = {"image/jpeg", "image/png", "image/webp"}
 MODEL_FACTS: list[tuple[str, str, str, Any]] = [
     ("azure-openai", "gpt-4o-mini", "image.max_count", 50),  # quotas-limits: GPT-4o, GPT-4.1
     ("azure-openai", "gpt-4.1", "image.max_count", 50),
@@ -164,7 +182,42 @@ MODEL_FACTS: list[tuple[str, str, str, Any]] = [
     ("mistral", "codestral-2508", "file.media_types", {"application/pdf"}),  # document-qna
     ("mistral", "mistral-small-latest", "audio.media_types", set()),
     ("mistral", "mistral-small-latest", "image.media_types", _WEB),
+    ("deepseek", "deepseek-flash", "image.media_types", _WEB),  # the Vision guide's model
+    ("deepseek", "deepseek-v4-flash-vision-exp", "image.media_types", _WEB),  # its old name
+    ("deepseek", "deepseek-chat", "image.media_types", set()),
+    ("deepseek", "deepseek-reasoner", "image.url_types", set()),
+    ("deepseek", "deepseek-v4-pro", "image.media_types", set()),
+    ("ollama", "gemma3:12b", "image.media_types", _OLLAMA_IMAGES),
+    ("ollama", "gemma3:1b", "image.media_types", set()),  # Gemma 3's 1B is text-only
+    ("ollama", "llama3.2-vision:11b", "image.media_types", _OLLAMA_IMAGES),
+    ("ollama", "llama3.2:3b", "image.media_types", set()),
+    ("ollama", "qwen2.5vl:7b", "image.media_types", _OLLAMA_IMAGES),
+    ("ollama", "qwen3:8b", "image.media_types", set()),
+    ("ollama", "hf.co/acme/llava-7b:q4", "image.media_types", _OLLAMA_IMAGES),
+    ("xai", "grok-4.20-0309-reasoning", "image.media_types", {"image/jpeg", "image/png"}),
+    ("xai", "grok-2-1212", "image.media_types", set()),
+    ("xai-responses", "grok-beta", "image.media_types", set()),
 ]
+
+
+# The text models of the providers whose models take images or nothing (a text model of
+# another may take documents or audio).
+_TEXT_MODELS = [
+    (p, m)
+    for p, m, r, v in MODEL_FACTS
+    if r == "image.media_types" and not v and p in ("deepseek", "ollama", "xai", "xai-responses")
+]
+
+
+@pytest.mark.parametrize(("provider", "model"), _TEXT_MODELS)
+def test_rules_text_model_refuses_an_image_naming_itself(provider: str, model: str) -> None:
+    """A model that takes no images refuses one by the §4 rules: the refusal names the model,
+    the row of rules it used, and what it takes."""
+    image = mp.part(TESTDATA / "alpha.png")
+    with pytest.raises(mp.UnsupportedMediaType, match=f"model '{re.escape(model)}'") as refused:
+        mp.normalize(image, provider, model=model)
+    assert "it takes text" in str(refused.value)
+    assert mp.normalize(image, provider).media_type == "image/png"  # model=None: the endpoint's
 
 
 def _rule(provider: str, path: str, model: str | None = None) -> Any:

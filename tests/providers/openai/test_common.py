@@ -1,4 +1,6 @@
-"""What both OpenAI APIs share: one breakpoint reader and writer, one tool-error policy."""
+"""What both OpenAI APIs share: one breakpoint reader and writer, one tool-error policy; and
+Chat Completions' `reasoning_field` quirk, for the providers that return reasoning beside the
+content (DeepSeek's and xAI's `reasoning_content`, Ollama's `reasoning`)."""
 
 from __future__ import annotations
 
@@ -123,3 +125,92 @@ def test_breakpoints_only_for_models_that_take_them(
     messages = [mp.User(parts=[mp.TextPart("long context", cache="5m")])]
     payload = mp.render(messages, provider, model=model)
     assert ("prompt_cache_breakpoint" in json.dumps(payload)) is sent
+
+
+# The providers whose reasoning comes in a message field, and the field.
+REASONING = {"deepseek": "reasoning_content", "xai": "reasoning_content", "ollama": "reasoning"}
+
+
+def _tool_turn(field: str, thought: Any = "Need the weather.") -> dict[str, Any]:
+    return {
+        "id": "r1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    field: thought,
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "weather", "arguments": '{"city": "Lyon"}'},
+                        }
+                    ],
+                },
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(("provider", "field"), REASONING.items())
+def test_reasoning_field_is_read_and_sent_back(provider: str, field: str) -> None:
+    """The provider's reasoning field reads as its own ReasoningPart, first, and goes back in
+    the same field of the assistant turn (DeepSeek answers 400 when a tool-call turn's
+    reasoning is missing), and reads back the same."""
+    assert mp.providers.get(provider).quirks["reasoning_field"] == field
+    reply = mp.message_from_response(_tool_turn(field), provider)
+    assert [p.kind for p in reply.parts] == ["reasoning", "tool_call"]
+    assert reply.parts[0] == mp.ReasoningPart(text="Need the weather.", provider=provider)
+    conversation = [mp.User("Weather in Lyon?"), reply, mp.Tool("sunny", tool_call_id="call_1")]
+    payload = mp.render(conversation, provider)
+    turn = payload["messages"][1]
+    assert turn[field] == "Need the weather." and turn["content"] is None
+    assert mp.messages_from(payload, provider)[1].parts == reply.parts
+    assert mp.render(mp.messages_from(payload, provider), provider) == payload
+
+
+@pytest.mark.parametrize("thought", [None, ""])
+def test_reasoning_field_without_text_is_no_reasoning(thought: Any) -> None:
+    """A null or empty reasoning field is no reasoning part; a payload keeps it as written."""
+    reply = mp.message_from_response(_tool_turn("reasoning_content", thought), "deepseek")
+    assert [p.kind for p in reply.parts] == ["tool_call"]
+    payload = {"messages": [_tool_turn("reasoning_content", thought)["choices"][0]["message"]]}
+    assert mp.render(mp.messages_from(payload, "deepseek"), "deepseek") == payload
+
+
+def test_reasoning_of_another_provider_is_a_reported_loss() -> None:
+    """Reasoning read from one provider is not sent as another's: the loss is warned."""
+    reply = mp.message_from_response(_tool_turn("reasoning_content"), "deepseek")
+    conversation = [mp.User("Weather?"), reply, mp.Tool("sunny", tool_call_id="call_1")]
+    with pytest.warns(mp.ConversionWarning, match="only deepseek can read it"):
+        payload = mp.render(conversation, "ollama")
+    assert "reasoning" not in payload["messages"][1]
+
+
+def test_reasoning_field_not_taken_without_the_quirk() -> None:
+    """OpenAI's record has no reasoning field: the reasoning of its own is reported lost."""
+    reasoning = mp.ReasoningPart(text="thought", provider="openai")
+    with pytest.warns(mp.ConversionWarning, match="carry no reasoning"):
+        payload = mp.render(
+            [mp.User("q"), mp.Assistant(parts=[reasoning, mp.TextPart("a")])], "openai"
+        )
+    assert set(payload["messages"][1]) == {"role", "content"}
+
+
+@pytest.mark.parametrize(
+    ("wire", "value"), [("openai", 3), ("openai", "two words"), ("openai-responses", "reasoning")]
+)
+def test_reasoning_field_quirk_refused_when_wrong(wire: str, value: Any) -> None:
+    """The quirk must name a field, and only Chat Completions reads it."""
+    rules = mp.providers.get("openai").rules
+    with pytest.raises(mp.InvalidConfig, match="reasoning_field"):
+        mp.providers.register(
+            "bad-reasoning", wire=wire, rules=rules, quirks={"reasoning_field": value}
+        )
+    assert "bad-reasoning" not in mp.providers.names()
