@@ -17,8 +17,12 @@ from mediaparts.providers._files import answer, awaited, fingerprint
 # multimodal pages document no file by id; Azure documents a file by id for its Responses API
 # only, `azure-openai-responses`; read 2026-12); Vertex AI reads Cloud Storage objects, which
 # the caller stores; Claude on Vertex AI and on Bedrock read no files by id ("only
-# base64-encoded sources", Anthropic's vision page, read 2026-12).
+# base64-encoded sources", Anthropic's vision page, read 2026-12). Or whose store is not
+# wired (read 2026-12; see their records): Ollama has none; DeepSeek's images are referenced
+# in a shape the pages read do not give; xAI's Responses documents go by URL, its uploads
+# being of parts sent inline, which it takes none of.
 NO_STORE = {"groq", "openrouter", "azure-openai", "vertex", "anthropic-vertex", "anthropic-bedrock"}
+NO_STORE |= {"ollama", "deepseek", "xai", "xai-responses"}
 
 
 @pytest.mark.parametrize("name", mp.providers.names())
