@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
 from mediaparts.providers._budgets._text import TextRule, TextTable
-from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
+from mediaparts.providers._budgets._vision import ModelRule
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
 
-__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "QUIRKS", "RULES", "TEXT", "VISION"]
+__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "QUIRKS", "RULES", "TEXT"]
 
 PROVIDER = "deepseek"
 
@@ -42,8 +42,8 @@ IMAGE = ImageRules(
     source=f"{_VISION}; {_FILES}",
 )
 
-# No image token formula is on the pages read: estimates of image tokens refuse to guess.
-VISION: VisionTable = (ModelRule("*", Undocumented("DeepSeek", "image tokens")),)
+# No image token formula is on the pages read: no vision table, so image estimates raise
+# NoDocumentedRule and counts label them unknown.
 COSTS: RatesTable = (
     ModelRule("*", MediaRates("DeepSeek", not_accepted=frozenset({"audio", "video", "pdf"}))),
 )
@@ -101,7 +101,6 @@ RULES = Rules(
     file=FileRules(text_types=TEXT_TYPES, source=f"{_FILES}: no inline documents"),
     # "the 48 MiB request body limit" (Vision guide, read 2026-12).
     max_request_bytes=48 * 2**20,
-    vision=VISION,
     vision_source=f"{_VISION}: no image token formula",
     costs=COSTS,
     costs_source=f"{_VISION}: no media token rates",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
 from mediaparts.providers._budgets._text import TextRule, TextTable
-from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
+from mediaparts.providers._budgets._vision import ModelRule
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
 
-__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "QUIRKS", "RULES", "TEXT", "VISION"]
+__all__ = ["COSTS", "IMAGE", "MODELS", "PROVIDER", "QUIRKS", "RULES", "TEXT"]
 
 PROVIDER = "ollama"
 
@@ -37,8 +37,8 @@ IMAGE = ImageRules(
     source=f"{_COMPAT}; {_SOURCE}",
 )
 
-# A local model's tokens are its own processor's: nothing is documented to count by.
-VISION: VisionTable = (ModelRule("*", Undocumented("Ollama", "image tokens (the model's own)")),)
+# A local model's image tokens are its own processor's: nothing is documented to count by (no
+# vision table: image estimates raise NoDocumentedRule, counts label them unknown).
 COSTS: RatesTable = (
     ModelRule("*", MediaRates("Ollama", not_accepted=frozenset({"audio", "video", "pdf"}))),
 )
@@ -137,7 +137,6 @@ RULES = Rules(
     # No documents: a `file` content part is "invalid message format" (openai/openai.go, read
     # 2026-12). Text files are sent as text.
     file=FileRules(text_types=TEXT_TYPES, source=f"{_SOURCE}: no file content part"),
-    vision=VISION,
     vision_source=f"{_COMPAT}: no image token formula (the model's own)",
     costs=COSTS,
     costs_source=f"{_COMPAT}: no media token rates",

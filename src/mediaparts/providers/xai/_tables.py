@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mediaparts.providers._budgets._media_rates import MediaRates, RatesTable
 from mediaparts.providers._budgets._text import TextRule, TextTable
-from mediaparts.providers._budgets._vision import ModelRule, Undocumented, VisionTable
+from mediaparts.providers._budgets._vision import ModelRule
 from mediaparts.providers._model_rules import ModelRules
 from mediaparts.providers._rules import FileRules, ImageRules, KindRules, Rules
 from mediaparts.providers._wire._rendering import TEXT_TYPES
@@ -22,7 +22,6 @@ __all__ = [
     "QUIRKS",
     "RULES",
     "TEXT",
-    "VISION",
 ]
 
 PROVIDER = "xai"
@@ -49,9 +48,9 @@ IMAGE = ImageRules(
 )
 
 # xAI documents no image token formula ("Image tokens: Visual content analysis", the models
-# page's pricing notes, read 2026-12): estimates of image tokens refuse to guess.
-VISION: VisionTable = (ModelRule("*", Undocumented("xAI", "image tokens")),)
-# Nor audio, video or PDF token rates; Chat Completions takes none of those here.
+# page's pricing notes, read 2026-12): no vision table, so image estimates raise
+# NoDocumentedRule and counts label them unknown. Nor audio, video or PDF token rates; Chat
+# Completions takes none of those here.
 COSTS: RatesTable = (
     ModelRule("*", MediaRates("xAI", not_accepted=frozenset({"audio", "video", "pdf"}))),
 )
@@ -117,7 +116,6 @@ RULES = Rules(
         source="docs.x.ai/developers/model-capabilities/legacy/chat-completions and files/"
         "chat-with-files (read 2026-12): no file part on Chat Completions",
     ),
-    vision=VISION,
     vision_source="docs.x.ai/developers/models (read 2026-12): no image token formula",
     costs=COSTS,
     costs_source="docs.x.ai/developers/models (read 2026-12): no media token rates",
