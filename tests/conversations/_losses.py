@@ -14,10 +14,7 @@ looks for each thing the source conversation holds:
 - media: a part of its own kind, in order, else one of a kind it may become (`_BECOMES`: a
   video as frames, a document as its `<file>` text or page images; a format conversion keeps
   the kind), each part of the payload taken once;
-- a cache breakpoint: on the part found for it (texts: some part holding the text), unless
-  the target takes none on an OpenAI wire: a provider without `breakpoint_models` (DeepSeek,
-  xAI, Ollama cache prompt prefixes by themselves) has them left out, a documented no-op of
-  the wire (`wires.chat_completions` `QUIRKS`);
+- a cache breakpoint: on the part found for it (texts: some part holding the text);
 - the fields a reader kept for its own API alone (`own_fields`: a Gemini `thoughtSignature`)
   on a part found for any other target: a warning naming them.
 
@@ -35,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import mediaparts as mp
-from mediaparts.providers.wires.chat_completions import takes_breakpoints
 
 __all__ = ["Loss", "unwarned"]
 
@@ -89,10 +85,6 @@ def _losses(source: list[mp.Message], back: list[mp.Message], target: str) -> It
     results = sum(isinstance(m, mp.Tool) for m in back)
     media = _media(source, back)
     cached = [p for m in back for p in m.parts if p.cache is not None]
-    served = mp.providers.get(target)
-    no_breakpoints = served.wire in ("openai", "openai-responses") and not takes_breakpoints(
-        served, None
-    )
     for index, message in enumerate(source):
         if isinstance(message, mp.Tool):
             results -= 1
@@ -105,7 +97,7 @@ def _losses(source: list[mp.Message], back: list[mp.Message], target: str) -> It
             if found is None:
                 yield Loss(index, part, _what(part))
                 continue  # lost whole: what it held is lost with it
-            if part.cache is not None and not no_breakpoints and not _cached(part, found, cached):
+            if part.cache is not None and not _cached(part, found, cached):
                 yield Loss(index, part, f"the cache breakpoint of {_what(part)}", ("cache",))
             yield from _own_fields(index, part, target)
 

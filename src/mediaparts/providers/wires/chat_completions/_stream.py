@@ -9,8 +9,9 @@ asked for.
 
 What is read, as `read_response` reads it (the first choice, `index` 0; the others are
 skipped): the provider's reasoning field (its `reasoning_field` quirk: reasoning deltas at
-index 0, the API sending it before the answer), `delta.content` (text; a list of chunks: `thinking` chunks as the reasoning that
-comes first, `text` chunks as the text, as a reasoning model streams them), `annotations`
+index 0, the API sending it before the answer), `delta.content` (text; a list of chunks:
+`thinking` chunks as the reasoning that comes first, `text` chunks as the text, as a
+reasoning model streams them), `annotations`
 (citations of that text), `audio` (its `id`, `expires_at` and `transcript` fragments; its
 base64 `data`, which the message does not hold, is checked and let go), `refusal`, `tool_calls`
 merged by their `index` (`id` and name on the first fragment, `function.arguments` fragments
@@ -41,13 +42,13 @@ from mediaparts.providers._wire._reading import as_dict, as_list, maybe, need, p
 from mediaparts.providers._wire._rendering import Served
 from mediaparts.providers._wire._streaming import Fragments, api_error, event_index
 from mediaparts.providers.wires.chat_completions._common import STREAM_EXTRA
-from mediaparts.providers.wires.chat_completions._variants import reasoning_field
 from mediaparts.providers.wires.chat_completions._read import (
     finish_reason,
     read_citation,
     read_response,
     read_usage,
 )
+from mediaparts.providers.wires.chat_completions._variants import reasoning_field
 
 __all__ = ["ChunkStream", "stream"]
 

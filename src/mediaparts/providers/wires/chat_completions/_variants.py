@@ -55,12 +55,12 @@ from mediaparts.providers._wire._reading import (
 from mediaparts.providers._wire._rendering import Served, check_names_quirk
 
 __all__ = [
-    "REASONING_FIELD",
     "AUDIO_STRING",
     "DOCUMENT_URL",
     "IMAGE_URL_STRING",
     "MESSAGE_NAMES",
     "QUIRKS",
+    "REASONING_FIELD",
     "ROLES",
     "THINKING",
     "audio_block",
