@@ -82,15 +82,17 @@ def azure_openai_responses_client() -> Any:
     return _azure(RESPONSES_REPLY)
 
 
-def openrouter_client() -> Any:
-    """An `openai.OpenAI` on OpenRouter's base URL, answering with `CHAT_REPLY`."""
+def _openai_at(base_url: str, reply: dict[str, Any] = CHAT_REPLY) -> Any:
+    """An `openai.OpenAI` on a provider's documented base URL, answering with `reply`."""
     openai = pytest.importorskip("openai")
     return openai.OpenAI(
-        base_url="https://openrouter.ai/api/v1",
-        api_key="sk-or-test",
-        http_client=_http(CHAT_REPLY),
-        max_retries=0,
+        base_url=base_url, api_key="test", http_client=_http(reply), max_retries=0
     )
+
+
+def openrouter_client() -> Any:
+    """An `openai.OpenAI` on OpenRouter's base URL, answering with `CHAT_REPLY`."""
+    return _openai_at("https://openrouter.ai/api/v1")
 
 
 # A Messages API reply, as the first-party API, Vertex AI and Bedrock return it.
@@ -189,4 +191,10 @@ CLIENTS: dict[str, Callable[[], Any]] = {
     "anthropic-vertex": anthropic_vertex_client,
     "anthropic-bedrock": anthropic_bedrock_client,
     "mistral": mistral_client,
+    # The OpenAI SDK at each documented base URL (docs.x.ai, api-docs.deepseek.com, Ollama's
+    # OpenAI compatibility page).
+    "xai": lambda: _openai_at("https://api.x.ai/v1"),
+    "xai-responses": lambda: _openai_at("https://api.x.ai/v1", RESPONSES_REPLY),
+    "deepseek": lambda: _openai_at("https://api.deepseek.com"),
+    "ollama": lambda: _openai_at("http://localhost:11434/v1/"),
 }
