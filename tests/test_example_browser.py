@@ -61,7 +61,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 SCREENSHOT = ROOT / "docs" / "img" / "upload-page.png"
-WINDOW = (1280, 2920)  # tall enough for the cards and the first payload, open
+WINDOW = (1280, 3000)  # tall enough for the cards and the first payload, open
 PROVIDERS = ("anthropic", "openai", "gemini")  # three columns: a screenshot a reader can read
 PHONE = (390, 844)  # a phone's viewport in CSS pixels, where the cells stack in one column
 # A phone photo saved again from a chat, caption and all: a name wider than the page.
