@@ -85,9 +85,7 @@ def azure_openai_responses_client() -> Any:
 def _openai_at(base_url: str, reply: dict[str, Any] = CHAT_REPLY) -> Any:
     """An `openai.OpenAI` on a provider's documented base URL, answering with `reply`."""
     openai = pytest.importorskip("openai")
-    return openai.OpenAI(
-        base_url=base_url, api_key="test", http_client=_http(reply), max_retries=0
-    )
+    return openai.OpenAI(base_url=base_url, api_key="test", http_client=_http(reply), max_retries=0)
 
 
 def openrouter_client() -> Any:

@@ -101,7 +101,7 @@ def fit_image(data: bytes, media_type: str, spec: FitSpec) -> FittedImage:
                     return animated
             # An animation the provider cannot take as its own type keeps its first frame.
             decoded = decode(head, size, first_frame=head.animated)
-            return _fit_still(head, decoded, size, spec, len(data))
+            return _fit_still(head, decoded, size, spec)
     except Image.DecompressionBombError as exc:  # a later frame larger than the header said
         raise MediaTooLarge(
             f"{head.media_type}: {exc}", limit=spec.pixel_cap, media_type=head.media_type
@@ -115,29 +115,16 @@ def _fit_still(
     decoded: Decoded,
     size: tuple[int, int],
     spec: FitSpec,
-    source_bytes: int | None = None,
 ) -> FittedImage:
     out = _output_type(head, decoded, spec)
     # A type with both modes (WebP) starts lossless only for a lossless source.
     modes = encoding(out)
     lossy = modes.quality is not None and (modes.lossless is None or not head.lossless)
     steps = list(decoded.steps)
+    # Lossless coding whose own bytes show it cannot fit in the scalings it has left is
+    # given up early for a lossy type (`_hopeless`). The source's bytes are no guide: an
+    # uncompressed PNG is many times what a re-encode of it takes.
     current, tried, hopeless = size, 0, False
-    if (
-        not lossy
-        and spec.max_bytes is not None
-        and source_bytes is not None
-        and head.media_type == out
-        and head.lossless
-        and _lossy_route(out, decoded, spec) is not None
-    ):
-        # A lossless source of the type written tells, from its own bytes, which lossless
-        # sizes cannot fit: those (costly) encodes are skipped, all of them when none can. Its
-        # bytes scaled by the pixel count are about the least a smaller picture takes (one
-        # holds more detail per pixel), so a prediction over the limit is not tried.
-        while tried < _LOSSLESS_SCALINGS and _over(source_bytes, head, current, spec):
-            current, tried = shrink(current, _STEP), tried + 1
-        hopeless = tried >= _LOSSLESS_SCALINGS
     while True:
         if not hopeless:
             image = resize(decoded.image, current)
@@ -189,14 +176,6 @@ def _lossy_route(out: str, decoded: Decoded, spec: FitSpec) -> str | None:
     return None
 
 
-def _over(source_bytes: int, head: ImageHeader, at: tuple[int, int], spec: FitSpec) -> bool:
-    """Tell whether the source's lossless bytes, scaled to `at` by the pixel count, are over
-    the limit (an encode at `at` would then not fit)."""
-    assert spec.max_bytes is not None  # callers hold a byte limit
-    predicted = source_bytes * at[0] * at[1] / max(1, head.width * head.height)
-    return measured(int(predicted), spec.measure) > spec.max_bytes
-
-
 def _hopeless(
     encoded: int, at: tuple[int, int], size: tuple[int, int], tried: int, spec: FitSpec
 ) -> bool:
@@ -204,15 +183,15 @@ def _hopeless(
 
     Its bytes grow about with the pixel count (a smaller picture holds more detail per pixel,
     so if anything they shrink slower): `encoded` bytes at `at` predict the bytes at the
-    smallest size still to try, the full `size` scaled by 0.75 per scaling. Only a prediction
-    well over the limit (by half again) counts, so a picture near it still gets its tries.
+    smallest size still to try, the full `size` scaled by 0.75 per scaling, about the least
+    it can take there: over the limit, no lossless size left can fit.
     """
     if spec.max_bytes is None or tried >= _LOSSLESS_SCALINGS:
         return False
     smallest = _STEP ** (_LOSSLESS_SCALINGS - 1)
     pixels = size[0] * size[1] * smallest * smallest
     predicted = encoded * pixels / max(1, at[0] * at[1])
-    return measured(int(predicted), spec.measure) > 1.5 * spec.max_bytes
+    return measured(int(predicted), spec.measure) > spec.max_bytes
 
 
 def _next_scale(size: int, spec: FitSpec) -> float:
