@@ -694,3 +694,38 @@ def test_with_deployments_of_a_models_record_starts_from_the_provider() -> None:
     )
     assert provider.rules.image.max_count == 10 and provider.model_rules is None
     assert provider.for_model("edge").rules.image.max_count == 10
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "override", "value"),
+    [
+        ("azure-openai", "gpt-4o", "image_max_count", 2),  # its row raises the count to 50
+        ("ollama", "qwen3:my-finetune", "image_media_types", ("image/png",)),  # a text row
+        ("groq", "llama-3.3-70b-versatile", "image_media_types", ("image/png",)),
+    ],
+)
+def test_with_rules_wins_over_a_models_row(
+    provider: str, model: str, override: str, value: Any
+) -> None:
+    """The caller's `with_rules` changes hold for a model whose row changes the same rule,
+    and survive pickling; the other rules of the row still apply."""
+    changed = mp.providers.get(provider).with_rules(**{override: value})
+    kind, _, field = override.partition("_")
+    for served in (changed, pickle.loads(pickle.dumps(changed))):
+        rules = served.for_model(model).rules
+        assert getattr(rules.for_kind(kind), field) == value
+        assert served.for_model(model).model_rules is not None
+
+
+def test_refusals_name_the_model_at_every_entry_point() -> None:
+    """`check` and `estimate_tokens` name the model and its row as `normalize` does, for an
+    image a model of a provider that takes images elsewhere refuses."""
+    model = "llama-3.3-70b-versatile"
+    said = "groq (model 'llama-3.3-70b-versatile', rules for 'llama-3.3-*')"
+    png = mp.part(TESTDATA / "alpha.png")
+    with pytest.raises(mp.UnsupportedMediaType) as refused:
+        mp.estimate_tokens(png, "groq", model=model)
+    assert said in str(refused.value)
+    payload = mp.render([mp.User(["Look", png])], "groq")
+    violations = mp.check({"model": model, **payload}, "groq")
+    assert any(said in v.message for v in violations), violations

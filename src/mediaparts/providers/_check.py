@@ -208,14 +208,14 @@ def _site_problems(
             f"{', '.join(levels)})",
         )
     if site.url is not None and not rules.url_types:
-        yield site.path, f"{kind}.url", f"{provider.name} does not fetch {kind} URLs"
+        yield site.path, f"{kind}.url", f"{provider.label} does not fetch {kind} URLs"
     if site.data is None:
         return
     actual = yield from _sniffed(site)
     if actual is None:
         return
     if actual not in rules.media_types + getattr(rules, "text_types", ()):
-        yield site.path, f"{kind}.media_type", f"{provider.name} does not accept {actual} {kind}s"
+        yield site.path, f"{kind}.media_type", f"{provider.label} does not accept {actual} {kind}s"
     if not rules.fits(len(site.data)):
         how = "base64 " if rules.measure == "base64" else ""
         yield (

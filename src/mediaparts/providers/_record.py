@@ -70,6 +70,10 @@ class Provider:
     _model: tuple[Provider, str, str] | None = field(
         init=False, default=None, repr=False, compare=False
     )
+    # The caller's `with_rules` changes, kept so that they win over a model's row too.
+    _overrides: Mapping[str, Any] = field(
+        init=False, default_factory=lambda: _NO_QUIRKS, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         _check_record(self)
@@ -81,6 +85,7 @@ class Provider:
         state["quirks"] = dict(self.quirks)
         shape = state.pop("_shape")
         state.pop("_for_models")  # made again when asked
+        state["_overrides"] = dict(self._overrides)
         if self.wire not in wires.names() and isinstance(shape, types.ModuleType):
             state["_module"] = shape.__name__
         elif self.wire not in wires.names():
@@ -94,6 +99,7 @@ class Provider:
         state.setdefault("_shape", None)
         state["_for_models"] = {}
         state.setdefault("_model", None)
+        state["_overrides"] = types.MappingProxyType(state.get("_overrides", {}))
         for name, value in state.items():
             object.__setattr__(self, name, value)
         if module is not None:
@@ -180,7 +186,10 @@ class Provider:
         assert model is not None
         made = base._for_models.get(model)
         if made is None:
-            made = dataclasses.replace(base, rules=base.rules.for_model(model))
+            rules = base.rules.for_model(model)
+            if base._overrides:  # the caller's own changes win over the model's row
+                rules = replace_rules(rules, dict(base._overrides))
+            made = base._copy(rules)
             object.__setattr__(made, "_model", (base, model, row.pattern))
             if len(base._for_models) >= _MODELS_KEPT:  # names come from callers: bounded
                 base._for_models.clear()
@@ -204,12 +213,21 @@ class Provider:
         """Return a copy with some rules changed.
 
         Keys name a field of `Rules` (`max_request_bytes=...`) or one field of a kind's rules
-        as `<kind>_<field>` (`image_max_bytes=...`, `audio_media_types=(...)`).
+        as `<kind>_<field>` (`image_max_bytes=...`, `audio_media_types=(...)`). They hold for
+        every model: a row of `rules.models` (`for_model`) does not undo them.
 
         Raises:
             InvalidConfig: A key names no rule, or a value is of the wrong form.
         """
-        return dataclasses.replace(self, rules=replace_rules(self.rules, overrides))
+        made = self._copy(replace_rules(self.rules, overrides))
+        object.__setattr__(made, "_overrides", {**self._overrides, **overrides})
+        return made
+
+    def _copy(self, rules: Rules) -> Provider:
+        """Return a copy with these rules, keeping the caller's `with_rules` changes."""
+        made = dataclasses.replace(self, rules=rules)
+        object.__setattr__(made, "_overrides", self._overrides)
+        return made
 
     def with_deployments(self, deployments: Mapping[str, str]) -> Provider:
         """Return a copy in which each deployment name takes the rules of its model.
@@ -225,7 +243,7 @@ class Provider:
             UnknownModel: A mapped model is unknown, and unknown models are errors.
         """
         base = self._model[0] if self._model is not None else self  # not a model's rules
-        return dataclasses.replace(base, rules=deployed(base.rules, deployments))
+        return base._copy(deployed(base.rules, deployments))
 
 
 def _messages(value: Any) -> list[Message]:

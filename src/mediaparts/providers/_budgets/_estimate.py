@@ -63,7 +63,7 @@ def media_part_tokens(
     rules = provider.rules.for_kind(kind)
     if not rules.media_types:
         raise UnsupportedMediaType(
-            f"{provider.name} does not accept {kind} ({media_type})",
+            f"{provider.label} does not accept {kind} ({media_type})",
             media_type=media_type,
             provider=provider.name,
         )

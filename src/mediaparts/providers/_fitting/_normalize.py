@@ -117,7 +117,7 @@ def _passed_url(
     if urls == "pass":
         what = media_type or "a URL of unknown type"
         raise UnsupportedMediaType(
-            f"{provider.name} does not fetch {what} from URLs itself, and urls='pass' forbids "
+            f"{provider.label} does not fetch {what} from URLs itself, and urls='pass' forbids "
             "fetching it here; use urls='auto' to inline it",
             media_type=media_type,
             provider=provider.name,
@@ -379,7 +379,7 @@ def _image(
             raise refusal(provider, "image", media_type) from exc
         # A type we convert (HEIC, TIFF, AVIF) whose bytes do not decode: say both.
         raise InvalidMedia(
-            f"{provider.name} does not accept {media_type} as is, and this one cannot be "
+            f"{provider.label} does not accept {media_type} as is, and this one cannot be "
             f"converted: {exc}",
             media_type=media_type,
             provider=provider.name,
