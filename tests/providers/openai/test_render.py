@@ -295,3 +295,34 @@ def test_refusal_as_text_quirk_is_true_or_false(value: Any) -> None:
             rules=mp.providers.get("openai").rules,
             quirks={"refusal_as_text": value},
         )
+
+
+def _reply(message: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+    }
+
+
+def test_read_response_groq_reasoning_field() -> None:
+    """Groq's `message.reasoning` is read as its reasoning (its `reasoning_field` quirk), and
+    goes back on the assistant turn; OpenAI's reply has no such field to read."""
+    reply = _reply({"role": "assistant", "content": "42", "reasoning": "6 times 7"})
+    message = mp.message_from_response(reply, "groq")
+    assert [type(p).__name__ for p in message.parts] == ["ReasoningPart", "TextPart"]
+    sent = mp.render([mp.User("Why?"), message], "groq")["messages"][1]
+    assert sent["reasoning"] == "6 times 7" and sent["content"] == "42"
+
+
+@pytest.mark.parametrize("provider", ["openai", "groq", "deepseek"])
+def test_read_response_content_list_only_where_the_quirk_says(provider: str) -> None:
+    """A reply whose content is a list of chunks is Mistral's shape (`thinking_chunks`); for a
+    provider without the quirk it is refused, not read as reasoning it never sent."""
+    chunks = [{"type": "thinking", "thinking": [{"type": "text", "text": "t"}]}]
+    reply = _reply({"role": "assistant", "content": [*chunks, {"type": "text", "text": "hi"}]})
+    with pytest.raises(mp.InvalidMedia, match="content: expected a string"):
+        mp.message_from_response(reply, provider)
+    assert mp.message_from_response(reply, "mistral").text == "hi"

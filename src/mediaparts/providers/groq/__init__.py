@@ -21,7 +21,10 @@ PROVIDER = _record.Provider(
     # 2026-12).
     # Its assistant message has no `refusal` (groq-python 1.7
     # chat_completion_assistant_message_param.py, read 2026-12): a refusal goes as text.
-    quirks={"stream_extra": "x_groq", "refusal_as_text": True},
+    # Its reasoning models reply with `message.reasoning` (and `delta.reasoning`), and an
+    # assistant message takes it back (groq-python 1.7 chat_completion_message.py,
+    # chat_completion_chunk.py, chat_completion_assistant_message_param.py, read 2026-12).
+    quirks={"stream_extra": "x_groq", "refusal_as_text": True, "reasoning_field": "reasoning"},
 )
 RULES = PROVIDER.rules
 

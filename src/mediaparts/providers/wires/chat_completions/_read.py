@@ -379,9 +379,12 @@ def read_response(response: Any, served: Served) -> Assistant:
     thought = _reasoning(message, at, served)
     parts: list[Read] = [thought] if thought is not None else []
     chunks = message.get("content")
-    if isinstance(chunks, list):  # text and thinking chunks (`_variants.reply_chunks`)
+    # Text and thinking chunks (`_variants.reply_chunks`), for a provider that replies so;
+    # any other reply's content is a string.
+    listed = isinstance(chunks, list) and _variants.has(served, _variants.THINKING)
+    if isinstance(chunks, list) and listed:
         parts.extend(_variants.reply_chunks(chunks, f"{at}.content", served))
-    content = maybe(message, "content", at, str) if not isinstance(chunks, list) else None
+    content = maybe(message, "content", at, str) if not listed else None
     audio = message.get("audio")
     if content:
         annotations = message.get("annotations") or []

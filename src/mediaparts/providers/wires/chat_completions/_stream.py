@@ -48,7 +48,7 @@ from mediaparts.providers.wires.chat_completions._read import (
     read_response,
     read_usage,
 )
-from mediaparts.providers.wires.chat_completions._variants import reasoning_field
+from mediaparts.providers.wires.chat_completions._variants import THINKING, has, reasoning_field
 
 __all__ = ["ChunkStream", "stream"]
 
@@ -107,6 +107,7 @@ class ChunkStream:
         "_audio",
         "_audio_told",
         "_calls",
+        "_chunked",
         "_content",
         "_finish",
         "_finished",
@@ -129,6 +130,7 @@ class ChunkStream:
         self._thinking = Fragments()  # the text of `thinking` chunks (a list delta)
         # Or of the provider's reasoning field (its `reasoning_field` quirk), as text deltas.
         self._reasoning_field = reasoning_field(served)
+        self._chunked = has(served, THINKING)
         self._signature: str | None = None
         self._annotations: list[dict[str, Any]] = []
         self._waiting: list[Citation] = []  # citations whose text has not begun
@@ -210,9 +212,10 @@ class ChunkStream:
                 self._thinking.add(thought)
                 deltas.append(Delta(kind="reasoning", index=0, text=thought))
         chunks = delta.get("content")
-        if isinstance(chunks, list):
+        listed = isinstance(chunks, list) and self._chunked  # the thinking_chunks quirk
+        if isinstance(chunks, list) and listed:
             self._chunks(chunks, f"{at}.content", deltas)
-        content = maybe(delta, "content", at, str) if not isinstance(chunks, list) else None
+        content = maybe(delta, "content", at, str) if not listed else None
         if content is not None:
             self._text(content, deltas)
         annotations = delta.get("annotations")
