@@ -326,3 +326,32 @@ def test_read_response_content_list_only_where_the_quirk_says(provider: str) -> 
     with pytest.raises(mp.InvalidMedia, match="content: expected a string"):
         mp.message_from_response(reply, provider)
     assert mp.message_from_response(reply, "mistral").text == "hi"
+
+
+@pytest.mark.parametrize("field", ["content", "tool_calls", "role"])
+def test_reasoning_field_quirk_refuses_a_field_the_wire_writes(field: str) -> None:
+    """The reasoning field cannot be one the wire writes itself (its text would be read
+    twice, or over a tool call)."""
+    with pytest.raises(mp.InvalidConfig, match="not one the wire writes"):
+        mp.providers.register(
+            "bad-reasoning",
+            wire="openai",
+            rules=mp.providers.get("openai").rules,
+            quirks={"reasoning_field": field},
+        )
+
+
+def test_stream_extra_error_ends_a_stream_whose_chunk_has_usage() -> None:
+    """An error in the provider's own chunk object stops the stream even when the chunk also
+    carries top-level usage."""
+    chunk = {
+        "id": "c1",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        "x_groq": {"error": "over capacity"},
+    }
+    with pytest.raises(mp.StreamError, match="over capacity"):
+        mp.message_from_stream([chunk], "groq")

@@ -177,9 +177,10 @@ class ChunkStream:
                 self._delta(as_dict(delta, f"{at}.delta"), f"{at}.delta", deltas)
             if choice.get("finish_reason") is not None and not self._finished:
                 self._stop(choice["finish_reason"], f"{at}.finish_reason", deltas)
+        extra = self._extra(chunk)  # raises the error the provider's own object carries
         found = chunk.get("usage")
         if found is None:
-            found = self._extra(chunk)
+            found = extra
         if found is not None:
             usage = read_usage(found)
             self._usage = found

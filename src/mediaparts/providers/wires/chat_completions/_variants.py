@@ -90,6 +90,10 @@ DOCUMENT_URL = "document_url"
 # in the message, and that provider's own reasoning written back there. DeepSeek answers 400
 # when a tool-call turn's reasoning is not sent back (its Thinking Mode guide, read 2026-12).
 REASONING_FIELD = "reasoning_field"
+# The fields of an assistant message the wire itself writes: no reasoning goes there.
+_OWN_FIELDS = frozenset(
+    {"role", "content", "name", "refusal", "audio", "tool_calls", "function_call"}
+)
 QUIRKS: Mapping[str, str] = {
     ROLES: "the message roles the API takes (a sequence); without it all six. A developer "
     "message is sent as system where developer is not among them (reported lost)",
@@ -116,10 +120,11 @@ def check_quirks(name: str, quirks: Mapping[str, Any]) -> None:
     """
     check_names_quirk(name, quirks, ROLES, "message role names")
     field = quirks.get(REASONING_FIELD, "reasoning")
-    if not isinstance(field, str) or not field.isidentifier():
+    if not isinstance(field, str) or not field.isidentifier() or field in _OWN_FIELDS:
         raise InvalidConfig(
-            f"provider {excerpt(name)}: quirk {REASONING_FIELD} must name a message field (an "
-            f"identifier string), got {excerpt(field)}"
+            f"provider {excerpt(name)}: quirk {REASONING_FIELD} must name a message field of "
+            f"its own (an identifier string, not one the wire writes: "
+            f"{', '.join(sorted(_OWN_FIELDS))}), got {excerpt(field)}"
         )
     for quirk in QUIRKS.keys() - {ROLES, REASONING_FIELD}:
         value = quirks.get(quirk, False)
