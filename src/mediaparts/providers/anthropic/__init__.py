@@ -6,11 +6,12 @@ Files API ids are taken.
 
 Internal exports, for `anthropic_vertex` and `anthropic_bedrock` (not in `__all__`):
 `on_cloud`, the Messages API's rules as a cloud serves them (its model tables in the route's
-model ids).
+model ids), and `batch_body`, the Messages body of one of their batch lines.
 """
 
 from mediaparts.providers import _record
 from mediaparts.providers.anthropic import _batch, _files, _tables
+from mediaparts.providers.anthropic._clouds import batch_body as batch_body
 from mediaparts.providers.anthropic._clouds import on_cloud as on_cloud
 from mediaparts.providers.anthropic._tables import FILES_BETA
 

@@ -14,14 +14,16 @@ each route's package gives.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from mediaparts._errors import InvalidConfig
+from mediaparts.providers._batching._types import request_fields
 from mediaparts.providers._budgets._model_rows import ModelRule
 from mediaparts.providers._rules import Rules
 from mediaparts.providers.anthropic._tables import RULES
 
-__all__ = ["on_cloud", "respelled"]
+__all__ = ["batch_body", "on_cloud", "respelled"]
 
 T = TypeVar("T")
 
@@ -83,3 +85,30 @@ def on_cloud(
         max_request_bytes=max_request_bytes,
         **{**batch, **fields},
     )
+
+
+def batch_body(
+    custom_id: str,
+    payload: dict[str, Any],
+    params: Mapping[str, Any],
+    provider: str,
+    version: str,
+) -> dict[str, Any]:
+    """The Messages body of one batch line of a cloud route: the conversation, the route's
+    `anthropic_version` and the caller's `params`, with `max_tokens` and no model (the batch
+    job names the model on both routes).
+
+    Raises:
+        InvalidConfig: No `max_tokens` in `params`, `params` names a model, or sets a field
+            the conversation wrote.
+    """
+    if "max_tokens" not in params:
+        raise InvalidConfig(
+            f"a {provider} batch line needs max_tokens: pass params={{'max_tokens': ...}} "
+            f"({custom_id})"
+        )
+    if "model" in params:
+        raise InvalidConfig(
+            f"a {provider} batch line names no model: the batch job does ({custom_id})"
+        )
+    return request_fields(payload, {"anthropic_version": version, **params}, provider)

@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mediaparts._errors import InvalidConfig
 from mediaparts.providers import bedrock
-from mediaparts.providers._batching._types import request_fields
+from mediaparts.providers.anthropic import batch_body
 from mediaparts.providers.anthropic_bedrock._tables import ANTHROPIC_VERSION, PROVIDER
 
 __all__ = ["batch_request", "batch_result"]
@@ -30,16 +29,7 @@ def batch_request(
         InvalidConfig: No `max_tokens` in `params` (required), `params` names a model (the
             job does) or sets a field the conversation wrote.
     """
-    if "max_tokens" not in params:
-        raise InvalidConfig(
-            f"a {PROVIDER} batch record needs max_tokens: pass params={{'max_tokens': ...}} "
-            f"({custom_id})"
-        )
-    if "model" in params:
-        raise InvalidConfig(
-            f"a {PROVIDER} batch record names no model: the batch job does ({custom_id})"
-        )
-    body = request_fields(payload, {"anthropic_version": ANTHROPIC_VERSION, **params}, PROVIDER)
+    body = batch_body(custom_id, payload, params, PROVIDER, ANTHROPIC_VERSION)
     return {"recordId": custom_id, "modelInput": body}
 
 

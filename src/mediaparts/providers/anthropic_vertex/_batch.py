@@ -10,13 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mediaparts._errors import InvalidConfig
-from mediaparts.providers._batching._types import (
-    BatchRecord,
-    need_id,
-    request_fields,
-    result_error,
-)
+from mediaparts.providers._batching._types import BatchRecord, need_id, result_error
+from mediaparts.providers.anthropic import batch_body
 from mediaparts.providers.anthropic_vertex._tables import ANTHROPIC_VERSION, PROVIDER
 
 __all__ = ["batch_request", "batch_result"]
@@ -31,16 +26,7 @@ def batch_request(
         InvalidConfig: No `max_tokens` in `params` (required), `params` names a model (the
             job does) or sets a field the conversation wrote.
     """
-    if "max_tokens" not in params:
-        raise InvalidConfig(
-            f"a {PROVIDER} batch request needs max_tokens: pass params={{'max_tokens': ...}} "
-            f"({custom_id})"
-        )
-    if "model" in params:
-        raise InvalidConfig(
-            f"a {PROVIDER} batch line names no model: the batch job does ({custom_id})"
-        )
-    body = request_fields(payload, {"anthropic_version": ANTHROPIC_VERSION, **params}, PROVIDER)
+    body = batch_body(custom_id, payload, params, PROVIDER, ANTHROPIC_VERSION)
     return {"custom_id": custom_id, "request": body}
 
 
