@@ -32,7 +32,12 @@ from tests.providers._sdk import (
     validate_request,
     xai_messages,
 )
-from tests.providers._send_clients import MISTRAL_REPLY
+from tests.providers._send_clients import (
+    CHAT_REPLY,
+    MESSAGE_REPLY,
+    MISTRAL_REPLY,
+    RESPONSES_REPLY,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -341,50 +346,11 @@ def test_strict_check_catches_unknown_keys() -> None:
 
 # -- the real clients, over a mock transport ----------------------------------------------------
 
+# The replies the mock transports give, one per wire (the docs' send clients give the same).
 _REPLIES: dict[str, dict[str, Any]] = {
-    "openai": {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "gpt-4o",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": "ok"},
-                "finish_reason": "stop",
-                "logprobs": None,
-            }
-        ],
-    },
-    "openai-responses": {
-        "id": "resp_1",
-        "object": "response",
-        "created_at": 0,
-        "model": "gpt-4o",
-        "status": "completed",
-        "output": [
-            {
-                "type": "message",
-                "id": "msg_1",
-                "role": "assistant",
-                "status": "completed",
-                "content": [{"type": "output_text", "text": "ok", "annotations": []}],
-            }
-        ],
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-    },
-    "anthropic": {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test-model",
-        "content": [{"type": "text", "text": "ok"}],
-        "stop_reason": "end_turn",
-        "stop_sequence": None,
-        "usage": {"input_tokens": 1, "output_tokens": 1},
-    },
+    "openai": CHAT_REPLY,
+    "openai-responses": RESPONSES_REPLY,
+    "anthropic": MESSAGE_REPLY,
 }
 
 

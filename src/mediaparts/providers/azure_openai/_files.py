@@ -6,18 +6,12 @@ The openai SDK's clients store there: `openai.AzureOpenAI` (`azure_endpoint=...`
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from mediaparts.providers._files import (
-    FileApi,
-    Stored,
-    UploadRequest,
-    answer,
-    awaited,
-    fingerprint,
-    member,
-)
+from mediaparts.providers._files import FileApi, fingerprint
 from mediaparts.providers.azure_openai._tables import AZURE_FILE_STORE, STORE
+from mediaparts.providers.openai import acreate_file, create_file
 
 __all__ = ["FILES"]
 
@@ -27,30 +21,10 @@ _CLIENT = (
 )
 
 
-def _arguments(request: UploadRequest) -> dict[str, Any]:
-    # Azure refuses `user_data`; `assistants` is its documented stand-in (how-to/responses,
-    # "File input", read 2026-12).
-    return {
-        "file": (request.filename, request.data, request.media_type),
-        "purpose": request.purpose or "assistants",
-    }
-
-
-def _stored(created: Any) -> Stored:
-    expires = getattr(created, "expires_at", None)
-    return Stored(file_id=str(created.id), expires_at=float(expires) if expires else None)
-
-
-def upload(client: Any, request: UploadRequest) -> Stored:
-    """Store one file in the Azure OpenAI resource's store with a blocking client."""
-    create = member(client, "files.create", STORE, _CLIENT)
-    return _stored(answer(create(**_arguments(request)), STORE))
-
-
-async def aupload(client: Any, request: UploadRequest) -> Stored:
-    """Store one file in the Azure OpenAI resource's store with an async client."""
-    create = member(client, "files.create", STORE, _CLIENT)
-    return _stored(await awaited(create(**_arguments(request)), STORE))
+# Azure refuses `user_data`; `assistants` is its documented stand-in (how-to/responses, "File
+# input", read 2026-12). Partials of OpenAI's upload calls, so the record pickles.
+upload = functools.partial(create_file, STORE, _CLIENT, "assistants")
+aupload = functools.partial(acreate_file, STORE, _CLIENT, "assistants")
 
 
 # What the openai SDK keeps as `api_key` when the client authenticates otherwise: Entra ID's

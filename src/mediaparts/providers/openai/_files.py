@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from mediaparts.providers._files import (
@@ -15,17 +16,17 @@ from mediaparts.providers._files import (
 )
 from mediaparts.providers.openai._tables import FILE_STORE
 
-__all__ = ["FILES"]
+__all__ = ["FILES", "acreate_file", "create_file"]
 
 _CLIENT = "an openai.OpenAI client (openai.AsyncOpenAI for aupload)"
 
 
-def _arguments(request: UploadRequest) -> dict[str, Any]:
+def _arguments(request: UploadRequest, purpose: str) -> dict[str, Any]:
     # A (name, bytes, type) tuple: the SDK sends it as the multipart `file` field with that
     # content type (openai-python `_files.py`, read 2026-12).
     return {
         "file": (request.filename, request.data, request.media_type),
-        "purpose": request.purpose or "user_data",
+        "purpose": request.purpose or purpose,
     }
 
 
@@ -34,16 +35,26 @@ def _stored(created: Any) -> Stored:
     return Stored(file_id=str(created.id), expires_at=float(expires) if expires else None)
 
 
-def upload(client: Any, request: UploadRequest) -> Stored:
-    """Store one file in OpenAI's file store with a blocking client."""
-    create = member(client, "files.create", "openai", _CLIENT)
-    return _stored(answer(create(**_arguments(request)), "openai"))
+def create_file(
+    store: str, clients: str, purpose: str, client: Any, request: UploadRequest
+) -> Stored:
+    """Store one file with an openai SDK client's blocking `files.create` (`store` names the
+    store in errors, `clients` the clients that do, `purpose` the default purpose)."""
+    create = member(client, "files.create", store, clients)
+    return _stored(answer(create(**_arguments(request, purpose)), store))
 
 
-async def aupload(client: Any, request: UploadRequest) -> Stored:
-    """Store one file in OpenAI's file store with an async client."""
-    create = member(client, "files.create", "openai", _CLIENT)
-    return _stored(await awaited(create(**_arguments(request)), "openai"))
+async def acreate_file(
+    store: str, clients: str, purpose: str, client: Any, request: UploadRequest
+) -> Stored:
+    """`create_file` with an async client."""
+    create = member(client, "files.create", store, clients)
+    return _stored(await awaited(create(**_arguments(request, purpose)), store))
+
+
+# Partials of module functions, so the record pickles for worker processes.
+upload = functools.partial(create_file, "openai", _CLIENT, "user_data")
+aupload = functools.partial(acreate_file, "openai", _CLIENT, "user_data")
 
 
 # What openai-python keeps as `api_key` when the key is not one: a key function's client
