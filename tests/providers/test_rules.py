@@ -571,6 +571,28 @@ def test_for_model_keeps_the_rules_for_other_models(model: str | None) -> None:
     assert provider.for_model(model) is provider and provider.model_rules is None
 
 
+def test_for_model_scans_the_rows_once_per_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model name is matched against the rows once, whether or not a row matches it, and
+    the names remembered are bounded (they come from callers)."""
+    from mediaparts.providers import _record
+    from mediaparts.providers._model_rules import model_rules_row as scan
+
+    provider, scans = _by_model(), []
+
+    def counted(rows: Any, model: str | None) -> Any:
+        scans.append(model)
+        return scan(rows, model)
+
+    monkeypatch.setattr(_record, "model_rules_row", counted)
+    for _ in range(3):
+        assert provider.for_model("gpt-4o") is provider
+        assert provider.for_model("text-1").model_rules == "text-*"
+    assert scans == ["gpt-4o", "text-1"]
+    for i in range(_record._MODELS_KEPT + 5):
+        provider.for_model(f"model-{i}")
+    assert len(provider._for_models) <= _record._MODELS_KEPT
+
+
 def test_for_model_matches_a_vendor_prefix_pattern_on_the_whole_name() -> None:
     """A pattern with a `/` (a router's vendor prefix) matches the whole model name."""
     provider = _by_model()

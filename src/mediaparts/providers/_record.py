@@ -180,17 +180,24 @@ class Provider:
             InvalidConfig: `model` is not a string, or the row's changes name no rule.
         """
         base = self._model[0] if self._model is not None else self
-        row = model_rules_row(base.rules.models, model) if base.rules.models else None
-        if row is None:
+        if not base.rules.models:
             return base
-        assert model is not None
-        made = base._for_models.get(model)
-        if made is None:
+        # Every name asked for is remembered, those no row matches too (as the base itself):
+        # a render per request then costs one lookup, not a scan of the rows.
+        made = base._for_models.get(model) if isinstance(model, str) else None
+        if made is not None:
+            return made
+        row = model_rules_row(base.rules.models, model)
+        if row is None:
+            made = base
+        else:
+            assert model is not None
             rules = base.rules.for_model(model)
             if base._overrides:  # the caller's own changes win over the model's row
                 rules = replace_rules(rules, dict(base._overrides))
             made = base._copy(rules)
             object.__setattr__(made, "_model", (base, model, row.pattern))
+        if model is not None:
             if len(base._for_models) >= _MODELS_KEPT:  # names come from callers: bounded
                 base._for_models.clear()
             base._for_models[model] = made
