@@ -27,28 +27,45 @@ import json
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import inputs
 from bench_count import text_conversation
 from bench_render import _FLOORS
-from harness import PeerUnavailable, Row, cache_dir, median_time, run_peer
+from harness import PeerUnavailable, Row, median_time, run_peer
 from PIL import Image
 
 import mediaparts as mp
 
-MESSAGES = 1000
 PROVIDERS = ("openai", "anthropic", "gemini")
-PEERS = ("litellm", "langchain", "pydantic-ai")
+PEERS = ("litellm", "langchain", "pydantic-ai", "tiktoken")
 PHOTO_AT = (3, 13)  # the user messages of the 20 that carry a photo
-GROUPS = {
-    "messages/text": f"render {{}}, {MESSAGES:,} text messages in each library's own types",
-    "messages/photos": "render {} again, 20 messages with two 12 MP EXIF-rotated photos",
-    "dicts/text": f"OpenAI dicts → {{}} payload, {MESSAGES:,} text messages",
-    "dicts/mixed": "OpenAI dicts → {} payload, 100 messages with tool calls and image URLs",
-}
 NO_TARGET = "no target (for reference)"
+Jobs = dict[str, Callable[[], Any]]
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big the conversations are (smaller in the smoke test)."""
+
+    messages: int = 1000
+    photo: tuple[int, int] = (4032, 3024)  # a 12 MP phone photo, as stored (sideways)
+
+    def label(self, key: str) -> str:
+        """A row's name for a job `<group>/<conversation>/<provider>`."""
+        group, provider = key.rsplit("/", 1)
+        text = f"{self.messages:,} text messages"
+        photos = "20 messages with two {}x{} EXIF-rotated photos".format(*self.photo)
+        return {
+            "messages/text": f"render {provider}, {text} in each library's own types",
+            "messages/photos": f"render {provider} again, {photos}",
+            "dicts/text": f"OpenAI dicts → {provider} payload, {text}",
+            "dicts/mixed": f"OpenAI dicts → {provider} payload, 100 messages with tool calls and "
+            "image URLs",
+            "count/text": f"count_tokens, {text}, {provider} (gpt-4o)",
+        }[group]
 
 
 def mixed_dicts(blocks: int = 25) -> list[dict[str, Any]]:
@@ -78,20 +95,12 @@ def mixed_dicts(blocks: int = 25) -> list[dict[str, Any]]:
     return out
 
 
-def _photo_paths() -> list[Path]:
-    paths = []
-    for i in range(len(PHOTO_AT)):
-        inputs.phone_jpeg(i)
-        paths.append(cache_dir() / f"phone-4032x3024-q90-orient6-{i}.jpg")
-    return paths
-
-
-def photo_conversation(paths: list[Path]) -> list[mp.Message]:
-    """20 messages of text; the users at PHOTO_AT carry one phone photo each, as fresh parts."""
+def photo_conversation(photos: list[bytes]) -> list[mp.Message]:
+    """20 messages of text; the users at PHOTO_AT carry one photo each, as fresh parts."""
     messages = text_conversation(20)
-    for at, path in zip(PHOTO_AT, paths, strict=True):
+    for at, data in zip(PHOTO_AT, photos, strict=True):
         text = "".join(p.text for p in messages[at].parts if isinstance(p, mp.TextPart))
-        messages[at] = mp.User(text, files=[mp.ImagePart.from_bytes(path.read_bytes())])
+        messages[at] = mp.User(text, files=[mp.ImagePart.from_bytes(data)])
     return messages
 
 
@@ -149,33 +158,8 @@ def verdict(payload: dict[str, Any], provider: str) -> str:
     return f"**rejected** by check(): {named}{more}"
 
 
-def _first_render(paths: list[Path], provider: str) -> float:
-    """Seconds of the first render of freshly made photo parts (nothing fitted yet)."""
-    fresh = photo_conversation(paths)
-    start = time.perf_counter()
-    mp.render(fresh, provider)
-    return time.perf_counter() - start
-
-
-def _ours(
-    text: list[mp.Message], photos: list[mp.Message], dicts: list[Any], mixed: list[Any]
-) -> dict[str, tuple[float, Callable[[], Any]]]:
-    """Our seconds for each job, and the call (to see its payload or count)."""
-    jobs: dict[str, Callable[[], Any]] = {}
-    for p in PROVIDERS:
-        jobs[f"messages/text/{p}"] = functools.partial(mp.render, text, p)
-        jobs[f"messages/photos/{p}"] = functools.partial(mp.render, photos, p)
-        for name, given in (("text", dicts), ("mixed", mixed)):
-            jobs[f"dicts/{name}/{p}"] = lambda g=given, p=p: mp.render(
-                mp.messages_from(g, "openai"), p
-            )
-    jobs["count/text/openai"] = lambda: mp.count_tokens(text, "openai", model="gpt-4o")
-    # The photo renders repeat 7 times after a warm-up render, as the others do; the warm-up
-    # is the first render of those parts, the one that fits the photos.
-    return {key: (median_time(fn, repeat=7), fn) for key, fn in jobs.items()}
-
-
 def _floors(turns: list[tuple[str, str]], dicts: list[dict[str, Any]]) -> dict[str, float]:
+    """The least any library can do for each job: the target dicts by hand, or the tokenizer."""
     from mediaparts.providers._budgets import _tokenizer
 
     floors = {}
@@ -194,6 +178,7 @@ def _floors(turns: list[tuple[str, str]], dicts: list[dict[str, Any]]) -> dict[s
 
 
 def _floor_note(key: str, floors: dict[str, float]) -> str:
+    """The floor of a job, for its rows' note ("" when it has none)."""
     if key not in floors:
         return ""
     what = "bpe-openai encode alone" if key.startswith("count") else "the dicts by hand"
@@ -212,117 +197,142 @@ def _tokens_note(theirs: int, ours: Any) -> str:
     return f"counts {theirs:,} tokens, ours {ours.total:,}"
 
 
-def _peer_note(key: str, peer: str, result: dict[str, Any], ours: Any, provider: str) -> str:
+def _peer_note(key: str, peer: str, result: dict[str, Any], ours: Any) -> str:
+    """What a peer's result is: its count, or its payload's photos and `mp.check`'s verdict."""
     if "tokens" in result:
         return f"{peer} {_tokens_note(result['tokens'], ours)}"
     payload = json.loads(Path(result["payload"]).read_text())
     sent = f"{_sent(payload)}; " if key.startswith("messages/photos") else ""
-    return f"{peer} {sent}{verdict(payload, provider)}"
+    return f"{peer} {sent}{verdict(payload, key.rsplit('/', 1)[1])}"
 
 
-def run(repeat: int = 7) -> tuple[list[Row], str]:
-    text = text_conversation(MESSAGES)
+def _ours(
+    text: list[mp.Message], photos: list[mp.Message], dicts: list[Any], mixed: list[Any]
+) -> Jobs:
+    """Our call for each job, in the order of the rows."""
+    jobs: Jobs = {}
+    for p in PROVIDERS:
+        jobs[f"messages/text/{p}"] = functools.partial(mp.render, text, p)
+    for p in PROVIDERS:
+        jobs[f"messages/photos/{p}"] = functools.partial(mp.render, photos, p)
+    for name, given in (("text", dicts), ("mixed", mixed)):
+        for p in PROVIDERS:
+            jobs[f"dicts/{name}/{p}"] = lambda g=given, p=p: mp.render(
+                mp.messages_from(g, "openai"), p
+            )
+    jobs["count/text/openai"] = lambda: mp.count_tokens(text, "openai", model="gpt-4o")
+    return jobs
+
+
+def _first_render(photos: list[bytes], provider: str) -> float:
+    """Seconds of the first render of freshly made photo parts (nothing fitted yet)."""
+    fresh = photo_conversation(photos)
+    start = time.perf_counter()
+    mp.render(fresh, provider)
+    return time.perf_counter() - start
+
+
+def run(sizes: Sizes | None = None, repeat: int = 7) -> tuple[list[Row], str]:
+    """Time each job for us and for each peer; return the rows and the photo table."""
+    sizes = sizes or Sizes()
+    text = text_conversation(sizes.messages)
     turns = _turns(text)
     dicts = mp.render(text, "openai")["messages"]
     mixed = mixed_dicts()
-    paths = _photo_paths()
-    photos = photo_conversation(paths)
-    photo_turns = [
-        (role, said, str(paths[PHOTO_AT.index(i)]) if i in PHOTO_AT else None)
-        for i, (role, said) in enumerate(_turns(photos))
-    ]
-    ours = _ours(text, photos, dicts, mixed)
-    firsts = {p: min(_first_render(paths, p) for _ in range(2)) for p in PROVIDERS}
+    paths = [inputs.phone_jpeg(i, sizes.photo) for i in range(len(PHOTO_AT))]
+    raw = [path.read_bytes() for path in paths]
+    photos = photo_conversation(raw)
+    # The photo renders, like the others, run `repeat` times after a warm-up render: the
+    # warm-up is these parts' first render, the one that fits the photos.
+    ours = {
+        key: (median_time(fn, repeat=repeat), fn)
+        for key, fn in _ours(text, photos, dicts, mixed).items()
+    }
+    firsts = {p: min(_first_render(raw, p) for _ in range(2)) for p in PROVIDERS}
     floors = _floors(turns, dicts)
+    at = dict(zip(PHOTO_AT, paths, strict=True))
+    job = {
+        "turns": turns,
+        "photos": [
+            (role, said, str(at[i]) if i in at else None)
+            for i, (role, said) in enumerate(_turns(photos))
+        ],
+        "dicts": dicts,
+        "mixed": mixed,
+        "repeat": repeat,
+    }
     with tempfile.TemporaryDirectory() as out:
-        job = {
-            "turns": turns,
-            "photos": photo_turns,
-            "dicts": dicts,
-            "mixed": mixed,
-            "out": out,
-            "repeat": repeat,
-        }
         try:
-            peers = run_peer("request_payloads.py", job)
+            peers = run_peer("request_payloads.py", {**job, "out": out})
         except PeerUnavailable as exc:
-            peers = {name: {"error": str(exc)} for name in (*PEERS, "tiktoken")}
-        rows, lines = _rows(ours, firsts, floors, peers)
-    return rows, "\n".join(lines) + "\n"
-
-
-def _label(key: str) -> str:
-    group, provider = key.rsplit("/", 1)
-    if group == "count/text":
-        return f"count_tokens, {MESSAGES:,} text messages, openai (gpt-4o)"
-    return GROUPS[group].format(provider)
+            peers = {name: {"error": str(exc)} for name in PEERS}
+        return _rows(sizes, ours, firsts, floors, peers)
 
 
 def _rows(
+    sizes: Sizes,
     ours: dict[str, tuple[float, Callable[[], Any]]],
     firsts: dict[str, float],
     floors: dict[str, float],
     peers: dict[str, Any],
-) -> tuple[list[Row], list[str]]:
+) -> tuple[list[Row], str]:
+    """The rows (ours against each peer, or alone with why), and the table of photos sent."""
     rows: list[Row] = []
     lines = [
-        "Photos: two 4032x3024 JPEGs (q=90, about 1.8 MB) stored sideways with EXIF "
-        "Orientation=6, in a 20-message conversation. “sends” is what each payload carries; "
-        "“rejected” is `mp.check(payload, provider)`.\n",
+        "Photos: two {}x{} JPEGs (q=90) stored sideways with EXIF Orientation=6, in a "
+        "20-message conversation rendered again and again. “sends” is what each payload "
+        "carries (“sideways”: the rotation is left to the provider); “rejected” is "
+        "`mp.check(payload, provider)`.\n".format(*sizes.photo),
         "| library | provider | render again | what it sends |",
         "|---|---|---|---|",
     ]
     for key, (seconds, call) in ours.items():
         provider = key.rsplit("/", 1)[1]
         mine = call()
-        if key.startswith("messages/photos"):
+        photos = key.startswith("messages/photos")
+        if photos:
             lines.append(
                 f"| mediaparts {mp.__version__} | {provider} | {seconds * 1e3:.1f} ms "
                 f"(first {firsts[provider] * 1e3:.0f} ms) | {_sent(mine)}; "
                 f"{verdict(mine, provider)} |"
             )
-        found = False
-        for peer, entry in peers.items():
-            result = entry.get("jobs", {}).get(key)
-            if result is None:
-                continue
-            found = True
-            rows.append(_peer_row(key, peer, entry, result, (seconds, mine), firsts, floors))
-            if key.startswith("messages/photos") and "payload" in result:
-                note = _peer_note(key, peer, result, mine, provider).removeprefix(f"{peer} ")
+        doing = {peer: e for peer, e in peers.items() if key in e.get("jobs", {})}
+        for peer, entry in doing.items():
+            result = entry["jobs"][key]
+            notes = [_floor_note(key, floors)]
+            if photos:
+                notes.append(f"our first render {firsts[provider] * 1e3:.0f} ms")
+            rows.append(_peer_row(sizes.label(key), key, peer, entry, (seconds, mine), notes))
+            if photos and "payload" in result:
+                what = _peer_note(key, peer, result, mine).removeprefix(f"{peer} ")
                 lines.append(
-                    f"| {peer} {entry['version']} | {provider} | {result['seconds'] * 1e3:.1f} ms "
-                    f"| {note} |"
+                    f"| {peer} {entry['version']} | {provider} | "
+                    f"{result['seconds'] * 1e3:.1f} ms | {what} |"
                 )
-        if not found:
+        if not doing:
             # The last line of each failure: the cause, without its traceback.
             why = "; ".join(
                 sorted({str(e.get("error", "no result")).splitlines()[-1] for e in peers.values()})
             )
-            rows.append(
-                Row(_label(key), seconds, 0.0, "", note=f"peers: {why}; {_floor_note(key, floors)}")
-            )
-    return rows, lines
+            note = "; ".join(n for n in (f"peers: {why}", _floor_note(key, floors)) if n)
+            rows.append(Row(sizes.label(key), seconds, 0.0, "", note=note))
+    return rows, "\n".join(lines) + "\n"
 
 
 def _peer_row(
+    label: str,
     key: str,
     peer: str,
     entry: dict[str, Any],
-    result: dict[str, Any],
     ours: tuple[float, Any],
-    firsts: dict[str, float],
-    floors: dict[str, float],
+    notes: list[str],
 ) -> Row:
     """One row: our time and result against one peer's, with the peer's payload checked."""
-    label = f"{_label(key)}, vs {peer}"
     seconds, mine = ours
-    provider = key.rsplit("/", 1)[1]
+    result = entry["jobs"][key]
+    label = f"{label}, vs {peer}"
     if "error" in result:
         return Row(label, seconds, 0.0, "", note=f"{peer}: {result['error'][:160]}")
-    notes = [_peer_note(key, peer, result, mine, provider), _floor_note(key, floors)]
-    if key.startswith("messages/photos"):
-        notes.append(f"our first render {firsts[provider] * 1e3:.0f} ms")
     baseline = f"{peer} {entry['version']}"
     if peer == "tiktoken":
         baseline += " encode alone (o200k_base)"
@@ -332,5 +342,5 @@ def _peer_row(
         result["seconds"],
         baseline,
         target=NO_TARGET,
-        note="; ".join(n for n in notes if n),
+        note="; ".join(n for n in (_peer_note(key, peer, result, mine), *notes) if n),
     )

@@ -189,7 +189,10 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "detect-path": rows_only(lambda: bench_detect_path(args.detect_mib * 2**20)),
         "normalize": rows_only(bench_normalize.normalize_rows),
         "peers": lambda: bench_peers.run(),
-        "peers-requests": lambda: bench_peer_requests.run(),
+        "peers-requests": lambda: bench_peer_requests.run(
+            bench_peer_requests.Sizes(args.requests_messages, args.requests_photo),
+            repeat=args.repeat_requests,
+        ),
         "fetch": rows_only(lambda: bench_fetch.run(counts=(40, 100), latency=0.15)),
         "many": rows_only(
             lambda: bench_normalize.normalize_many_rows(args.many, repeat=args.repeat_many)
@@ -240,6 +243,15 @@ _TITLES = {
 }
 
 
+def _pixels(text: str) -> tuple[int, int]:
+    """Parse "WxH" into (W, H)."""
+    width, _, height = text.partition("x")
+    try:
+        return int(width), int(height)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WxH, such as 4032x3024, not {text!r}") from None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="rewrite docs/performance.md")
@@ -254,6 +266,17 @@ def main() -> None:
     parser.add_argument("--repeat-many", type=int, default=3)
     parser.add_argument("--repeat-detection", type=int, default=15)
     parser.add_argument("--ray-images", type=int, default=160, help="images for the Ray rows")
+    parser.add_argument(
+        "--requests-messages", type=int, default=1000, help="text messages for peers-requests"
+    )
+    parser.add_argument("--repeat-requests", type=int, default=7)
+    parser.add_argument(
+        "--requests-photo",
+        type=_pixels,
+        default=(4032, 3024),
+        metavar="WxH",
+        help="the size of the photos for peers-requests (as stored, sideways)",
+    )
     args = parser.parse_args()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTION_NAMES))
