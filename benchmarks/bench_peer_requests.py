@@ -316,6 +316,9 @@ def _rows(
             )
             note = "; ".join(n for n in (f"peers: {why}", _floor_note(key, floors)) if n)
             rows.append(Row(sizes.label(key), seconds, 0.0, "", note=note))
+    driven = [f"- {peer} {e['version']}: {e['how']}" for peer, e in peers.items() if "how" in e]
+    if driven:
+        lines += ["", "What each peer runs (`benchmarks/peers/request_payloads.py`):", *driven]
     return rows, "\n".join(lines) + "\n"
 
 

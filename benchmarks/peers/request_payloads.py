@@ -28,7 +28,8 @@ source); the private functions are named in "how":
   `ChatOpenAI.get_num_tokens_from_messages` (tiktoken).
 - pydantic-ai: `ModelRequest`/`ModelResponse` with `BinaryContent` photos, mapped by
   `AnthropicModel._map_message` and `OpenAIChatModel._map_messages` (private methods, run on
-  one event loop). It has no reader of OpenAI dicts and no offline count.
+  one event loop); for Anthropic the photos' base64, which its SDK encodes at send time, is
+  encoded here. It has no reader of OpenAI dicts and no offline count.
 - tiktoken alone (the peers' tokenizer): `encode_ordinary` over the texts, the count's floor.
 
 tiktoken downloads its encodings at first use; offline, `o200k_base` is read from the copy
@@ -215,6 +216,13 @@ def pydantic_ai(job: dict[str, Any], photos: dict[str, Photo]) -> tuple[str, str
 
     def to_anthropic(messages: list[ModelMessage]) -> dict[str, Any]:
         system, mapped = loop.run_until_complete(anthropic._map_message(messages, parameters, {}))
+        # pydantic-ai leaves each image as a BytesIO, which anthropic's SDK reads and
+        # base64-encodes as it prepares the body: that encoding is part of this request's work.
+        for message in mapped:
+            for block in message["content"] if isinstance(message["content"], list) else ():
+                source = block.get("source", {})
+                if hasattr(source.get("data"), "getvalue"):
+                    source["data"] = base64.b64encode(source["data"].getvalue()).decode()
         return {"model": ANTHROPIC_MODEL, "max_tokens": 1024, "system": system, "messages": mapped}
 
     def to_openai(messages: list[ModelMessage]) -> dict[str, Any]:
