@@ -2,6 +2,7 @@
 
 - `photo_jpeg()`: 6000x4000 JPEG q=90, 3.6 MB (`bench_imaging.photo`: gradients plus noise);
 - `camera_jpeg()`: the same at q=95 with EXIF Orientation=6, as a phone writes it;
+- `phone_jpeg(i)`: the path of a 12 MP phone photo (4032x3024 crop, q=90, Orientation=6);
 - `photo_heic()`: 4000x3000 HEIC (pillow-heif), 12 MP;
 - `photo_png()`: 4000x3000 PNG;
 - `folder(n)`: n different 1600x1200 JPEGs (crops of the photo), for `normalize_many`.
@@ -39,6 +40,28 @@ def camera_jpeg() -> bytes:
         return buffer.getvalue()
 
     return cached("camera-6000x4000-q95-orient6.jpg", make)
+
+
+def phone_jpeg(index: int, size: tuple[int, int] = (4032, 3024)) -> Path:
+    """The path of a phone photo (a crop of the photo, different for each index), q=90, stored
+    sideways with EXIF Orientation=6, as phones write them; 12 MP unless `size` says."""
+    width, height = size
+    name = f"phone-{width}x{height}-q90-orient6-{index}.jpg"
+
+    def make() -> bytes:
+        picture = Image.open(io.BytesIO(photo_jpeg())).convert("RGB")
+        left = (index * 397) % (picture.width - width + 1)
+        top = (index * 211) % (picture.height - height + 1)
+        crop = picture.crop((left, top, left + width, top + height))
+        exif = Image.Exif()
+        exif[0x0112] = 6  # Orientation: the viewer must rotate 90° clockwise
+        exif[0x010F] = "BenchPhone"  # Make
+        buffer = io.BytesIO()
+        crop.save(buffer, format="JPEG", quality=90, exif=exif.tobytes())
+        return buffer.getvalue()
+
+    cached(name, make)
+    return cache_dir() / name
 
 
 def photo_heic() -> bytes:

@@ -10,9 +10,15 @@ with mediaparts'; without it their rows say "not installed"):
     python -m venv .venv && .venv/bin/pip install -e ".[heif]"   # mediaparts (or your venv)
     python3 -m venv .venv-peers
     .venv-peers/bin/pip install filetype puremagic python-magic pillow \
-        "pydantic-ai-slim[anthropic,openai]" instructor llm llm-anthropic \
-        llama-index-core llama-index-llms-anthropic llama-index-llms-openai
-    # libmagic itself comes from the system (Debian/Ubuntu: apt-get install libmagic1)
+        "pydantic-ai-slim[anthropic,openai]" "openai<3" "anthropic<2" instructor llm \
+        llm-anthropic llama-index-core llama-index-llms-anthropic llama-index-llms-openai \
+        litellm langchain-core langchain-openai langchain-anthropic
+    # libmagic itself comes from the system (Debian/Ubuntu: apt-get install libmagic1).
+    # "openai<3": llm and llama-index-llms-openai need openai 2 while the newest
+    # pydantic-ai-slim[openai] needs openai 3; named, pip picks the last pydantic-ai that takes
+    # openai 2 at once, instead of backtracking through other packages for many minutes.
+    # "anthropic<2": that pydantic-ai and llama-index-llms-anthropic call anthropic's message
+    # param types, which anthropic 2 made unions ("Cannot instantiate typing.Union").
 
 Environment: MEDIAPARTS_PEER_PYTHON (default .venv-peers/bin/python in the repository root),
 MEDIAPARTS_CORPUS (default ../shared/corpus from the repository root; detection is skipped
@@ -48,8 +54,9 @@ import mediaparts as mp
 SETUP = """\
 python3 -m venv .venv-peers
 .venv-peers/bin/pip install filetype puremagic python-magic pillow \\
-    "pydantic-ai-slim[anthropic,openai]" instructor llm llm-anthropic \\
-    llama-index-core llama-index-llms-anthropic llama-index-llms-openai
+    "pydantic-ai-slim[anthropic,openai]" "openai<3" "anthropic<2" instructor llm \\
+    llm-anthropic llama-index-core llama-index-llms-anthropic llama-index-llms-openai \\
+    litellm langchain-core langchain-openai langchain-anthropic
 PYTHONPATH=src python benchmarks/run.py --write   # in an environment with mediaparts' deps
 """
 
@@ -164,6 +171,7 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
     import bench_normalize
     import bench_office
     import bench_pdf
+    import bench_peer_requests
     import bench_peers
     import bench_ray
     import bench_render
@@ -181,6 +189,10 @@ def _sections(args: argparse.Namespace) -> dict[str, Callable[[], tuple[list[Row
         "detect-path": rows_only(lambda: bench_detect_path(args.detect_mib * 2**20)),
         "normalize": rows_only(bench_normalize.normalize_rows),
         "peers": lambda: bench_peers.run(),
+        "peers-requests": lambda: bench_peer_requests.run(
+            bench_peer_requests.Sizes(args.requests_messages, args.requests_photo),
+            repeat=args.repeat_requests,
+        ),
         "fetch": rows_only(lambda: bench_fetch.run(counts=(40, 100), latency=0.15)),
         "many": rows_only(
             lambda: bench_normalize.normalize_many_rows(args.many, repeat=args.repeat_many)
@@ -211,6 +223,7 @@ SECTION_NAMES = (
     "import",
     "count",
     "render",
+    "peers-requests",
     "streams",
     "office",
     "pdf",
@@ -225,8 +238,18 @@ SECTION_NAMES = (
 _TITLES = {
     "detection": "Detection accuracy",
     "peers": "Photo to a content block: what each library sends",
+    "peers-requests": "Photos in a conversation: what each library sends on every render",
     "batch": "Batch files",
 }
+
+
+def _pixels(text: str) -> tuple[int, int]:
+    """Parse "WxH" into (W, H)."""
+    width, _, height = text.partition("x")
+    try:
+        return int(width), int(height)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WxH, such as 4032x3024, not {text!r}") from None
 
 
 def main() -> None:
@@ -243,6 +266,17 @@ def main() -> None:
     parser.add_argument("--repeat-many", type=int, default=3)
     parser.add_argument("--repeat-detection", type=int, default=15)
     parser.add_argument("--ray-images", type=int, default=160, help="images for the Ray rows")
+    parser.add_argument(
+        "--requests-messages", type=int, default=1000, help="text messages for peers-requests"
+    )
+    parser.add_argument("--repeat-requests", type=int, default=7)
+    parser.add_argument(
+        "--requests-photo",
+        type=_pixels,
+        default=(4032, 3024),
+        metavar="WxH",
+        help="the size of the photos for peers-requests (as stored, sideways)",
+    )
     args = parser.parse_args()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTION_NAMES))
@@ -285,8 +319,8 @@ def main() -> None:
             "medians of several runs after a warm-up. “met” checks the target; rows without "
             "one are for reference.\n\n"
             "Set-up: the peers (filetype, puremagic, libmagic, pydantic-ai, instructor, "
-            "llama-index, llm) are installed in their own environment and run there as "
-            "subprocesses; without it their rows say “not installed”.\n\n"
+            "llama-index, llm, litellm, langchain) are installed in their own environment and "
+            "run there as subprocesses; without it their rows say “not installed”.\n\n"
             f"```sh\n{SETUP}```\n\n{text}"
         )
         print(f"wrote {doc.relative_to(ROOT)}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,9 +14,14 @@ RUN = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 pytestmark = pytest.mark.skipif(not RUN.is_file(), reason="benchmarks/ is not in this checkout")
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(RUN), *args], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, str(RUN), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -31,6 +37,30 @@ def test_run_small_sections_print_a_table_of_ratios() -> None:
         "detect() by path, 1 MiB file",
     ]
     assert all("×" in row.split(" | ")[3] for row in rows[1:])
+
+
+def test_run_peer_requests_without_peers_keeps_our_rows(tmp_path: Path) -> None:
+    """Without the peer environment, peers-requests still times ours, and says why alone."""
+    done = _run(
+        "--only",
+        "peers-requests",
+        "--requests-messages",
+        "10",
+        "--requests-photo",
+        "64x48",
+        "--repeat-requests",
+        "1",
+        env={
+            "MEDIAPARTS_PEER_PYTHON": str(tmp_path / "no-python"),
+            "MEDIAPARTS_BENCH_CACHE": str(tmp_path),
+        },
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    names = [row.split(" | ")[0].removeprefix("| ") for row in rows]
+    assert "render anthropic again, 20 messages with two 64x48 EXIF-rotated photos" in names
+    assert "count_tokens, 10 text messages, openai (gpt-4o)" in names
+    assert "peers: peer environment not installed" in done.stdout
 
 
 def test_run_unknown_section_is_a_usage_error() -> None:

@@ -9,7 +9,8 @@ Each peer is driven through the code its own request path runs (read from its in
 source); where that is a private function it is named in "how":
 
 - pydantic-ai: `BinaryContent(data, media_type=...)` (the caller must give the type), mapped by
-  `AnthropicModel._map_file_to_content_block` and `OpenAIChatModel._map_binary_content_item`.
+  `AnthropicModel._map_file_to_content_block` (whose BytesIO anthropic's SDK base64-encodes at
+  send time: encoded here) and `OpenAIChatModel._map_binary_content_item`.
 - instructor: `Image.autodetect(bytes)`, then `.to_anthropic()` / `.to_openai(Mode.TOOLS)`.
 - llama-index: `ChatMessage(blocks=[TextBlock, ImageBlock(image=bytes)])`, mapped by
   `llama_index.llms.anthropic.utils.messages_to_anthropic_messages` and
@@ -21,6 +22,7 @@ source); where that is a private function it is named in "how":
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import sys
 from collections.abc import Callable
@@ -51,6 +53,11 @@ def pydantic_ai() -> tuple[str, Build, Build, str]:
     def anthropic(data: bytes) -> dict[str, Any]:
         item = BinaryContent(data=data, media_type="image/jpeg")
         block = asyncio.run(AnthropicModel._map_file_to_content_block(item, "user prompts"))
+        # The block holds a BytesIO, which anthropic's SDK reads and base64-encodes as it
+        # prepares the body: that encoding is part of the work, and makes the payload sendable.
+        source = block.get("source", {})
+        if hasattr(source.get("data"), "getvalue"):
+            source["data"] = base64.b64encode(source["data"].getvalue()).decode()
         return {"max_tokens": 1024, **_user([block])}
 
     def openai(data: bytes) -> dict[str, Any]:
