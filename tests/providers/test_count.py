@@ -206,6 +206,25 @@ def test_count_without_the_extra_cookbook_error(monkeypatch: pytest.MonkeyPatch)
     assert abs(total - 124) / 124 <= 0.34
 
 
+def test_count_framing_is_each_messages_own() -> None:
+    """Messages framed alike share a count; each message's framing is what it has alone."""
+    messages: list[mp.Message] = [
+        mp.User("a", name="ann"),
+        mp.User("b"),
+        mp.User("c", name="bob"),
+        mp.User("d", name="ann"),
+        mp.Assistant("e"),
+        mp.Tool(["ok"], tool_call_id="call_1"),
+        mp.Tool(["ok"], tool_call_id="call_two_longer"),
+        mp.Tool(["ok"], tool_call_id="call_1"),
+    ]
+    counted = mp.count_tokens(messages, "openai", model="gpt-4o")
+    framed = [m.parts[-1] for m in counted.messages]
+    alone = [mp.count_tokens([m], "openai", model="gpt-4o").messages[0].parts[-1] for m in messages]
+    assert framed == alone
+    assert len({p.tokens for p in framed}) > 2
+
+
 def test_count_openai_framing_is_labelled() -> None:
     """OpenAI's framing: per message after its parts (index None), per request in `framing`."""
     counted = mp.count_tokens([mp.User("Hi", name="ann")], "openai", model="gpt-4o")

@@ -11,11 +11,21 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from mediaparts._errors import excerpt
 
-__all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "described", "encoder", "missing"]
+__all__ = [
+    "CHUNK",
+    "INSTALL",
+    "PACKAGE",
+    "count",
+    "counter",
+    "described",
+    "encoder",
+    "missing",
+]
 
 PACKAGE = "bpe_openai"
 INSTALL = "pip install bpe-openai, or mediaparts' [tokens] extra"
@@ -63,12 +73,13 @@ def _package() -> Any | None:
 def count(encoding: Any, text: str, *, chunk: int = CHUNK) -> tuple[int, bool]:
     """Return the tokens of `text` and whether the count is exact.
 
-    Text longer than `chunk` characters is encoded in pieces cut where the encodings'
+    Text longer than `chunk` characters is counted in pieces cut where the encodings'
     pre-tokenizer cuts anyway (before a letter that follows a newline, or a space that follows
     a visible character and precedes a letter), so the sum is the count of the whole. A piece
     with no such place in its second half is cut where it must be, and the count is then not
     exact.
     """
+    tokens = counter(encoding)
     total = 0
     exact = True
     start = 0
@@ -76,15 +87,37 @@ def count(encoding: Any, text: str, *, chunk: int = CHUNK) -> tuple[int, bool]:
         end = _boundary(text, start, chunk)
         if end is None:
             end, exact = start + chunk, False
-        total += _encoded(encoding, text[start:end])
+        total += tokens(text[start:end])
         start = end
-    return total + _encoded(encoding, text[start:]), exact
+    return total + tokens(text[start:]), exact
 
 
-def _encoded(encoding: Any, text: str) -> int:
-    # Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs, as
-    # `encode_ordinary` reads it (tiktoken's `encode(text, disallowed_special=())`).
-    return len(encoding.encode_ordinary(text))
+def counter(encoding: Any) -> Callable[[str], int]:
+    """Return a function counting the tokens of a text of at most CHUNK characters.
+
+    Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs, as
+    `encode_ordinary` reads it (tiktoken's `encode(text, disallowed_special=())`).
+    """
+
+    def encoded(text: str) -> int:
+        return len(encoding.encode_ordinary(text))
+
+    # bpe-openai's Encoding wraps its Rust tokenizer (`_backend`, bpe-openai 0.1.4), whose
+    # `count` is the length of that `encode_ordinary` without making the list of tokens (about
+    # 1.6x faster on prose). Text it refuses (a lone surrogate) goes to `encode_ordinary`, which
+    # replaces what UTF-8 cannot hold.
+    backend_count = getattr(getattr(encoding, "_backend", None), "count", None)
+    if not callable(backend_count):
+        return encoded
+
+    def counted(text: str) -> int:
+        try:
+            tokens: int = backend_count(text)
+        except UnicodeEncodeError:
+            return encoded(text)
+        return tokens
+
+    return counted
 
 
 def _boundary(text: str, start: int, chunk: int) -> int | None:
