@@ -20,7 +20,13 @@ from mediaparts._errors import InvalidConfig
 from mediaparts.converting import TransformPolicy, using_transforms
 from mediaparts.providers._budgets import _rates as _costs
 from mediaparts.providers._budgets._count_parts import Counter
-from mediaparts.providers._budgets._tokens import MessageTokens, Method, PartTokens, TokenCount
+from mediaparts.providers._budgets._tokens import (
+    MessageTokens,
+    Method,
+    PartTokens,
+    TokenCount,
+    message_tokens,
+)
 from mediaparts.providers._options import Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
@@ -198,7 +204,7 @@ def count_parts(
         frame = framing(message) if framed else None
         if frame is not None:
             parts.append(frame)
-        counted.append(MessageTokens(i, message.role, tuple(parts)))
+        counted.append(message_tokens(i, message.role, tuple(parts)))
     return TokenCount(
         provider=provider.name,
         model=model,

@@ -32,7 +32,7 @@ from mediaparts.providers._budgets import _tokenizer
 from mediaparts.providers._budgets._estimate import media_part_tokens, resolved, sent_as_text
 from mediaparts.providers._budgets._rates import approximate_pdf_tokens, converted_audio_tokens
 from mediaparts.providers._budgets._text import TextRule
-from mediaparts.providers._budgets._tokens import Method, PartTokens
+from mediaparts.providers._budgets._tokens import Method, PartTokens, part_tokens
 from mediaparts.providers._fitting._convert import converts, estimating
 from mediaparts.providers._fitting._normalize import decode_text, normalize
 from mediaparts.providers._registry import Provider
@@ -111,7 +111,7 @@ class Counter:
     def text(self, kind: str, text: str, index: int | None, *, exact: bool = True) -> PartTokens:
         """Count text by the tokenizer (exact unless told otherwise) or the approximation."""
         tokens, method = (self._measure or self._settle())(text)
-        return PartTokens(kind, tokens, method if exact else "approximate", self._how, index)
+        return part_tokens(kind, tokens, method if exact else "approximate", self._how, index)
 
     def tokens_of(self, text: str, *, exact: bool = True) -> tuple[int, Method, str]:
         """Return the tokens of `text`, how certain they are, and how they were counted."""
