@@ -160,6 +160,15 @@ def test_tokenizer_is_not_imported_by_mediaparts() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_tokenizer_counter_is_count(name: str) -> None:
+    """The counter a count settles once gives `count`'s answer, short text or long."""
+    encoder = _tokenizer.encoder(name)
+    counted = _tokenizer.counter(encoder)
+    for text in ["", *EXAMPLES, "word " * (_tokenizer.CHUNK // 4), "x" * (_tokenizer.CHUNK + 9)]:
+        assert counted(text) == _tokenizer.count(encoder, text)
+
+
 class _EncodeOnly:
     """An encoding with `encode_ordinary` and nothing else (no Rust tokenizer to count with)."""
 
@@ -170,7 +179,7 @@ class _EncodeOnly:
 def test_tokenizer_counter_without_a_counting_backend_encodes() -> None:
     """An encoding without bpe-openai's Rust `count` is counted by encoding, piece by piece."""
     counted = _tokenizer.counter(_EncodeOnly())
-    assert counted("three words here") == 3
+    assert counted("three words here") == (3, True)
     assert _tokenizer.count(_EncodeOnly(), "word " * 40, chunk=16) == (40, True)
 
 
@@ -180,4 +189,4 @@ def test_tokenizer_counter_lone_surrogate_is_encoded(name: str) -> None:
     encoder = _tokenizer.encoder(name)
     assert encoder is not None
     text = "a\ud800b and more"
-    assert _tokenizer.counter(encoder)(text) == len(encoder.encode_ordinary(text))
+    assert _tokenizer.counter(encoder)(text) == (len(encoder.encode_ordinary(text)), True)

@@ -59,7 +59,7 @@ class Counter:
     strict: bool = False
     rule: TextRule = field(init=False)
     _unknown_model: str = field(init=False, default="")
-    _measure: Callable[[str], tuple[int, Method]] | None = field(init=False, default=None)
+    _measure: Callable[[str], tuple[int, bool]] | None = field(init=False, default=None)
     _how: str = field(init=False, default="")
     _media: dict[int, PartTokens] = field(init=False, default_factory=dict)
     _envelopes: dict[str, int] = field(init=False, default_factory=dict)
@@ -76,32 +76,25 @@ class Counter:
                 f"model {excerpt(self.model)} not in {self.provider.name}'s text table; "
             )
 
-    def _settle(self) -> Callable[[str], tuple[int, Method]]:
+    def _settle(self) -> Callable[[str], tuple[int, bool]]:
         """Settle, at the first text, how text is counted (loading the rule's encoding, if it
-        has one) and what the count's `how` says; return the counting function."""
+        has one) and what the count's `how` says; return the counting function, which gives
+        the tokens and whether they are the tokenizer's exact count."""
         rule = self.rule
         encoder = None if rule.encoding is None else _tokenizer.encoder(rule.encoding)
-        measure: Callable[[str], tuple[int, Method]]
+        measure: Callable[[str], tuple[int, bool]]
         if encoder is None:
             how = rule.approximation
             if rule.encoding is not None:
                 how = f"{how}; {_tokenizer.missing(rule.encoding)}"
             approximate = rule.approximate
 
-            def measure(text: str) -> tuple[int, Method]:
-                return approximate(text), "approximate"
+            def measure(text: str) -> tuple[int, bool]:
+                return approximate(text), False
 
         else:
             how = _tokenizer.described(rule.encoding or "")
-            certain: Method = "approximate" if self._unknown_model else "exact"
-            counted = _tokenizer.counter(encoder)
-
-            def measure(text: str) -> tuple[int, Method]:
-                if len(text) <= _tokenizer.CHUNK:
-                    return counted(text), certain
-                tokens, whole = _tokenizer.count(encoder, text)
-                return tokens, certain if whole else "approximate"
-
+            measure = _tokenizer.counter(encoder)
         self._how = self._unknown_model + how
         self._measure = measure
         return measure
@@ -110,13 +103,15 @@ class Counter:
 
     def text(self, kind: str, text: str, index: int | None, *, exact: bool = True) -> PartTokens:
         """Count text by the tokenizer (exact unless told otherwise) or the approximation."""
-        tokens, method = (self._measure or self._settle())(text)
-        return part_tokens(kind, tokens, method if exact else "approximate", self._how, index)
+        tokens, whole = (self._measure or self._settle())(text)
+        method: Method = "exact" if whole and exact and not self._unknown_model else "approximate"
+        return part_tokens(kind, tokens, method, self._how, index)
 
     def tokens_of(self, text: str, *, exact: bool = True) -> tuple[int, Method, str]:
         """Return the tokens of `text`, how certain they are, and how they were counted."""
-        tokens, method = (self._measure or self._settle())(text)
-        return tokens, method if exact else "approximate", self._how
+        tokens, whole = (self._measure or self._settle())(text)
+        method: Method = "exact" if whole and exact and not self._unknown_model else "approximate"
+        return tokens, method, self._how
 
     # -- parts ------------------------------------------------------------------------------
 
@@ -169,7 +164,7 @@ class Counter:
         if isinstance(message, Tool):
             tool, second = True, message.tool_call_id or ""
         else:
-            tool, second = False, getattr(message, "name", None)
+            tool, second = False, message.name
         key = (message.role, second)
         known = self._framings.get(key)
         if known is None:
