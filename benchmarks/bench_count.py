@@ -95,17 +95,17 @@ def _texts(messages: list[mp.Message]) -> list[str]:
     return [p.text for m in messages for p in m.parts if isinstance(p, mp.TextPart)]
 
 
-def _paired(ours: Callable[[], object], alone: Callable[[], object], repeat: int) -> list[float]:
-    """Median seconds of `ours` and of `alone`, run in turn (a drift in load hits both alike).
+def _paired(*fns: Callable[[], object], repeat: int) -> list[float]:
+    """Median seconds of each of `fns`, run in turn (a drift in load hits them alike).
 
     Each timed run follows a collection and one untimed run: a full collection walks every
     object and leaves the caches cold, which no request meets right before it counts. Timed by
-    this thread's CPU time: both run on this thread alone, so on an idle machine it is their
-    wall time, and on a busy one (other jobs on the same cores) the ratio still holds.
+    this thread's CPU time: they run on this thread alone, so on an idle machine it is their
+    wall time, and on a busy one (other jobs on the same cores) the ratios still hold.
     """
-    times: list[list[float]] = [[], []]
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        for at, fn in enumerate((ours, alone)):
+        for at, fn in enumerate(fns):
             gc.collect()
             fn()
             start = time.thread_time()
@@ -119,12 +119,12 @@ def _tokenizer_row(encoder: Any, n: int) -> Row:
     text = text_conversation(n)
     texts = _texts(text)
     counted = _tokenizer.counter(encoder)
-    ours, alone = _paired(
+    ours, alone, counting = _paired(
         lambda: mp.count_tokens(text, "openai", model="gpt-4o"),
         lambda: [encoder.encode_ordinary(t) for t in texts],
+        lambda: [counted(t) for t in texts],
         repeat=15 if n > 100 else 61,
     )
-    _, counting = _paired(lambda: None, lambda: [counted(t) for t in texts], repeat=15)
     return Row(
         f"count_tokens, {n:,} text messages, openai (o200k_base tokenizer)",
         ours,
@@ -137,7 +137,6 @@ def _tokenizer_row(encoder: Any, n: int) -> Row:
 
 
 def run() -> list[Row]:
-
     rows = []
     text = text_conversation()
     texts = _texts(text)

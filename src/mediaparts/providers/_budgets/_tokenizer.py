@@ -72,7 +72,7 @@ def _package() -> Any | None:
 
 def counter(encoding: Any) -> Callable[[str], tuple[int, bool]]:
     """Return `count` with `encoding`, its way of counting settled once (a count calls it per
-    text)."""
+    text): a text of at most CHUNK characters goes straight to the Rust tokenizer's `count`."""
     fast = _rust_count(encoding)
 
     def counted(text: str) -> tuple[int, bool]:
