@@ -34,6 +34,8 @@ def test_run_small_sections_print_a_table_of_ratios() -> None:
     assert names == [
         "to_base64 of 1 MiB",
         "to_base64 peak memory added, 1 MiB",
+        "to_data_uri of 1 MiB",
+        "to_data_uri peak memory added, 1 MiB",
         "detect() by path, 1 MiB file",
     ]
     assert all("×" in row.split(" | ")[3] for row in rows[1:])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import io
 import json
 import math
@@ -125,6 +126,28 @@ def test_pdf_without_pypdfium2_names_the_extra(
     with pytest.raises(mp.CodecUnavailable, match=r"\[pdf\]") as caught:
         call((testdata / "text.pdf").read_bytes())
     assert (caught.value.extra, caught.value.package) == ("pdf", "pypdfium2")
+
+
+def test_pdf_module_found_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a module not imported is found (as pypdfium2 is looked for before a PDF is read)
+    is remembered for the same sys.path; a module not found is looked for again each time (an
+    install is seen at once), and so is one on another sys.path."""
+    assert "this" not in sys.modules  # the standard library's Zen: nobody imports it
+    found = _pdf_render._origin("this")
+    assert found is not None and found.endswith("this.py")
+    searched: list[str] = []
+
+    def find_spec(module: str, path: list[str]) -> None:
+        searched.append(module)
+
+    monkeypatch.setattr(importlib.machinery.PathFinder, "find_spec", find_spec)
+    assert _pdf_render._origin("this") == found
+    assert _pdf_render._origin("mediaparts_no_such_module") is None
+    assert _pdf_render._origin("mediaparts_no_such_module") is None
+    assert searched == ["mediaparts_no_such_module"] * 2
+    monkeypatch.syspath_prepend("/mediaparts-elsewhere")
+    assert _pdf_render._origin("this") is None
+    assert searched[-1] == "this"
 
 
 # ---------------------------------------------------------------------------- splitting

@@ -6,13 +6,18 @@ import base64
 import io
 import os
 import socket
+import sys
+import tracemalloc
+import types
 from pathlib import Path
 from typing import Any
 
+import pybase64
 import pytest
 
 import mediaparts as mp
-from mediaparts import InvalidMedia, MediaTooLarge
+from mediaparts import InvalidMedia, MediaTooLarge, _inline
+from mediaparts._inline import data_uri, written_in_place
 from mediaparts._sources import (
     UNSIZED_CAP,
     b64decode,
@@ -32,6 +37,100 @@ def test_b64encode_matches_standard_library() -> None:
     """Encoding gives exactly what the standard library gives, as str."""
     assert b64encode(PAYLOAD) == base64.b64encode(PAYLOAD).decode()
     assert b64encode(memoryview(PAYLOAD)) == base64.b64encode(PAYLOAD).decode()
+
+
+def _concatenated(media_type: str, data: bytes) -> str:
+    return f"data:{media_type};base64," + base64.b64encode(data).decode()
+
+
+PIECE = _inline._PIECE
+CPYTHON = pytest.mark.skipif(
+    _inline._string_api() is None, reason="the string is written in place only on CPython"
+)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4, PIECE - 1, PIECE, PIECE + 1, 2 * PIECE + 2])
+@pytest.mark.parametrize("media_type", ["image/png", "text/plain;charset=utf-8", "x/é"])
+def test_data_uri_equals_the_concatenation(size: int, media_type: str) -> None:
+    """A data URI is its header then the base64, whatever the size and type (non-ASCII too)."""
+    data = os.urandom(size)
+    assert data_uri(media_type, data) == _concatenated(media_type, data)
+
+
+@CPYTHON
+@pytest.mark.parametrize("piece", [3, 6, 9])
+@pytest.mark.parametrize("prefix", ["data:x/y;base64,", ""])
+def test_written_in_place_equals_the_concatenation(piece: int, prefix: str) -> None:
+    """Written in place piece by piece, every length gives the same text (padding included)."""
+    for size in range(14):
+        data = bytes(range(200, 200 + size))
+        assert written_in_place(prefix, data, piece=piece) == prefix + b64encode(data)
+
+
+def test_written_in_place_needs_whole_quanta() -> None:
+    """A piece that is not a multiple of 3 bytes would put padding inside: refused."""
+    with pytest.raises(ValueError, match="multiple of 3"):
+        written_in_place("data:,", b"abcd", piece=4)
+
+
+@CPYTHON
+def test_written_in_place_refuses_a_non_ascii_header() -> None:
+    """A header beyond ASCII cannot go in an ASCII string: the caller concatenates."""
+    assert written_in_place("data:x/é;base64,", b"abc") is None
+
+
+@CPYTHON
+def test_written_in_place_stops_at_what_the_encoder_gets_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Base64 longer or shorter than the string holds is never written past it, nor returned."""
+    api = _inline._string_api()
+    assert api is not None
+    assert _inline._write(api, "p", b"abcde", piece=4) is None  # padded pieces: too long
+    monkeypatch.setattr(pybase64, "b64encode", lambda data: b"")
+    assert written_in_place("p", b"abcdef", piece=3) is None  # too short
+
+
+@CPYTHON
+def test_data_uri_of_large_data_holds_its_base64_once() -> None:
+    """A large URI adds about the base64's size at its peak (not twice), and leaks nothing."""
+    data = os.urandom(12 * 2**20)
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        uri = data_uri("application/octet-stream", data)
+        _, peak = tracemalloc.get_traced_memory()
+        assert uri == _concatenated("application/octet-stream", data)
+        del uri
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (peak - base) / len(data) < 1.5
+    assert after - base < 2**20
+
+
+def test_data_uri_without_the_string_api_concatenates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the string cannot be written in place, the URI is the same text, concatenated."""
+    monkeypatch.setattr(_inline, "_string_api", lambda: None)
+    data = os.urandom(PIECE + 5)
+    assert data_uri("image/png", data) == _concatenated("image/png", data)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda patch: patch.setattr(sys, "implementation", types.SimpleNamespace(name="pypy")),
+        lambda patch: patch.setitem(sys.modules, "ctypes", None),  # a build without ctypes
+        lambda patch: patch.setattr(_inline, "_write", lambda *args: "wrong"),
+    ],
+    ids=["not-cpython", "no-ctypes", "trial-fails"],
+)
+def test_string_api_is_used_only_where_it_works(
+    monkeypatch: pytest.MonkeyPatch, change: Any
+) -> None:
+    """Another implementation, no ctypes, or a trial URI that comes out wrong: not used."""
+    change(monkeypatch)
+    assert _inline._string_api.__wrapped__() is None
 
 
 @pytest.mark.parametrize(

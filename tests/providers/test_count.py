@@ -9,6 +9,7 @@ import pytest
 
 import mediaparts as mp
 from mediaparts.providers._budgets import _tokenizer
+from mediaparts.providers._budgets._tokens import message_tokens, part_tokens
 from mediaparts.testing import MediaFactory
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock"]
@@ -204,6 +205,39 @@ def test_count_without_the_extra_cookbook_error(monkeypatch: pytest.MonkeyPatch)
     total = mp.count_tokens(_COOKBOOK, "openai", model="gpt-4o").total
     assert total == 165
     assert abs(total - 124) / 124 <= 0.34
+
+
+@pytest.mark.parametrize("index", [0, 3, None])
+def test_count_results_made_fast_are_the_dataclasses(index: int | None) -> None:
+    """The count's quick constructors make the same frozen values as the classes' own."""
+    made = part_tokens("text", 5, "exact", "o200k_base tokenizer", index)
+    plain = mp.tokens.PartTokens("text", 5, "exact", "o200k_base tokenizer", index)
+    assert (made, hash(made), repr(made)) == (plain, hash(plain), repr(plain))
+    message = message_tokens(2, "user", (made,))
+    same = mp.tokens.MessageTokens(2, "user", (plain,))
+    assert (message, hash(message), repr(message)) == (same, hash(same), repr(same))
+    for value, field in ((made, "tokens"), (message, "role")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, 1)
+
+
+def test_count_framing_is_each_messages_own() -> None:
+    """Messages framed alike share a count; each message's framing is what it has alone."""
+    messages: list[mp.Message] = [
+        mp.User("a", name="ann"),
+        mp.User("b"),
+        mp.User("c", name="bob"),
+        mp.User("d", name="ann"),
+        mp.Assistant("e"),
+        mp.Tool(["ok"], tool_call_id="call_1"),
+        mp.Tool(["ok"], tool_call_id="call_two_longer"),
+        mp.Tool(["ok"], tool_call_id="call_1"),
+    ]
+    counted = mp.count_tokens(messages, "openai", model="gpt-4o")
+    framed = [m.parts[-1] for m in counted.messages]
+    alone = [mp.count_tokens([m], "openai", model="gpt-4o").messages[0].parts[-1] for m in messages]
+    assert framed == alone
+    assert len({p.tokens for p in framed}) > 2
 
 
 def test_count_openai_framing_is_labelled() -> None:

@@ -27,3 +27,10 @@ def test_normalized_encodings_are_none_without_inline_bytes() -> None:
     assert (url.base64, url.data_uri, text.base64, text.data_uri) == (None, None, None, None)
     inline = NormalizedPart("image", "image/png", data=b"abc")
     assert (inline.base64, inline.data_uri) == ("YWJj", "data:image/png;base64,YWJj")
+
+
+def test_normalized_data_uri_of_large_bytes_is_header_and_base64() -> None:
+    """A large inline part (written in place on CPython) gives the same URI as concatenation."""
+    data = bytes(range(256)) * 5000  # 1.2 MiB: more than one piece
+    inline = NormalizedPart("image", "image/png", data=data)
+    assert inline.data_uri == f"data:image/png;base64,{inline.base64}"

@@ -158,3 +158,35 @@ def test_tokenizer_is_not_imported_by_mediaparts() -> None:
         "assert 'bpe_openai' not in sys.modules, 'loaded'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_tokenizer_counter_is_count(name: str) -> None:
+    """The counter a count settles once gives `count`'s answer, short text or long."""
+    encoder = _tokenizer.encoder(name)
+    counted = _tokenizer.counter(encoder)
+    for text in ["", *EXAMPLES, "word " * (_tokenizer.CHUNK // 4), "x" * (_tokenizer.CHUNK + 9)]:
+        assert counted(text) == _tokenizer.count(encoder, text)
+
+
+class _EncodeOnly:
+    """An encoding with `encode_ordinary` and nothing else (no Rust tokenizer to count with)."""
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        return list(range(len(text.split())))
+
+
+def test_tokenizer_counter_without_a_counting_backend_encodes() -> None:
+    """An encoding without bpe-openai's Rust `count` is counted by encoding, piece by piece."""
+    counted = _tokenizer.counter(_EncodeOnly())
+    assert counted("three words here") == (3, True)
+    assert _tokenizer.count(_EncodeOnly(), "word " * 40, chunk=16) == (40, True)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_tokenizer_counter_lone_surrogate_is_encoded(name: str) -> None:
+    """Text the Rust tokenizer refuses (a lone surrogate) counts as `encode_ordinary` reads it."""
+    encoder = _tokenizer.encoder(name)
+    assert encoder is not None
+    text = "a\ud800b and more"
+    assert _tokenizer.counter(encoder)(text) == (len(encoder.encode_ordinary(text)), True)

@@ -31,7 +31,7 @@ from mediaparts._conversation._constructors import Constructors
 from mediaparts._conversation._dialogue import PartFields, part_dict
 from mediaparts._conversation._json_data import InlineBytes, copy_metadata, inline_bytes
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
-from mediaparts._inline import is_data_uri
+from mediaparts._inline import data_uri, is_data_uri
 from mediaparts._paths import looks_like_base64
 from mediaparts._sources import (
     b64encode,
@@ -380,7 +380,7 @@ class MediaPart(Constructors, PartFields):
         """Return an RFC 2397 `data:<media type>;base64,...` URI of the bytes."""
         data = self.data  # loads first, so a URL part's type is known
         media_type = self.effective_media_type or "application/octet-stream"
-        return f"data:{media_type};base64,{b64encode(data)}"
+        return data_uri(media_type, data)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict that `mp.part()` and `from_dict()` turn back into this part.

@@ -83,6 +83,11 @@ def memory_cap(data: bytes, pixels: int = 0) -> int:
     return _BASE_MEMORY + _COPIES * len(data) + _BYTES_PER_PIXEL * pixels
 
 
+# Where each module was found, by the absolute entries of sys.path searched (a few at most).
+_FOUND: dict[tuple[str, tuple[str, ...]], str] = {}
+_FOUND_KEPT = 16
+
+
 def _origin(module: str) -> str | None:
     """The file `module` is (or would be) imported from here, looked up only in the absolute
     entries of sys.path (never '' or a relative one: the working directory is no source of
@@ -91,12 +96,22 @@ def _origin(module: str) -> str | None:
     if module in sys.modules:
         loaded = sys.modules[module]
         return None if loaded is None else getattr(loaded, "__file__", None)
-    absolute = [entry for entry in sys.path if isinstance(entry, str) and os.path.isabs(entry)]
+    absolute = tuple(e for e in sys.path if isinstance(e, str) and os.path.isabs(e))
+    found = _FOUND.get((module, absolute))
+    if found is not None:
+        return found
     try:
-        spec = importlib.machinery.PathFinder.find_spec(module, absolute)
+        spec = importlib.machinery.PathFinder.find_spec(module, list(absolute))
     except (ImportError, ValueError):
         return None
-    return None if spec is None else spec.origin
+    if spec is None or spec.origin is None:
+        return None
+    # A module found is remembered for these directories (a search stats each of them, for
+    # every PDF counted); one not found is looked for again, so an install is seen at once.
+    if len(_FOUND) >= _FOUND_KEPT:
+        _FOUND.clear()
+    _FOUND[module, absolute] = spec.origin
+    return spec.origin
 
 
 def _import_roots(doing: str, modules: list[str]) -> list[str]:

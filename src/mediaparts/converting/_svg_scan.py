@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mediaparts._errors import InvalidMedia, MediaTooLarge, excerpt
-from mediaparts._inline import b64encode, parse_data_uri
+from mediaparts._inline import data_uri, parse_data_uri
 from mediaparts.converting._extras import Deadline
 from mediaparts.converting._policy import TransformPolicy
 from mediaparts.converting._svg_cost import KEPT, SvgCost, dash_period, plan, viewport
@@ -369,7 +369,7 @@ class _Scan:
             node.work, node.depth = inner.total_work, inner.max_depth
             node.inner = inner.cost
             self.removed += scanned.removed
-            return "data:image/svg+xml;base64," + b64encode(scanned.document().encode())
+            return data_uri("image/svg+xml", scanned.document().encode())
         if kind not in _RASTERS:
             return None
         size = header_size(data, kind)
@@ -385,7 +385,7 @@ class _Scan:
                 media_type=SVG,
             )
         # Named by the type found, not the one claimed: the renderer picks its decoder by it.
-        return f"data:{kind};base64,{b64encode(data)}"
+        return data_uri(kind, data)
 
     # --- what drawing it would cost ---
 

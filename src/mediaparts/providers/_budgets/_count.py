@@ -14,13 +14,19 @@ from typing import Any
 
 from mediaparts._boundary import Boundary
 from mediaparts._conversation._make_part import Conversation, is_single_source, part
-from mediaparts._conversation._messages import Assistant, Message, User
+from mediaparts._conversation._messages import Assistant, Message, Usage, User
 from mediaparts._conversation._parts import MediaPart, TextPart
 from mediaparts._errors import InvalidConfig
 from mediaparts.converting import TransformPolicy, using_transforms
 from mediaparts.providers._budgets import _rates as _costs
 from mediaparts.providers._budgets._count_parts import Counter
-from mediaparts.providers._budgets._tokens import MessageTokens, Method, PartTokens, TokenCount
+from mediaparts.providers._budgets._tokens import (
+    MessageTokens,
+    Method,
+    PartTokens,
+    TokenCount,
+    message_tokens,
+)
 from mediaparts.providers._options import Options, renamed, resolve
 from mediaparts.providers._registry import Provider, get
 from mediaparts.providers._render import as_messages
@@ -182,20 +188,23 @@ def count_parts(
         framed: Add the provider's framing (False for one part on its own: its own cost).
     """
     counter = Counter(provider, model, detail, strict=strict)
-    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    count_part, tool_error, framing = counter.part, counter.tool_error, counter.framing
+    last_user = next(
+        (i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), -1
+    )
     counted = []
     for i, message in enumerate(messages):
         earlier = i < last_user
-        parts = [counter.part(p, j, earlier_turn=earlier) for j, p in enumerate(message.parts)]
-        if isinstance(message, Assistant):
-            parts = _reported_reasoning(parts, message)
-        error = counter.tool_error(message)
+        parts = [count_part(p, j, earlier_turn=earlier) for j, p in enumerate(message.parts)]
+        if isinstance(message, Assistant) and message.usage is not None:
+            parts = _reported_reasoning(parts, message.usage)
+        error = tool_error(message)
         if error is not None:
             parts.append(error)
-        framing = counter.framing(message) if framed else None
-        if framing is not None:
-            parts.append(framing)
-        counted.append(MessageTokens(index=i, role=message.role, parts=tuple(parts)))
+        frame = framing(message) if framed else None
+        if frame is not None:
+            parts.append(frame)
+        counted.append(message_tokens(i, message.role, tuple(parts)))
     return TokenCount(
         provider=provider.name,
         model=model,
@@ -204,16 +213,15 @@ def count_parts(
     )
 
 
-def _reported_reasoning(parts: list[PartTokens], message: Assistant) -> list[PartTokens]:
+def _reported_reasoning(parts: list[PartTokens], usage: Usage) -> list[PartTokens]:
     """Price reasoning whose size is unknown (encrypted, redacted) from the reasoning tokens
-    the response that made it reported, when the message carries its `usage`.
+    the response that made it reported (the message's `usage`).
 
     Sent back, an item costs about what it cost to produce: approximate. Several such parts
     share the reported count evenly (the remainder to the first).
     """
-    usage = message.usage
     unknown = [at for at, p in enumerate(parts) if p.kind == "reasoning" and p.method == "unknown"]
-    if usage is None or not usage.reasoning_tokens or not unknown:
+    if not usage.reasoning_tokens or not unknown:
         return parts
     share, extra = divmod(usage.reasoning_tokens, len(unknown))
     how = "the reasoning tokens its response reported (usage.reasoning_tokens), shared by its items"

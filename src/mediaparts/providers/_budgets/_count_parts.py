@@ -10,8 +10,8 @@ takes none of) is counted as what it is: 0 tokens, exactly.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from typing_extensions import assert_never
 
@@ -32,7 +32,7 @@ from mediaparts.providers._budgets import _tokenizer
 from mediaparts.providers._budgets._estimate import media_part_tokens, resolved, sent_as_text
 from mediaparts.providers._budgets._rates import approximate_pdf_tokens, converted_audio_tokens
 from mediaparts.providers._budgets._text import TextRule
-from mediaparts.providers._budgets._tokens import Method, PartTokens
+from mediaparts.providers._budgets._tokens import Method, PartTokens, part_tokens
 from mediaparts.providers._fitting._convert import converts, estimating
 from mediaparts.providers._fitting._normalize import decode_text, normalize
 from mediaparts.providers._registry import Provider
@@ -59,11 +59,11 @@ class Counter:
     strict: bool = False
     rule: TextRule = field(init=False)
     _unknown_model: str = field(init=False, default="")
-    _encoder: Any = field(init=False, default=None)
-    _loaded: bool = field(init=False, default=False)
+    _measure: Callable[[str], tuple[int, bool]] | None = field(init=False, default=None)
     _how: str = field(init=False, default="")
     _media: dict[int, PartTokens] = field(init=False, default_factory=dict)
     _envelopes: dict[str, int] = field(init=False, default_factory=dict)
+    _framings: dict[tuple[str, str | None], PartTokens] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rules = self.provider.rules
@@ -76,41 +76,42 @@ class Counter:
                 f"model {excerpt(self.model)} not in {self.provider.name}'s text table; "
             )
 
-    def _tokenizer(self) -> Any:
-        """The rule's encoding, loaded at the first text that needs it; None without one.
+    def _settle(self) -> Callable[[str], tuple[int, bool]]:
+        """Settle, at the first text, how text is counted (loading the rule's encoding, if it
+        has one) and what the count's `how` says; return the counting function, which gives
+        the tokens and whether they are the tokenizer's exact count."""
+        rule = self.rule
+        encoder = None if rule.encoding is None else _tokenizer.encoder(rule.encoding)
+        measure: Callable[[str], tuple[int, bool]]
+        if encoder is None:
+            how = rule.approximation
+            if rule.encoding is not None:
+                how = f"{how}; {_tokenizer.missing(rule.encoding)}"
+            approximate = rule.approximate
 
-        Also settles, once, what the text's `how` says.
-        """
-        if not self._loaded:
-            self._loaded = True
-            rule = self.rule
-            if rule.encoding is None:
-                self._how = rule.approximation
-            else:
-                self._encoder = _tokenizer.encoder(rule.encoding)
-                self._how = (
-                    _tokenizer.described(rule.encoding)
-                    if self._encoder is not None
-                    else f"{rule.approximation}; {_tokenizer.missing(rule.encoding)}"
-                )
-            self._how = self._unknown_model + self._how
-        return self._encoder
+            def measure(text: str) -> tuple[int, bool]:
+                return approximate(text), False
+
+        else:
+            how = _tokenizer.described(rule.encoding or "")
+            measure = _tokenizer.counter(encoder)
+        self._how = self._unknown_model + how
+        self._measure = measure
+        return measure
 
     # -- text -------------------------------------------------------------------------------
 
     def text(self, kind: str, text: str, index: int | None, *, exact: bool = True) -> PartTokens:
         """Count text by the tokenizer (exact unless told otherwise) or the approximation."""
-        tokens, method, how = self.tokens_of(text, exact=exact)
-        return PartTokens(kind, tokens, method, how, index)
+        tokens, whole = (self._measure or self._settle())(text)
+        method: Method = "exact" if whole and exact and not self._unknown_model else "approximate"
+        return part_tokens(kind, tokens, method, self._how, index)
 
     def tokens_of(self, text: str, *, exact: bool = True) -> tuple[int, Method, str]:
         """Return the tokens of `text`, how certain they are, and how they were counted."""
-        encoder = self._tokenizer()
-        if encoder is None:
-            return self.rule.approximate(text), "approximate", self._how
-        tokens, whole = _tokenizer.count(encoder, text)
-        exact = exact and whole and not self._unknown_model
-        return tokens, "exact" if exact else "approximate", self._how
+        tokens, whole = (self._measure or self._settle())(text)
+        method: Method = "exact" if whole and exact and not self._unknown_model else "approximate"
+        return tokens, method, self._how
 
     # -- parts ------------------------------------------------------------------------------
 
@@ -158,16 +159,22 @@ class Counter:
         rule = self.rule
         if not rule.per_message:
             return None
-        envelope: list[str] = [message.role]
-        extra = rule.per_message
-        name = getattr(message, "name", None)
+        # Messages of one role and name are framed alike: counted once, the count shared.
+        second: str | None
         if isinstance(message, Tool):
-            envelope.append(message.tool_call_id or "")
-        elif name:
-            envelope.append(name)
-            extra += rule.per_name
-        tokens = extra + sum(self._envelope(text) for text in envelope)
-        return PartTokens("framing", tokens, "approximate", rule.framing)
+            tool, second = True, message.tool_call_id or ""
+        else:
+            tool, second = False, message.name
+        key = (message.role, second)
+        known = self._framings.get(key)
+        if known is None:
+            tokens = rule.per_message + self._envelope(message.role)
+            if tool:
+                tokens += self._envelope(second or "")
+            elif second:
+                tokens += rule.per_name + self._envelope(second)
+            known = self._framings[key] = PartTokens("framing", tokens, "approximate", rule.framing)
+        return known
 
     def _envelope(self, text: str) -> int:
         """The tokens of a role, name or call id: few distinct ones, so each is counted once."""

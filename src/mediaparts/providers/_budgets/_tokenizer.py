@@ -11,11 +11,21 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from mediaparts._errors import excerpt
 
-__all__ = ["CHUNK", "INSTALL", "PACKAGE", "count", "described", "encoder", "missing"]
+__all__ = [
+    "CHUNK",
+    "INSTALL",
+    "PACKAGE",
+    "count",
+    "counter",
+    "described",
+    "encoder",
+    "missing",
+]
 
 PACKAGE = "bpe_openai"
 INSTALL = "pip install bpe-openai, or mediaparts' [tokens] extra"
@@ -60,15 +70,32 @@ def _package() -> Any | None:
         return None
 
 
+def counter(encoding: Any) -> Callable[[str], tuple[int, bool]]:
+    """Return `count` with `encoding`, its way of counting settled once (a count calls it per
+    text): a text of at most CHUNK characters goes straight to the Rust tokenizer's `count`."""
+    fast = _rust_count(encoding)
+
+    def counted(text: str) -> tuple[int, bool]:
+        if fast is not None and len(text) <= CHUNK:
+            try:
+                return fast(text), True
+            except UnicodeEncodeError:
+                pass  # a lone surrogate: counted as `encode_ordinary` reads it, below
+        return count(encoding, text)
+
+    return counted
+
+
 def count(encoding: Any, text: str, *, chunk: int = CHUNK) -> tuple[int, bool]:
     """Return the tokens of `text` and whether the count is exact.
 
-    Text longer than `chunk` characters is encoded in pieces cut where the encodings'
+    Text longer than `chunk` characters is counted in pieces cut where the encodings'
     pre-tokenizer cuts anyway (before a letter that follows a newline, or a space that follows
     a visible character and precedes a letter), so the sum is the count of the whole. A piece
     with no such place in its second half is cut where it must be, and the count is then not
     exact.
     """
+    tokens = _piece_counter(encoding)
     total = 0
     exact = True
     start = 0
@@ -76,15 +103,45 @@ def count(encoding: Any, text: str, *, chunk: int = CHUNK) -> tuple[int, bool]:
         end = _boundary(text, start, chunk)
         if end is None:
             end, exact = start + chunk, False
-        total += _encoded(encoding, text[start:end])
+        total += tokens(text[start:end])
         start = end
-    return total + _encoded(encoding, text[start:]), exact
+    return total + tokens(text[start:]), exact
 
 
-def _encoded(encoding: Any, text: str) -> int:
-    # Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs, as
-    # `encode_ordinary` reads it (tiktoken's `encode(text, disallowed_special=())`).
-    return len(encoding.encode_ordinary(text))
+def _rust_count(encoding: Any) -> Callable[[str], int] | None:
+    """bpe-openai's Rust tokenizer's own `count`, or None for an encoding without it.
+
+    bpe-openai's Encoding wraps that tokenizer (`_backend`, bpe-openai 0.1.4); its `count` is
+    the length of `encode_ordinary` without making the list of tokens (about 1.6x faster on
+    prose). It refuses text that UTF-8 cannot hold (a lone surrogate), which `encode_ordinary`
+    replaces.
+    """
+    fast = getattr(getattr(encoding, "_backend", None), "count", None)
+    return fast if callable(fast) else None
+
+
+def _piece_counter(encoding: Any) -> Callable[[str], int]:
+    """Return a function counting the tokens of a text of at most CHUNK characters.
+
+    Special tokens' text (`<|endoftext|>`) in a prompt is ordinary text to the APIs, as
+    `encode_ordinary` reads it (tiktoken's `encode(text, disallowed_special=())`).
+    """
+
+    def encoded(text: str) -> int:
+        return len(encoding.encode_ordinary(text))
+
+    fast = _rust_count(encoding)
+    if fast is None:
+        return encoded
+
+    def counted(text: str) -> int:
+        try:
+            tokens: int = fast(text)
+        except UnicodeEncodeError:
+            return encoded(text)
+        return tokens
+
+    return counted
 
 
 def _boundary(text: str, start: int, chunk: int) -> int | None:

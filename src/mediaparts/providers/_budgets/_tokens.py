@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-__all__ = ["MessageTokens", "Method", "PartTokens", "TokenCount"]
+__all__ = ["MessageTokens", "Method", "PartTokens", "TokenCount", "message_tokens", "part_tokens"]
 
 Method: TypeAlias = Literal["exact", "approximate", "unknown"]
 """How a count was made: a documented formula or tokenizer, an approximation, or not at all."""
@@ -102,3 +102,37 @@ _ORDER: dict[Method, int] = {"exact": 0, "approximate": 1, "unknown": 2}
 
 def _least(methods: Iterator[Method]) -> Method:
     return max(methods, key=_ORDER.__getitem__, default="exact")
+
+
+# A count makes a PartTokens per part and a MessageTokens per message. The frozen dataclass's
+# `__init__` sets each field through `object.__setattr__`; `object.__new__` and the slots' own
+# setters make the same object in about half the time.
+_new = object.__new__
+_set_kind, _set_tokens, _set_method, _set_how, _set_index = (
+    PartTokens.__dict__[name].__set__ for name in PartTokens.__slots__
+)
+_set_message_index, _set_role, _set_parts = (
+    MessageTokens.__dict__[name].__set__ for name in MessageTokens.__slots__
+)
+
+
+def part_tokens(
+    kind: str, tokens: int, method: Method, how: str, index: int | None = None
+) -> PartTokens:
+    """Return `PartTokens(kind, tokens, method, how, index)`, made faster (see above)."""
+    made: PartTokens = _new(PartTokens)
+    _set_kind(made, kind)
+    _set_tokens(made, tokens)
+    _set_method(made, method)
+    _set_how(made, how)
+    _set_index(made, index)
+    return made
+
+
+def message_tokens(index: int, role: str, parts: tuple[PartTokens, ...]) -> MessageTokens:
+    """Return `MessageTokens(index, role, parts)`, made faster (see above)."""
+    made: MessageTokens = _new(MessageTokens)
+    _set_message_index(made, index)
+    _set_role(made, role)
+    _set_parts(made, parts)
+    return made

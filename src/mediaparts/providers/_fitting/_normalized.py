@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, fields
 
 from mediaparts._conversation._parts import MediaPart, TextPart
 from mediaparts._conversation._reprs import bounded
+from mediaparts._inline import data_uri
 from mediaparts._sources import b64encode
 from mediaparts.formats import Kind
 
@@ -95,7 +96,7 @@ class NormalizedPart:
         """A `data:` URI of the inline bytes, or None."""
         if self.data is None:
             return None
-        return f"data:{self.media_type};base64,{b64encode(self.data)}"
+        return data_uri(self.media_type, self.data)
 
     @property
     def unchanged(self) -> bool:
