@@ -15,7 +15,7 @@ from mediaparts._conversation._parts import Detail, ImagePart
 from mediaparts._errors import MediaError, UnsupportedMediaType, rewrap
 from mediaparts.imaging import fit_image
 from mediaparts.providers._budgets._count import TokenCount, count_tokens
-from mediaparts.providers._fitting._normalize import image_spec
+from mediaparts.providers._fitting._image_spec import image_spec
 from mediaparts.providers._registry import Provider
 
 __all__ = ["Shrinker"]

@@ -1,0 +1,93 @@
+"""Fitted results remembered on the part: `normalize` of a part it has fitted before, with the
+same inputs, returns what it worked out then, without decoding or converting again.
+
+What a fitted result depends on, and so what it is remembered by: the part itself (it is
+frozen, and its bytes, once loaded, never change; a copy remembers nothing), the provider record
+(`with_rules`, `with_deployments` and each model's rules make new records, compared by
+identity), the model, the detail level asked for, the transform policy (by identity) and
+whether a count is estimating (video frames are then stand-ins). A result worked out for a model
+some table does not know is not remembered: fitting it warns (or raises) every time.
+
+The result kept does not refer to the part (that would keep the part alive in a reference
+cycle): the references are put back on the copy returned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable
+from typing import TypeAlias
+
+from mediaparts._conversation._parts import MediaPart
+from mediaparts.converting import TransformPolicy
+from mediaparts.providers._fitting._convert import is_estimating
+from mediaparts.providers._fitting._normalized import NormalizedPart
+from mediaparts.providers._registry import Provider
+
+__all__ = ["Inputs", "fitting_inputs", "keep", "recall"]
+
+Inputs: TypeAlias = "tuple[tuple[object, ...], tuple[Hashable, ...]] | None"
+"""What a fitted result is remembered by: objects (by identity) and values (by equality), or
+None when it must not be remembered."""
+
+# Pieces (by index) that are the part itself: a converted part's last media piece carries it.
+_Kept: TypeAlias = tuple[NormalizedPart, tuple[int, ...]]
+
+
+def fitting_inputs(
+    provider: Provider, model: str | None, detail: str | None, policy: TransformPolicy
+) -> Inputs:
+    """Return what `normalize`'s result for these settings is remembered by, or None."""
+    if model is not None and _guessed(provider, model):
+        return None
+    return (provider, policy), ("normalize", model, detail, is_estimating())
+
+
+def _guessed(provider: Provider, model: str) -> bool:
+    """Whether a table fitting reads (image sizes, media rates) has no row for the model: it
+    then takes the default row with an `UnknownModelWarning` (or `UnknownModel`) each time."""
+    rules = provider.rules
+    return any(
+        table and not any(row.matches(model) for row in table)
+        for table in (rules.vision, rules.costs)
+    )
+
+
+def recall(media: MediaPart, inputs: Inputs) -> NormalizedPart | None:
+    """Return the result remembered for these inputs, made the part's again; None if none."""
+    if inputs is None:
+        return None
+    found: _Kept | None = media._recall(*inputs)
+    if found is None:
+        return None
+    kept, own = found
+    if not own:
+        return dataclasses.replace(kept, part=media)
+    pieces = tuple(
+        dataclasses.replace(p, part=media) if i in own and isinstance(p, NormalizedPart) else p
+        for i, p in enumerate(kept.pieces)
+    )
+    return dataclasses.replace(kept, part=media, pieces=pieces)
+
+
+def keep(media: MediaPart, inputs: Inputs, made: NormalizedPart) -> NormalizedPart:
+    """Remember `made` (worked out from `media` with these inputs) on the part; return it."""
+    if inputs is None or made.part is not media:
+        return made
+    own = tuple(
+        i for i, p in enumerate(made.pieces) if isinstance(p, NormalizedPart) and p.part is media
+    )
+    pieces = tuple(
+        dataclasses.replace(p, part=None) if i in own and isinstance(p, NormalizedPart) else p
+        for i, p in enumerate(made.pieces)
+    )
+    kept = dataclasses.replace(made, part=None, pieces=pieces)
+    if not _refers(kept, media):  # a deeper piece that is the part: not worth a cycle
+        media._keep(*inputs, (kept, own))
+    return made
+
+
+def _refers(made: NormalizedPart, media: MediaPart) -> bool:
+    return made.part is media or any(
+        isinstance(p, NormalizedPart) and _refers(p, media) for p in made.pieces
+    )
