@@ -245,12 +245,20 @@ class MediaPart(Constructors, PartFields):
         # `model_copy` copies the private attributes, then may change any field: what was worked
         # out from this part is not the copy's (and the copy must not hold it, nor this part).
         copied = super().__copy__()
-        copied._remembered = None
+        copied._private()["_remembered"] = None
         return copied
+
+    def _private(self) -> dict[str, Any]:
+        """The private attributes' values, read where pydantic keeps them: its own lookup of
+        one (`self._state`, through `__getattr__`) costs microseconds, on every render and count.
+        """
+        private = self.__pydantic_private__
+        assert private is not None  # set at init: the class has private attributes
+        return private
 
     def _recall(self, objects: tuple[object, ...], values: tuple[Hashable, ...]) -> Any:
         """Return a result kept for these inputs (see `Remembered`), or None."""
-        remembered = self._remembered
+        remembered: Remembered | None = self._private().get("_remembered")
         return None if remembered is None else remembered.recall(objects, values)
 
     def _keep(self, objects: tuple[object, ...], values: tuple[Hashable, ...], result: Any) -> None:
@@ -258,9 +266,10 @@ class MediaPart(Constructors, PartFields):
 
         The result must not refer to the part: it would keep it alive in a reference cycle.
         """
-        remembered = self._remembered
+        private = self._private()
+        remembered: Remembered | None = private.get("_remembered")
         if remembered is None:
-            remembered = self._remembered = Remembered()
+            remembered = private["_remembered"] = Remembered()
         remembered.keep(objects, values, result)
 
     def _repr_fields(self) -> Iterator[tuple[str, Any]]:
