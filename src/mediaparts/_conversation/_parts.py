@@ -66,14 +66,15 @@ class ImagePart(MediaPart):
         return size[1] if size else None
 
     def _pixels(self) -> tuple[int, int] | None:
+        data = self.data
         state: fetching.LoadState = self._private()["_state"]
-        if state.size is None:
+        known = state.size
+        if known is None or known[0] is not data:
             # Imported here so `import mediaparts` does not load the imaging package.
             from mediaparts.imaging import image_size
 
-            data = self.data
-            state.size = image_size(data, self.effective_media_type or "")
-        return state.size
+            known = state.size = (data, image_size(data, self.effective_media_type or ""))
+        return known[1]
 
     def _orientation(self) -> int:
         """The EXIF orientation (1-8) read from the header, once (`image_orientation`)."""
