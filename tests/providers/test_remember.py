@@ -369,3 +369,45 @@ def test_remember_result_fields_round_trip(media: MediaFactory) -> None:
     first, again = mp.normalize(photo, "bedrock"), mp.normalize(photo, "bedrock")
     assert first is not again
     assert dataclasses.astuple(first) == dataclasses.astuple(again)
+
+
+def _count_variants() -> list[tuple[str, Callable[[list[mp.Message]], mp.TokenCount]]]:
+    anthropic = mp.providers.get("anthropic")
+    return [
+        ("another provider", lambda m: mp.count_tokens(m, "gemini")),
+        ("changed rules", lambda m: mp.count_tokens(m, anthropic.with_rules(image_max_width=500))),
+        ("a model", lambda m: mp.count_tokens(m, "openai", model="gpt-4o-mini")),
+        ("a detail level", lambda m: mp.count_tokens(m, "openai", detail="low")),
+        (
+            "another policy",
+            lambda m: mp.count_tokens(m, "anthropic", transforms=mp.TransformPolicy()),
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("what", "counted"), _count_variants(), ids=[v[0] for v in _count_variants()]
+)
+def test_remember_count_changed_input_gets_its_own_count(
+    what: str, counted: Callable[[list[mp.Message]], mp.TokenCount], media: MediaFactory
+) -> None:
+    """A count for another provider, rule, model, detail or policy is a fresh part's count."""
+    photos = (_photo(media), media.image(1600, 1200, "jpeg"))
+    for provider in ("anthropic", "openai", "gemini"):
+        mp.count_tokens(_conversation(*photos), provider)
+    assert counted(_conversation(*photos)) == counted(_conversation(*map(_fresh, photos)))
+
+
+def test_remember_count_tries_an_unknown_part_again(
+    httpx_mock: HTTPXMock, media: MediaFactory
+) -> None:
+    """A part that could not be counted (its fetch failed) is counted once it can be."""
+    url = "https://example.com/photo.jpg"
+    photo = media.image(1600, 1200, "jpeg")
+    httpx_mock.add_response(url=url, status_code=404)
+    httpx_mock.add_response(url=url, content=photo.data, headers={"content-type": "image/jpeg"})
+    part = mp.ImagePart.from_url(url)
+    failed = mp.count_tokens(part, "anthropic")
+    assert failed.messages[0].parts[0].method == "unknown"
+    again = mp.count_tokens(part, "anthropic")
+    assert again.total == mp.count_tokens(photo, "anthropic").total > 0

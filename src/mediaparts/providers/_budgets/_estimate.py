@@ -88,18 +88,13 @@ def _image_tokens(
         width, height = height, width
     geometry = _costs.vision(provider, model, strict=True)
     level = _costs.choose_detail(provider, geometry, detail, image.detail)
-    # Priced before by this rule (a search, for some): not again. The part is frozen.
-    inputs: tuple[tuple[object, ...], tuple[str, str | None]] = ((geometry,), ("tokens", level))
-    tokens: int | None = image._recall(*inputs)
+    tokens = _costs.image_tokens(geometry, width, height, level)
     if tokens is None:
-        tokens = _costs.image_tokens(geometry, width, height, level)
-        if tokens is None:
-            raise NoDocumentedRule(
-                f"{provider.name} documents no image token rule for model {excerpt(model)}",
-                provider=provider.name,
-                media_type=media_type,
-                model=model,
-            )
-        image._keep(*inputs, tokens)
+        raise NoDocumentedRule(
+            f"{provider.name} documents no image token rule for model {excerpt(model)}",
+            provider=provider.name,
+            media_type=media_type,
+            model=model,
+        )
     assert geometry is not None  # image_tokens gives None without one
     return tokens, geometry.describe()

@@ -35,12 +35,17 @@ _Kept: TypeAlias = tuple[NormalizedPart, tuple[int, ...]]
 
 
 def fitting_inputs(
-    provider: Provider, model: str | None, detail: str | None, policy: TransformPolicy
+    provider: Provider,
+    model: str | None,
+    detail: str | None,
+    policy: TransformPolicy,
+    use: str = "normalize",
 ) -> Inputs:
-    """Return what `normalize`'s result for these settings is remembered by, or None."""
+    """Return what a result of `use` (`normalize`'s, or a count's of the same part) for these
+    settings is remembered by, or None when it must not be."""
     if model is not None and _guessed(provider, model):
         return None
-    return (provider, policy), ("normalize", model, detail, is_estimating())
+    return (provider, policy), (use, model, detail, is_estimating())
 
 
 def _guessed(provider: Provider, model: str) -> bool:
