@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Hashable
 from typing import TypeAlias
 
-from mediaparts._conversation._parts import MediaPart
+from mediaparts._conversation._parts import MediaPart, TextPart
 from mediaparts.converting import TransformPolicy
 from mediaparts.providers._fitting._convert import is_estimating
 from mediaparts.providers._fitting._normalized import NormalizedPart
@@ -60,19 +60,11 @@ def _guessed(provider: Provider, model: str) -> bool:
 
 def recall(media: MediaPart, inputs: Inputs) -> NormalizedPart | None:
     """Return the result remembered for these inputs, made the part's again; None if none."""
-    if inputs is None:
-        return None
-    found: _Kept | None = media._recall(*inputs)
+    found: _Kept | None = None if inputs is None else media._recall(*inputs)
     if found is None:
         return None
     kept, own = found
-    if not own:
-        return dataclasses.replace(kept, part=media)
-    pieces = tuple(
-        dataclasses.replace(p, part=media) if i in own and isinstance(p, NormalizedPart) else p
-        for i, p in enumerate(kept.pieces)
-    )
-    return dataclasses.replace(kept, part=media, pieces=pieces)
+    return dataclasses.replace(kept, part=media, pieces=_pieces(kept, own, media))
 
 
 def keep(media: MediaPart, inputs: Inputs, made: NormalizedPart) -> NormalizedPart:
@@ -82,14 +74,22 @@ def keep(media: MediaPart, inputs: Inputs, made: NormalizedPart) -> NormalizedPa
     own = tuple(
         i for i, p in enumerate(made.pieces) if isinstance(p, NormalizedPart) and p.part is media
     )
-    pieces = tuple(
-        dataclasses.replace(p, part=None) if i in own and isinstance(p, NormalizedPart) else p
-        for i, p in enumerate(made.pieces)
-    )
-    kept = dataclasses.replace(made, part=None, pieces=pieces)
+    kept = dataclasses.replace(made, part=None, pieces=_pieces(made, own, None))
     if not _refers(kept, media):  # a deeper piece that is the part: not worth a cycle
         media._keep(*inputs, (kept, own))
     return made
+
+
+def _pieces(
+    made: NormalizedPart, own: tuple[int, ...], part: MediaPart | None
+) -> tuple[NormalizedPart | TextPart, ...]:
+    """`made`'s pieces, those at `own` made pieces of `part` (None: of no part)."""
+    if not own:
+        return made.pieces
+    return tuple(
+        dataclasses.replace(p, part=part) if i in own and isinstance(p, NormalizedPart) else p
+        for i, p in enumerate(made.pieces)
+    )
 
 
 def _refers(made: NormalizedPart, media: MediaPart) -> bool:
