@@ -411,3 +411,17 @@ def test_remember_count_tries_an_unknown_part_again(
     assert failed.messages[0].parts[0].method == "unknown"
     again = mp.count_tokens(part, "anthropic")
     assert again.total == mp.count_tokens(photo, "anthropic").total > 0
+
+
+def test_remember_model_names_kept_are_bounded() -> None:
+    """Whether each model name is known is kept for a bounded number of names."""
+    from mediaparts.providers._fitting import _remember
+
+    openai, policy = mp.providers.get("openai"), mp.TransformPolicy()
+    inputs = [
+        _remember.fitting_inputs(openai, f"model-{i}", None, policy)
+        for i in range(2 * _remember._GUESSED_KEPT)
+    ]
+    assert inputs == [None] * len(inputs)
+    assert _remember.fitting_inputs(openai, "gpt-4o", None, policy) is not None
+    assert 0 < len(_remember._GUESSED) <= _remember._GUESSED_KEPT

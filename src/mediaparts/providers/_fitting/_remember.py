@@ -30,6 +30,12 @@ Inputs: TypeAlias = "tuple[tuple[object, ...], tuple[Hashable, ...]] | None"
 """What a fitted result is remembered by: objects (by identity) and values (by equality), or
 None when it must not be remembered."""
 
+# `_guessed` of a provider record and model: matching the tables' patterns takes up to 35 µs,
+# on every render of every part. Each entry holds its record, so the id in its key is that
+# record's as long as the entry lives.
+_GUESSED: dict[tuple[int, str], tuple[Provider, bool]] = {}
+_GUESSED_KEPT = 512
+
 # Pieces (by index) that are the part itself: a converted part's last media piece carries it.
 _Kept: TypeAlias = tuple[NormalizedPart, tuple[int, ...]]
 
@@ -51,11 +57,19 @@ def fitting_inputs(
 def _guessed(provider: Provider, model: str) -> bool:
     """Whether a table fitting reads (image sizes, media rates) has no row for the model: it
     then takes the default row with an `UnknownModelWarning` (or `UnknownModel`) each time."""
+    key = (id(provider), model)
+    found = _GUESSED.get(key)
+    if found is not None and found[0] is provider:
+        return found[1]
     rules = provider.rules
-    return any(
+    guessed = any(
         table and not any(row.matches(model) for row in table)
         for table in (rules.vision, rules.costs)
     )
+    if len(_GUESSED) >= _GUESSED_KEPT:  # model names come from callers: bounded
+        _GUESSED.clear()
+    _GUESSED[key] = (provider, guessed)
+    return guessed
 
 
 def recall(media: MediaPart, inputs: Inputs) -> NormalizedPart | None:
