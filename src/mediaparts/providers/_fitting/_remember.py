@@ -85,13 +85,20 @@ def keep(media: MediaPart, inputs: Inputs, made: NormalizedPart) -> NormalizedPa
     """Remember `made` (worked out from `media` with these inputs) on the part; return it."""
     if inputs is None or made.part is not media:
         return made
-    own = tuple(
-        i for i, p in enumerate(made.pieces) if isinstance(p, NormalizedPart) and p.part is media
-    )
+    own = _own(made, media)
     kept = dataclasses.replace(made, part=None, pieces=_pieces(made, own, None))
     if not _refers(kept, media):  # a deeper piece that is the part: not worth a cycle
         media._keep(*inputs, (kept, own))
     return made
+
+
+def _own(made: NormalizedPart, media: MediaPart) -> tuple[int, ...]:
+    """The indexes of `made`'s pieces that are pieces of `media` itself."""
+    if not made.pieces:
+        return ()
+    return tuple(
+        i for i, p in enumerate(made.pieces) if isinstance(p, NormalizedPart) and p.part is media
+    )
 
 
 def _pieces(
