@@ -425,3 +425,20 @@ def test_remember_model_names_kept_are_bounded() -> None:
     assert inputs == [None] * len(inputs)
     assert _remember.fitting_inputs(openai, "gpt-4o", None, policy) is not None
     assert 0 < len(_remember._GUESSED) <= _remember._GUESSED_KEPT
+
+
+def test_remember_keeps_nothing_that_would_hold_the_part(media: MediaFactory) -> None:
+    """A result of another part, or with the part deep in its pieces, is not remembered."""
+    from mediaparts.providers._fitting import _remember
+
+    photo, other = _photo(media), media.image(30, 20, "png")
+    inputs = _remember.fitting_inputs(mp.providers.get("openai"), None, None, mp.TransformPolicy())
+    leaf = mp.NormalizedPart(kind="image", media_type="image/png", data=b"x", part=photo)
+    deep = mp.NormalizedPart(kind="image", media_type="image/png", pieces=(leaf,), part=other)
+    cases = [
+        mp.NormalizedPart(kind="image", media_type="image/png", data=b"x", part=other),
+        mp.NormalizedPart(kind="file", media_type="image/png", pieces=(deep,), part=photo),
+    ]
+    for made in cases:
+        assert _remember.keep(photo, inputs, made) is made
+    assert not photo._private()["_remembered"]
