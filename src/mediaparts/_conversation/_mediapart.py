@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, get_args
 
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
@@ -30,6 +30,7 @@ from mediaparts._conversation._construct import (
 from mediaparts._conversation._constructors import Constructors
 from mediaparts._conversation._dialogue import PartFields, part_dict
 from mediaparts._conversation._json_data import InlineBytes, copy_metadata, inline_bytes
+from mediaparts._conversation._remembered import Remembered
 from mediaparts._errors import InvalidMedia, UnsupportedMediaType, excerpt
 from mediaparts._inline import data_uri, is_data_uri
 from mediaparts._paths import looks_like_base64
@@ -126,6 +127,8 @@ class MediaPart(Constructors, PartFields):
     file_provider: str | None = None
 
     _state: fetching.LoadState = PrivateAttr(default_factory=fetching.LoadState)
+    # What was worked out from the part (`_recall`), made at the first result kept.
+    _remembered: Remembered | None = PrivateAttr(default=None)
     _kinds: ClassVar[frozenset[str]] = frozenset(get_args(Kind))
 
     def __init__(self, /, *given: Never, **values: Any) -> None:
@@ -237,6 +240,37 @@ class MediaPart(Constructors, PartFields):
     def __hash__(self) -> int:
         digest = hashlib.blake2b(self.inline or b"", digest_size=8).digest()
         return hash((type(self), self.media_type, self.filename, self.url, self.file_id, digest))
+
+    def __copy__(self) -> Self:
+        # `model_copy` copies the private attributes, then may change any field: what was worked
+        # out from this part is not the copy's (and the copy must not hold it, nor this part).
+        copied = super().__copy__()
+        copied._private()["_remembered"] = None
+        return copied
+
+    def _private(self) -> dict[str, Any]:
+        """The private attributes' values, read where pydantic keeps them: its own lookup of
+        one (`self._state`, through `__getattr__`) costs microseconds, on every render and count.
+        """
+        private = self.__pydantic_private__
+        assert private is not None  # set at init: the class has private attributes
+        return private
+
+    def _recall(self, objects: tuple[object, ...], values: tuple[Hashable, ...]) -> Any:
+        """Return a result kept for these inputs (see `Remembered`), or None."""
+        remembered: Remembered | None = self._private().get("_remembered")
+        return None if remembered is None else remembered.recall(objects, values)
+
+    def _keep(self, objects: tuple[object, ...], values: tuple[Hashable, ...], result: Any) -> None:
+        """Keep a result worked out from this part and these inputs (a few, on the part).
+
+        The result must not refer to the part: it would keep it alive in a reference cycle.
+        """
+        private = self._private()
+        remembered: Remembered | None = private.get("_remembered")
+        if remembered is None:
+            remembered = private["_remembered"] = Remembered()
+        remembered.keep(objects, values, result)
 
     def _repr_fields(self) -> Iterator[tuple[str, Any]]:
         for name, value in super()._repr_fields():

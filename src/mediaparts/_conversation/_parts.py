@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, get_args
 
 from typing_extensions import Never
 
+from mediaparts import fetching
 from mediaparts._conversation._construct import construct, keyword_only
 from mediaparts._conversation._dialogue import (
     Citation,
@@ -65,14 +66,27 @@ class ImagePart(MediaPart):
         return size[1] if size else None
 
     def _pixels(self) -> tuple[int, int] | None:
-        state = self._state
-        if state.size is None:
+        data = self.data
+        state: fetching.LoadState = self._private()["_state"]
+        known = state.size
+        if known is None or known[0] is not data:
             # Imported here so `import mediaparts` does not load the imaging package.
             from mediaparts.imaging import image_size
 
-            data = self.data
-            state.size = image_size(data, self.effective_media_type or "")
-        return state.size
+            known = state.size = (data, image_size(data, self.effective_media_type or ""))
+        return known[1]
+
+    def _orientation(self) -> int:
+        """The EXIF orientation (1-8) read from the header, once (`image_orientation`)."""
+        data = self.data
+        state: fetching.LoadState = self._private()["_state"]
+        known = state.orientation
+        if known is None or known[0] is not data:
+            # Imported here so `import mediaparts` does not load the imaging package.
+            from mediaparts.imaging import image_orientation
+
+            known = state.orientation = (data, image_orientation(data))
+        return known[1]
 
 
 class AudioPart(MediaPart):

@@ -103,15 +103,18 @@ def _wake(future: asyncio.Future[None]) -> None:
 
 
 class LoadState:
-    """What a part learns after it is made: fetched bytes, their type, an image's size."""
+    """What a part learns after it is made: fetched bytes, their type, an image's size and
+    EXIF orientation (each with the bytes it was read from: a copy of the part given other
+    bytes shares this state, and must not take them)."""
 
-    __slots__ = ("data", "detected", "flight", "lock", "size", "task")
+    __slots__ = ("data", "detected", "flight", "lock", "orientation", "size", "task")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()  # held only to read or change the fields, never to fetch
         self.data: bytes | None = None
         self.detected: str | None = None
-        self.size: tuple[int, int] | None = None
+        self.size: tuple[bytes, tuple[int, int] | None] | None = None
+        self.orientation: tuple[bytes, int] | None = None
         self.flight: Flight | None = None
         self.task: asyncio.Task[None] | None = None  # a leading aload()'s fetch, kept alive
 

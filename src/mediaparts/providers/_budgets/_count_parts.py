@@ -35,6 +35,7 @@ from mediaparts.providers._budgets._text import TextRule
 from mediaparts.providers._budgets._tokens import Method, PartTokens, part_tokens
 from mediaparts.providers._fitting._convert import converts, estimating
 from mediaparts.providers._fitting._normalize import decode_text, normalize
+from mediaparts.providers._fitting._remember import fitting_inputs
 from mediaparts.providers._registry import Provider
 from mediaparts.providers._wire._rendering import TEXT_TYPES, error_text, left_out
 
@@ -141,7 +142,7 @@ class Counter:
                 # The same part object in several messages is counted once.
                 known = self._media.get(id(part))
                 if known is None:
-                    known = self._media[id(part)] = self._media_part(part, index)
+                    known = self._media[id(part)] = self._remembered(part, index)
                 return known if known.index == index else _at(known, index)
             case _:
                 assert_never(part)
@@ -217,6 +218,19 @@ class Counter:
 
     def _not_sent(self, kind: str, index: int, why: str) -> PartTokens:
         return PartTokens(kind, 0, "exact", f"not sent to {self.provider.name}: {why}", index)
+
+    def _remembered(self, part: MediaPart, index: int) -> PartTokens:
+        """`_media_part`, or what it counted for this part and these settings before (a part is
+        frozen: see `_fitting._remember`); what could not be counted is tried again."""
+        use = "count, strict" if self.strict else "count"
+        policy = default_transforms()
+        inputs = fitting_inputs(self.provider, self.model, self.detail, policy, use)
+        known: PartTokens | None = None if inputs is None else part._recall(*inputs)
+        if known is None:
+            known = self._media_part(part, index)
+            if inputs is not None and known.method != "unknown":
+                part._keep(*inputs, known)
+        return known
 
     def _media_part(self, part: MediaPart, index: int) -> PartTokens:
         provider = self.provider

@@ -10,7 +10,6 @@ from mediaparts._conversation._parts import (
 )
 from mediaparts._errors import InvalidMedia, NoDocumentedRule, UnsupportedMediaType, excerpt
 from mediaparts.detection import kind_of
-from mediaparts.imaging import image_orientation
 from mediaparts.providers._budgets import _rates as _costs
 from mediaparts.providers._fitting._normalize import decode_text
 from mediaparts.providers._registry import Provider
@@ -85,7 +84,7 @@ def _image_tokens(
     width, height = image.width, image.height
     if width is None or height is None:
         raise InvalidMedia(f"cannot read the size of this {media_type}", media_type=media_type)
-    if image_orientation(image.data) in _QUARTER_TURNS:
+    if image._orientation() in _QUARTER_TURNS:  # read once per part
         width, height = height, width
     geometry = _costs.vision(provider, model, strict=True)
     level = _costs.choose_detail(provider, geometry, detail, image.detail)

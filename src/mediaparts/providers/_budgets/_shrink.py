@@ -15,7 +15,7 @@ from mediaparts._conversation._parts import Detail, ImagePart
 from mediaparts._errors import MediaError, UnsupportedMediaType, rewrap
 from mediaparts.imaging import fit_image
 from mediaparts.providers._budgets._count import TokenCount, count_tokens
-from mediaparts.providers._fitting._normalize import image_spec
+from mediaparts.providers._fitting._image_spec import image_spec
 from mediaparts.providers._registry import Provider
 
 __all__ = ["Shrinker"]
@@ -90,7 +90,16 @@ class Shrinker:
         return smaller, cost
 
     def _smaller(self, image: ImagePart) -> ImagePart | None:
-        """A copy whose long side is at most `side` pixels, or None if it is that small."""
+        """A copy whose long side is at most `side` pixels, or None if it is that small; made
+        once per part, rules and side (a later trim of the same part decodes nothing)."""
+        inputs = ((self._provider.rules.image,), ("smaller", self._side))
+        found: tuple[ImagePart | None] | None = image._recall(*inputs)
+        if found is None:
+            found = (self._made_smaller(image),)
+            image._keep(*inputs, found)
+        return found[0]
+
+    def _made_smaller(self, image: ImagePart) -> ImagePart | None:
         width, height = image.width, image.height
         if width is None or height is None or max(width, height) <= self._side:
             return None

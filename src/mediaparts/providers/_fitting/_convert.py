@@ -50,6 +50,7 @@ __all__ = [
     "audio",
     "converts",
     "estimating",
+    "is_estimating",
     "name_of",
     "piece",
     "refusal",
@@ -75,6 +76,11 @@ def estimating() -> Iterator[None]:
         yield
     finally:
         _estimating.reset(token)
+
+
+def is_estimating() -> bool:
+    """Whether `normalize` is inside `estimating()` (its results differ: see `_remember`)."""
+    return _estimating.get()
 
 
 """Fits an image part to the provider (normalize's image path), for frames, pages and SVG."""

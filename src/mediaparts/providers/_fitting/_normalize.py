@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Literal, cast
 
@@ -36,19 +36,21 @@ from mediaparts.converting import TransformPolicy, default_transforms
 from mediaparts.detection import kind_of
 from mediaparts.fetching import FetchPolicy, check_url
 from mediaparts.formats import Kind, readable
-from mediaparts.imaging import FitSpec, fit_image
+from mediaparts.imaging import fit_image
 from mediaparts.providers._budgets import _rates as _costs
 from mediaparts.providers._budgets._vision import VisionGeometry, check_model
 from mediaparts.providers._fitting import _convert, _documents
 from mediaparts.providers._fitting._accepted import refusal
+from mediaparts.providers._fitting._image_spec import image_spec
 from mediaparts.providers._fitting._normalized import PASSED_URL, NormalizedPart
+from mediaparts.providers._fitting._remember import fitting_inputs, keep, recall
 from mediaparts.providers._fitting._textfiles import decode_text, read_text
 from mediaparts.providers._options import Options, resolve
 from mediaparts.providers._registry import Provider, get
-from mediaparts.providers._rules import ImageRules, KindRules
+from mediaparts.providers._rules import KindRules
 from mediaparts.providers._wire._rendering import left_out
 
-__all__ = ["UrlMode", "anormalize", "decode_text", "image_spec", "normalize", "normalize_many"]
+__all__ = ["UrlMode", "anormalize", "decode_text", "normalize", "normalize_many"]
 
 # Only MediaError leaves normalize_many (see Boundary).
 _NORMALIZING_MANY = Boundary("normalizing many parts")
@@ -239,7 +241,10 @@ def normalize(
             return passed
         policy = _policy(opts.transforms)
         media.load()
-        return _prepare(media, chosen, model, detail, policy)
+        inputs = fitting_inputs(chosen, model, detail, policy)  # fitted before: not again
+        if (found := recall(media, inputs)) is not None:
+            return found
+        return keep(media, inputs, _prepare(media, chosen, model, detail, policy))
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _NORMALIZING.reraise(exc)
 
@@ -265,7 +270,11 @@ async def anormalize(
             return passed
         policy = _policy(opts.transforms)  # read here: the worker thread has its own context
         await media.aload()
-        return await asyncio.to_thread(_prepare, media, chosen, model, detail, policy)
+        inputs = fitting_inputs(chosen, model, detail, policy)  # fitted before: not again
+        if (found := recall(media, inputs)) is not None:
+            return found
+        made = await asyncio.to_thread(_prepare, media, chosen, model, detail, policy)
+        return keep(media, inputs, made)
     except Exception as exc:  # only MediaError leaves (see Boundary)
         _ANORMALIZING.reraise(exc)
 
@@ -464,32 +473,3 @@ def _file(
             part=media,
         )
     raise refusal(provider, "file", media_type, filename=media.filename)
-
-
-def image_spec(
-    rules: ImageRules,
-    *,
-    side: int | None = None,
-    target: Callable[[int, int], tuple[int, int]] | None = None,
-) -> FitSpec:
-    """Return how to fit an image to a provider's image rules: its types, animation, size
-    and byte limits, measured its way.
-
-    Args:
-        rules: The provider's image rules.
-        side: A longest side, in pixels, tighter than the rules' own (trim's smaller copies).
-        target: The size the provider would downscale an image to (its vision geometry).
-    """
-
-    def capped(limit: int | None) -> int | None:
-        return side if limit is None else limit if side is None else min(limit, side)
-
-    return FitSpec(
-        accepted=rules.media_types,
-        animated_ok=rules.animated,
-        max_width=capped(rules.max_width),
-        max_height=capped(rules.max_height),
-        target=target,
-        max_bytes=rules.max_bytes,
-        measure=rules.measure,
-    )
