@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import Never
 
-from mediaparts._conversation._construct import construct, keyword_only, model_hash
+from mediaparts._conversation._construct import Deferred, construct, keyword_only, model_hash
 from mediaparts._conversation._json_data import (
     JsonData,
     NativeHints,
@@ -46,7 +46,7 @@ def part_dict(model: BaseModel, *, keep: tuple[str, ...] = ()) -> dict[str, Any]
     return {k: v for k, v in out.items() if k in keep or v not in ({}, [], ())}
 
 
-class PartFields(BaseModel):
+class PartFields(Deferred):
     """What every part has beside its own fields.
 
     Attributes:
@@ -92,7 +92,7 @@ class PartFields(BaseModel):
                 yield name, value
 
 
-class Citation(BaseModel):
+class Citation(Deferred):
     """Where a piece of text came from, as the provider reported it.
 
     Attributes:

@@ -14,11 +14,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 from typing_extensions import Never
 
 from mediaparts._boundary import Boundary
-from mediaparts._conversation._construct import construct, keyword_only, model_hash, public_name
+from mediaparts._conversation._construct import (
+    Deferred,
+    construct,
+    keyword_only,
+    model_hash,
+    public_name,
+)
 from mediaparts._conversation._json_data import (
     NativeHints,
     copy_metadata,
@@ -72,7 +78,7 @@ StopReason: TypeAlias = Literal[
 MAX_TOKENS = 2**63 - 1
 
 
-class Usage(BaseModel):
+class Usage(Deferred):
     """Token counts a provider reported for one response.
 
     `input_tokens` counts all input, cached included (`cache_read_tokens` and
@@ -104,7 +110,7 @@ class Usage(BaseModel):
         )
 
 
-class _Message(BaseModel):
+class _Message(Deferred):
     """What every message has.
 
     Attributes:

@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import IO, Literal, Protocol, Union, cast
 
-import filetype
-
 from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidMedia
 from mediaparts._paths import is_str_path, open_path, register_media_test
@@ -120,6 +118,8 @@ def _from_filetype(head: bytes) -> Hit | None:
     Its answers for formats our table owns are dropped: where our stricter checks said no,
     filetype's looser ones (any 0xFFFB is MP3 to it) would only add false positives.
     """
+    import filetype  # loaded for the long tail only: most files never get here
+
     found = filetype.guess(head[:_FILETYPE_BYTES])
     if found is None:
         return None
