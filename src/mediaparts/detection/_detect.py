@@ -22,10 +22,9 @@ from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
 from mediaparts.detection._types import (
     OCTET_STREAM,
     canonical_media_type,
-    extension_for,
+    describe,
     family_member,
     is_textual,
-    kind_of,
     media_type_from_filename,
     same_format,
 )
@@ -76,7 +75,8 @@ class Detection:
 
 
 def _result(media_type: str, source: DetectionSource, mismatch: bool = False) -> Detection:
-    return Detection(media_type, kind_of(media_type), extension_for(media_type), source, mismatch)
+    kind, extension = describe(media_type)
+    return Detection(media_type, kind, extension, source, mismatch)
 
 
 def _read_fully(stream: _Readable, size: int) -> bytes:
@@ -197,6 +197,10 @@ def _decide(probe: ByteWindow, hints: list[tuple[str, DetectionSource]]) -> Dete
 
 
 def _probe_buffer(data: bytes | bytearray | memoryview) -> ByteWindow:
+    if type(data) is bytes:  # immutable: sliced as it is (a short one is not even copied)
+        return ByteWindow(
+            data[:PREFIX_SIZE], len(data), lambda offset, n: data[offset : offset + n]
+        )
     view = memoryview(data)
     if not view.c_contiguous:
         view = memoryview(view.tobytes())  # a strided view cannot be cast or sliced flat
