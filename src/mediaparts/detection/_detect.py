@@ -307,7 +307,8 @@ def detect(
     """
     try:
         if isinstance(source, (bytes, bytearray, memoryview)):
-            return _decide(_probe_buffer(source), _hints(filename, declared))
+            hints = [] if filename is None and declared is None else _hints(filename, declared)
+            return _decide(_probe_buffer(source), hints)
         if isinstance(source, (str, os.PathLike)):
             hints = _hints(source if filename is None else filename, declared)
             with open_path(source) as file:

@@ -291,16 +291,19 @@ _FIRST_BYTES = tuple(
     frozenset(row.pattern[0][1][0] for row in SIGNATURES if row.pattern and row.pattern[0][0] == at)
     for at in _ANCHORS
 )
+# For each anchor: every byte value -> itself where a first piece starts with it, else -1.
+_KEY_BYTES = tuple(
+    (at, tuple(byte if byte in known else -1 for byte in range(256)))
+    for at, known in zip(_ANCHORS, _FIRST_BYTES, strict=True)
+)
 # Filled on first use, one entry per key: at most the product of len(bytes) + 1 over
 # `_FIRST_BYTES` (a few hundred), whatever the input.
 _CANDIDATES: dict[tuple[int, ...], tuple[Signature, ...]] = {}
 
 
 def _key(head: bytes) -> tuple[int, ...]:
-    return tuple(
-        head[at] if at < len(head) and head[at] in known else -1
-        for at, known in zip(_ANCHORS, _FIRST_BYTES, strict=True)
-    )
+    size = len(head)
+    return tuple([byte_of[head[at]] if at < size else -1 for at, byte_of in _KEY_BYTES])
 
 
 def _candidates(key: tuple[int, ...]) -> tuple[Signature, ...]:
