@@ -8,17 +8,15 @@ cleaned (or refused where cleaning would change meaning), and pydantic's errors 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._surrogates import SURROGATE
 
 __all__ = [
-    "Deferred",
     "article",
     "check_fields",
     "check_limit",
@@ -29,37 +27,6 @@ __all__ = [
     "model_hash",
     "public_name",
 ]
-
-
-# One lock for every first build: building one model builds the models its fields name.
-_BUILDING = threading.RLock()
-
-
-class Deferred(BaseModel):
-    """The base of every part and message model: its validator is built on first use.
-
-    Building the validators of all the models at import costs more than importing pydantic
-    itself, and most programs use a few of them (`import mediaparts` stays near the cost of
-    importing pydantic, docs/performance.md). pydantic builds a deferred model when it is first
-    validated, serialised or asked for its JSON schema, through `model_rebuild`. Before
-    pydantic 2.14, two threads doing that at once could both rebuild it and one could
-    validate with a half-built class (pydantic issues 11849 and 13419), so here the first
-    build runs under one lock; pydantic's own lock, where it has one, is taken inside it.
-    """
-
-    model_config = ConfigDict(defer_build=True)
-
-    @classmethod
-    def model_rebuild(cls, **options: Any) -> bool | None:
-        if cls.__pydantic_complete__ and not options.get("force"):
-            return None
-        # The namespace pydantic reads `_parent_namespace_depth` frames up is one frame further
-        # up from here; ours resolve in their own modules anyway (they name no local types).
-        depth = options.get("_parent_namespace_depth", 2)
-        if depth > 0:
-            options["_parent_namespace_depth"] = depth + 1
-        with _BUILDING:
-            return super().model_rebuild(**options)
 
 
 def article(word: str) -> str:

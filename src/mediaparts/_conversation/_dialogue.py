@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import Never
 
-from mediaparts._conversation._construct import Deferred, construct, keyword_only, model_hash
+from mediaparts._conversation._construct import construct, keyword_only, model_hash
 from mediaparts._conversation._json_data import (
     JsonData,
     NativeHints,
@@ -46,7 +46,7 @@ def part_dict(model: BaseModel, *, keep: tuple[str, ...] = ()) -> dict[str, Any]
     return {k: v for k, v in out.items() if k in keep or v not in ({}, [], ())}
 
 
-class PartFields(Deferred):
+class PartFields(BaseModel):
     """What every part has beside its own fields.
 
     Attributes:
@@ -62,7 +62,8 @@ class PartFields(Deferred):
             a provider.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     cache: Cache | None = None
     native: NativeHints = Field(default_factory=dict)
@@ -92,7 +93,7 @@ class PartFields(Deferred):
                 yield name, value
 
 
-class Citation(Deferred):
+class Citation(BaseModel):
     """Where a piece of text came from, as the provider reported it.
 
     Attributes:
@@ -103,7 +104,8 @@ class Citation(Deferred):
         data: The citation exactly as the provider wrote it.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     provider: str | None = None
     cited_text: str | None = None

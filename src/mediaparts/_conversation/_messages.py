@@ -14,17 +14,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from typing_extensions import Never
 
 from mediaparts._boundary import Boundary
-from mediaparts._conversation._construct import (
-    Deferred,
-    construct,
-    keyword_only,
-    model_hash,
-    public_name,
-)
+from mediaparts._conversation._construct import construct, keyword_only, model_hash, public_name
 from mediaparts._conversation._json_data import (
     NativeHints,
     copy_metadata,
@@ -78,7 +72,7 @@ StopReason: TypeAlias = Literal[
 MAX_TOKENS = 2**63 - 1
 
 
-class Usage(Deferred):
+class Usage(BaseModel):
     """Token counts a provider reported for one response.
 
     `input_tokens` counts all input, cached included (`cache_read_tokens` and
@@ -86,7 +80,8 @@ class Usage(Deferred):
     included (`reasoning_tokens` is part of it), whatever the API reported, converted.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     input_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
     output_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
@@ -110,7 +105,7 @@ class Usage(Deferred):
         )
 
 
-class _Message(Deferred):
+class _Message(BaseModel):
     """What every message has.
 
     Attributes:
@@ -119,7 +114,8 @@ class _Message(Deferred):
             when the message is made, so it shares nothing with the dict given.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     role: str
     id: str | None = None
