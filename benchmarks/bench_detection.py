@@ -148,7 +148,8 @@ def run(repeat: int = 15) -> tuple[list[Row], str]:
                 ours.per_file,
                 peer.per_file,
                 f"{peer.detector} {peer.version}",
-                target="no target set (for reference)",
+                target="≤ 1.3× filetype" if peer.detector == "filetype" else "for reference",
+                goal=("≤", 1.3) if peer.detector == "filetype" else None,
                 note=(f"strict accuracy {ours.strict}/{ours.total} vs {peer.strict}/{peer.total}"),
             )
         )

@@ -4,16 +4,27 @@ The time is measured inside a fresh interpreter (`perf_counter` around the impor
 median of several processes), so interpreter start-up is not counted; `-X importtime` then
 names the heaviest packages. The peers' imports are timed the same way in the peer
 environment.
+
+The floor of any library built on pydantic is `_FLOOR`: importing pydantic and building and
+using one small model, timed the same way. mediaparts is measured against it twice, from a
+copy of `src/mediaparts` in a temporary folder, so that no `__pycache__` of the checkout
+counts: with its bytecode written by a first run (an installed package), and with none,
+under PYTHONDONTWRITEBYTECODE=1 (an editable install where that variable is set, as on the
+machines that run the tests: every module is compiled on every import). pydantic's own
+bytecode is cached in both, as an installed package's is.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from harness import ROOT, Row, peer_python
 
@@ -21,9 +32,30 @@ _ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 _HEAVY = ("PIL", "httpx", "pydantic", "anyio", "asyncio", "filetype", "pybase64")
 
 
+# The floor: import pydantic, build one frozen model of a few typed fields, validate once.
+_FLOOR = """\
+from pydantic import BaseModel, ConfigDict
+
+class Floor(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str
+    size: int
+    tags: list[str] = []
+
+Floor(name="floor", size=1, tags=["a"])
+"""
+
+
 def _import_seconds(python: str, module: str, env: dict[str, str] | None) -> float:
-    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    done = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return _exec_seconds(python, f"import {module}", env)
+
+
+def _exec_seconds(python: str, code: str, env: dict[str, str] | None) -> float:
+    """Seconds `code` takes in a fresh interpreter, timed inside it (start-up left out)."""
+    timed = f"import time\nt = time.perf_counter()\nexec({code!r})\nprint(time.perf_counter() - t)"
+    done = subprocess.run(
+        [python, "-c", timed], env=env, capture_output=True, text=True, check=True
+    )
     return float(done.stdout.strip().splitlines()[-1])
 
 
@@ -41,6 +73,45 @@ def startup(python: str, repeat: int) -> float:
         subprocess.run([python, "-c", "pass"], check=True)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def against_floor(repeat: int) -> list[Row]:
+    """`import mediaparts` against `_FLOOR`, with and without cached bytecode (alternating)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "mediaparts"
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(ROOT / "src" / "mediaparts", copy, ignore=ignore)
+        base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        base.pop("PYTHONPYCACHEPREFIX", None)
+        cached = {**base, "PYTHONPATH": folder}
+        uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1"}
+        _import_seconds(sys.executable, "mediaparts", cached)  # writes the copy's bytecode
+        _exec_seconds(sys.executable, _FLOOR, base)  # warms the disk cache
+        for env, how, goal in (
+            (cached, "bytecode cached", ("≤", 1.15)),
+            (uncached, "no bytecode: PYTHONDONTWRITEBYTECODE=1, no __pycache__", None),
+        ):
+            if env is uncached:  # a fresh copy: no bytecode of the cached runs left
+                shutil.rmtree(copy)
+                shutil.copytree(ROOT / "src" / "mediaparts", copy, ignore=ignore)
+            ours, floor = [], []
+            for _ in range(repeat):
+                ours.append(_import_seconds(sys.executable, "mediaparts", env))
+                floor.append(_exec_seconds(sys.executable, _FLOOR, base))
+            rows.append(
+                Row(
+                    f"import mediaparts vs the pydantic floor ({how})",
+                    statistics.median(ours),
+                    statistics.median(floor),
+                    "import pydantic, build and validate one model",
+                    target="≤ 1.15× the floor" if goal else "as small as it honestly can be",
+                    goal=goal,
+                    note="fresh interpreters, timed inside them, alternating, medians; the "
+                    "floor's model: 3 typed fields, frozen (bench_import._FLOOR)",
+                )
+            )
+    return rows
 
 
 def heaviest(count: int = 6) -> list[tuple[str, float]]:
@@ -95,6 +166,7 @@ def run(repeat: int = 9) -> list[Row]:
             f"; -X importtime, cumulative under mediaparts: {top}",
         )
     ]
+    rows.extend(against_floor(repeat))
     python = peer_python()
     for peer, module in _PEERS.items():
         label = f"import mediaparts vs import {module} ({peer})"

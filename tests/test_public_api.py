@@ -240,3 +240,60 @@ def test_import_is_light() -> None:
     code = f"import sys, mediaparts; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_import_builds_no_model() -> None:
+    """Importing mediaparts builds no pydantic validator, nor loads what it needs only later."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pydantic, mediaparts as mp\n"
+        "built = [c.__name__ for c in vars(mp).values()\n"
+        "         if isinstance(c, type) and issubclass(c, pydantic.BaseModel)\n"
+        "         and c.__pydantic_complete__]\n"
+        "lazy = ('email', 'importlib.metadata', 'filetype', 'mediaparts.detection._signatures',\n"
+        "        'mediaparts.detection._sniff', 'mediaparts.formats._duration',\n"
+        "        'mediaparts.formats._pdf')\n"
+        "loaded = [m for m in lazy if m in sys.modules]\n"
+        "print(built, loaded)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[] []"
+
+
+# What a fresh interpreter does first with a model that import left unbuilt.
+FIRST_USES = {
+    "validate": "assert mp.User('hi').parts[0].text == 'hi'",
+    "dump": "assert mp.ImagePart(data=b'\\x89PNG\\r\\n\\x1a\\n').to_dict()['kind'] == 'image'",
+    "schema": "assert 'text' in mp.TextPart.model_json_schema()['properties']",
+    "construct": "assert mp.Usage.model_construct(input_tokens=3).model_dump()['input_tokens'] == 3",
+    "pickle": (
+        "import pickle; made = mp.Assistant('ok', usage=mp.Usage(input_tokens=1))\n"
+        "assert pickle.loads(pickle.dumps(made)) == made"
+    ),
+    "from dict": "assert mp.message_from_dict({'role': 'tool', 'parts': []}).role == 'tool'",
+    "threads": (
+        "import threading\n"
+        "start, made = threading.Barrier(8), []\n"
+        "def make(i):\n"
+        "    start.wait()\n"
+        "    gif = b'GIF89a\\x01\\x00\\x01\\x00\\x00\\x00\\x00;'\n"
+        "    made.append(mp.User(f'hi {i}', files=[mp.part(gif), mp.part(b'notes')]))\n"
+        "threads = [threading.Thread(target=make, args=(i,)) for i in range(8)]\n"
+        "for t in threads: t.start()\n"
+        "for t in threads: t.join()\n"
+        "assert sorted(m.parts[0].text for m in made) == [f'hi {i}' for i in range(8)]"
+    ),
+}
+
+
+@pytest.mark.parametrize("use", FIRST_USES.values(), ids=FIRST_USES.keys())
+def test_unbuilt_model_first_use(use: str) -> None:
+    """Each first use of a model left unbuilt at import builds it and works, threads too."""
+    import subprocess
+    import sys
+
+    code = f"import mediaparts as mp\n{use}\nprint('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (out.returncode, out.stdout.strip(), out.stderr) == (0, "ok", "")

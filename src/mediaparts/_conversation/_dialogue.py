@@ -62,7 +62,8 @@ class PartFields(BaseModel):
             a provider.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     cache: Cache | None = None
     native: NativeHints = Field(default_factory=dict)
@@ -103,7 +104,8 @@ class Citation(BaseModel):
         data: The citation exactly as the provider wrote it.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     provider: str | None = None
     cited_text: str | None = None

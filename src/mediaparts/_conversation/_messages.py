@@ -80,7 +80,8 @@ class Usage(BaseModel):
     included (`reasoning_tokens` is part of it), whatever the API reported, converted.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     input_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
     output_tokens: int = Field(default=0, ge=0, le=MAX_TOKENS)
@@ -113,7 +114,8 @@ class _Message(BaseModel):
             when the message is made, so it shares nothing with the dict given.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use (docs/architecture.md): `import mediaparts` builds no validator.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     role: str
     id: str | None = None

@@ -8,31 +8,31 @@ never stands in for bytes that lack it: `bogus.pdf` holding no PDF is octet-stre
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Literal, Protocol, Union, cast
-
-import filetype
+from typing import IO, TYPE_CHECKING, Literal, NamedTuple, Protocol, Union, cast
 
 from mediaparts._boundary import Boundary
 from mediaparts._errors import InvalidMedia
 from mediaparts._paths import is_str_path, open_path, register_media_test
-from mediaparts.detection._signatures import OWNED_TYPES, match_signatures
-from mediaparts.detection._sniff import TextGuess, sniff_text, starts_with_bom
 from mediaparts.detection._types import (
     OCTET_STREAM,
     canonical_media_type,
-    extension_for,
+    describe,
     family_member,
     is_textual,
-    kind_of,
     media_type_from_filename,
     same_format,
 )
 from mediaparts.detection._verdict import Hit
 from mediaparts.formats import PREFIX_SIZE, ByteWindow, Kind, ReadAt
+
+if TYPE_CHECKING:
+    from mediaparts.detection._sniff import TextGuess
 
 __all__ = ["Detection", "Source", "detect", "detect_media_type"]
 
@@ -77,8 +77,31 @@ class Detection:
     mismatch: bool
 
 
+class _Rules(NamedTuple):
+    match_signatures: Callable[[ByteWindow], Hit | None]
+    owned_types: frozenset[str]
+    sniff_text: Callable[..., TextGuess | None]
+    starts_with_bom: Callable[[bytes], bool]
+
+
+@functools.cache
+def _rules() -> _Rules:
+    """The signature table with its container parsers, and the text sniffers: loaded on the
+    first detection, since they are most of detection's code and `import mediaparts` needs
+    none of them (docs/performance.md, the import rows)."""
+    from mediaparts.detection import _signatures, _sniff
+
+    return _Rules(
+        _signatures.match_signatures,
+        _signatures.OWNED_TYPES,
+        _sniff.sniff_text,
+        _sniff.starts_with_bom,
+    )
+
+
 def _result(media_type: str, source: DetectionSource, mismatch: bool = False) -> Detection:
-    return Detection(media_type, kind_of(media_type), extension_for(media_type), source, mismatch)
+    kind, extension = describe(media_type)
+    return Detection(media_type, kind, extension, source, mismatch)
 
 
 def _read_fully(stream: _Readable, size: int) -> bytes:
@@ -120,11 +143,13 @@ def _from_filetype(head: bytes) -> Hit | None:
     Its answers for formats our table owns are dropped: where our stricter checks said no,
     filetype's looser ones (any 0xFFFB is MP3 to it) would only add false positives.
     """
+    import filetype  # loaded for the long tail only: most files never get here
+
     found = filetype.guess(head[:_FILETYPE_BYTES])
     if found is None:
         return None
     media_type = canonical_media_type(str(found.mime))
-    if media_type == OCTET_STREAM or media_type in OWNED_TYPES:
+    if media_type == OCTET_STREAM or media_type in _rules().owned_types:
         return None
     return Hit(media_type)
 
@@ -156,8 +181,9 @@ def _unsigned(hints: list[tuple[str, DetectionSource]]) -> Detection:
     not believed: bytes of that format would have carried its signature. Only a hint of a
     format without one (a registered format with no `magic`, a rare type) is taken.
     """
+    owned = _rules().owned_types
     for hint, source in hints:
-        if hint not in OWNED_TYPES:
+        if hint not in owned:
             return _result(hint, source)
     return _result(OCTET_STREAM, "unknown", mismatch=bool(hints))
 
@@ -166,16 +192,17 @@ def _decide(probe: ByteWindow, hints: list[tuple[str, DetectionSource]]) -> Dete
     if not probe.head:
         return _unsigned(hints)
 
+    rules = _rules()
     guess: TextGuess | None = None
-    if starts_with_bom(probe.head):
+    if rules.starts_with_bom(probe.head):
         # A byte order mark followed by text that decodes cleanly is text, before any
         # signature: the UTF-16 LE mark FF FE also reads as an MPEG-1 Layer I frame header,
         # which would make a short UTF-16 note "MP3" (one frame too short to check the next).
-        guess = sniff_text(probe.head, truncated=probe.truncated)
-    hit = None if guess is not None else match_signatures(probe)
+        guess = rules.sniff_text(probe.head, truncated=probe.truncated)
+    hit = None if guess is not None else rules.match_signatures(probe)
     if hit is None:
         if guess is None:
-            guess = sniff_text(probe.head, truncated=probe.truncated)
+            guess = rules.sniff_text(probe.head, truncated=probe.truncated)
         if guess is not None:
             for hint, source in hints:
                 if hint != guess.media_type and _refines(guess, hint):
@@ -197,6 +224,10 @@ def _decide(probe: ByteWindow, hints: list[tuple[str, DetectionSource]]) -> Dete
 
 
 def _probe_buffer(data: bytes | bytearray | memoryview) -> ByteWindow:
+    if type(data) is bytes:  # immutable: sliced as it is (a short one is not even copied)
+        return ByteWindow(
+            data[:PREFIX_SIZE], len(data), lambda offset, n: data[offset : offset + n]
+        )
     view = memoryview(data)
     if not view.c_contiguous:
         view = memoryview(view.tobytes())  # a strided view cannot be cast or sliced flat
@@ -276,7 +307,8 @@ def detect(
     """
     try:
         if isinstance(source, (bytes, bytearray, memoryview)):
-            return _decide(_probe_buffer(source), _hints(filename, declared))
+            hints = [] if filename is None and declared is None else _hints(filename, declared)
+            return _decide(_probe_buffer(source), hints)
         if isinstance(source, (str, os.PathLike)):
             hints = _hints(source if filename is None else filename, declared)
             with open_path(source) as file:

@@ -16,7 +16,9 @@ when the end is out of reach (a stream), the local headers in the prefix are use
 from __future__ import annotations
 
 import re
+import struct
 import zlib
+from collections.abc import Iterable, Iterator
 
 from mediaparts.detection._verdict import Hit
 from mediaparts.formats import ByteWindow
@@ -95,8 +97,10 @@ def _deflated_size(head: bytes, start: int) -> int | None:
         return None
 
 
-def _local_entries(head: bytes, *, inflate: bool = False) -> list[_Entry]:
-    """List the members whose local headers lie in the prefix.
+def _local_entries(
+    head: bytes, *, inflate: bool = False, limit: int = _MAX_ENTRIES
+) -> list[_Entry]:
+    """List the members whose local headers lie in the prefix (at most `limit` of them).
 
     A member written to a stream has its sizes in a data descriptor after its data
     (APPNOTE.TXT §4.3.9); with `inflate`, a deflated one is decompressed to find where it
@@ -104,7 +108,7 @@ def _local_entries(head: bytes, *, inflate: bool = False) -> list[_Entry]:
     """
     entries: list[_Entry] = []
     pos = 0
-    while len(entries) < _MAX_ENTRIES and head.startswith(_LOCAL, pos) and pos + 30 <= len(head):
+    while len(entries) < limit and head.startswith(_LOCAL, pos) and pos + 30 <= len(head):
         flags, method, size = _u16(head, pos + 6), _u16(head, pos + 8), _u32(head, pos + 18)
         name_end = pos + 30 + _u16(head, pos + 26)
         name = head[pos + 30 : name_end].decode("utf-8", "replace")
@@ -123,8 +127,12 @@ def _local_entries(head: bytes, *, inflate: bool = False) -> list[_Entry]:
     return entries
 
 
-def _central_entries(probe: ByteWindow) -> list[_Entry] | None:
-    """List every member from the central directory, or None when it cannot be read."""
+def _central_entries(probe: ByteWindow) -> Iterator[_Entry] | None:
+    """Read the central directory's members in order, or None when it cannot be read.
+
+    The members are read as they are asked for: the telling one is usually first
+    (`[Content_Types].xml`, `mimetype`), and a presentation's directory lists hundreds.
+    """
     size = probe.size
     if size is None or size < 22:
         return None
@@ -152,16 +160,27 @@ def _central_entries(probe: ByteWindow) -> list[_Entry] | None:
     directory = probe.at(directory_offset, directory_size)
     if not directory.startswith(_CENTRAL):
         return None
-    entries: list[_Entry] = []
+    return _central_listing(directory, min(count, _MAX_ENTRIES))
+
+
+# A central directory header's fields detection reads (APPNOTE.TXT §4.3.12): compressed
+# size at 20; name, extra field and comment lengths at 28, 30, 32; local header offset at 42.
+_CENTRAL_HEADER = struct.Struct("<20xI4xHHH8xI")
+
+
+def _central_listing(directory: bytes, count: int) -> Iterator[_Entry]:
     pos = 0
-    while len(entries) < min(count, _MAX_ENTRIES) and directory.startswith(_CENTRAL, pos):
-        name_end = pos + 46 + _u16(directory, pos + 28)
+    for _ in range(count):
+        if not directory.startswith(_CENTRAL, pos) or pos + 46 > len(directory):
+            return
+        size, name_length, extra_length, comment_length, offset = _CENTRAL_HEADER.unpack_from(
+            directory, pos
+        )
+        name_end = pos + 46 + name_length
         if name_end > len(directory):
-            break
-        name = directory[pos + 46 : name_end].decode("utf-8", "replace")
-        entries.append(_Entry(name, _u32(directory, pos + 42), _u32(directory, pos + 20)))
-        pos = name_end + _u16(directory, pos + 30) + _u16(directory, pos + 32)
-    return entries
+            return
+        yield _Entry(directory[pos + 46 : name_end].decode("utf-8", "replace"), offset, size)
+        pos = name_end + extra_length + comment_length
 
 
 def _member(probe: ByteWindow, entry: _Entry) -> bytes:
@@ -183,9 +202,13 @@ def _member(probe: ByteWindow, entry: _Entry) -> bytes:
     return b""
 
 
-def _from_members(probe: ByteWindow, entries: list[_Entry]) -> str | None:
-    """Decide the type from the `mimetype` and `[Content_Types].xml` members' contents."""
+def _from_members(probe: ByteWindow, entries: Iterable[_Entry], names: set[str]) -> str | None:
+    """Decide the type from the `mimetype` and `[Content_Types].xml` members' contents.
+
+    Reads `entries` only as far as the deciding member; adds the name of each read to `names`.
+    """
     for entry in entries:
+        names.add(entry.name)
         if entry.name == "mimetype":
             declared = _member(probe, entry)[:128].strip().decode("ascii", "replace").lower()
             if declared.startswith("application/") and " " not in declared:
@@ -227,15 +250,19 @@ def _from_names(names: set[str]) -> str | None:
 
 def zip_family(probe: ByteWindow) -> Hit:
     """Identify a ZIP file: an office document, e-book or Java/Android archive, or plain ZIP."""
-    local = _local_entries(probe.head)
+    local = _local_entries(probe.head, limit=1)
     # Fast path: an uncompressed `mimetype` first member (OpenDocument, EPUB).
     if local and local[0].name == "mimetype":
-        found = _from_members(probe, local[:1])
+        found = _from_members(probe, local, set())
         if found:
             return Hit(found)
     central = _central_entries(probe)
-    entries = central if central is not None else _local_entries(probe.head, inflate=True)
-    found = _from_members(probe, entries) or _from_names({entry.name for entry in entries})
+    entries = iter(central if central is not None else _local_entries(probe.head, inflate=True))
+    names: set[str] = set()
+    found = _from_members(probe, entries, names)
+    if not found:
+        names.update(entry.name for entry in entries)  # the members not read yet
+        found = _from_names(names)
     if found:
         return Hit(found)
     # Only a complete directory can say "just a ZIP"; otherwise a file name may know better.

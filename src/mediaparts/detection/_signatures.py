@@ -281,18 +281,59 @@ SIGNATURES: tuple[Signature, ...] = (
 )
 
 
+# The table indexed by its rows' leading bytes: a row can match only where the first byte of
+# its first piece is present, so each file tries the few rows its bytes can match (usually
+# one to three, against the whole table), in table order. `_ANCHORS` are the offsets of those
+# first pieces; a file's key is its byte at each, or -1 where no row's first piece starts with
+# it (or the file ends before). A row with no pattern matches every key.
+_ANCHORS = tuple(sorted({row.pattern[0][0] for row in SIGNATURES if row.pattern}))
+_FIRST_BYTES = tuple(
+    frozenset(row.pattern[0][1][0] for row in SIGNATURES if row.pattern and row.pattern[0][0] == at)
+    for at in _ANCHORS
+)
+# For each anchor: every byte value -> itself where a first piece starts with it, else -1.
+_KEY_BYTES = tuple(
+    (at, tuple(byte if byte in known else -1 for byte in range(256)))
+    for at, known in zip(_ANCHORS, _FIRST_BYTES, strict=True)
+)
+# Filled on first use, one entry per key: at most the product of len(bytes) + 1 over
+# `_FIRST_BYTES` (a few hundred), whatever the input.
+_CANDIDATES: dict[tuple[int, ...], tuple[Signature, ...]] = {}
+
+
+def _key(head: bytes) -> tuple[int, ...]:
+    size = len(head)
+    return tuple([byte_of[head[at]] if at < size else -1 for at, byte_of in _KEY_BYTES])
+
+
+def _candidates(key: tuple[int, ...]) -> tuple[Signature, ...]:
+    """The rows, in table order, whose first piece's first byte is the key's byte there."""
+    rows = _CANDIDATES.get(key)
+    if rows is None:
+        wanted = dict(zip(_ANCHORS, key, strict=True))
+        rows = tuple(
+            row
+            for row in SIGNATURES
+            if not row.pattern or wanted[row.pattern[0][0]] == row.pattern[0][1][0]
+        )
+        _CANDIDATES[key] = rows
+    return rows
+
+
 def match_signatures(probe: ByteWindow) -> Hit | None:
     """Return the first row's answer for these bytes, or None when no row matches.
 
-    After the table: the `magic` of formats registered with `mediaparts.formats.register`,
-    in registration order, so a registered format never shadows a built-in one. `magic()` is
-    cached by the registry; with no such format it is an empty tuple and costs nothing more.
+    Only the rows the leading bytes allow are tried (`_candidates`); the first of them to
+    match is the first of the whole table to match, since no other row can. After the table:
+    the `magic` of formats registered with `mediaparts.formats.register`, in registration
+    order, so a registered format never shadows a built-in one. `magic()` is cached by the
+    registry; with no such format it is an empty tuple and costs nothing more.
     """
-    for signature in SIGNATURES:
+    head = probe.head
+    for signature in _candidates(_key(head)):
         hit = signature.match(probe)
         if hit is not None:
             return hit
-    head = probe.head
     for media_type, pieces in magic():
         if all(head.startswith(piece, offset) for offset, piece in pieces):
             return Hit(media_type)

@@ -8,11 +8,12 @@ this module only reads them, and keeps the relations between formats that detect
 from __future__ import annotations
 
 from mediaparts._errors import InvalidMedia
-from mediaparts.formats import Kind, by_alias, by_extension, get, registered
+from mediaparts.formats import Format, Kind, by_alias, by_extension, get, registered
 
 __all__ = [
     "OCTET_STREAM",
     "canonical_media_type",
+    "describe",
     "extension_for",
     "family_member",
     "is_textual",
@@ -122,7 +123,10 @@ def kind_of(media_type: str) -> Kind:
         `"image"`, `"audio"`, `"video"` or `"file"`.
     """
     canonical = canonical_media_type(media_type)
-    record = get(canonical)
+    return _kind(canonical, get(canonical))
+
+
+def _kind(canonical: str, record: Format | None) -> Kind:
     if record is not None:
         return record.kind
     top = canonical.partition("/")[0]
@@ -147,6 +151,14 @@ def extension_for(media_type: str) -> str | None:
     """
     record = get(canonical_media_type(media_type))
     return record.extensions[0] if record is not None and record.extensions else None
+
+
+def describe(media_type: str) -> tuple[Kind, str | None]:
+    """Return `kind_of(media_type)` and `extension_for(media_type)`, canonicalising once."""
+    canonical = canonical_media_type(media_type)
+    record = get(canonical)
+    extension = record.extensions[0] if record is not None and record.extensions else None
+    return _kind(canonical, record), extension
 
 
 def media_type_from_filename(filename: str) -> str | None:

@@ -20,26 +20,18 @@ promise): the constants detection reads (`EOI`, `SOS`, `PDF_OBJECT`, the EBML id
 element reader `element` and `track_types`, and `jpeg_scans` (imaging's decode budget).
 """
 
+import typing as _typing
+
+from mediaparts._lazy import lazy_exports as _lazy_exports
 from mediaparts._lazy import publish as _publish
 
 # `import name as name` marks an internal export: re-exported, but not in `__all__`.
 from mediaparts.formats import _builtin, _catalogue
-from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
-from mediaparts.formats._ebml import AUDIO_TRACK as AUDIO_TRACK
-from mediaparts.formats._ebml import EBML_HEADER as EBML_HEADER
-from mediaparts.formats._ebml import EBML_UNKNOWN_SIZE as EBML_UNKNOWN_SIZE
-from mediaparts.formats._ebml import SEGMENT as SEGMENT
-from mediaparts.formats._ebml import VIDEO_TRACK as VIDEO_TRACK
-from mediaparts.formats._ebml import element as element
-from mediaparts.formats._ebml import elements
-from mediaparts.formats._ebml import track_types as track_types
 from mediaparts.formats._imageinfo import EOI as EOI
 from mediaparts.formats._imageinfo import SOS as SOS
 from mediaparts.formats._imageinfo import header_size, jpeg_segments
 from mediaparts.formats._imageinfo import jpeg_scans as jpeg_scans
 from mediaparts.formats._isobmff import boxes, brands, find_box, track_handlers
-from mediaparts.formats._pdf import PDF_OBJECT as PDF_OBJECT
-from mediaparts.formats._pdf import pdf_page_count
 from mediaparts.formats._png import png_chunks
 from mediaparts.formats._reader import PREFIX_SIZE, ByteWindow, ReadAt
 from mediaparts.formats._registry import (
@@ -63,6 +55,37 @@ from mediaparts.formats._registry import (
 from mediaparts.formats._riff import riff_chunks
 
 del _builtin, _catalogue  # imported for their registrations
+
+if _typing.TYPE_CHECKING:  # loaded on first use (below); type checkers see plain imports
+    from mediaparts.formats._duration import audio_duration, video_duration, video_has_audio
+    from mediaparts.formats._ebml import AUDIO_TRACK as AUDIO_TRACK
+    from mediaparts.formats._ebml import EBML_HEADER as EBML_HEADER
+    from mediaparts.formats._ebml import EBML_UNKNOWN_SIZE as EBML_UNKNOWN_SIZE
+    from mediaparts.formats._ebml import SEGMENT as SEGMENT
+    from mediaparts.formats._ebml import VIDEO_TRACK as VIDEO_TRACK
+    from mediaparts.formats._ebml import element as element
+    from mediaparts.formats._ebml import elements
+    from mediaparts.formats._ebml import track_types as track_types
+    from mediaparts.formats._pdf import PDF_OBJECT as PDF_OBJECT
+    from mediaparts.formats._pdf import pdf_page_count
+
+# The duration readers, EBML and PDF: no record needs them, and `import mediaparts` neither.
+_LAZY = {
+    "AUDIO_TRACK": "mediaparts.formats._ebml",
+    "EBML_HEADER": "mediaparts.formats._ebml",
+    "EBML_UNKNOWN_SIZE": "mediaparts.formats._ebml",
+    "PDF_OBJECT": "mediaparts.formats._pdf",
+    "SEGMENT": "mediaparts.formats._ebml",
+    "VIDEO_TRACK": "mediaparts.formats._ebml",
+    "audio_duration": "mediaparts.formats._duration",
+    "element": "mediaparts.formats._ebml",
+    "elements": "mediaparts.formats._ebml",
+    "pdf_page_count": "mediaparts.formats._pdf",
+    "track_types": "mediaparts.formats._ebml",
+    "video_duration": "mediaparts.formats._duration",
+    "video_has_audio": "mediaparts.formats._duration",
+}
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [  # noqa: RUF022 (plain sorted() order, which the public-API test pins)
     "ByteWindow",
