@@ -113,7 +113,7 @@ def token_count(node: Mapping[str, Any], key: str, at: str, *, required: bool = 
     return value
 
 
-class located:  # noqa: N801 - used as a function: `with located("messages[2]"): ...`
+class located:
     """Name `at` in a `MediaError` raised inside that does not start with it already.
 
     For checks that know no JSON path (a part's own validation, kept data that is not JSON):
