@@ -40,6 +40,7 @@ from mediaparts.providers.wires.generate_content._spelling import (
     SYSTEM_FIELDS,
     absent,
     pick,
+    spell,
     spelled_snake,
 )
 from mediaparts.providers.wires.generate_content._stores import FILES_API, WEB
@@ -54,6 +55,12 @@ Read: TypeAlias = Part | MediaPart
 # five are modelled; a part holding one of the others, or none, becomes a ProviderPart.
 _MODELLED = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
 _UNMODELLED = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
+# Each spelling of those fields -> the field, and each field's place in that order: a Part is
+# read by its own few keys, not by looking up all nine fields in both spellings.
+_DATA_FIELDS = {
+    spelling: name for name in (*_MODELLED, *_UNMODELLED) for spelling in (name, spell(name, True))
+}
+_ORDER = {name: index for index, name in enumerate((*_MODELLED, *_UNMODELLED))}
 
 
 def read(payload: Any, served: Served) -> list[Message]:
@@ -199,8 +206,8 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
     """
     node = as_dict(value, at)
-    found = [(name, *pick(node, name, at)) for name in (*_MODELLED, *_UNMODELLED)]
-    present = [(name, key, data) for name, key, data in found if key is not None]
+    named = sorted({_DATA_FIELDS[k] for k in node if k in _DATA_FIELDS}, key=_ORDER.__getitem__)
+    present = [(name, *pick(node, name, at)) for name in named]
     if len(present) > 1:
         keys = ", ".join(excerpt(key) for _, key, _ in present)
         raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
