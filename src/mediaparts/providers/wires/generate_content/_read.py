@@ -120,7 +120,7 @@ def _plain(value: Any) -> Any:
 
     The dump is the SDK's snake_case with bytes, so it renders back as such a dict.
     """
-    if isinstance(value, BaseModel):
+    if type(value) is not dict and isinstance(value, BaseModel):  # a dict: no ABC check
         return value.model_dump(mode="python", exclude_none=True)
     return value
 
@@ -206,7 +206,9 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
     """
     node = as_dict(value, at)
-    named = sorted({_DATA_FIELDS[k] for k in node if k in _DATA_FIELDS}, key=_ORDER.__getitem__)
+    named = [_DATA_FIELDS[k] for k in node if k in _DATA_FIELDS]
+    if len(named) > 1:
+        named = sorted(set(named), key=_ORDER.__getitem__)
     present = [(name, *pick(node, name, at)) for name in named]
     if len(present) > 1:
         keys = ", ".join(excerpt(key) for _, key, _ in present)
