@@ -26,8 +26,8 @@ def to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
     Raises:
         InvalidMedia: Something in it cannot be made into a part, or `files=` holds text.
     """
-    made = type(content) in (list, tuple) and all(isinstance(i, PartFields) for i in content)
-    if made and files is None:
+    ready = type(content) in (list, tuple) and all(isinstance(i, PartFields) for i in content)
+    if ready and files is None:
         return tuple(content)  # parts made already (as readers give them): `part` keeps each
     parts: list[Any] = []
     if content is None:

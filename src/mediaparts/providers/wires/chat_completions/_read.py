@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import (
     Assistant,
     Message,
@@ -121,14 +122,15 @@ def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     name = maybe(node, "name", at, str)
     named = {"name": name} if name is not None and role != "function" else {}
     if role in ("system", "developer"):
-        return System(parts=parts, role=role, native=native, **named)
+        return made(System, parts=parts, role=role, native=native, **named)
     if role == "user":
-        return User(parts=parts, native=native, **named)
+        return made(User, parts=parts, native=native, **named)
     if role == "assistant":
         first = [thought] if thought is not None else []
-        return Assistant(parts=first + parts + more, native=native, **named)
+        return made(Assistant, parts=first + parts + more, native=native, **named)
     if role == "tool":
-        return Tool(parts=parts, tool_call_id=need(node, "tool_call_id", at, str), native=native)
+        call_id = need(node, "tool_call_id", at, str)
+        return made(Tool, parts=parts, tool_call_id=call_id, native=native)
     hints["role"] = "function"
     return Tool(parts=parts, name=need(node, "name", at, str), native={served.name: hints})
 

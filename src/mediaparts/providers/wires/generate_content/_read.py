@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel
 
 from mediaparts._conversation._json_data import data_copy
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
 from mediaparts._conversation._parts import (
     MediaPart,
@@ -156,13 +157,16 @@ def _content(served: Served, node: dict[str, Any], at: str, role: str) -> list[M
         read = read_part(served, item, f"{at}.parts[{i}]", role)
         if isinstance(read, Tool):
             if run:
-                out.append(User(parts=run))
+                out.append(made(User, parts=run))
                 run = []
             out.append(read)
         else:
             run.append(read)
     if run:
-        out.append(Assistant(parts=_unsigned(served, run)) if role == "model" else User(parts=run))
+        if role == "model":
+            out.append(made(Assistant, parts=_unsigned(served, run)))
+        else:
+            out.append(made(User, parts=run))
     return [out[0], *(_hinted(served, m, {"join": True}) for m in out[1:])]
 
 

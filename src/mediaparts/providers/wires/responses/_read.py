@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
     Citation,
@@ -196,14 +197,14 @@ def _items(items: list[Any], at: str, served: Served) -> list[Message]:
         with located(where):
             if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
                 if run:
-                    out.append(Assistant(parts=run))
+                    out.append(made(Assistant, parts=run))
                     run = []
                 reader = _input_message if is_message else _tool_output
                 out.append(reader(item, where, served))
             else:
                 run += _assistant_side(item, where, served)
     if run:
-        out.append(Assistant(parts=run))
+        out.append(made(Assistant, parts=run))
     return out
 
 
@@ -223,8 +224,8 @@ def _input_message(item: dict[str, Any], at: str, served: Served) -> Message:
     text_only = all(isinstance(p, TextPart) for p in parts)
     if role == "user" or not text_only:
         hints = node.hints(list=listed, role=None if role == "user" else role)
-        return User(parts=parts, native=_native(hints, served))
-    return System(parts=parts, role=role, native=_native(node.hints(list=listed), served))
+        return made(User, parts=parts, native=_native(hints, served))
+    return made(System, parts=parts, role=role, native=_native(node.hints(list=listed), served))
 
 
 def _content(
