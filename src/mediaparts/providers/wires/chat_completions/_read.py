@@ -160,15 +160,15 @@ def _plain(part: Read, served: Served) -> bool:
 def _content(role: str, content: Any, at: str, served: Served) -> list[Read]:
     where = f"{at}.content"
     if isinstance(content, str):
-        return [TextPart(content)] if content else []
+        return [made(TextPart, text=content)] if content else []
     blocks = as_list(content, where)
     parts = [
         _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]", served)
         for i, b in enumerate(blocks)
     ]
     if role in ("system", "developer"):
-        for i, made in enumerate(parts):
-            if not isinstance(made, TextPart):
+        for i, piece in enumerate(parts):
+            if not isinstance(piece, TextPart):
                 raise InvalidMedia(f"{where}[{i}]: a {role} message takes text parts only")
     return parts
 
@@ -205,7 +205,8 @@ def _block(role: str, node: dict[str, Any], at: str, served: Served) -> Read:
         hints["fields"] = extra
     cache = _cache(node, at, hints)
     if kind == "text":
-        return TextPart(need(node, "text", at, str), **_fields(cache, hints, served.name))
+        text = need(node, "text", at, str)
+        return made(TextPart, text=text, **_fields(cache, hints, served.name))
     if kind == "refusal":
         hints["in"] = "content"
         return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints, served.name))

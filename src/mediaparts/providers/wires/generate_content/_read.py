@@ -244,7 +244,7 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
             raise InvalidMedia(f"{at}.text: expected a string, got {type(data).__name__}")
         if not data:
             hint["empty"] = True
-        return TextPart(data, native=_native(served, hint))
+        return made(TextPart, text=data, native=_native(served, hint))
     if name == "functionCall":
         return _call(served, data, f"{at}.{key}", hint)
     return _media(served, name, data, f"{at}.{key}", hint)

@@ -180,7 +180,7 @@ def _turn(served: Served, turn: Any, at: str, names: dict[str, str]) -> list[Mes
         hints: dict[str, Any] = {"system": "message"} if role == "system" else {}
         kinds: dict[str, type[Message]] = {"user": User, "assistant": Assistant, "system": System}
         kind = kinds[role]
-        return [made(kind, parts=[TextPart(content)], native=_native(served, hints))]
+        return [made(kind, parts=[made(TextPart, text=content)], native=_native(served, hints))]
     blocks = as_list(content, f"{at}.content")
     hints = _content_hint(blocks)
     if role == "system":
@@ -229,7 +229,7 @@ def _tool_result(served: Served, node: dict[str, Any], at: str, names: dict[str,
     hints: dict[str, Any] = {}
     parts: list[Part] = []
     if isinstance(content, str):
-        parts, hints["content"] = [TextPart(content)], "str"
+        parts, hints["content"] = [made(TextPart, text=content)], "str"
     elif content is not None:
         items = as_list(content, f"{at}.content")
         parts = [_part(served, b, f"{at}.content[{i}]", names) for i, b in enumerate(items)]
@@ -316,7 +316,9 @@ def _text(served: Served, node: dict[str, Any], at: str) -> TextPart:
         citations = tuple(_citation(served, c, f"{at}.citations[{i}]") for i, c in enumerate(items))
         if not items:
             hints["citations"] = []  # an empty list written out
-    return TextPart(text, citations=citations, cache=cache, native=_native(served, hints))
+    return made(
+        TextPart, text=text, citations=citations, cache=cache, native=_native(served, hints)
+    )
 
 
 def _citation(served: Served, value: Any, at: str) -> Citation:

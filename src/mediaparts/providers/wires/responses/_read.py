@@ -235,7 +235,7 @@ def _content(
     content = node.node.get("content")
     node.taken.add("content")
     if isinstance(content, str):
-        return ([TextPart(content)] if content else []), False
+        return ([made(TextPart, text=content)] if content else []), False
     blocks = as_list(content, f"{node.at}.content")
     parts = [block(raw, f"{node.at}.content[{j}]", served) for j, raw in enumerate(blocks)]
     return parts, _listed(parts)
@@ -262,7 +262,8 @@ def _input_block(raw: Any, at: str, served: Served) -> Piece:
     cache, point = _cache(node)
     if kind == "input_text":
         text = node.need("text", str)
-        return TextPart(text, cache=cache, native=_native(node.hints(breakpoint=point), served))
+        native = _native(node.hints(breakpoint=point), served)
+        return made(TextPart, text=text, cache=cache, native=native)
     if kind == "input_image":
         return _image(node, cache, point, served)
     if kind == "input_file":
@@ -398,7 +399,8 @@ def _output_block(raw: Any, at: str, served: Served) -> Piece:
         node.taken.update(("annotations", "parsed"))
         notes = as_list(node.node.get("annotations"), f"{at}.annotations")
         citations = [_citation(n, f"{at}.annotations[{j}]", served) for j, n in enumerate(notes)]
-        return TextPart(text, citations=tuple(citations), native=_native(node.hints(), served))
+        native = _native(node.hints(), served)
+        return made(TextPart, text=text, citations=tuple(citations), native=native)
     if kind == "input_text":
         return _input_block(raw, at, served)
     return _provider(node.node, served, block=True)
