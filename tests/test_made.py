@@ -96,6 +96,8 @@ _CASES: list[tuple[str, Callable[[], tuple[type[Any], dict[str, Any]]]]] = [
     ("an assistant that stopped", lambda: (mp.Assistant, {"parts": [], "stop_reason": "end"})),
     ("a tool result", lambda: (mp.Tool, {"parts": [_TEXT], "tool_call_id": "c"})),
     ("a tool error", lambda: (mp.Tool, {"parts": [], "tool_call_id": "c", "error": "boom"})),
+    ("a tool error flag", lambda: (mp.Tool, {"parts": [], "tool_call_id": "c", "is_error": True})),
+    ("a tool error flag of 1", lambda: (mp.Tool, {"parts": [], "is_error": 1})),
     ("an unknown field", lambda: (mp.User, {"parts": [], "colour": "red"})),
 ]
 

@@ -13,7 +13,14 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, PlainSerializer, ValidationError, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    PlainSerializer,
+    Strict,
+    ValidationError,
+    WithJsonSchema,
+)
 from pydantic.fields import FieldInfo
 
 from mediaparts._errors import InvalidMedia, excerpt
@@ -174,7 +181,7 @@ def explain(name: str, exc: ValidationError) -> str:
 # validation makes, field for field and in the same order (tests/test_made.py builds every part
 # and message of the corpus both ways and compares them).
 
-_TEXT, _CHOICE, _MODELS, _EMPTY = range(4)
+_TEXT, _CHOICE, _MODELS, _EMPTY, _FLAG = range(5)
 # A field's rule: (kind, what it allows: None too (text), the choices, or the model classes).
 _Rule = tuple[int, Any]
 
@@ -226,8 +233,10 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
             kept = type(value) in (tuple, list) and all(type(item) in allowed for item in value)
             if kept and type(value) is list:
                 values[name] = tuple(value)
-        else:  # _EMPTY: a dict its validator copies; an empty one is a new empty dict
+        elif kind == _EMPTY:  # a dict its validator copies; an empty one is a new empty dict
             kept = type(value) is dict and not value
+        else:  # _FLAG
+            kept = type(value) is bool
         if not kept:
             return False
     fields = {**way.defaults, **values}
@@ -279,6 +288,8 @@ def _rule(field: FieldInfo) -> _Rule | None:
     annotation = field.annotation
     # What says how a field is written out, not what it takes, is left aside.
     metadata = [m for m in field.metadata if not isinstance(m, PlainSerializer | WithJsonSchema)]
+    if annotation is bool and metadata in ([], [Strict()]):
+        return (_FLAG, None)
     if metadata:
         # A validator that makes a dict (hints, a provider's data): only an empty one is kept.
         makes_a_dict = annotation == dict[str, Any] and isinstance(metadata[0], BeforeValidator)

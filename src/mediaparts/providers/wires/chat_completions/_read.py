@@ -344,8 +344,12 @@ def _tool_call(node: dict[str, Any], at: str, provider: str) -> Read:
         name = need(spec, "name", f"{at}.custom", str)
         arguments = json.dumps({"input": text}, ensure_ascii=False)
         hints = {"type": "custom"}
-        return ToolCall(
-            id=need(node, "id", at, str), name=name, arguments=arguments, native={provider: hints}
+        return made(
+            ToolCall,
+            id=need(node, "id", at, str),
+            name=name,
+            arguments=arguments,
+            native={provider: hints},
         )
     return ProviderPart(provider=provider, data=node, native={provider: {"in": "tool_calls"}})
 
@@ -356,7 +360,7 @@ def _function(
     name = need(spec, "name", at, str)
     arguments = need(spec, "arguments", at, str)
     native = {provider: hints} if hints else {}
-    return ToolCall(id=call_id, name=name, arguments=arguments, native=native)
+    return made(ToolCall, id=call_id, name=name, arguments=arguments, native=native)
 
 
 # -- responses ----------------------------------------------------------------------------

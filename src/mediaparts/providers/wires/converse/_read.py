@@ -209,7 +209,7 @@ def _tool_result(
     if kind is not None:
         hints["type"] = kind
     native = {served.name: hints} if hints else {}
-    tool = Tool(parts=parts, tool_call_id=call_id, is_error=status == "error", native=native)
+    tool = made(Tool, parts=parts, tool_call_id=call_id, is_error=status == "error", native=native)
     orphan = None
     if point is not None and not parts:
         orphan = provider_part(served, "cachePoint", point[2], f"{at} (after it)", {}, None)

@@ -256,7 +256,9 @@ def _tool_use(served: Served, value: Any, at: str, hints: Extra, cache: Cache | 
     arguments = json_arguments(block["input"], f"{at}.input")
     if block.get("type") is not None:  # `server_tool_use`: the API ran the tool itself
         return provider_part(served, "toolUse", value, at, hints, cache)
-    return ToolCall(id=call_id, name=name, arguments=arguments, **fields(served, hints, cache))
+    return made(
+        ToolCall, id=call_id, name=name, arguments=arguments, **fields(served, hints, cache)
+    )
 
 
 def _citations(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:

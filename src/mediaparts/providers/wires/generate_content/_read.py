@@ -286,7 +286,8 @@ def _call(served: Served, value: Any, at: str, hint: dict[str, Any]) -> ToolCall
     if node.get("args") is None:
         hint["no_args"] = True
     arguments = json_arguments(absent(node.get("args"), {}), f"{at}.args")
-    return ToolCall(id=call_id, name=name, arguments=arguments, native=_native(served, hint))
+    native = _native(served, hint)
+    return made(ToolCall, id=call_id, name=name, arguments=arguments, native=native)
 
 
 def _media(served: Served, name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
@@ -368,9 +369,8 @@ def _tool(served: Served, node: dict[str, Any], key: str, at: str) -> Tool:
             fields["is_error"] = "error" in body
     for i, item in enumerate(as_list(absent(response.get("parts"), []), f"{where}.parts")):
         parts.append(_nested(served, item, f"{where}.parts[{i}]"))
-    return Tool(
-        parts=parts, tool_call_id=call_id, name=name, native=_native(served, hint), **fields
-    )
+    native = _native(served, hint)
+    return made(Tool, parts=parts, tool_call_id=call_id, name=name, native=native, **fields)
 
 
 def _nested(served: Served, value: Any, at: str) -> MediaPart:

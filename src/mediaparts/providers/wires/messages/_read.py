@@ -252,7 +252,8 @@ def _tool_result(served: Served, node: dict[str, Any], at: str, names: dict[str,
         extra["is_error"] = False  # written out although it is the default
     if extra:
         hints["extra"] = extra
-    return Tool(
+    return made(
+        Tool,
         parts=parts,
         tool_call_id=call_id,
         name=names.get(call_id),
@@ -297,7 +298,8 @@ def _tool_use(
     if names is not None:
         names[call_id] = name
     cache, ttl = _cache(node, at)
-    return ToolCall(
+    return made(
+        ToolCall,
         id=call_id,
         name=name,
         arguments=json_arguments(node.get("input"), f"{at}.input"),

@@ -341,7 +341,7 @@ def _tool_output(item: dict[str, Any], at: str, served: Served) -> Tool:
         parts = [_input_block(raw, f"{at}.output[{j}]", served) for j, raw in enumerate(blocks)]
         listed = _listed(parts)
     hints = node.hints(list=listed, name=name is not None)
-    return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hints, served))
+    return made(Tool, parts=parts, tool_call_id=call_id, name=name, native=_native(hints, served))
 
 
 # -- assistant-side items ------------------------------------------------------------------------
@@ -421,7 +421,8 @@ def _function_call(item: dict[str, Any], at: str, served: Served) -> ToolCall:
     # `parsed_arguments` is what `client.responses.parse()` and the SDK's stream helper add;
     # no request may carry it back.
     node.taken.update(("type", "parsed_arguments"))
-    return ToolCall(
+    return made(
+        ToolCall,
         id=node.need("call_id", str),
         name=node.need("name", str),
         arguments=node.need("arguments", str),
