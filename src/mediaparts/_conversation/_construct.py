@@ -205,6 +205,7 @@ class _Shortcut:
 
 
 _SHORTCUTS: dict[type[BaseModel], _Shortcut | None] = {}
+_UNKNOWN = _Shortcut({}, {}, [], {})  # a class not seen yet
 
 
 def assign(model: BaseModel, values: dict[str, Any]) -> bool:
@@ -214,7 +215,9 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
         Whether it did; when not, the model is untouched, for the caller to validate.
     """
     cls = type(model)
-    way = _SHORTCUTS[cls] if cls in _SHORTCUTS else _SHORTCUTS.setdefault(cls, _shortcut(cls))
+    way = _SHORTCUTS.get(cls, _UNKNOWN)
+    if way is _UNKNOWN:
+        way = _SHORTCUTS.setdefault(cls, _shortcut(cls))
     if way is None or (way.required and not way.required <= values.keys()):
         return False
     rules = way.rules
@@ -244,11 +247,14 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
         fields[name] = {}  # its own, never the caller's (an empty one, as `_EMPTY` requires)
     # What pydantic's `model_construct` sets (for a class with neither extra fields nor
     # private attributes, as `_shortcut` requires).
-    object.__setattr__(model, "__dict__", fields)
-    object.__setattr__(model, "__pydantic_fields_set__", set(values))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
+    _set(model, "__dict__", fields)
+    _set(model, "__pydantic_fields_set__", set(values))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
     return True
+
+
+_set = object.__setattr__  # past the frozen model's own __setattr__, as pydantic does
 
 
 def _shortcut(cls: type[BaseModel]) -> _Shortcut | None:

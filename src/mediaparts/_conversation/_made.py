@@ -31,7 +31,9 @@ _KINDS: dict[type, int] = {}
 def made(cls: type[M], /, **values: Any) -> M:
     """Return `cls(**values)` (keyword fields only), without validating it again where
     validation would keep every value as it is."""
-    kind = _KINDS[cls] if cls in _KINDS else _KINDS.setdefault(cls, _kind(cls))
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = _KINDS.setdefault(cls, _kind(cls))
     if kind == _TOOL and values.get("error") is not None:
         return cls(**values)  # its error implies `is_error`, which the constructor sets
     if kind != _PART:

@@ -66,6 +66,7 @@ Read: TypeAlias = Part | MediaPart
 _MEDIA_TYPES = {fmt: media_type for media_type, fmt in AUDIO_FORMATS.items()}
 # The keys each message role has in `ChatCompletionMessageParam` (openai-python 3.54, read
 # 2026-11) that are read into the common model; any other key is kept verbatim in `fields`.
+_NO_ITEMS: list[Any] = []  # compared with, never changed: no list made per key
 _KNOWN = {
     "system": {"role", "content", "name"},
     "developer": {"role", "content", "name"},
@@ -89,10 +90,11 @@ def read(payload: Any, served: Served) -> list[Message]:
     messages = as_list(payload, "messages")
     out: list[Message] = []
     for i, node in enumerate(messages):
+        at = f"messages[{i}]"
         # An error raised without a JSON path (kept data that is not JSON, a field the message
         # refuses) is given the message's.
-        with located(f"messages[{i}]"):
-            out.append(_message(as_dict(node, f"messages[{i}]"), f"messages[{i}]", served))
+        with located(at):
+            out.append(_message(as_dict(node, at), at, served))
     return out
 
 
@@ -105,10 +107,11 @@ def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     thought = _reasoning(node, at, served) if role == "assistant" else None
     field = _variants.reasoning_field(served) if thought is not None else None
     # Unknown keys, and known ones written as null (or no calls), go back as they were written.
+    known = _KNOWN[role]
     extra = {
         k: v
         for k, v in node.items()
-        if k != "content" and k != field and (k not in _KNOWN[role] or v is None or v == [])
+        if k != "content" and k != field and (k not in known or v is None or v == _NO_ITEMS)
     }
     if extra:
         hints["fields"] = extra
