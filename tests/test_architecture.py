@@ -89,6 +89,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "mediaparts._conversation._parts",
                 "mediaparts._conversation._make_part",
                 "mediaparts._conversation._message_content",
+                "mediaparts._conversation._made",
                 "mediaparts._conversation._messages",
                 "mediaparts._conversation._merge",
                 "mediaparts._upload",

@@ -8,16 +8,27 @@ cleaned (or refused where cleaning would change meaning), and pydantic's errors 
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    PlainSerializer,
+    Strict,
+    ValidationError,
+    WithJsonSchema,
+)
+from pydantic.fields import FieldInfo
 
 from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts._surrogates import SURROGATE
 
 __all__ = [
     "article",
+    "assign",
     "check_fields",
     "check_limit",
     "construct",
@@ -158,3 +169,158 @@ def explain(name: str, exc: ValidationError) -> str:
         where = ".".join(str(p) if len(str(p)) <= 80 else excerpt(p) for p in err["loc"])
         problems.append(f"{where or 'value'}: {err['msg']}")
     return f"invalid {name}: " + "; ".join(problems[:5])
+
+
+# -- values validation would keep as they are -----------------------------------------------------
+#
+# Most parts and messages a reader makes hold values that pydantic keeps as they are: text that
+# is a `str`, parts that are parts, a literal among its choices, no hints. `assign` sets such
+# values directly, as pydantic's `model_construct` does, and refuses anything else (another type,
+# text to clean, a field with a validator, a non-empty dict to copy, a class with model
+# validators or private state), which the caller then validates. The model made is the one
+# validation makes, field for field and in the same order (tests/test_made.py builds every part
+# and message of the corpus both ways and compares them).
+
+_TEXT, _CHOICE, _MODELS, _EMPTY, _FLAG = range(5)
+# A field's rule: (kind, what it allows: None too (text), the choices, or the model classes).
+_Rule = tuple[int, Any]
+
+
+class _Shortcut:
+    """How to make one model class without validation: a rule per field, and the defaults."""
+
+    __slots__ = ("defaults", "empty", "required", "rules")
+
+    def __init__(
+        self,
+        rules: dict[str, _Rule],
+        defaults: dict[str, Any],
+        empty: list[str],
+        fields: dict[str, FieldInfo],
+    ) -> None:
+        self.rules = rules  # the fields whose given values may be kept as they are
+        self.defaults = defaults  # every field in order: its default, or a placeholder
+        self.empty = tuple(empty)  # the fields whose default is a new, empty dict
+        self.required = frozenset(name for name, field in fields.items() if field.is_required())
+
+
+_SHORTCUTS: dict[type[BaseModel], _Shortcut | None] = {}
+_UNKNOWN = _Shortcut({}, {}, [], {})  # a class not seen yet
+
+
+def assign(model: BaseModel, values: dict[str, Any]) -> bool:
+    """Set a new model's fields to `values` when validation would keep each as it is.
+
+    Returns:
+        Whether it did; when not, the model is untouched, for the caller to validate.
+    """
+    cls = type(model)
+    way = _SHORTCUTS.get(cls, _UNKNOWN)
+    if way is _UNKNOWN:
+        way = _SHORTCUTS.setdefault(cls, _shortcut(cls))
+    if way is None or (way.required and not way.required <= values.keys()):
+        return False
+    rules = way.rules
+    for name, value in values.items():
+        rule = rules.get(name)
+        if rule is None:
+            return False
+        kind, allowed = rule
+        if kind == _TEXT:
+            kept = (type(value) is str and not SURROGATE.search(value)) or (
+                value is None and allowed
+            )
+        elif kind == _CHOICE:
+            kept = (value is None or type(value) is str) and value in allowed
+        elif kind == _MODELS:
+            kept = type(value) in (tuple, list) and all(type(item) in allowed for item in value)
+            if kept and type(value) is list:
+                values[name] = tuple(value)
+        elif kind == _EMPTY:  # a dict its validator copies; an empty one is a new empty dict
+            kept = type(value) is dict and not value
+        else:  # _FLAG
+            kept = type(value) is bool
+        if not kept:
+            return False
+    fields = {**way.defaults, **values}
+    for name in way.empty:
+        fields[name] = {}  # its own, never the caller's (an empty one, as `_EMPTY` requires)
+    # What pydantic's `model_construct` sets (for a class with neither extra fields nor
+    # private attributes, as `_shortcut` requires).
+    _set(model, "__dict__", fields)
+    _set(model, "__pydantic_fields_set__", set(values))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return True
+
+
+_set = object.__setattr__  # past the frozen model's own __setattr__, as pydantic does
+
+
+def _shortcut(cls: type[BaseModel]) -> _Shortcut | None:
+    """Return how to make `cls` without validation, or None where validation always runs."""
+    decorators = cls.__pydantic_decorators__
+    config = cls.model_config
+    if (
+        decorators.model_validators
+        or cls.__private_attributes__
+        or cls.__pydantic_post_init__ is not None
+        or config.get("extra") != "forbid"
+        or config.get("validate_default")
+    ):
+        return None
+    validated = {name for d in decorators.field_validators.values() for name in d.info.fields}
+    rules: dict[str, _Rule] = {}
+    defaults: dict[str, Any] = {}
+    empty: list[str] = []
+    for name, field in cls.model_fields.items():
+        defaults[name] = None  # a placeholder where the field is required: it is given
+        if field.default_factory is dict:
+            empty.append(name)
+        elif field.default_factory is not None:
+            return None
+        elif not field.is_required():
+            if not isinstance(field.default, str | tuple | bool | int | type(None)):
+                return None  # pydantic would copy a mutable default
+            defaults[name] = field.default
+        rule = None if name in validated or field.alias else _rule(field)
+        if rule is not None:
+            rules[name] = rule
+    return _Shortcut(rules, defaults, empty, cls.model_fields)
+
+
+def _rule(field: FieldInfo) -> _Rule | None:
+    """Return the rule of a field's values, or None when a value given is always validated."""
+    annotation = field.annotation
+    # What says how a field is written out, not what it takes, is left aside.
+    metadata = [m for m in field.metadata if not isinstance(m, PlainSerializer | WithJsonSchema)]
+    if annotation is bool and metadata in ([], [Strict()]):
+        return (_FLAG, None)
+    if metadata:
+        # A validator that makes a dict (hints, a provider's data): only an empty one is kept.
+        makes_a_dict = annotation == dict[str, Any] and isinstance(metadata[0], BeforeValidator)
+        return (_EMPTY, None) if makes_a_dict and len(metadata) == 1 else None
+    optional = False
+    if typing.get_origin(annotation) in (Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(members) < len(typing.get_args(annotation))
+        if len(members) != 1:
+            return None
+        annotation = members[0]
+    if annotation is str:
+        return (_TEXT, optional)
+    if typing.get_origin(annotation) is Literal:
+        choices = typing.get_args(annotation)
+        if all(type(c) is str for c in choices):
+            return (_CHOICE, frozenset(choices) | ({None} if optional else set()))
+        return None
+    args = typing.get_args(annotation)
+    if not optional and typing.get_origin(annotation) is tuple and args[-1:] == (Ellipsis,):
+        item = args[0]
+        if typing.get_origin(item) is Annotated:  # a tagged union: Field(discriminator=...)
+            item = typing.get_args(item)[0]
+        union = typing.get_origin(item) in (Union, types.UnionType)
+        classes = typing.get_args(item) if union else (item,)
+        if all(isinstance(c, type) and issubclass(c, BaseModel) for c in classes):
+            return (_MODELS, frozenset(classes))
+    return None

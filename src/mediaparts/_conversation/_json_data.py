@@ -162,6 +162,8 @@ def data_copy(value: Any, *, what: str) -> Any:
 def _copy(value: Any, what: str, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise InvalidMedia(f"{what} is nested more than {_MAX_DEPTH} levels deep")
+    if isinstance(value, str):  # the commonest, first
+        return SURROGATE.sub("\ufffd", value)
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -175,11 +177,9 @@ def _copy(value: Any, what: str, depth: int) -> Any:
         if not math.isfinite(value):
             raise InvalidMedia(f"{what} holds {value}, which is not JSON data")
         return value
-    if isinstance(value, str):
-        return SURROGATE.sub("\ufffd", value)
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value)
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):  # a dict without the ABC's check
         marker = len(value) == 1 and isinstance(value.get(_BYTES_KEY), str)
         if marker and _READING_DICTS.get():
             return b64decode(value[_BYTES_KEY])
@@ -206,13 +206,15 @@ def data_json(value: Any) -> Any:
 
 
 def _data_dict(value: Any) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise InvalidMedia(f"a provider's data must be a dict, got {type(value).__name__}")
     copied: dict[str, Any] = data_copy(value, what="a provider's data")
     return copied
 
 
 def _native(value: Any) -> dict[str, Any]:
+    if type(value) is dict and not value:  # most parts and messages have no hints
+        return {}
     hints = _data_dict(value)
     for provider, entry in hints.items():
         if not isinstance(entry, dict):

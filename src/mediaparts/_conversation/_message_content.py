@@ -26,6 +26,9 @@ def to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
     Raises:
         InvalidMedia: Something in it cannot be made into a part, or `files=` holds text.
     """
+    ready = type(content) in (list, tuple) and all(isinstance(i, PartFields) for i in content)
+    if ready and files is None:
+        return tuple(content)  # parts made already (as readers give them): `part` keeps each
     parts: list[Any] = []
     if content is None:
         pass
@@ -56,6 +59,8 @@ def to_parts(content: Any, files: Iterable[Any] | None) -> tuple[Any, ...]:
 
 
 def _item(item: Any) -> PartFields:
+    if isinstance(item, PartFields):  # before the ABC checks below: most items are parts
+        return item
     if isinstance(item, str):
         return TextPart(item)
     if isinstance(item, Mapping) and ("type" in item and "kind" not in item):

@@ -158,18 +158,6 @@ def _describe(thing: Any) -> str:
     return name
 
 
-def _fresh(value: Any) -> Any:
-    """Return JSON-like data with new dicts and lists (strings and bytes are immutable: shared).
-
-    `copy.deepcopy` would do, at several times the cost on the render path.
-    """
-    if isinstance(value, dict):
-        return {key: _fresh(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_fresh(item) for item in value]
-    return value
-
-
 def _excerpt(text: str | None, size: int = 80) -> str:
     text = text or ""
     return repr(text if len(text) <= size else text[: size - 1] + "…")
@@ -317,9 +305,9 @@ def render(
             return done[key]
 
         prepare = Preparer(chosen, conversation, fit, opts.on_loss, model)
-        # A copy: renderers put the parts' own dicts (provider blocks, citations, hints) in the
-        # payload, and a caller who edits the payload must not edit the frozen parts.
-        payload: dict[str, Any] = _fresh(chosen.renderer(conversation, prepare))
+        # The payload is the caller's to edit: renderers copy the parts' own dicts (provider
+        # blocks, citations, hints) where they put them in it (`copied`), and build the rest.
+        payload: dict[str, Any] = chosen.renderer(conversation, prepare)
         prepare.warn()
         return payload
     except Exception as exc:  # only MediaError leaves (see Boundary)
@@ -390,7 +378,7 @@ async def arender(
             return dataclasses.replace(same, part=part)
 
         prepare = Preparer(chosen, conversation, fitted, opts.on_loss, model)
-        payload: dict[str, Any] = _fresh(chosen.renderer(conversation, prepare))  # see render
+        payload: dict[str, Any] = chosen.renderer(conversation, prepare)  # see render
         prepare.warn()
         return payload
     except Exception as exc:  # only MediaError leaves (see Boundary)

@@ -8,8 +8,7 @@ never hands a string to `mp.part`, which would read a local path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from mediaparts._conversation._json_data import json_text
@@ -63,7 +62,8 @@ def shown(value: Any) -> str:
 
 def as_dict(value: Any, at: str) -> dict[str, Any]:
     """Return `value` as a dict with string keys, or raise naming `at`."""
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+    mapping = type(value) is dict or isinstance(value, Mapping)  # a dict without the ABC's check
+    if not mapping or not all(isinstance(k, str) for k in value):
         raise InvalidMedia(f"{at}: expected an object, got {_shown(value)}")
     return dict(value)
 
@@ -113,19 +113,25 @@ def token_count(node: Mapping[str, Any], key: str, at: str, *, required: bool = 
     return value
 
 
-@contextmanager
-def located(at: str) -> Iterator[None]:
+class located:
     """Name `at` in a `MediaError` raised inside that does not start with it already.
 
     For checks that know no JSON path (a part's own validation, kept data that is not JSON):
-    `with located("messages[2]"): ...` makes their error `messages[2]: ...`.
+    `with located("messages[2]"): ...` makes their error `messages[2]: ...`. A class, not a
+    generator: readers enter one per message, and this costs a fraction of `contextmanager`.
     """
-    try:
-        yield
-    except MediaError as exc:
-        if str(exc).startswith(at):
-            raise
-        raise rewrap(exc, f"{at}: {exc}") from exc
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: str) -> None:
+        self.at = at
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> None:
+        if isinstance(exc, MediaError) and not str(exc).startswith(self.at):
+            raise rewrap(exc, f"{self.at}: {exc}") from exc
 
 
 def _class(kind: Kind | None, media_type: str | None) -> type[MediaPart]:

@@ -39,6 +39,7 @@ __all__ = [
     "call_ids",
     "check_names_quirk",
     "collapse_text",
+    "copied",
     "error_text",
     "filename_for",
     "hints",
@@ -211,7 +212,8 @@ def _lose_own_fields(part: Any, prepare: Prepare) -> None:
 
 
 def hints(holder: Any, provider: str) -> dict[str, Any]:
-    """Return the `native` hints `provider`'s reader left on a message or part, or `{}`.
+    """Return a copy of the `native` hints `provider`'s reader left on a message or part, or
+    `{}`: what a renderer puts in the payload from them is its own (see `copied`).
 
     A prepared media part (`NormalizedPart`) answers with its source part's hints.
     """
@@ -219,7 +221,22 @@ def hints(holder: Any, provider: str) -> dict[str, Any]:
         holder = holder.part
     native = getattr(holder, "native", None)
     found = native.get(provider) if isinstance(native, dict) else None
-    return found if isinstance(found, dict) else {}
+    return copied(found) if isinstance(found, dict) and found else {}
+
+
+def copied(value: Any) -> Any:
+    """Return JSON-like data with new dicts and lists (strings and bytes are immutable: shared).
+
+    A part's own dicts (a provider block, a citation, hints) are copied where a renderer puts
+    them in a payload, so that a caller who edits the payload never edits a frozen part;
+    what the renderer builds itself is new already, and is not copied again. (`copy.deepcopy`
+    would do, at several times the cost.)
+    """
+    if isinstance(value, dict):
+        return {key: copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copied(item) for item in value]
+    return value
 
 
 def own(part: ReasoningPart | ProviderPart, prepare: Prepare) -> bool:

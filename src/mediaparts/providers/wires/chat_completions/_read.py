@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import (
     Assistant,
     Message,
@@ -65,6 +66,7 @@ Read: TypeAlias = Part | MediaPart
 _MEDIA_TYPES = {fmt: media_type for media_type, fmt in AUDIO_FORMATS.items()}
 # The keys each message role has in `ChatCompletionMessageParam` (openai-python 3.54, read
 # 2026-11) that are read into the common model; any other key is kept verbatim in `fields`.
+_NO_ITEMS: list[Any] = []  # compared with, never changed: no list made per key
 _KNOWN = {
     "system": {"role", "content", "name"},
     "developer": {"role", "content", "name"},
@@ -88,10 +90,11 @@ def read(payload: Any, served: Served) -> list[Message]:
     messages = as_list(payload, "messages")
     out: list[Message] = []
     for i, node in enumerate(messages):
+        at = f"messages[{i}]"
         # An error raised without a JSON path (kept data that is not JSON, a field the message
         # refuses) is given the message's.
-        with located(f"messages[{i}]"):
-            out.append(_message(as_dict(node, f"messages[{i}]"), f"messages[{i}]", served))
+        with located(at):
+            out.append(_message(as_dict(node, at), at, served))
     return out
 
 
@@ -104,10 +107,11 @@ def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     thought = _reasoning(node, at, served) if role == "assistant" else None
     field = _variants.reasoning_field(served) if thought is not None else None
     # Unknown keys, and known ones written as null (or no calls), go back as they were written.
+    known = _KNOWN[role]
     extra = {
         k: v
         for k, v in node.items()
-        if k != "content" and k != field and (k not in _KNOWN[role] or v is None or v == [])
+        if k != "content" and k != field and (k not in known or v is None or v == _NO_ITEMS)
     }
     if extra:
         hints["fields"] = extra
@@ -121,14 +125,15 @@ def _message(node: dict[str, Any], at: str, served: Served) -> Message:
     name = maybe(node, "name", at, str)
     named = {"name": name} if name is not None and role != "function" else {}
     if role in ("system", "developer"):
-        return System(parts=parts, role=role, native=native, **named)
+        return made(System, parts=parts, role=role, native=native, **named)
     if role == "user":
-        return User(parts=parts, native=native, **named)
+        return made(User, parts=parts, native=native, **named)
     if role == "assistant":
         first = [thought] if thought is not None else []
-        return Assistant(parts=first + parts + more, native=native, **named)
+        return made(Assistant, parts=first + parts + more, native=native, **named)
     if role == "tool":
-        return Tool(parts=parts, tool_call_id=need(node, "tool_call_id", at, str), native=native)
+        call_id = need(node, "tool_call_id", at, str)
+        return made(Tool, parts=parts, tool_call_id=call_id, native=native)
     hints["role"] = "function"
     return Tool(parts=parts, name=need(node, "name", at, str), native={served.name: hints})
 
@@ -158,15 +163,15 @@ def _plain(part: Read, served: Served) -> bool:
 def _content(role: str, content: Any, at: str, served: Served) -> list[Read]:
     where = f"{at}.content"
     if isinstance(content, str):
-        return [TextPart(content)] if content else []
+        return [made(TextPart, text=content)] if content else []
     blocks = as_list(content, where)
     parts = [
         _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]", served)
         for i, b in enumerate(blocks)
     ]
     if role in ("system", "developer"):
-        for i, made in enumerate(parts):
-            if not isinstance(made, TextPart):
+        for i, piece in enumerate(parts):
+            if not isinstance(piece, TextPart):
                 raise InvalidMedia(f"{where}[{i}]: a {role} message takes text parts only")
     return parts
 
@@ -203,7 +208,8 @@ def _block(role: str, node: dict[str, Any], at: str, served: Served) -> Read:
         hints["fields"] = extra
     cache = _cache(node, at, hints)
     if kind == "text":
-        return TextPart(need(node, "text", at, str), **_fields(cache, hints, served.name))
+        text = need(node, "text", at, str)
+        return made(TextPart, text=text, **_fields(cache, hints, served.name))
     if kind == "refusal":
         hints["in"] = "content"
         return RefusalPart(need(node, "refusal", at, str), **_fields(cache, hints, served.name))
@@ -341,8 +347,12 @@ def _tool_call(node: dict[str, Any], at: str, provider: str) -> Read:
         name = need(spec, "name", f"{at}.custom", str)
         arguments = json.dumps({"input": text}, ensure_ascii=False)
         hints = {"type": "custom"}
-        return ToolCall(
-            id=need(node, "id", at, str), name=name, arguments=arguments, native={provider: hints}
+        return made(
+            ToolCall,
+            id=need(node, "id", at, str),
+            name=name,
+            arguments=arguments,
+            native={provider: hints},
         )
     return ProviderPart(provider=provider, data=node, native={provider: {"in": "tool_calls"}})
 
@@ -353,7 +363,7 @@ def _function(
     name = need(spec, "name", at, str)
     arguments = need(spec, "arguments", at, str)
     native = {provider: hints} if hints else {}
-    return ToolCall(id=call_id, name=name, arguments=arguments, native=native)
+    return made(ToolCall, id=call_id, name=name, arguments=arguments, native=native)
 
 
 # -- responses ----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from mediaparts.providers._wire._rendering import (
     Block,
     Prepare,
     call_ids,
+    copied,
     filename_for,
     hints,
     parts,
@@ -191,7 +192,7 @@ def _content(message: Message, prepare: Prepare) -> list[dict[str, Any]]:
             case NormalizedPart():
                 out.append(_block(block, source, prepare))
             case ProviderPart():
-                out.append(block.data)
+                out.append(copied(block.data))
             case RefusalPart():  # a refusal outside the assistant's turn is just text
                 out.append(_extra(block, {"type": "text", "text": block.text}, provider))
             case ReasoningPart():
@@ -270,11 +271,11 @@ def _assistant(message: Assistant, prepare: Prepare, ids: dict[int, str]) -> dic
             case ProviderPart():
                 place = _hints(block, provider).get("in", "content")
                 if place == "message":
-                    fields.update(block.data)
+                    fields.update(copied(block.data))
                 elif place == "tool_calls":
-                    calls.append(block.data)
+                    calls.append(copied(block.data))
                 else:
-                    content.append(block.data)
+                    content.append(copied(block.data))
             case NormalizedPart():  # refused above
                 pass
             case ReasoningPart() if _variants.has(prepare.served, _variants.THINKING):

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import TextPart
 from mediaparts._errors import InvalidMedia
@@ -113,7 +114,7 @@ def _messages(served: Served, turns: list[Any], at: str) -> list[Message]:
         if role == "user":
             out += _user(served, content, blocks)
         elif role == "assistant":
-            out.append(Assistant(parts=[_part(served, *block) for block in _walk(content, blocks)]))
+            out.append(made(Assistant, parts=[_part(served, *b) for b in _walk(content, blocks)]))
         elif role == "system":
             out += _system(served, content, blocks, {"in_messages": True})
         else:
@@ -162,14 +163,14 @@ def _user(served: Served, blocks: list[Any], at: str) -> list[Message]:
             pending.append(_part(served, where, key, value, point))
             continue
         if pending:
-            out.append(User(parts=pending))
+            out.append(made(User, parts=pending))
             pending = []
         tool, orphan = _tool_result(served, value, where, point)
         out.append(tool)
         if orphan is not None:
             pending.append(orphan)
     if pending or not out:
-        out.append(User(parts=pending))
+        out.append(made(User, parts=pending))
     return out
 
 
@@ -208,7 +209,7 @@ def _tool_result(
     if kind is not None:
         hints["type"] = kind
     native = {served.name: hints} if hints else {}
-    tool = Tool(parts=parts, tool_call_id=call_id, is_error=status == "error", native=native)
+    tool = made(Tool, parts=parts, tool_call_id=call_id, is_error=status == "error", native=native)
     orphan = None
     if point is not None and not parts:
         orphan = provider_part(served, "cachePoint", point[2], f"{at} (after it)", {}, None)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._made import made
 from mediaparts._conversation._parts import (
     Citation,
     ImagePart,
@@ -112,7 +113,7 @@ def provider_part(
 def part(served: Served, key: str, value: Any, at: str, hints: Extra, cache: Cache | None) -> Made:
     """Return the part for one block of a message (`at` names the block's value)."""
     if key == "text":
-        return TextPart(text=text(value, at), **fields(served, hints, cache))
+        return made(TextPart, text=text(value, at), **fields(served, hints, cache))
     if key in _MEDIA_KEYS:
         return media(served, _MEDIA_KEYS[key], value, at, hints, cache)
     if key == "document":
@@ -255,7 +256,9 @@ def _tool_use(served: Served, value: Any, at: str, hints: Extra, cache: Cache | 
     arguments = json_arguments(block["input"], f"{at}.input")
     if block.get("type") is not None:  # `server_tool_use`: the API ran the tool itself
         return provider_part(served, "toolUse", value, at, hints, cache)
-    return ToolCall(id=call_id, name=name, arguments=arguments, **fields(served, hints, cache))
+    return made(
+        ToolCall, id=call_id, name=name, arguments=arguments, **fields(served, hints, cache)
+    )
 
 
 def _citations(served: Served, value: Any, at: str, hints: Extra, cache: Cache | None) -> TextPart:
@@ -295,17 +298,18 @@ def _guard(served: Served, value: Any, at: str, hints: Extra, cache: Cache | Non
             hints["qualifiers"] = [
                 text(q, f"{where}.qualifiers[{i}]") for i, q in enumerate(qualifiers)
             ]
-        return TextPart(text=need(block, "text", where, str), **fields(served, hints, cache))
+        said = need(block, "text", where, str)
+        return made(TextPart, text=said, **fields(served, hints, cache))
     unguarded = {k: v for k, v in hints.items() if k != "guard"}
     if key == "image":
         block = as_dict(inner, where)
         _only(block, ("format", "source"), where)
-        made = media(served, "image", block, where, hints, cache)
-        if isinstance(made, ImagePart) and made.file_id is not None:
+        image = media(served, "image", block, where, hints, cache)
+        if isinstance(image, ImagePart) and image.file_id is not None:
             # GuardrailConverseImageSource (read 2026-11) has bytes only.
             raise InvalidMedia(f"{where}.source: a guarded image takes bytes only")
-        if isinstance(made, ImagePart):
-            return made
+        if isinstance(image, ImagePart):
+            return image
     return provider_part(served, "guardContent", value, at, unguarded, cache)
 
 

@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel
 
 from mediaparts._conversation._json_data import data_copy
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
 from mediaparts._conversation._parts import (
     MediaPart,
@@ -40,6 +41,7 @@ from mediaparts.providers.wires.generate_content._spelling import (
     SYSTEM_FIELDS,
     absent,
     pick,
+    spell,
     spelled_snake,
 )
 from mediaparts.providers.wires.generate_content._stores import FILES_API, WEB
@@ -54,6 +56,12 @@ Read: TypeAlias = Part | MediaPart
 # five are modelled; a part holding one of the others, or none, becomes a ProviderPart.
 _MODELLED = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
 _UNMODELLED = ("executableCode", "codeExecutionResult", "toolCall", "toolResponse")
+# Each spelling of those fields -> the field, and each field's place in that order: a Part is
+# read by its own few keys, not by looking up all nine fields in both spellings.
+_DATA_FIELDS = {
+    spelling: name for name in (*_MODELLED, *_UNMODELLED) for spelling in (name, spell(name, True))
+}
+_ORDER = {name: index for index, name in enumerate((*_MODELLED, *_UNMODELLED))}
 
 
 def read(payload: Any, served: Served) -> list[Message]:
@@ -113,7 +121,7 @@ def _plain(value: Any) -> Any:
 
     The dump is the SDK's snake_case with bytes, so it renders back as such a dict.
     """
-    if isinstance(value, BaseModel):
+    if type(value) is not dict and isinstance(value, BaseModel):  # a dict: no ABC check
         return value.model_dump(mode="python", exclude_none=True)
     return value
 
@@ -149,13 +157,16 @@ def _content(served: Served, node: dict[str, Any], at: str, role: str) -> list[M
         read = read_part(served, item, f"{at}.parts[{i}]", role)
         if isinstance(read, Tool):
             if run:
-                out.append(User(parts=run))
+                out.append(made(User, parts=run))
                 run = []
             out.append(read)
         else:
             run.append(read)
     if run:
-        out.append(Assistant(parts=_unsigned(served, run)) if role == "model" else User(parts=run))
+        if role == "model":
+            out.append(made(Assistant, parts=_unsigned(served, run)))
+        else:
+            out.append(made(User, parts=run))
     return [out[0], *(_hinted(served, m, {"join": True}) for m in out[1:])]
 
 
@@ -199,8 +210,10 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
     """
     node = as_dict(value, at)
-    found = [(name, *pick(node, name, at)) for name in (*_MODELLED, *_UNMODELLED)]
-    present = [(name, key, data) for name, key, data in found if key is not None]
+    named = [_DATA_FIELDS[k] for k in node if k in _DATA_FIELDS]
+    if len(named) > 1:
+        named = sorted(set(named), key=_ORDER.__getitem__)
+    present = [(name, *pick(node, name, at)) for name in named]
     if len(present) > 1:
         keys = ", ".join(excerpt(key) for _, key, _ in present)
         raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
@@ -231,7 +244,7 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
             raise InvalidMedia(f"{at}.text: expected a string, got {type(data).__name__}")
         if not data:
             hint["empty"] = True
-        return TextPart(data, native=_native(served, hint))
+        return made(TextPart, text=data, native=_native(served, hint))
     if name == "functionCall":
         return _call(served, data, f"{at}.{key}", hint)
     return _media(served, name, data, f"{at}.{key}", hint)
@@ -273,7 +286,8 @@ def _call(served: Served, value: Any, at: str, hint: dict[str, Any]) -> ToolCall
     if node.get("args") is None:
         hint["no_args"] = True
     arguments = json_arguments(absent(node.get("args"), {}), f"{at}.args")
-    return ToolCall(id=call_id, name=name, arguments=arguments, native=_native(served, hint))
+    native = _native(served, hint)
+    return made(ToolCall, id=call_id, name=name, arguments=arguments, native=native)
 
 
 def _media(served: Served, name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
@@ -355,9 +369,8 @@ def _tool(served: Served, node: dict[str, Any], key: str, at: str) -> Tool:
             fields["is_error"] = "error" in body
     for i, item in enumerate(as_list(absent(response.get("parts"), []), f"{where}.parts")):
         parts.append(_nested(served, item, f"{where}.parts[{i}]"))
-    return Tool(
-        parts=parts, tool_call_id=call_id, name=name, native=_native(served, hint), **fields
-    )
+    native = _native(served, hint)
+    return made(Tool, parts=parts, tool_call_id=call_id, name=name, native=native, **fields)
 
 
 def _nested(served: Served, value: Any, at: str) -> MediaPart:

@@ -9,6 +9,7 @@ spelling at every level; renderers write the one the payload came with.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from mediaparts._errors import InvalidMedia, excerpt
@@ -29,6 +30,11 @@ def spell(name: str, snake: bool) -> str:
     """Return a camelCase field name as written in the wanted spelling."""
     if not snake:
         return name
+    return _snake(name)
+
+
+@functools.lru_cache(maxsize=256)  # our own field names, a few dozen: read for every part
+def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
     Citation,
@@ -177,8 +178,9 @@ def _turn(served: Served, turn: Any, at: str, names: dict[str, str]) -> list[Mes
         )
     if isinstance(content, str):
         hints: dict[str, Any] = {"system": "message"} if role == "system" else {}
-        kind = {"user": User, "assistant": Assistant, "system": System}[role]
-        return [kind(parts=[TextPart(content)], native=_native(served, hints))]
+        kinds: dict[str, type[Message]] = {"user": User, "assistant": Assistant, "system": System}
+        kind = kinds[role]
+        return [made(kind, parts=[made(TextPart, text=content)], native=_native(served, hints))]
     blocks = as_list(content, f"{at}.content")
     hints = _content_hint(blocks)
     if role == "system":
@@ -186,7 +188,7 @@ def _turn(served: Served, turn: Any, at: str, names: dict[str, str]) -> list[Mes
         return [System(parts=texts, native={served.name: {"system": "message", **hints}})]
     if role == "assistant":
         parts = [_part(served, b, f"{at}.content[{i}]", names) for i, b in enumerate(blocks)]
-        return [Assistant(parts=parts, native=_native(served, hints))]
+        return [made(Assistant, parts=parts, native=_native(served, hints))]
     return _user(served, blocks, at, names, hints)
 
 
@@ -209,13 +211,13 @@ def _user(
         where = f"{at}.content[{i}]"
         if isinstance(block, dict) and block.get("type") == "tool_result":
             if run:
-                out.append(User(parts=run))
+                out.append(made(User, parts=run))
                 run = []
             out.append(_tool_result(served, block, where, names))
         else:
             run.append(_part(served, block, where, names))
     if run or not out:
-        out.append(User(parts=run, native=_native(served, hints)))
+        out.append(made(User, parts=run, native=_native(served, hints)))
     return out
 
 
@@ -227,7 +229,7 @@ def _tool_result(served: Served, node: dict[str, Any], at: str, names: dict[str,
     hints: dict[str, Any] = {}
     parts: list[Part] = []
     if isinstance(content, str):
-        parts, hints["content"] = [TextPart(content)], "str"
+        parts, hints["content"] = [made(TextPart, text=content)], "str"
     elif content is not None:
         items = as_list(content, f"{at}.content")
         parts = [_part(served, b, f"{at}.content[{i}]", names) for i, b in enumerate(items)]
@@ -250,7 +252,8 @@ def _tool_result(served: Served, node: dict[str, Any], at: str, names: dict[str,
         extra["is_error"] = False  # written out although it is the default
     if extra:
         hints["extra"] = extra
-    return Tool(
+    return made(
+        Tool,
         parts=parts,
         tool_call_id=call_id,
         name=names.get(call_id),
@@ -295,7 +298,8 @@ def _tool_use(
     if names is not None:
         names[call_id] = name
     cache, ttl = _cache(node, at)
-    return ToolCall(
+    return made(
+        ToolCall,
         id=call_id,
         name=name,
         arguments=json_arguments(node.get("input"), f"{at}.input"),
@@ -314,7 +318,9 @@ def _text(served: Served, node: dict[str, Any], at: str) -> TextPart:
         citations = tuple(_citation(served, c, f"{at}.citations[{i}]") for i, c in enumerate(items))
         if not items:
             hints["citations"] = []  # an empty list written out
-    return TextPart(text, citations=citations, cache=cache, native=_native(served, hints))
+    return made(
+        TextPart, text=text, citations=citations, cache=cache, native=_native(served, hints)
+    )
 
 
 def _citation(served: Served, value: Any, at: str) -> Citation:

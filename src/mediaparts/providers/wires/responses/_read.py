@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
     Citation,
@@ -196,14 +197,14 @@ def _items(items: list[Any], at: str, served: Served) -> list[Message]:
         with located(where):
             if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
                 if run:
-                    out.append(Assistant(parts=run))
+                    out.append(made(Assistant, parts=run))
                     run = []
                 reader = _input_message if is_message else _tool_output
                 out.append(reader(item, where, served))
             else:
                 run += _assistant_side(item, where, served)
     if run:
-        out.append(Assistant(parts=run))
+        out.append(made(Assistant, parts=run))
     return out
 
 
@@ -223,8 +224,8 @@ def _input_message(item: dict[str, Any], at: str, served: Served) -> Message:
     text_only = all(isinstance(p, TextPart) for p in parts)
     if role == "user" or not text_only:
         hints = node.hints(list=listed, role=None if role == "user" else role)
-        return User(parts=parts, native=_native(hints, served))
-    return System(parts=parts, role=role, native=_native(node.hints(list=listed), served))
+        return made(User, parts=parts, native=_native(hints, served))
+    return made(System, parts=parts, role=role, native=_native(node.hints(list=listed), served))
 
 
 def _content(
@@ -234,7 +235,7 @@ def _content(
     content = node.node.get("content")
     node.taken.add("content")
     if isinstance(content, str):
-        return ([TextPart(content)] if content else []), False
+        return ([made(TextPart, text=content)] if content else []), False
     blocks = as_list(content, f"{node.at}.content")
     parts = [block(raw, f"{node.at}.content[{j}]", served) for j, raw in enumerate(blocks)]
     return parts, _listed(parts)
@@ -261,7 +262,8 @@ def _input_block(raw: Any, at: str, served: Served) -> Piece:
     cache, point = _cache(node)
     if kind == "input_text":
         text = node.need("text", str)
-        return TextPart(text, cache=cache, native=_native(node.hints(breakpoint=point), served))
+        native = _native(node.hints(breakpoint=point), served)
+        return made(TextPart, text=text, cache=cache, native=native)
     if kind == "input_image":
         return _image(node, cache, point, served)
     if kind == "input_file":
@@ -339,7 +341,7 @@ def _tool_output(item: dict[str, Any], at: str, served: Served) -> Tool:
         parts = [_input_block(raw, f"{at}.output[{j}]", served) for j, raw in enumerate(blocks)]
         listed = _listed(parts)
     hints = node.hints(list=listed, name=name is not None)
-    return Tool(parts=parts, tool_call_id=call_id, name=name, native=_native(hints, served))
+    return made(Tool, parts=parts, tool_call_id=call_id, name=name, native=_native(hints, served))
 
 
 # -- assistant-side items ------------------------------------------------------------------------
@@ -397,7 +399,8 @@ def _output_block(raw: Any, at: str, served: Served) -> Piece:
         node.taken.update(("annotations", "parsed"))
         notes = as_list(node.node.get("annotations"), f"{at}.annotations")
         citations = [_citation(n, f"{at}.annotations[{j}]", served) for j, n in enumerate(notes)]
-        return TextPart(text, citations=tuple(citations), native=_native(node.hints(), served))
+        native = _native(node.hints(), served)
+        return made(TextPart, text=text, citations=tuple(citations), native=native)
     if kind == "input_text":
         return _input_block(raw, at, served)
     return _provider(node.node, served, block=True)
@@ -418,7 +421,8 @@ def _function_call(item: dict[str, Any], at: str, served: Served) -> ToolCall:
     # `parsed_arguments` is what `client.responses.parse()` and the SDK's stream helper add;
     # no request may carry it back.
     node.taken.update(("type", "parsed_arguments"))
-    return ToolCall(
+    return made(
+        ToolCall,
         id=node.need("call_id", str),
         name=node.need("name", str),
         arguments=node.need("arguments", str),

@@ -25,6 +25,7 @@ from mediaparts.providers._wire._rendering import (
     Prepare,
     Served,
     call_ids,
+    copied,
     filename_for,
     hints,
     left_out,
@@ -176,7 +177,7 @@ def _input_block(block: Block, prepare: Prepare) -> list[Json]:
             # No refusal block outside assistant output messages: the text is kept.
             return [_finish({"type": "input_text", "text": block.text}, block, provider)]
         case ProviderPart():
-            return [dict(block.data)]
+            return [copied(block.data)]
         case ReasoningPart() | ToolCall():
             prepare.lose(block, "a user, system or tool message cannot hold it in Responses")
             return []
@@ -278,7 +279,7 @@ def _assistant(message: Assistant, prepare: Prepare, ids: Mapping[int, str]) -> 
                 else:
                     items += _reasoning(block, prepare)
             case ProviderPart():
-                items.append(dict(block.data))
+                items.append(copied(block.data))
             case NormalizedPart() | TextPart() | RefusalPart():  # media raised above; text in runs
                 pass
             case _:
@@ -412,7 +413,7 @@ def _output_block(block: Block, prepare: Prepare) -> Json:
                     block, "they are another provider's; Responses annotations are its own"
                 )
             out: Json = {"type": "output_text", "text": block.text}
-            out["annotations"] = [dict(c.data) for c in mine]
+            out["annotations"] = [copied(c.data) for c in mine]
             out.update(_hints(block, provider).get("extra", {}))
             return out
         case RefusalPart():
@@ -422,7 +423,8 @@ def _output_block(block: Block, prepare: Prepare) -> Json:
                 **_hints(block, provider).get("extra", {}),
             }
         case ProviderPart():
-            return dict(block.data)
+            kept: dict[str, Any] = copied(block.data)
+            return kept
         case NormalizedPart() | ReasoningPart() | ToolCall():
             raise AssertionError("only text, refusals and kept blocks are in a message run")
         case _:

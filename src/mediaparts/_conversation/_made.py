@@ -1,0 +1,57 @@
+"""`made`: a part or message from values a reader has checked, without validating them again.
+
+A provider reader checks every value it reads from a payload (a `str` where text belongs, parts
+it made itself), so the common parts and messages it makes hold only values that validation
+would keep as they are; validating them again was most of the cost of reading a payload back.
+`made(User, parts=..., native=...)` is `User(parts=..., native=...)`: the same model, field for
+field, with the same stamps, made directly when `assign` can tell validation would change
+nothing, and by the constructor (which validates, cleans and explains) otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from mediaparts._conversation._construct import assign
+from mediaparts._conversation._dialogue import PartFields
+from mediaparts._conversation._messages import System, Tool, _Message
+from mediaparts._conversation._parts import TextPart
+from mediaparts._conversation._stamps import stamp
+
+__all__ = ["made"]
+
+M = TypeVar("M", bound=PartFields | _Message)
+
+_PART, _MESSAGE, _SYSTEM, _TOOL = range(4)
+# What each class `made` was given is, remembered: `issubclass` of a pydantic class goes
+# through ABCMeta, at a cost on every message.
+_KINDS: dict[type, int] = {}
+
+
+def made(cls: type[M], /, **values: Any) -> M:
+    """Return `cls(**values)` (keyword fields only), without validating it again where
+    validation would keep every value as it is."""
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = _KINDS.setdefault(cls, _kind(cls))
+    if kind == _TOOL and values.get("error") is not None:
+        return cls(**values)  # its error implies `is_error`, which the constructor sets
+    if kind != _PART:
+        stamp(values)  # an id and a time for a new message, when mp.configure asks
+    model = cls.__new__(cls)
+    if assign(model, values) and (kind != _SYSTEM or _text_only(values.get("parts", ()))):
+        return model
+    return cls(**values)  # validated, cleaned and explained
+
+
+def _kind(cls: type) -> int:
+    if issubclass(cls, System):
+        return _SYSTEM
+    if issubclass(cls, Tool):
+        return _TOOL
+    return _MESSAGE if issubclass(cls, _Message) else _PART
+
+
+def _text_only(parts: tuple[Any, ...]) -> bool:
+    """Tell whether a system message's parts are text, as its constructor requires."""
+    return all(isinstance(p, TextPart) for p in parts)
