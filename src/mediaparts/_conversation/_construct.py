@@ -227,13 +227,15 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
             return False
         kind, allowed = rule
         if kind == _TEXT:
-            kept = (type(value) is str and not SURROGATE.search(value)) or (
+            # ASCII text holds no surrogate: most text is, and `isascii` costs far less.
+            kept = (type(value) is str and (value.isascii() or not SURROGATE.search(value))) or (
                 value is None and allowed
             )
         elif kind == _CHOICE:
             kept = (value is None or type(value) is str) and value in allowed
         elif kind == _MODELS:
-            kept = type(value) in (tuple, list) and all(type(item) in allowed for item in value)
+            # `map` over builtins: no generator frame for each part of each message
+            kept = type(value) in (tuple, list) and all(map(allowed.__contains__, map(type, value)))
             if kept and type(value) is list:
                 values[name] = tuple(value)
         elif kind == _EMPTY:  # a dict its validator copies; an empty one is a new empty dict

@@ -31,6 +31,7 @@ __all__ = [
     "maybe",
     "need",
     "plain",
+    "read_dict",
     "shown",
     "stop_reason",
     "token_count",
@@ -61,11 +62,25 @@ def shown(value: Any) -> str:
 
 
 def as_dict(value: Any, at: str) -> dict[str, Any]:
-    """Return `value` as a dict with string keys, or raise naming `at`."""
+    """Return `value` as a dict with string keys, or raise naming `at`.
+
+    The dict is a copy, for a reader that changes it (a stream's accumulated nodes); one that
+    only reads takes `read_dict`.
+    """
+    return dict(read_dict(value, at))
+
+
+def read_dict(value: Any, at: str) -> dict[str, Any]:
+    """Return `value` as a dict with string keys, or raise naming `at`: `value` itself when it
+    is a dict, so the caller must neither change it nor keep it in what it returns."""
     mapping = type(value) is dict or isinstance(value, Mapping)  # a dict without the ABC's check
-    if not mapping or not all(isinstance(k, str) for k in value):
+    # `map` over a builtin: no generator frame for each node of a long payload
+    if not mapping or not all(map(_is_str, value)):
         raise InvalidMedia(f"{at}: expected an object, got {_shown(value)}")
-    return dict(value)
+    return value if type(value) is dict else dict(value)
+
+
+_is_str = str.__instancecheck__
 
 
 def as_list(value: Any, at: str) -> list[Any]:

@@ -43,6 +43,7 @@ from mediaparts.providers._wire._reading import (
     maybe,
     need,
     plain,
+    read_dict,
     shown,
     stop_reason,
     token_count,
@@ -94,7 +95,7 @@ def read(payload: Any, served: Served) -> list[Message]:
         # An error raised without a JSON path (kept data that is not JSON, a field the message
         # refuses) is given the message's.
         with located(at):
-            out.append(_message(as_dict(node, at), at, served))
+            out.append(_message(read_dict(node, at), at, served))
     return out
 
 
@@ -166,7 +167,7 @@ def _content(role: str, content: Any, at: str, served: Served) -> list[Read]:
         return [made(TextPart, text=content)] if content else []
     blocks = as_list(content, where)
     parts = [
-        _block(role, as_dict(b, f"{where}[{i}]"), f"{where}[{i}]", served)
+        _block(role, read_dict(b, f"{where}[{i}]"), f"{where}[{i}]", served)
         for i, b in enumerate(blocks)
     ]
     if role in ("system", "developer"):
@@ -322,7 +323,7 @@ def _assistant_fields(node: dict[str, Any], at: str, served: Served) -> list[Rea
     if calls is not None:
         for i, call in enumerate(as_list(calls, f"{at}.tool_calls")):
             where = f"{at}.tool_calls[{i}]"
-            parts.append(_tool_call(as_dict(call, where), where, served.name))
+            parts.append(_tool_call(read_dict(call, where), where, served.name))
     return parts
 
 

@@ -28,11 +28,11 @@ from mediaparts._conversation._parts import (
 from mediaparts._errors import InvalidMedia, excerpt
 from mediaparts.providers._fitting._normalized import PASSED_URL
 from mediaparts.providers._wire._reading import (
-    as_dict,
     as_list,
     file_reference,
     inline_media,
     json_arguments,
+    read_dict,
     shown,
     url_media,
 )
@@ -76,7 +76,7 @@ def read(payload: Any, served: Served) -> list[Message]:
     """
     if isinstance(payload, list | tuple):
         return _contents(served, payload)
-    body = as_dict(payload, "payload")
+    body = read_dict(payload, "payload")
     key, contents = pick(body, "contents", "payload")
     if key is None:
         raise InvalidMedia("payload: no 'contents'; a generateContent body holds its turns there")
@@ -90,7 +90,7 @@ def _system(served: Served, body: dict[str, Any]) -> System | None:
     """Read the system instruction, with where it was written (`native["gemini"]["field"]`)."""
     where, value = pick(body, "systemInstruction", "payload")
     if body.get("config") is not None:
-        config = as_dict(_plain(body["config"]), "payload.config")
+        config = read_dict(_plain(body["config"]), "payload.config")
         inner, found = pick(config, "systemInstruction", "payload.config")
         if inner is not None and found is not None:
             if where is not None and value is not None:  # which one would the call use?
@@ -104,7 +104,7 @@ def _system(served: Served, body: dict[str, Any]) -> System | None:
     hint: dict[str, Any] = {"field": where}
     if isinstance(value, str):
         return System([TextPart(value)], native={served.name: {**hint, "string": True}})
-    node = as_dict(_plain(value), where)
+    node = read_dict(_plain(value), where)
     if node.get("role") is not None:
         hint["role"] = data_copy(node["role"], what=f"{where}.role")
     parts: list[Part] = []
@@ -131,7 +131,7 @@ def _contents(served: Served, value: Any) -> list[Message]:
     previous: str | None = None
     for i, item in enumerate(as_list(value, "contents")):
         at = f"contents[{i}]"
-        node = as_dict(_plain(item), at)
+        node = read_dict(_plain(item), at)
         role = node.get("role")
         if role is not None and role not in ("user", "model"):
             raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {shown(role)}")
@@ -141,7 +141,9 @@ def _contents(served: Served, value: Any) -> list[Message]:
         if previous == (role or "user"):
             first["split"] = True
         read = _content(served, node, at, role or "user")
-        messages += [_hinted(served, read[0], first), *read[1:]]
+        if first:
+            read[0] = _hinted(served, read[0], first)
+        messages += read
         previous = role or "user"
     return messages
 
@@ -167,7 +169,9 @@ def _content(served: Served, node: dict[str, Any], at: str, role: str) -> list[M
             out.append(made(Assistant, parts=_unsigned(served, run)))
         else:
             out.append(made(User, parts=run))
-    return [out[0], *(_hinted(served, m, {"join": True}) for m in out[1:])]
+    if len(out) > 1:
+        out[1:] = [_hinted(served, m, {"join": True}) for m in out[1:]]
+    return out
 
 
 def _unsigned(served: Served, run: list[Read]) -> list[Read]:
@@ -209,15 +213,13 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     A `functionResponse` in a user Content is a `Tool` message; what a Content of that role
     cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
     """
-    node = as_dict(value, at)
-    named = [_DATA_FIELDS[k] for k in node if k in _DATA_FIELDS]
-    if len(named) > 1:
-        named = sorted(set(named), key=_ORDER.__getitem__)
-    present = [(name, *pick(node, name, at)) for name in named]
-    if len(present) > 1:
-        keys = ", ".join(excerpt(key) for _, key, _ in present)
-        raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
-    name, key, data = present[0] if present else ("", None, None)
+    node = read_dict(value, at)
+    written = [k for k in node if k in _DATA_FIELDS]
+    if len(written) == 1:  # the usual Part: its one data field, in one spelling
+        key = written[0]
+        name, data = _DATA_FIELDS[key], node[key]
+    else:
+        name, key, data = _data_field(node, written, at)
     thought = node.get("thought") is True
     if key is not None and name == "functionResponse" and role == "user":
         return _tool(served, node, key, at)
@@ -229,13 +231,14 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
         or (from_model and role != "model")
     ):
         return ProviderPart(provider=served.name, data=data_copy(node, what=at))
-    sig_key, _ = pick(node, "thoughtSignature", at)
+    # A Part of its data field alone (most are) has no other field to look up.
+    sig_key = pick(node, "thoughtSignature", at)[0] if len(node) > 1 else None
     hint: dict[str, Any] = {}
     if spelled_snake(key) or (sig_key is not None and spelled_snake(sig_key)):
         hint["snake"] = True
     if name == "text" and thought:
         return _reasoning(served, node, sig_key, hint, at)
-    extra = _rest(node, (key,), at)
+    extra = _rest(node, (key,), at) if len(node) > 1 else None
     if extra:
         hint["extra"] = extra
         hint[OWN_FIELDS] = sorted(extra)  # what no other API carries: reported if left out
@@ -248,6 +251,21 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     if name == "functionCall":
         return _call(served, data, f"{at}.{key}", hint)
     return _media(served, name, data, f"{at}.{key}", hint)
+
+
+def _data_field(node: dict[str, Any], written: list[str], at: str) -> tuple[str, str | None, Any]:
+    """Return a Part's data field, the key it is written under and its value, of the keys
+    `written` in `node` that name one (none: `("", None, None)`).
+
+    Raises:
+        InvalidMedia: It holds two data fields, or one in both spellings.
+    """
+    named = sorted({_DATA_FIELDS[k] for k in written}, key=_ORDER.__getitem__)
+    present = [(name, *pick(node, name, at)) for name in named]
+    if len(present) > 1:
+        keys = ", ".join(excerpt(key) for _, key, _ in present)
+        raise InvalidMedia(f"{at}: a Part holds one kind of data, got {keys}")
+    return present[0] if present else ("", None, None)
 
 
 def _reasoning(
@@ -273,7 +291,7 @@ def _reasoning(
 
 
 def _call(served: Served, value: Any, at: str, hint: dict[str, Any]) -> ToolCall:
-    node = as_dict(value, at)
+    node = read_dict(value, at)
     name = node.get("name")
     if not isinstance(name, str) or not name:
         raise InvalidMedia(f"{at}.name: expected the function's name, got {shown(name)}")
@@ -292,7 +310,7 @@ def _call(served: Served, value: Any, at: str, hint: dict[str, Any]) -> ToolCall
 
 def _media(served: Served, name: str, value: Any, at: str, hint: dict[str, Any]) -> MediaPart:
     """Read an `inlineData` (Blob) or `fileData` (FileData) as a media part."""
-    node = as_dict(value, at)
+    node = read_dict(value, at)
     type_key, media_type = pick(node, "mimeType", at)
     if media_type is not None and not isinstance(media_type, str):
         raise InvalidMedia(f"{at}.{type_key}: expected a media type, got {shown(media_type)}")
@@ -337,7 +355,7 @@ def _tool(served: Served, node: dict[str, Any], key: str, at: str) -> Tool:
     as its JSON text (with the hint `"response": "json"`, so Gemini gets the object back).
     """
     where = f"{at}.{key}"
-    response = as_dict(node[key], where)
+    response = read_dict(node[key], where)
     name = response.get("name")
     if not isinstance(name, str) or not name:
         raise InvalidMedia(f"{where}.name: expected the function's name, got {shown(name)}")
@@ -357,7 +375,7 @@ def _tool(served: Served, node: dict[str, Any], key: str, at: str) -> Tool:
     if body is None:
         hint["response"] = "absent"
     else:
-        body = as_dict(body, f"{where}.response")
+        body = read_dict(body, f"{where}.response")
         if set(body) == {"output"} and isinstance(body["output"], str):
             parts.append(TextPart(body["output"]))
         elif set(body) == {"error"} and isinstance(body["error"], str):
@@ -375,7 +393,7 @@ def _tool(served: Served, node: dict[str, Any], key: str, at: str) -> Tool:
 
 def _nested(served: Served, value: Any, at: str) -> MediaPart:
     """Read a `FunctionResponsePart`: media inside a function response."""
-    node = as_dict(value, at)
+    node = read_dict(value, at)
     found = [(n, *pick(node, n, at)) for n in ("inlineData", "fileData")]
     present = [(n, k, d) for n, k, d in found if k is not None]
     if len(present) != 1:
