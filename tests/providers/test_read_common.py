@@ -14,7 +14,7 @@ import pytest
 import mediaparts as mp
 from mediaparts.providers._wire._reading import inline_media, located, plain, token_count
 from tests._builders import TESTDATA
-from tests.conversations._corpus import load, path_of
+from tests.conversations._corpus import cases, load, path_of
 
 
 class _Broken:
@@ -201,3 +201,28 @@ def test_render_with_an_overridden_file_store() -> None:
     ref = mp.part({"file_id": "file-1", "provider": "openai", "media_type": "application/pdf"})
     payload = mp.render(mp.User(["Read", ref]), chat, on_loss="error")
     assert "file-1" in str(payload)
+
+
+def _scribble(value: Any) -> None:
+    """Change every object and array inside `value` in place: a key added, an item appended."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribbled"] = ["x"]
+    elif isinstance(value, list):
+        for item in list(value):
+            _scribble(item)
+        value.append({"scribbled": True})
+
+
+@pytest.mark.parametrize(("provider", "name"), cases("requests"))
+def test_read_leaves_the_payload_and_shares_nothing_with_it(provider: str, name: str) -> None:
+    """messages_from changes nothing in the payload, and changing the payload afterwards
+    changes nothing in the messages read (readers take the payload's dicts without copying)."""
+    payload = load(path_of(provider, "requests", name))
+    before = copy.deepcopy(payload)
+    messages = mp.messages_from(payload, provider)
+    assert payload == before
+    read = [m.to_dict() for m in messages]
+    _scribble(payload)
+    assert [m.to_dict() for m in messages] == read

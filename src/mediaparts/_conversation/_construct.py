@@ -250,13 +250,17 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
     # What pydantic's `model_construct` sets (for a class with neither extra fields nor
     # private attributes, as `_shortcut` requires).
     _set(model, "__dict__", fields)
-    _set(model, "__pydantic_fields_set__", set(values))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
+    _set_fields_set(model, set(values))
+    _set_extra(model, None)
+    _set_private(model, None)
     return True
 
 
 _set = object.__setattr__  # past the frozen model's own __setattr__, as pydantic does
+# BaseModel's slots, set through their descriptors: what `_set` would find, looked up once.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def _shortcut(cls: type[BaseModel]) -> _Shortcut | None:

@@ -453,6 +453,15 @@ def test_read_does_not_change_the_payload() -> None:
     assert search.data["action"]["query"] == "positive news story today"
 
 
+def test_read_assistant_envelope_shares_nothing_with_the_payload() -> None:
+    """An assistant item's own fields, kept as a hint on its first part, are copies."""
+    tags = ["a"]
+    item = {"role": "assistant", "content": "hi", "metadata": {"tags": tags}}
+    messages = mp.messages_from({"input": [item]}, P)
+    tags.append("b")
+    assert messages[0].parts[0].native[P]["item"] == {"metadata": {"tags": ["a"]}}
+
+
 # -- back to the same payload --------------------------------------------------------------------
 
 REQUESTS = sorted((CORPUS / "requests").glob("*.json"))

@@ -215,6 +215,7 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     """
     node = read_dict(value, at)
     written = [k for k in node if k in _DATA_FIELDS]
+    key: str | None
     if len(written) == 1:  # the usual Part: its one data field, in one spelling
         key = written[0]
         name, data = _DATA_FIELDS[key], node[key]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._conversation._dialogue import Cache
+from mediaparts._conversation._json_data import data_copy
 from mediaparts._conversation._made import made
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
@@ -34,6 +35,7 @@ from mediaparts.providers._wire._reading import (
     maybe,
     need,
     plain,
+    read_dict,
     stop_reason,
     token_count,
     url_media,
@@ -51,10 +53,15 @@ Piece: TypeAlias = Part | MediaPart
 
 
 class _Node:
-    """One JSON object read key by key; the keys not taken are kept as its `extra` hint."""
+    """One JSON object read key by key; the keys not taken are kept as its `extra` hint.
+
+    `node` is the payload's own dict (`read_dict`): read, never changed or kept.
+    """
+
+    __slots__ = ("at", "node", "taken")
 
     def __init__(self, value: Any, at: str) -> None:
-        self.node = as_dict(value, at)
+        self.node = read_dict(value, at)
         self.at = at
         self.taken: set[str] = set()
 
@@ -71,9 +78,9 @@ class _Node:
     def hints(self, **more: Any) -> Hints:
         """Return this shape's hints: `more` that are set, and the keys not taken."""
         out = {key: value for key, value in more.items() if value not in (None, False)}
-        extra = {key: value for key, value in self.node.items() if key not in self.taken}
-        if extra:
-            out["extra"] = extra
+        if self.taken.issuperset(self.node):  # every key read (most shapes): no dict to fill
+            return out
+        out["extra"] = {key: value for key, value in self.node.items() if key not in self.taken}
         return out
 
 
@@ -191,7 +198,7 @@ def _items(items: list[Any], at: str, served: Served) -> list[Message]:
     run: list[Piece] = []
     for index, raw in enumerate(items):
         where = f"{at}[{index}]"
-        item = as_dict(raw, where)
+        item = read_dict(raw, where)
         kind = item.get("type")
         is_message = kind is None or kind == "message"
         with located(where):
@@ -349,7 +356,7 @@ def _tool_output(item: dict[str, Any], at: str, served: Served) -> Tool:
 
 def _assistant_side(raw: Any, at: str, served: Served) -> list[Piece]:
     """Read an assistant message, a function call, reasoning, or any other item verbatim."""
-    item = as_dict(raw, at)
+    item = read_dict(raw, at)
     kind = maybe(item, "type", at, str)
     if kind in (None, "message") and item.get("role") == "assistant":
         return _assistant_message(item, at, served)
@@ -373,7 +380,9 @@ def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Pi
     node = _Node(item, at)
     node.taken.add("role")
     parts, _ = _content(node, _output_block, served)
-    envelope = node.hints().get("extra", {})
+    # The item's own fields, copied as validation would copy them (`model_copy` below does not
+    # validate): the part must not share the caller's lists and dicts.
+    envelope = data_copy(node.hints().get("extra", {}), what="a provider's data")
     hints: Hints = {"item": envelope}
     # An output message's content is always a list; an easy one's is written back as a string
     # (the API takes no `input_*` block from the assistant, and a cache hint is a no-op there).
@@ -408,7 +417,7 @@ def _output_block(raw: Any, at: str, served: Served) -> Piece:
 
 def _citation(raw: Any, at: str, served: Served) -> Citation:
     """Read an annotation (`url_citation`, `file_citation`, ...), kept whole as `data`."""
-    note = as_dict(raw, at)
+    note = read_dict(raw, at)
     need(note, "type", at, str)
     title = maybe(note, "title", at, str) or maybe(note, "filename", at, str)
     url = maybe(note, "url", at, str)
