@@ -23,6 +23,7 @@ from mediaparts.providers._wire._reading import (
     maybe,
     need,
     plain,
+    read_dict,
     shown,
     stop_reason,
     token_count,
@@ -107,7 +108,7 @@ def _messages(served: Served, turns: list[Any], at: str) -> list[Message]:
     out: list[Message] = []
     for i, turn in enumerate(turns):
         where = f"{at}[{i}]"
-        node = as_dict(turn, where)
+        node = read_dict(turn, where)
         role = need(node, "role", where, str)
         content = as_list(node.get("content"), f"{where}.content")
         blocks = f"{where}.content"
@@ -183,7 +184,7 @@ def _tool_result(
         The message, and the cachePoint as a `ProviderPart` when the result has no parts to
         carry it.
     """
-    block = as_dict(value, at)
+    block = read_dict(value, at)
     extra = sorted(set(block) - {"toolUseId", "content", "status", "type"})
     if extra:
         raise InvalidMedia(f"{at}: unexpected key {shown(extra[0])}")

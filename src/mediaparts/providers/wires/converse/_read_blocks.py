@@ -36,6 +36,7 @@ from mediaparts.providers._wire._reading import (
     located,
     maybe,
     need,
+    read_dict,
     shown,
     utf8,
 )
@@ -65,7 +66,7 @@ _MEDIA_KEYS: dict[str, Kind] = {"image": "image", "video": "video", "audio": "au
 
 def one_key(value: Any, at: str) -> tuple[str, Any]:
     """Return the one member of a union object (a content block, a source), or raise."""
-    block = as_dict(value, at)
+    block = read_dict(value, at)
     if len(block) != 1:
         keys = ", ".join(sorted(block)) or "none"
         raise InvalidMedia(f"{at}: expected an object with exactly one key, got {keys}")
