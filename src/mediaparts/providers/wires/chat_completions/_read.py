@@ -33,15 +33,15 @@ from mediaparts._conversation._parts import (
     TextPart,
     ToolCall,
 )
-from mediaparts._errors import InvalidMedia
+from mediaparts._errors import InvalidMedia, MediaError
 from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
     file_reference,
     inline_media,
-    located,
     maybe,
     need,
+    place,
     plain,
     read_dict,
     shown,
@@ -93,9 +93,12 @@ def read(payload: Any, served: Served) -> list[Message]:
     for i, node in enumerate(messages):
         at = f"messages[{i}]"
         # An error raised without a JSON path (kept data that is not JSON, a field the message
-        # refuses) is given the message's.
-        with located(at):
+        # refuses) is given the message's, as `with located(at)` would (without its calls).
+        try:
             out.append(_message(read_dict(node, at), at, served))
+        except MediaError as exc:
+            place(exc, at)
+            raise
     return out
 
 

@@ -131,7 +131,7 @@ def _contents(served: Served, value: Any) -> list[Message]:
     previous: str | None = None
     for i, item in enumerate(as_list(value, "contents")):
         at = f"contents[{i}]"
-        node = read_dict(_plain(item), at)
+        node = read_dict(item if type(item) is dict else _plain(item), at)
         role = node.get("role")
         if role is not None and role not in ("user", "model"):
             raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {shown(role)}")
@@ -214,13 +214,16 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
     """
     node = read_dict(value, at)
-    written = [k for k in node if k in _DATA_FIELDS]
     key: str | None
-    if len(written) == 1:  # the usual Part: its one data field, in one spelling
-        key = written[0]
-        name, data = _DATA_FIELDS[key], node[key]
+    if len(node) == 1 and (only := next(iter(node))) in _DATA_FIELDS:  # the usual Part
+        key, name, data = only, _DATA_FIELDS[only], node[only]
     else:
-        name, key, data = _data_field(node, written, at)
+        written = [k for k in node if k in _DATA_FIELDS]
+        if len(written) == 1:  # its one data field, in one spelling, beside other fields
+            key = written[0]
+            name, data = _DATA_FIELDS[key], node[key]
+        else:
+            name, key, data = _data_field(node, written, at)
     thought = node.get("thought") is True
     if key is not None and name == "functionResponse" and role == "user":
         return _tool(served, node, key, at)

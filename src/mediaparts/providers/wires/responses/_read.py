@@ -25,7 +25,7 @@ from mediaparts._conversation._parts import (
     TextPart,
     ToolCall,
 )
-from mediaparts._errors import InvalidMedia, excerpt
+from mediaparts._errors import InvalidMedia, MediaError, excerpt
 from mediaparts.providers._wire._reading import (
     as_dict,
     as_list,
@@ -34,6 +34,7 @@ from mediaparts.providers._wire._reading import (
     located,
     maybe,
     need,
+    place,
     plain,
     read_dict,
     stop_reason,
@@ -201,7 +202,7 @@ def _items(items: list[Any], at: str, served: Served) -> list[Message]:
         item = read_dict(raw, where)
         kind = item.get("type")
         is_message = kind is None or kind == "message"
-        with located(where):
+        try:  # as `with located(where)`, without its calls for each item
             if (is_message and item.get("role") != "assistant") or kind == "function_call_output":
                 if run:
                     out.append(made(Assistant, parts=run))
@@ -210,6 +211,9 @@ def _items(items: list[Any], at: str, served: Served) -> list[Message]:
                 out.append(reader(item, where, served))
             else:
                 run += _assistant_side(item, where, served)
+        except MediaError as exc:
+            place(exc, where)
+            raise
     if run:
         out.append(made(Assistant, parts=run))
     return out
