@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 import mediaparts as mp
 from mediaparts._conversation import _construct
-from mediaparts._conversation._made import made
+from mediaparts._conversation._made import made, updated
 from tests.conversations._corpus import cases, load, path_of
 
 
@@ -142,3 +142,13 @@ def test_made_stamps_messages_as_the_constructors_do() -> None:
     assert message.id is not None
     assert message.created_at is not None
     assert made(mp.User, parts=[], id="kept").id == "kept"
+
+
+@pytest.mark.parametrize("case", cases("requests"), ids="/".join)
+def test_updated_is_model_copy(case: tuple[str, str]) -> None:
+    """`updated` makes what `model_copy(update=...)` makes, for every message and part read."""
+    provider, name = case
+    for message in mp.messages_from(load(path_of(provider, "requests", name)), provider):
+        for model in (message, *message.parts):
+            native = {**model.native, "test": {"hint": [1]}}
+            _same(updated(model, native=native), model.model_copy(update={"native": native}))

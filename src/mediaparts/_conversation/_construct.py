@@ -34,6 +34,7 @@ __all__ = [
     "construct",
     "explain",
     "extra_fields",
+    "install",
     "keyword_only",
     "model_hash",
     "public_name",
@@ -247,13 +248,17 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
     fields = {**way.defaults, **values}
     for name in way.empty:
         fields[name] = {}  # its own, never the caller's (an empty one, as `_EMPTY` requires)
-    # What pydantic's `model_construct` sets (for a class with neither extra fields nor
-    # private attributes, as `_shortcut` requires).
+    install(model, fields, set(values))
+    return True
+
+
+def install(model: BaseModel, fields: dict[str, Any], fields_set: set[str]) -> None:
+    """Give a new model (`cls.__new__(cls)`) its fields, as pydantic's `model_construct` does
+    for a class with neither extra fields nor private attributes."""
     _set(model, "__dict__", fields)
-    _set_fields_set(model, set(values))
+    _set_fields_set(model, fields_set)
     _set_extra(model, None)
     _set_private(model, None)
-    return True
 
 
 _set = object.__setattr__  # past the frozen model's own __setattr__, as pydantic does

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from mediaparts._conversation._construct import assign
+from pydantic import BaseModel
+
+from mediaparts._conversation._construct import assign, install
 from mediaparts._conversation._dialogue import PartFields
 from mediaparts._conversation._messages import System, Tool, _Message
 from mediaparts._conversation._parts import TextPart
 from mediaparts._conversation._stamps import stamp
 
-__all__ = ["made"]
+__all__ = ["made", "updated"]
 
 M = TypeVar("M", bound=PartFields | _Message)
+B = TypeVar("B", bound=BaseModel)
 
 _PART, _MESSAGE, _SYSTEM, _TOOL = range(4)
 # What each class `made` was given is, remembered: `issubclass` of a pydantic class goes
@@ -42,6 +45,22 @@ def made(cls: type[M], /, **values: Any) -> M:
     if assign(model, values) and (kind != _SYSTEM or _text_only(values.get("parts", ()))):
         return model
     return cls(**values)  # validated, cleaned and explained
+
+
+def updated(model: B, /, **values: Any) -> B:
+    """Return `model.model_copy(update=values)`: a shallow copy with `values` set, unvalidated.
+
+    Made directly, as pydantic would make it, for a model with neither extra fields nor private
+    attributes (every part and message `made` makes).
+    """
+    private = getattr(model, "__pydantic_private__", None)
+    extra = model.__pydantic_extra__ is not None or model.model_config.get("extra") == "allow"
+    if extra or private is not None:
+        return model.model_copy(update=values)
+    cls = type(model)
+    copy = cls.__new__(cls)
+    install(copy, {**model.__dict__, **values}, model.__pydantic_fields_set__ | values.keys())
+    return copy
 
 
 def _kind(cls: type) -> int:

@@ -13,7 +13,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._conversation._dialogue import Cache
 from mediaparts._conversation._json_data import data_copy
-from mediaparts._conversation._made import made
+from mediaparts._conversation._made import made, updated
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
     Citation,
@@ -209,6 +209,8 @@ def _items(items: list[Any], at: str, served: Served) -> list[Message]:
                     run = []
                 reader = _input_message if is_message else _tool_output
                 out.append(reader(item, where, served))
+            elif is_message and item.get("role") == "assistant":  # as `_assistant_side` reads it
+                run += _assistant_message(item, where, served)
             else:
                 run += _assistant_side(item, where, served)
         except MediaError as exc:
@@ -232,8 +234,7 @@ def _input_message(item: dict[str, Any], at: str, served: Served) -> Message:
             f"{at}.role: expected user, assistant, system or developer, got {excerpt(role)}"
         )
     parts, listed = _content(node, _input_block, served)
-    text_only = all(isinstance(p, TextPart) for p in parts)
-    if role == "user" or not text_only:
+    if role == "user" or not all(isinstance(p, TextPart) for p in parts):
         hints = node.hints(list=listed, role=None if role == "user" else role)
         return made(User, parts=parts, native=_native(hints, served))
     return made(System, parts=parts, role=role, native=_native(node.hints(list=listed), served))
@@ -384,7 +385,7 @@ def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Pi
     node = _Node(item, at)
     node.taken.add("role")
     parts, _ = _content(node, _output_block, served)
-    # The item's own fields, copied as validation would copy them (`model_copy` below does not
+    # The item's own fields, copied as validation would copy them (`updated` below does not
     # validate): the part must not share the caller's lists and dicts.
     envelope = data_copy(node.hints().get("extra", {}), what="a provider's data")
     hints: Hints = {"item": envelope}
@@ -396,7 +397,7 @@ def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Pi
         parts = [TextPart("")]
     first = parts[0]
     own = {**first.native.get(served.name, {}), **hints}
-    parts[0] = first.model_copy(update={"native": {**first.native, served.name: own}})
+    parts[0] = updated(first, native={**first.native, served.name: own})
     return parts
 
 
