@@ -387,7 +387,8 @@ def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Pi
     parts, _ = _content(node, _output_block, served)
     # The item's own fields, copied as validation would copy them (`updated` below does not
     # validate): the part must not share the caller's lists and dicts.
-    envelope = data_copy(node.hints().get("extra", {}), what="a provider's data")
+    envelope = node.hints().get("extra")
+    envelope = {} if envelope is None else data_copy(envelope, what="a provider's data")
     hints: Hints = {"item": envelope}
     # An output message's content is always a list; an easy one's is written back as a string
     # (the API takes no `input_*` block from the assistant, and a cache hint is a no-op there).
