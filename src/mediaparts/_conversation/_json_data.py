@@ -162,7 +162,12 @@ def data_copy(value: Any, *, what: str) -> Any:
 def _copy(value: Any, what: str, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise InvalidMedia(f"{what} is nested more than {_MAX_DEPTH} levels deep")
-    if isinstance(value, str):  # the commonest, first
+    kind = type(value)
+    if kind is str:  # the commonest, first; ASCII holds no surrogate, and `isascii` is cheap
+        return value if value.isascii() else SURROGATE.sub("\ufffd", value)
+    if kind is dict:
+        return _copy_dict(value, what, depth)
+    if isinstance(value, str):
         return SURROGATE.sub("\ufffd", value)
     if value is None or isinstance(value, bool):
         return value
@@ -179,19 +184,25 @@ def _copy(value: Any, what: str, depth: int) -> Any:
         return value
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value)
-    if type(value) is dict or isinstance(value, Mapping):  # a dict without the ABC's check
-        marker = len(value) == 1 and isinstance(value.get(_BYTES_KEY), str)
-        if marker and _READING_DICTS.get():
-            return b64decode(value[_BYTES_KEY])
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise InvalidMedia(f"{what} has a key that is not a string: {excerpt(key)}")
-            out[SURROGATE.sub("\ufffd", key)] = _copy(item, what, depth + 1)
-        return out
+    if isinstance(value, Mapping):
+        return _copy_dict(value, what, depth)
     if isinstance(value, list | tuple):
         return [_copy(item, what, depth + 1) for item in value]
     raise InvalidMedia(f"{what} must be JSON data (or bytes), got {type(value).__name__}")
+
+
+def _copy_dict(value: Mapping[Any, Any], what: str, depth: int) -> Any:
+    marker = len(value) == 1 and isinstance(value.get(_BYTES_KEY), str)
+    if marker and _READING_DICTS.get():
+        return b64decode(value[_BYTES_KEY])
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise InvalidMedia(f"{what} has a key that is not a string: {excerpt(key)}")
+        if type(key) is not str or not key.isascii():
+            key = SURROGATE.sub("\ufffd", key)
+        out[key] = _copy(item, what, depth + 1)
+    return out
 
 
 def data_json(value: Any) -> Any:
