@@ -150,7 +150,9 @@ def _contents(served: Served, value: Any) -> list[Message]:
 
 def _content(served: Served, node: dict[str, Any], at: str, role: str) -> list[Message]:
     """Return the messages one Content holds: a run of parts each, a tool result each."""
-    items = as_list(node.get("parts"), f"{at}.parts")
+    items = node.get("parts")
+    if type(items) is not list:  # a list is read as it is (never changed): no path, no copy
+        items = as_list(items, f"{at}.parts")
     if not items:
         raise InvalidMedia(f"{at}.parts: empty; a Content holds at least one part")
     out: list[Message] = []
