@@ -222,33 +222,43 @@ def assign(model: BaseModel, values: dict[str, Any]) -> bool:
     if way is None or (way.required and not way.required <= values.keys()):
         return False
     rules = way.rules
+    # The commonest kinds first; each check returns at the first value validation would change.
     for name, value in values.items():
         rule = rules.get(name)
         if rule is None:
             return False
         kind, allowed = rule
         if kind == _TEXT:
-            # ASCII text holds no surrogate: most text is, and `isascii` costs far less.
-            kept = (type(value) is str and (value.isascii() or not SURROGATE.search(value))) or (
-                value is None and allowed
-            )
-        elif kind == _CHOICE:
-            kept = (value is None or type(value) is str) and value in allowed
+            if type(value) is str:
+                # ASCII text holds no surrogate: most text is, and `isascii` costs far less.
+                if not value.isascii() and SURROGATE.search(value):
+                    return False
+            elif value is not None or not allowed:
+                return False
         elif kind == _MODELS:
             # `map` over builtins: no generator frame for each part of each message
-            kept = type(value) in (tuple, list) and all(map(allowed.__contains__, map(type, value)))
-            if kept and type(value) is list:
+            if type(value) not in (tuple, list) or not all(
+                map(allowed.__contains__, map(type, value))
+            ):
+                return False
+            if type(value) is list:
                 values[name] = tuple(value)
         elif kind == _EMPTY:  # a dict its validator copies; an empty one is a new empty dict
-            kept = type(value) is dict and not value
-        else:  # _FLAG
-            kept = type(value) is bool
-        if not kept:
+            if type(value) is not dict or value:
+                return False
+        elif kind == _CHOICE:
+            if not ((value is None or type(value) is str) and value in allowed):
+                return False
+        elif type(value) is not bool:  # _FLAG
             return False
     fields = {**way.defaults, **values}
     for name in way.empty:
         fields[name] = {}  # its own, never the caller's (an empty one, as `_EMPTY` requires)
-    install(model, fields, set(values))
+    # `install`, without a call for each model
+    _set(model, "__dict__", fields)
+    _set_fields_set(model, set(values))
+    _set_extra(model, None)
+    _set_private(model, None)
     return True
 
 
