@@ -216,8 +216,11 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     cannot hold in our model (a function call or a thought from the user) is a ProviderPart.
     """
     node = read_dict(value, at)
+    if len(node) == 1 and type(text := node.get("text")) is str:  # most Parts: text alone
+        # What the rest of this function makes of it, without its other questions.
+        return made(TextPart, text=text, native=_native(served, {} if text else {"empty": True}))
     key: str | None
-    if len(node) == 1 and (only := next(iter(node))) in _DATA_FIELDS:  # the usual Part
+    if len(node) == 1 and (only := next(iter(node))) in _DATA_FIELDS:  # another one-field Part
         key, name, data = only, _DATA_FIELDS[only], node[only]
     else:
         written = [k for k in node if k in _DATA_FIELDS]
