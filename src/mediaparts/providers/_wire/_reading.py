@@ -73,7 +73,12 @@ def as_dict(value: Any, at: str) -> dict[str, Any]:
 
 def read_dict(value: Any, at: str) -> dict[str, Any]:
     """Return `value` as a dict with string keys, or raise naming `at`: `value` itself when it
-    is a dict, so the caller must neither change it nor keep it in what it returns."""
+    is a dict, for a reader that only reads it.
+
+    The caller must not change it, nor keep it or what it holds in what it returns other than
+    through a model's validation, which copies (`native`, a `ProviderPart`'s `data`): the
+    caller's payload stays its own (tests/providers/test_read_common.py).
+    """
     mapping = type(value) is dict or isinstance(value, Mapping)  # a dict without the ABC's check
     # `map` over a builtin: no generator frame for each node of a long payload
     if not mapping or not all(map(_is_str, value)):
