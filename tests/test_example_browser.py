@@ -32,6 +32,10 @@ import pytest
 
 from tests._builders import ROOT, TESTDATA, camera_photo
 
+# Chromium and uvicorn for the module: the slow tier, and one worker, so that the module's
+# fixtures start one browser and one server.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+
 CHROMIUM = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
 )

@@ -19,6 +19,10 @@ import pytest
 
 import mediaparts
 
+# mypy --strict over a copy of the package takes about 10 s: the slow tier, and one worker for
+# the module so that the module's fixture runs it once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mypy")]
+
 pytest.importorskip("mypy")
 
 # (module, function) of each place that dispatches on a media kind (`Kind`) ...
