@@ -20,9 +20,7 @@ from mediaparts.distributed import normalize_dataset, render_dataset, write_batc
 from mediaparts.distributed._ray import ray_module
 from tests._builders import KNOWN_MODELS, TESTDATA
 
-# A local Ray for the module: the slow tier, and one worker for everything that starts Ray
-# (the module's fixture, docs/distributed.md's examples), so that one Ray runs at a time.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+pytestmark = pytest.mark.slow  # starts a local Ray
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")

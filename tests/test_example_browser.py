@@ -32,9 +32,7 @@ import pytest
 
 from tests._builders import ROOT, TESTDATA, camera_photo
 
-# Chromium and uvicorn for the module: the slow tier, and one worker, so that the module's
-# fixtures start one browser and one server.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+pytestmark = pytest.mark.slow  # starts uvicorn and a headless Chromium
 
 CHROMIUM = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None

@@ -19,9 +19,7 @@ import pytest
 
 import mediaparts
 
-# mypy --strict over a copy of the package takes about 10 s: the slow tier, and one worker for
-# the module so that the module's fixture runs it once, not once per worker.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("mypy")]
+pytestmark = pytest.mark.slow  # mypy --strict over a copy of the package, about 10 s
 
 pytest.importorskip("mypy")
 
