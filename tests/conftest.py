@@ -31,8 +31,9 @@ elif os.environ.get("CI"):
 
 
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """Refuse to rewrite golden files with parallel workers (`-n`): several tests rewrite parts
-    of one page (docs/cli.md, docs/providers.md), and two workers would lose each other's edits."""
+    """Refuse to rewrite golden files with parallel workers (`-n`): a test reads a page, changes
+    its part and writes the page back (docs/cli.md has one part per command), so two processes
+    doing it at once would lose each other's edits."""
     if os.environ.get("MEDIAPARTS_UPDATE_GOLDEN") == "1" and config.getoption("tx", None):
         raise pytest.UsageError(
             "MEDIAPARTS_UPDATE_GOLDEN=1 rewrites files that several tests share: run it in one "
