@@ -1,9 +1,11 @@
 """Shared fixtures: the testdata folder, the shared corpus, a real local HTTP server, and a
-Pillow that fails the test when asked for pixels."""
+Pillow that fails the test when asked for pixels; bytecode for the Python processes the tests
+start, and a guard for rewriting golden files."""
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +28,45 @@ if os.environ.get("MEDIAPARTS_HYPOTHESIS"):
     settings.load_profile(os.environ["MEDIAPARTS_HYPOTHESIS"])
 elif os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Refuse to rewrite golden files with parallel workers (`-n`): a test reads a page, changes
+    its part and writes the page back (docs/cli.md has one part per command), so two processes
+    doing it at once would lose each other's edits."""
+    if os.environ.get("MEDIAPARTS_UPDATE_GOLDEN") == "1" and config.getoption("tx", None):
+        raise pytest.UsageError(
+            "MEDIAPARTS_UPDATE_GOLDEN=1 rewrites files that several tests share: run it in one "
+            "process, without -n (or with -n 0)"
+        )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _children(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Give the Python processes the tests start cached bytecode, outside the clone, and no
+    coverage measurement.
+
+    Bytecode: CI sets PYTHONDONTWRITEBYTECODE, so that a run writes nothing into the clone;
+    then each child Python the tests start (the CLI, import checks, pytest runs of the plugin,
+    the limits harness) compiled mediaparts again. Those children write and read their bytecode
+    in one folder of the run's temporary files instead (PYTHONPYCACHEPREFIX), shared by the
+    workers of a parallel run. This process and the workers keep the setting they were given:
+    a folder of their own would make each compile its dependencies too.
+
+    Coverage: CI measures this process and the workers of a parallel run (coverage's
+    COVERAGE_PROCESS_START or COVERAGE_PROCESS_CONFIG); the children the tests start are not
+    measured, as in a run in one process: the limits harness bounds their CPU and memory.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COVERAGE_PROCESS_START", raising=False)
+        patch.delenv("COVERAGE_PROCESS_CONFIG", raising=False)
+        if sys.dont_write_bytecode and not os.environ.get("PYTHONPYCACHEPREFIX"):
+            run = tmp_path_factory.getbasetemp()
+            if os.environ.get("PYTEST_XDIST_WORKER"):
+                run = run.parent  # each worker's folder is in the run's
+            patch.setenv("PYTHONPYCACHEPREFIX", str(run / "pycache"))
+            patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+        yield
 
 
 def corpus_dir() -> Path | None:
@@ -143,7 +184,9 @@ def local_server() -> Iterator[LocalServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state, stop))
     server.daemon_threads = True
     state.base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # Polled every 50 ms, as tests/fetching/servers.py's: shutdown() waits for the next poll
+    # (0.5 s by default, on every test that uses the server).
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield state

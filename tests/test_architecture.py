@@ -560,6 +560,7 @@ def _export_violations(modules: dict[str, Path]) -> Iterator[Violation]:
                 )
 
 
+@pytest.mark.slow  # each case parses and walks every module of src
 @pytest.mark.parametrize("rule", ["cycle", "private", "layer", "size", "duplicate", "exports"])
 def test_architecture_rule_holds(rule: str) -> None:
     """No module of src/mediaparts breaks the rule, apart from the KNOWN ones."""
@@ -567,6 +568,7 @@ def test_architecture_rule_holds(rule: str) -> None:
     assert not found, f"{len(found)} {rule} violation(s):\n{_report(found)}"
 
 
+@pytest.mark.slow  # parses and walks every module of src
 def test_architecture_known_list_is_current() -> None:
     """Every KNOWN violation still exists (a fixed one is taken off the list)."""
     keys = {v.key for v in _violations()}

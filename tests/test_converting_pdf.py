@@ -60,6 +60,7 @@ def test_pdf_pages_counts_testdata_exactly(testdata: Path, name: str, pages: int
 REGEX_DIFFERS = {"small/pdf.pdf": (1, None)}
 
 
+@pytest.mark.slow  # every PDF of the shared corpus
 def test_pdf_pages_counts_the_corpus(corpus: Path) -> None:
     """Every corpus PDF opens and counts; the regex count agrees except where listed."""
     found = sorted(corpus.rglob("*.pdf"))
@@ -462,6 +463,7 @@ def test_split_remembers_the_count(monkeypatch: pytest.MonkeyPatch, testdata: Pa
     assert runs == ["split"]
 
 
+@pytest.mark.slow  # a second Python process, killed, then waited for
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_pdf_child_dies_with_its_parent() -> None:
     """A process killed outright (SIGKILL) while PDFium draws leaves no PDFium child running."""

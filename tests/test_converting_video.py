@@ -548,6 +548,7 @@ def test_fit_video_transcodes_codecs_mp4_cannot_hold(
     assert seconds == pytest.approx(video_info(data, TYPES[name], POLICY).seconds, abs=0.05)
 
 
+@pytest.mark.slow  # a video transcoded, twice
 @pytest.mark.parametrize("measure", ["raw", "base64"])
 def test_fit_video_shrinks_to_the_byte_limit(measure: str) -> None:
     """A 480p video over the limit becomes 360p H.264 within it, as long as before."""
@@ -566,6 +567,7 @@ def test_fit_video_shrinks_to_the_byte_limit(measure: str) -> None:
     assert fitted.seconds == pytest.approx(3.0)
 
 
+@pytest.mark.slow  # a video transcoded, twice
 def test_fit_video_tries_again_after_an_overshoot(monkeypatch: pytest.MonkeyPatch) -> None:
     """A transcode that comes out over the limit is made again at a lower rate, within it."""
     monkeypatch.setattr(fit_module, "_MARGIN", 2.5)  # plan for 2.5x the budget: overshoots

@@ -20,6 +20,8 @@ from mediaparts.distributed import normalize_dataset, render_dataset, write_batc
 from mediaparts.distributed._ray import ray_module
 from tests._builders import KNOWN_MODELS, TESTDATA
 
+pytestmark = pytest.mark.slow  # starts a local Ray
+
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
 

@@ -60,6 +60,7 @@ def test_normalized_table_matches_normalize(pa: Any, provider: str) -> None:
         assert tuple(row["steps"]) == local.steps and row["error"] is None
 
 
+@pytest.mark.slow  # every path row normalized for every provider
 def test_normalized_table_paths_only_inside_base_dir(pa: Any, tmp_path: Path) -> None:
     """A path row is read inside base_dir; outside it, or with no base_dir, it is a BlockedPath row."""
     (tmp_path / "a.jpg").write_bytes((TESTDATA / "photo.jpg").read_bytes())

@@ -258,10 +258,21 @@ def _runnable(page: Path) -> list[Block]:
 
 
 CODE_PAGES = [page for page in PAGES if _runnable(page)]
+# Pages whose examples take seconds, each with why: the slow tier (pytest -m "not slow" leaves
+# them out).
+SLOW_PAGES = {
+    "distributed.md": "starts a local Ray, about 10 s",
+}
 
 
 @pytest.mark.mediaparts(assert_all_requested=False)
-@pytest.mark.parametrize("page", CODE_PAGES, ids=[p.name for p in CODE_PAGES])
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.name in SLOW_PAGES else [])
+        for p in CODE_PAGES
+    ],
+)
 def test_docs_python_blocks_run(
     page: Path,
     tmp_path: Path,

@@ -32,6 +32,8 @@ import pytest
 
 from tests._builders import ROOT, TESTDATA, camera_photo
 
+pytestmark = pytest.mark.slow  # starts uvicorn and a headless Chromium
+
 CHROMIUM = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
 )

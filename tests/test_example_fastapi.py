@@ -536,6 +536,7 @@ def phone_photo() -> bytes:
     return photo
 
 
+@pytest.mark.slow  # a 12 MP photo, made and fitted
 def test_example_phone_photo_fitted(app: Any, phone_photo: bytes) -> None:
     """A 12 MB phone photo is accepted (under MAX_BYTES, within the decode budget) and fitted:
     Anthropic is sent it resized, the providers that take it whole are sent it unchanged."""

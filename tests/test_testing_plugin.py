@@ -132,6 +132,7 @@ def test_plugin_user_module_passes(strict: pytest.Pytester) -> None:
     run(strict).assert_outcomes(passed=len(PROVIDERS) + 3)
 
 
+@pytest.mark.slow  # pytest in a second Python process
 def test_plugin_user_module_passes_in_a_subprocess(
     strict: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -679,6 +680,7 @@ def _example(page: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow  # the docs' example module under pytest, in process
 def test_docs_example_module_passes(
     strict: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -725,6 +727,7 @@ def test_plugin_explains_unequal_conversations_with_show(strict: pytest.Pytester
     )
 
 
+@pytest.mark.slow  # long conversations compared and shown
 def test_plugin_explains_long_conversations_around_the_first_difference(
     strict: pytest.Pytester,
 ) -> None:
@@ -841,6 +844,7 @@ def test_plugin_registered_url_the_policy_refuses_says_why(
     )
 
 
+@pytest.mark.slow  # waits for a local server
 def test_plugin_local_url_is_served_when_the_policy_allows_it(strict: pytest.Pytester) -> None:
     """With allow_private, a registered local URL is served and no refusal is reported."""
     strict.makepyfile(

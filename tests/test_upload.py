@@ -295,7 +295,10 @@ def gif_growing(width: int, height: int) -> bytes:
 
 @pytest.mark.parametrize(
     ("width", "pixels"),
-    [(8000, "64,000,100 pixels"), (20000, "more pixels than Pillow opens")],
+    [
+        (8000, "64,000,100 pixels"),
+        pytest.param(20000, "more pixels than Pillow opens", marks=pytest.mark.slow),  # 400 MP
+    ],
 )
 def test_from_upload_gif_frame_growing_the_canvas_refused(width: int, pixels: str) -> None:
     """A later GIF frame past the 10x10 header is counted before it is decoded."""

@@ -734,6 +734,7 @@ def test_corrupt_gzip_is_a_fetch_error(local_server: LocalServer) -> None:
 TIMEOUT = 1.0
 
 
+@pytest.mark.slow  # each case waits out the 1 s deadline
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.parametrize(
     "where", ["mid-body", "slow-headers-then-stall", "before-headers", "trickle"]

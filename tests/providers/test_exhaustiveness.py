@@ -19,6 +19,8 @@ import pytest
 
 import mediaparts
 
+pytestmark = pytest.mark.slow  # mypy --strict over a copy of the package, about 10 s
+
 pytest.importorskip("mypy")
 
 # (module, function) of each place that dispatches on a media kind (`Kind`) ...

@@ -27,6 +27,8 @@ from tests._builders import png_chunk
 from tests.conftest import PixelsDecoded
 from tests.robustness._entry_points import PROVIDERS, TESTDATA, read, run_public_api, within
 
+pytestmark = pytest.mark.slow  # decompression bombs, memory measured in a child process
+
 ROOT = TESTDATA.parent
 MB = 1 << 20
 

@@ -20,6 +20,8 @@ import pytest
 
 from tests.robustness._entry_points import TESTDATA, run_public_api, slowest
 
+pytestmark = pytest.mark.slow  # 1,500 mutated files through every entry point
+
 # Every encoder-made file in testdata/ (the generator script and its README are not inputs).
 SOURCES = sorted(
     p.name

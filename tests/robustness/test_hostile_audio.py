@@ -33,6 +33,8 @@ from tests.robustness._entry_points import TESTDATA, deadline
 from tests.robustness.limits_audio import flac_silence, repeated, stream_of
 from tests.robustness.test_fuzz import mutate
 
+pytestmark = pytest.mark.slow  # hostile audio transcoded under the caps
+
 av = pytest.importorskip("av")
 
 POLICY = TransformPolicy(timeout=20)

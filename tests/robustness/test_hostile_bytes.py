@@ -16,6 +16,8 @@ import pytest
 import mediaparts as mp
 from tests.robustness._entry_points import PROVIDERS, read, run_public_api, within
 
+pytestmark = pytest.mark.slow  # every damaged file through every entry point
+
 IMAGES = ("alpha.png", "photo.jpg", "progressive.jpg", "still.gif", "lossy.webp",
           "lossless.webp", "image.bmp", "image.tiff", "icon.ico", "photo.heic", "image.avif",
           "palette.png", "gray16.png", "cmyk.jpg")  # fmt: skip

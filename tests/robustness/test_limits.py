@@ -17,9 +17,12 @@ import pytest
 from tests.robustness.limits_corpus import BOMBS, bomb, large_set, small_set
 from tests.robustness.limits_harness import ENTRIES, MAX_INPUT, Case, limits_supported, run_case
 
-pytestmark = pytest.mark.skipif(
-    not limits_supported(), reason="the harness needs Linux (RLIMIT_AS, /proc, wait4)"
-)
+pytestmark = [
+    pytest.mark.slow,  # each case in a child process under CPU, memory and wall-clock limits
+    pytest.mark.skipif(
+        not limits_supported(), reason="the harness needs Linux (RLIMIT_AS, /proc, wait4)"
+    ),
+]
 
 SMALL = small_set()
 

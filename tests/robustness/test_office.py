@@ -32,6 +32,8 @@ from mediaparts.converting._zipguard import MAX_ENTRIES, expansion_budget
 from tests._builders import TESTDATA
 from tests.conftest import LocalServer
 
+pytestmark = pytest.mark.slow  # ZIP and XML bombs under the caps
+
 pytest.importorskip("docx", reason="python-docx is in the [office] extra")
 pytest.importorskip("openpyxl", reason="openpyxl is in the [office] extra")
 pytest.importorskip("pptx", reason="python-pptx is in the [office] extra")

@@ -42,6 +42,8 @@ from tests._pdfs import (
 )
 from tests.robustness._entry_points import TESTDATA, within
 
+pytestmark = pytest.mark.slow  # PDF bombs, each in a capped child process
+
 pytest.importorskip("pypdfium2")
 
 POLICY = TransformPolicy()

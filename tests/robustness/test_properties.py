@@ -23,6 +23,8 @@ from mediaparts._sources import b64decode, b64encode, parse_data_uri
 from mediaparts.fetching._policy import FetchPolicy, check_url
 from tests.robustness._entry_points import PROVIDERS, TESTDATA
 
+pytestmark = pytest.mark.slow  # property tests (Hypothesis)
+
 blobs = st.binary(max_size=2048)
 
 

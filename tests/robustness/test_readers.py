@@ -20,6 +20,8 @@ import mediaparts as mp
 from tests.conversations._corpus import PROVIDERS, cases, load, path_of
 from tests.robustness._mutations import mutated, paths
 
+pytestmark = pytest.mark.slow  # every payload mutated at every node
+
 # What each node is replaced by: one value of each JSON type, and an empty one of each.
 _REPLACEMENTS: tuple[Any, ...] = (
     None,

@@ -23,6 +23,8 @@ import mediaparts as mp
 from mediaparts.providers.wires import converse
 from tests.robustness._linear_regex import Mode, problems
 
+pytestmark = pytest.mark.slow  # every module of src scanned, every pattern's worst input timed
+
 SRC = Path(__file__).parent.parent.parent / "src"
 _MATCH_METHODS = frozenset({"match", "fullmatch"})
 _UNTRUSTED = "untrusted"

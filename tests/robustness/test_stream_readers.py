@@ -12,6 +12,8 @@ import mediaparts as mp
 from tests.providers._streams import cases
 from tests.robustness._mutations import mutated, paths
 
+pytestmark = pytest.mark.slow  # every stream mutated at every node
+
 # What each node is replaced by: one value of each JSON type (and removal, `...`).
 _REPLACEMENTS: tuple[Any, ...] = (..., None, True, -1, 10**30, "", "a\ud800b", [], {}, {"type": 1})
 

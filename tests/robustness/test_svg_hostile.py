@@ -34,6 +34,8 @@ from tests._builders import read
 from tests.conftest import LocalServer
 from tests.robustness.limits_svg import SVGS
 
+pytestmark = pytest.mark.slow  # SVG bombs, each rendered in a child process
+
 resvg_py = pytest.importorskip("resvg_py")
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'

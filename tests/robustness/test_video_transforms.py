@@ -32,6 +32,8 @@ from mediaparts.converting._video import video_info
 from tests._video_clips import encode_clip
 from tests.robustness._entry_points import TESTDATA, within
 
+pytestmark = pytest.mark.slow  # hostile clips transcoded under the caps
+
 pytest.importorskip("av")
 
 POLICY = TransformPolicy(timeout=10.0)

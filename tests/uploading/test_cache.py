@@ -248,6 +248,7 @@ def _result(child: subprocess.Popen[str]) -> Any:
     return json.loads(out)
 
 
+@pytest.mark.slow  # a second Python process
 def test_cache_hit_by_second_process(tmp_path: Path) -> None:
     """Another process with the same account finds the upload in the cache: no request."""
     path = tmp_path / "c.db"
@@ -257,6 +258,7 @@ def test_cache_hit_by_second_process(tmp_path: Path) -> None:
     assert answer == {"file_id": mine.file_id, "requests": []}
 
 
+@pytest.mark.slow  # two more Python processes
 def test_cache_processes_racing_both_succeed(tmp_path: Path) -> None:
     """Two processes uploading the same bytes at once both succeed; one valid entry stays."""
     path = tmp_path / "c.db"

@@ -211,6 +211,7 @@ _JSON = st.recursive(
 )
 
 
+@pytest.mark.slow  # 400 examples (Hypothesis)
 @settings(max_examples=400, deadline=None)
 @given(body=st.dictionaries(_KEYS, _JSON, max_size=4))
 def test_wire_dict_one_pass_matches_the_checked_passes(body: dict[str, Any]) -> None:
