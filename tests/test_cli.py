@@ -184,12 +184,14 @@ def test_render_bedrock_bytes_print_as_base64(
     assert base64.b64decode(image["source"]["bytes"]) == (testdata / "upright.jpg").read_bytes()
 
 
-def test_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A failure in render is one line on stderr with exit status 1, not a traceback."""
-    missing = str(tmp_path / "missing.png")
-    assert main(["render", missing, "--provider", "openai"]) == 1
+    monkeypatch.chdir(tmp_path)  # a short name: a long one is cut to 80 characters
+    assert main(["render", "missing.png", "--provider", "openai"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"mediaparts: {missing}: error: no file at")
+    assert err.startswith("mediaparts: missing.png: error: no file at")
     assert "Traceback" not in err
 
 

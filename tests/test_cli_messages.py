@@ -79,13 +79,16 @@ def test_long_input_is_named_within_80_characters(
 
 @pytest.mark.parametrize("command", ["inspect", "normalize"])
 def test_unreadable_input_is_an_error_not_a_refusal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
 ) -> None:
     """inspect and normalize name a missing input on its line as `error:`, as render does."""
-    source = str(tmp_path / "nope.png")
-    args = [command, source] + ([] if command == "inspect" else ["--provider", "openai"])
+    monkeypatch.chdir(tmp_path)  # a short name: a long one is cut to 80 characters
+    args = [command, "nope.png"] + ([] if command == "inspect" else ["--provider", "openai"])
     assert main(args) == 1
-    assert capsys.readouterr().out.startswith(f"{source}: error: no file at")
+    assert capsys.readouterr().out.startswith("nope.png: error: no file at")
 
 
 # -- local URLs -----------------------------------------------------------------------------
