@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 import mediaparts as mp
 from mediaparts._conversation import _construct
-from mediaparts._conversation._made import made, updated
+from mediaparts._conversation._made import made, made_text, updated
 from tests.conversations._corpus import cases, load, path_of
 
 
@@ -142,6 +142,22 @@ def test_made_stamps_messages_as_the_constructors_do() -> None:
     assert message.id is not None
     assert message.created_at is not None
     assert made(mp.User, parts=[], id="kept").id == "kept"
+
+
+@pytest.mark.parametrize("native_given", [False, True])
+@pytest.mark.parametrize("text", ["plain", "", "non-ASCII é", "a lone \ud800 surrogate", 7])
+def test_made_text_is_made(text: Any, native_given: bool) -> None:
+    """`made_text` (a reader's commonest part) is `made(TextPart, text=...)`, field for field,
+    `native={}` given or not; what validation changes or refuses goes through it."""
+    extra: dict[str, Any] = {"native": {}} if native_given else {}
+    try:
+        expected = mp.TextPart(text=text, **extra)
+    except mp.MediaError as exc:
+        with pytest.raises(type(exc)):
+            made_text(text, native_given=native_given)
+        return
+    _same(made_text(text, native_given=native_given), expected)
+    _same(made_text(text, native_given=native_given), made(mp.TextPart, text=text, **extra))
 
 
 @pytest.mark.parametrize("case", cases("requests"), ids="/".join)

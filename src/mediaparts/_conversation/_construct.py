@@ -38,6 +38,7 @@ __all__ = [
     "keyword_only",
     "model_hash",
     "public_name",
+    "shortcut",
 ]
 
 
@@ -209,16 +210,21 @@ _SHORTCUTS: dict[type[BaseModel], _Shortcut | None] = {}
 _UNKNOWN = _Shortcut({}, {}, [], {})  # a class not seen yet
 
 
+def shortcut(cls: type[BaseModel]) -> _Shortcut | None:
+    """How to make `cls` without validation (worked out once per class), or None."""
+    way = _SHORTCUTS.get(cls, _UNKNOWN)
+    if way is _UNKNOWN:
+        way = _SHORTCUTS.setdefault(cls, _shortcut(cls))
+    return way
+
+
 def assign(model: BaseModel, values: dict[str, Any]) -> bool:
     """Set a new model's fields to `values` when validation would keep each as it is.
 
     Returns:
         Whether it did; when not, the model is untouched, for the caller to validate.
     """
-    cls = type(model)
-    way = _SHORTCUTS.get(cls, _UNKNOWN)
-    if way is _UNKNOWN:
-        way = _SHORTCUTS.setdefault(cls, _shortcut(cls))
+    way = shortcut(type(model))
     if way is None or (way.required and not way.required <= values.keys()):
         return False
     rules = way.rules

@@ -14,13 +14,13 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from mediaparts._conversation._construct import assign, install
+from mediaparts._conversation._construct import assign, install, shortcut
 from mediaparts._conversation._dialogue import PartFields
 from mediaparts._conversation._messages import System, Tool, _Message
 from mediaparts._conversation._parts import TextPart
 from mediaparts._conversation._stamps import stamp
 
-__all__ = ["made", "updated"]
+__all__ = ["made", "made_text", "updated"]
 
 M = TypeVar("M", bound=PartFields | _Message)
 B = TypeVar("B", bound=BaseModel)
@@ -45,6 +45,26 @@ def made(cls: type[M], /, **values: Any) -> M:
     if assign(model, values) and (kind != _SYSTEM or _text_only(values.get("parts", ()))):
         return model
     return cls(**values)  # validated, cleaned and explained
+
+
+_TEXT_SET = frozenset({"text"})
+_TEXT_NATIVE_SET = frozenset({"text", "native"})
+
+
+def made_text(text: Any, *, native_given: bool = False) -> TextPart:
+    """Return `made(TextPart, text=text)` (with `native={}` when `native_given`): the part a
+    reader makes most, made directly when `text` is an ASCII `str` (no surrogate can hide in
+    it), without the general checks of `made` and `assign`."""
+    way = shortcut(TextPart)
+    if way is None or type(text) is not str or not text.isascii():
+        return made(TextPart, text=text, native={}) if native_given else made(TextPart, text=text)
+    part = TextPart.__new__(TextPart)
+    fields = way.defaults.copy()
+    fields["text"] = text
+    for name in way.empty:
+        fields[name] = {}  # its own (`native` given empty is one too)
+    install(part, fields, set(_TEXT_NATIVE_SET if native_given else _TEXT_SET))
+    return part
 
 
 def updated(model: B, /, **values: Any) -> B:

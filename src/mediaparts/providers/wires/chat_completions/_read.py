@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from mediaparts._conversation._dialogue import Cache
-from mediaparts._conversation._made import made
+from mediaparts._conversation._made import made, made_text
 from mediaparts._conversation._messages import (
     Assistant,
     Message,
@@ -167,7 +167,7 @@ def _plain(part: Read, served: Served) -> bool:
 def _content(role: str, content: Any, at: str, served: Served) -> list[Read]:
     where = f"{at}.content"
     if isinstance(content, str):
-        return [made(TextPart, text=content)] if content else []
+        return [made_text(content)] if content else []
     blocks = as_list(content, where)
     parts = [
         _block(role, read_dict(b, f"{where}[{i}]"), f"{where}[{i}]", served)

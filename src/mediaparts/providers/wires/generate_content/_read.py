@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel
 
 from mediaparts._conversation._json_data import data_copy
-from mediaparts._conversation._made import made
+from mediaparts._conversation._made import made, made_text
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, User
 from mediaparts._conversation._parts import (
     MediaPart,
@@ -218,7 +218,9 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     node = read_dict(value, at)
     if len(node) == 1 and type(text := node.get("text")) is str:  # most Parts: text alone
         # What the rest of this function makes of it, without its other questions.
-        return made(TextPart, text=text, native=_native(served, {} if text else {"empty": True}))
+        if text:
+            return made_text(text, native_given=True)
+        return made(TextPart, text=text, native=_native(served, {"empty": True}))
     key: str | None
     if len(node) == 1 and (only := next(iter(node))) in _DATA_FIELDS:  # another one-field Part
         key, name, data = only, _DATA_FIELDS[only], node[only]

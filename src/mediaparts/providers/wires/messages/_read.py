@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mediaparts._conversation._made import made
+from mediaparts._conversation._made import made, made_text
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
     Citation,
@@ -180,7 +180,7 @@ def _turn(served: Served, turn: Any, at: str, names: dict[str, str]) -> list[Mes
         hints: dict[str, Any] = {"system": "message"} if role == "system" else {}
         kinds: dict[str, type[Message]] = {"user": User, "assistant": Assistant, "system": System}
         kind = kinds[role]
-        return [made(kind, parts=[made(TextPart, text=content)], native=_native(served, hints))]
+        return [made(kind, parts=[made_text(content)], native=_native(served, hints))]
     blocks = as_list(content, f"{at}.content")
     hints = _content_hint(blocks)
     if role == "system":
@@ -229,7 +229,7 @@ def _tool_result(served: Served, node: dict[str, Any], at: str, names: dict[str,
     hints: dict[str, Any] = {}
     parts: list[Part] = []
     if isinstance(content, str):
-        parts, hints["content"] = [made(TextPart, text=content)], "str"
+        parts, hints["content"] = [made_text(content)], "str"
     elif content is not None:
         items = as_list(content, f"{at}.content")
         parts = [_part(served, b, f"{at}.content[{i}]", names) for i, b in enumerate(items)]

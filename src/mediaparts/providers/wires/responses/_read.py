@@ -13,7 +13,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from mediaparts._conversation._dialogue import Cache
 from mediaparts._conversation._json_data import data_copy
-from mediaparts._conversation._made import made, updated
+from mediaparts._conversation._made import made, made_text, updated
 from mediaparts._conversation._messages import Assistant, Message, System, Tool, Usage, User
 from mediaparts._conversation._parts import (
     Citation,
@@ -247,7 +247,7 @@ def _content(
     content = node.node.get("content")
     node.taken.add("content")
     if isinstance(content, str):
-        return ([made(TextPart, text=content)] if content else []), False
+        return ([made_text(content)] if content else []), False
     blocks = as_list(content, f"{node.at}.content")
     parts = [block(raw, f"{node.at}.content[{j}]", served) for j, raw in enumerate(blocks)]
     return parts, _listed(parts)
