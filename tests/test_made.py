@@ -144,20 +144,26 @@ def test_made_stamps_messages_as_the_constructors_do() -> None:
     assert made(mp.User, parts=[], id="kept").id == "kept"
 
 
-@pytest.mark.parametrize("native_given", [False, True])
+@pytest.mark.parametrize("native", [None, {}, {"openai-responses": {"item": {"id": "msg_1"}}}])
 @pytest.mark.parametrize("text", ["plain", "", "non-ASCII é", "a lone \ud800 surrogate", 7])
-def test_made_text_is_made(text: Any, native_given: bool) -> None:
+def test_made_text_is_made(text: Any, native: dict[str, Any] | None) -> None:
     """`made_text` (a reader's commonest part) is `made(TextPart, text=...)`, field for field,
-    `native={}` given or not; what validation changes or refuses goes through it."""
-    extra: dict[str, Any] = {"native": {}} if native_given else {}
+    with a `native` given set as `model_copy` sets it (kept, not copied); what validation
+    changes or refuses goes through it."""
     try:
-        expected = mp.TextPart(text=text, **extra)
+        part = mp.TextPart(text=text)
     except mp.MediaError as exc:
         with pytest.raises(type(exc)):
-            made_text(text, native_given=native_given)
+            made_text(text, native=native)
         return
-    _same(made_text(text, native_given=native_given), expected)
-    _same(made_text(text, native_given=native_given), made(mp.TextPart, text=text, **extra))
+    expected = part if native is None else part.model_copy(update={"native": native})
+    _same(made_text(text, native=native), expected)
+    if native is None:
+        _same(made_text(text), made(mp.TextPart, text=text))
+    else:
+        assert made_text(text, native=native).native is native
+    if native == {}:  # as a reader giving `native={}` made it before
+        _same(made_text(text, native={}), made(mp.TextPart, text=text, native={}))
 
 
 @pytest.mark.parametrize("case", cases("requests"), ids="/".join)

@@ -51,19 +51,27 @@ _TEXT_SET = frozenset({"text"})
 _TEXT_NATIVE_SET = frozenset({"text", "native"})
 
 
-def made_text(text: Any, *, native_given: bool = False) -> TextPart:
-    """Return `made(TextPart, text=text)` (with `native={}` when `native_given`): the part a
-    reader makes most, made directly when `text` is an ASCII `str` (no surrogate can hide in
-    it), without the general checks of `made` and `assign`."""
+def made_text(text: Any, *, native: dict[str, Any] | None = None) -> TextPart:
+    """Return `made(TextPart, text=text)`, with `native` set as `updated` sets it when given:
+    the part a reader makes most, made directly when `text` is an ASCII `str` (no surrogate
+    can hide in it), without the general checks of `made` and `assign`.
+
+    `native` is kept as it is, not copied: the caller's own hints, made for this part.
+    """
     way = shortcut(TextPart)
     if way is None or type(text) is not str or not text.isascii():
-        return made(TextPart, text=text, native={}) if native_given else made(TextPart, text=text)
+        part = made(TextPart, text=text)
+        return part if native is None else updated(part, native=native)
     part = TextPart.__new__(TextPart)
     fields = way.defaults.copy()
     fields["text"] = text
     for name in way.empty:
-        fields[name] = {}  # its own (`native` given empty is one too)
-    install(part, fields, set(_TEXT_NATIVE_SET if native_given else _TEXT_SET))
+        fields[name] = {}  # its own
+    if native is None:
+        install(part, fields, set(_TEXT_SET))
+    else:
+        fields["native"] = native
+        install(part, fields, set(_TEXT_NATIVE_SET))
     return part
 
 

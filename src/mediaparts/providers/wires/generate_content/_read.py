@@ -219,7 +219,7 @@ def read_part(served: Served, value: Any, at: str, role: str) -> Read | Tool:
     if len(node) == 1 and type(text := node.get("text")) is str:  # most Parts: text alone
         # What the rest of this function makes of it, without its other questions.
         if text:
-            return made_text(text, native_given=True)
+            return made_text(text, native={})
         return made(TextPart, text=text, native=_native(served, {"empty": True}))
     key: str | None
     if len(node) == 1 and (only := next(iter(node))) in _DATA_FIELDS:  # another one-field Part

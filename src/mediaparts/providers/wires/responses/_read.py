@@ -56,13 +56,14 @@ Piece: TypeAlias = Part | MediaPart
 class _Node:
     """One JSON object read key by key; the keys not taken are kept as its `extra` hint.
 
-    `node` is the payload's own dict (`read_dict`): read, never changed or kept.
+    `node` is the payload's own dict, already checked by `read_dict`: read, never changed or
+    kept.
     """
 
     __slots__ = ("at", "node", "taken")
 
-    def __init__(self, value: Any, at: str) -> None:
-        self.node = read_dict(value, at)
+    def __init__(self, node: dict[str, Any], at: str) -> None:
+        self.node = node
         self.at = at
         self.taken: set[str] = set()
 
@@ -269,7 +270,7 @@ def _plain_text(part: Piece) -> bool:
 
 def _input_block(raw: Any, at: str, served: Served) -> Piece:
     """Read an `input_text`, `input_image` or `input_file` block; another type is kept."""
-    node = _Node(raw, at)
+    node = _Node(read_dict(raw, at), at)
     kind = node.need("type", str)
     cache, point = _cache(node)
     if kind == "input_text":
@@ -384,12 +385,13 @@ def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Pi
     """Read an assistant message; its first part carries the message's envelope (`item`)."""
     node = _Node(item, at)
     node.taken.add("role")
+    content = item.get("content")
+    if type(content) is str and content:  # an easy message (the commonest): its one part
+        node.taken.add("content")
+        # What the general path below makes of it (`made_text`, then `updated`), made once.
+        return [made_text(content, native={served.name: {"item": _envelope(node)}})]
     parts, _ = _content(node, _output_block, served)
-    # The item's own fields, copied as validation would copy them (`updated` below does not
-    # validate): the part must not share the caller's lists and dicts.
-    envelope = node.hints().get("extra")
-    envelope = {} if envelope is None else data_copy(envelope, what="a provider's data")
-    hints: Hints = {"item": envelope}
+    hints: Hints = {"item": _envelope(node)}
     # An output message's content is always a list; an easy one's is written back as a string
     # (the API takes no `input_*` block from the assistant, and a cache hint is a no-op there).
     if not parts:
@@ -402,9 +404,17 @@ def _assistant_message(item: dict[str, Any], at: str, served: Served) -> list[Pi
     return parts
 
 
+def _envelope(node: _Node) -> dict[str, Any]:
+    """Return an assistant item's own fields (those `node` has not taken), copied as validation
+    would copy them (`updated` does not validate): the part must not share the caller's lists
+    and dicts."""
+    envelope = node.hints().get("extra")
+    return {} if envelope is None else data_copy(envelope, what="a provider's data")
+
+
 def _output_block(raw: Any, at: str, served: Served) -> Piece:
     """Read `output_text` (annotations as citations), `refusal`, or an `input_text` block."""
-    node = _Node(raw, at)
+    node = _Node(read_dict(raw, at), at)
     kind = node.need("type", str)
     if kind == "refusal":
         return RefusalPart(node.need("refusal", str), native=_native(node.hints(), served))
