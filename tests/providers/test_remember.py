@@ -27,18 +27,24 @@ from mediaparts.testing import MediaFactory
 FIVE = ("openai", "openai-responses", "anthropic", "gemini", "bedrock")
 
 
-@pytest.fixture
-def fits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the images normalize fits (decodes or re-reads); the count is the list's length."""
+def _counting(
+    monkeypatch: pytest.MonkeyPatch, where: object, name: str, original: Any
+) -> list[int]:
+    """Replace `where.name` by `original` counting its calls; the count is the list's length."""
     calls: list[int] = []
-    original = mediaparts.imaging.fit_image
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(_normalize, "fit_image", counted)
+    monkeypatch.setattr(where, name, counted)
     return calls
+
+
+@pytest.fixture
+def fits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the images normalize fits (decodes or re-reads); the count is the list's length."""
+    return _counting(monkeypatch, _normalize, "fit_image", mediaparts.imaging.fit_image)
 
 
 def _photo(media: MediaFactory) -> mp.ImagePart:
@@ -282,15 +288,8 @@ def test_remember_estimating_is_its_own_input(media: MediaFactory) -> None:
 @pytest.fixture
 def probes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the EXIF orientation reads of image headers."""
-    calls: list[int] = []
     original = mediaparts.imaging.image_orientation
-
-    def counted(data: bytes) -> int:
-        calls.append(1)
-        return original(data)
-
-    monkeypatch.setattr(mediaparts.imaging, "image_orientation", counted)
-    return calls
+    return _counting(monkeypatch, mediaparts.imaging, "image_orientation", original)
 
 
 @pytest.mark.parametrize("provider", FIVE)
@@ -322,14 +321,7 @@ def test_remember_trim_again_decodes_nothing(
     """trim(shrink_images=True) of the same parts again makes no smaller copy again."""
     from mediaparts.providers._budgets import _shrink
 
-    made: list[int] = []
-    original = mediaparts.imaging.fit_image
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        made.append(1)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(_shrink, "fit_image", counted)
+    made = _counting(monkeypatch, _shrink, "fit_image", mediaparts.imaging.fit_image)
     photos = [media.image(1500, 1100, "png"), media.image(1400, 1000, "png")]
     conversation = _conversation(*photos)
     first = mp.trim(conversation, "anthropic", max_tokens=1_000, shrink_images=True)
