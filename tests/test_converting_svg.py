@@ -251,8 +251,20 @@ def test_rasterize_svg_uses_the_policy_in_force() -> None:
         (b"\xff\xfe\x00", "not text"),
         (b"\x1f\x8b\x09\x00" + bytes(6) + b"garbage", "not valid gzip"),
         (gzip.compress(read("drawing.svg"))[:-20], "truncated"),
+        (b'<?xml version="1.0" encoding="no-such-codec"?><svg/>', "not text in no-such-codec"),
+        (b'<?xml version="1.0" encoding="\x00UTF-8"?>', "not well-formed"),
     ],
-    ids=["empty", "cut", "unclosed", "html", "bad utf-16", "bad gzip", "cut gzip"],
+    ids=[
+        "empty",
+        "cut",
+        "unclosed",
+        "html",
+        "bad utf-16",
+        "bad gzip",
+        "cut gzip",
+        "unknown encoding",
+        "NUL in the encoding's name",
+    ],
 )
 def test_rasterize_svg_malformed_is_invalid_media(document: bytes, message: str) -> None:
     """Malformed XML, another root, bad text or bad gzip is InvalidMedia naming the problem."""

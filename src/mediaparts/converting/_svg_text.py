@@ -39,7 +39,7 @@ def decode_svg(data: bytes, policy: TransformPolicy) -> tuple[str, bool]:
     encoding = _encoding(data)
     try:
         text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
+    except (ValueError, LookupError) as exc:  # a codec's own errors are ValueErrors too
         raise InvalidMedia(
             f"this SVG is not text in {encoding}: {exc}; save it as UTF-8", media_type=SVG
         ) from exc
@@ -81,7 +81,12 @@ def _declared(head: bytes) -> str | None:
     if not found or not equals or value[:1] not in (b'"', b"'"):
         return None
     name = value[1:].partition(value[:1])[0]
-    return name.decode("ascii") if name.isascii() and 0 < len(name) <= 40 else None
+    # XML's EncName: a letter, then letters, digits, '.', '_' or '-' (nothing a codec name
+    # lookup could choke on, such as a NUL).
+    plain = name.translate(None, b"._-")
+    if name[:1].isalpha() and (not plain or plain.isalnum()) and name.isascii() and len(name) <= 40:
+        return name.decode("ascii")
+    return None
 
 
 def too_large(what: str, limit: int, size: int | None = None) -> MediaTooLarge:
