@@ -174,3 +174,11 @@ def test_updated_is_model_copy(case: tuple[str, str]) -> None:
         for model in (message, *message.parts):
             native = {**model.native, "test": {"hint": [1]}}
             _same(updated(model, native=native), model.model_copy(update={"native": native}))
+
+
+@pytest.mark.parametrize("text", ["plain", "non-ASCII é", "a lone \ud800 surrogate"])
+def test_made_easy_user_message_is_the_general_readers(text: str) -> None:
+    """A Responses easy user message of text, read by its shortcut, is what the general path
+    makes of it: the message validation builds from its one text part and no hints."""
+    read = mp.messages_from({"input": [{"role": "user", "content": text}]}, "openai-responses")
+    _same(read, [mp.User(parts=[mp.TextPart(text=text)], native={})])

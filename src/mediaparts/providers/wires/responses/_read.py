@@ -228,6 +228,11 @@ def _input_message(item: dict[str, Any], at: str, served: Served) -> Message:
     A system or developer message holding media (the API allows it, `System` is text only)
     is read as a `User` whose `role` hint renders it back with its own role.
     """
+    content = item.get("content")
+    if len(item) == 2 and item.get("role") == "user" and type(content) is str and content:
+        # An easy user message of text (the commonest): what the general path below makes of
+        # it (every key taken, no hints), made without its questions.
+        return made(User, parts=[made_text(content)], native={})
     node = _Node(item, at)
     role = node.need("role", str)
     if role not in ("user", "system", "developer"):
