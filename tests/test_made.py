@@ -182,3 +182,13 @@ def test_made_easy_user_message_is_the_general_readers(text: str) -> None:
     makes of it: the message validation builds from its one text part and no hints."""
     read = mp.messages_from({"input": [{"role": "user", "content": text}]}, "openai-responses")
     _same(read, [mp.User(parts=[mp.TextPart(text=text)], native={})])
+
+
+@pytest.mark.parametrize("text", ["plain", "non-ASCII é", "a lone \ud800 surrogate"])
+def test_made_one_text_contents_are_the_general_readers(text: str) -> None:
+    """Gemini Contents of one text Part, read by their shortcut, are what the general path
+    makes of them: messages validation builds from that part and no hints."""
+    contents = [{"role": role, "parts": [{"text": text}]} for role in ("user", "model")]
+    read = mp.messages_from({"contents": contents}, "gemini")
+    part = mp.TextPart(text=text, native={})
+    _same(read, [mp.User(parts=[part]), mp.Assistant(parts=[part])])

@@ -10,7 +10,7 @@ docstring).
 from __future__ import annotations
 
 import base64
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 from pydantic import BaseModel
 
@@ -135,6 +135,15 @@ def _contents(served: Served, value: Any) -> list[Message]:
         role = node.get("role")
         if role is not None and role not in ("user", "model"):
             raise InvalidMedia(f"{at}.role: expected 'user' or 'model', got {shown(role)}")
+        parts = node.get("parts")
+        if role is not None and role != previous and len(node) == 2 and _one_text(parts):
+            # The commonest Content, one Part of text alone: what `_content` makes of it (no
+            # hint, no call to sign), without its questions.
+            part = made_text(parts[0]["text"], native={})
+            speaker: type[Assistant | User] = Assistant if role == "model" else User
+            messages.append(made(speaker, parts=[part]))
+            previous = role
+            continue
         first: dict[str, Any] = {}
         if role is None:
             first["no_role"] = True
@@ -146,6 +155,19 @@ def _contents(served: Served, value: Any) -> list[Message]:
         messages += read
         previous = role or "user"
     return messages
+
+
+def _one_text(parts: Any) -> TypeGuard[list[dict[str, Any]]]:
+    """Tell whether a Content's `parts` is one Part holding a non-empty text alone."""
+    if type(parts) is not list or len(parts) != 1:
+        return False
+    only = parts[0]
+    return (
+        type(only) is dict
+        and len(only) == 1
+        and type(only.get("text")) is str
+        and bool(only["text"])
+    )
 
 
 def _content(served: Served, node: dict[str, Any], at: str, role: str) -> list[Message]:
