@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import functools
 import gc
 import json
 import pickle
@@ -100,15 +101,29 @@ def test_remember_result_is_the_parts_own(media: MediaFactory) -> None:
     assert (again.data, again.steps, again.width) == (first.data, first.steps, first.width)
 
 
-def _variants() -> list[tuple[str, Callable[[mp.ImagePart], mp.NormalizedPart]]]:
+def _changes() -> list[tuple[str, Any, dict[str, Any]]]:
+    """Each input a remembered result depends on, changed: (what, provider, keywords)."""
     anthropic = mp.providers.get("anthropic")
     return [
-        ("another provider", lambda p: mp.normalize(p, "gemini")),
-        ("changed rules", lambda p: mp.normalize(p, anthropic.with_rules(image_max_width=500))),
-        ("a model", lambda p: mp.normalize(p, "openai", model="gpt-4o-mini")),
-        ("a detail level", lambda p: mp.normalize(p, "openai", detail="low")),
-        ("another policy", lambda p: mp.normalize(p, "anthropic", transforms=mp.TransformPolicy())),
+        ("another provider", "gemini", {}),
+        ("changed rules", anthropic.with_rules(image_max_width=500), {}),
+        ("a model", "openai", {"model": "gpt-4o-mini"}),
+        ("a detail level", "openai", {"detail": "low"}),
+        ("another policy", "anthropic", {"transforms": mp.TransformPolicy()}),
     ]
+
+
+def _variants() -> list[tuple[str, Callable[[mp.ImagePart], mp.NormalizedPart]]]:
+    return [
+        (what, functools.partial(_normalize_with, provider=provider, keywords=keywords))
+        for what, provider, keywords in _changes()
+    ]
+
+
+def _normalize_with(
+    part: mp.ImagePart, provider: Any, keywords: dict[str, Any]
+) -> mp.NormalizedPart:
+    return mp.normalize(part, provider, **keywords)
 
 
 @pytest.mark.parametrize(("what", "changed"), _variants(), ids=[v[0] for v in _variants()])
@@ -364,17 +379,16 @@ def test_remember_result_fields_round_trip(media: MediaFactory) -> None:
 
 
 def _count_variants() -> list[tuple[str, Callable[[list[mp.Message]], mp.TokenCount]]]:
-    anthropic = mp.providers.get("anthropic")
     return [
-        ("another provider", lambda m: mp.count_tokens(m, "gemini")),
-        ("changed rules", lambda m: mp.count_tokens(m, anthropic.with_rules(image_max_width=500))),
-        ("a model", lambda m: mp.count_tokens(m, "openai", model="gpt-4o-mini")),
-        ("a detail level", lambda m: mp.count_tokens(m, "openai", detail="low")),
-        (
-            "another policy",
-            lambda m: mp.count_tokens(m, "anthropic", transforms=mp.TransformPolicy()),
-        ),
+        (what, functools.partial(_count_with, provider=provider, keywords=keywords))
+        for what, provider, keywords in _changes()
     ]
+
+
+def _count_with(
+    messages: list[mp.Message], provider: Any, keywords: dict[str, Any]
+) -> mp.TokenCount:
+    return mp.count_tokens(messages, provider, **keywords)
 
 
 @pytest.mark.parametrize(
